@@ -1,0 +1,141 @@
+// Table port on DynamoDB: conditions and updates translated to expressions with placeholders.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionFailedError } from '../../platform/errors';
+import type { Condition, Item, Key, Page, Query, Table, Update } from '../../platform/ports';
+import { INDEX_KEYS } from '../../platform/tables';
+
+class Expressions {
+  names: Record<string, string> = {};
+  values: Record<string, unknown> = {};
+  private n = 0;
+
+  name(attr: string): string {
+    const placeholder = `#n${Object.keys(this.names).length}`;
+    const existing = Object.entries(this.names).find(([, v]) => v === attr);
+    if (existing) return existing[0];
+    this.names[placeholder] = attr;
+    return placeholder;
+  }
+
+  value(v: unknown): string {
+    const placeholder = `:v${this.n++}`;
+    this.values[placeholder] = v;
+    return placeholder;
+  }
+
+  condition(c: Condition): string {
+    if ('and' in c) return `(${c.and.map((x) => this.condition(x)).join(' AND ')})`;
+    if ('or' in c) return `(${c.or.map((x) => this.condition(x)).join(' OR ')})`;
+    if ('itemExists' in c) {
+      return c.itemExists ? `attribute_exists(${this.name('pk')})` : `attribute_not_exists(${this.name('pk')})`;
+    }
+    if ('exists' in c) {
+      return c.exists ? `attribute_exists(${this.name(c.attr)})` : `attribute_not_exists(${this.name(c.attr)})`;
+    }
+    return `${this.name(c.attr)} ${c.op} ${this.value(c.value)}`;
+  }
+
+  params(): { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } {
+    return {
+      ...(Object.keys(this.names).length ? { ExpressionAttributeNames: this.names } : {}),
+      ...(Object.keys(this.values).length ? { ExpressionAttributeValues: this.values } : {}),
+    };
+  }
+}
+
+const encodeCursor = (key: Record<string, unknown> | undefined): string | undefined =>
+  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
+
+const decodeCursor = (cursor: string | undefined): Record<string, unknown> | undefined =>
+  cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
+
+async function conditional<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new ConditionFailedError();
+    throw error;
+  }
+}
+
+export class DynamoDbTable implements Table {
+  constructor(
+    readonly name: string,
+    private readonly client: DynamoDBDocumentClient,
+  ) {}
+
+  async get<T extends Item = Item>(key: Key): Promise<T | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.name, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
+    );
+    return out.Item as T | undefined;
+  }
+
+  async put(item: Item, condition?: Condition): Promise<void> {
+    const expr = new Expressions();
+    const ConditionExpression = condition ? expr.condition(condition) : undefined;
+    await conditional(() =>
+      this.client.send(new PutCommand({ TableName: this.name, Item: item, ConditionExpression, ...expr.params() })),
+    );
+  }
+
+  async update<T extends Item = Item>(key: Key, update: Update, condition?: Condition): Promise<T> {
+    const expr = new Expressions();
+    const clauses: string[] = [];
+    const set = Object.entries(update.set ?? {}).filter(([, v]) => v !== undefined);
+    if (set.length) clauses.push(`SET ${set.map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`).join(', ')}`);
+    const add = Object.entries(update.add ?? {});
+    if (add.length) clauses.push(`ADD ${add.map(([k, v]) => `${expr.name(k)} ${expr.value(v)}`).join(', ')}`);
+    if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((k) => expr.name(k)).join(', ')}`);
+    const ConditionExpression = condition ? expr.condition(condition) : undefined;
+    const out = await conditional(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: { pk: key.pk, sk: key.sk },
+          UpdateExpression: clauses.length ? clauses.join(' ') : undefined,
+          ConditionExpression,
+          ReturnValues: 'ALL_NEW',
+          ...expr.params(),
+        }),
+      ),
+    );
+    return (out.Attributes ?? { pk: key.pk, sk: key.sk }) as T;
+  }
+
+  async delete(key: Key, condition?: Condition): Promise<void> {
+    const expr = new Expressions();
+    const ConditionExpression = condition ? expr.condition(condition) : undefined;
+    await conditional(() =>
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.name,
+          Key: { pk: key.pk, sk: key.sk },
+          ConditionExpression,
+          ...expr.params(),
+        }),
+      ),
+    );
+  }
+
+  async query<T extends Item = Item>(query: Query): Promise<Page<T>> {
+    const keys = query.index ? INDEX_KEYS[query.index] : { pk: 'pk', sk: 'sk' };
+    const expr = new Expressions();
+    let keyCondition = `${expr.name(keys.pk)} = ${expr.value(query.partition)}`;
+    if (query.beginsWith) keyCondition += ` AND begins_with(${expr.name(keys.sk)}, ${expr.value(query.beginsWith)})`;
+    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.name,
+        IndexName: query.index,
+        KeyConditionExpression: keyCondition,
+        ScanIndexForward: !query.descending,
+        Limit: query.limit,
+        ExclusiveStartKey: decodeCursor(query.cursor),
+        ...expr.params(),
+      }),
+    );
+    return { items: (out.Items ?? []) as T[], cursor: encodeCursor(out.LastEvaluatedKey) };
+  }
+}

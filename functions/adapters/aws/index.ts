@@ -1,0 +1,51 @@
+// The aws adapter set. Each table, key and queue is built on first use, so a Lambda needs the
+// environment variables (and IAM grants) of only the resources it touches.
+import { getStringFromEnv } from '../../platform/config';
+import { systemClock } from '../../platform/clock';
+import type { Deps } from '../../platform/deps';
+import type { KeyManagement, Queue, QueueName, Queues, Table, TableName, Tables } from '../../platform/ports';
+import { QUEUE_URL_ENV, TABLE_DEFINITIONS, TABLE_NAMES } from '../../platform/tables';
+import { dynamo, kms, sqs } from './clients';
+import { DynamoDbTable } from './dynamodb-table';
+import { KmsKeyManagement } from './kms-keys';
+import { SqsQueue } from './sqs-queue';
+
+function lazyRecord<K extends string, V>(names: readonly K[], build: (name: K) => V): Record<K, V> {
+  const built = new Map<K, V>();
+  const record = {} as Record<K, V>;
+  for (const name of names) {
+    Object.defineProperty(record, name, {
+      enumerable: true,
+      get: () => {
+        if (!built.has(name)) built.set(name, build(name));
+        return built.get(name)!;
+      },
+    });
+  }
+  return record;
+}
+
+export function awsTables(physicalName: (name: TableName) => string = (n) => getStringFromEnv(TABLE_DEFINITIONS[n].envVar)): Tables {
+  return lazyRecord<TableName, Table>(TABLE_NAMES, (name) => new DynamoDbTable(physicalName(name), dynamo()));
+}
+
+export function awsQueues(url: (name: QueueName) => string = (n) => getStringFromEnv(QUEUE_URL_ENV[n])): Queues {
+  return lazyRecord<QueueName, Queue>(['events', 'deliveries'], (name) => new SqsQueue(name, url(name), sqs()));
+}
+
+export function awsKeys(keyId: string = getStringFromEnv('KMS_KEY_ID')): KeyManagement {
+  return new KmsKeyManagement(keyId, kms());
+}
+
+export function createAwsDeps(): Deps {
+  let keys: KeyManagement | undefined;
+  return {
+    tables: awsTables(),
+    queues: awsQueues(),
+    get keys() {
+      keys ??= awsKeys();
+      return keys;
+    },
+    clock: systemClock,
+  };
+}

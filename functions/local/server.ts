@@ -1,0 +1,119 @@
+// The local server: serves the route table over HTTP by turning requests into API Gateway events for
+// the very same handlers and authorizer, on whichever adapters were provided (local or aws).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { ROUTES, API_KEY_AUTHORIZER } from '../routes';
+import type { RouteDefinition } from '../platform/route-types';
+import { errorBody } from '../platform/errors';
+import { logger } from '../platform/logger';
+import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+/** Extra routes served before the route table (the sandbox provider, development helpers). */
+export type Extension = (request: IncomingMessage, response: ServerResponse, url: URL, body: Buffer) => Promise<boolean>;
+
+const handlerCache = new Map<string, Promise<LambdaHandler>>();
+
+function loadHandler(module: string): Promise<LambdaHandler> {
+  let loaded = handlerCache.get(module);
+  if (!loaded) {
+    loaded = import(`../${module}.ts`).then((m: { handler: LambdaHandler }) => m.handler);
+    handlerCache.set(module, loaded);
+  }
+  return loaded;
+}
+
+function lambdaContext(name: string): Context {
+  return {
+    awsRequestId: randomUUID(),
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:local:function:${name}`,
+    memoryLimitInMB: '512',
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function json(status: number, body: unknown): APIGatewayProxyResult {
+  return { statusCode: status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+function findRoute(method: string, path: string): { route?: RouteDefinition; params?: Record<string, string>; pathKnown: boolean } {
+  let pathKnown = false;
+  for (const route of ROUTES) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    pathKnown = true;
+    if (route.method === method) return { route, params, pathKnown };
+  }
+  return { pathKnown };
+}
+
+/** What API Gateway does before a handler runs: route match, then the authorizer for apiKey routes. */
+async function dispatch(request: IncomingMessage, body: Buffer, url: URL): Promise<APIGatewayProxyResult> {
+  const method = request.method ?? 'GET';
+  const { route, params, pathKnown } = findRoute(method, url.pathname);
+  if (!route) {
+    return pathKnown
+      ? json(405, errorBody('INVALID_REQUEST', `Method ${method} is not allowed on ${url.pathname}`))
+      : json(404, errorBody('NOT_FOUND', `No route for ${method} ${url.pathname}`));
+  }
+  const event = toProxyEvent(request, body, url, { resource: route.path, pathParameters: params ?? null });
+  if (route.auth === 'apiKey') {
+    const authorization = event.headers.Authorization ?? event.headers.authorization;
+    if (!authorization) return json(401, errorBody('AUTH_INVALID', 'Missing or invalid API key'));
+    const authorize = await loadHandler(API_KEY_AUTHORIZER.handler);
+    try {
+      const result = (await (authorize as unknown as (e: unknown) => Promise<{ principalId: string; context: Record<string, unknown> }>)(
+        toAuthorizerEvent(event),
+      ));
+      event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
+    } catch {
+      return json(401, errorBody('AUTH_INVALID', 'Missing or invalid API key'));
+    }
+  }
+  const handler = await loadHandler(route.handler);
+  return handler(event, lambdaContext(route.id));
+}
+
+export function createLocalServer(extensions: Extension[] = []): Server {
+  return createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => {
+      void (async () => {
+        const url = new URL(request.url ?? '/', 'http://localhost');
+        const body = Buffer.concat(chunks);
+        try {
+          if (size > MAX_REQUEST_BYTES) {
+            writeResult(response, json(413, errorBody('PAYLOAD_TOO_LARGE', 'Request body exceeds 10 MiB')));
+            return;
+          }
+          for (const extension of extensions) {
+            if (await extension(request, response, url, body)) return;
+          }
+          writeResult(response, await dispatch(request, body, url));
+        } catch (error) {
+          logger.error('local server failure', { error });
+          if (!response.headersSent) writeResult(response, json(500, errorBody('INTERNAL_ERROR', 'Internal error')));
+          else response.end();
+        }
+      })();
+    });
+  });
+}

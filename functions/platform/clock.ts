@@ -1,0 +1,31 @@
+// Time is a port so link expiry, retry schedules and auto-disable are tested in milliseconds.
+export interface Clock {
+  now(): number; // epoch milliseconds
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock a test (or the local server's /__dev/clock route) can move. */
+export class ManualClock implements Clock {
+  constructor(private current = Date.now()) {}
+  now(): number {
+    return this.current;
+  }
+  set(ms: number): void {
+    this.current = ms;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+/** The system clock shifted by an offset that can be moved forward (local development only). */
+export class OffsetClock implements Clock {
+  offsetMs = 0;
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+}
+
+export const isoTime = (ms: number): string => new Date(ms).toISOString();
+export const epochSeconds = (ms: number): number => Math.floor(ms / 1000);

@@ -1,0 +1,43 @@
+// Environment configuration: every variable is read once, through here, and a missing one fails loudly.
+import { ConfigurationError } from './errors';
+
+const cache = new Map<string, string>();
+
+export function getStringFromEnv(name: string, options: { default?: string } = {}): string {
+  const cached = cache.get(name);
+  if (cached !== undefined) return cached;
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? options.default : raw;
+  if (value === undefined) {
+    throw new ConfigurationError(`Missing required environment variable ${name}`);
+  }
+  cache.set(name, value);
+  return value;
+}
+
+export function getNumberFromEnv(name: string, options: { default?: number } = {}): number {
+  const text = getStringFromEnv(name, options.default === undefined ? {} : { default: String(options.default) });
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new ConfigurationError(`Environment variable ${name} must be a number`);
+  return value;
+}
+
+export type Stage = 'local' | 'dev' | 'prod';
+
+export function stage(): Stage {
+  const value = getStringFromEnv('STAGE', { default: 'local' });
+  if (value !== 'local' && value !== 'dev' && value !== 'prod') {
+    throw new ConfigurationError(`STAGE must be local, dev or prod, not ${value}`);
+  }
+  return value;
+}
+
+/** Loopback callback and receiver URLs (http://localhost) are accepted everywhere but production. */
+export function loopbackAllowed(): boolean {
+  return stage() !== 'prod';
+}
+
+/** Test hook: forget what was read so a test can change the environment. */
+export function resetConfigCache(): void {
+  cache.clear();
+}

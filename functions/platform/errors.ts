@@ -1,0 +1,100 @@
+// Named errors carry their API code and HTTP status; the middy stack maps them to the one error body.
+
+export type ErrorCode =
+  | 'INVALID_REQUEST'
+  | 'AUTH_INVALID'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'GONE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidRequestError extends AppError {
+  constructor(message: string) {
+    super('INVALID_REQUEST', 400, message);
+  }
+}
+
+export class AuthInvalidError extends AppError {
+  constructor(message = 'Missing or invalid credentials') {
+    super('AUTH_INVALID', 401, message);
+  }
+}
+
+export class PermissionDeniedError extends AppError {
+  constructor(message = 'The credentials lack the permission this operation needs') {
+    super('PERMISSION_DENIED', 403, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Resource not found') {
+    super('NOT_FOUND', 404, message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', 409, message);
+  }
+}
+
+export class GoneError extends AppError {
+  constructor(message: string) {
+    super('GONE', 410, message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super('PAYLOAD_TOO_LARGE', 413, message);
+  }
+}
+
+export class RateLimitExceededError extends AppError {
+  constructor(retryAfterSeconds: number, headers: Record<string, string>) {
+    super('RATE_LIMIT_EXCEEDED', 429, 'Too many requests; retry after the time in Retry-After', {
+      ...headers,
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}
+
+/** A conditional write lost: the item changed or exists. Ports throw it; core decides what it means. */
+export class ConditionFailedError extends Error {
+  constructor(message = 'Conditional write failed') {
+    super(message);
+    this.name = 'ConditionFailedError';
+  }
+}
+
+/** A required configuration value is missing or malformed: fail loudly at first use. */
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+}
+
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { error: { code, message } };
+}

@@ -1,0 +1,235 @@
+// The one middy stack every HTTP route is built with: request id and logger, auth context and
+// permission from the route table, per-key rate limit, JSON body, zod validation, one error mapper.
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type * as z from 'zod';
+import type { Principal } from '../directory/directory';
+import { routeById } from '../routes';
+import { stage } from './config';
+import type { Deps } from './deps';
+import { deps as currentDeps } from './deps';
+import {
+  AppError,
+  AuthInvalidError,
+  InvalidRequestError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitExceededError,
+  errorBody,
+} from './errors';
+import type { Logger } from './logger';
+import { logger as rootLogger } from './logger';
+import { isPermission } from './permissions';
+import { RateLimiter, rateLimitHeaders } from './rate-limit';
+import type { RouteDefinition } from './route-types';
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** For headers that repeat, such as Set-Cookie. */
+  multiValueHeaders?: Record<string, string[]>;
+}
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  path: P;
+  event: APIGatewayProxyEvent;
+  deps: Deps;
+  log: Logger;
+  requestId: string;
+}
+
+export interface ApiRouteInput<B, Q, P> extends RouteInput<B, Q, P> {
+  principal: Principal;
+}
+
+interface Schemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  body?: B;
+  query?: Q;
+  path?: P;
+}
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+interface State {
+  route: RouteDefinition;
+  requestId: string;
+  log: Logger;
+  startedAt: number;
+  responseHeaders: Record<string, string>;
+  principal?: Principal;
+}
+
+const states = new WeakMap<APIGatewayProxyEvent, State>();
+const stateOf = (event: APIGatewayProxyEvent): State => states.get(event)!;
+
+/** Validation messages name the field: "return_url: must be an https URL". */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidRequestError(`Invalid ${what}: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+/** Reads the principal the Lambda authorizer put into the request context. */
+export function principalFrom(event: APIGatewayProxyEvent): Principal | undefined {
+  const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+  const organizationId = context?.organizationId;
+  const keyId = context?.keyId;
+  if (typeof organizationId !== 'string' || typeof keyId !== 'string') return undefined;
+  const permissions = String(context?.permissions ?? '')
+    .split(',')
+    .filter(isPermission);
+  return { organizationId, keyId, permissions, system: String(context?.system) === 'true' };
+}
+
+/** The public base URL callers reached us on (custom domain, or the API Gateway stage URL). */
+export function publicBaseUrl(event: APIGatewayProxyEvent): string {
+  const configured = process.env.PUBLIC_BASE_URL;
+  if (configured) return configured.replace(/\/+$/, '');
+  const host = event.headers?.Host ?? event.headers?.host ?? 'localhost';
+  const proto = event.headers?.['X-Forwarded-Proto'] ?? event.headers?.['x-forwarded-proto'] ?? 'https';
+  const stagePath = event.requestContext?.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
+  return `${proto}://${host}${stagePath}`;
+}
+
+function toResponse(state: State, result: HttpResult): APIGatewayProxyResult {
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-store',
+    'X-Request-Id': state.requestId,
+    ...state.responseHeaders,
+    ...result.headers,
+  };
+  if (result.body !== undefined) headers['Content-Type'] ??= 'application/json';
+  return {
+    statusCode: result.status,
+    headers,
+    ...(result.multiValueHeaders ? { multiValueHeaders: result.multiValueHeaders } : {}),
+    body: result.body === undefined ? '' : typeof result.body === 'string' ? result.body : JSON.stringify(result.body),
+  };
+}
+
+function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
+  if (error instanceof AppError) {
+    if (error.status >= 500) state.log.error('request failed', { error });
+    else state.log.info('request refused', { status: error.status, code: error.code, message: error.message });
+    return toResponse(state, { status: error.status, body: errorBody(error.code, error.message), headers: error.headers });
+  }
+  state.log.error('unhandled error', { error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  return toResponse(state, {
+    status: 500,
+    body: errorBody('INTERNAL_ERROR', `Internal error; quote request id ${state.requestId} to support`),
+  });
+}
+
+function readJsonBody(event: APIGatewayProxyEvent): unknown {
+  if (event.body === null || event.body === undefined || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) {
+    throw new PayloadTooLargeError(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new InvalidRequestError('Request body is not valid JSON');
+  }
+}
+
+function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+  routeId: string,
+  schemas: Schemas<B, Q, P>,
+  run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+): Handler {
+  const route = routeById(routeId);
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use({
+      before: async (request) => {
+        const event = request.event;
+        const requestId = event.requestContext?.requestId ?? request.context.awsRequestId;
+        states.set(event, {
+          route,
+          requestId,
+          log: rootLogger.child({ requestId, route: route.id }),
+          startedAt: Date.now(),
+          responseHeaders: {},
+        });
+      },
+      after: async (request) => {
+        const state = stateOf(request.event);
+        state.log.info('request', { method: route.method, status: request.response?.statusCode, ms: Date.now() - state.startedAt });
+      },
+      onError: async (request) => {
+        const state = states.get(request.event) ?? {
+          route,
+          requestId: request.context.awsRequestId,
+          log: rootLogger.child({ route: route.id }),
+          startedAt: Date.now(),
+          responseHeaders: {},
+        };
+        request.response = errorResponse(state, request.error);
+        state.log.info('request', { method: route.method, status: request.response.statusCode, ms: Date.now() - state.startedAt });
+      },
+    })
+    .use({
+      before: async (request) => {
+        if (route.auth !== 'apiKey') return;
+        const state = stateOf(request.event);
+        const principal = principalFrom(request.event);
+        if (!principal) throw new AuthInvalidError();
+        state.principal = principal;
+        state.log = state.log.child({ organizationId: principal.organizationId, keyId: principal.keyId });
+        const limiter = new RateLimiter(currentDeps().tables.ratelimits, currentDeps().clock);
+        const decision = await limiter.consume(principal.keyId);
+        state.responseHeaders = rateLimitHeaders(decision);
+        if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
+        if (route.systemOnly && !principal.system) throw new PermissionDeniedError('Only a system key may call this route');
+        if (route.permission && !principal.permissions.includes(route.permission)) {
+          throw new PermissionDeniedError(`This key lacks the ${route.permission} permission`);
+        }
+      },
+    })
+    .handler(async (event) => {
+      const state = stateOf(event);
+      const input = {
+        body: schemas.body ? parseWith(schemas.body, readJsonBody(event), 'request body') : undefined,
+        query: schemas.query ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query parameters') : undefined,
+        path: schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path parameters') : undefined,
+        event,
+        deps: currentDeps(),
+        log: state.log,
+        requestId: state.requestId,
+        principal: state.principal!,
+      } as ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>;
+      return toResponse(state, await run(input));
+    }) as unknown as Handler;
+}
+
+/** A route called with an API key (the authorizer has run; the key's permission is checked here). */
+export function apiRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
+  routeId: string,
+  schemas: Schemas<B, Q, P>,
+  run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+): Handler {
+  return build(routeId, schemas, run);
+}
+
+/** A route without an API key: a browser or a provider calls it. */
+export function publicRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
+  routeId: string,
+  schemas: Schemas<B, Q, P>,
+  run: (input: RouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+): Handler {
+  return build(routeId, schemas, run);
+}
+
+export const isProduction = (): boolean => stage() === 'prod';

@@ -1,0 +1,61 @@
+// List pagination: `limit` (default 50, max 200) and `offset`, read through the table's own pages.
+import * as z from 'zod';
+import type { Item, Query, Table } from './ports';
+
+export const MAX_LIMIT = 200;
+export const MAX_OFFSET = 10_000;
+
+export const paginationQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be an integer' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
+    .default(50),
+  offset: z.coerce
+    .number({ error: 'offset must be an integer' })
+    .int('offset must be an integer')
+    .min(0, 'offset must be 0 or more')
+    .max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}`)
+    .default(0),
+});
+
+export type Pagination = z.infer<typeof paginationQuery>;
+
+export interface Window<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+/**
+ * Items offset..offset+limit of a query, keeping only those `keep` accepts (filters the key cannot
+ * express). Reads one item past the window to tell whether there is more.
+ */
+export async function queryWindow<T extends Item>(
+  table: Table,
+  query: Omit<Query, 'cursor' | 'limit'>,
+  { limit, offset }: Pagination,
+  keep: (item: T) => boolean = () => true,
+): Promise<Window<T>> {
+  const wanted = offset + limit + 1;
+  const collected: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await table.query<T>({ ...query, cursor, limit: Math.min(wanted * 2, 1000) });
+    collected.push(...page.items.filter(keep));
+    cursor = page.cursor;
+  } while (cursor && collected.length < wanted);
+  return { items: collected.slice(offset, offset + limit), hasMore: collected.length > offset + limit };
+}
+
+/** Every item of a query (small partitions only: an organization's keys, endpoints). */
+export async function queryAll<T extends Item>(table: Table, query: Omit<Query, 'cursor'>): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await table.query<T>({ ...query, cursor });
+    out.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return out;
+}

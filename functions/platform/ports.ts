@@ -1,0 +1,97 @@
+// The ports core talks through. Each has an `aws` and a `local` adapter, held to one contract suite.
+
+export type Scalar = string | number | boolean;
+
+/** Every item has a partition key and a sort key; two generic secondary indexes serve the other lookups. */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export interface Item extends Key {
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+  /** Epoch seconds; the table's TTL attribute. Readers still check it: TTL deletion is lazy. */
+  expiresAt?: number;
+  [attribute: string]: unknown;
+}
+
+/** A small condition language both adapters evaluate identically (the contract suite checks it). */
+export type Condition =
+  | { itemExists: boolean }
+  | { attr: string; exists: boolean }
+  | { attr: string; op: '=' | '<>' | '<' | '<=' | '>' | '>='; value: Scalar }
+  | { and: Condition[] }
+  | { or: Condition[] };
+
+export interface Update {
+  set?: Record<string, unknown>;
+  /** Atomic numeric increments; a missing attribute counts as 0. */
+  add?: Record<string, number>;
+  remove?: string[];
+}
+
+export type IndexName = 'gsi1' | 'gsi2';
+
+export interface Query {
+  index?: IndexName;
+  /** Value of the partition key of the table (pk) or of the index (gsi1pk / gsi2pk). */
+  partition: string;
+  /** Sort key of the table (sk) or of the index (gsi1sk / gsi2sk) begins with. */
+  beginsWith?: string;
+  /** Newest first when the sort key is a timestamp. */
+  descending?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  cursor?: string;
+}
+
+export interface Table {
+  readonly name: string;
+  get<T extends Item = Item>(key: Key): Promise<T | undefined>;
+  /** Throws ConditionFailedError when `condition` does not hold. */
+  put(item: Item, condition?: Condition): Promise<void>;
+  /** Applies the update and returns the whole item as it is afterwards; creates the item if missing. */
+  update<T extends Item = Item>(key: Key, update: Update, condition?: Condition): Promise<T>;
+  delete(key: Key, condition?: Condition): Promise<void>;
+  query<T extends Item = Item>(query: Query): Promise<Page<T>>;
+}
+
+export type TableName = 'platform' | 'ratelimits' | 'connectors' | 'webhooks';
+
+export type Tables = Record<TableName, Table>;
+
+export interface DataKey {
+  plaintext: Buffer;
+  /** The data key encrypted under the master key, bound to the encryption context. */
+  ciphertext: Buffer;
+  keyId: string;
+}
+
+/** Envelope-encryption master key (KMS): data keys are bound to an encryption context. */
+export interface KeyManagement {
+  generateDataKey(context: Record<string, string>): Promise<DataKey>;
+  /** Throws when the context differs from the one the key was generated with. */
+  decryptDataKey(ciphertext: Buffer, context: Record<string, string>): Promise<Buffer>;
+}
+
+export interface QueueMessage {
+  body: string;
+  delaySeconds?: number;
+}
+
+export interface Queue {
+  readonly name: string;
+  send(message: QueueMessage): Promise<void>;
+  sendBatch(messages: QueueMessage[]): Promise<void>;
+}
+
+export type QueueName = 'events' | 'deliveries';
+
+export type Queues = Record<QueueName, Queue>;

@@ -1,0 +1,51 @@
+// Table definitions: read by the CDK stack, the emulator harness and the adapters, so they cannot drift.
+import type { IndexName, QueueName, TableName } from './ports';
+
+export interface TableDefinition {
+  /** Environment variable that carries the physical table name into a Lambda. */
+  envVar: string;
+  indexes: IndexName[];
+  /** Name of the TTL attribute (epoch seconds). */
+  ttlAttribute: 'expiresAt';
+  purpose: string;
+}
+
+export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
+  platform: {
+    envVar: 'TABLE_PLATFORM',
+    indexes: ['gsi1'],
+    ttlAttribute: 'expiresAt',
+    purpose: 'organizations, API keys, applications and key bindings',
+  },
+  ratelimits: {
+    envVar: 'TABLE_RATELIMITS',
+    indexes: [],
+    ttlAttribute: 'expiresAt',
+    purpose: 'per-key token buckets',
+  },
+  connectors: {
+    envVar: 'TABLE_CONNECTORS',
+    indexes: ['gsi1', 'gsi2'],
+    ttlAttribute: 'expiresAt',
+    purpose: 'connections, connect links, encrypted tokens, provider settings, ledgers and jobs',
+  },
+  webhooks: {
+    envVar: 'TABLE_WEBHOOKS',
+    indexes: ['gsi1', 'gsi2'],
+    ttlAttribute: 'expiresAt',
+    purpose: 'endpoints, encrypted signing secrets, deliveries, attempts and jobs',
+  },
+};
+
+export const TABLE_NAMES = Object.keys(TABLE_DEFINITIONS) as TableName[];
+
+export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1sk' | 'gsi2sk' }> = {
+  gsi1: { pk: 'gsi1pk', sk: 'gsi1sk' },
+  gsi2: { pk: 'gsi2pk', sk: 'gsi2sk' },
+};
+
+/** Environment variable carrying each queue's URL into a Lambda. */
+export const QUEUE_URL_ENV: Record<QueueName, string> = {
+  events: 'QUEUE_EVENTS_URL',
+  deliveries: 'QUEUE_DELIVERIES_URL',
+};

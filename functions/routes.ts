@@ -1,0 +1,20 @@
+// The route table: one entry per API route. The CDK stack, the local server and the OpenAPI generator
+// all read it; a route exists here and nowhere else. Each area keeps its section in its own module.
+import { CONNECTOR_ROUTES } from './connectors/routes';
+import type { RouteDefinition } from './platform/route-types';
+
+export type { RouteDefinition } from './platform/route-types';
+
+export const ROUTES: readonly RouteDefinition[] = [...CONNECTOR_ROUTES];
+
+/** The API Gateway Lambda authorizer for `apiKey` routes. */
+export const API_KEY_AUTHORIZER = {
+  handler: 'platform/authorizer',
+  uses: { tables: { platform: 'read' } },
+} as const;
+
+export function routeById(id: string): RouteDefinition {
+  const route = ROUTES.find((r) => r.id === id);
+  if (!route) throw new Error(`No route ${id} in the route table`);
+  return route;
+}

@@ -1,0 +1,21 @@
+// One jest project per tier; each runs alone with `--selectProjects <name>` (see package.json).
+const transform = { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] };
+
+const project = (name, extra = {}) => ({
+  displayName: name,
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform,
+  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  ...extra,
+});
+
+export default {
+  projects: [
+    project('unit'),
+    project('contract', { testTimeout: 30_000 }),
+    project('cdk', { testTimeout: 120_000 }),
+    project('integration', { testTimeout: 60_000 }),
+    project('e2e', { testTimeout: 60_000 }),
+  ],
+};

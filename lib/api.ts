@@ -1,0 +1,119 @@
+// The REST API, built from the route table: one Lambda per route, the API-key authorizer on every
+// apiKey route, and gateway responses that speak the service's one error body.
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { IResource } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from '../functions/platform/route-types';
+import type { TableName } from '../functions/platform/ports';
+import { API_KEY_AUTHORIZER, ROUTES } from '../functions/routes';
+import type { DataStores } from './data';
+import type { Messaging } from './messaging';
+import { ServiceFunction } from './service-function';
+import type { StageConfig } from './stage-config';
+
+export interface ApiProps {
+  stage: StageConfig;
+  data: DataStores;
+  messaging: Messaging;
+  /** Extra environment for routes (provider endpoints and credentials, for instance). */
+  environmentFor?: (route: RouteDefinition) => Record<string, string>;
+  routes?: readonly RouteDefinition[];
+}
+
+const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
+
+export class Api extends Construct {
+  readonly restApi: RestApi;
+  readonly functions = new Map<string, ServiceFunction>();
+  readonly authorizerFunction: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { stage, data, messaging } = props;
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: `${Stack.of(this).stackName}-api`,
+      description: 'Connector and event delivery service',
+      deployOptions: {
+        stageName: stage.stage,
+        tracingEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        metricsEnabled: true,
+        throttlingBurstLimit: 2000,
+        throttlingRateLimit: 1000,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+      },
+      cloudWatchRole: false,
+    });
+
+    const errorBody = (code: string, message: string) => ({
+      'application/json': JSON.stringify({ error: { code, message } }),
+    });
+    const gatewayResponses: [string, ResponseType, string, string, string][] = [
+      ['Unauthorized', ResponseType.UNAUTHORIZED, '401', 'AUTH_INVALID', 'Missing or invalid API key'],
+      ['AccessDenied', ResponseType.ACCESS_DENIED, '403', 'PERMISSION_DENIED', 'Access denied'],
+      ['MissingToken', ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'NOT_FOUND', 'No such route'],
+      ['Throttled', ResponseType.THROTTLED, '429', 'RATE_LIMIT_EXCEEDED', 'Too many requests'],
+      ['TooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'PAYLOAD_TOO_LARGE', 'Request too large'],
+      ['Default4xx', ResponseType.DEFAULT_4XX, '400', 'INVALID_REQUEST', 'Invalid request'],
+      ['Default5xx', ResponseType.DEFAULT_5XX, '500', 'INTERNAL_ERROR', 'Internal error'],
+    ];
+    for (const [name, type, statusCode, code, message] of gatewayResponses) {
+      this.restApi.addGatewayResponse(name, { type, statusCode, templates: errorBody(code, message) });
+    }
+
+    this.authorizerFunction = new ServiceFunction(this, 'ApiKeyAuthorizer', {
+      handler: API_KEY_AUTHORIZER.handler,
+      stage,
+      description: 'API key authorizer',
+    }).bindTable('platform', data.tables.platform, API_KEY_AUTHORIZER.uses.tables.platform);
+    const authorizer = new RequestAuthorizer(this, 'Authorizer', {
+      handler: this.authorizerFunction.fn,
+      identitySources: [IdentitySource.header('Authorization')],
+      resultsCacheTtl: stage.authorizerCacheTtl,
+    });
+
+    for (const route of props.routes ?? ROUTES) {
+      const fn = new ServiceFunction(this, pascal(route.id), {
+        handler: route.handler,
+        stage,
+        description: `${route.method} ${route.path}`,
+        environment: props.environmentFor?.(route),
+      });
+      for (const [name, access] of Object.entries(route.uses.tables ?? {})) {
+        fn.bindTable(name as TableName, data.tables[name as TableName], access);
+      }
+      if (route.auth === 'apiKey') fn.bindTable('ratelimits', data.tables.ratelimits, 'write');
+      if (route.uses.kms) fn.bindKey(data.key, route.uses.kms);
+      for (const queue of route.uses.queues ?? []) fn.bindQueue(queue, messaging.queues[queue].queue);
+      this.functions.set(route.id, fn);
+
+      this.resourceFor(route.path).addMethod(route.method, new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29) }), {
+        operationName: route.id,
+        ...(route.auth === 'apiKey'
+          ? { authorizer, authorizationType: AuthorizationType.CUSTOM }
+          : { authorizationType: AuthorizationType.NONE }),
+      });
+    }
+  }
+
+  private resourceFor(path: string): IResource {
+    return path
+      .split('/')
+      .filter(Boolean)
+      .reduce<IResource>((parent, part) => parent.getResource(part) ?? parent.addResource(part), this.restApi.root);
+  }
+}

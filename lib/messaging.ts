@@ -1,0 +1,48 @@
+// Queues: every one encrypted, SSL-only, with a dead-letter queue.
+import { Duration } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { QueueName } from '../functions/platform/ports';
+
+export interface ServiceQueueProps {
+  visibilityTimeout: Duration;
+  maxReceiveCount: number;
+  retentionPeriod?: Duration;
+}
+
+export class ServiceQueue extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: ServiceQueueProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'Dlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: props.visibilityTimeout,
+      retentionPeriod: props.retentionPeriod ?? Duration.days(4),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
+    });
+  }
+}
+
+export class Messaging extends Construct {
+  readonly queues: Record<QueueName, ServiceQueue>;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.queues = {
+      events: new ServiceQueue(this, 'Events', { visibilityTimeout: Duration.seconds(60), maxReceiveCount: 5 }),
+      deliveries: new ServiceQueue(this, 'Deliveries', {
+        visibilityTimeout: Duration.seconds(120),
+        maxReceiveCount: 5,
+        retentionPeriod: Duration.days(14),
+      }),
+    };
+  }
+}

@@ -1,0 +1,90 @@
+// Every Lambda of the service is made here: runtime, architecture, tracing, logs, bundling and the
+// grant-plus-environment helpers, so no function is configured by hand.
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { QUEUE_URL_ENV, TABLE_DEFINITIONS } from '../functions/platform/tables';
+import type { QueueName, TableName } from '../functions/platform/ports';
+import type { StageConfig } from './stage-config';
+
+export const FUNCTIONS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'functions');
+
+export interface ServiceFunctionProps {
+  /** Module under functions/ (no extension) exporting `handler`. */
+  handler: string;
+  stage: StageConfig;
+  description?: string;
+  timeout?: Duration;
+  memorySize?: number;
+  environment?: Record<string, string>;
+  reservedConcurrency?: number;
+}
+
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.stage.logRetention,
+      removalPolicy: props.stage.removalPolicy,
+    });
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: join(FUNCTIONS_DIR, `${props.handler}.ts`),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      description: props.description,
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      environment: {
+        STAGE: props.stage.stage,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...(props.stage.publicBaseUrl ? { PUBLIC_BASE_URL: props.stage.publicBaseUrl } : {}),
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        // The nodejs22.x runtime ships AWS SDK v3: not bundling it keeps bundles small and cold starts fast.
+        externalModules: ['@aws-sdk/*'],
+        banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+  }
+
+  /** Grants the least table access for `access` and sets the table's name variable, together. */
+  bindTable(name: TableName, table: ITable, access: 'read' | 'write'): this {
+    if (access === 'read') table.grantReadData(this.fn);
+    else table.grantReadWriteData(this.fn);
+    this.fn.addEnvironment(TABLE_DEFINITIONS[name].envVar, table.tableName);
+    return this;
+  }
+
+  bindKey(key: IKey, use: 'encrypt' | 'decrypt' | 'both'): this {
+    if (use === 'encrypt' || use === 'both') key.grant(this.fn, 'kms:GenerateDataKey');
+    if (use === 'decrypt' || use === 'both') key.grant(this.fn, 'kms:Decrypt');
+    this.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
+    return this;
+  }
+
+  bindQueue(name: QueueName, queue: IQueue): this {
+    queue.grantSendMessages(this.fn);
+    this.fn.addEnvironment(QUEUE_URL_ENV[name], queue.queueUrl);
+    return this;
+  }
+}

@@ -1,0 +1,35 @@
+// The service stack: composes the bounded contexts; no business logic here.
+import type { StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
+import { Api } from './api';
+import { DataStores } from './data';
+import { Messaging } from './messaging';
+import type { StageConfig } from './stage-config';
+
+export interface ServiceStackProps extends StackProps {
+  stage: StageConfig;
+}
+
+export class ServiceStack extends Stack {
+  readonly data: DataStores;
+  readonly messaging: Messaging;
+  readonly api: Api;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    this.data = new DataStores(this, 'Data', props.stage);
+    this.messaging = new Messaging(this, 'Messaging');
+    this.api = new Api(this, 'Api', { stage: props.stage, data: this.data, messaging: this.messaging });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
+    new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });
+    for (const name of TABLE_NAMES) {
+      new CfnOutput(this, `${TABLE_DEFINITIONS[name].envVar.replace(/_/g, '')}`, {
+        value: this.data.tables[name].tableName,
+        description: `export ${TABLE_DEFINITIONS[name].envVar}=<value> for the admin CLI`,
+      });
+    }
+  }
+}

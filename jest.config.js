@@ -13,9 +13,10 @@ const project = (name, extra = {}) => ({
 export default {
   projects: [
     project('unit'),
-    project('contract', { testTimeout: 30_000 }),
-    project('cdk', { testTimeout: 120_000 }),
-    project('integration', { testTimeout: 60_000 }),
-    project('e2e', { testTimeout: 60_000 }),
+    project('contract'),
+    project('cdk'),
+    project('integration'),
+    project('e2e'),
   ],
+  testTimeout: 60_000,
 };

@@ -1,0 +1,90 @@
+// The foundation as a newcomer meets it: npm start, then curl with the printed key.
+import type { RunningServer } from '../support/local-server';
+import { api, startLocalServer } from '../support/local-server';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('local server authentication', () => {
+  it('answers 200 with rate-limit headers to the development key', async () => {
+    const response = await api(server)('/connectors/v1/providers');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-limit')).toBe('200');
+    expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(100);
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
+    const body = (await response.json()) as { data: { id: string }[] };
+    expect(body.data.map((p) => p.id)).toEqual(['practice', 'drive']);
+  });
+
+  it('answers 401 AUTH_INVALID without a key, with a malformed one, and with a wrong secret', async () => {
+    const noKey = await fetch(`${server.baseUrl}/connectors/v1/providers`);
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toEqual({ error: { code: 'AUTH_INVALID', message: expect.any(String) } });
+    expect((await api(server, 'not-a-key')('/connectors/v1/providers')).status).toBe(401);
+    const [prefix, id] = server.credentials.apiKey.split('_');
+    const wrong = await api(server, `${prefix}_${id}_${'A'.repeat(43)}`)('/connectors/v1/providers');
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe('AUTH_INVALID');
+  });
+
+  it('answers 403 PERMISSION_DENIED to a key without the route permission, and 401 once it is revoked', async () => {
+    const created = server.admin(
+      'create-key', '--org', server.credentials.organizationId, '--name', 'webhooks only', '--permissions', 'webhooks:read',
+    ) as { key: { id: string }; apiKey: string };
+    const response = await api(server, created.apiKey)('/connectors/v1/providers');
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      error: { code: 'PERMISSION_DENIED', message: 'This key lacks the connectors:read permission' },
+    });
+    server.admin('revoke-key', '--key', created.key.id);
+    expect((await api(server, created.apiKey)('/connectors/v1/providers')).status).toBe(401);
+  });
+
+  it('answers 404 NOT_FOUND in the common body for an unknown route', async () => {
+    const response = await api(server)('/connectors/v1/nothing-here');
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('local server rate limiting', () => {
+  it('admits the burst of 200, then answers 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
+    const created = server.admin(
+      'create-key', '--org', server.credentials.organizationId, '--name', 'burst', '--permissions', 'connectors:read',
+    ) as { apiKey: string };
+    const call = api(server, created.apiKey);
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let i = 0; i < 25; i++) {
+      const batch = await Promise.all(Array.from({ length: 10 }, () => call('/connectors/v1/providers')));
+      for (const response of batch) {
+        statuses.push(response.status);
+        if (response.status === 429) limited ??= response;
+        else await response.arrayBuffer();
+      }
+    }
+    const ok = statuses.filter((s) => s === 200).length;
+    expect(ok).toBeGreaterThanOrEqual(200);
+    expect(ok).toBeLessThanOrEqual(205); // 200 burst plus what refills (100/min) while the loop runs
+    expect(statuses.filter((s) => s === 429).length).toBe(250 - ok);
+    expect(limited).toBeDefined();
+    expect(limited!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await limited!.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMIT_EXCEEDED');
+  });
+});
+
+describe('local server logs', () => {
+  it('never contain an API key secret', () => {
+    const secrets = [server.credentials.apiKey, server.credentials.systemKey].map((k) => k.split('_').slice(2).join('_'));
+    for (const secret of secrets) expect(server.logs()).not.toContain(secret);
+    expect(server.logs()).toContain('"msg":"request"');
+  });
+});

@@ -1,0 +1,97 @@
+// Starts the real local server (`npm start`'s entry) in a child process on a free port with a fresh
+// data directory, captures everything it logs, and stops it. e2e tests talk to it over HTTP.
+import type { ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DevCredentials } from '../../functions/local/bootstrap';
+
+export interface RunningServer {
+  baseUrl: string;
+  dataDir: string;
+  credentials: DevCredentials;
+  /** Everything the server wrote to stdout and stderr so far. */
+  logs(): string;
+  /** Moves the server's clock forward (LOCAL_TEST_HOOKS). */
+  advanceClock(ms: number): Promise<void>;
+  /** Runs the admin CLI against this server's data directory; returns its parsed JSON output. */
+  admin(...args: string[]): unknown;
+  stop(): Promise<void>;
+}
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export async function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ces-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(TSX, [join(ROOT, 'bin', 'local-server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOCAL_TEST_HOOKS: '1',
+      AWS_ENDPOINT_URL: '', // the local adapters, even when the emulators are up for other tiers
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`local server did not start:\n${output}`)), 30_000);
+    const poll = setInterval(() => {
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match && /Credentials|Development API key/.test(output)) {
+        clearTimeout(deadline);
+        clearInterval(poll);
+        resolve(match[1]!);
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearTimeout(deadline);
+      clearInterval(poll);
+      reject(new Error(`local server exited with ${code}:\n${output}`));
+    });
+  });
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as DevCredentials;
+
+  return {
+    baseUrl,
+    dataDir,
+    credentials,
+    logs: () => output,
+    advanceClock: async (ms) => {
+      const response = await fetch(`${baseUrl}/__dev/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: ms }) });
+      if (!response.ok) throw new Error(`clock hook answered ${response.status}`);
+    },
+    admin: (...args) => {
+      const run = spawnSync(TSX, [join(ROOT, 'bin', 'admin.ts'), ...args], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, AWS_ENDPOINT_URL: '' },
+        encoding: 'utf8',
+      });
+      if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
+      return JSON.parse(run.stdout) as unknown;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** fetch with the API key; never follows redirects (tests inspect them). */
+export function api(server: RunningServer, key = server.credentials.apiKey) {
+  return (path: string, init: RequestInit = {}) =>
+    fetch(`${server.baseUrl}${path}`, {
+      redirect: 'manual',
+      ...init,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+    });
+}

@@ -6,6 +6,7 @@ const project = (name, extra = {}) => ({
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform,
+  roots: ['<rootDir>/test'],
   testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
   ...extra,
 });

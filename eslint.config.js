@@ -14,7 +14,8 @@ export default tseslint.config(
         'error',
         {
           selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
-          message: "Use `import * as z from 'zod'`: it tree-shakes (about 90 KB in a bundle instead of 450 KB).",
+          message:
+            "Use `import * as z from 'zod'`: it tree-shakes (about 90 KB in a bundle instead of 450 KB).",
         },
       ],
     },
@@ -27,7 +28,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['@aws-sdk/*'], message: 'Use a port; only functions/adapters/aws talks to AWS.' }],
+          patterns: [
+            { group: ['@aws-sdk/*'], message: 'Use a port; only functions/adapters/aws talks to AWS.' },
+          ],
         },
       ],
     },

@@ -53,8 +53,19 @@ async function run(command: string | undefined): Promise<unknown> {
       return directory().createOrganization(required('name'));
     case 'create-key': {
       const list = required('permissions');
-      const permissions = list === 'all' ? [...PERMISSIONS] : list.split(',').map((p) => p.trim()).filter(Boolean);
-      return directory().createApiKey({ organizationId: required('org'), name: required('name'), permissions, system: values.system });
+      const permissions =
+        list === 'all'
+          ? [...PERMISSIONS]
+          : list
+              .split(',')
+              .map((p) => p.trim())
+              .filter(Boolean);
+      return directory().createApiKey({
+        organizationId: required('org'),
+        name: required('name'),
+        permissions,
+        system: values.system,
+      });
     }
     case 'list-keys':
       return { data: await directory().listApiKeys(required('org')) };
@@ -76,7 +87,8 @@ if (values.help) {
     (result) => console.log(JSON.stringify(result, null, 2)),
     (error: unknown) => {
       if (error instanceof UsageError) console.error(`${error.message}\n${USAGE}`);
-      else if (error instanceof AppError) console.error(JSON.stringify({ error: { code: error.code, message: error.message } }));
+      else if (error instanceof AppError)
+        console.error(JSON.stringify({ error: { code: error.code, message: error.message } }));
       else console.error(error instanceof Error ? error.message : String(error));
       process.exit(error instanceof UsageError ? 2 : 1);
     },

@@ -42,7 +42,10 @@ export class Api extends Construct {
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const { stage, data, messaging } = props;
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `${Stack.of(this).stackName}-api`,
       description: 'Connector and event delivery service',
@@ -101,12 +104,16 @@ export class Api extends Construct {
       for (const queue of route.uses.queues ?? []) fn.bindQueue(queue, messaging.queues[queue].queue);
       this.functions.set(route.id, fn);
 
-      this.resourceFor(route.path).addMethod(route.method, new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29) }), {
-        operationName: route.id,
-        ...(route.auth === 'apiKey'
-          ? { authorizer, authorizationType: AuthorizationType.CUSTOM }
-          : { authorizationType: AuthorizationType.NONE }),
-      });
+      this.resourceFor(route.path).addMethod(
+        route.method,
+        new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29) }),
+        {
+          operationName: route.id,
+          ...(route.auth === 'apiKey'
+            ? { authorizer, authorizationType: AuthorizationType.CUSTOM }
+            : { authorizationType: AuthorizationType.NONE }),
+        },
+      );
     }
   }
 
@@ -114,6 +121,9 @@ export class Api extends Construct {
     return path
       .split('/')
       .filter(Boolean)
-      .reduce<IResource>((parent, part) => parent.getResource(part) ?? parent.addResource(part), this.restApi.root);
+      .reduce<IResource>(
+        (parent, part) => parent.getResource(part) ?? parent.addResource(part),
+        this.restApi.root,
+      );
   }
 }

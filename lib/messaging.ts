@@ -37,7 +37,10 @@ export class Messaging extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.queues = {
-      events: new ServiceQueue(this, 'Events', { visibilityTimeout: Duration.seconds(60), maxReceiveCount: 5 }),
+      events: new ServiceQueue(this, 'Events', {
+        visibilityTimeout: Duration.seconds(60),
+        maxReceiveCount: 5,
+      }),
       deliveries: new ServiceQueue(this, 'Deliveries', {
         visibilityTimeout: Duration.seconds(120),
         maxReceiveCount: 5,

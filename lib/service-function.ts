@@ -62,7 +62,8 @@ export class ServiceFunction extends Construct {
         mainFields: ['module', 'main'],
         // The nodejs22.x runtime ships AWS SDK v3: not bundling it keeps bundles small and cold starts fast.
         externalModules: ['@aws-sdk/*'],
-        banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+        banner:
+          "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
       },
     });
   }

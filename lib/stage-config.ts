@@ -31,7 +31,9 @@ export function stageConfig(node: Node): StageConfig {
   };
   const parsed = contextSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`Invalid CDK context: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `Invalid CDK context: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const prod = parsed.data.stage === 'prod';
   return {

@@ -48,7 +48,15 @@ const orgKey = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
 const apiKeyKey = (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' });
 const appKey = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
 
-const keyRecord = ({ id, organizationId, name, permissions, system, createdAt, revokedAt }: KeyItem): ApiKeyRecord => ({
+const keyRecord = ({
+  id,
+  organizationId,
+  name,
+  permissions,
+  system,
+  createdAt,
+  revokedAt,
+}: KeyItem): ApiKeyRecord => ({
   id,
   organizationId,
   name,
@@ -81,10 +89,13 @@ export class Directory {
     permissions: string[];
     system?: boolean;
   }): Promise<{ key: ApiKeyRecord; apiKey: string }> {
-    if (!(await this.getOrganization(input.organizationId))) throw new NotFoundError('Organization not found');
+    if (!(await this.getOrganization(input.organizationId)))
+      throw new NotFoundError('Organization not found');
     const unknown = input.permissions.filter((p) => !isPermission(p));
     if (unknown.length) {
-      throw new InvalidRequestError(`Unknown permissions: ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
+      throw new InvalidRequestError(
+        `Unknown permissions: ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`,
+      );
     }
     const generated = generateApiKey();
     const createdAt = isoTime(this.clock.now());
@@ -110,7 +121,10 @@ export class Directory {
   }
 
   async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
-    const items = await queryAll<KeyItem>(this.table, { index: 'gsi1', partition: `ORG#${organizationId}#KEYS` });
+    const items = await queryAll<KeyItem>(this.table, {
+      index: 'gsi1',
+      partition: `ORG#${organizationId}#KEYS`,
+    });
     return items.map(keyRecord);
   }
 
@@ -144,7 +158,12 @@ export class Directory {
     if (!(await this.getOrganization(organizationId))) throw new NotFoundError('Organization not found');
     const app: Application = { id: newId('app'), organizationId, name, createdAt: isoTime(this.clock.now()) };
     await this.table.put(
-      { ...appKey(app.id), gsi1pk: `ORG#${organizationId}#APPS`, gsi1sk: `${app.createdAt}#${app.id}`, ...app },
+      {
+        ...appKey(app.id),
+        gsi1pk: `ORG#${organizationId}#APPS`,
+        gsi1sk: `${app.createdAt}#${app.id}`,
+        ...app,
+      },
       { itemExists: false },
     );
     return app;
@@ -152,11 +171,16 @@ export class Directory {
 
   async getApplication(id: string): Promise<Application | undefined> {
     const item = await this.table.get<Item & Application>(appKey(id));
-    return item ? { id: item.id, organizationId: item.organizationId, name: item.name, createdAt: item.createdAt } : undefined;
+    return item
+      ? { id: item.id, organizationId: item.organizationId, name: item.name, createdAt: item.createdAt }
+      : undefined;
   }
 
   async listApplications(organizationId: string): Promise<Application[]> {
-    const items = await queryAll<Item & Application>(this.table, { index: 'gsi1', partition: `ORG#${organizationId}#APPS` });
+    const items = await queryAll<Item & Application>(this.table, {
+      index: 'gsi1',
+      partition: `ORG#${organizationId}#APPS`,
+    });
     return items.map(({ id, name, createdAt }) => ({ id, organizationId, name, createdAt }));
   }
 }

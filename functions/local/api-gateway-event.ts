@@ -2,7 +2,11 @@
 // and the handler's result back into an HTTP response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+} from 'aws-lambda';
 
 export interface MatchedRoute {
   resource: string;
@@ -60,7 +64,8 @@ export function toProxyEvent(
     multiValueHeaders,
     queryStringParameters: hasQuery ? query : null,
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
-    pathParameters: route.pathParameters && Object.keys(route.pathParameters).length ? route.pathParameters : null,
+    pathParameters:
+      route.pathParameters && Object.keys(route.pathParameters).length ? route.pathParameters : null,
     stageVariables: null,
     body: body.length ? body.toString('utf8') : null,
     isBase64Encoded: false,
@@ -69,7 +74,10 @@ export function toProxyEvent(
       apiId: 'local',
       authorizer: null,
       httpMethod: request.method ?? 'GET',
-      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+      identity: {
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
       path: url.pathname,
       protocol: 'HTTP/1.1',
       requestId,

@@ -15,7 +15,12 @@ type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 
 /** Extra routes served before the route table (the sandbox provider, development helpers). */
-export type Extension = (request: IncomingMessage, response: ServerResponse, url: URL, body: Buffer) => Promise<boolean>;
+export type Extension = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  body: Buffer,
+) => Promise<boolean>;
 
 const handlerCache = new Map<string, Promise<LambdaHandler>>();
 
@@ -49,7 +54,10 @@ function json(status: number, body: unknown): APIGatewayProxyResult {
   return { statusCode: status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-function findRoute(method: string, path: string): { route?: RouteDefinition; params?: Record<string, string>; pathKnown: boolean } {
+function findRoute(
+  method: string,
+  path: string,
+): { route?: RouteDefinition; params?: Record<string, string>; pathKnown: boolean } {
   let pathKnown = false;
   for (const route of ROUTES) {
     const params = matchPath(route.path, path);
@@ -75,9 +83,11 @@ async function dispatch(request: IncomingMessage, body: Buffer, url: URL): Promi
     if (!authorization) return json(401, errorBody('AUTH_INVALID', 'Missing or invalid API key'));
     const authorize = await loadHandler(API_KEY_AUTHORIZER.handler);
     try {
-      const result = (await (authorize as unknown as (e: unknown) => Promise<{ principalId: string; context: Record<string, unknown> }>)(
-        toAuthorizerEvent(event),
-      ));
+      const result = await (
+        authorize as unknown as (
+          e: unknown,
+        ) => Promise<{ principalId: string; context: Record<string, unknown> }>
+      )(toAuthorizerEvent(event));
       event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
     } catch {
       return json(401, errorBody('AUTH_INVALID', 'Missing or invalid API key'));
@@ -110,7 +120,8 @@ export function createLocalServer(extensions: Extension[] = []): Server {
           writeResult(response, await dispatch(request, body, url));
         } catch (error) {
           logger.error('local server failure', { error });
-          if (!response.headersSent) writeResult(response, json(500, errorBody('INTERNAL_ERROR', 'Internal error')));
+          if (!response.headersSent)
+            writeResult(response, json(500, errorBody('INTERNAL_ERROR', 'Internal error')));
           else response.end();
         }
       })();

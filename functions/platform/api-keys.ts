@@ -30,7 +30,11 @@ export function secretMatches(secret: string, storedHash: string): boolean {
 export function generateApiKey(): { keyId: string; secretHash: string; apiKey: string } {
   const idPart = randomBase32(20);
   const secret = randomBytes(32).toString('base64url');
-  return { keyId: `key_${idPart}`, secretHash: hashSecret(secret), apiKey: `${API_KEY_PREFIX}_${idPart}_${secret}` };
+  return {
+    keyId: `key_${idPart}`,
+    secretHash: hashSecret(secret),
+    apiKey: `${API_KEY_PREFIX}_${idPart}_${secret}`,
+  };
 }
 
 export function bearerToken(authorization: string | undefined): string | undefined {

@@ -11,9 +11,14 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   const authorization = headers.Authorization ?? headers.authorization;
   const presented = bearerToken(authorization);
   const { tables, clock } = deps();
-  const principal = presented ? await new Directory(tables.platform, clock).authenticate(presented) : undefined;
+  const principal = presented
+    ? await new Directory(tables.platform, clock).authenticate(presented)
+    : undefined;
   if (!principal) {
-    logger.info('authorizer refused', { requestId: event.requestContext?.requestId, reason: presented ? 'unknown or revoked key' : 'no bearer token' });
+    logger.info('authorizer refused', {
+      requestId: event.requestContext?.requestId,
+      reason: presented ? 'unknown or revoked key' : 'no bearer token',
+    });
     throw new Error('Unauthorized'); // API Gateway answers 401 (the UNAUTHORIZED gateway response)
   }
   // The policy covers the whole API: API Gateway caches it per key and reuses it across routes.

@@ -16,7 +16,10 @@ export function getStringFromEnv(name: string, options: { default?: string } = {
 }
 
 export function getNumberFromEnv(name: string, options: { default?: number } = {}): number {
-  const text = getStringFromEnv(name, options.default === undefined ? {} : { default: String(options.default) });
+  const text = getStringFromEnv(
+    name,
+    options.default === undefined ? {} : { default: String(options.default) },
+  );
   const value = Number(text);
   if (!Number.isFinite(value)) throw new ConfigurationError(`Environment variable ${name} must be a number`);
   return value;

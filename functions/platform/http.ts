@@ -99,7 +99,10 @@ export function publicBaseUrl(event: APIGatewayProxyEvent): string {
   if (configured) return configured.replace(/\/+$/, '');
   const host = event.headers?.Host ?? event.headers?.host ?? 'localhost';
   const proto = event.headers?.['X-Forwarded-Proto'] ?? event.headers?.['x-forwarded-proto'] ?? 'https';
-  const stagePath = event.requestContext?.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
+  const stagePath =
+    event.requestContext?.stage && event.requestContext.stage !== '$default'
+      ? `/${event.requestContext.stage}`
+      : '';
   return `${proto}://${host}${stagePath}`;
 }
 
@@ -115,17 +118,32 @@ function toResponse(state: State, result: HttpResult): APIGatewayProxyResult {
     statusCode: result.status,
     headers,
     ...(result.multiValueHeaders ? { multiValueHeaders: result.multiValueHeaders } : {}),
-    body: result.body === undefined ? '' : typeof result.body === 'string' ? result.body : JSON.stringify(result.body),
+    body:
+      result.body === undefined
+        ? ''
+        : typeof result.body === 'string'
+          ? result.body
+          : JSON.stringify(result.body),
   };
 }
 
 function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
   if (error instanceof AppError) {
     if (error.status >= 500) state.log.error('request failed', { error });
-    else state.log.info('request refused', { status: error.status, code: error.code, message: error.message });
-    return toResponse(state, { status: error.status, body: errorBody(error.code, error.message), headers: error.headers });
+    else
+      state.log.info('request refused', { status: error.status, code: error.code, message: error.message });
+    return toResponse(state, {
+      status: error.status,
+      body: errorBody(error.code, error.message),
+      headers: error.headers,
+    });
   }
-  state.log.error('unhandled error', { error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  state.log.error('unhandled error', {
+    error:
+      error instanceof Error
+        ? { name: error.name, message: error.message, stack: error.stack }
+        : String(error),
+  });
   return toResponse(state, {
     status: 500,
     body: errorBody('INTERNAL_ERROR', `Internal error; quote request id ${state.requestId} to support`),
@@ -146,11 +164,11 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
 }
 
 function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
-  routeId: string,
+  routeId: string | RouteDefinition,
   schemas: Schemas<B, Q, P>,
   run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
 ): Handler {
-  const route = routeById(routeId);
+  const route = typeof routeId === 'string' ? routeById(routeId) : routeId;
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use({
       before: async (request) => {
@@ -166,7 +184,11 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
       },
       after: async (request) => {
         const state = stateOf(request.event);
-        state.log.info('request', { method: route.method, status: request.response?.statusCode, ms: Date.now() - state.startedAt });
+        state.log.info('request', {
+          method: route.method,
+          status: request.response?.statusCode,
+          ms: Date.now() - state.startedAt,
+        });
       },
       onError: async (request) => {
         const state = states.get(request.event) ?? {
@@ -177,7 +199,11 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
           responseHeaders: {},
         };
         request.response = errorResponse(state, request.error);
-        state.log.info('request', { method: route.method, status: request.response.statusCode, ms: Date.now() - state.startedAt });
+        state.log.info('request', {
+          method: route.method,
+          status: request.response.statusCode,
+          ms: Date.now() - state.startedAt,
+        });
       },
     })
     .use({
@@ -192,7 +218,8 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
         const decision = await limiter.consume(principal.keyId);
         state.responseHeaders = rateLimitHeaders(decision);
         if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
-        if (route.systemOnly && !principal.system) throw new PermissionDeniedError('Only a system key may call this route');
+        if (route.systemOnly && !principal.system)
+          throw new PermissionDeniedError('Only a system key may call this route');
         if (route.permission && !principal.permissions.includes(route.permission)) {
           throw new PermissionDeniedError(`This key lacks the ${route.permission} permission`);
         }
@@ -202,8 +229,12 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
       const state = stateOf(event);
       const input = {
         body: schemas.body ? parseWith(schemas.body, readJsonBody(event), 'request body') : undefined,
-        query: schemas.query ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query parameters') : undefined,
-        path: schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path parameters') : undefined,
+        query: schemas.query
+          ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query parameters')
+          : undefined,
+        path: schemas.path
+          ? parseWith(schemas.path, event.pathParameters ?? {}, 'path parameters')
+          : undefined,
         event,
         deps: currentDeps(),
         log: state.log,
@@ -215,8 +246,12 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
 }
 
 /** A route called with an API key (the authorizer has run; the key's permission is checked here). */
-export function apiRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
-  routeId: string,
+export function apiRoute<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodType = z.ZodUndefined,
+>(
+  routeId: string | RouteDefinition,
   schemas: Schemas<B, Q, P>,
   run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
 ): Handler {
@@ -224,8 +259,12 @@ export function apiRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
 }
 
 /** A route without an API key: a browser or a provider calls it. */
-export function publicRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
-  routeId: string,
+export function publicRoute<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodType = z.ZodUndefined,
+>(
+  routeId: string | RouteDefinition,
   schemas: Schemas<B, Q, P>,
   run: (input: RouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
 ): Handler {

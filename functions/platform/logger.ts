@@ -48,7 +48,10 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) return { name: value.name, message: redactString(value.message) };
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k.toLowerCase()) ? '[REDACTED]' : redact(v, depth + 1)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        SECRET_FIELDS.has(k.toLowerCase()) ? '[REDACTED]' : redact(v, depth + 1),
+      ]),
     );
   }
   return value;

@@ -14,4 +14,5 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
+export const isPermission = (value: string): value is Permission =>
+  (PERMISSIONS as readonly string[]).includes(value);

@@ -48,7 +48,9 @@ export class RateLimiter {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.table.get<BucketItem>(key);
       const now = this.clock.now();
-      const tokens = current ? refill(this.policy, current.tokens, current.refilledAt, now) : this.policy.burst;
+      const tokens = current
+        ? refill(this.policy, current.tokens, current.refilledAt, now)
+        : this.policy.burst;
       if (tokens < 1) {
         return this.decision(false, tokens, now, Math.ceil((1 - tokens) / perMs / 1000));
       }
@@ -57,7 +59,7 @@ export class RateLimiter {
         tokens: tokens - 1,
         refilledAt: now,
         version: (current?.version ?? 0) + 1,
-        expiresAt: Math.ceil((now + ((this.policy.burst - tokens + 1) / perMs)) / 1000) + 60,
+        expiresAt: Math.ceil((now + (this.policy.burst - tokens + 1) / perMs) / 1000) + 60,
       };
       try {
         await this.table.put(

@@ -21,12 +21,20 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
   it('returns undefined for a missing item and the item after a put', async () => {
     expect(await table.get({ pk: 'A#1', sk: 'X' })).toBeUndefined();
     await table.put({ pk: 'A#1', sk: 'X', n: 1, tags: ['a', 'b'], nested: { ok: true } });
-    expect(await table.get({ pk: 'A#1', sk: 'X' })).toEqual({ pk: 'A#1', sk: 'X', n: 1, tags: ['a', 'b'], nested: { ok: true } });
+    expect(await table.get({ pk: 'A#1', sk: 'X' })).toEqual({
+      pk: 'A#1',
+      sk: 'X',
+      n: 1,
+      tags: ['a', 'b'],
+      nested: { ok: true },
+    });
   });
 
   it('refuses a put conditioned on absence when the item exists', async () => {
     await table.put({ pk: 'A#2', sk: 'X', v: 1 }, { itemExists: false });
-    await expect(table.put({ pk: 'A#2', sk: 'X', v: 2 }, { itemExists: false })).rejects.toBeInstanceOf(ConditionFailedError);
+    await expect(table.put({ pk: 'A#2', sk: 'X', v: 2 }, { itemExists: false })).rejects.toBeInstanceOf(
+      ConditionFailedError,
+    );
     expect((await table.get({ pk: 'A#2', sk: 'X' }))?.v).toBe(1);
   });
 
@@ -44,12 +52,32 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
   it('evaluates comparisons, attribute existence, and/or', async () => {
     await table.put({ pk: 'A#4', sk: 'X', leaseUntil: 100, status: 'healthy' });
     const key = { pk: 'A#4', sk: 'X' };
-    await expect(table.update(key, { set: { leaseUntil: 200 } }, { attr: 'leaseUntil', op: '<', value: 50 })).rejects.toBeInstanceOf(
-      ConditionFailedError,
+    await expect(
+      table.update(key, { set: { leaseUntil: 200 } }, { attr: 'leaseUntil', op: '<', value: 50 }),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
+    await table.update(
+      key,
+      { set: { leaseUntil: 200 } },
+      {
+        or: [
+          { attr: 'leaseUntil', exists: false },
+          { attr: 'leaseUntil', op: '<=', value: 100 },
+        ],
+      },
     );
-    await table.update(key, { set: { leaseUntil: 200 } }, { or: [{ attr: 'leaseUntil', exists: false }, { attr: 'leaseUntil', op: '<=', value: 100 }] });
-    await table.update(key, { set: { note: 'x' } }, { and: [{ attr: 'status', op: '=', value: 'healthy' }, { attr: 'status', op: '<>', value: 'revoked' }] });
-    await expect(table.update(key, { set: { note: 'y' } }, { attr: 'missing', exists: true })).rejects.toBeInstanceOf(ConditionFailedError);
+    await table.update(
+      key,
+      { set: { note: 'x' } },
+      {
+        and: [
+          { attr: 'status', op: '=', value: 'healthy' },
+          { attr: 'status', op: '<>', value: 'revoked' },
+        ],
+      },
+    );
+    await expect(
+      table.update(key, { set: { note: 'y' } }, { attr: 'missing', exists: true }),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
     expect(await table.get(key)).toMatchObject({ leaseUntil: 200, note: 'x' });
   });
 
@@ -61,13 +89,17 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
   });
 
   it('refuses an update conditioned on existence when the item is missing', async () => {
-    await expect(table.update({ pk: 'A#6', sk: 'X' }, { set: { a: 1 } }, { itemExists: true })).rejects.toBeInstanceOf(ConditionFailedError);
+    await expect(
+      table.update({ pk: 'A#6', sk: 'X' }, { set: { a: 1 } }, { itemExists: true }),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
     expect(await table.get({ pk: 'A#6', sk: 'X' })).toBeUndefined();
   });
 
   it('deletes, conditionally', async () => {
     await table.put({ pk: 'A#7', sk: 'X', state: 'unused' });
-    await expect(table.delete({ pk: 'A#7', sk: 'X' }, { attr: 'state', op: '=', value: 'used' })).rejects.toBeInstanceOf(ConditionFailedError);
+    await expect(
+      table.delete({ pk: 'A#7', sk: 'X' }, { attr: 'state', op: '=', value: 'used' }),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
     await table.delete({ pk: 'A#7', sk: 'X' }, { attr: 'state', op: '=', value: 'unused' });
     expect(await table.get({ pk: 'A#7', sk: 'X' })).toBeUndefined();
     await table.delete({ pk: 'A#7', sk: 'X' }); // deleting a missing item is not an error

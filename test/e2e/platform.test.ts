@@ -36,7 +36,13 @@ describe('local server authentication', () => {
 
   it('answers 403 PERMISSION_DENIED to a key without the route permission, and 401 once it is revoked', async () => {
     const created = server.admin(
-      'create-key', '--org', server.credentials.organizationId, '--name', 'webhooks only', '--permissions', 'webhooks:read',
+      'create-key',
+      '--org',
+      server.credentials.organizationId,
+      '--name',
+      'webhooks only',
+      '--permissions',
+      'webhooks:read',
     ) as { key: { id: string }; apiKey: string };
     const response = await api(server, created.apiKey)('/connectors/v1/providers');
     expect(response.status).toBe(403);
@@ -57,7 +63,13 @@ describe('local server authentication', () => {
 describe('local server rate limiting', () => {
   it('admits the burst of 200, then answers 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
     const created = server.admin(
-      'create-key', '--org', server.credentials.organizationId, '--name', 'burst', '--permissions', 'connectors:read',
+      'create-key',
+      '--org',
+      server.credentials.organizationId,
+      '--name',
+      'burst',
+      '--permissions',
+      'connectors:read',
     ) as { apiKey: string };
     const call = api(server, created.apiKey);
     const statuses: number[] = [];
@@ -83,7 +95,9 @@ describe('local server rate limiting', () => {
 
 describe('local server logs', () => {
   it('never contain an API key secret', () => {
-    const secrets = [server.credentials.apiKey, server.credentials.systemKey].map((k) => k.split('_').slice(2).join('_'));
+    const secrets = [server.credentials.apiKey, server.credentials.systemKey].map((k) =>
+      k.split('_').slice(2).join('_'),
+    );
     for (const secret of secrets) expect(server.logs()).not.toContain(secret);
     expect(server.logs()).toContain('"msg":"request"');
   });

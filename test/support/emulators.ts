@@ -18,7 +18,9 @@ export function requireEmulators(): void {
 }
 
 export function documentClient(): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });
+  return DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
 }
 
 /** Creates every table of the stack, from the stack's own definitions, under a unique prefix. */
@@ -40,7 +42,10 @@ export async function createTables(label: string): Promise<Record<TableName, str
             { AttributeName: 'pk', KeyType: 'HASH' },
             { AttributeName: 'sk', KeyType: 'RANGE' },
           ],
-          AttributeDefinitions: ['pk', 'sk', ...indexAttributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+          AttributeDefinitions: ['pk', 'sk', ...indexAttributes].map((AttributeName) => ({
+            AttributeName,
+            AttributeType: 'S',
+          })),
           ...(definition.indexes.length
             ? {
                 GlobalSecondaryIndexes: definition.indexes.map((index) => ({
@@ -65,7 +70,9 @@ export async function createTables(label: string): Promise<Record<TableName, str
 export async function createAwsTables(label: string): Promise<Tables> {
   const names = await createTables(label);
   const client = documentClient();
-  return Object.fromEntries(TABLE_NAMES.map((n) => [n, new DynamoDbTable(names[n], client)])) as unknown as Tables;
+  return Object.fromEntries(
+    TABLE_NAMES.map((n) => [n, new DynamoDbTable(names[n], client)]),
+  ) as unknown as Tables;
 }
 
 export async function createKmsKey(): Promise<string> {

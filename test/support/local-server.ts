@@ -65,7 +65,10 @@ export async function startLocalServer(env: Record<string, string> = {}): Promis
     credentials,
     logs: () => output,
     advanceClock: async (ms) => {
-      const response = await fetch(`${baseUrl}/__dev/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: ms }) });
+      const response = await fetch(`${baseUrl}/__dev/clock`, {
+        method: 'POST',
+        body: JSON.stringify({ advanceMs: ms }),
+      });
       if (!response.ok) throw new Error(`clock hook answered ${response.status}`);
     },
     admin: (...args) => {
@@ -92,6 +95,10 @@ export function api(server: RunningServer, key = server.credentials.apiKey) {
     fetch(`${server.baseUrl}${path}`, {
       redirect: 'manual',
       ...init,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        ...(init.headers ?? {}),
+      },
     });
 }

@@ -29,15 +29,22 @@ class Expressions {
     if ('and' in c) return `(${c.and.map((x) => this.condition(x)).join(' AND ')})`;
     if ('or' in c) return `(${c.or.map((x) => this.condition(x)).join(' OR ')})`;
     if ('itemExists' in c) {
-      return c.itemExists ? `attribute_exists(${this.name('pk')})` : `attribute_not_exists(${this.name('pk')})`;
+      return c.itemExists
+        ? `attribute_exists(${this.name('pk')})`
+        : `attribute_not_exists(${this.name('pk')})`;
     }
     if ('exists' in c) {
-      return c.exists ? `attribute_exists(${this.name(c.attr)})` : `attribute_not_exists(${this.name(c.attr)})`;
+      return c.exists
+        ? `attribute_exists(${this.name(c.attr)})`
+        : `attribute_not_exists(${this.name(c.attr)})`;
     }
     return `${this.name(c.attr)} ${c.op} ${this.value(c.value)}`;
   }
 
-  params(): { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } {
+  params(): {
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  } {
     return {
       ...(Object.keys(this.names).length ? { ExpressionAttributeNames: this.names } : {}),
       ...(Object.keys(this.values).length ? { ExpressionAttributeValues: this.values } : {}),
@@ -49,7 +56,9 @@ const encodeCursor = (key: Record<string, unknown> | undefined): string | undefi
   key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
 
 const decodeCursor = (cursor: string | undefined): Record<string, unknown> | undefined =>
-  cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>) : undefined;
+  cursor
+    ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>)
+    : undefined;
 
 async function conditional<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -77,7 +86,9 @@ export class DynamoDbTable implements Table {
     const expr = new Expressions();
     const ConditionExpression = condition ? expr.condition(condition) : undefined;
     await conditional(() =>
-      this.client.send(new PutCommand({ TableName: this.name, Item: item, ConditionExpression, ...expr.params() })),
+      this.client.send(
+        new PutCommand({ TableName: this.name, Item: item, ConditionExpression, ...expr.params() }),
+      ),
     );
   }
 
@@ -85,7 +96,8 @@ export class DynamoDbTable implements Table {
     const expr = new Expressions();
     const clauses: string[] = [];
     const set = Object.entries(update.set ?? {}).filter(([, v]) => v !== undefined);
-    if (set.length) clauses.push(`SET ${set.map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`).join(', ')}`);
+    if (set.length)
+      clauses.push(`SET ${set.map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`).join(', ')}`);
     const add = Object.entries(update.add ?? {});
     if (add.length) clauses.push(`ADD ${add.map(([k, v]) => `${expr.name(k)} ${expr.value(v)}`).join(', ')}`);
     if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((k) => expr.name(k)).join(', ')}`);
@@ -124,7 +136,8 @@ export class DynamoDbTable implements Table {
     const keys = query.index ? INDEX_KEYS[query.index] : { pk: 'pk', sk: 'sk' };
     const expr = new Expressions();
     let keyCondition = `${expr.name(keys.pk)} = ${expr.value(query.partition)}`;
-    if (query.beginsWith) keyCondition += ` AND begins_with(${expr.name(keys.sk)}, ${expr.value(query.beginsWith)})`;
+    if (query.beginsWith)
+      keyCondition += ` AND begins_with(${expr.name(keys.sk)}, ${expr.value(query.beginsWith)})`;
     const out = await this.client.send(
       new QueryCommand({
         TableName: this.name,

@@ -25,12 +25,19 @@ function lazyRecord<K extends string, V>(names: readonly K[], build: (name: K) =
   return record;
 }
 
-export function awsTables(physicalName: (name: TableName) => string = (n) => getStringFromEnv(TABLE_DEFINITIONS[n].envVar)): Tables {
+export function awsTables(
+  physicalName: (name: TableName) => string = (n) => getStringFromEnv(TABLE_DEFINITIONS[n].envVar),
+): Tables {
   return lazyRecord<TableName, Table>(TABLE_NAMES, (name) => new DynamoDbTable(physicalName(name), dynamo()));
 }
 
-export function awsQueues(url: (name: QueueName) => string = (n) => getStringFromEnv(QUEUE_URL_ENV[n])): Queues {
-  return lazyRecord<QueueName, Queue>(['events', 'deliveries'], (name) => new SqsQueue(name, url(name), sqs()));
+export function awsQueues(
+  url: (name: QueueName) => string = (n) => getStringFromEnv(QUEUE_URL_ENV[n]),
+): Queues {
+  return lazyRecord<QueueName, Queue>(
+    ['events', 'deliveries'],
+    (name) => new SqsQueue(name, url(name), sqs()),
+  );
 }
 
 export function awsKeys(keyId: string = getStringFromEnv('KMS_KEY_ID')): KeyManagement {

@@ -12,7 +12,11 @@ export class SqsQueue implements Queue {
 
   async send(message: QueueMessage): Promise<void> {
     await this.client.send(
-      new SendMessageCommand({ QueueUrl: this.url, MessageBody: message.body, DelaySeconds: message.delaySeconds }),
+      new SendMessageCommand({
+        QueueUrl: this.url,
+        MessageBody: message.body,
+        DelaySeconds: message.delaySeconds,
+      }),
     );
   }
 
@@ -22,11 +26,17 @@ export class SqsQueue implements Queue {
       const out = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.url,
-          Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: m.body, DelaySeconds: m.delaySeconds })),
+          Entries: chunk.map((m, j) => ({
+            Id: String(j),
+            MessageBody: m.body,
+            DelaySeconds: m.delaySeconds,
+          })),
         }),
       );
       if (out.Failed?.length) {
-        throw new Error(`SQS refused ${out.Failed.length} of ${chunk.length} messages: ${out.Failed[0]?.Code}`);
+        throw new Error(
+          `SQS refused ${out.Failed.length} of ${chunk.length} messages: ${out.Failed[0]?.Code}`,
+        );
       }
     }
   }

@@ -18,10 +18,15 @@ export interface LocalDeps extends Deps {
  * @param dataDir where state is kept; omitted: memory only (tests).
  * @param owner whether this process owns the data directory (compacts journals at open).
  */
-export function createLocalDeps(options: { dataDir?: string; clock?: Clock; owner?: boolean } = {}): LocalDeps {
+export function createLocalDeps(
+  options: { dataDir?: string; clock?: Clock; owner?: boolean } = {},
+): LocalDeps {
   const { dataDir, clock = systemClock, owner = true } = options;
   const tables = Object.fromEntries(
-    TABLE_NAMES.map((name) => [name, new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner)]),
+    TABLE_NAMES.map((name) => [
+      name,
+      new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner),
+    ]),
   ) as unknown as Tables;
   return {
     tables,

@@ -54,7 +54,14 @@ export class LocalQueue implements Queue {
     try {
       await this.consumer?.(bodies);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'local queue consumer failed', queue: this.name, error: String(error) }));
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          msg: 'local queue consumer failed',
+          queue: this.name,
+          error: String(error),
+        }),
+      );
     }
   }
 }

@@ -1,5 +1,15 @@
 // Table port in process memory, optionally journaled to a file so the local server survives restarts.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Scalar, Table, Update } from '../../platform/ports';
@@ -58,7 +68,10 @@ export class MemoryTable implements Table {
     this.refresh();
     if (compact) {
       const tmp = `${journalPath}.${process.pid}.tmp`;
-      writeFileSync(tmp, [...this.items.values()].map((item) => JSON.stringify({ op: 'put', item }) + '\n').join(''));
+      writeFileSync(
+        tmp,
+        [...this.items.values()].map((item) => JSON.stringify({ op: 'put', item }) + '\n').join(''),
+      );
       renameSync(tmp, journalPath);
       this.applied = statSync(journalPath).size;
     }
@@ -128,7 +141,8 @@ export class MemoryTable implements Table {
     this.check(condition, current);
     const next: Item = structuredClone(current ?? { pk: key.pk, sk: key.sk });
     for (const [k, v] of Object.entries(update.set ?? {})) if (v !== undefined) next[k] = structuredClone(v);
-    for (const [k, v] of Object.entries(update.add ?? {})) next[k] = ((next[k] as number | undefined) ?? 0) + v;
+    for (const [k, v] of Object.entries(update.add ?? {}))
+      next[k] = ((next[k] as number | undefined) ?? 0) + v;
     for (const k of update.remove ?? []) delete next[k];
     this.items.set(id(key), next);
     this.record({ op: 'put', item: next });

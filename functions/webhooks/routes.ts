@@ -1,4 +1,109 @@
-// Webhook routes (section of the route table in ../routes.ts).
+// Webhook routes (section of the route table in ../routes.ts). `uses` is what each route's Lambda may
+// touch: its IAM grants derive from it, so read-only routes get read-only access and no KMS.
 import type { RouteDefinition } from '../platform/route-types';
 
-export const WEBHOOK_ROUTES: RouteDefinition[] = [];
+const ENDPOINTS = '/webhooks/v1/endpoints';
+const ENDPOINT = `${ENDPOINTS}/{id}`;
+
+export const WEBHOOK_ROUTES: RouteDefinition[] = [
+  {
+    id: 'createWebhookEndpoint',
+    method: 'POST',
+    path: ENDPOINTS,
+    handler: 'webhooks/handlers/create-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: 'Create an endpoint; the response carries its signing secret, shown this once',
+    uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
+  },
+  {
+    id: 'listWebhookEndpoints',
+    method: 'GET',
+    path: ENDPOINTS,
+    handler: 'webhooks/handlers/list-endpoints',
+    auth: 'apiKey',
+    permission: 'webhooks:read',
+    summary: "List the organization's endpoints, newest first",
+    uses: { tables: { webhooks: 'read' } },
+  },
+  {
+    id: 'getWebhookEndpoint',
+    method: 'GET',
+    path: ENDPOINT,
+    handler: 'webhooks/handlers/get-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:read',
+    summary: 'Get an endpoint',
+    uses: { tables: { webhooks: 'read' } },
+  },
+  {
+    id: 'updateWebhookEndpoint',
+    method: 'PATCH',
+    path: ENDPOINT,
+    handler: 'webhooks/handlers/update-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: "Change an endpoint's url, filters, resource scopes or description",
+    uses: { tables: { webhooks: 'write' } },
+  },
+  {
+    id: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: ENDPOINT,
+    handler: 'webhooks/handlers/delete-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: 'Delete an endpoint and its signing secrets',
+    uses: { tables: { webhooks: 'write' } },
+  },
+  {
+    id: 'enableWebhookEndpoint',
+    method: 'POST',
+    path: `${ENDPOINT}/enable`,
+    handler: 'webhooks/handlers/enable-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: 'Enable an endpoint (also one that was disabled automatically)',
+    uses: { tables: { webhooks: 'write' } },
+  },
+  {
+    id: 'disableWebhookEndpoint',
+    method: 'POST',
+    path: `${ENDPOINT}/disable`,
+    handler: 'webhooks/handlers/disable-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: 'Disable an endpoint',
+    uses: { tables: { webhooks: 'write' } },
+  },
+  {
+    id: 'rotateWebhookSecret',
+    method: 'POST',
+    path: `${ENDPOINT}/rotate-secret`,
+    handler: 'webhooks/handlers/rotate-secret',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
+    uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
+  },
+  {
+    id: 'testWebhookEndpoint',
+    method: 'POST',
+    path: `${ENDPOINT}/test`,
+    handler: 'webhooks/handlers/test-endpoint',
+    auth: 'apiKey',
+    permission: 'webhooks:write',
+    summary: 'Send a webhook.test event to the endpoint now and report the attempt',
+    uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
+  },
+  {
+    id: 'listWebhookEventTypes',
+    method: 'GET',
+    path: '/webhooks/v1/event-types',
+    handler: 'webhooks/handlers/list-event-types',
+    auth: 'apiKey',
+    permission: 'webhooks:read',
+    summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
+    uses: {},
+  },
+];

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { ROUTES, API_KEY_AUTHORIZER } from '../routes';
+import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../routes';
 import type { RouteDefinition } from '../platform/route-types';
 import { errorBody } from '../platform/errors';
 import { logger } from '../platform/logger';
@@ -68,7 +68,39 @@ function findRoute(
   return { pathKnown };
 }
 
-/** What API Gateway does before a handler runs: route match, then the authorizer for apiKey routes. */
+const AUTHORIZERS = {
+  apiKey: { handler: API_KEY_AUTHORIZER.handler, refusal: 'Missing or invalid API key' },
+  console: { handler: CONSOLE_AUTHORIZER.handler, refusal: 'Missing or invalid console session' },
+} as const;
+
+type Authorizer = (e: unknown) => Promise<{ principalId: string; context: Record<string, unknown> }>;
+
+/**
+ * Runs the route's authorizer as API Gateway does: no Authorization header or an `Unauthorized`
+ * refusal is a 401 in the common body; any other failure of the authorizer is a 500.
+ */
+async function authorize(
+  event: APIGatewayProxyEvent,
+  auth: keyof typeof AUTHORIZERS,
+): Promise<APIGatewayProxyResult | undefined> {
+  const { handler, refusal } = AUTHORIZERS[auth];
+  const authorization = event.headers.Authorization ?? event.headers.authorization;
+  if (!authorization) return json(401, errorBody('AUTH_INVALID', refusal));
+  const run = (await loadHandler(handler)) as unknown as Authorizer;
+  try {
+    const result = await run(toAuthorizerEvent(event));
+    event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
+    return undefined;
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Unauthorized') {
+      return json(401, errorBody('AUTH_INVALID', refusal));
+    }
+    logger.error('authorizer failed', { error });
+    return json(500, errorBody('INTERNAL_ERROR', 'Internal error'));
+  }
+}
+
+/** What API Gateway does before a handler runs: route match, then the route's authorizer. */
 async function dispatch(request: IncomingMessage, body: Buffer, url: URL): Promise<APIGatewayProxyResult> {
   const method = request.method ?? 'GET';
   const { route, params, pathKnown } = findRoute(method, url.pathname);
@@ -78,27 +110,16 @@ async function dispatch(request: IncomingMessage, body: Buffer, url: URL): Promi
       : json(404, errorBody('NOT_FOUND', `No route for ${method} ${url.pathname}`));
   }
   const event = toProxyEvent(request, body, url, { resource: route.path, pathParameters: params ?? null });
-  if (route.auth === 'apiKey') {
-    const authorization = event.headers.Authorization ?? event.headers.authorization;
-    if (!authorization) return json(401, errorBody('AUTH_INVALID', 'Missing or invalid API key'));
-    const authorize = await loadHandler(API_KEY_AUTHORIZER.handler);
-    try {
-      const result = await (
-        authorize as unknown as (
-          e: unknown,
-        ) => Promise<{ principalId: string; context: Record<string, unknown> }>
-      )(toAuthorizerEvent(event));
-      event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
-    } catch {
-      return json(401, errorBody('AUTH_INVALID', 'Missing or invalid API key'));
-    }
+  if (route.auth !== 'public') {
+    const refused = await authorize(event, route.auth);
+    if (refused) return refused;
   }
   const handler = await loadHandler(route.handler);
   return handler(event, lambdaContext(route.id));
 }
 
 export function createLocalServer(extensions: Extension[] = []): Server {
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -127,4 +148,9 @@ export function createLocalServer(extensions: Extension[] = []): Server {
       })();
     });
   });
+  // Outlive clients' idle keep-alive sockets (undici drops them after 4 s), as API Gateway does, so a
+  // client never reuses a socket the server is closing at that very moment.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }

@@ -7,11 +7,12 @@ export const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
 const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
-export interface WebhookHeaders {
+// A type, not an interface, so it is assignable to the header records verifyWebhook accepts.
+export type WebhookHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {

@@ -14,6 +14,18 @@ import { QUEUE_URL_ENV, TABLE_DEFINITIONS } from '../functions/platform/tables';
 import type { QueueName, TableName } from '../functions/platform/ports';
 import type { StageConfig } from './stage-config';
 
+/** What the Table port's adapter calls: GetItem and Query to read; PutItem, UpdateItem, DeleteItem to write. */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  write: [
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+  ],
+} as const;
+
 export const FUNCTIONS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'functions');
 
 export interface ServiceFunctionProps {
@@ -68,10 +80,12 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Grants the least table access for `access` and sets the table's name variable, together. */
+  /**
+   * Grants exactly the DynamoDB actions the Table port issues for `access` (on the table and its
+   * indexes) and sets the table's name variable, together.
+   */
   bindTable(name: TableName, table: ITable, access: 'read' | 'write'): this {
-    if (access === 'read') table.grantReadData(this.fn);
-    else table.grantReadWriteData(this.fn);
+    table.grant(this.fn, ...TABLE_ACTIONS[access]);
     this.fn.addEnvironment(TABLE_DEFINITIONS[name].envVar, table.tableName);
     return this;
   }

@@ -26,7 +26,7 @@ describe('service stack (dev)', () => {
     }
   });
 
-  it('puts the API-key authorizer on every apiKey route and on no public route', () => {
+  it('puts an authorizer on every route but the public ones', () => {
     const methods = template.findResources('AWS::ApiGateway::Method') as Resources;
     const byOperation = new Map(
       Object.values(methods).map((m) => [m.Properties.OperationName as string, m.Properties]),
@@ -35,7 +35,7 @@ describe('service stack (dev)', () => {
       const method = byOperation.get(route.id);
       expect(method).toBeDefined();
       expect(method!.HttpMethod).toBe(route.method);
-      expect(method!.AuthorizationType).toBe(route.auth === 'apiKey' ? 'CUSTOM' : 'NONE');
+      expect(method!.AuthorizationType).toBe(route.auth === 'public' ? 'NONE' : 'CUSTOM');
     }
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
@@ -46,17 +46,30 @@ describe('service stack (dev)', () => {
 
   it('gives the authorizer read access to the platform table and nothing else', () => {
     expect(actionsOf(template, stack, 'authorizer').filter((a) => !a.startsWith('xray:'))).toEqual([
-      'dynamodb:BatchGetItem',
-      'dynamodb:ConditionCheckItem',
-      'dynamodb:DescribeTable',
       'dynamodb:GetItem',
-      'dynamodb:GetRecords',
-      'dynamodb:GetShardIterator',
       'dynamodb:Query',
-      'dynamodb:Scan',
     ]);
     const platformTable = stack.getLogicalId(stack.data.tables.platform.node.defaultChild as never);
     expect(resourcesOf(template, stack, 'authorizer', 'dynamodb:')).toEqual([platformTable]);
+  });
+
+  it('grants read-only routes no DynamoDB write action', () => {
+    for (const route of ROUTES) {
+      const writes = Object.values(route.uses.tables ?? {}).includes('write') || route.auth === 'apiKey';
+      const actions = actionsOf(template, stack, route.id).filter((a) => a.startsWith('dynamodb:'));
+      expect(
+        actions.every((a) =>
+          [
+            'dynamodb:GetItem',
+            'dynamodb:Query',
+            'dynamodb:PutItem',
+            'dynamodb:UpdateItem',
+            'dynamodb:DeleteItem',
+          ].includes(a),
+        ),
+      ).toBe(true);
+      if (!writes) expect(actions).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    }
   });
 
   it('lets every API-key route write its rate-limit bucket', () => {

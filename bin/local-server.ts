@@ -10,6 +10,11 @@ import { provideDeps } from '../functions/platform/deps';
 import { ensureDevCredentials } from '../functions/local/bootstrap';
 import { createLocalServer } from '../functions/local/server';
 import { devHooks } from '../functions/local/dev-hooks';
+import { startSandboxProvider } from '../functions/local/sandbox-provider';
+import { registerSandboxClients } from '../functions/local/sandbox-setup';
+import { STATE_KEY_ENV } from '../functions/connectors/config';
+import { PROVIDER_IDS, providerEnv } from '../functions/connectors/providers';
+import { randomBytes } from 'node:crypto';
 
 process.env.STAGE ??= 'local';
 const port = Number(process.env.PORT ?? 3000);
@@ -27,6 +32,16 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     const actualPort = (server.address() as AddressInfo).port;
     const baseUrl = `http://localhost:${actualPort}`;
     process.env.PUBLIC_BASE_URL ??= baseUrl;
+    // The sandbox OAuth provider on its own origin; providers not configured otherwise point at it.
+    const sandbox = await startSandboxProvider({
+      port: Number(process.env.SANDBOX_PORT ?? (port === 0 ? 0 : port + 1)),
+      host: process.env.HOST ?? '127.0.0.1',
+      clock,
+      exposeIssued: process.env.LOCAL_TEST_HOOKS === '1',
+    });
+    const unconfigured = PROVIDER_IDS.filter((id) => !process.env[providerEnv(id, 'AUTHORIZE_URL')]);
+    Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
+    process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
     const { credentials, created, path } = await ensureDevCredentials(deps, dataDir, baseUrl);
     console.log(`Connector and event service listening on ${baseUrl} (${onAws ? 'aws adapters at ' + process.env.AWS_ENDPOINT_URL : 'local adapters, data in ' + dataDir})`);
     if (created && process.stdout.isTTY) {
@@ -34,6 +49,8 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     } else {
       console.log(`Credentials (API key, system key, organization): ${path}`);
     }
+    const sandboxFor = unconfigured.join(', ') || 'no provider: all are configured';
+    console.log(`Sandbox OAuth provider on ${sandbox.url} (for ${sandboxFor})`);
     console.log(`Try: curl -H "Authorization: Bearer $(node -p "require('${path}').apiKey")" ${baseUrl}/connectors/v1/providers`);
   })().catch((error: unknown) => {
     console.error('startup failed', error);

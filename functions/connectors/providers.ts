@@ -23,16 +23,27 @@ export interface ProviderDefinition {
   defaultAccessTokenSeconds: number;
   /** Whether the provider issues a new refresh token at each refresh (and voids the old one). */
   rotatesRefreshTokens: boolean;
+  /** How the account-info response names the account's id, email and display name. */
+  accountFields: { externalId: string; email: string; displayName: string };
+  /** Response headers the provider reports its rate limit in (read by the refresh and sync workers). */
+  rateLimitHeaders: { remaining?: string; reset?: string; retryAfter: string };
+  /** Scope separator in the authorize request and the token response. */
+  scopeSeparator: ' ' | ',';
 }
 
-export interface ProviderEndpoints {
-  authorizeUrl: string;
-  tokenUrl: string;
-  revokeUrl: string;
-  accountUrl: string;
-  clientId: string;
-  clientSecret: string;
-}
+/** The configuration variables of a provider, each PROVIDER_<ID>_<FIELD>. */
+export const PROVIDER_SETTINGS = {
+  authorizeUrl: 'AUTHORIZE_URL',
+  tokenUrl: 'TOKEN_URL',
+  revokeUrl: 'REVOKE_URL',
+  accountUrl: 'ACCOUNT_URL',
+  clientId: 'CLIENT_ID',
+  clientSecret: 'CLIENT_SECRET',
+} as const;
+
+export type ProviderSetting = keyof typeof PROVIDER_SETTINGS;
+
+export type ProviderEndpoints = Record<ProviderSetting, string>;
 
 export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
   practice: {
@@ -49,6 +60,13 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     defaultTier: 'standard',
     defaultAccessTokenSeconds: 3600,
     rotatesRefreshTokens: true,
+    accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
+    rateLimitHeaders: {
+      remaining: 'X-RateLimit-Remaining',
+      reset: 'X-RateLimit-Reset',
+      retryAfter: 'Retry-After',
+    },
+    scopeSeparator: ' ',
   },
   drive: {
     id: 'drive',
@@ -64,22 +82,28 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     defaultTier: 'standard',
     defaultAccessTokenSeconds: 3600,
     rotatesRefreshTokens: false,
+    accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
+    rateLimitHeaders: { retryAfter: 'Retry-After' },
+    scopeSeparator: ' ',
   },
 };
 
-export const isProviderId = (value: string): value is ProviderId => (PROVIDER_IDS as readonly string[]).includes(value);
+export const isProviderId = (value: string): value is ProviderId =>
+  (PROVIDER_IDS as readonly string[]).includes(value);
 
 /** Environment variable names of a provider's configuration, e.g. PROVIDER_PRACTICE_TOKEN_URL. */
 export const providerEnv = (id: ProviderId, field: string): string => `PROVIDER_${id.toUpperCase()}_${field}`;
 
+/** One configuration value of a provider, read when first needed (a route gets only what it uses). */
+export function providerSetting(id: ProviderId, setting: ProviderSetting): string {
+  return getStringFromEnv(providerEnv(id, PROVIDER_SETTINGS[setting]));
+}
+
+/** The configuration of a provider, each value read when first used. */
 export function providerEndpoints(id: ProviderId): ProviderEndpoints {
-  const read = (field: string) => getStringFromEnv(providerEnv(id, field));
-  return {
-    authorizeUrl: read('AUTHORIZE_URL'),
-    tokenUrl: read('TOKEN_URL'),
-    revokeUrl: read('REVOKE_URL'),
-    accountUrl: read('ACCOUNT_URL'),
-    clientId: read('CLIENT_ID'),
-    clientSecret: read('CLIENT_SECRET'),
-  };
+  const out = {} as ProviderEndpoints;
+  for (const setting of Object.keys(PROVIDER_SETTINGS) as ProviderSetting[]) {
+    Object.defineProperty(out, setting, { enumerable: true, get: () => providerSetting(id, setting) });
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
-// Connector routes (section of the route table in ../routes.ts).
+// Connector routes (section of the route table in ../routes.ts). `uses` is what each Lambda may
+// touch: its IAM grants are derived from it, so KMS appears only where tokens or verifiers are sealed or opened.
 import type { RouteDefinition } from '../platform/route-types';
 
 export const CONNECTOR_ROUTES: RouteDefinition[] = [
@@ -11,5 +12,73 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     permission: 'connectors:read',
     summary: 'List the providers, their scope tiers, and whether each is enabled for the organization',
     uses: { tables: { connectors: 'read' } },
+  },
+  {
+    id: 'createConnection',
+    method: 'POST',
+    path: '/connectors/v1/connections',
+    handler: 'connectors/handlers/create-connection',
+    auth: 'apiKey',
+    permission: 'connectors:write',
+    summary: 'Create a pending connection and its one-time connect URL',
+    uses: { tables: { connectors: 'write' } },
+  },
+  {
+    id: 'listConnections',
+    method: 'GET',
+    path: '/connectors/v1/connections',
+    handler: 'connectors/handlers/list-connections',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary: "List the organization's connections (limit, offset, provider and status filters)",
+    uses: { tables: { connectors: 'read' } },
+  },
+  {
+    id: 'setProviderEnabled',
+    method: 'PATCH',
+    path: '/connectors/v1/connections',
+    handler: 'connectors/handlers/set-provider-enabled',
+    auth: 'apiKey',
+    permission: 'connectors:write',
+    summary: 'Turn a provider off (or on again) for the whole organization without disconnecting',
+    uses: { tables: { connectors: 'write' } },
+  },
+  {
+    id: 'getConnection',
+    method: 'GET',
+    path: '/connectors/v1/connections/{id}',
+    handler: 'connectors/handlers/get-connection',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary: 'Read a connection',
+    uses: { tables: { connectors: 'read' } },
+  },
+  {
+    id: 'deleteConnection',
+    method: 'DELETE',
+    path: '/connectors/v1/connections/{id}',
+    handler: 'connectors/handlers/delete-connection',
+    auth: 'apiKey',
+    permission: 'connectors:write',
+    summary: 'Disconnect: revoke the tokens at the provider, delete them, publish connection.revoked',
+    uses: { tables: { connectors: 'write' }, kms: 'decrypt', queues: ['events'] },
+  },
+  {
+    id: 'openConnectLink',
+    method: 'GET',
+    path: '/connectors/v1/connect/{token}',
+    handler: 'connectors/handlers/open-connect-link',
+    auth: 'public',
+    summary: "Opened by the user's browser: binds it and redirects to the provider's consent screen",
+    uses: { tables: { connectors: 'write' }, kms: 'encrypt' },
+  },
+  {
+    id: 'oauthCallback',
+    method: 'GET',
+    path: '/connectors/v1/oauth/{provider}/callback',
+    handler: 'connectors/handlers/oauth-callback',
+    auth: 'public',
+    summary: 'The provider redirects the browser here: code exchange, tokens sealed, back to return_url',
+    uses: { tables: { connectors: 'write' }, kms: 'both' },
   },
 ];

@@ -1,0 +1,26 @@
+import { publicBaseUrl, publicRoute } from '../../platform/http';
+import { envConfig } from '../config';
+import { completeConnection } from '../connect-flow';
+import { callbackPath, callbackQuery } from '../schemas';
+import { cookieHeader, redirect } from './redirect';
+
+/** The provider's redirect back (the browser carries code and state); no API key. */
+export const handler = publicRoute(
+  'oauthCallback',
+  { path: callbackPath, query: callbackQuery },
+  async ({ path, query, deps, event, log }) => {
+    const result = await completeConnection(
+      deps,
+      envConfig,
+      {
+        provider: path.provider,
+        query: { code: query.code, state: query.state, error: query.error },
+        cookieHeader: cookieHeader(event),
+        baseUrl: publicBaseUrl(event),
+      },
+      log,
+    );
+    log.info('oauth flow ended', { connectionId: result.connectionId, outcome: result.outcome });
+    return redirect(result);
+  },
+);

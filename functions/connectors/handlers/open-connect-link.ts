@@ -1,0 +1,20 @@
+import { publicBaseUrl, publicRoute } from '../../platform/http';
+import { envConfig } from '../config';
+import { openConnectLink } from '../connect-flow';
+import { connectTokenPath } from '../schemas';
+import { cookieHeader, redirect } from './redirect';
+
+/** GET {connect_url}: opened by the user's browser, no API key. */
+export const handler = publicRoute(
+  'openConnectLink',
+  { path: connectTokenPath },
+  async ({ path, deps, event, log }) => {
+    const result = await openConnectLink(deps, envConfig, {
+      token: path.token,
+      cookieHeader: cookieHeader(event),
+      baseUrl: publicBaseUrl(event),
+    });
+    log.info('connect link opened', { connectionId: result.connectionId, outcome: result.outcome });
+    return redirect(result);
+  },
+);

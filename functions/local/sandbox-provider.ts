@@ -1,0 +1,490 @@
+// The sandbox OAuth provider: a real authorization server on its own origin for the local server and
+// the tests (never bundled into a Lambda). Per provider id, under /<provider>/:
+//   GET  authorize   consent page (HTML): exact redirect_uri match, PKCE S256 required
+//   POST authorize   approve or decline; `simulate` injects provider_error, missing_code, reduced_scopes,
+//                    exchange_failed (invalid_grant at the token endpoint), rate_limited (429 + Retry-After)
+//   POST token       authorization_code (one-time codes, 60 s, PKCE checked) and refresh_token (rotating
+//                    when the client says so; a reused rotated token revokes the grant)
+//   POST revoke      RFC 7009
+//   GET  account     the account behind a bearer access token
+// Test hooks (exposeIssued): GET /__sandbox/issued lists every code and token issued and revoked;
+// POST /__sandbox/next-token-error {provider, error: invalid_grant|rate_limited|server_error, retry_after?}
+// makes the next token request for that provider fail. GET /return shows what a return_url received.
+// Issued values carry recognisable prefixes (sbx_code_, sbx_at_, sbx_rt_) so a log scan can find leaks.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../platform/clock';
+import { systemClock } from '../platform/clock';
+
+export interface SandboxClient {
+  provider: string;
+  clientId: string;
+  clientSecret: string;
+  /** Matched exactly, as a real authorization server does. */
+  redirectUris: string[];
+  /** Scopes the provider knows; a request for another is refused with invalid_scope. */
+  scopes: string[];
+  rotateRefreshTokens: boolean;
+  accessTokenSeconds?: number;
+}
+
+export interface SandboxEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  accountUrl: string;
+}
+
+export interface IssuedValues {
+  codes: string[];
+  accessTokens: string[];
+  refreshTokens: string[];
+  revoked: string[];
+}
+
+export interface SandboxProvider {
+  url: string;
+  endpoints(provider: string): SandboxEndpoints;
+  register(client: SandboxClient): void;
+  issued(): IssuedValues;
+  close(): Promise<void>;
+}
+
+type Simulation =
+  'none' | 'provider_error' | 'missing_code' | 'reduced_scopes' | 'exchange_failed' | 'rate_limited';
+const SIMULATIONS: Simulation[] = [
+  'none',
+  'provider_error',
+  'missing_code',
+  'reduced_scopes',
+  'exchange_failed',
+  'rate_limited',
+];
+type TokenError = 'invalid_grant' | 'rate_limited' | 'server_error';
+
+interface Account {
+  id: string;
+  email: string;
+  name: string;
+}
+
+interface AuthorizationRequest {
+  client: SandboxClient;
+  redirectUri: string;
+  state?: string;
+  scopes: string[];
+  challenge: string;
+  expiresAt: number;
+}
+
+interface CodeGrant {
+  client: SandboxClient;
+  redirectUri: string;
+  challenge: string;
+  scopes: string[];
+  account: Account;
+  expiresAt: number;
+  tokenError?: TokenError;
+}
+
+interface Grant {
+  id: string;
+  client: SandboxClient;
+  account: Account;
+  scopes: string[];
+  revoked: boolean;
+}
+
+const CODE_TTL_MS = 60_000;
+const REQUEST_TTL_MS = 10 * 60_000;
+
+const random = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
+const s256 = (verifier: string) => createHash('sha256').update(verifier, 'ascii').digest('base64url');
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+function constantEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  response.writeHead(status, {
+    'Content-Type': typeof body === 'string' ? 'text/html; charset=utf-8' : 'application/json',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  response.end(text);
+}
+
+function redirectTo(
+  response: ServerResponse,
+  base: string,
+  params: Record<string, string | undefined>,
+): void {
+  const url = new URL(base);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  response.writeHead(302, { Location: url.toString(), 'Cache-Control': 'no-store' });
+  response.end();
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:38rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.6rem 0}
+input,select{width:100%;padding:.3rem}button{margin:.8rem .5rem 0 0;padding:.5rem 1.2rem}code{background:#eee;padding:0 .2rem}</style>
+</head><body>${body}</body></html>`;
+}
+
+export async function startSandboxProvider(
+  options: { port?: number; host?: string; clock?: Clock; exposeIssued?: boolean } = {},
+): Promise<SandboxProvider> {
+  const clock = options.clock ?? systemClock;
+  const clients = new Map<string, SandboxClient>(); // by `${provider}:${clientId}`
+  const requests = new Map<string, AuthorizationRequest>();
+  const codes = new Map<string, CodeGrant>();
+  const usedCodes = new Map<string, string | undefined>(); // code -> grant id it produced
+  const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
+  const refreshTokens = new Map<string, { grant: Grant; spent: boolean }>();
+  const nextTokenError = new Map<string, { error: TokenError; retryAfter: number }>();
+  const issued: IssuedValues = { codes: [], accessTokens: [], refreshTokens: [], revoked: [] };
+  let url = '';
+
+  const clientFor = (provider: string, clientId: string | null | undefined) =>
+    clientId ? clients.get(`${provider}:${clientId}`) : undefined;
+
+  function authenticate(
+    provider: string,
+    request: IncomingMessage,
+    form: URLSearchParams,
+  ): SandboxClient | undefined {
+    let id = form.get('client_id') ?? undefined;
+    let secret = form.get('client_secret') ?? undefined;
+    const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    if (basic) {
+      const [rawId, ...rest] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
+      id = decodeURIComponent(rawId ?? '');
+      secret = decodeURIComponent(rest.join(':'));
+    }
+    const client = clientFor(provider, id);
+    return client && secret !== undefined && constantEqual(secret, client.clientSecret) ? client : undefined;
+  }
+
+  function issueTokens(grant: Grant) {
+    const lifetime = grant.client.accessTokenSeconds ?? 3600;
+    const access = random('sbx_at_');
+    const refresh = random('sbx_rt_');
+    accessTokens.set(access, { grant, expiresAt: clock.now() + lifetime * 1000 });
+    refreshTokens.set(refresh, { grant, spent: false });
+    issued.accessTokens.push(access);
+    issued.refreshTokens.push(refresh);
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: lifetime,
+      refresh_token: refresh,
+      scope: grant.scopes.join(' '),
+    };
+  }
+
+  function revokeGrant(grant: Grant) {
+    grant.revoked = true;
+    for (const [token, entry] of accessTokens) if (entry.grant === grant) issued.revoked.push(token);
+    for (const [token, entry] of refreshTokens) if (entry.grant === grant) issued.revoked.push(token);
+  }
+
+  function authorizeGet(provider: string, query: URLSearchParams, response: ServerResponse) {
+    const client = clientFor(provider, query.get('client_id'));
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (!client)
+      return send(response, 400, page('Error', '<h1>Unknown client</h1><p>client_id is not registered.</p>'));
+    if (!client.redirectUris.includes(redirectUri)) {
+      return send(
+        response,
+        400,
+        page('Error', '<h1>redirect_uri mismatch</h1><p>It must match a registered URI exactly.</p>'),
+      );
+    }
+    const state = query.get('state') ?? undefined;
+    if (query.get('response_type') !== 'code')
+      return redirectTo(response, redirectUri, { error: 'unsupported_response_type', state });
+    const challenge = query.get('code_challenge') ?? '';
+    if (query.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
+      return redirectTo(response, redirectUri, {
+        error: 'invalid_request',
+        error_description: 'PKCE S256 is required',
+        state,
+      });
+    }
+    const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
+    if (!scopes.length || scopes.some((s) => !client.scopes.includes(s))) {
+      return redirectTo(response, redirectUri, { error: 'invalid_scope', state });
+    }
+    const requestId = random('req_');
+    requests.set(requestId, {
+      client,
+      redirectUri,
+      state,
+      scopes,
+      challenge,
+      expiresAt: clock.now() + REQUEST_TTL_MS,
+    });
+    const options = SIMULATIONS.map(
+      (s) => `<option value="${s}">${s === 'none' ? 'behave normally' : s}</option>`,
+    ).join('');
+    send(
+      response,
+      200,
+      page(
+        'Sandbox consent',
+        `<h1>Sandbox provider: ${escapeHtml(provider)}</h1>
+<p><code>${escapeHtml(client.clientId)}</code> asks for: ${scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</p>
+<form method="post" action="/${escapeHtml(provider)}/authorize">
+<input type="hidden" name="request_id" value="${requestId}">
+<label>Account id <input name="account_id" value="acct-1001"></label>
+<label>Email <input name="email" value="user@example.com"></label>
+<label>Display name <input name="display_name" value="Sandbox User"></label>
+<label>Simulate <select name="simulate">${options}</select></label>
+<button name="decision" value="approve" type="submit">Approve</button>
+<button name="decision" value="decline" type="submit">Decline</button>
+</form>`,
+      ),
+    );
+  }
+
+  function authorizePost(form: URLSearchParams, response: ServerResponse) {
+    const requestId = form.get('request_id') ?? '';
+    const request = requests.get(requestId);
+    requests.delete(requestId);
+    if (!request || clock.now() > request.expiresAt) {
+      return send(
+        response,
+        400,
+        page('Error', '<h1>This consent request has expired or was already answered</h1>'),
+      );
+    }
+    const { redirectUri, state } = request;
+    const simulate = (form.get('simulate') ?? 'none') as Simulation;
+    if (form.get('decision') !== 'approve') {
+      return redirectTo(response, redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user declined',
+        state,
+      });
+    }
+    if (simulate === 'provider_error')
+      return redirectTo(response, redirectUri, { error: 'server_error', state });
+    if (simulate === 'missing_code') return redirectTo(response, redirectUri, { state });
+    const code = random('sbx_code_');
+    issued.codes.push(code);
+    codes.set(code, {
+      client: request.client,
+      redirectUri,
+      challenge: request.challenge,
+      scopes: simulate === 'reduced_scopes' ? request.scopes.slice(1) : request.scopes,
+      account: {
+        id: form.get('account_id') || 'acct-1001',
+        email: form.get('email') ?? '',
+        name: form.get('display_name') ?? '',
+      },
+      expiresAt: clock.now() + CODE_TTL_MS,
+      tokenError:
+        simulate === 'exchange_failed'
+          ? 'invalid_grant'
+          : simulate === 'rate_limited'
+            ? 'rate_limited'
+            : undefined,
+    });
+    redirectTo(response, redirectUri, { code, state });
+  }
+
+  function tokenError(response: ServerResponse, error: TokenError, retryAfter = 30) {
+    if (error === 'rate_limited')
+      return send(response, 429, { error: 'rate_limited' }, { 'Retry-After': String(retryAfter) });
+    if (error === 'server_error') return send(response, 503, { error: 'temporarily_unavailable' });
+    return send(response, 400, { error: 'invalid_grant' });
+  }
+
+  function token(
+    provider: string,
+    request: IncomingMessage,
+    form: URLSearchParams,
+    response: ServerResponse,
+  ) {
+    const client = authenticate(provider, request, form);
+    if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
+    const injected = nextTokenError.get(provider);
+    if (injected) {
+      nextTokenError.delete(provider);
+      return tokenError(response, injected.error, injected.retryAfter);
+    }
+    const grantType = form.get('grant_type');
+    if (grantType === 'authorization_code') {
+      const code = form.get('code') ?? '';
+      const entry = codes.get(code);
+      codes.delete(code);
+      if (!entry) {
+        // A code presented twice: refuse, and revoke what it produced (RFC 6749 §4.1.2).
+        if (usedCodes.has(code)) {
+          for (const t of accessTokens.values()) if (t.grant.id === usedCodes.get(code)) revokeGrant(t.grant);
+        }
+        return send(response, 400, { error: 'invalid_grant' });
+      }
+      usedCodes.set(code, undefined);
+      const verifier = form.get('code_verifier') ?? '';
+      const valid =
+        entry.client === client &&
+        clock.now() <= entry.expiresAt &&
+        form.get('redirect_uri') === entry.redirectUri &&
+        /^[A-Za-z0-9._~-]{43,128}$/.test(verifier) &&
+        constantEqual(s256(verifier), entry.challenge);
+      if (!valid) return send(response, 400, { error: 'invalid_grant' });
+      if (entry.tokenError) return tokenError(response, entry.tokenError);
+      const grant: Grant = {
+        id: random('grant_'),
+        client,
+        account: entry.account,
+        scopes: entry.scopes,
+        revoked: false,
+      };
+      usedCodes.set(code, grant.id);
+      return send(response, 200, issueTokens(grant));
+    }
+    if (grantType === 'refresh_token') {
+      const presented = form.get('refresh_token') ?? '';
+      const entry = refreshTokens.get(presented);
+      if (!entry || entry.grant.client !== client || entry.grant.revoked)
+        return send(response, 400, { error: 'invalid_grant' });
+      if (entry.spent) {
+        revokeGrant(entry.grant); // a rotated refresh token used again: assume theft, end the grant
+        return send(response, 400, { error: 'invalid_grant' });
+      }
+      const tokens = issueTokens(entry.grant);
+      if (client.rotateRefreshTokens) {
+        entry.spent = true;
+        return send(response, 200, tokens);
+      }
+      refreshTokens.delete(tokens.refresh_token);
+      issued.refreshTokens.pop();
+      return send(response, 200, { ...tokens, refresh_token: presented });
+    }
+    return send(response, 400, { error: 'unsupported_grant_type' });
+  }
+
+  function revoke(
+    provider: string,
+    request: IncomingMessage,
+    form: URLSearchParams,
+    response: ServerResponse,
+  ) {
+    const client = authenticate(provider, request, form);
+    if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
+    const presented = form.get('token') ?? '';
+    const refresh = refreshTokens.get(presented);
+    const access = accessTokens.get(presented);
+    if (refresh && refresh.grant.client === client) revokeGrant(refresh.grant);
+    else if (access && access.grant.client === client) {
+      accessTokens.delete(presented);
+      issued.revoked.push(presented);
+    }
+    send(response, 200, {}); // RFC 7009: unknown tokens are not an error
+  }
+
+  function account(request: IncomingMessage, response: ServerResponse) {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    const entry = accessTokens.get(bearer);
+    if (!entry || entry.grant.revoked || clock.now() > entry.expiresAt) {
+      return send(
+        response,
+        401,
+        { error: 'invalid_token' },
+        { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      );
+    }
+    const { id, email, name } = entry.grant.account;
+    send(response, 200, { id, email, name });
+  }
+
+  function returnPage(query: URLSearchParams, response: ServerResponse) {
+    const rows = [...query]
+      .map(([k, v]) => `<li><code>${escapeHtml(k)}</code> = <code>${escapeHtml(v)}</code></li>`)
+      .join('');
+    send(response, 200, page('Returned', `<h1>Back at the return_url</h1><ul>${rows}</ul>`));
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse, body: string) {
+    const target = new URL(request.url ?? '/', url);
+    const form = new URLSearchParams(body);
+    const [, provider = '', action = ''] = target.pathname.split('/');
+    if (options.exposeIssued && target.pathname === '/__sandbox/issued') return send(response, 200, issued);
+    if (
+      options.exposeIssued &&
+      target.pathname === '/__sandbox/next-token-error' &&
+      request.method === 'POST'
+    ) {
+      const input = JSON.parse(body || '{}') as {
+        provider?: string;
+        error?: TokenError;
+        retry_after?: number;
+      };
+      nextTokenError.set(input.provider ?? '', {
+        error: input.error ?? 'invalid_grant',
+        retryAfter: input.retry_after ?? 30,
+      });
+      return send(response, 204, '');
+    }
+    if (target.pathname === '/return') return returnPage(target.searchParams, response);
+    const known = [...clients.values()].some((c) => c.provider === provider);
+    if (!known) return send(response, 404, { error: 'not_found' });
+    if (action === 'authorize' && request.method === 'GET')
+      return authorizeGet(provider, target.searchParams, response);
+    if (action === 'authorize' && request.method === 'POST') return authorizePost(form, response);
+    if (action === 'token' && request.method === 'POST') return token(provider, request, form, response);
+    if (action === 'revoke' && request.method === 'POST') return revoke(provider, request, form, response);
+    if (action === 'account' && request.method === 'GET') return account(request, response);
+    send(response, 404, { error: 'not_found' });
+  }
+
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      handle(request, response, Buffer.concat(chunks).toString('utf8')).catch(() => {
+        if (!response.headersSent) send(response, 500, { error: 'server_error' });
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  url = `http://localhost:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    endpoints: (provider) => ({
+      authorizeUrl: `${url}/${provider}/authorize`,
+      tokenUrl: `${url}/${provider}/token`,
+      revokeUrl: `${url}/${provider}/revoke`,
+      accountUrl: `${url}/${provider}/account`,
+    }),
+    register: (client) => clients.set(`${client.provider}:${client.clientId}`, client),
+    issued: () => structuredClone(issued),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

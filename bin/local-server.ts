@@ -10,6 +10,7 @@ import { provideDeps } from '../functions/platform/deps';
 import { ensureDevCredentials } from '../functions/local/bootstrap';
 import { createLocalServer } from '../functions/local/server';
 import { devHooks } from '../functions/local/dev-hooks';
+import { devConsoleIdentityProvider } from '../functions/local/dev-console-idp';
 import { startSandboxProvider } from '../functions/local/sandbox-provider';
 import { registerSandboxClients } from '../functions/local/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors/config';
@@ -26,7 +27,7 @@ const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
 const deps = onAws ? { ...createAwsDeps(), clock } : createLocalDeps({ dataDir, clock });
 provideDeps(deps);
 
-const server = createLocalServer([devHooks(clock)]);
+const server = createLocalServer([devHooks(clock), devConsoleIdentityProvider(dataDir)]);
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {
     const actualPort = (server.address() as AddressInfo).port;

@@ -14,6 +14,12 @@ export const API_KEY_AUTHORIZER = {
   uses: { tables: { platform: 'read' } },
 } as const;
 
+/** The API Gateway Lambda authorizer for `console` routes: verifies a console session; no table access. */
+export const CONSOLE_AUTHORIZER = {
+  handler: 'platform/console-authorizer',
+  uses: {},
+} as const;
+
 export function routeById(id: string): RouteDefinition {
   const route = ROUTES.find((r) => r.id === id);
   if (!route) throw new Error(`No route ${id} in the route table`);

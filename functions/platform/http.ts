@@ -1,11 +1,14 @@
 // The one middy stack every HTTP route is built with: request id and logger, auth context and
 // permission from the route table, per-key rate limit, JSON body, zod validation, one error mapper.
+// Console routes carry a console session instead of a key: no per-key rate limit (decisions.md).
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { Principal } from '../directory/directory';
 import { routeById } from '../routes';
 import { stage } from './config';
+import type { ConsoleSession } from './console-sessions';
+import { CONSOLE_ROLES } from './console-sessions';
 import type { Deps } from './deps';
 import { deps as currentDeps } from './deps';
 import {
@@ -47,6 +50,10 @@ export interface ApiRouteInput<B, Q, P> extends RouteInput<B, Q, P> {
   principal: Principal;
 }
 
+export interface ConsoleRouteInput<B, Q, P> extends RouteInput<B, Q, P> {
+  session: ConsoleSession;
+}
+
 interface Schemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
   body?: B;
   query?: Q;
@@ -62,6 +69,7 @@ interface State {
   startedAt: number;
   responseHeaders: Record<string, string>;
   principal?: Principal;
+  session?: ConsoleSession;
 }
 
 const states = new WeakMap<APIGatewayProxyEvent, State>();
@@ -91,6 +99,15 @@ export function principalFrom(event: APIGatewayProxyEvent): Principal | undefine
     .split(',')
     .filter(isPermission);
   return { organizationId, keyId, permissions, system: String(context?.system) === 'true' };
+}
+
+/** Reads the console session the console authorizer put into the request context. */
+export function consoleSessionFrom(event: APIGatewayProxyEvent): ConsoleSession | undefined {
+  const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+  const { userId, organizationId, role } = context ?? {};
+  if (typeof userId !== 'string' || typeof organizationId !== 'string') return undefined;
+  const known = CONSOLE_ROLES.find((r) => r === role);
+  return known ? { userId, organizationId, role: known } : undefined;
 }
 
 /** The public base URL callers reached us on (custom domain, or the API Gateway stage URL). */
@@ -163,12 +180,18 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
   }
 }
 
+type AnyRouteInput<B, Q, P> = ApiRouteInput<B, Q, P> & ConsoleRouteInput<B, Q, P>;
+
 function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
   routeId: string | RouteDefinition,
   schemas: Schemas<B, Q, P>,
-  run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+  run: (input: AnyRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+  auth?: RouteDefinition['auth'],
 ): Handler {
   const route = typeof routeId === 'string' ? routeById(routeId) : routeId;
+  if (auth && route.auth !== auth) {
+    throw new Error(`Route ${route.id} has auth ${route.auth}; build it with the ${route.auth} helper`);
+  }
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use({
       before: async (request) => {
@@ -208,6 +231,14 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
     })
     .use({
       before: async (request) => {
+        if (route.auth === 'console') {
+          const state = stateOf(request.event);
+          const session = consoleSessionFrom(request.event);
+          if (!session) throw new AuthInvalidError();
+          state.session = session;
+          state.log = state.log.child({ organizationId: session.organizationId, userId: session.userId });
+          return;
+        }
         if (route.auth !== 'apiKey') return;
         const state = stateOf(request.event);
         const principal = principalFrom(request.event);
@@ -240,7 +271,8 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
         log: state.log,
         requestId: state.requestId,
         principal: state.principal!,
-      } as ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>;
+        session: state.session!,
+      } as AnyRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>;
       return toResponse(state, await run(input));
     }) as unknown as Handler;
 }
@@ -256,6 +288,19 @@ export function apiRoute<
   run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
 ): Handler {
   return build(routeId, schemas, run);
+}
+
+/** A route called with a console session (the console authorizer has run; roles are core's business). */
+export function consoleRoute<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodType = z.ZodUndefined,
+>(
+  routeId: string | RouteDefinition,
+  schemas: Schemas<B, Q, P>,
+  run: (input: ConsoleRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+): Handler {
+  return build(routeId, schemas, run, 'console');
 }
 
 /** A route without an API key: a browser or a provider calls it. */

@@ -6,8 +6,13 @@ import { parseArgs } from 'node:util';
 import { awsTables } from '../functions/adapters/aws';
 import { createLocalDeps } from '../functions/adapters/local';
 import { systemClock } from '../functions/platform/clock';
+import { KeyBindings } from '../functions/directory/bindings';
 import { Directory } from '../functions/directory/directory';
-import { AppError } from '../functions/platform/errors';
+import { CONSOLE_ROLES } from '../functions/platform/console-sessions';
+import type { ConsoleRole } from '../functions/platform/console-sessions';
+import { AppError, NotFoundError } from '../functions/platform/errors';
+import type { Table } from '../functions/platform/ports';
+import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../functions/local/dev-console-idp';
 import { PERMISSIONS } from '../functions/platform/permissions';
 
 const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]
@@ -17,6 +22,10 @@ const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]
   revoke-key   --key KEY_ID
   create-app   --org ORG_ID --name NAME
   list-apps    --org ORG_ID
+  list-app-keys --app APP_ID                  the API keys bound to an application
+  unbind-key   --app APP_ID --key KEY_ID      remove a key binding (rotation; also DELETE .../keys/{keyId})
+  mint-session --org ORG_ID --user USER_ID --role owner|admin|member [--ttl SECONDS]
+               a console session from the local development identity provider (--target local only)
 permissions: ${PERMISSIONS.join(', ')}`;
 
 const { positionals, values } = parseArgs({
@@ -28,6 +37,10 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     permissions: { type: 'string' },
     system: { type: 'boolean', default: false },
+    app: { type: 'string' },
+    user: { type: 'string' },
+    role: { type: 'string' },
+    ttl: { type: 'string', default: '3600' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -40,11 +53,41 @@ function required(name: keyof typeof values): string {
 
 class UsageError extends Error {}
 
-function directory(): Directory {
-  if (values.target === 'aws') return new Directory(awsTables().platform, systemClock);
+const dataDir = () => resolve(process.env.DATA_DIR ?? '.data');
+
+let table: Table | undefined;
+function platformTable(): Table {
+  if (values.target === 'aws') return (table ??= awsTables().platform);
   if (values.target !== 'local') throw new UsageError('--target must be local or aws');
-  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
-  return new Directory(createLocalDeps({ dataDir, owner: false }).tables.platform, systemClock);
+  return (table ??= createLocalDeps({ dataDir: dataDir(), owner: false }).tables.platform);
+}
+
+const directory = () => new Directory(platformTable(), systemClock);
+const bindings = () => new KeyBindings(platformTable(), systemClock);
+
+async function listAppKeys(applicationId: string): Promise<unknown> {
+  const application = await directory().getApplication(applicationId);
+  if (!application) throw new NotFoundError('Application not found');
+  const bound = await bindings().listForApplication(applicationId);
+  const data = await Promise.all(
+    bound.map(async (b) => ({ ...b, key: await directory().getApiKey(b.apiKeyId) })),
+  );
+  return { application, data };
+}
+
+async function mintSession(): Promise<unknown> {
+  if (values.target !== 'local') throw new UsageError('mint-session works on the local server only');
+  const role = required('role');
+  if (!CONSOLE_ROLES.includes(role as ConsoleRole))
+    throw new UsageError(`--role must be one of ${CONSOLE_ROLES.join(', ')}`);
+  const ttlSeconds = Number(values.ttl);
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1)
+    throw new UsageError('--ttl must be a positive integer');
+  const organizationId = required('org');
+  if (!(await directory().getOrganization(organizationId))) throw new NotFoundError('Organization not found');
+  const claims = { organizationId, userId: required('user'), role: role as ConsoleRole };
+  const idp = await loadDevConsoleIdentityProvider(dataDir());
+  return { ...claims, ...(await mintConsoleSession(idp, claims, { ttlSeconds, nowMs: systemClock.now() })) };
 }
 
 async function run(command: string | undefined): Promise<unknown> {
@@ -75,6 +118,13 @@ async function run(command: string | undefined): Promise<unknown> {
       return directory().createApplication(required('org'), required('name'));
     case 'list-apps':
       return { data: await directory().listApplications(required('org')) };
+    case 'list-app-keys':
+      return listAppKeys(required('app'));
+    case 'unbind-key':
+      await bindings().remove(required('app'), required('key'));
+      return { unbound: { application_id: values.app, api_key_id: values.key } };
+    case 'mint-session':
+      return mintSession();
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }

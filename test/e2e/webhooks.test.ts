@@ -581,3 +581,35 @@ describe('logs', () => {
     expect(logs).not.toContain('whsec_');
   });
 });
+
+describe('endpoint URLs in production', () => {
+  let prod: RunningServer;
+  beforeAll(async () => {
+    prod = await startLocalServer({ STAGE: 'prod' });
+  });
+  afterAll(async () => {
+    await prod.stop();
+  });
+
+  it.each([
+    ['http on localhost', 'http://localhost:3000/in', 'url: must use https'],
+    ['https on localhost', 'https://localhost/in', 'url: must not point at localhost'],
+    ['a loopback address', 'https://127.0.0.1/in', 'url: must not point at a loopback address'],
+    ['a private address', 'https://10.0.0.1/in', 'url: must not point at a private address'],
+    ['a link-local address', 'https://169.254.10.1/in', 'url: must not point at a link-local address'],
+    ['the metadata address', 'https://169.254.169.254/latest', 'url: must not point at a metadata address'],
+    ['an IPv6 loopback', 'https://[::1]/in', 'url: must not point at a loopback address'],
+  ])('answers 400 to %s', async (_name, url, message) => {
+    const response = await api(prod)('/webhooks/v1/endpoints', json({ url, eventTypeFilters: ['*'] }));
+    expect(await errorOf(response)).toEqual({
+      status: 400,
+      code: 'INVALID_REQUEST',
+      message: `Invalid request body: ${message}`,
+    });
+  });
+
+  it('accepts a public https URL', async () => {
+    const response = await api(prod)('/webhooks/v1/endpoints', json(valid));
+    expect(response.status).toBe(201);
+  });
+});

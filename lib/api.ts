@@ -1,6 +1,7 @@
 // The REST API, built from the route table: one Lambda per route, the API-key authorizer on every
-// apiKey route, and gateway responses that speak the service's one error body.
-import { Duration, Stack } from 'aws-cdk-lib';
+// apiKey route, the console-session authorizer on every console route, and gateway responses that
+// speak the service's one error body.
+import { Annotations, Duration, Stack } from 'aws-cdk-lib';
 import type { IResource } from 'aws-cdk-lib/aws-apigateway';
 import {
   AccessLogFormat,
@@ -17,7 +18,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import type { TableName } from '../functions/platform/ports';
-import { API_KEY_AUTHORIZER, ROUTES } from '../functions/routes';
+import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../functions/routes';
 import type { DataStores } from './data';
 import type { Messaging } from './messaging';
 import { ServiceFunction } from './service-function';
@@ -38,6 +39,9 @@ export class Api extends Construct {
   readonly restApi: RestApi;
   readonly functions = new Map<string, ServiceFunction>();
   readonly authorizerFunction: ServiceFunction;
+  /** Made with the first console route. */
+  consoleAuthorizerFunction?: ServiceFunction;
+  private consoleAuthorizer?: RequestAuthorizer;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -111,10 +115,37 @@ export class Api extends Construct {
           operationName: route.id,
           ...(route.auth === 'apiKey'
             ? { authorizer, authorizationType: AuthorizationType.CUSTOM }
-            : { authorizationType: AuthorizationType.NONE }),
+            : route.auth === 'console'
+              ? { authorizer: this.consoleAuthorizerFor(stage), authorizationType: AuthorizationType.CUSTOM }
+              : { authorizationType: AuthorizationType.NONE }),
         },
       );
     }
+  }
+
+  /** Console sessions are JWTs checked against the identity provider's JWKS: no table, no KMS. */
+  private consoleAuthorizerFor(stage: StageConfig): RequestAuthorizer {
+    if (this.consoleAuthorizer) return this.consoleAuthorizer;
+    const idp = stage.console;
+    if (!idp) {
+      Annotations.of(this).addWarning(
+        'No consoleIssuer/consoleAudience/consoleJwksUrl context: every console session will be refused',
+      );
+    }
+    this.consoleAuthorizerFunction = new ServiceFunction(this, 'ConsoleAuthorizer', {
+      handler: CONSOLE_AUTHORIZER.handler,
+      stage,
+      description: 'Console session authorizer',
+      environment: idp
+        ? { CONSOLE_ISSUER: idp.issuer, CONSOLE_AUDIENCE: idp.audience, CONSOLE_JWKS_URL: idp.jwksUrl }
+        : undefined,
+    });
+    this.consoleAuthorizer = new RequestAuthorizer(this, 'ConsoleSessionAuthorizer', {
+      handler: this.consoleAuthorizerFunction.fn,
+      identitySources: [IdentitySource.header('Authorization')],
+      resultsCacheTtl: stage.authorizerCacheTtl,
+    });
+    return this.consoleAuthorizer;
   }
 
   private resourceFor(path: string): IResource {

@@ -9,7 +9,21 @@ const contextSchema = z.object({
   /** Custom domain base URL (https://api.example.com); defaults to the API Gateway stage URL. */
   publicBaseUrl: z.url({ protocol: /^https$/ }).optional(),
   alarmEmail: z.email().optional(),
+  /** The console's identity provider: all three, or none (then every console session is refused). */
+  consoleIssuer: z.string().min(1).optional(),
+  consoleAudience: z.string().min(1).optional(),
+  consoleJwksUrl: z
+    .url({ protocol: /^https$/, error: 'context "consoleJwksUrl" must be an https URL' })
+    .optional(),
 });
+
+const CONSOLE_CONTEXT = ['consoleIssuer', 'consoleAudience', 'consoleJwksUrl'] as const;
+
+export interface ConsoleIdentityProvider {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
 
 export interface StageConfig {
   stage: 'dev' | 'prod';
@@ -21,6 +35,8 @@ export interface StageConfig {
   authorizerCacheTtl: Duration;
   publicBaseUrl?: string;
   alarmEmail?: string;
+  /** Verifies console sessions; absent: the console authorizer refuses them all (fails closed). */
+  console?: ConsoleIdentityProvider;
 }
 
 export function stageConfig(node: Node): StageConfig {
@@ -28,12 +44,18 @@ export function stageConfig(node: Node): StageConfig {
     stage: node.tryGetContext('stage') ?? 'dev',
     publicBaseUrl: node.tryGetContext('publicBaseUrl'),
     alarmEmail: node.tryGetContext('alarmEmail'),
+    ...Object.fromEntries(CONSOLE_CONTEXT.map((name) => [name, node.tryGetContext(name)])),
   };
   const parsed = contextSchema.safeParse(raw);
   if (!parsed.success) {
     throw new Error(
       `Invalid CDK context: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
+  }
+  const { consoleIssuer, consoleAudience, consoleJwksUrl } = parsed.data;
+  const consoleGiven = CONSOLE_CONTEXT.filter((name) => parsed.data[name] !== undefined);
+  if (consoleGiven.length > 0 && consoleGiven.length < CONSOLE_CONTEXT.length) {
+    throw new Error(`Invalid CDK context: give all of ${CONSOLE_CONTEXT.join(', ')}, or none`);
   }
   const prod = parsed.data.stage === 'prod';
   return {
@@ -45,5 +67,9 @@ export function stageConfig(node: Node): StageConfig {
     authorizerCacheTtl: Duration.seconds(prod ? 60 : 0),
     publicBaseUrl: parsed.data.publicBaseUrl,
     alarmEmail: parsed.data.alarmEmail,
+    console:
+      consoleIssuer && consoleAudience && consoleJwksUrl
+        ? { issuer: consoleIssuer, audience: consoleAudience, jwksUrl: consoleJwksUrl }
+        : undefined,
   };
 }

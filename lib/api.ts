@@ -129,7 +129,7 @@ export class Api extends Construct {
     const idp = stage.console;
     if (!idp) {
       Annotations.of(this).addWarning(
-        'No consoleIssuer/consoleAudience/consoleJwksUrl context: every console session will be refused',
+        'No consoleIssuer/consoleAudience/consoleJwksUrl context: console routes will fail closed (500)',
       );
     }
     this.consoleAuthorizerFunction = new ServiceFunction(this, 'ConsoleAuthorizer', {

@@ -9,7 +9,7 @@ const contextSchema = z.object({
   /** Custom domain base URL (https://api.example.com); defaults to the API Gateway stage URL. */
   publicBaseUrl: z.url({ protocol: /^https$/ }).optional(),
   alarmEmail: z.email().optional(),
-  /** The console's identity provider: all three, or none (then every console session is refused). */
+  /** The console's identity provider: all three, or none (then console routes fail closed). */
   consoleIssuer: z.string().min(1).optional(),
   consoleAudience: z.string().min(1).optional(),
   consoleJwksUrl: z
@@ -35,7 +35,7 @@ export interface StageConfig {
   authorizerCacheTtl: Duration;
   publicBaseUrl?: string;
   alarmEmail?: string;
-  /** Verifies console sessions; absent: the console authorizer refuses them all (fails closed). */
+  /** Verifies console sessions; absent: the console authorizer fails closed (500, logged). */
   console?: ConsoleIdentityProvider;
 }
 

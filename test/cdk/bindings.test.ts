@@ -142,7 +142,7 @@ describe('console identity provider context', () => {
     ).toThrow(/consoleJwksUrl/);
   });
 
-  it('when absent, leaves the authorizer unconfigured (it refuses every session) and warns at synth', () => {
+  it('when absent, leaves the authorizer unconfigured (it fails closed) and warns at synth', () => {
     const bare = synthStack();
     expect(bare.stack.api.consoleAuthorizerFunction).toBeDefined();
     const fn = bare.template.findResources('AWS::Lambda::Function', {
@@ -153,7 +153,7 @@ describe('console identity provider context', () => {
     expect(Object.keys(variables).filter((v) => v.startsWith('CONSOLE_'))).toEqual([]);
     Annotations.fromStack(bare.stack).hasWarning(
       '*',
-      Match.stringLikeRegexp('every console session will be refused'),
+      Match.stringLikeRegexp('console routes will fail closed'),
     );
   });
 });

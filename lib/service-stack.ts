@@ -4,6 +4,7 @@ import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
 import { Api } from './api';
+import { ConnectorSettings, connectorContext } from './connectors';
 import { DataStores } from './data';
 import { Messaging } from './messaging';
 import type { StageConfig } from './stage-config';
@@ -16,12 +17,22 @@ export class ServiceStack extends Stack {
   readonly data: DataStores;
   readonly messaging: Messaging;
   readonly api: Api;
+  readonly connectors: ConnectorSettings;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     this.data = new DataStores(this, 'Data', props.stage);
     this.messaging = new Messaging(this, 'Messaging');
-    this.api = new Api(this, 'Api', { stage: props.stage, data: this.data, messaging: this.messaging });
+    this.connectors = new ConnectorSettings(this, 'Connectors', {
+      stage: props.stage,
+      context: connectorContext(this.node.tryGetContext('connectors')),
+    });
+    this.api = new Api(this, 'Api', {
+      stage: props.stage,
+      data: this.data,
+      messaging: this.messaging,
+      environmentFor: this.connectors.environmentFor,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
     new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });

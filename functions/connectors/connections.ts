@@ -195,7 +195,8 @@ async function publishRevoked(deps: Deps, store: ConnectorStore, item: Connectio
   await publishEvent(deps, {
     organizationId: item.organizationId,
     type: 'connection.revoked',
-    data: { connection_id: item.id, provider: item.provider, external_id: item.account?.external_id ?? null },
+    // The webhooks catalog's shape (functions/webhooks/catalog.ts); purge arrives with the purge workflow.
+    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge: false },
   });
   await store.updateConnection(item.id, {}, undefined, ['revokedEventPending']);
 }

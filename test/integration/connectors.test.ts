@@ -189,6 +189,17 @@ describe('connect flow on DynamoDB and KMS', () => {
     expect((await getConnection(deps, ORG, second.pendingId)).status).toBe('revoked');
   });
 
+  it('reconnects a reauth_required connection back to healthy under the same id', async () => {
+    const first = await connect('acct-int-reauth');
+    await deps.tables.connectors.update(
+      { pk: `CONN#${first.connectionId}`, sk: 'CONN' },
+      { set: { status: 'reauth_required' } },
+    );
+    const second = await connect('acct-int-reauth');
+    expect(second.connectionId).toBe(first.connectionId);
+    expect((await getConnection(deps, ORG, first.connectionId)).status).toBe('healthy');
+  });
+
   it('disconnects: revokes at the provider, deletes the tokens, publishes connection.revoked once', async () => {
     const { connectionId } = await connect('acct-int-3');
     const item = (await deps.tables.connectors.get<TokenItem>({ pk: `CONN#${connectionId}`, sk: 'TOKENS' }))!;
@@ -210,7 +221,7 @@ describe('connect flow on DynamoDB and KMS', () => {
         organizationId: ORG,
         type: 'connection.revoked',
         occurred_at: expect.any(String),
-        data: { connection_id: connectionId, provider: 'practice', external_id: 'acct-int-3' },
+        data: { connectionId, provider: 'practice', status: 'revoked', purge: false },
       },
     ]);
   });

@@ -15,9 +15,9 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     throw new Error('Unauthorized'); // API Gateway answers 401 (the UNAUTHORIZED gateway response)
   };
   if (!token) return refuse('no bearer token');
-  const config = consoleSessionConfig();
   let session;
   try {
+    const config = consoleSessionConfig();
     session = await verifyConsoleSession(token, {
       keys: remoteKeys(config.jwksUrl),
       issuer: config.issuer,
@@ -27,7 +27,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   } catch (error) {
     if (error instanceof AuthInvalidError) return refuse(error.message);
     logger.error('console session verification failed', { error });
-    throw error; // API Gateway answers 500: the identity provider's keys could not be had
+    throw error; // API Gateway answers 500: not configured, or the provider's keys could not be had
   }
   // Like the API-key authorizer, the policy covers the whole API; this authorizer's cache is its own.
   const [arnPrefix, stageName] = event.methodArn.split('/');

@@ -1,6 +1,6 @@
 // Application key binding over HTTP against the local server, with console sessions minted by its
 // development identity provider (and bad ones minted here with jose).
-import type { JWTPayload } from 'jose';
+import type { CryptoKey, JWTPayload } from 'jose';
 import { SignJWT, UnsecuredJWT, generateKeyPair } from 'jose';
 import {
   DEV_CONSOLE_AUDIENCE,

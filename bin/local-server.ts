@@ -26,6 +26,7 @@ const clock = new OffsetClock();
 const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
 const deps = onAws ? { ...createAwsDeps(), clock } : createLocalDeps({ dataDir, clock });
 provideDeps(deps);
+void import('../functions/local/workers').then((m) => m.attachLocalWorkers(deps));
 
 const server = createLocalServer([devHooks(clock), devConsoleIdentityProvider(dataDir)]);
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {

@@ -1,6 +1,7 @@
 // The route table: one entry per API route. The CDK stack, the local server and the OpenAPI generator
 // all read it; a route exists here and nowhere else. Each area keeps its section in its own module.
 import { CONNECTOR_ROUTES } from './connectors/routes';
+import { DELIVERY_ROUTES } from './delivery/routes';
 import { APPLICATION_ROUTES } from './directory/routes';
 import type { RouteDefinition } from './platform/route-types';
 import { WEBHOOK_ROUTES } from './webhooks/routes';
@@ -11,6 +12,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...CONNECTOR_ROUTES,
   ...WEBHOOK_ROUTES,
   ...APPLICATION_ROUTES,
+  ...DELIVERY_ROUTES,
 ];
 
 /** The API Gateway Lambda authorizer for `apiKey` routes. */

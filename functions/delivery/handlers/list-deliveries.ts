@@ -1,0 +1,20 @@
+import { apiRoute } from '../../platform/http';
+import { listDeliveries } from '../history';
+import type { DeliveryStatus } from '../retry-policy';
+import { idPath, listDeliveriesQuery } from '../schemas';
+
+export const handler = apiRoute(
+  'listWebhookDeliveries',
+  { path: idPath, query: listDeliveriesQuery },
+  async ({ deps, principal, path, query }) => {
+    const { limit, offset, status } = query;
+    const window = await listDeliveries(
+      deps,
+      principal.organizationId,
+      path.id,
+      { limit, offset },
+      status as DeliveryStatus | undefined,
+    );
+    return { status: 200, body: { data: window.items, limit, offset, hasMore: window.hasMore } };
+  },
+);

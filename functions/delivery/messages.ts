@@ -1,0 +1,29 @@
+// Messages on the deliveries queue: an attempt step of one delivery, or a recover job to run.
+import * as z from 'zod';
+
+export const attemptMessage = z.object({
+  kind: z.literal('attempt'),
+  deliveryId: z.string().regex(/^dlv_[a-z2-7]{20}$/),
+  /** The cycle the message belongs to: a replay starts a new one and older messages are then stale. */
+  cycle: z.int().min(0),
+  /** The attempt (all cycles) this message makes. */
+  attempt: z.int().min(1),
+  /** Epoch ms: before then the message only hops (SQS delays stop at 15 minutes). */
+  dueAt: z.number(),
+});
+
+export const recoverMessage = z.object({
+  kind: z.literal('recover'),
+  organizationId: z.string().min(1),
+  jobId: z.string().regex(/^job_[a-z2-7]{20}$/),
+});
+
+export const deliveriesMessage = z.discriminatedUnion('kind', [attemptMessage, recoverMessage]);
+
+export type AttemptMessage = z.infer<typeof attemptMessage>;
+export type RecoverMessage = z.infer<typeof recoverMessage>;
+export type DeliveriesMessage = z.infer<typeof deliveriesMessage>;
+
+export function attemptBody(message: Omit<AttemptMessage, 'kind'>): string {
+  return JSON.stringify({ kind: 'attempt', ...message } satisfies AttemptMessage);
+}

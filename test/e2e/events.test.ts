@@ -1,0 +1,147 @@
+// Events over HTTP against the local server: a system key publishes, the local pipeline (fan-out and
+// delivery workers on the in-process queues) signs and delivers to a loopback receiver, and history,
+// replay and recover work through the API.
+import { Webhook } from 'standardwebhooks';
+import type { RunningServer } from '../support/local-server';
+import { api, startLocalServer } from '../support/local-server';
+import type { Receiver } from '../support/receiver';
+import { startReceiver } from '../support/receiver';
+
+let server: RunningServer;
+let receiver: Receiver;
+let call: ReturnType<typeof api>;
+let system: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  [server, receiver] = await Promise.all([startLocalServer(), startReceiver()]);
+  call = api(server);
+  system = api(server, server.credentials.systemKey);
+});
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), receiver?.close()]);
+});
+
+async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function register(path: string) {
+  const response = await call('/webhooks/v1/endpoints', {
+    method: 'POST',
+    body: JSON.stringify({ url: receiver.url(path), eventTypeFilters: ['matter.*'] }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { endpoint: { id: string }; signingSecret: string };
+}
+
+const publish = (
+  key: ReturnType<typeof api>,
+  data: Record<string, unknown> = { matterId: 'mat_1', name: 'Smith v Jones' },
+) =>
+  key('/webhooks/v1/events', {
+    method: 'POST',
+    body: JSON.stringify({ organizationId: server.credentials.organizationId, type: 'matter.created', data }),
+  });
+
+describe('events through the local server', () => {
+  it('delivers an event published with the system key to a registered endpoint, verifiable with standardwebhooks', async () => {
+    const { endpoint, signingSecret } = await register('/e2e-ok');
+    const response = await publish(system);
+    expect(response.status).toBe(202);
+    const event = (await response.json()) as { id: string; occurred_at: string };
+    expect(event.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const request = await until(async () => receiver.received.find((r) => r.path === '/e2e-ok'));
+    const payload = new Webhook(signingSecret).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    );
+    expect(payload).toMatchObject({ id: event.id, type: 'matter.created', data: { matterId: 'mat_1' } });
+
+    const list = await until(async () => {
+      const body = (await (
+        await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?status=delivered`)
+      ).json()) as {
+        data: { id: string; eventId: string }[];
+      };
+      return body.data.length ? body : undefined;
+    });
+    expect(list.data[0]!.eventId).toBe(event.id);
+    const detail = (await (await call(`/webhooks/v1/deliveries/${list.data[0]!.id}`)).json()) as {
+      status: string;
+      attempts: { statusCode: number }[];
+    };
+    expect(detail).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 204 }] });
+
+    const replay = await call(`/webhooks/v1/deliveries/${list.data[0]!.id}/replay`, { method: 'POST' });
+    expect(replay.status).toBe(202);
+    const again = await until(async () => {
+      const hits = receiver.received.filter((r) => r.path === '/e2e-ok');
+      return hits.length === 2 ? hits[1] : undefined;
+    });
+    expect(again.headers['webhook-id']).toBe(event.id);
+  });
+
+  it('refuses a non-system key with 403 and bad input with 400 or 413', async () => {
+    expect((await publish(call)).status).toBe(403);
+    expect((await publish(system, { matterId: 5 })).status).toBe(400);
+    expect((await publish(system, { matterId: 'm', name: 'x'.repeat(70_000) })).status).toBe(413);
+    const unknown = await system('/webhooks/v1/events', {
+      method: 'POST',
+      body: JSON.stringify({
+        organizationId: server.credentials.organizationId,
+        type: 'nope.nothing',
+        data: {},
+      }),
+    });
+    expect(unknown.status).toBe(400);
+    expect((await call('/webhooks/v1/deliveries/dlv_aaaaaaaaaaaaaaaaaaaa')).status).toBe(404);
+    expect((await call('/webhooks/v1/endpoints/we_aaaaaaaaaaaaaaaaaaaa/deliveries?status=odd')).status).toBe(
+      400,
+    );
+  });
+
+  it('recovers failed deliveries of a window as a job', async () => {
+    receiver.on('/e2e-flip', (n) => (n === 1 ? { status: 400 } : { status: 200 }));
+    const since = new Date(Date.now() - 1000).toISOString();
+    const { endpoint } = await register('/e2e-flip');
+    expect((await publish(system)).status).toBe(202);
+    await until(async () => {
+      const body = (await (
+        await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?status=failed`)
+      ).json()) as {
+        data: unknown[];
+      };
+      return body.data.length ? true : undefined;
+    });
+    const started = await call(`/webhooks/v1/endpoints/${endpoint.id}/recover`, {
+      method: 'POST',
+      body: JSON.stringify({ since }),
+    });
+    expect(started.status).toBe(202);
+    const job = (await started.json()) as { id: string; status: string };
+    expect(job.status).toBe('processing');
+    const done = await until(async () => {
+      const body = (await (await call(`/webhooks/jobs/${job.id}`)).json()) as {
+        status: string;
+        counts: { replayed: number };
+      };
+      return body.status === 'processing' ? undefined : body;
+    });
+    expect(done).toMatchObject({ status: 'succeeded', counts: { replayed: 1 } });
+    await until(async () => {
+      const body = (await (
+        await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?status=delivered`)
+      ).json()) as {
+        data: unknown[];
+      };
+      return body.data.length ? true : undefined;
+    });
+  });
+});

@@ -10,7 +10,8 @@ export function randomBase32(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'key' | 'app' | 'bnd' | 'conn' | 'job' | 'we' | 'evt' | 'dlv' | 'att' | 'req';
+export type IdPrefix =
+  'org' | 'key' | 'app' | 'bnd' | 'conn' | 'job' | 'we' | 'evt' | 'dlv' | 'att' | 'req' | 'lnk';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase32(20)}`;

@@ -63,7 +63,8 @@ export interface Table {
   query<T extends Item = Item>(query: Query): Promise<Page<T>>;
 }
 
-export type TableName = 'platform' | 'ratelimits' | 'connectors' | 'webhooks';
+/** `vault` stands in for the vault area's documents (see VaultDocuments); the others are ours. */
+export type TableName = 'platform' | 'ratelimits' | 'connectors' | 'webhooks' | 'vault';
 
 export type Tables = Record<TableName, Table>;
 
@@ -95,3 +96,42 @@ export interface Queue {
 export type QueueName = 'events' | 'deliveries';
 
 export type Queues = Record<QueueName, Queue>;
+
+export type WorkflowName = 'purge';
+
+export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+
+export interface Execution {
+  id: string;
+  status: ExecutionStatus;
+  /** The parsed output of a succeeded execution. */
+  output?: unknown;
+  /** Error name and cause of a failed execution. */
+  error?: string;
+  cause?: string;
+}
+
+/** Durable workflows (Step Functions): one state machine per name. */
+export interface Workflows {
+  /**
+   * Starts the workflow once per `executionName`: starting again with a name already used returns
+   * the first execution's id and starts nothing.
+   */
+  start(name: WorkflowName, input: Record<string, unknown>, executionName: string): Promise<string>;
+  /** undefined when no such execution is known. */
+  describe(executionId: string): Promise<Execution | undefined>;
+}
+
+export interface VaultDocument {
+  vaultId: string;
+  objectId: string;
+  [attribute: string]: unknown;
+}
+
+/** The vault area's documents, as far as connectors need them: imports bring them in, purges delete them. */
+export interface VaultDocuments {
+  put(document: VaultDocument): Promise<void>;
+  get(vaultId: string, objectId: string): Promise<VaultDocument | undefined>;
+  /** Idempotent: deleting a document that is already gone succeeds. */
+  delete(vaultId: string, objectId: string): Promise<void>;
+}

@@ -1,7 +1,7 @@
 // The shape of a route-table entry: everything the CDK stack, the local server and the OpenAPI
 // generator need to know about a route, including what it may touch (its IAM grants).
 import type { Permission } from './permissions';
-import type { QueueName, TableName } from './ports';
+import type { QueueName, TableName, WorkflowName } from './ports';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -10,6 +10,8 @@ export interface RouteUses {
   /** encrypt: GenerateDataKey; decrypt: Decrypt; both. */
   kms?: 'encrypt' | 'decrypt' | 'both';
   queues?: QueueName[];
+  /** start: StartExecution (and DescribeExecution); describe: DescribeExecution only. */
+  workflows?: Partial<Record<WorkflowName, 'start' | 'describe'>>;
 }
 
 export interface RouteDefinition {

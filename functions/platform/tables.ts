@@ -1,5 +1,5 @@
 // Table definitions: read by the CDK stack, the emulator harness and the adapters, so they cannot drift.
-import type { IndexName, QueueName, TableName } from './ports';
+import type { IndexName, QueueName, TableName, WorkflowName } from './ports';
 
 export interface TableDefinition {
   /** Environment variable that carries the physical table name into a Lambda. */
@@ -35,6 +35,13 @@ export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
     ttlAttribute: 'expiresAt',
     purpose: 'endpoints, encrypted signing secrets, deliveries, attempts and jobs',
   },
+  vault: {
+    envVar: 'TABLE_VAULT',
+    indexes: [],
+    ttlAttribute: 'expiresAt',
+    purpose:
+      "stand-in for the vault area's documents (VaultDocuments port), until the vault is reached as a service",
+  },
 };
 
 export const TABLE_NAMES = Object.keys(TABLE_DEFINITIONS) as TableName[];
@@ -48,4 +55,9 @@ export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1s
 export const QUEUE_URL_ENV: Record<QueueName, string> = {
   events: 'QUEUE_EVENTS_URL',
   deliveries: 'QUEUE_DELIVERIES_URL',
+};
+
+/** Environment variable carrying each state machine's ARN into a Lambda. */
+export const WORKFLOW_ARN_ENV: Record<WorkflowName, string> = {
+  purge: 'STATE_MACHINE_PURGE_ARN',
 };

@@ -2,11 +2,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let kmsClient: KMSClient | undefined;
 let sqsClient: SQSClient | undefined;
+let sfnClient: SFNClient | undefined;
 
 export function dynamo(): DynamoDBDocumentClient {
   documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
@@ -23,4 +25,9 @@ export function kms(): KMSClient {
 export function sqs(): SQSClient {
   sqsClient ??= new SQSClient({});
   return sqsClient;
+}
+
+export function sfn(): SFNClient {
+  sfnClient ??= new SFNClient({});
+  return sfnClient;
 }

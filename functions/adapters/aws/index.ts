@@ -3,12 +3,25 @@
 import { getStringFromEnv } from '../../platform/config';
 import { systemClock } from '../../platform/clock';
 import type { Deps } from '../../platform/deps';
-import type { KeyManagement, Queue, QueueName, Queues, Table, TableName, Tables } from '../../platform/ports';
-import { QUEUE_URL_ENV, TABLE_DEFINITIONS, TABLE_NAMES } from '../../platform/tables';
-import { dynamo, kms, sqs } from './clients';
+import type {
+  KeyManagement,
+  Queue,
+  QueueName,
+  Queues,
+  Table,
+  TableName,
+  Tables,
+  VaultDocuments,
+  WorkflowName,
+  Workflows,
+} from '../../platform/ports';
+import { QUEUE_URL_ENV, TABLE_DEFINITIONS, TABLE_NAMES, WORKFLOW_ARN_ENV } from '../../platform/tables';
+import { dynamo, kms, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
+import { SfnWorkflows } from './sfn-workflows';
 import { SqsQueue } from './sqs-queue';
+import { VaultTable } from './vault-table';
 
 function lazyRecord<K extends string, V>(names: readonly K[], build: (name: K) => V): Record<K, V> {
   const built = new Map<K, V>();
@@ -44,14 +57,37 @@ export function awsKeys(keyId: string = getStringFromEnv('KMS_KEY_ID')): KeyMana
   return new KmsKeyManagement(keyId, kms());
 }
 
+/** State machine ARNs are read when a workflow is started, so describing needs no variable. */
+export function awsWorkflows(
+  arn: (name: WorkflowName) => string = (n) => getStringFromEnv(WORKFLOW_ARN_ENV[n]),
+): Workflows {
+  return new SfnWorkflows(arn, sfn());
+}
+
+export function awsVault(
+  tableName: string | (() => string) = () => getStringFromEnv(TABLE_DEFINITIONS.vault.envVar),
+): VaultDocuments {
+  return new VaultTable(tableName, dynamo());
+}
+
 export function createAwsDeps(): Deps {
   let keys: KeyManagement | undefined;
+  let workflows: Workflows | undefined;
+  let vault: VaultDocuments | undefined;
   return {
     tables: awsTables(),
     queues: awsQueues(),
     get keys() {
       keys ??= awsKeys();
       return keys;
+    },
+    get workflows() {
+      workflows ??= awsWorkflows();
+      return workflows;
+    },
+    get vault() {
+      vault ??= awsVault();
+      return vault;
     },
     clock: systemClock,
   };

@@ -31,6 +31,11 @@ export class ServiceQueue extends Construct {
   }
 }
 
+/** Worker timeouts; each queue's visibility timeout is six times its worker's (AWS's guidance for SQS sources). */
+export const FAN_OUT_TIMEOUT = Duration.seconds(30);
+/** Two attempts of 15 s and the inline pause, with room for the table and KMS calls. */
+export const DELIVERY_WORKER_TIMEOUT = Duration.seconds(45);
+
 export class Messaging extends Construct {
   readonly queues: Record<QueueName, ServiceQueue>;
 
@@ -38,12 +43,14 @@ export class Messaging extends Construct {
     super(scope, id);
     this.queues = {
       events: new ServiceQueue(this, 'Events', {
-        visibilityTimeout: Duration.seconds(60),
+        visibilityTimeout: Duration.seconds(FAN_OUT_TIMEOUT.toSeconds() * 6),
         maxReceiveCount: 5,
       }),
       deliveries: new ServiceQueue(this, 'Deliveries', {
-        visibilityTimeout: Duration.seconds(120),
-        maxReceiveCount: 5,
+        visibilityTimeout: Duration.seconds(DELIVERY_WORKER_TIMEOUT.toSeconds() * 6),
+        // Retries travel as new messages; only an exhausted delivery is reported failed on purpose,
+        // so a low count moves it to the DLQ soon while still riding out a crashed worker or two.
+        maxReceiveCount: 3,
         retentionPeriod: Duration.days(14),
       }),
     };

@@ -6,6 +6,7 @@ import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
 import { Api } from './api';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { DataStores } from './data';
+import { Delivery } from './delivery';
 import { Messaging } from './messaging';
 import type { StageConfig } from './stage-config';
 
@@ -23,6 +24,7 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
     this.data = new DataStores(this, 'Data', props.stage);
     this.messaging = new Messaging(this, 'Messaging');
+    new Delivery(this, 'Delivery', { stage: props.stage, data: this.data, messaging: this.messaging });
     this.connectors = new ConnectorSettings(this, 'Connectors', {
       stage: props.stage,
       context: connectorContext(this.node.tryGetContext('connectors')),

@@ -38,7 +38,8 @@ export async function startReceiver(): Promise<Receiver> {
       });
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);
-      const answer = (scripts.get(path) ?? (() => ({ status: 204 })))(n);
+      const script = scripts.get(path) ?? ((): Answer => ({ status: 204 }));
+      const answer = script(n);
       if (answer === 'hang') return;
       response.writeHead(answer.status, answer.headers ?? {});
       response.end(answer.body ?? '');

@@ -1,0 +1,208 @@
+// Purge on disconnect on the local adapters: the deployed definition run by the local interpreter,
+// the page task deleting vault documents and ledger entries, the job record and its counts.
+import { createLocalDeps } from '../../functions/adapters/local';
+import type { LocalDeps } from '../../functions/adapters/local';
+import type { ImportLinkRecord } from '../../functions/connectors/ledger';
+import { importDocument, Ledger } from '../../functions/connectors/ledger';
+import type { JobView } from '../../functions/connectors/purge';
+import { failureReason, getPurgeJob, purgePage, startPurge } from '../../functions/connectors/purge';
+import { ConnectorStore } from '../../functions/connectors/store';
+import { ManualClock } from '../../functions/platform/clock';
+import { ConflictError, NotFoundError } from '../../functions/platform/errors';
+import { newId } from '../../functions/platform/ids';
+
+const ORG = 'org_unitpurgeaaaaaaaaaaa';
+const OTHER_ORG = 'org_unitotheraaaaaaaaaa';
+
+let deps: LocalDeps;
+let sleeps: number[];
+
+beforeEach(() => {
+  sleeps = [];
+  deps = createLocalDeps({
+    clock: new ManualClock(Date.parse('2026-03-01T10:00:00Z')),
+    sleep: async (ms) => void sleeps.push(ms),
+  });
+});
+
+async function connection(status: 'revoked' | 'healthy' = 'revoked', organizationId = ORG): Promise<string> {
+  const id = newId('conn');
+  await new ConnectorStore(deps.tables.connectors).putConnection({
+    id,
+    organizationId,
+    provider: 'practice',
+    status,
+    scopeTier: 'standard',
+    returnUrl: 'https://app.example.com/back',
+    createdAt: '2026-03-01T09:00:00.000Z',
+    updatedAt: '2026-03-01T09:00:00.000Z',
+  });
+  return id;
+}
+
+async function seed(connectionId: string, count: number, vaultId = 'vlt_main'): Promise<ImportLinkRecord> {
+  const link = await new Ledger(deps.tables.connectors).createLink(
+    { connectionId, organizationId: ORG, source: 'folder:/matters', vaultId },
+    deps.clock.now(),
+  );
+  for (let i = 0; i < count; i++) {
+    await importDocument(deps, link, {
+      objectId: `obj_${connectionId.slice(-6)}_${i}`,
+      name: `doc ${i}.pdf`,
+    });
+  }
+  return link;
+}
+
+async function finished(jobId: string, organizationId = ORG): Promise<JobView> {
+  await deps.workflows.settle();
+  return getPurgeJob(deps, organizationId, jobId);
+}
+
+describe('purge on disconnect (local runtime)', () => {
+  it('deletes every document the connection imported, page by page, and only those', async () => {
+    const purged = await connection();
+    const kept = await connection();
+    await seed(purged, 250);
+    await seed(kept, 5);
+
+    const job = await startPurge(deps, ORG, purged, { pageSize: 100 });
+    expect(job).toEqual({ id: expect.stringMatching(/^job_/), status: 'processing' });
+
+    expect(await finished(job.id)).toMatchObject({
+      id: job.id,
+      kind: 'purge',
+      status: 'succeeded',
+      connection_id: purged,
+      counts: { deleted: 250, pages: 3 },
+    });
+    expect(deps.vault.size).toBe(5);
+    expect(await new Ledger(deps.tables.connectors).isEmpty(purged)).toBe(true);
+    expect((await new Ledger(deps.tables.connectors).page(kept, { limit: 10 })).items).toHaveLength(5);
+    expect(await deps.vault.get('vlt_main', `obj_${kept.slice(-6)}_0`)).toBeDefined();
+  });
+
+  it('succeeds with nothing to delete when the connection imported nothing', async () => {
+    const id = await connection();
+    const job = await startPurge(deps, ORG, id);
+    expect(await finished(job.id)).toMatchObject({ status: 'succeeded', counts: { deleted: 0, pages: 1 } });
+  });
+
+  it('retries a page that failed half-way and still counts every document once', async () => {
+    const id = await connection();
+    await seed(id, 120);
+    const remove = deps.vault.delete.bind(deps.vault);
+    let calls = 0;
+    deps.vault.delete = async (vaultId, objectId) => {
+      if (++calls === 70) throw new Error('vault briefly unavailable');
+      return remove(vaultId, objectId);
+    };
+    const job = await startPurge(deps, ORG, id, { pageSize: 50 });
+    expect(await finished(job.id)).toMatchObject({ status: 'succeeded', counts: { deleted: 120, pages: 3 } });
+    expect(deps.vault.size).toBe(0);
+    expect(sleeps).toEqual([1000]); // one retry after the first interval
+  });
+
+  it('marks the job failed with a reason once the retries are spent, keeping what was not deleted', async () => {
+    const id = await connection();
+    await seed(id, 30);
+    deps.vault.delete = async () => {
+      throw new Error('internal detail: arn:aws:dynamodb:secret-table');
+    };
+    const job = await startPurge(deps, ORG, id);
+    const view = await finished(job.id);
+    expect(view).toMatchObject({
+      status: 'failed',
+      reason: "Deleting the connection's documents kept failing after retries (Error)",
+      counts: { deleted: 0 },
+    });
+    expect(view.reason).not.toContain('arn:');
+    expect(sleeps).toEqual([1000, 2000, 4000]);
+    expect(deps.vault.size).toBe(30);
+    const execution = await deps.workflows.describe(
+      `arn:aws:states:local:000000000000:execution:purge:${job.id}`,
+    );
+    expect(execution).toMatchObject({ status: 'FAILED', error: 'PurgeFailed' });
+  });
+
+  it('returns the same job to a repeated request, and starts a new one after a failure', async () => {
+    const id = await connection();
+    await seed(id, 3);
+    const first = await startPurge(deps, ORG, id);
+    expect((await startPurge(deps, ORG, id)).id).toBe(first.id);
+    await deps.workflows.settle();
+    expect(await startPurge(deps, ORG, id)).toEqual({ id: first.id, status: 'succeeded' });
+
+    const failing = await connection();
+    await seed(failing, 2);
+    const remove = deps.vault.delete.bind(deps.vault);
+    deps.vault.delete = async () => {
+      throw new Error('down');
+    };
+    const failed = await startPurge(deps, ORG, failing);
+    expect((await finished(failed.id)).status).toBe('failed');
+    deps.vault.delete = remove;
+    const again = await startPurge(deps, ORG, failing);
+    expect(again.id).not.toBe(failed.id);
+    expect(await finished(again.id)).toMatchObject({ status: 'succeeded', counts: { deleted: 2 } });
+  });
+
+  it('purges only a revoked connection of the caller', async () => {
+    await expect(startPurge(deps, ORG, await connection('healthy'))).rejects.toBeInstanceOf(ConflictError);
+    await expect(startPurge(deps, ORG, await connection('revoked', OTHER_ORG))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(startPurge(deps, ORG, newId('conn'))).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("reads another organization's job, or a malformed id, as not found", async () => {
+    const job = await startPurge(deps, ORG, await connection());
+    await expect(getPurgeJob(deps, OTHER_ORG, job.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getPurgeJob(deps, ORG, 'job_nope')).rejects.toBeInstanceOf(NotFoundError);
+    await deps.workflows.settle();
+  });
+});
+
+describe('the page task', () => {
+  it('resumes the page an interrupted attempt recorded, so the count stays exact', async () => {
+    const id = await connection();
+    await seed(id, 10);
+    // A job whose pages this test runs by hand (its workflow start is a no-op).
+    const idle = { ...deps, workflows: { start: async () => 'not-run', describe: async () => undefined } };
+    const job = await startPurge(idle, ORG, id);
+    const remove = deps.vault.delete.bind(deps.vault);
+    let calls = 0;
+    const flaky = {
+      put: deps.vault.put.bind(deps.vault),
+      get: deps.vault.get.bind(deps.vault),
+      delete: async (vaultId: string, objectId: string) => {
+        if (++calls === 5) throw new Error('crash after four deletions');
+        return remove(vaultId, objectId);
+      },
+    };
+    const input = { jobId: job.id, organizationId: ORG, connectionId: id, cursor: null, pageSize: 8 };
+    await expect(purgePage({ ...deps, vault: flaky }, input)).rejects.toThrow('crash');
+    expect(await purgePage({ ...deps, vault: flaky }, input)).toMatchObject({ count: 8, done: false });
+    expect((await getPurgeJob(deps, ORG, job.id)).counts.deleted).toBe(8);
+    expect(deps.vault.size).toBe(2);
+  });
+
+  it("refuses another organization's job without retrying", async () => {
+    const id = await connection();
+    const job = await startPurge(deps, ORG, id);
+    await deps.workflows.settle();
+    await expect(
+      purgePage(deps, { jobId: job.id, organizationId: OTHER_ORG, connectionId: id }),
+    ).rejects.toMatchObject({ name: 'PurgeRefused' });
+  });
+
+  it('names failures without quoting them, except its own refusals', () => {
+    expect(
+      failureReason({ Error: 'PurgeRefused', Cause: '{"errorType":"PurgeRefused","errorMessage":"No job"}' }),
+    ).toBe('Purge refused: No job');
+    expect(failureReason({ Error: 'States.Timeout', Cause: 'x' })).toBe(
+      'A purge step timed out on every retry',
+    );
+    expect(failureReason({ Error: 'Lambda.ServiceException', Cause: 'secret' })).not.toContain('secret');
+  });
+});

@@ -6,3 +6,5 @@ process.env.STAGE ??= 'local';
 const { runDeliveryBench } = await import('./delivery');
 await runDeliveryBench();
 process.exit(0);
+
+export {};

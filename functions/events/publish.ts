@@ -35,24 +35,6 @@ export const publishedEventSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-/**
- * The connectors area publishes connection.revoked as {connection_id, provider, external_id}, which
- * is not the catalog's shape. Until it publishes the catalog shape, this maps it, so a disconnect
- * still emits a valid event instead of failing. Remove with the connectors change (decisions.md).
- */
-function catalogShape(input: PublishInput): Record<string, unknown> {
-  const data = input.data;
-  if (input.type === 'connection.revoked' && 'connection_id' in data && !('connectionId' in data)) {
-    return {
-      connectionId: data.connection_id,
-      provider: data.provider,
-      status: 'revoked',
-      purge: data.purge === true,
-    };
-  }
-  return data;
-}
-
 /** The event's data as the catalog schema parses it; throws InvalidRequestError naming the field. */
 export function validateEventData(type: string, data: unknown): Record<string, unknown> {
   const definition = eventType(type);
@@ -75,7 +57,7 @@ export async function publishEvent(
     organizationId: input.organizationId,
     type: input.type,
     occurred_at: isoTime(deps.clock.now()),
-    data: validateEventData(input.type, catalogShape(input)),
+    data: validateEventData(input.type, input.data),
   };
   const body = JSON.stringify(event);
   const size = Buffer.byteLength(body, 'utf8');

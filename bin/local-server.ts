@@ -10,6 +10,7 @@ import { provideDeps } from '../functions/platform/deps';
 import { ensureDevCredentials } from '../functions/local/bootstrap';
 import { createLocalServer } from '../functions/local/server';
 import { devHooks } from '../functions/local/dev-hooks';
+import { devLedgerHooks } from '../functions/local/dev-ledger';
 import { devConsoleIdentityProvider } from '../functions/local/dev-console-idp';
 import { startSandboxProvider } from '../functions/local/sandbox-provider';
 import { registerSandboxClients } from '../functions/local/sandbox-setup';
@@ -28,7 +29,11 @@ const deps = onAws ? { ...createAwsDeps(), clock } : createLocalDeps({ dataDir, 
 provideDeps(deps);
 void import('../functions/local/workers').then((m) => m.attachLocalWorkers(deps));
 
-const server = createLocalServer([devHooks(clock), devConsoleIdentityProvider(dataDir)]);
+const server = createLocalServer([
+  devHooks(clock),
+  devConsoleIdentityProvider(dataDir),
+  devLedgerHooks(deps),
+]);
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {
     const actualPort = (server.address() as AddressInfo).port;

@@ -61,7 +61,23 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:write',
     summary: 'Disconnect: revoke the tokens at the provider, delete them, publish connection.revoked',
-    uses: { tables: { connectors: 'write' }, kms: 'decrypt', queues: ['events'] },
+    uses: {
+      tables: { connectors: 'write' },
+      kms: 'decrypt',
+      queues: ['events'],
+      workflows: { purge: 'start' },
+    },
+  },
+  {
+    id: 'getConnectorJob',
+    method: 'GET',
+    path: '/connectors/jobs/{id}',
+    handler: 'connectors/handlers/get-job',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary:
+      'Poll a connector job (a purge on disconnect): processing, then succeeded or failed, with counts',
+    uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
   },
   {
     id: 'openConnectLink',

@@ -503,13 +503,13 @@ describe('disconnecting', () => {
     expect(again.location.searchParams.get('connection_id')).toBe(again.created.connection_id);
   });
 
-  it('answers 400 to purge=true for now, and 404 for an unknown connection', async () => {
+  it('answers 202 with a job to purge=true (test/e2e/purge.test.ts follows it), and 404 for an unknown connection', async () => {
     const { created } = await connect({ account: 'acct-purge' });
     const purge = await call(`/connectors/v1/connections/${created.connection_id}?purge=true`, {
       method: 'DELETE',
     });
-    expect(purge.status).toBe(400);
-    expect(JSON.parse(purge.body).error.message).toContain('purge');
+    expect(purge.status).toBe(202);
+    expect(JSON.parse(purge.body)).toEqual({ id: expect.stringMatching(/^job_/), status: 'processing' });
     const unknown = await call('/connectors/v1/connections/conn_aaaaaaaaaaaaaaaaaaaa', { method: 'DELETE' });
     expect(unknown.status).toBe(404);
   });

@@ -29,7 +29,7 @@ import { ConnectorStore } from '../../functions/connectors/store';
 import { systemClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/deps';
 import { newId } from '../../functions/platform/ids';
-import type { VaultDocuments } from '../../functions/platform/ports';
+import type { VaultDocuments, Workflows } from '../../functions/platform/ports';
 import type { PurgeTaskEnvelope } from '../../functions/workflows/purge-definition';
 import { runPurgeTask } from '../../functions/workflows/purge-tasks';
 import { DataStores } from '../../lib/data';
@@ -76,7 +76,7 @@ function synthesizedDefinition(queueUrl: string): string {
   return resolve(machine!.Properties.DefinitionString);
 }
 
-let deps: Deps & { vault: VaultDocuments };
+let deps: Deps & { vault: VaultDocuments; workflows: Workflows };
 let queueUrl: string;
 let stopWorker = false;
 let worker: Promise<void>;

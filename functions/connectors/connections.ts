@@ -16,6 +16,7 @@ import { PROVIDERS } from './providers';
 import type { ConnectionStatus } from './schemas';
 import type { ConnectionItem, TokenItem } from './store';
 import { ConnectorStore } from './store';
+import { effectiveStatus } from './token-policy';
 
 /** Statuses of a connection that holds a live grant: completing a flow for its account reconnects it. */
 export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
@@ -43,11 +44,12 @@ export const tokenContext = (organizationId: string, connectionId: string) => ({
   connection: connectionId,
 });
 
-export function connectionView(item: ConnectionItem, enabled: boolean): Connection {
+/** `now`: a throttle whose window has passed reads as the status it returns to, even before the sweep. */
+export function connectionView(item: ConnectionItem, enabled: boolean, now: number): Connection {
   return {
     id: item.id,
     provider: item.provider,
-    status: item.status,
+    status: effectiveStatus(item, now),
     enabled,
     scope_tier: item.scopeTier,
     account: item.account ?? null,
@@ -110,7 +112,8 @@ async function owned(store: ConnectorStore, organizationId: string, id: string):
 
 export async function getConnection(deps: Deps, organizationId: string, id: string): Promise<Connection> {
   const item = await owned(new ConnectorStore(deps.tables.connectors), organizationId, id);
-  return connectionView(item, await isProviderEnabled(deps.tables.connectors, organizationId, item.provider));
+  const enabled = await isProviderEnabled(deps.tables.connectors, organizationId, item.provider);
+  return connectionView(item, enabled, deps.clock.now());
 }
 
 export async function listConnections(
@@ -119,14 +122,17 @@ export async function listConnections(
   query: Pagination & { provider?: ProviderId; status?: ConnectionStatus },
 ) {
   const store = new ConnectorStore(deps.tables.connectors);
+  const now = deps.clock.now();
   const window = await store.listConnections(
     organizationId,
     query,
-    (c) => (!query.provider || c.provider === query.provider) && (!query.status || c.status === query.status),
+    (c) =>
+      (!query.provider || c.provider === query.provider) &&
+      (!query.status || effectiveStatus(c, now) === query.status),
   );
   const enabled = await enabledProviders(deps.tables.connectors, organizationId);
   return {
-    data: window.items.map((item) => connectionView(item, enabled[item.provider])),
+    data: window.items.map((item) => connectionView(item, enabled[item.provider], now)),
     limit: query.limit,
     offset: query.offset,
     has_more: window.hasMore,

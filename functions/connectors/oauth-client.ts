@@ -1,4 +1,4 @@
-// Provider HTTP: code exchange, account info and revocation (RFC 6749, 7636, 7009). Errors carry the
+// Provider HTTP: code exchange, refresh, account info and revocation (RFC 6749, 7636, 7009). Errors carry the
 // HTTP status and the OAuth error code only: never a code, a token or a provider response body.
 import type { ProviderDefinition, ProviderEndpoints } from './providers';
 
@@ -10,6 +10,8 @@ export class ProviderHttpError extends Error {
     readonly status: number | undefined,
     readonly oauthError?: string,
     readonly retryAfterSeconds?: number,
+    /** Retry-After given as an HTTP date (epoch ms): the caller compares it with its own clock. */
+    readonly retryAt?: number,
   ) {
     super(
       `provider ${operation} request failed${status ? ` with HTTP ${status}` : ''}${oauthError ? ` (${oauthError})` : ''}`,
@@ -48,9 +50,19 @@ async function send(
   }
 }
 
+/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null): { seconds?: number; at?: number } {
+  const text = value?.trim();
+  if (!text) return {};
+  if (/^\d+(\.\d+)?$/.test(text)) return { seconds: Number(text) };
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? { at } : {};
+}
+
 async function failure(
   operation: ProviderHttpError['operation'],
   response: Response,
+  retryAfterHeader = 'retry-after',
 ): Promise<ProviderHttpError> {
   let oauthError: string | undefined;
   try {
@@ -59,13 +71,8 @@ async function failure(
   } catch {
     // not JSON: the status says enough
   }
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return new ProviderHttpError(
-    operation,
-    response.status,
-    oauthError,
-    Number.isFinite(retryAfter) ? retryAfter : undefined,
-  );
+  const retryAfter = parseRetryAfter(response.headers.get(retryAfterHeader));
+  return new ProviderHttpError(operation, response.status, oauthError, retryAfter.seconds, retryAfter.at);
 }
 
 function tokenSet(body: Record<string, unknown>, separator: string): TokenSet {
@@ -85,17 +92,23 @@ async function tokenRequest(
   client: ProviderClient,
   definition: ProviderDefinition,
   form: Record<string, string>,
+  timeoutMs = TIMEOUT_MS,
 ): Promise<TokenSet> {
-  const response = await send('token', client.tokenUrl, {
-    method: 'POST',
-    headers: {
-      Authorization: basicAuth(client),
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Accept: 'application/json',
+  const response = await send(
+    'token',
+    client.tokenUrl,
+    {
+      method: 'POST',
+      headers: {
+        Authorization: basicAuth(client),
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
+      body: new URLSearchParams(form).toString(),
     },
-    body: new URLSearchParams(form).toString(),
-  });
-  if (!response.ok) throw await failure('token', response);
+    timeoutMs,
+  );
+  if (!response.ok) throw await failure('token', response, definition.rateLimitHeaders.retryAfter);
   return tokenSet((await response.json()) as Record<string, unknown>, definition.scopeSeparator);
 }
 
@@ -116,8 +129,14 @@ export function refreshTokens(
   client: ProviderClient,
   definition: ProviderDefinition,
   refreshToken: string,
+  timeoutMs = TIMEOUT_MS,
 ): Promise<TokenSet> {
-  return tokenRequest(client, definition, { grant_type: 'refresh_token', refresh_token: refreshToken });
+  return tokenRequest(
+    client,
+    definition,
+    { grant_type: 'refresh_token', refresh_token: refreshToken },
+    timeoutMs,
+  );
 }
 
 export async function fetchAccount(

@@ -4,13 +4,18 @@
 //   LINK#<sha256(token)> / LINK a connect link, consumed once
 //   FLOW#<nonce> / FLOW         one consent flow: browser binding, sealed PKCE verifier, consumed once
 //   ORG#<org> / ACCOUNT#<provider>#<external id>   which connection holds a provider account
+// The refresh sweep's index (gsi2, sparse): TOKEN_DUE#<shard> / <due ISO>#<TOKENS|CONN>#<connection>
+// on the tokens item (refresh due) and on a throttled connection (throttle ends).
+import { createHash } from 'node:crypto';
+import { isoTime } from '../platform/clock';
 import type { SealedValue } from '../platform/envelope';
 import { ConditionFailedError } from '../platform/errors';
 import type { Pagination, Window } from '../platform/pagination';
 import { queryWindow } from '../platform/pagination';
-import type { Item, Table } from '../platform/ports';
+import type { Condition, Item, Page, Table, Update } from '../platform/ports';
 import type { ProviderId } from './providers';
 import type { ConnectionStatus } from './schemas';
+import { refreshDueAt } from './token-policy';
 
 export interface Account {
   external_id: string;
@@ -33,6 +38,13 @@ export interface ConnectionRecord {
   revokedAt?: string;
   /** connection.revoked still to be published (a repeated DELETE publishes it). */
   revokedEventPending?: boolean;
+  /** While throttled: when the throttle ends (ISO) and the status it returns to. */
+  throttledUntil?: string;
+  previousStatus?: ConnectionStatus;
+  /** Consecutive throttles since the last successful refresh (drives the backoff without Retry-After). */
+  throttleCount?: number;
+  /** connection.reauth_required still to be published, with the status it replaced (the sweep retries). */
+  reauthEventPending?: ConnectionStatus;
 }
 
 export interface LinkRecord {
@@ -69,6 +81,9 @@ export interface TokenRecord {
   scopes: string[];
   accessTokenExpiresAt: string;
   obtainedAt: string;
+  /** The refresher holding the connection, until leaseExpiresAt (epoch ms). Gone with the next version. */
+  leaseOwner?: string;
+  leaseExpiresAt?: number;
 }
 
 export type ConnectionItem = Item & ConnectionRecord;
@@ -89,6 +104,33 @@ const claimKey = (organizationId: string, provider: string, externalId: string) 
   sk: `ACCOUNT#${provider}#${externalId}`,
 });
 const organizationPartition = (organizationId: string) => `ORG#${organizationId}#CONNS`;
+
+/** The due index is spread over a few partitions so no single key takes every write. */
+export const DUE_SHARDS = 8;
+export const duePartition = (shard: number) => `TOKEN_DUE#${shard}`;
+const dueShard = (connectionId: string) =>
+  createHash('sha256').update(connectionId).digest()[0]! % DUE_SHARDS;
+export type DueKind = 'TOKENS' | 'CONN';
+export const DUE_ATTRIBUTES = ['gsi2pk', 'gsi2sk'];
+
+/** The index attributes that make an item come due at `dueAt` (ms). */
+export function dueEntry(connectionId: string, kind: DueKind, dueAt: number) {
+  return {
+    gsi2pk: duePartition(dueShard(connectionId)),
+    gsi2sk: `${isoTime(dueAt)}#${kind}#${connectionId}`,
+  };
+}
+
+/** When an index entry comes due (ms), read from its sort key. */
+export const dueAtOf = (item: Item): number => Date.parse(String(item.gsi2sk ?? '').split('#')[0]!);
+
+/** The tokens item's entry: due when the access token should be refreshed. */
+export const tokensDueEntry = (tokens: TokenRecord) =>
+  dueEntry(
+    tokens.connectionId,
+    'TOKENS',
+    refreshDueAt(Date.parse(tokens.accessTokenExpiresAt), Date.parse(tokens.obtainedAt)),
+  );
 
 /** Conditional writes that lose answer false instead of throwing. */
 async function won(write: Promise<unknown>): Promise<boolean> {
@@ -195,16 +237,104 @@ export class ConnectorStore {
     return this.table.get<TokenItem>(tokensKey(connectionId));
   }
 
-  /** Writes version `previous + 1` only if `previous` (or nothing, for 0) is what is stored. */
+  /**
+   * Writes version `previous + 1` only if `previous` (or nothing, for 0) is what is stored. The write
+   * replaces the item: any refresh lease ends with it, and the sweep's entry moves to the new due time.
+   */
   putTokens(tokens: TokenRecord, previousVersion: number): Promise<boolean> {
+    const { leaseOwner: _owner, leaseExpiresAt: _expiry, ...record } = tokens;
     return won(
       this.table.put(
-        { ...tokensKey(tokens.connectionId), ...tokens },
+        { ...tokensKey(tokens.connectionId), ...record, ...tokensDueEntry(tokens) },
         previousVersion === 0
           ? { itemExists: false }
           : { attr: 'tokenVersion', op: '=', value: previousVersion },
       ),
     );
+  }
+
+  /**
+   * Takes the refresh lease on version `version`: only while that version is stored and no other
+   * refresher holds an unexpired lease. Of any number of concurrent callers, at most one wins.
+   */
+  acquireRefreshLease(
+    connectionId: string,
+    version: number,
+    owner: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<boolean> {
+    return won(
+      this.table.update(
+        tokensKey(connectionId),
+        { set: { leaseOwner: owner, leaseExpiresAt: now + leaseMs } },
+        {
+          and: [
+            { attr: 'tokenVersion', op: '=', value: version },
+            {
+              or: [
+                { attr: 'leaseExpiresAt', exists: false },
+                { attr: 'leaseExpiresAt', op: '<=', value: now },
+              ],
+            },
+          ],
+        },
+      ),
+    );
+  }
+
+  /** Gives the lease back, if `owner` still holds it (a new version already ended it). */
+  releaseRefreshLease(connectionId: string, owner: string): Promise<boolean> {
+    return won(
+      this.table.update(
+        tokensKey(connectionId),
+        { remove: ['leaseOwner', 'leaseExpiresAt'] },
+        { attr: 'leaseOwner', op: '=', value: owner },
+      ),
+    );
+  }
+
+  /** Moves the tokens item's sweep entry to `dueAt`, if `version` is still stored. */
+  deferRefresh(connectionId: string, version: number, dueAt: number): Promise<boolean> {
+    return won(
+      this.table.update(
+        tokensKey(connectionId),
+        { set: dueEntry(connectionId, 'TOKENS', dueAt) },
+        { attr: 'tokenVersion', op: '=', value: version },
+      ),
+    );
+  }
+
+  /** Takes the tokens item out of the sweep (a connection that cannot be refreshed). */
+  dropRefreshEntry(connectionId: string, version: number): Promise<boolean> {
+    return won(
+      this.table.update(
+        tokensKey(connectionId),
+        { remove: DUE_ATTRIBUTES },
+        { attr: 'tokenVersion', op: '=', value: version },
+      ),
+    );
+  }
+
+  /** One page of a due-index partition, earliest first. */
+  queryDue(shard: number, cursor: string | undefined, limit: number): Promise<Page<Item>> {
+    return this.table.query<Item>({ index: 'gsi2', partition: duePartition(shard), cursor, limit });
+  }
+
+  /** An update under an explicit condition; undefined when the condition did not hold. */
+  async updateConnectionIf(
+    id: string,
+    update: Update,
+    condition: Condition,
+  ): Promise<ConnectionItem | undefined> {
+    try {
+      return await this.table.update<ConnectionItem>(connectionKey(id), update, {
+        and: [{ itemExists: true }, condition],
+      });
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return undefined;
+      throw error;
+    }
   }
 
   async deleteTokens(connectionId: string): Promise<void> {

@@ -1,0 +1,484 @@
+// The token lifecycle on an injected clock: the pure rules (when to refresh, what a provider failure
+// means, throttle windows and transitions), then the use cases on the in-memory table with a scripted
+// token endpoint (the integration and e2e tiers use the real sandbox provider).
+import { LocalKeyManagement } from '../../functions/adapters/local/local-keys';
+import { LocalQueue } from '../../functions/adapters/local/local-queue';
+import { MemoryTable } from '../../functions/adapters/local/memory-table';
+import type { ConnectorConfig } from '../../functions/connectors/config';
+import { getConnection, listConnections, tokenContext } from '../../functions/connectors/connections';
+import { parseRetryAfter } from '../../functions/connectors/oauth-client';
+import { setProviderEnabled } from '../../functions/connectors/provider-settings';
+import type { ConnectionItem, TokenItem } from '../../functions/connectors/store';
+import { ConnectorStore, DUE_SHARDS, dueAtOf } from '../../functions/connectors/store';
+import { runRefreshSweep } from '../../functions/connectors/sweep';
+import {
+  ConnectionThrottledError,
+  ConnectionUnusableError,
+  getAccessToken,
+  throttleConnection,
+} from '../../functions/connectors/token-lifecycle';
+import {
+  DISABLED_RECHECK_MS,
+  REFRESH_LEAD_MS,
+  classifyTokenFailure,
+  effectiveStatus,
+  nextThrottle,
+  refreshDueAt,
+  throttleWindowMs,
+  tokenFreshness,
+} from '../../functions/connectors/token-policy';
+import { ManualClock, isoTime } from '../../functions/platform/clock';
+import { open, seal } from '../../functions/platform/envelope';
+import { Logger } from '../../functions/platform/logger';
+import type { Tables } from '../../functions/platform/ports';
+import { TABLE_NAMES } from '../../functions/platform/tables';
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+const MIN = 60_000;
+const HOUR = 3600_000;
+
+describe('when to refresh', () => {
+  const tokens = (obtainedAt: number, lifetimeMs: number) => ({
+    obtainedAt: isoTime(obtainedAt),
+    accessTokenExpiresAt: isoTime(obtainedAt + lifetimeMs),
+  });
+
+  it('comes due ten minutes before expiry for an hour-long token', () => {
+    expect(refreshDueAt(T0 + HOUR, T0)).toBe(T0 + HOUR - REFRESH_LEAD_MS);
+  });
+
+  it('comes due half-way through a token shorter than twenty minutes', () => {
+    expect(refreshDueAt(T0 + 10 * MIN, T0)).toBe(T0 + 5 * MIN);
+  });
+
+  it('reads fresh, then due, then expired a minute before the end', () => {
+    const t = tokens(T0, HOUR);
+    expect(tokenFreshness(t, T0)).toBe('fresh');
+    expect(tokenFreshness(t, T0 + 49 * MIN)).toBe('fresh');
+    expect(tokenFreshness(t, T0 + 50 * MIN)).toBe('due');
+    expect(tokenFreshness(t, T0 + 58 * MIN)).toBe('due');
+    expect(tokenFreshness(t, T0 + 59 * MIN)).toBe('expired');
+    expect(tokenFreshness(t, T0 + 2 * HOUR)).toBe('expired');
+  });
+});
+
+describe('classifying a failed token request', () => {
+  it.each([
+    [{ status: 400, oauthError: 'invalid_grant' }, 'lapsed'],
+    [{ status: 401, oauthError: 'invalid_token' }, 'lapsed'],
+    [{ status: 429, retryAfterSeconds: 30 }, 'throttled'],
+    [{ status: 500 }, 'transient'],
+    [{ status: 503, oauthError: 'temporarily_unavailable' }, 'transient'],
+    [{ status: 408 }, 'transient'],
+    [{ status: undefined, oauthError: 'network_error' }, 'transient'],
+    [{ status: 401, oauthError: 'invalid_client' }, 'fatal'],
+    [{ status: 400, oauthError: 'unsupported_grant_type' }, 'fatal'],
+    [{ status: 400 }, 'fatal'],
+    [{ status: 200, oauthError: 'no_access_token' }, 'fatal'],
+  ])('%j is %s', (failure, kind) => {
+    expect(classifyTokenFailure(failure, T0).kind).toBe(kind);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date against the injected clock', () => {
+    expect(classifyTokenFailure({ status: 429, retryAfterSeconds: 120 }, T0)).toEqual({
+      kind: 'throttled',
+      retryAfterSeconds: 120,
+    });
+    expect(classifyTokenFailure({ status: 429, retryAt: T0 + 90_000 }, T0)).toEqual({
+      kind: 'throttled',
+      retryAfterSeconds: 90,
+    });
+    expect(classifyTokenFailure({ status: 429 }, T0)).toEqual({ kind: 'throttled' });
+    expect(parseRetryAfter('120')).toEqual({ seconds: 120 });
+    expect(parseRetryAfter('Wed, 01 Jan 2031 00:00:00 GMT')).toEqual({
+      at: Date.parse('2031-01-01T00:00:00Z'),
+    });
+    expect(parseRetryAfter('soon')).toEqual({});
+    expect(parseRetryAfter(null)).toEqual({});
+  });
+});
+
+describe('throttle windows and transitions', () => {
+  it('honours Retry-After within 1 s and 6 h', () => {
+    expect(throttleWindowMs(120, 1)).toBe(120_000);
+    expect(throttleWindowMs(0, 1)).toBe(1_000);
+    expect(throttleWindowMs(48 * 3600, 1)).toBe(6 * HOUR);
+  });
+
+  it('backs off 1, 2, 4 minutes... at most an hour without Retry-After', () => {
+    expect([1, 2, 3, 4, 7, 30].map((n) => throttleWindowMs(undefined, n))).toEqual([
+      MIN,
+      2 * MIN,
+      4 * MIN,
+      8 * MIN,
+      HOUR,
+      HOUR,
+    ]);
+  });
+
+  it('throttles a healthy connection and remembers to return to healthy', () => {
+    expect(nextThrottle({ status: 'healthy' }, T0, 30)).toEqual({
+      throttledUntil: isoTime(T0 + 30_000),
+      previousStatus: 'healthy',
+      throttleCount: 1,
+    });
+  });
+
+  it('extends a throttle but never shortens it, and keeps the status to return to', () => {
+    const current = {
+      status: 'throttled' as const,
+      throttledUntil: isoTime(T0 + 10 * MIN),
+      previousStatus: 'healthy' as const,
+      throttleCount: 1,
+    };
+    expect(nextThrottle(current, T0, 60)).toMatchObject({
+      throttledUntil: isoTime(T0 + 10 * MIN),
+      throttleCount: 2,
+    });
+    expect(nextThrottle(current, T0, 3600)).toMatchObject({ throttledUntil: isoTime(T0 + HOUR) });
+  });
+
+  it('does not throttle a connection that makes no provider calls', () => {
+    for (const status of ['pending', 'reauth_required', 'revoked'] as const) {
+      expect(nextThrottle({ status }, T0, 30)).toBeUndefined();
+    }
+  });
+
+  it('reads a throttle whose window passed as the status it returns to', () => {
+    const throttled = {
+      status: 'throttled' as const,
+      throttledUntil: isoTime(T0 + MIN),
+      previousStatus: 'healthy' as const,
+    };
+    expect(effectiveStatus(throttled, T0)).toBe('throttled');
+    expect(effectiveStatus(throttled, T0 + MIN)).toBe('healthy');
+    expect(effectiveStatus({ status: 'reauth_required' }, T0)).toBe('reauth_required');
+  });
+});
+
+// ---- use cases on the memory table, with a scripted token endpoint ----
+
+const ORG = 'org_unitlifecycleaaaaaaa';
+const log = new Logger({ test: 'token-lifecycle' }, 'error');
+const instant = async () => undefined;
+
+type Answer = { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
+
+let clock: ManualClock;
+let deps: {
+  tables: Tables;
+  keys: LocalKeyManagement;
+  queues: { events: LocalQueue; deliveries: LocalQueue };
+  clock: ManualClock;
+};
+let store: ConnectorStore;
+let tokenCalls: URLSearchParams[];
+let script: (n: number) => Answer;
+let issuedCount: number;
+const realFetch = globalThis.fetch;
+
+const config: ConnectorConfig = {
+  stateKey: () => Buffer.alloc(32, 1),
+  provider: () => ({
+    authorizeUrl: 'https://provider.test/authorize',
+    tokenUrl: 'https://provider.test/token',
+    revokeUrl: 'https://provider.test/revoke',
+    accountUrl: 'https://provider.test/account',
+    clientId: 'client',
+    clientSecret: 'secret',
+  }),
+};
+
+const issue = (): Answer => {
+  issuedCount++;
+  return {
+    status: 200,
+    body: {
+      access_token: `at-${issuedCount}`,
+      refresh_token: `rt-${issuedCount}`,
+      token_type: 'Bearer',
+      expires_in: 3600,
+    },
+  };
+};
+
+beforeEach(() => {
+  clock = new ManualClock(T0);
+  const tables = Object.fromEntries(TABLE_NAMES.map((n) => [n, new MemoryTable(n)])) as unknown as Tables;
+  deps = {
+    tables,
+    keys: new LocalKeyManagement(),
+    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
+    clock,
+  };
+  store = new ConnectorStore(tables.connectors);
+  tokenCalls = [];
+  issuedCount = 0;
+  script = () => issue();
+  globalThis.fetch = (async (_url: string, init: RequestInit) => {
+    tokenCalls.push(new URLSearchParams(String(init.body)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const answer = script(tokenCalls.length);
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
+    });
+  }) as typeof fetch;
+});
+
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string> {
+  const now = isoTime(clock.now());
+  await store.putConnection({
+    id,
+    organizationId: ORG,
+    provider: 'practice',
+    status: 'healthy',
+    scopeTier: 'standard',
+    returnUrl: 'https://app.example.com/',
+    account: { external_id: 'acct-1', email: 'a@example.com', display_name: 'A' },
+    createdAt: now,
+    updatedAt: now,
+  });
+  const sealed = await seal(
+    deps.keys,
+    JSON.stringify({ access_token: 'at-0', refresh_token: 'rt-0' }),
+    tokenContext(ORG, id),
+  );
+  await store.putTokens(
+    {
+      connectionId: id,
+      organizationId: ORG,
+      provider: 'practice',
+      sealed,
+      tokenVersion: 1,
+      tokenType: 'Bearer',
+      scopes: ['matters.read'],
+      accessTokenExpiresAt: isoTime(clock.now() + HOUR),
+      obtainedAt: now,
+    },
+    0,
+  );
+  return id;
+}
+
+const stored = async (id: string) => ({
+  connection: (await store.getConnection(id)) as ConnectionItem,
+  tokens: (await store.getTokens(id)) as TokenItem,
+});
+const events = () => deps.queues.events.drain().map((b) => JSON.parse(b) as { type: string; data: unknown });
+const sweep = () => runRefreshSweep(deps, config, { log, sleep: instant });
+
+describe('getAccessToken (on use)', () => {
+  it('hands out a fresh token without calling the provider', async () => {
+    const id = await seedConnection();
+    await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({
+      accessToken: 'at-0',
+      tokenVersion: 1,
+    });
+    expect(tokenCalls).toHaveLength(0);
+  });
+
+  it('refreshes a due token, writes version 2 and moves the sweep entry to the new due time', async () => {
+    const id = await seedConnection();
+    clock.advance(51 * MIN);
+    const token = await getAccessToken(deps, config, id, { log });
+    expect(token).toMatchObject({ accessToken: 'at-1', tokenVersion: 2 });
+    expect(tokenCalls.map((f) => [f.get('grant_type'), f.get('refresh_token')])).toEqual([
+      ['refresh_token', 'rt-0'],
+    ]);
+    const { tokens } = await stored(id);
+    expect(tokens.leaseOwner).toBeUndefined();
+    expect(dueAtOf(tokens)).toBe(clock.now() + HOUR - REFRESH_LEAD_MS);
+    const plain = JSON.parse(await open(deps.keys, tokens.sealed, tokenContext(ORG, id))) as object;
+    expect(plain).toEqual({ access_token: 'at-1', refresh_token: 'rt-1' });
+  });
+
+  it('keeps the refresh token when a provider that does not rotate sends none back', async () => {
+    const id = await seedConnection();
+    script = () => ({ status: 200, body: { access_token: 'at-x', expires_in: 3600 } });
+    clock.advance(2 * HOUR);
+    await getAccessToken(deps, config, id, { log });
+    const { tokens } = await stored(id);
+    expect(JSON.parse(await open(deps.keys, tokens.sealed, tokenContext(ORG, id)))).toEqual({
+      access_token: 'at-x',
+      refresh_token: 'rt-0',
+    });
+  });
+
+  it('lets ten concurrent callers of an expired token through with one provider call', async () => {
+    const id = await seedConnection();
+    clock.advance(2 * HOUR);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => getAccessToken(deps, config, id, { log })),
+    );
+    expect(tokenCalls).toHaveLength(1);
+    expect(new Set(results.map((r) => r.accessToken))).toEqual(new Set(['at-1']));
+    expect((await stored(id)).tokens.tokenVersion).toBe(2);
+  });
+
+  it('retries 5xx and timeouts without changing the status', async () => {
+    const id = await seedConnection();
+    script = (n) => (n < 3 ? { status: 503, body: { error: 'temporarily_unavailable' } } : issue());
+    clock.advance(2 * HOUR);
+    await expect(getAccessToken(deps, config, id, { log, sleep: instant })).resolves.toMatchObject({
+      tokenVersion: 2,
+    });
+    expect(tokenCalls).toHaveLength(3);
+    expect((await stored(id)).connection.status).toBe('healthy');
+  });
+
+  it('still hands out a due (unexpired) token when the provider keeps failing', async () => {
+    const id = await seedConnection();
+    script = () => ({ status: 500, body: {} });
+    clock.advance(55 * MIN);
+    await expect(getAccessToken(deps, config, id, { log, sleep: instant })).resolves.toMatchObject({
+      accessToken: 'at-0',
+    });
+    clock.advance(10 * MIN);
+    await expect(getAccessToken(deps, config, id, { log, sleep: instant })).rejects.toMatchObject({
+      name: 'TokenUnavailableError',
+    });
+    const { connection, tokens } = await stored(id);
+    expect(connection.status).toBe('healthy');
+    expect(tokens.tokenVersion).toBe(1);
+    expect(tokens.leaseOwner).toBeUndefined();
+  });
+});
+
+describe('lapse', () => {
+  it('turns invalid_grant into reauth_required and publishes connection.reauth_required once', async () => {
+    const id = await seedConnection();
+    script = () => ({ status: 400, body: { error: 'invalid_grant' } });
+    clock.advance(2 * HOUR);
+    const calls = await Promise.allSettled([1, 2, 3].map(() => getAccessToken(deps, config, id, { log })));
+    for (const call of calls) expect(call).toMatchObject({ status: 'rejected' });
+    expect(tokenCalls).toHaveLength(1);
+    const { connection, tokens } = await stored(id);
+    expect(connection).toMatchObject({ status: 'reauth_required' });
+    expect(connection.reauthEventPending).toBeUndefined();
+    expect(tokens.gsi2pk).toBeUndefined();
+    expect(events()).toEqual([
+      expect.objectContaining({
+        type: 'connection.reauth_required',
+        data: {
+          connectionId: id,
+          provider: 'practice',
+          status: 'reauth_required',
+          previousStatus: 'healthy',
+        },
+      }),
+    ]);
+    await expect(getAccessToken(deps, config, id, { log })).rejects.toEqual(
+      new ConnectionUnusableError(id, 'reauth_required'),
+    );
+  });
+
+  it('does not lapse when another writer stored a newer version meanwhile (re-read first)', async () => {
+    const id = await seedConnection();
+    script = () => {
+      // A reconnect lands while this refresh is at the provider.
+      void (async () => {
+        const current = (await store.getTokens(id))!;
+        await store.putTokens(
+          {
+            ...current,
+            tokenVersion: 2,
+            obtainedAt: isoTime(clock.now()),
+            accessTokenExpiresAt: isoTime(clock.now() + HOUR),
+          },
+          1,
+        );
+      })();
+      return { status: 400, body: { error: 'invalid_grant' } };
+    };
+    clock.advance(2 * HOUR);
+    await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
+    expect((await stored(id)).connection.status).toBe('healthy');
+    expect(events()).toEqual([]);
+  });
+});
+
+describe('throttling', () => {
+  it('throttles on 429 until Retry-After, reads healthy once due, and the sweep restores it', async () => {
+    const id = await seedConnection();
+    script = () => ({ status: 429, body: { error: 'rate_limited' }, headers: { 'Retry-After': '120' } });
+    clock.advance(55 * MIN);
+    await sweep();
+    const throttled = (await stored(id)).connection;
+    expect(throttled).toMatchObject({
+      status: 'throttled',
+      previousStatus: 'healthy',
+      throttledUntil: isoTime(clock.now() + 120_000),
+      throttleCount: 1,
+    });
+    expect((await getConnection(deps, ORG, id)).status).toBe('throttled');
+    await expect(getAccessToken(deps, config, id, { log })).rejects.toBeInstanceOf(ConnectionThrottledError);
+    // Still throttled: the sweep leaves it alone and makes no provider call.
+    await sweep();
+    expect(tokenCalls).toHaveLength(1);
+
+    clock.advance(120_000);
+    expect((await getConnection(deps, ORG, id)).status).toBe('healthy');
+    expect((await listConnections(deps, ORG, { limit: 10, offset: 0, status: 'healthy' })).data).toHaveLength(
+      1,
+    );
+    script = () => issue();
+    const summary = await sweep();
+    expect(summary).toMatchObject({ unthrottled: 1, refreshed: 1 });
+    const { connection, tokens } = await stored(id);
+    expect(connection.status).toBe('healthy');
+    expect(connection.throttledUntil).toBeUndefined();
+    expect(connection.gsi2pk).toBeUndefined();
+    expect(connection.throttleCount).toBeUndefined();
+    expect(tokens.tokenVersion).toBe(2);
+  });
+
+  it('backs off without Retry-After and extends the window on a second 429', async () => {
+    const id = await seedConnection();
+    await throttleConnection(deps, id, undefined, { log });
+    expect((await stored(id)).connection.throttledUntil).toBe(isoTime(T0 + MIN));
+    await throttleConnection(deps, id, undefined, { log });
+    expect((await stored(id)).connection).toMatchObject({
+      throttledUntil: isoTime(T0 + 2 * MIN),
+      throttleCount: 2,
+      previousStatus: 'healthy',
+    });
+  });
+});
+
+describe('the sweep', () => {
+  it('refreshes only what is due, across shards', async () => {
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'].map((c) => `conn_unit${c.repeat(16)}`);
+    for (const id of ids) await seedConnection(id);
+    expect(DUE_SHARDS).toBeGreaterThan(1);
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    clock.advance(50 * MIN);
+    expect(await sweep()).toMatchObject({ entries: 6, refreshed: 6 });
+    expect(tokenCalls).toHaveLength(6);
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+  });
+
+  it('skips a provider turned off for the organization, while on-use refresh still works', async () => {
+    const id = await seedConnection();
+    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', false);
+    clock.advance(55 * MIN);
+    expect(await sweep()).toMatchObject({ skipped_disabled: 1 });
+    expect(tokenCalls).toHaveLength(0);
+    expect(dueAtOf((await stored(id)).tokens)).toBe(clock.now() + DISABLED_RECHECK_MS);
+    await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
+  });
+
+  it('publishes a reauth_required event whose publisher died, then drops the entry', async () => {
+    const id = await seedConnection();
+    await store.updateConnection(id, { status: 'reauth_required', reauthEventPending: 'healthy' });
+    clock.advance(55 * MIN);
+    expect(await sweep()).toMatchObject({ cleaned: 1 });
+    expect(events().map((e) => e.type)).toEqual(['connection.reauth_required']);
+    expect((await stored(id)).tokens.gsi2pk).toBeUndefined();
+    expect(tokenCalls).toHaveLength(0);
+  });
+});

@@ -8,6 +8,7 @@ import { ConnectorSettings, connectorContext } from './connectors';
 import { DataStores } from './data';
 import { Delivery } from './delivery';
 import { Messaging } from './messaging';
+import { PurgeWorkflow } from './purge';
 import type { StageConfig } from './stage-config';
 
 export interface ServiceStackProps extends StackProps {
@@ -35,6 +36,7 @@ export class ServiceStack extends Stack {
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
     });
+    new PurgeWorkflow(this, 'Purge', { stage: props.stage, data: this.data }).bindRoutes(this.api.functions);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
     new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });

@@ -139,10 +139,42 @@ async function ensureStarted(
   }
 }
 
+const ENDED_UNMARKED = (status: string) =>
+  `The purge workflow ended (${status}) before it could record an outcome`;
+
+/**
+ * A processing job whose execution ended without marking it (its last step kept failing), or is
+ * unknown (the local runtime restarted): marks it failed, so asking again starts a new purge.
+ */
+async function abandoned(
+  deps: Pick<PurgeDeps, 'tables' | 'clock' | 'workflows'>,
+  job: JobRecord,
+): Promise<boolean> {
+  if (job.status !== 'processing' || !job.executionId) return false;
+  const execution = await deps.workflows.describe(job.executionId);
+  if (execution && (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED')) return false;
+  const now = isoTime(deps.clock.now());
+  await won(
+    deps.tables.connectors.update(
+      jobKey(job.id),
+      {
+        set: {
+          status: 'failed',
+          reason: ENDED_UNMARKED(execution?.status.toLowerCase() ?? 'lost'),
+          updatedAt: now,
+          finishedAt: now,
+        },
+      },
+      { attr: 'status', op: '=', value: 'processing' },
+    ),
+  );
+  return true;
+}
+
 /**
  * Starts purging a revoked connection's imported documents; returns the job at once. A connection has
  * one purge at a time: while one is processing or after it succeeded, asking again returns that job; after
- * a failure, asking again starts a new one.
+ * a failure (or a workflow that ended without marking its job), asking again starts a new one.
  */
 export async function startPurge(
   deps: Deps,
@@ -163,7 +195,7 @@ export async function startPurge(
     const pointer = await table.get<Item & { jobId: string }>(purgePointerKey(connectionId));
     const current = pointer ? await getJob(table, pointer.jobId) : undefined;
     if (pointer && !current) return { id: pointer.jobId, status: 'processing' }; // its creator is writing it
-    if (current && current.status !== 'failed') {
+    if (current && current.status !== 'failed' && !(await abandoned(ports, current))) {
       if (current.status === 'processing') await ensureStarted(ports, current, pageSize);
       return { id: current.id, status: current.status };
     }
@@ -203,7 +235,7 @@ export async function getPurgeJob(deps: Deps, organizationId: string, jobId: str
       return jobView({
         ...job,
         status: 'failed',
-        reason: `The purge workflow ended (${execution.status.toLowerCase()}) before it could record an outcome`,
+        reason: ENDED_UNMARKED(execution.status.toLowerCase()),
       });
     }
   }

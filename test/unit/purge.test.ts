@@ -147,6 +147,20 @@ describe('purge on disconnect (local runtime)', () => {
     expect(await finished(again.id)).toMatchObject({ status: 'succeeded', counts: { deleted: 2 } });
   });
 
+  it('starts a new purge when the previous workflow ended without marking its job', async () => {
+    const id = await connection();
+    await seed(id, 4);
+    const lost = { ...deps, workflows: { start: async () => 'arn:lost', describe: async () => undefined } };
+    const first = await startPurge(lost, ORG, id);
+    const second = await startPurge(deps, ORG, id);
+    expect(second.id).not.toBe(first.id);
+    expect(await getPurgeJob(deps, ORG, first.id)).toMatchObject({
+      status: 'failed',
+      reason: 'The purge workflow ended (lost) before it could record an outcome',
+    });
+    expect(await finished(second.id)).toMatchObject({ status: 'succeeded', counts: { deleted: 4 } });
+  });
+
   it('purges only a revoked connection of the caller', async () => {
     await expect(startPurge(deps, ORG, await connection('healthy'))).rejects.toBeInstanceOf(ConflictError);
     await expect(startPurge(deps, ORG, await connection('revoked', OTHER_ORG))).rejects.toBeInstanceOf(

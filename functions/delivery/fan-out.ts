@@ -6,8 +6,7 @@ import type { PublishedEvent } from '../events/publish';
 import type { Deps } from '../platform/deps';
 import { ConditionFailedError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
-import { queryAll } from '../platform/pagination';
-import type { EndpointItem } from '../webhooks/endpoints';
+import { listEndpointItems } from '../webhooks/endpoints';
 import { subscriptionMatches } from '../webhooks/filters';
 import { attemptBody } from './messages';
 import type { DeliveryItem } from './records';
@@ -21,19 +20,8 @@ export interface FanOutResult {
   alreadyDone: number;
 }
 
-/** The organization's endpoints with their stored permissions (the endpoints area's key layout). */
-export function organizationEndpoints(
-  deps: Pick<Deps, 'tables'>,
-  organizationId: string,
-): Promise<EndpointItem[]> {
-  return queryAll<EndpointItem>(deps.tables.webhooks, {
-    partition: `ORG#${organizationId}`,
-    beginsWith: 'WEP#',
-  });
-}
-
 export async function fanOut(deps: FanOutDeps, event: PublishedEvent, log: Logger): Promise<FanOutResult> {
-  const endpoints = (await organizationEndpoints(deps, event.organizationId)).filter((endpoint) =>
+  const endpoints = (await listEndpointItems(deps, event.organizationId)).filter((endpoint) =>
     subscriptionMatches(endpoint, event),
   );
   const now = deps.clock.now();

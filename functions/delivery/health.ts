@@ -7,6 +7,7 @@ import { ConditionFailedError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import type { Item } from '../platform/ports';
 import type { EndpointItem } from '../webhooks/endpoints';
+import { disableEndpoint } from '../webhooks/endpoints';
 import { healthKey } from './records';
 import type { EndpointHealth } from './retry-policy';
 import { autoDisableReason, shouldAutoDisable } from './retry-policy';
@@ -55,16 +56,7 @@ export async function afterPermanentFailure(
   const health = await endpointHealth(deps, endpoint.id);
   if (!shouldAutoDisable(health, now)) return false;
   const reason = autoDisableReason(health.failingSince!);
-  try {
-    await deps.tables.webhooks.update(
-      { pk: endpoint.pk, sk: endpoint.sk },
-      { set: { enabled: false, disabledAt: isoTime(now), disabledReason: reason, updatedAt: isoTime(now) } },
-      { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
-    );
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false; // deleted, or already disabled
-    throw error;
-  }
+  if (!(await disableEndpoint(deps, endpoint, reason))) return false; // deleted, or already disabled
   await deps.tables.webhooks.update(healthKey(endpoint.id), { remove: ['failingSince'] });
   log.warn('endpoint disabled automatically', {
     endpointId: endpoint.id,

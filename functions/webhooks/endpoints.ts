@@ -15,7 +15,7 @@ import {
 } from '../platform/errors';
 import { isId, newId } from '../platform/ids';
 import type { Pagination, Window } from '../platform/pagination';
-import { queryWindow } from '../platform/pagination';
+import { queryAll, queryWindow } from '../platform/pagination';
 import type { Permission } from '../platform/permissions';
 import type { Item } from '../platform/ports';
 import type { ResourceScopes } from './filters';
@@ -230,6 +230,40 @@ export async function updateEndpoint(
   if (patch.description === null) remove.push('description');
   else if (patch.description !== undefined) set.description = patch.description;
   return updateExisting(deps, principal.organizationId, id, set, remove);
+}
+
+/** Every endpoint of an organization as stored: fan-out matches on filters, scopes and permissions. */
+export function listEndpointItems(
+  deps: Pick<Deps, 'tables'>,
+  organizationId: string,
+): Promise<EndpointItem[]> {
+  return queryAll<EndpointItem>(deps.tables.webhooks, {
+    partition: `ORG#${organizationId}`,
+    beginsWith: 'WEP#',
+  });
+}
+
+/**
+ * Disables an enabled endpoint with the reason recorded (the auto-disable policy). A conditional
+ * write, so of several workers exactly one gets true; false when it was gone or already disabled.
+ */
+export async function disableEndpoint(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  endpoint: Pick<EndpointItem, 'organizationId' | 'id'>,
+  reason: string,
+): Promise<boolean> {
+  const now = isoTime(deps.clock.now());
+  try {
+    await deps.tables.webhooks.update(
+      endpointKey(endpoint.organizationId, endpoint.id),
+      { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
+      { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
 }
 
 export async function setEndpointEnabled(

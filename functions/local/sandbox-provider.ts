@@ -7,7 +7,8 @@
 //                    when the client says so; a reused rotated token revokes the grant)
 //   POST revoke      RFC 7009
 //   GET  account     the account behind a bearer access token
-// Test hooks (exposeIssued): GET /__sandbox/issued lists every code and token issued and revoked;
+// Test hooks (exposeIssued): GET /__sandbox/issued lists every code and token issued and revoked, and
+// every token-endpoint request with its grant type and answer (tests count refreshes with it);
 // POST /__sandbox/next-token-error {provider, error: invalid_grant|rate_limited|server_error, retry_after?}
 // makes the next token request for that provider fail. GET /return shows what a return_url received.
 // Issued values carry recognisable prefixes (sbx_code_, sbx_at_, sbx_rt_) so a log scan can find leaks.
@@ -42,6 +43,8 @@ export interface IssuedValues {
   accessTokens: string[];
   refreshTokens: string[];
   revoked: string[];
+  /** Every request that reached a token endpoint, in order, with the status it was answered. */
+  tokenRequests: { provider: string; grantType: string; status: number }[];
 }
 
 export interface SandboxProvider {
@@ -158,7 +161,13 @@ export async function startSandboxProvider(
   const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
   const refreshTokens = new Map<string, { grant: Grant; spent: boolean }>();
   const nextTokenError = new Map<string, { error: TokenError; retryAfter: number }>();
-  const issued: IssuedValues = { codes: [], accessTokens: [], refreshTokens: [], revoked: [] };
+  const issued: IssuedValues = {
+    codes: [],
+    accessTokens: [],
+    refreshTokens: [],
+    revoked: [],
+    tokenRequests: [],
+  };
   let url = '';
 
   const clientFor = (provider: string, clientId: string | null | undefined) =>
@@ -450,7 +459,12 @@ export async function startSandboxProvider(
     if (action === 'authorize' && request.method === 'GET')
       return authorizeGet(provider, target.searchParams, response);
     if (action === 'authorize' && request.method === 'POST') return authorizePost(form, response);
-    if (action === 'token' && request.method === 'POST') return token(provider, request, form, response);
+    if (action === 'token' && request.method === 'POST') {
+      token(provider, request, form, response);
+      const grantType = form.get('grant_type') ?? '';
+      issued.tokenRequests.push({ provider, grantType, status: response.statusCode });
+      return;
+    }
     if (action === 'revoke' && request.method === 'POST') return revoke(provider, request, form, response);
     if (action === 'account' && request.method === 'GET') return account(request, response);
     send(response, 404, { error: 'not_found' });

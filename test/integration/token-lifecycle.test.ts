@@ -1,0 +1,243 @@
+// The token lifecycle on DynamoDB Local and moto KMS, against the sandbox provider in process (which
+// rotates refresh tokens and revokes the whole grant when a spent one is presented again): concurrent
+// refreshers spend a refresh token once, a lapse becomes reauth_required, a 429 a throttle that ends.
+import { randomBytes } from 'node:crypto';
+import { awsKeys } from '../../functions/adapters/aws';
+import { LocalQueue } from '../../functions/adapters/local/local-queue';
+import type { ConnectorConfig } from '../../functions/connectors/config';
+import { completeConnection, openConnectLink } from '../../functions/connectors/connect-flow';
+import { createConnection, disconnect, getConnection } from '../../functions/connectors/connections';
+import { fetchAccount } from '../../functions/connectors/oauth-client';
+import type { ProviderId } from '../../functions/connectors/providers';
+import { PROVIDERS, providerEnv } from '../../functions/connectors/providers';
+import { ConnectorStore } from '../../functions/connectors/store';
+import { runRefreshSweep } from '../../functions/connectors/sweep';
+import { getAccessToken } from '../../functions/connectors/token-lifecycle';
+import type { SandboxProvider } from '../../functions/local/sandbox-provider';
+import { startSandboxProvider } from '../../functions/local/sandbox-provider';
+import { registerSandboxClients } from '../../functions/local/sandbox-setup';
+import { ManualClock } from '../../functions/platform/clock';
+import type { Deps } from '../../functions/platform/deps';
+import { Logger } from '../../functions/platform/logger';
+import { createAwsTables, createKmsKey } from '../support/emulators';
+
+const BASE_URL = 'https://api.test.example';
+const ORG = 'org_lifecycleintegrationa';
+const HOUR = 3600_000;
+const log = new Logger({ test: 'token-lifecycle' }, 'error');
+const instant = async () => undefined;
+
+let sandbox: SandboxProvider;
+let clock: ManualClock;
+let deps: Deps & { queues: { events: LocalQueue; deliveries: LocalQueue } };
+let config: ConnectorConfig;
+let store: ConnectorStore;
+
+beforeAll(async () => {
+  clock = new ManualClock(Date.now());
+  sandbox = await startSandboxProvider({ clock, exposeIssued: true });
+  const env = registerSandboxClients(sandbox, BASE_URL);
+  const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)]!;
+  const stateKey = randomBytes(32);
+  config = {
+    stateKey: () => stateKey,
+    provider: (id) => ({
+      authorizeUrl: setting(id, 'AUTHORIZE_URL'),
+      tokenUrl: setting(id, 'TOKEN_URL'),
+      revokeUrl: setting(id, 'REVOKE_URL'),
+      accountUrl: setting(id, 'ACCOUNT_URL'),
+      clientId: setting(id, 'CLIENT_ID'),
+      clientSecret: setting(id, 'CLIENT_SECRET'),
+    }),
+  };
+  deps = {
+    tables: await createAwsTables('lifecycle'),
+    keys: awsKeys(await createKmsKey()),
+    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
+    clock,
+  };
+  store = new ConnectorStore(deps.tables.connectors);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function approve(authorizeUrl: string, account: string): Promise<{ code: string; state: string }> {
+  const page = await (await fetch(authorizeUrl)).text();
+  const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;
+  const url = new URL(authorizeUrl);
+  const answer = await fetch(`${url.origin}${url.pathname}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ request_id: requestId, decision: 'approve', account_id: account }),
+  });
+  const back = new URL(answer.headers.get('location')!);
+  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
+}
+
+/** The whole connect flow for a practice account; returns the connection it landed on. */
+async function connect(account: string): Promise<string> {
+  const created = await createConnection(
+    deps,
+    ORG,
+    { provider: 'practice', return_url: 'https://app.example.com/back' },
+    BASE_URL,
+  );
+  const opened = await openConnectLink(deps, config, {
+    token: created.connect_url.split('/').pop()!,
+    baseUrl: BASE_URL,
+  });
+  const { code, state } = await approve(opened.location, account);
+  const done = await completeConnection(
+    deps,
+    config,
+    {
+      provider: 'practice',
+      query: { code, state },
+      cookieHeader: opened.cookie!.split(';')[0],
+      baseUrl: BASE_URL,
+    },
+    log,
+  );
+  expect(done.outcome).toMatch(/connected/);
+  return done.connectionId;
+}
+
+const refreshCalls = () =>
+  sandbox.issued().tokenRequests.filter((r) => r.provider === 'practice' && r.grantType === 'refresh_token');
+
+async function nextTokenError(error: 'invalid_grant' | 'rate_limited', retryAfter?: number) {
+  const response = await fetch(`${sandbox.url}/__sandbox/next-token-error`, {
+    method: 'POST',
+    body: JSON.stringify({ provider: 'practice', error, retry_after: retryAfter }),
+  });
+  expect(response.status).toBe(204);
+}
+
+describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider', () => {
+  afterEach(async () => {
+    // Each test leaves nothing due behind for the next one: every connection is disconnected.
+    const all = await deps.tables.connectors.query<{ id: string; status: string }>({
+      index: 'gsi1',
+      partition: `ORG#${ORG}#CONNS`,
+    });
+    for (const c of all.items.filter((c) => c.status !== 'revoked' && c.status !== 'pending')) {
+      await disconnect(deps, config, ORG, c.id, log);
+    }
+    deps.queues.events.drain();
+  });
+
+  it('lets 10 concurrent refreshers of an expired rotating token through with exactly one provider call', async () => {
+    expect(PROVIDERS.practice.rotatesRefreshTokens).toBe(true);
+    const id = await connect('acct-race');
+    const before = refreshCalls().length;
+    clock.advance(2 * HOUR);
+
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, () => getAccessToken(deps, config, id, { log })),
+    );
+
+    const calls = refreshCalls().slice(before);
+    expect(calls).toEqual([{ provider: 'practice', grantType: 'refresh_token', status: 200 }]);
+    expect(new Set(tokens.map((t) => t.accessToken)).size).toBe(1);
+    expect(tokens.every((t) => t.tokenVersion === 2)).toBe(true);
+    const stored = (await store.getTokens(id))!;
+    expect(stored.tokenVersion).toBe(2);
+    expect(stored.leaseOwner).toBeUndefined();
+    // Valid at the provider: the grant was not revoked by a second use of the spent refresh token.
+    const account = await fetchAccount(
+      config.provider('practice'),
+      PROVIDERS.practice,
+      tokens[0]!.accessToken,
+    );
+    expect(account.external_id).toBe('acct-race');
+    expect(sandbox.issued().revoked).not.toContain(tokens[0]!.accessToken);
+    expect((await getConnection(deps, ORG, id)).status).toBe('healthy');
+  });
+
+  it('refreshes once when sweeps and on-use callers race on a due token', async () => {
+    const id = await connect('acct-sweep-race');
+    const before = refreshCalls().length;
+    clock.advance(HOUR - 7 * 60_000); // due (10 minutes before expiry), not expired
+    const results = await Promise.all([
+      runRefreshSweep(deps, config, { log, sleep: instant }),
+      runRefreshSweep(deps, config, { log, sleep: instant }),
+      runRefreshSweep(deps, config, { log, sleep: instant }),
+      ...Array.from({ length: 5 }, () => getAccessToken(deps, config, id, { log })),
+    ]);
+    expect(refreshCalls().slice(before)).toHaveLength(1);
+    expect((await store.getTokens(id))!.tokenVersion).toBe(2);
+    expect(results.length).toBe(8);
+    expect((await runRefreshSweep(deps, config, { log, sleep: instant })).entries).toBe(0);
+  });
+
+  it('lapses on invalid_grant: reauth_required and the event; the connect flow brings it back under the same id', async () => {
+    const id = await connect('acct-lapse');
+    await nextTokenError('invalid_grant');
+    clock.advance(HOUR - 5 * 60_000);
+
+    const summary = await runRefreshSweep(deps, config, { log, sleep: instant });
+    expect(summary).toMatchObject({ lapsed: 1 });
+    expect((await getConnection(deps, ORG, id)).status).toBe('reauth_required');
+    const events = deps.queues.events.drain().map((b) => JSON.parse(b) as Record<string, unknown>);
+    expect(events).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        organizationId: ORG,
+        type: 'connection.reauth_required',
+        occurred_at: expect.any(String),
+        data: {
+          connectionId: id,
+          provider: 'practice',
+          status: 'reauth_required',
+          previousStatus: 'healthy',
+        },
+      },
+    ]);
+    await expect(getAccessToken(deps, config, id, { log })).rejects.toMatchObject({
+      reason: 'reauth_required',
+    });
+    // Nothing left for the sweep to do for it.
+    clock.advance(HOUR);
+    const before = refreshCalls().length;
+    await runRefreshSweep(deps, config, { log, sleep: instant });
+    expect(refreshCalls().length).toBe(before);
+
+    // The user runs the connect flow again for the same account: same id, healthy, tokens renewed.
+    expect(await connect('acct-lapse')).toBe(id);
+    expect((await getConnection(deps, ORG, id)).status).toBe('healthy');
+    const token = await getAccessToken(deps, config, id, { log });
+    expect(token.tokenVersion).toBe(2);
+    // And it is back in the sweep: due again before the new token expires.
+    clock.advance(HOUR - 5 * 60_000);
+    expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({ refreshed: 1 });
+  });
+
+  it('throttles on 429 until Retry-After, then returns to healthy and refreshes', async () => {
+    const id = await connect('acct-throttle');
+    await nextTokenError('rate_limited', 90);
+    clock.advance(HOUR - 5 * 60_000);
+
+    expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({ throttled: 1 });
+    const throttled = (await store.getConnection(id))!;
+    expect(throttled).toMatchObject({ status: 'throttled', previousStatus: 'healthy' });
+    expect(Date.parse(throttled.throttledUntil!)).toBe(clock.now() + 90_000);
+    expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toEqual({
+      entries: 0,
+      truncated: false,
+    });
+
+    clock.advance(90_000);
+    expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({
+      unthrottled: 1,
+      refreshed: 1,
+    });
+    const restored = (await store.getConnection(id))!;
+    expect(restored.status).toBe('healthy');
+    expect(restored.throttledUntil).toBeUndefined();
+    expect(restored.gsi2pk).toBeUndefined();
+    expect((await store.getTokens(id))!.tokenVersion).toBe(2);
+  });
+});

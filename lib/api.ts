@@ -99,6 +99,7 @@ export class Api extends Construct {
         stage,
         description: `${route.method} ${route.path}`,
         environment: props.environmentFor?.(route),
+        ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
       for (const [name, access] of Object.entries(route.uses.tables ?? {})) {
         fn.bindTable(name as TableName, data.tables[name as TableName], access);

@@ -29,4 +29,6 @@ export interface RouteDefinition {
   systemOnly?: boolean;
   summary: string;
   uses: RouteUses;
+  /** The Lambda's timeout (default 10 s; API Gateway waits 29 s at most). */
+  timeoutSeconds?: number;
 }

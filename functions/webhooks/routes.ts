@@ -95,6 +95,8 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     permission: 'webhooks:write',
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
     uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
+    // The attempt may take the full 15 s delivery timeout, plus the KMS and table reads around it.
+    timeoutSeconds: 20,
   },
   {
     id: 'listWebhookEventTypes',

@@ -26,6 +26,17 @@ describe('service stack (dev)', () => {
     }
   });
 
+  it('gives each route its Lambda timeout (10 s unless the route table says otherwise)', () => {
+    for (const route of ROUTES) {
+      const fn = stack.api.functions.get(route.id)!.fn.node.defaultChild as unknown as { timeout: number };
+      expect({ route: route.id, timeout: fn.timeout }).toEqual({
+        route: route.id,
+        timeout: route.timeoutSeconds ?? 10,
+      });
+    }
+    expect(ROUTES.find((r) => r.id === 'testWebhookEndpoint')?.timeoutSeconds).toBe(20);
+  });
+
   it('puts an authorizer on every route but the public ones', () => {
     const methods = template.findResources('AWS::ApiGateway::Method') as Resources;
     const byOperation = new Map(

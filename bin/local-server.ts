@@ -12,6 +12,7 @@ import { createLocalServer } from '../functions/local/server';
 import { devHooks } from '../functions/local/dev-hooks';
 import { devLedgerHooks } from '../functions/local/dev-ledger';
 import { devConsoleIdentityProvider } from '../functions/local/dev-console-idp';
+import { localTokenSweep } from '../functions/local/token-sweep';
 import { startSandboxProvider } from '../functions/local/sandbox-provider';
 import { registerSandboxClients } from '../functions/local/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors/config';
@@ -33,6 +34,7 @@ const server = createLocalServer([
   devHooks(clock),
   devConsoleIdentityProvider(dataDir),
   devLedgerHooks(deps),
+  localTokenSweep(deps),
 ]);
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {

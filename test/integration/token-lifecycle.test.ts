@@ -10,6 +10,7 @@ import { createConnection, disconnect, getConnection } from '../../functions/con
 import { fetchAccount } from '../../functions/connectors/oauth-client';
 import type { ProviderId } from '../../functions/connectors/providers';
 import { PROVIDERS, providerEnv } from '../../functions/connectors/providers';
+import type { ConnectionItem } from '../../functions/connectors/store';
 import { ConnectorStore } from '../../functions/connectors/store';
 import { runRefreshSweep } from '../../functions/connectors/sweep';
 import { getAccessToken } from '../../functions/connectors/token-lifecycle';
@@ -119,7 +120,7 @@ async function nextTokenError(error: 'invalid_grant' | 'rate_limited', retryAfte
 describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider', () => {
   afterEach(async () => {
     // Each test leaves nothing due behind for the next one: every connection is disconnected.
-    const all = await deps.tables.connectors.query<{ id: string; status: string }>({
+    const all = await deps.tables.connectors.query<ConnectionItem>({
       index: 'gsi1',
       partition: `ORG#${ORG}#CONNS`,
     });

@@ -1,0 +1,231 @@
+// The token lifecycle over HTTP against `npm start`'s server and its sandbox provider, on the server's
+// movable clock (the sandbox judges token expiry by the same clock): expiry and refresh (on a timer,
+// on demand and on use), one provider call for ten concurrent users of an expired rotating token,
+// invalid_grant to reauth_required with its webhook and back through the connect flow, 429 to
+// throttled and back to healthy after Retry-After.
+import { createHash } from 'node:crypto';
+import type { RunningServer } from '../support/local-server';
+import { api, startLocalServer } from '../support/local-server';
+import type { Receiver } from '../support/receiver';
+import { startReceiver } from '../support/receiver';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const SWEEP_INTERVAL_MS = 2_000;
+
+let server: RunningServer;
+let receiver: Receiver;
+let call: ReturnType<typeof api>;
+let sandboxUrl = '';
+
+interface Issued {
+  accessTokens: string[];
+  revoked: string[];
+  tokenRequests: { provider: string; grantType: string; status: number }[];
+}
+
+beforeAll(async () => {
+  [server, receiver] = await Promise.all([
+    startLocalServer({ LOCAL_TOKEN_SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) }),
+    startReceiver(),
+  ]);
+  call = api(server);
+});
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), receiver?.close()]);
+});
+
+async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A browser: one cookie jar per origin, redirects followed by hand. */
+class Browser {
+  private readonly jar = new Map<string, string[]>();
+  async request(url: string, form?: Record<string, string>) {
+    const response = await fetch(url, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        Cookie: (this.jar.get(new URL(url).origin) ?? []).join('; '),
+        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    const cookies = this.jar.get(new URL(url).origin) ?? [];
+    for (const line of response.headers.getSetCookie()) cookies.push(line.split(';')[0]!);
+    this.jar.set(new URL(url).origin, cookies);
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      body: await response.text(),
+    };
+  }
+}
+
+/** Runs the hosted connect flow for a practice account; returns the connection id it came back with. */
+async function connect(account: string): Promise<string> {
+  const created = await call('/connectors/v1/connections', {
+    method: 'POST',
+    body: JSON.stringify({ provider: 'practice', return_url: 'https://app.example.com/back' }),
+  });
+  expect(created.status).toBe(201);
+  const { connect_url } = (await created.json()) as { connect_url: string };
+  const browser = new Browser();
+  const opened = await browser.request(connect_url);
+  const authorize = new URL(opened.location!);
+  sandboxUrl = authorize.origin;
+  const page = await browser.request(authorize.toString());
+  const requestId = /name="request_id" value="([^"]+)"/.exec(page.body)![1]!;
+  const consent = await browser.request(`${authorize.origin}${authorize.pathname}`, {
+    request_id: requestId,
+    decision: 'approve',
+    simulate: 'none',
+    account_id: account,
+  });
+  const done = await browser.request(consent.location!);
+  expect(done.status).toBe(302);
+  const back = new URL(done.location!);
+  expect(back.searchParams.get('error')).toBeNull();
+  return back.searchParams.get('connection_id')!;
+}
+
+const status = async (id: string) =>
+  ((await (await call(`/connectors/v1/connections/${id}`)).json()) as { status: string }).status;
+
+const issued = async (): Promise<Issued> =>
+  (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as Issued;
+
+const refreshCount = async () =>
+  (await issued()).tokenRequests.filter((r) => r.provider === 'practice' && r.grantType === 'refresh_token')
+    .length;
+
+async function sweepNow(): Promise<Record<string, number>> {
+  const response = await fetch(`${server.baseUrl}/__dev/token-sweep`, { method: 'POST' });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, number>;
+}
+
+/** An access token on use, as a sync worker gets one: the server answers a fingerprint, never the token. */
+async function useToken(id: string) {
+  const response = await fetch(`${server.baseUrl}/__dev/connections/${id}/access-token`, { method: 'POST' });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function nextTokenError(error: 'invalid_grant' | 'rate_limited', retryAfter?: number) {
+  const response = await fetch(`${sandboxUrl}/__sandbox/next-token-error`, {
+    method: 'POST',
+    body: JSON.stringify({ provider: 'practice', error, retry_after: retryAfter }),
+  });
+  expect(response.status).toBe(204);
+}
+
+const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 16);
+
+describe('token lifecycle through the local server', () => {
+  let current: string | undefined;
+  afterEach(async () => {
+    // One connection at a time is due: a test's connection is disconnected when it ends.
+    if (current)
+      expect((await call(`/connectors/v1/connections/${current}`, { method: 'DELETE' })).status).toBe(204);
+    current = undefined;
+  });
+
+  it('refreshes an access token before it expires, on the server timer without any call', async () => {
+    current = await connect('acct-e2e-timer');
+    const before = await refreshCount();
+    await server.advanceClock(55 * MIN);
+    await until(
+      async () => ((await refreshCount()) > before ? true : undefined),
+      4 * SWEEP_INTERVAL_MS + 5_000,
+    );
+    const used = await useToken(current);
+    expect(used.status).toBe(200);
+    expect(used.body.token_version).toBe(2);
+    expect(await status(current)).toBe('healthy');
+  });
+
+  it('makes exactly one token call for 10 concurrent users of an expired rotating token', async () => {
+    current = await connect('acct-e2e-race');
+    const before = await refreshCount();
+    await server.advanceClock(2 * HOUR);
+    const id = current;
+    const results = await Promise.all(Array.from({ length: 10 }, () => useToken(id)));
+
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(results.map((r) => r.body.fingerprint)).size).toBe(1);
+    expect(results.every((r) => r.body.token_version === 2)).toBe(true);
+    const after = await issued();
+    const refreshes = after.tokenRequests.filter((r) => r.grantType === 'refresh_token').slice(before);
+    expect(refreshes).toEqual([{ provider: 'practice', grantType: 'refresh_token', status: 200 }]);
+    // The token all ten got is the newest the provider issued, and nothing was revoked for reuse.
+    const newest = after.accessTokens[after.accessTokens.length - 1]!;
+    expect(results[0]!.body.fingerprint).toBe(fingerprint(newest));
+    expect(after.revoked).not.toContain(newest);
+    expect(await status(id)).toBe('healthy');
+  });
+
+  it('turns invalid_grant into reauth_required with its webhook, and the connect flow brings the same connection back', async () => {
+    const endpoint = await call('/webhooks/v1/endpoints', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url('/lifecycle'), eventTypeFilters: ['connection.*'] }),
+    });
+    expect(endpoint.status).toBe(201);
+    current = await connect('acct-e2e-lapse');
+    const id = current;
+    await nextTokenError('invalid_grant');
+    await server.advanceClock(55 * MIN);
+    await sweepNow();
+
+    await until(async () => ((await status(id)) === 'reauth_required' ? true : undefined));
+    const delivery = await until(async () =>
+      receiver.received.find((r) => r.path === '/lifecycle' && r.body.includes('connection.reauth_required')),
+    );
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      type: 'connection.reauth_required',
+      data: { connectionId: id, provider: 'practice', status: 'reauth_required', previousStatus: 'healthy' },
+    });
+    expect(await useToken(id)).toEqual({ status: 409, body: { error: 'reauth_required' } });
+
+    // Reauthorization: the same provider account through the real flow returns the same connection.
+    expect(await connect('acct-e2e-lapse')).toBe(id);
+    expect(await status(id)).toBe('healthy');
+    const used = await useToken(id);
+    expect(used.status).toBe(200);
+    expect(receiver.received.filter((r) => r.body.includes('connection.reauth_required'))).toHaveLength(1);
+  });
+
+  it('throttles on a provider 429 and clears on its own after Retry-After, back to healthy', async () => {
+    current = await connect('acct-e2e-throttle');
+    const id = current;
+    await nextTokenError('rate_limited', 120);
+    await server.advanceClock(55 * MIN);
+    await sweepNow();
+    await until(async () => ((await status(id)) === 'throttled' ? true : undefined));
+    const refused = await useToken(id);
+    expect(refused).toMatchObject({ status: 429, body: { error: 'throttled' } });
+    await server.advanceClock(60_000);
+    expect(await status(id)).toBe('throttled');
+
+    const before = await refreshCount();
+    await server.advanceClock(61_000);
+    await sweepNow();
+    expect(await status(id)).toBe('healthy');
+    // The sweep that ended the throttle also refreshed the token that fell due meanwhile.
+    await until(async () => ((await refreshCount()) > before ? true : undefined));
+    const used = await useToken(id);
+    expect(used.status).toBe(200);
+    expect(used.body.token_version).toBe(2);
+  });
+
+  it('never logs or answers a provider token', () => {
+    expect(server.logs()).not.toMatch(/sbx_(at|rt|code)_/);
+  });
+});

@@ -22,6 +22,8 @@ const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boole
     stateKey: true,
   },
   deleteConnection: { settings: ['revokeUrl', 'clientId', 'clientSecret'], stateKey: false },
+  /** The scheduled token refresh sweep (lib/token-lifecycle.ts): the token endpoint and the client. */
+  refreshSweep: { settings: ['tokenUrl', 'clientId', 'clientSecret'], stateKey: false },
 };
 
 const endpoint = z.url({ protocol: /^https?$/ });
@@ -106,7 +108,7 @@ export class ConnectorSettings extends Construct {
   }
 
   /** The environment of one route: only what it reads. Pass to `new Api(..., { environmentFor })`. */
-  readonly environmentFor = (route: RouteDefinition): Record<string, string> => {
+  readonly environmentFor = (route: Pick<RouteDefinition, 'id'>): Record<string, string> => {
     const needs = ROUTE_NEEDS[route.id];
     if (!needs) return {};
     const env: Record<string, string> = {};

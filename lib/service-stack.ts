@@ -10,6 +10,7 @@ import { Delivery } from './delivery';
 import { Messaging } from './messaging';
 import { PurgeWorkflow } from './purge';
 import type { StageConfig } from './stage-config';
+import { TokenLifecycle } from './token-lifecycle';
 
 export interface ServiceStackProps extends StackProps {
   stage: StageConfig;
@@ -37,6 +38,12 @@ export class ServiceStack extends Stack {
       environmentFor: this.connectors.environmentFor,
     });
     new PurgeWorkflow(this, 'Purge', { stage: props.stage, data: this.data }).bindRoutes(this.api.functions);
+    new TokenLifecycle(this, 'TokenLifecycle', {
+      stage: props.stage,
+      data: this.data,
+      messaging: this.messaging,
+      connectors: this.connectors,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
     new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });

@@ -1,0 +1,144 @@
+// Wiring of the scheduled token refresh sweep: a 5-minute EventBridge rule invoking one Lambda that may
+// touch the connectors table, the envelope key and the events queue, and read only the provider token
+// endpoints and clients.
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { ServiceStack } from '../../lib/service-stack';
+import { TokenLifecycle } from '../../lib/token-lifecycle';
+import { synthStack } from '../support/synth';
+
+const endpoints = (host: string, clientId: string) => ({
+  authorizeUrl: `https://${host}/oauth/authorize`,
+  tokenUrl: `https://${host}/oauth/token`,
+  revokeUrl: `https://${host}/oauth/revoke`,
+  accountUrl: `https://${host}/api/v1/me`,
+  clientId,
+});
+const CONTEXT = {
+  providers: {
+    practice: endpoints('practice.example', 'practice-client'),
+    drive: endpoints('drive.example', 'drive-client'),
+  },
+};
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Statement = { Action: string | string[]; Resource: unknown };
+
+let stack: ServiceStack;
+let template: Template;
+let lifecycle: TokenLifecycle;
+let functionId: string;
+
+beforeAll(() => {
+  ({ stack, template } = synthStack({ context: { connectors: JSON.stringify(CONTEXT) } }));
+  lifecycle = stack.node.findChild('TokenLifecycle') as TokenLifecycle;
+  functionId = stack.getLogicalId(lifecycle.sweep.fn.node.defaultChild as never);
+});
+
+function statements(): Statement[] {
+  const roleId = stack.getLogicalId(lifecycle.sweep.fn.role!.node.defaultChild as never);
+  const policies = template.findResources('AWS::IAM::Policy') as Resources;
+  return Object.values(policies)
+    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+const actions = () =>
+  [...new Set(statements().flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])))].sort();
+
+/** Logical ids the statements granting actions with `prefix` point at. */
+function targetsOf(prefix: string): string[] {
+  const refs = new Set<string>();
+  for (const s of statements()) {
+    const list = Array.isArray(s.Action) ? s.Action : [s.Action];
+    if (!list.some((a) => a.startsWith(prefix))) continue;
+    JSON.stringify(s.Resource).replace(
+      /"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g,
+      (_m, a, b) => {
+        refs.add((a ?? b) as string);
+        return '';
+      },
+    );
+  }
+  return [...refs].sort();
+}
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+
+describe('the token refresh sweep in the stack', () => {
+  it('is invoked by an EventBridge rule every 5 minutes, without retries of a missed run', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [functionId, 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 },
+        }),
+      ],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [logicalId(lifecycle.schedule), 'Arn'] },
+    });
+  });
+
+  it('runs the refresh-sweep handler on the ServiceFunction defaults, one at a time, within the interval', () => {
+    const fn = template.toJSON().Resources[functionId] as { Properties: Record<string, unknown> };
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      TracingConfig: { Mode: 'Active' },
+      ReservedConcurrentExecutions: 1,
+      Timeout: 240,
+    });
+    const logs = lifecycle.sweep.node.findChild('Logs') as { node: { defaultChild?: unknown } };
+    expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: logicalId(logs) } });
+  });
+
+  it('grants exactly the connectors table, the envelope key both ways and sending to the events queue', () => {
+    expect(actions()).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+    expect(targetsOf('dynamodb:')).toEqual([logicalId(stack.data.tables.connectors)]);
+    expect(targetsOf('kms:')).toEqual([logicalId(stack.data.key)]);
+    expect(targetsOf('sqs:')).toEqual([logicalId(stack.messaging.queues.events.queue)]);
+    expect(actions().some((a) => a.startsWith('secretsmanager:') || a.startsWith('states:'))).toBe(false);
+  });
+
+  it('gets the token endpoints, client ids and client secrets (as dynamic references), nothing else of the providers', () => {
+    const fn = template.toJSON().Resources[functionId] as {
+      Properties: { Environment: { Variables: Record<string, unknown> } };
+    };
+    const env = fn.Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      PROVIDER_PRACTICE_TOKEN_URL: 'https://practice.example/oauth/token',
+      PROVIDER_PRACTICE_CLIENT_ID: 'practice-client',
+      PROVIDER_DRIVE_TOKEN_URL: 'https://drive.example/oauth/token',
+      PROVIDER_DRIVE_CLIENT_ID: 'drive-client',
+      TABLE_CONNECTORS: expect.anything(),
+      KMS_KEY_ID: expect.anything(),
+      QUEUE_EVENTS_URL: expect.anything(),
+    });
+    expect(JSON.stringify(env.PROVIDER_PRACTICE_CLIENT_SECRET)).toContain('{{resolve:secretsmanager:');
+    const names = Object.keys(env);
+    expect(names.filter((n) => /AUTHORIZE_URL|REVOKE_URL|ACCOUNT_URL/.test(n))).toEqual([]);
+    expect(names).not.toContain('CONNECT_STATE_SIGNING_KEY');
+    expect(names.filter((n) => n.startsWith('TABLE_'))).toEqual(['TABLE_CONNECTORS']);
+  });
+});

@@ -4,7 +4,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
-import { TokenLifecycle } from '../../lib/token-lifecycle';
+import type { TokenLifecycle } from '../../lib/token-lifecycle';
 import { synthStack } from '../support/synth';
 
 const endpoints = (host: string, clientId: string) => ({

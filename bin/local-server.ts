@@ -52,7 +52,9 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
     const { credentials, created, path } = await ensureDevCredentials(deps, dataDir, baseUrl);
-    console.log(`Connector and event service listening on ${baseUrl} (${onAws ? 'aws adapters at ' + process.env.AWS_ENDPOINT_URL : 'local adapters, data in ' + dataDir})`);
+    console.log(
+      `Connector and event service listening on ${baseUrl} (${onAws ? 'aws adapters at ' + process.env.AWS_ENDPOINT_URL : 'local adapters, data in ' + dataDir})`,
+    );
     if (created && process.stdout.isTTY) {
       console.log(`Development API key (shown once; also in ${path}):\n  ${credentials.apiKey}`);
     } else {
@@ -60,7 +62,9 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     }
     const sandboxFor = unconfigured.join(', ') || 'no provider: all are configured';
     console.log(`Sandbox OAuth provider on ${sandbox.url} (for ${sandboxFor})`);
-    console.log(`Try: curl -H "Authorization: Bearer $(node -p "require('${path}').apiKey")" ${baseUrl}/connectors/v1/providers`);
+    console.log(
+      `Try: curl -H "Authorization: Bearer $(node -p "require('${path}').apiKey")" ${baseUrl}/connectors/v1/providers`,
+    );
   })().catch((error: unknown) => {
     console.error('startup failed', error);
     process.exit(1);

@@ -13,6 +13,7 @@ import { devHooks } from '../functions/local/dev-hooks';
 import { devLedgerHooks } from '../functions/local/dev-ledger';
 import { devConsoleIdentityProvider } from '../functions/local/dev-console-idp';
 import { localTokenSweep } from '../functions/local/token-sweep';
+import { attachLocalWorkers } from '../functions/local/workers';
 import { startSandboxProvider } from '../functions/local/sandbox-provider';
 import { registerSandboxClients } from '../functions/local/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors/config';
@@ -28,7 +29,7 @@ const clock = new OffsetClock();
 const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
 const deps = onAws ? { ...createAwsDeps(), clock } : createLocalDeps({ dataDir, clock });
 provideDeps(deps);
-void import('../functions/local/workers').then((m) => m.attachLocalWorkers(deps));
+attachLocalWorkers(deps); // on the aws adapters the queues have their own consumers: nothing attaches
 
 const server = createLocalServer([
   devHooks(clock),

@@ -1,6 +1,5 @@
 // The connect flow's core on DynamoDB Local and moto KMS, with the sandbox provider in process: tokens
 // are stored only as ciphertext bound to {organization, connection}, single use holds on DynamoDB.
-import { randomBytes } from 'node:crypto';
 import { awsKeys } from '../../functions/adapters/aws';
 import { LocalQueue } from '../../functions/adapters/local/local-queue';
 import type { ConnectorConfig } from '../../functions/connectors/config';
@@ -11,17 +10,15 @@ import {
   getConnection,
   tokenContext,
 } from '../../functions/connectors/connections';
-import type { ProviderId } from '../../functions/connectors/providers';
-import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/providers';
 import type { TokenItem } from '../../functions/connectors/store';
 import { startSandboxProvider } from '../../functions/local/sandbox-provider';
 import type { SandboxProvider } from '../../functions/local/sandbox-provider';
-import { registerSandboxClients } from '../../functions/local/sandbox-setup';
 import { ManualClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/deps';
 import { open } from '../../functions/platform/envelope';
 import { Logger } from '../../functions/platform/logger';
 import { createAwsTables, createKmsKey } from '../support/emulators';
+import { approveAtSandbox, sandboxConnectorConfig } from '../support/sandbox';
 
 const BASE_URL = 'https://api.test.example';
 const ORG = 'org_integrationaaaaaaaaaa';
@@ -34,21 +31,7 @@ let config: ConnectorConfig;
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
   sandbox = await startSandboxProvider({ clock });
-  const env = registerSandboxClients(sandbox, BASE_URL);
-  const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)]!;
-  const stateKey = randomBytes(32);
-  config = {
-    stateKey: () => stateKey,
-    provider: (id) => ({
-      authorizeUrl: setting(id, 'AUTHORIZE_URL'),
-      tokenUrl: setting(id, 'TOKEN_URL'),
-      revokeUrl: setting(id, 'REVOKE_URL'),
-      accountUrl: setting(id, 'ACCOUNT_URL'),
-      clientId: setting(id, 'CLIENT_ID'),
-      clientSecret: setting(id, 'CLIENT_SECRET'),
-    }),
-  };
-  expect(PROVIDER_IDS.every((id) => setting(id, 'CLIENT_ID'))).toBe(true);
+  config = sandboxConnectorConfig(sandbox, BASE_URL);
   deps = {
     tables: await createAwsTables('connectors'),
     keys: awsKeys(await createKmsKey()),
@@ -60,25 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox?.close();
 });
-
-/** Approves consent at the sandbox as the user would; returns the code and state it redirects with. */
-async function approve(authorizeUrl: string, account: string): Promise<{ code: string; state: string }> {
-  const page = await (await fetch(authorizeUrl)).text();
-  const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;
-  const answer = await fetch(`${new URL(authorizeUrl).origin}${new URL(authorizeUrl).pathname}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      request_id: requestId,
-      decision: 'approve',
-      simulate: 'none',
-      account_id: account,
-    }),
-  });
-  const back = new URL(answer.headers.get('location')!);
-  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
-}
 
 async function connect(
   account: string,
@@ -92,7 +56,7 @@ async function connect(
   const token = created.connect_url.split('/').pop()!;
   const opened = await openConnectLink(deps, config, { token, baseUrl: BASE_URL });
   const cookie = opened.cookie!.split(';')[0]!;
-  const { code, state } = await approve(opened.location, account);
+  const { code, state } = await approveAtSandbox(opened.location, account);
   const done = await completeConnection(
     deps,
     config,

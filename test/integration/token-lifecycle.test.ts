@@ -1,26 +1,24 @@
 // The token lifecycle on DynamoDB Local and moto KMS, against the sandbox provider in process (which
 // rotates refresh tokens and revokes the whole grant when a spent one is presented again): concurrent
 // refreshers spend a refresh token once, a lapse becomes reauth_required, a 429 a throttle that ends.
-import { randomBytes } from 'node:crypto';
 import { awsKeys } from '../../functions/adapters/aws';
 import { LocalQueue } from '../../functions/adapters/local/local-queue';
 import type { ConnectorConfig } from '../../functions/connectors/config';
 import { completeConnection, openConnectLink } from '../../functions/connectors/connect-flow';
 import { createConnection, disconnect, getConnection } from '../../functions/connectors/connections';
 import { fetchAccount } from '../../functions/connectors/oauth-client';
-import type { ProviderId } from '../../functions/connectors/providers';
-import { PROVIDERS, providerEnv } from '../../functions/connectors/providers';
+import { PROVIDERS } from '../../functions/connectors/providers';
 import type { ConnectionItem } from '../../functions/connectors/store';
 import { ConnectorStore } from '../../functions/connectors/store';
 import { runRefreshSweep } from '../../functions/connectors/sweep';
 import { getAccessToken } from '../../functions/connectors/token-lifecycle';
 import type { SandboxProvider } from '../../functions/local/sandbox-provider';
 import { startSandboxProvider } from '../../functions/local/sandbox-provider';
-import { registerSandboxClients } from '../../functions/local/sandbox-setup';
 import { ManualClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/deps';
 import { Logger } from '../../functions/platform/logger';
 import { createAwsTables, createKmsKey } from '../support/emulators';
+import { approveAtSandbox, sandboxConnectorConfig } from '../support/sandbox';
 
 const BASE_URL = 'https://api.test.example';
 const ORG = 'org_lifecycleintegrationa';
@@ -37,20 +35,7 @@ let store: ConnectorStore;
 beforeAll(async () => {
   clock = new ManualClock(Date.now());
   sandbox = await startSandboxProvider({ clock, exposeIssued: true });
-  const env = registerSandboxClients(sandbox, BASE_URL);
-  const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)]!;
-  const stateKey = randomBytes(32);
-  config = {
-    stateKey: () => stateKey,
-    provider: (id) => ({
-      authorizeUrl: setting(id, 'AUTHORIZE_URL'),
-      tokenUrl: setting(id, 'TOKEN_URL'),
-      revokeUrl: setting(id, 'REVOKE_URL'),
-      accountUrl: setting(id, 'ACCOUNT_URL'),
-      clientId: setting(id, 'CLIENT_ID'),
-      clientSecret: setting(id, 'CLIENT_SECRET'),
-    }),
-  };
+  config = sandboxConnectorConfig(sandbox, BASE_URL);
   deps = {
     tables: await createAwsTables('lifecycle'),
     keys: awsKeys(await createKmsKey()),
@@ -64,20 +49,6 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function approve(authorizeUrl: string, account: string): Promise<{ code: string; state: string }> {
-  const page = await (await fetch(authorizeUrl)).text();
-  const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;
-  const url = new URL(authorizeUrl);
-  const answer = await fetch(`${url.origin}${url.pathname}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ request_id: requestId, decision: 'approve', account_id: account }),
-  });
-  const back = new URL(answer.headers.get('location')!);
-  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
-}
-
 /** The whole connect flow for a practice account; returns the connection it landed on. */
 async function connect(account: string): Promise<string> {
   const created = await createConnection(
@@ -90,7 +61,7 @@ async function connect(account: string): Promise<string> {
     token: created.connect_url.split('/').pop()!,
     baseUrl: BASE_URL,
   });
-  const { code, state } = await approve(opened.location, account);
+  const { code, state } = await approveAtSandbox(opened.location, account);
   const done = await completeConnection(
     deps,
     config,

@@ -1,0 +1,54 @@
+// The sandbox OAuth provider in process, for integration tests of the connect flow and the token
+// lifecycle: the connector configuration pointing at it, and a user approving consent on it.
+import { randomBytes } from 'node:crypto';
+import type { ConnectorConfig } from '../../functions/connectors/config';
+import type { ProviderId } from '../../functions/connectors/providers';
+import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/providers';
+import type { SandboxProvider } from '../../functions/local/sandbox-provider';
+import { registerSandboxClients } from '../../functions/local/sandbox-setup';
+
+/** Registers our clients at the sandbox (callbacks under `baseUrl`) and returns the config to use them. */
+export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string): ConnectorConfig {
+  const env = registerSandboxClients(sandbox, baseUrl);
+  const setting = (id: ProviderId, field: string) => {
+    const value = env[providerEnv(id, field)];
+    if (!value) throw new Error(`the sandbox registered no ${providerEnv(id, field)}`);
+    return value;
+  };
+  for (const id of PROVIDER_IDS) setting(id, 'CLIENT_ID');
+  const stateKey = randomBytes(32);
+  return {
+    stateKey: () => stateKey,
+    provider: (id) => ({
+      authorizeUrl: setting(id, 'AUTHORIZE_URL'),
+      tokenUrl: setting(id, 'TOKEN_URL'),
+      revokeUrl: setting(id, 'REVOKE_URL'),
+      accountUrl: setting(id, 'ACCOUNT_URL'),
+      clientId: setting(id, 'CLIENT_ID'),
+      clientSecret: setting(id, 'CLIENT_SECRET'),
+    }),
+  };
+}
+
+/** Approves consent at the sandbox as the user would; returns the code and state it redirects with. */
+export async function approveAtSandbox(
+  authorizeUrl: string,
+  account: string,
+): Promise<{ code: string; state: string }> {
+  const page = await (await fetch(authorizeUrl)).text();
+  const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;
+  const url = new URL(authorizeUrl);
+  const answer = await fetch(`${url.origin}${url.pathname}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      request_id: requestId,
+      decision: 'approve',
+      simulate: 'none',
+      account_id: account,
+    }),
+  });
+  const back = new URL(answer.headers.get('location')!);
+  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
+}

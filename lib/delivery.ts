@@ -94,7 +94,7 @@ export class Delivery extends Construct {
   }
 
   private alarmAction(email: string): IAlarmAction {
-    const topic = new Topic(this, 'Alarms');
+    const topic = new Topic(this, 'Alarms', { enforceSSL: true });
     topic.addSubscription(new EmailSubscription(email));
     return new SnsAction(topic);
   }

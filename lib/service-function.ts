@@ -2,6 +2,7 @@
 // grant-plus-environment helpers, so no function is configured by hand.
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -48,7 +49,22 @@ export class ServiceFunction extends Construct {
       retention: props.stage.logRetention,
       removalPolicy: props.stage.removalPolicy,
     });
+    // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to its own log group only.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      inlinePolicies: {
+        logs: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [logGroup.logGroupArn],
+            }),
+          ],
+        }),
+      },
+    });
     this.fn = new NodejsFunction(this, 'Function', {
+      role,
       entry: join(FUNCTIONS_DIR, `${props.handler}.ts`),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,

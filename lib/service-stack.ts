@@ -1,13 +1,15 @@
 // The service stack: composes the bounded contexts; no business logic here.
 import type { StackProps } from 'aws-cdk-lib';
-import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
 import { Api } from './api';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { DataStores } from './data';
 import { Delivery } from './delivery';
+import { ApiFirewall } from './firewall';
 import { Messaging } from './messaging';
+import { NagAcknowledgements } from './nag';
 import { PurgeWorkflow } from './purge';
 import type { StageConfig } from './stage-config';
 import { TokenLifecycle } from './token-lifecycle';
@@ -38,6 +40,9 @@ export class ServiceStack extends Stack {
       environmentFor: this.connectors.environmentFor,
     });
     new PurgeWorkflow(this, 'Purge', { stage: props.stage, data: this.data }).bindRoutes(this.api.functions);
+    if (props.stage.firewall)
+      new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
+    Aspects.of(this).add(new NagAcknowledgements());
     new TokenLifecycle(this, 'TokenLifecycle', {
       stage: props.stage,
       data: this.data,

@@ -37,6 +37,23 @@ export interface StageConfig {
   alarmEmail?: string;
   /** Verifies console sessions; absent: the console authorizer fails closed (500, logged). */
   console?: ConsoleIdentityProvider;
+  /** A WAF web ACL in front of the API stage (prod): address reputation, known bad inputs, a rate cap. */
+  firewall?: { requestsPerAddressPer5Minutes: number };
+  /** What the CloudWatch alarms fire on (lib/observability.ts; docs/runbook.md explains each). */
+  alarms: AlarmThresholds;
+}
+
+export interface AlarmThresholds {
+  /** Share of a Lambda's invocations that end in an error, per 5 minutes. */
+  functionErrorPercent: number;
+  /** Share of API requests answered 5xx, per 5 minutes. */
+  api5xxPercent: number;
+  /** Deliveries marked failed (rejected or exhausted) per 15 minutes, across all endpoints. */
+  failedDeliveriesPer15Minutes: number;
+  /** Token refreshes that failed (not lapses to reauth_required) per 15 minutes. */
+  refreshFailuresPer15Minutes: number;
+  /** Connections throttled by their provider per 15 minutes. */
+  connectionThrottlesPer15Minutes: number;
 }
 
 export function stageConfig(node: Node): StageConfig {
@@ -67,6 +84,14 @@ export function stageConfig(node: Node): StageConfig {
     authorizerCacheTtl: Duration.seconds(prod ? 60 : 0),
     publicBaseUrl: parsed.data.publicBaseUrl,
     alarmEmail: parsed.data.alarmEmail,
+    firewall: prod ? { requestsPerAddressPer5Minutes: 10_000 } : undefined,
+    alarms: {
+      functionErrorPercent: prod ? 2 : 10,
+      api5xxPercent: prod ? 1 : 5,
+      failedDeliveriesPer15Minutes: prod ? 50 : 200,
+      refreshFailuresPer15Minutes: prod ? 10 : 50,
+      connectionThrottlesPer15Minutes: prod ? 20 : 100,
+    },
     console:
       consoleIssuer && consoleAudience && consoleJwksUrl
         ? { issuer: consoleIssuer, audience: consoleAudience, jwksUrl: consoleJwksUrl }

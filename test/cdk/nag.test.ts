@@ -1,0 +1,95 @@
+// cdk-nag's AwsSolutions pack over the synthesized stack, both stages: no finding may be left that is
+// not acknowledged with a reason (lib/nag.ts), and the acknowledgements stay narrow.
+import { Validations } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { synthStack } from '../support/synth';
+
+const CONSOLE = {
+  consoleIssuer: 'https://idp.example.com/',
+  consoleAudience: 'connector-event-service',
+  consoleJwksUrl: 'https://idp.example.com/.well-known/jwks.json',
+};
+
+function findings(options: Parameters<typeof synthStack>[0]) {
+  const { stack } = synthStack(options); // synthesis runs the acknowledgement aspect
+  const report = new AwsSolutionsChecks(stack).validateScope(stack);
+  return {
+    stack,
+    violations: report.violations.map((v) => ({
+      rule: v.ruleName,
+      resources: v.violatingResources.map((r) => r.constructPath),
+    })),
+  };
+}
+
+function acknowledgements(stack: ReturnType<typeof synthStack>['stack']) {
+  return stack.node
+    .findAll()
+    .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY))
+    .flatMap((m) => Object.entries(m.data as Record<string, string>));
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  it.each([
+    ['dev', { stage: 'dev' as const }],
+    [
+      'prod with alarms and a console identity provider',
+      { stage: 'prod' as const, context: { alarmEmail: 'ops@example.com', ...CONSOLE } },
+    ],
+  ])('leaves no unacknowledged finding on the %s stack', (_name, options) => {
+    expect(findings(options).violations).toEqual([]);
+  });
+
+  it('gives every acknowledgement a reason a reviewer can check', () => {
+    const { stack } = findings({ stage: 'prod', context: { alarmEmail: 'ops@example.com' } });
+    const acks = acknowledgements(stack);
+    expect(acks.length).toBeGreaterThan(0);
+    for (const [id, reason] of acks) {
+      expect({ id, reason: reason.length > 60 }).toEqual({ id, reason: true });
+    }
+  });
+
+  it('acknowledges no managed policy and no wildcard beyond X-Ray, log delivery, table indexes, executions and task versions', () => {
+    const { stack } = findings({ stage: 'prod' });
+    const ids = [...new Set(acknowledgements(stack).map(([id]) => id.replace(/^annotation::/i, '')))];
+    expect(ids.filter((id) => id.startsWith('AwsSolutions-IAM4'))).toEqual([]);
+    for (const id of ids.filter((i) => i.startsWith('AwsSolutions-IAM5'))) {
+      expect(id).toMatch(
+        /^AwsSolutions-IAM5\[Resource::(\*|<Data[A-Za-z]+Table[A-Z0-9]+\.Arn>\/index\/\*|arn:.*:states:.*:execution:.*:\*|<Purge[A-Za-z0-9]+\.Arn>:\*)\]$/,
+      );
+    }
+  });
+
+  it('puts a WAF web ACL in front of the production API only', () => {
+    const prod = synthStack({ stage: 'prod' }).template;
+    prod.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    prod.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      Rules: [
+        { Name: 'AWSManagedRulesAmazonIpReputationList' },
+        { Name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+        {
+          Name: 'PerAddressRate',
+          Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'rateLimited' } } },
+          Statement: {
+            RateBasedStatement: { Limit: 10000, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
+          },
+        },
+      ].map((rule) => Match.objectLike(rule)),
+    });
+    synthStack({ stage: 'dev' }).template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+  });
+
+  it('lets Lambda roles write only their own log group (no AWSLambdaBasicExecutionRole)', () => {
+    const { template } = synthStack();
+    const roles = template.findResources('AWS::IAM::Role') as Record<
+      string,
+      { Properties: Record<string, unknown> }
+    >;
+    for (const [id, role] of Object.entries(roles)) {
+      expect({ id, managed: role.Properties.ManagedPolicyArns }).toEqual({ id, managed: undefined });
+    }
+  });
+});

@@ -2,11 +2,35 @@
 // same definitions the emulator harness uses.
 import { Duration } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { TableName } from '../functions/platform/ports';
 import { INDEX_KEYS, TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
 import type { StageConfig } from './stage-config';
+
+/** Administration without use: no Encrypt, Decrypt, GenerateDataKey*, ReEncrypt* or CreateGrant. */
+export const KEY_ADMIN_ACTIONS = [
+  'kms:CreateAlias',
+  'kms:UpdateAlias',
+  'kms:DeleteAlias',
+  'kms:Describe*',
+  'kms:List*',
+  'kms:Get*',
+  'kms:PutKeyPolicy',
+  'kms:UpdateKeyDescription',
+  'kms:EnableKey',
+  'kms:DisableKey',
+  'kms:EnableKeyRotation',
+  'kms:DisableKeyRotation',
+  'kms:RotateKeyOnDemand',
+  'kms:TagResource',
+  'kms:UntagResource',
+  'kms:RevokeGrant',
+  'kms:RetireGrant',
+  'kms:ScheduleKeyDeletion',
+  'kms:CancelKeyDeletion',
+];
 
 export class DataStores extends Construct {
   readonly key: Key;
@@ -20,6 +44,18 @@ export class DataStores extends Construct {
       rotationPeriod: Duration.days(365),
       removalPolicy: stage.removalPolicy,
       pendingWindow: Duration.days(30),
+      // The account may administer the key but not use it (nor grant its use): encrypt and decrypt
+      // are allowed in the key policy to the roles ServiceFunction.bindKey names, and to no one else.
+      policy: new PolicyDocument({
+        statements: [
+          new PolicyStatement({
+            sid: 'AccountAdministersTheKey',
+            principals: [new AccountRootPrincipal()],
+            actions: KEY_ADMIN_ACTIONS,
+            resources: ['*'],
+          }),
+        ],
+      }),
     });
     this.tables = Object.fromEntries(
       TABLE_NAMES.map((name) => {

@@ -107,8 +107,13 @@ export class ServiceFunction extends Construct {
   }
 
   bindKey(key: IKey, use: 'encrypt' | 'decrypt' | 'both'): this {
-    if (use === 'encrypt' || use === 'both') key.grant(this.fn, 'kms:GenerateDataKey');
-    if (use === 'decrypt' || use === 'both') key.grant(this.fn, 'kms:Decrypt');
+    const actions = [
+      ...(use === 'encrypt' || use === 'both' ? ['kms:GenerateDataKey'] : []),
+      ...(use === 'decrypt' || use === 'both' ? ['kms:Decrypt'] : []),
+    ];
+    key.grant(this.fn, ...actions);
+    // The key policy delegates no use to the account (lib/data.ts): name this role in it too.
+    key.addToResourcePolicy(new PolicyStatement({ principals: [this.fn.role!], actions, resources: ['*'] }));
     this.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
     return this;
   }

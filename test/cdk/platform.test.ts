@@ -2,8 +2,17 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES } from '../../functions/routes';
+import type { RouteUses } from '../../functions/platform/route-types';
+import type { TableName } from '../../functions/platform/ports';
+import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../../functions/routes';
 import { TABLE_NAMES } from '../../functions/platform/tables';
+import { KEY_ADMIN_ACTIONS } from '../../lib/data';
+import type { Delivery } from '../../lib/delivery';
+import type { PurgeWorkflow } from '../../lib/purge';
+import type { ServiceFunction } from '../../lib/service-function';
+import { TABLE_ACTIONS } from '../../lib/service-function';
+import type { ServiceStack } from '../../lib/service-stack';
+import type { TokenLifecycle } from '../../lib/token-lifecycle';
 import { actionsOf, resourcesOf, synthStack } from '../support/synth';
 
 const { stack, template } = synthStack();
@@ -146,6 +155,183 @@ describe('service stack (dev)', () => {
       ResponseType: 'DEFAULT_5XX',
       StatusCode: '500',
     });
+  });
+});
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Principal?: unknown };
+const list = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+const refsIn = (value: unknown): string[] =>
+  JSON.stringify(value) === '"*"'
+    ? ['*']
+    : [...JSON.stringify(value).matchAll(/"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g)].map(
+        (m) => m[1] ?? m[2]!,
+      );
+
+/** What a function's role may do: action -> the logical ids (or '*') it may do it on. */
+function grantsOf(stack: ServiceStack, fn: ServiceFunction): Record<string, string[]> {
+  const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
+  const policies = template.findResources('AWS::IAM::Policy') as Resources;
+  const grants: Record<string, Set<string>> = {};
+  for (const policy of Object.values(policies)) {
+    if (!(policy.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId)) continue;
+    for (const statement of (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
+      expect(statement.Effect).toBe('Allow');
+      for (const action of list(statement.Action)) {
+        for (const ref of list(statement.Resource).flatMap(refsIn)) (grants[action] ??= new Set()).add(ref);
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(grants).map(([a, r]) => [a, [...r].sort()]));
+}
+
+interface WorkerUses extends RouteUses {
+  /** The queue an SQS event source reads. */
+  reads?: 'events' | 'deliveries';
+}
+
+/** The grants `uses` stands for, exactly: nothing more may appear on the role. */
+function expectedGrants(stack: ServiceStack, uses: WorkerUses, apiKey = false): Record<string, string[]> {
+  const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
+  const grants: Record<string, Set<string>> = {};
+  const add = (actions: readonly string[], ...refs: string[]) => {
+    for (const a of actions) for (const r of refs) (grants[a] ??= new Set()).add(r);
+  };
+  add(['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], '*');
+  const tables = { ...uses.tables, ...(apiKey ? { ratelimits: 'write' as const } : {}) };
+  for (const [name, access] of Object.entries(tables)) {
+    add(TABLE_ACTIONS[access], id(stack.data.tables[name as TableName]));
+  }
+  const kms = {
+    encrypt: ['kms:GenerateDataKey'],
+    decrypt: ['kms:Decrypt'],
+    both: ['kms:GenerateDataKey', 'kms:Decrypt'],
+  };
+  if (uses.kms) add(kms[uses.kms], id(stack.data.key));
+  for (const queue of uses.queues ?? []) {
+    add(
+      ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+      id(stack.messaging.queues[queue].queue),
+    );
+  }
+  if (uses.reads) {
+    add(
+      [
+        'sqs:ReceiveMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:GetQueueUrl',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+      ],
+      id(stack.messaging.queues[uses.reads].queue),
+    );
+  }
+  const purge = stack.node.findChild('Purge') as PurgeWorkflow;
+  if (uses.workflows?.purge) {
+    const machine = id(purge.stateMachine);
+    if (uses.workflows.purge === 'start') add(['states:StartExecution'], machine);
+    add(['states:DescribeExecution'], machine);
+  }
+  return Object.fromEntries(Object.entries(grants).map(([a, r]) => [a, [...r].sort()]));
+}
+
+describe('least privilege, per function', () => {
+  it.each(ROUTES.map((r) => [r.id, r] as const))(
+    'grants route %s exactly the table actions, KMS operations, queues and workflows its `uses` declares',
+    (_id, route) => {
+      expect(grantsOf(stack, stack.api.functions.get(route.id)!)).toEqual(
+        expectedGrants(stack, route.uses, route.auth === 'apiKey'),
+      );
+    },
+  );
+
+  it('grants the workers, tasks and authorizers exactly what they use', () => {
+    const delivery = stack.node.findChild('Delivery') as Delivery;
+    const purge = stack.node.findChild('Purge') as PurgeWorkflow;
+    const lifecycle = stack.node.findChild('TokenLifecycle') as TokenLifecycle;
+    const cases: [string, ServiceFunction | undefined, WorkerUses][] = [
+      ['api key authorizer', stack.api.authorizerFunction, API_KEY_AUTHORIZER.uses],
+      ['console authorizer', stack.api.consoleAuthorizerFunction, CONSOLE_AUTHORIZER.uses],
+      [
+        'fan-out',
+        delivery.fanOut,
+        { tables: { webhooks: 'write' }, queues: ['deliveries'], reads: 'events' },
+      ],
+      [
+        'delivery',
+        delivery.deliver,
+        {
+          tables: { webhooks: 'write' },
+          kms: 'decrypt',
+          queues: ['deliveries', 'events'],
+          reads: 'deliveries',
+        },
+      ],
+      [
+        'refresh sweep',
+        lifecycle.sweep,
+        { tables: { connectors: 'write' }, kms: 'both', queues: ['events'] },
+      ],
+      ['purge page task', purge.pageFunction, { tables: { connectors: 'write', vault: 'write' } }],
+      ['purge finish task', purge.finishFunction, { tables: { connectors: 'write' } }],
+    ];
+    for (const [name, fn, uses] of cases) {
+      expect({ name, grants: grantsOf(stack, fn!) }).toEqual({ name, grants: expectedGrants(stack, uses) });
+    }
+  });
+
+  it('lets each Lambda write only its own log group, through an inline policy instead of a managed one', () => {
+    const roles = template.findResources('AWS::IAM::Role') as Resources;
+    const functions = template.findResources('AWS::Lambda::Function') as Resources;
+    for (const fn of Object.values(functions)) {
+      const role = roles[(fn.Properties.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]]!;
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      const statements = (
+        role.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]
+      ).flatMap((p) => p.PolicyDocument.Statement);
+      expect(statements).toEqual([
+        expect.objectContaining({
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: {
+            'Fn::GetAtt': [
+              (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref,
+              'Arn',
+            ],
+          },
+        }),
+      ]);
+    }
+  });
+
+  it('lets the account administer the envelope key but only the binding roles use it', () => {
+    const keys = template.findResources('AWS::KMS::Key') as Resources;
+    expect(Object.keys(keys)).toHaveLength(1);
+    const key = Object.values(keys)[0]!.Properties;
+    expect(key.EnableKeyRotation).toBe(true);
+    const statements = (key.KeyPolicy as { Statement: Statement[] }).Statement;
+    const crypto = /^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey|CreateGrant|\*)/;
+    for (const statement of statements) {
+      const actions = list(statement.Action);
+      if (JSON.stringify(statement.Principal).includes(':root')) {
+        expect(actions.sort()).toEqual([...KEY_ADMIN_ACTIONS].sort());
+      } else {
+        expect(actions.every((a) => ['kms:Decrypt', 'kms:GenerateDataKey'].includes(a))).toBe(true);
+      }
+      if (actions.some((a) => crypto.test(a)))
+        expect(JSON.stringify(statement.Principal)).not.toContain(':root');
+    }
+    // The roles named for use are exactly those granted KMS in their own policies.
+    const named = new Set(statements.flatMap((s) => refsIn(s.Principal)));
+    const policies = template.findResources('AWS::IAM::Policy') as Resources;
+    const users = new Set(
+      Object.values(policies)
+        .filter((p) =>
+          (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) =>
+            list(s.Action).some((a) => a.startsWith('kms:')),
+          ),
+        )
+        .flatMap((p) => (p.Properties.Roles as { Ref: string }[]).map((r) => r.Ref)),
+    );
+    expect([...named].sort()).toEqual([...users].sort());
   });
 });
 

@@ -1,9 +1,21 @@
 // Connector routes (section of the route table in ../routes.ts). `uses` is what each Lambda may
 // touch: its IAM grants are derived from it, so KMS appears only where tokens or verifiers are sealed or opened.
 import type { RouteDefinition } from '../platform/route-types';
+import { jobIdPath } from './job-schemas';
+import {
+  callbackPath,
+  callbackQuery,
+  connectTokenPath,
+  connectionIdPath,
+  createConnectionBody,
+  deleteConnectionQuery,
+  listConnectionsQuery,
+  setProviderEnabledBody,
+} from './schemas';
 
-export const CONNECTOR_ROUTES: RouteDefinition[] = [
-  {
+/** Keyed by route id, so a handler names its entry (and gets the types of its schemas). */
+export const CONNECTOR_ROUTE = {
+  listProviders: {
     id: 'listProviders',
     method: 'GET',
     path: '/connectors/v1/providers',
@@ -11,9 +23,10 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:read',
     summary: 'List the providers, their scope tiers, and whether each is enabled for the organization',
+    responses: { 200: { description: 'The providers' } },
     uses: { tables: { connectors: 'read' } },
   },
-  {
+  createConnection: {
     id: 'createConnection',
     method: 'POST',
     path: '/connectors/v1/connections',
@@ -21,9 +34,11 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:write',
     summary: 'Create a pending connection and its one-time connect URL',
+    request: { body: createConnectionBody },
+    responses: { 201: { description: 'The pending connection: connection_id, connect_url, expires_at' } },
     uses: { tables: { connectors: 'write' } },
   },
-  {
+  listConnections: {
     id: 'listConnections',
     method: 'GET',
     path: '/connectors/v1/connections',
@@ -31,9 +46,11 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:read',
     summary: "List the organization's connections (limit, offset, provider and status filters)",
+    request: { query: listConnectionsQuery },
+    responses: { 200: { description: 'A page of connections' } },
     uses: { tables: { connectors: 'read' } },
   },
-  {
+  setProviderEnabled: {
     id: 'setProviderEnabled',
     method: 'PATCH',
     path: '/connectors/v1/connections',
@@ -41,9 +58,11 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:write',
     summary: 'Turn a provider off (or on again) for the whole organization without disconnecting',
+    request: { body: setProviderEnabledBody },
+    responses: { 200: { description: 'The provider setting: provider, enabled, updated_at' } },
     uses: { tables: { connectors: 'write' } },
   },
-  {
+  getConnection: {
     id: 'getConnection',
     method: 'GET',
     path: '/connectors/v1/connections/{id}',
@@ -51,9 +70,11 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:read',
     summary: 'Read a connection',
+    request: { path: connectionIdPath },
+    responses: { 200: { description: 'The connection' } },
     uses: { tables: { connectors: 'read' } },
   },
-  {
+  deleteConnection: {
     id: 'deleteConnection',
     method: 'DELETE',
     path: '/connectors/v1/connections/{id}',
@@ -61,6 +82,14 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'connectors:write',
     summary: 'Disconnect: revoke the tokens at the provider, delete them, publish connection.revoked',
+    request: { path: connectionIdPath, query: deleteConnectionQuery },
+    responses: {
+      202: {
+        description: 'Disconnected; with purge=true, the purge job that deletes the imported documents',
+      },
+      204: { description: 'Disconnected' },
+      409: { description: 'The connection cannot be purged now (CONFLICT)' },
+    },
     uses: {
       tables: { connectors: 'write' },
       kms: 'decrypt',
@@ -68,7 +97,7 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
       workflows: { purge: 'start' },
     },
   },
-  {
+  getConnectorJob: {
     id: 'getConnectorJob',
     method: 'GET',
     path: '/connectors/jobs/{id}',
@@ -77,24 +106,35 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     permission: 'connectors:read',
     summary:
       'Poll a connector job (a purge on disconnect): processing, then succeeded or failed, with counts',
+    request: { path: jobIdPath },
+    responses: { 200: { description: 'The job' } },
     uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
   },
-  {
+  openConnectLink: {
     id: 'openConnectLink',
     method: 'GET',
     path: '/connectors/v1/connect/{token}',
     handler: 'connectors/handlers/open-connect-link',
     auth: 'public',
     summary: "Opened by the user's browser: binds it and redirects to the provider's consent screen",
+    request: { path: connectTokenPath },
+    responses: {
+      302: { description: "Redirect to the provider's consent screen; sets the browser-binding cookie" },
+      410: { description: 'The connect link has expired (GONE)' },
+    },
     uses: { tables: { connectors: 'write' }, kms: 'encrypt' },
   },
-  {
+  oauthCallback: {
     id: 'oauthCallback',
     method: 'GET',
     path: '/connectors/v1/oauth/{provider}/callback',
     handler: 'connectors/handlers/oauth-callback',
     auth: 'public',
     summary: 'The provider redirects the browser here: code exchange, tokens sealed, back to return_url',
+    request: { path: callbackPath, query: callbackQuery },
+    responses: { 302: { description: 'Redirect to return_url with connection_id or error' } },
     uses: { tables: { connectors: 'write' }, kms: 'both' },
   },
-];
+} satisfies Record<string, RouteDefinition>;
+
+export const CONNECTOR_ROUTES: RouteDefinition[] = Object.values(CONNECTOR_ROUTE);

@@ -1,16 +1,20 @@
 // Named errors carry their API code and HTTP status; the middy stack maps them to the one error body.
+import * as z from 'zod';
 
-export type ErrorCode =
-  | 'INVALID_REQUEST'
-  | 'AUTH_INVALID'
-  | 'PERMISSION_DENIED'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'GONE'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMIT_EXCEEDED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'AUTH_INVALID',
+  'PERMISSION_DENIED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'GONE',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class AppError extends Error {
   constructor(
@@ -91,9 +95,12 @@ export class ConfigurationError extends Error {
   }
 }
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string };
-}
+/** The one error body of every route (and of the gateway's own responses); the OpenAPI document shows it. */
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
+});
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message } };

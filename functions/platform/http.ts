@@ -5,7 +5,6 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { Principal } from '../directory/directory';
-import { routeById } from '../routes';
 import { stage } from './config';
 import type { ConsoleSession } from './console-sessions';
 import { CONSOLE_ROLES } from './console-sessions';
@@ -24,7 +23,7 @@ import type { Logger } from './logger';
 import { logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import { RateLimiter, rateLimitHeaders } from './rate-limit';
-import type { RouteDefinition } from './route-types';
+import type { RouteDefinition, RouteRequest } from './route-types';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -54,11 +53,14 @@ export interface ConsoleRouteInput<B, Q, P> extends RouteInput<B, Q, P> {
   session: ConsoleSession;
 }
 
-interface Schemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
-  body?: B;
-  query?: Q;
-  path?: P;
-}
+/** What the route's `request` schema for `part` parses to, or undefined when the route has none. */
+type Parsed<R, K extends keyof RouteRequest> = R extends { request: { [P in K]: infer S extends z.ZodType } }
+  ? z.output<S>
+  : undefined;
+
+type Body<R> = Parsed<R, 'body'>;
+type Query<R> = Parsed<R, 'query'>;
+type Path<R> = Parsed<R, 'path'>;
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -182,16 +184,15 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
 
 type AnyRouteInput<B, Q, P> = ApiRouteInput<B, Q, P> & ConsoleRouteInput<B, Q, P>;
 
-function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
-  routeId: string | RouteDefinition,
-  schemas: Schemas<B, Q, P>,
-  run: (input: AnyRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+function build<R extends RouteDefinition>(
+  route: R,
+  run: (input: AnyRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
   auth?: RouteDefinition['auth'],
 ): Handler {
-  const route = typeof routeId === 'string' ? routeById(routeId) : routeId;
   if (auth && route.auth !== auth) {
     throw new Error(`Route ${route.id} has auth ${route.auth}; build it with the ${route.auth} helper`);
   }
+  const schemas = route.request ?? {};
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use({
       before: async (request) => {
@@ -272,48 +273,36 @@ function build<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
         requestId: state.requestId,
         principal: state.principal!,
         session: state.session!,
-      } as AnyRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>;
+      } as AnyRouteInput<Body<R>, Query<R>, Path<R>>;
       return toResponse(state, await run(input));
     }) as unknown as Handler;
 }
 
+// Each helper takes the route-table entry itself: the entry's `request` schemas are what the handler
+// parses with and what the OpenAPI document shows, and their types flow into `run`.
+
 /** A route called with an API key (the authorizer has run; the key's permission is checked here). */
-export function apiRoute<
-  B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = z.ZodUndefined,
-  P extends z.ZodType = z.ZodUndefined,
->(
-  routeId: string | RouteDefinition,
-  schemas: Schemas<B, Q, P>,
-  run: (input: ApiRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+export function apiRoute<R extends RouteDefinition>(
+  route: R,
+  run: (input: ApiRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
 ): Handler {
-  return build(routeId, schemas, run);
+  return build(route, run, 'apiKey');
 }
 
 /** A route called with a console session (the console authorizer has run; roles are core's business). */
-export function consoleRoute<
-  B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = z.ZodUndefined,
-  P extends z.ZodType = z.ZodUndefined,
->(
-  routeId: string | RouteDefinition,
-  schemas: Schemas<B, Q, P>,
-  run: (input: ConsoleRouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+export function consoleRoute<R extends RouteDefinition>(
+  route: R,
+  run: (input: ConsoleRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
 ): Handler {
-  return build(routeId, schemas, run, 'console');
+  return build(route, run, 'console');
 }
 
 /** A route without an API key: a browser or a provider calls it. */
-export function publicRoute<
-  B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = z.ZodUndefined,
-  P extends z.ZodType = z.ZodUndefined,
->(
-  routeId: string | RouteDefinition,
-  schemas: Schemas<B, Q, P>,
-  run: (input: RouteInput<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<HttpResult>,
+export function publicRoute<R extends RouteDefinition>(
+  route: R,
+  run: (input: RouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
 ): Handler {
-  return build(routeId, schemas, run);
+  return build(route, run, 'public');
 }
 
 export const isProduction = (): boolean => stage() === 'prod';

@@ -1,5 +1,6 @@
 // The shape of a route-table entry: everything the CDK stack, the local server and the OpenAPI
 // generator need to know about a route, including what it may touch (its IAM grants).
+import type * as z from 'zod';
 import type { Permission } from './permissions';
 import type { QueueName, TableName, WorkflowName } from './ports';
 
@@ -12,6 +13,22 @@ export interface RouteUses {
   queues?: QueueName[];
   /** start: StartExecution (and DescribeExecution); describe: DescribeExecution only. */
   workflows?: Partial<Record<WorkflowName, 'start' | 'describe'>>;
+}
+
+/**
+ * What a route reads from the request. The handler parses with exactly these schemas (the middy
+ * stack takes them from the route entry) and the OpenAPI generator describes them: one source.
+ */
+export interface RouteRequest {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  path?: z.ZodType;
+}
+
+export interface RouteResponse {
+  description: string;
+  /** The body, when a zod schema describes it; otherwise the document shows no body schema. */
+  schema?: z.ZodType;
 }
 
 export interface RouteDefinition {
@@ -31,4 +48,10 @@ export interface RouteDefinition {
   uses: RouteUses;
   /** The Lambda's timeout (default 10 s; API Gateway waits 29 s at most). */
   timeoutSeconds?: number;
+  request?: RouteRequest;
+  /**
+   * The success responses, and the errors particular to the route (409, 410). The errors every route
+   * of its kind can answer (400, 401, 403, 404, 413, 429, 500) are added by the OpenAPI generator.
+   */
+  responses: Record<number, RouteResponse>;
 }

@@ -1,12 +1,15 @@
 // Webhook routes (section of the route table in ../routes.ts). `uses` is what each route's Lambda may
 // touch: its IAM grants derive from it, so read-only routes get read-only access and no KMS.
+import { paginationQuery } from '../platform/pagination';
 import type { RouteDefinition } from '../platform/route-types';
+import { createEndpointBody, endpointPath, updateEndpointBody } from './schemas';
 
 const ENDPOINTS = '/webhooks/v1/endpoints';
 const ENDPOINT = `${ENDPOINTS}/{id}`;
 
-export const WEBHOOK_ROUTES: RouteDefinition[] = [
-  {
+/** Keyed by route id, so a handler names its entry (and gets the types of its schemas). */
+export const WEBHOOK_ROUTE = {
+  createWebhookEndpoint: {
     id: 'createWebhookEndpoint',
     method: 'POST',
     path: ENDPOINTS,
@@ -14,9 +17,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Create an endpoint; the response carries its signing secret, shown this once',
+    request: { body: createEndpointBody },
+    responses: { 201: { description: 'The endpoint, with its signing secret' } },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
   },
-  {
+  listWebhookEndpoints: {
     id: 'listWebhookEndpoints',
     method: 'GET',
     path: ENDPOINTS,
@@ -24,9 +29,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "List the organization's endpoints, newest first",
+    request: { query: paginationQuery },
+    responses: { 200: { description: 'A page of endpoints' } },
     uses: { tables: { webhooks: 'read' } },
   },
-  {
+  getWebhookEndpoint: {
     id: 'getWebhookEndpoint',
     method: 'GET',
     path: ENDPOINT,
@@ -34,9 +41,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Get an endpoint',
+    request: { path: endpointPath },
+    responses: { 200: { description: 'The endpoint' } },
     uses: { tables: { webhooks: 'read' } },
   },
-  {
+  updateWebhookEndpoint: {
     id: 'updateWebhookEndpoint',
     method: 'PATCH',
     path: ENDPOINT,
@@ -44,9 +53,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: "Change an endpoint's url, filters, resource scopes or description",
+    request: { path: endpointPath, body: updateEndpointBody },
+    responses: { 200: { description: 'The endpoint as changed' } },
     uses: { tables: { webhooks: 'write' } },
   },
-  {
+  deleteWebhookEndpoint: {
     id: 'deleteWebhookEndpoint',
     method: 'DELETE',
     path: ENDPOINT,
@@ -54,9 +65,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Delete an endpoint and its signing secrets',
+    request: { path: endpointPath },
+    responses: { 204: { description: 'Deleted' } },
     uses: { tables: { webhooks: 'write' } },
   },
-  {
+  enableWebhookEndpoint: {
     id: 'enableWebhookEndpoint',
     method: 'POST',
     path: `${ENDPOINT}/enable`,
@@ -64,9 +77,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Enable an endpoint (also one that was disabled automatically)',
+    request: { path: endpointPath },
+    responses: { 200: { description: 'The endpoint, enabled' } },
     uses: { tables: { webhooks: 'write' } },
   },
-  {
+  disableWebhookEndpoint: {
     id: 'disableWebhookEndpoint',
     method: 'POST',
     path: `${ENDPOINT}/disable`,
@@ -74,9 +89,11 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Disable an endpoint',
+    request: { path: endpointPath },
+    responses: { 200: { description: 'The endpoint, disabled' } },
     uses: { tables: { webhooks: 'write' } },
   },
-  {
+  rotateWebhookSecret: {
     id: 'rotateWebhookSecret',
     method: 'POST',
     path: `${ENDPOINT}/rotate-secret`,
@@ -84,9 +101,14 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
+    request: { path: endpointPath },
+    responses: {
+      200: { description: 'The new signing secret, shown this once' },
+      409: { description: 'The endpoint changed during the rotation; retry (CONFLICT)' },
+    },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
   },
-  {
+  testWebhookEndpoint: {
     id: 'testWebhookEndpoint',
     method: 'POST',
     path: `${ENDPOINT}/test`,
@@ -94,11 +116,13 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
+    request: { path: endpointPath },
+    responses: { 200: { description: 'The test attempt: status code or error, latency' } },
     uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
     // The attempt may take the full 15 s delivery timeout, plus the KMS and table reads around it.
     timeoutSeconds: 20,
   },
-  {
+  listWebhookEventTypes: {
     id: 'listWebhookEventTypes',
     method: 'GET',
     path: '/webhooks/v1/event-types',
@@ -106,6 +130,10 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
+    request: { query: paginationQuery },
+    responses: { 200: { description: 'A page of the event-type catalog' } },
     uses: {},
   },
-];
+} satisfies Record<string, RouteDefinition>;
+
+export const WEBHOOK_ROUTES: RouteDefinition[] = Object.values(WEBHOOK_ROUTE);

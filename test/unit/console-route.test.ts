@@ -13,10 +13,11 @@ const route: RouteDefinition = {
   handler: 'unused',
   auth: 'console',
   summary: 'test',
+  responses: { 200: { description: 'ok' } },
   uses: {},
 };
 
-const handler = consoleRoute(route, {}, async ({ session }) => ({ status: 200, body: session }));
+const handler = consoleRoute(route, async ({ session }) => ({ status: 200, body: session }));
 
 const event = (authorizer: Record<string, unknown> | null): APIGatewayProxyEvent =>
   ({
@@ -55,7 +56,7 @@ describe('consoleRoute', () => {
   });
 
   it('refuses to build on a route that is not a console route', () => {
-    expect(() => consoleRoute({ ...route, auth: 'apiKey' }, {}, async () => ({ status: 200 }))).toThrow(
+    expect(() => consoleRoute({ ...route, auth: 'apiKey' }, async () => ({ status: 200 }))).toThrow(
       /auth apiKey/,
     );
   });

@@ -8,7 +8,7 @@ import { apiRoute } from '../../functions/platform/http';
 import { paginationQuery } from '../../functions/platform/pagination';
 import type { RouteDefinition } from '../../functions/platform/route-types';
 
-const route: RouteDefinition = {
+const route = {
   id: 'testRoute',
   method: 'POST',
   path: '/test/{id}',
@@ -16,25 +16,23 @@ const route: RouteDefinition = {
   auth: 'apiKey',
   permission: 'webhooks:write',
   summary: 'test',
-  uses: {},
-};
-
-const handler = apiRoute(
-  route,
-  {
+  request: {
     body: z.object({ name: z.string().min(1, 'must not be empty'), count: z.number().int().optional() }),
     query: paginationQuery,
     path: z.object({ id: z.string() }),
   },
-  async ({ body, query, path, principal }) => {
-    if (path.id === 'missing') throw new NotFoundError('Thing not found');
-    if (path.id === 'boom') throw new Error('database password=hunter2 leaked');
-    return {
-      status: 201,
-      body: { name: body.name, limit: query.limit, offset: query.offset, org: principal.organizationId },
-    };
-  },
-);
+  responses: { 201: { description: 'created' } },
+  uses: {},
+} satisfies RouteDefinition;
+
+const handler = apiRoute(route, async ({ body, query, path, principal }) => {
+  if (path.id === 'missing') throw new NotFoundError('Thing not found');
+  if (path.id === 'boom') throw new Error('database password=hunter2 leaked');
+  return {
+    status: 201,
+    body: { name: body.name, limit: query.limit, offset: query.offset, org: principal.organizationId },
+  };
+});
 
 const context = { awsRequestId: 'req-1' } as Context;
 

@@ -1,10 +1,9 @@
 import { apiRoute, publicBaseUrl } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { createConnection } from '../connections';
-import { createConnectionBody } from '../schemas';
 
 export const handler = apiRoute(
-  'createConnection',
-  { body: createConnectionBody },
+  CONNECTOR_ROUTE.createConnection,
   async ({ body, deps, event, principal }) => ({
     status: 201,
     body: await createConnection(deps, principal.organizationId, body, publicBaseUrl(event)),

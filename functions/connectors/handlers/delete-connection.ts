@@ -1,12 +1,11 @@
 import { apiRoute } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { envConfig } from '../config';
 import { disconnect } from '../connections';
 import { startPurge } from '../purge';
-import { connectionIdPath, deleteConnectionQuery } from '../schemas';
 
 export const handler = apiRoute(
-  'deleteConnection',
-  { path: connectionIdPath, query: deleteConnectionQuery },
+  CONNECTOR_ROUTE.deleteConnection,
   async ({ path, query, deps, principal, log }) => {
     await disconnect(deps, envConfig, principal.organizationId, path.id, log);
     if (query.purge !== 'true') return { status: 204 };

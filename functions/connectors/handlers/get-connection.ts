@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { getConnection } from '../connections';
-import { connectionIdPath } from '../schemas';
 
-export const handler = apiRoute(
-  'getConnection',
-  { path: connectionIdPath },
-  async ({ path, deps, principal }) => ({
-    status: 200,
-    body: await getConnection(deps, principal.organizationId, path.id),
-  }),
-);
+export const handler = apiRoute(CONNECTOR_ROUTE.getConnection, async ({ path, deps, principal }) => ({
+  status: 200,
+  body: await getConnection(deps, principal.organizationId, path.id),
+}));

@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
-import { jobIdPath } from '../job-schemas';
+import { CONNECTOR_ROUTE } from '../routes';
 import { getPurgeJob } from '../purge';
 
-export const handler = apiRoute(
-  'getConnectorJob',
-  { path: jobIdPath },
-  async ({ path, deps, principal }) => ({
-    status: 200,
-    body: await getPurgeJob(deps, principal.organizationId, path.id),
-  }),
-);
+export const handler = apiRoute(CONNECTOR_ROUTE.getConnectorJob, async ({ path, deps, principal }) => ({
+  status: 200,
+  body: await getPurgeJob(deps, principal.organizationId, path.id),
+}));

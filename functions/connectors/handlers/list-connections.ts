@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { listConnections } from '../connections';
-import { listConnectionsQuery } from '../schemas';
 
-export const handler = apiRoute(
-  'listConnections',
-  { query: listConnectionsQuery },
-  async ({ query, deps, principal }) => ({
-    status: 200,
-    body: await listConnections(deps, principal.organizationId, query),
-  }),
-);
+export const handler = apiRoute(CONNECTOR_ROUTE.listConnections, async ({ query, deps, principal }) => ({
+  status: 200,
+  body: await listConnections(deps, principal.organizationId, query),
+}));

@@ -1,13 +1,12 @@
 import { publicBaseUrl, publicRoute } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { envConfig } from '../config';
 import { completeConnection } from '../connect-flow';
-import { callbackPath, callbackQuery } from '../schemas';
 import { cookieHeader, redirect } from './redirect';
 
 /** The provider's redirect back (the browser carries code and state); no API key. */
 export const handler = publicRoute(
-  'oauthCallback',
-  { path: callbackPath, query: callbackQuery },
+  CONNECTOR_ROUTE.oauthCallback,
   async ({ path, query, deps, event, log }) => {
     const result = await completeConnection(
       deps,

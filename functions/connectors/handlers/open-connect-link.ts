@@ -1,20 +1,16 @@
 import { publicBaseUrl, publicRoute } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { envConfig } from '../config';
 import { openConnectLink } from '../connect-flow';
-import { connectTokenPath } from '../schemas';
 import { cookieHeader, redirect } from './redirect';
 
 /** GET {connect_url}: opened by the user's browser, no API key. */
-export const handler = publicRoute(
-  'openConnectLink',
-  { path: connectTokenPath },
-  async ({ path, deps, event, log }) => {
-    const result = await openConnectLink(deps, envConfig, {
-      token: path.token,
-      cookieHeader: cookieHeader(event),
-      baseUrl: publicBaseUrl(event),
-    });
-    log.info('connect link opened', { connectionId: result.connectionId, outcome: result.outcome });
-    return redirect(result);
-  },
-);
+export const handler = publicRoute(CONNECTOR_ROUTE.openConnectLink, async ({ path, deps, event, log }) => {
+  const result = await openConnectLink(deps, envConfig, {
+    token: path.token,
+    cookieHeader: cookieHeader(event),
+    baseUrl: publicBaseUrl(event),
+  });
+  log.info('connect link opened', { connectionId: result.connectionId, outcome: result.outcome });
+  return redirect(result);
+});

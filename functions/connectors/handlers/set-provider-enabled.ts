@@ -1,11 +1,10 @@
 import { apiRoute } from '../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
 import { setProviderEnabled } from '../provider-settings';
-import { setProviderEnabledBody } from '../schemas';
 
 /** PATCH /connectors/v1/connections: a provider off (or on) for the whole organization; 200 {provider, enabled, updated_at}. */
 export const handler = apiRoute(
-  'setProviderEnabled',
-  { body: setProviderEnabledBody },
+  CONNECTOR_ROUTE.setProviderEnabled,
   async ({ body, deps, principal, log }) => {
     const result = await setProviderEnabled(
       deps.tables.connectors,

@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { DELIVERY_ROUTE } from '../routes';
 import { getDeliveryWithAttempts } from '../history';
-import { idPath } from '../schemas';
 
-export const handler = apiRoute(
-  'getWebhookDelivery',
-  { path: idPath },
-  async ({ deps, principal, path }) => ({
-    status: 200,
-    body: await getDeliveryWithAttempts(deps, principal.organizationId, path.id),
-  }),
-);
+export const handler = apiRoute(DELIVERY_ROUTE.getWebhookDelivery, async ({ deps, principal, path }) => ({
+  status: 200,
+  body: await getDeliveryWithAttempts(deps, principal.organizationId, path.id),
+}));

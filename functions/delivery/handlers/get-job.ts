@@ -1,8 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { DELIVERY_ROUTE } from '../routes';
 import { getJob } from '../replay';
-import { idPath } from '../schemas';
 
-export const handler = apiRoute('getWebhookJob', { path: idPath }, async ({ deps, principal, path }) => ({
+export const handler = apiRoute(DELIVERY_ROUTE.getWebhookJob, async ({ deps, principal, path }) => ({
   status: 200,
   body: await getJob(deps, principal.organizationId, path.id),
 }));

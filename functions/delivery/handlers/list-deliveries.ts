@@ -1,11 +1,10 @@
 import { apiRoute } from '../../platform/http';
+import { DELIVERY_ROUTE } from '../routes';
 import { listDeliveries } from '../history';
 import type { DeliveryStatus } from '../retry-policy';
-import { idPath, listDeliveriesQuery } from '../schemas';
 
 export const handler = apiRoute(
-  'listWebhookDeliveries',
-  { path: idPath, query: listDeliveriesQuery },
+  DELIVERY_ROUTE.listWebhookDeliveries,
   async ({ deps, principal, path, query }) => {
     const { limit, offset, status } = query;
     const window = await listDeliveries(

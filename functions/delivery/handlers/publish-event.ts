@@ -1,17 +1,13 @@
 import { publishEvent } from '../../events/publish';
 import { apiRoute } from '../../platform/http';
-import { publishEventBody } from '../schemas';
+import { DELIVERY_ROUTE } from '../routes';
 
-export const handler = apiRoute(
-  'publishWebhookEvent',
-  { body: publishEventBody },
-  async ({ deps, body, log }) => {
-    const event = await publishEvent(deps, body);
-    log.info('event published', {
-      eventId: event.id,
-      type: event.type,
-      organizationId: event.organizationId,
-    });
-    return { status: 202, body: event };
-  },
-);
+export const handler = apiRoute(DELIVERY_ROUTE.publishWebhookEvent, async ({ deps, body, log }) => {
+  const event = await publishEvent(deps, body);
+  log.info('event published', {
+    eventId: event.id,
+    type: event.type,
+    organizationId: event.organizationId,
+  });
+  return { status: 202, body: event };
+});

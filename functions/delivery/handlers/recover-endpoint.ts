@@ -1,10 +1,9 @@
 import { apiRoute } from '../../platform/http';
+import { DELIVERY_ROUTE } from '../routes';
 import { startRecovery } from '../replay';
-import { idPath, recoverBody } from '../schemas';
 
 export const handler = apiRoute(
-  'recoverWebhookEndpoint',
-  { path: idPath, body: recoverBody },
+  DELIVERY_ROUTE.recoverWebhookEndpoint,
   async ({ deps, principal, path, body }) => ({
     status: 202,
     body: await startRecovery(deps, principal.organizationId, path.id, body),

@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { DELIVERY_ROUTE } from '../routes';
 import { replayDelivery } from '../replay';
-import { idPath } from '../schemas';
 
-export const handler = apiRoute(
-  'replayWebhookDelivery',
-  { path: idPath },
-  async ({ deps, principal, path }) => ({
-    status: 202,
-    body: await replayDelivery(deps, principal.organizationId, path.id),
-  }),
-);
+export const handler = apiRoute(DELIVERY_ROUTE.replayWebhookDelivery, async ({ deps, principal, path }) => ({
+  status: 202,
+  body: await replayDelivery(deps, principal.organizationId, path.id),
+}));

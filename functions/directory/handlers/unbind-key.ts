@@ -1,10 +1,9 @@
 import { consoleRoute } from '../../platform/http';
+import { APPLICATION_ROUTE } from '../routes';
 import { KeyBindings } from '../bindings';
-import { applicationKeyPath } from '../schemas';
 
 export const handler = consoleRoute(
-  'unbindApplicationKey',
-  { path: applicationKeyPath },
+  APPLICATION_ROUTE.unbindApplicationKey,
   async ({ deps, session, path }) => {
     await new KeyBindings(deps.tables.platform, deps.clock).unbind(session, path.id, path.keyId);
     return { status: 204 };

@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
 import { createEndpoint } from '../endpoints';
-import { createEndpointBody } from '../schemas';
 
-export const handler = apiRoute(
-  'createWebhookEndpoint',
-  { body: createEndpointBody },
-  async ({ deps, principal, body }) => ({
-    status: 201,
-    body: await createEndpoint(deps, principal, body),
-  }),
-);
+export const handler = apiRoute(WEBHOOK_ROUTE.createWebhookEndpoint, async ({ deps, principal, body }) => ({
+  status: 201,
+  body: await createEndpoint(deps, principal, body),
+}));

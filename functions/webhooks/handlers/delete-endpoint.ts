@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
 import { deleteEndpoint } from '../endpoints';
-import { endpointPath } from '../schemas';
 
-export const handler = apiRoute(
-  'deleteWebhookEndpoint',
-  { path: endpointPath },
-  async ({ deps, principal, path }) => {
-    await deleteEndpoint(deps, principal.organizationId, path.id);
-    return { status: 204 };
-  },
-);
+export const handler = apiRoute(WEBHOOK_ROUTE.deleteWebhookEndpoint, async ({ deps, principal, path }) => {
+  await deleteEndpoint(deps, principal.organizationId, path.id);
+  return { status: 204 };
+});

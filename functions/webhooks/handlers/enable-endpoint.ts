@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
 import { setEndpointEnabled } from '../endpoints';
-import { endpointPath } from '../schemas';
 
-export const handler = apiRoute(
-  'enableWebhookEndpoint',
-  { path: endpointPath },
-  async ({ deps, principal, path }) => ({
-    status: 200,
-    body: await setEndpointEnabled(deps, principal.organizationId, path.id, true),
-  }),
-);
+export const handler = apiRoute(WEBHOOK_ROUTE.enableWebhookEndpoint, async ({ deps, principal, path }) => ({
+  status: 200,
+  body: await setEndpointEnabled(deps, principal.organizationId, path.id, true),
+}));

@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
 import { getEndpoint } from '../endpoints';
-import { endpointPath } from '../schemas';
 
-export const handler = apiRoute(
-  'getWebhookEndpoint',
-  { path: endpointPath },
-  async ({ deps, principal, path }) => ({
-    status: 200,
-    body: await getEndpoint(deps, principal.organizationId, path.id),
-  }),
-);
+export const handler = apiRoute(WEBHOOK_ROUTE.getWebhookEndpoint, async ({ deps, principal, path }) => ({
+  status: 200,
+  body: await getEndpoint(deps, principal.organizationId, path.id),
+}));

@@ -1,8 +1,8 @@
 import { apiRoute } from '../../platform/http';
-import { paginationQuery } from '../../platform/pagination';
+import { WEBHOOK_ROUTE } from '../routes';
 import { publishedCatalog } from '../catalog';
 
-export const handler = apiRoute('listWebhookEventTypes', { query: paginationQuery }, async ({ query }) => {
+export const handler = apiRoute(WEBHOOK_ROUTE.listWebhookEventTypes, async ({ query }) => {
   const catalog = publishedCatalog();
   const data = catalog.slice(query.offset, query.offset + query.limit);
   return {

@@ -1,12 +1,8 @@
 import { apiRoute } from '../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
 import { rotateSecret } from '../endpoints';
-import { endpointPath } from '../schemas';
 
-export const handler = apiRoute(
-  'rotateWebhookSecret',
-  { path: endpointPath },
-  async ({ deps, principal, path }) => ({
-    status: 200,
-    body: await rotateSecret(deps, principal.organizationId, path.id),
-  }),
-);
+export const handler = apiRoute(WEBHOOK_ROUTE.rotateWebhookSecret, async ({ deps, principal, path }) => ({
+  status: 200,
+  body: await rotateSecret(deps, principal.organizationId, path.id),
+}));

@@ -1,10 +1,9 @@
 import { apiRoute } from '../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
 import { updateEndpoint } from '../endpoints';
-import { endpointPath, updateEndpointBody } from '../schemas';
 
 export const handler = apiRoute(
-  'updateWebhookEndpoint',
-  { path: endpointPath, body: updateEndpointBody },
+  WEBHOOK_ROUTE.updateWebhookEndpoint,
   async ({ deps, principal, path, body }) => ({
     status: 200,
     body: await updateEndpoint(deps, principal, path.id, body),

@@ -7,6 +7,7 @@ import { isoTime } from '../platform/clock';
 import type { Deps } from '../platform/deps';
 import { open, seal } from '../platform/envelope';
 import type { Logger } from '../platform/logger';
+import { emitMetrics } from '../platform/metrics';
 import type { Condition } from '../platform/ports';
 import type { ConnectorConfig } from './config';
 import { tokenContext } from './connections';
@@ -235,6 +236,7 @@ export async function refreshConnection(
           connectionId: connection.id,
           tokenVersion: record.tokenVersion,
         });
+        emitMetrics({ TokenRefreshes: 1 }, { connectionId: connection.id, provider: connection.provider });
         return {
           outcome: 'refreshed',
           tokens: { pk: `CONN#${record.connectionId}`, sk: 'TOKENS', ...record },
@@ -263,6 +265,10 @@ export async function refreshConnection(
         provider: connection.provider,
       });
     }
+    emitMetrics(
+      { TokenRefreshFailures: 1 },
+      { connectionId: connection.id, provider: connection.provider, failure: failure.kind },
+    );
     return { outcome: 'failed', failure: failure.kind };
   } finally {
     await store.releaseRefreshLease(connection.id, owner);
@@ -303,6 +309,7 @@ async function markReauthRequired(
       connectionId,
       previousStatus: connection.status,
     });
+    emitMetrics({ ConnectionsReauthRequired: 1 }, { connectionId, provider: connection.provider });
     await publishReauthRequired(deps, updated);
     await store.dropRefreshEntry(connectionId, version);
     return undefined;
@@ -376,6 +383,7 @@ export async function throttleConnection(
         throttledUntil: next.throttledUntil,
         throttleCount: next.throttleCount,
       });
+      emitMetrics({ ConnectionThrottles: 1 }, { connectionId, provider: connection.provider });
       return updated;
     }
   }

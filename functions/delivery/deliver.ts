@@ -6,6 +6,7 @@ import { epochSeconds, isoTime } from '../platform/clock';
 import type { Deps } from '../platform/deps';
 import { ConditionFailedError, NotFoundError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
+import { emitMetrics } from '../platform/metrics';
 import type { Update } from '../platform/ports';
 import type { EndpointItem } from '../webhooks/endpoints';
 import { activeSigningSecrets, loadEndpoint } from '../webhooks/endpoints';
@@ -205,6 +206,18 @@ export async function processAttempt(
       latencyMs: outcome.latencyMs,
       next: step.kind,
     });
+    emitMetrics(
+      {
+        DeliveryAttempts: 1,
+        AttemptLatency: outcome.latencyMs,
+        ...(step.kind === 'delivered'
+          ? { DeliveriesDelivered: 1, DeliveryLatency: now - Date.parse(delivery.event.occurred_at) }
+          : step.kind === 'failed'
+            ? { DeliveriesFailed: 1 }
+            : { DeliveriesRetried: 1 }),
+      },
+      { eventId: delivery.event.id, deliveryId: delivery.id, endpointId: endpoint.id, attempt },
+    );
     if (step.kind === 'delivered') {
       await recordSuccess(deps, endpoint, now);
       return 'done';

@@ -1,0 +1,83 @@
+// Business metrics as CloudWatch Embedded Metric Format: one JSON line on stdout per outcome, which
+// CloudWatch Logs turns into metrics (no SDK call, no dependency). The names are shared with the CDK
+// alarms and dashboard (lib/observability.ts), so both sides speak of the same metric.
+import { redact } from './logger';
+
+export const METRICS_NAMESPACE = 'ConnectorEventService';
+
+/** Every metric the code emits, with its unit. */
+export const METRICS = {
+  /** One signed attempt made (inline retries included). */
+  DeliveryAttempts: 'Count',
+  /** A delivery that ended delivered (2xx). */
+  DeliveriesDelivered: 'Count',
+  /** An attempt that failed with a retriable outcome; the delivery is retried. */
+  DeliveriesRetried: 'Count',
+  /** A delivery that ended failed: rejected by the receiver, or its schedule exhausted. */
+  DeliveriesFailed: 'Count',
+  /** Time of one attempt's request, until the response (or the timeout). */
+  AttemptLatency: 'Milliseconds',
+  /** From the event's occurred_at to the delivered attempt: what a receiver experiences. */
+  DeliveryLatency: 'Milliseconds',
+  /** Provider tokens refreshed and stored. */
+  TokenRefreshes: 'Count',
+  /** A refresh that failed (transient or fatal); the connection keeps its status. */
+  TokenRefreshFailures: 'Count',
+  /** A connection whose grant lapsed: now reauth_required. */
+  ConnectionsReauthRequired: 'Count',
+  /** A connection throttled (or its throttle extended) by the provider's rate limit. */
+  ConnectionThrottles: 'Count',
+} as const;
+
+export type MetricName = keyof typeof METRICS;
+
+/** Dimension sets: every metric is published per stage only (cardinality stays one per stage). */
+const DIMENSIONS = [['Stage']];
+
+type Write = (line: string) => void;
+let write: Write = (line) => process.stdout.write(line + '\n');
+
+/** Tests capture the lines; returns a function restoring the previous writer. */
+export function captureMetrics(writer: Write): () => void {
+  const previous = write;
+  write = writer;
+  return () => {
+    write = previous;
+  };
+}
+
+/** In Lambda (or when METRICS_EMF=1); the local runtime and tests stay quiet otherwise. */
+const enabled = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) || process.env.METRICS_EMF === '1';
+
+/**
+ * Emits `values` as one EMF record. `properties` (eventId, deliveryId, connectionId, ...) are not
+ * dimensions: they stay searchable in Logs Insights next to the numbers, at no metric cost.
+ */
+export function emitMetrics(
+  values: Partial<Record<MetricName, number>>,
+  properties: Record<string, unknown> = {},
+): void {
+  if (!enabled()) return;
+  const names = (Object.keys(values) as MetricName[]).filter((n) => Number.isFinite(values[n]));
+  if (!names.length) return;
+  const record = {
+    ...(redact(properties) as Record<string, unknown>),
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: DIMENSIONS,
+          Metrics: names.map((Name) => ({ Name, Unit: METRICS[Name] })),
+        },
+      ],
+    },
+    Stage: process.env.STAGE ?? 'local',
+    ...Object.fromEntries(names.map((n) => [n, values[n]])),
+  };
+  try {
+    write(JSON.stringify(record));
+  } catch {
+    // A metric must never fail the work it measures.
+  }
+}

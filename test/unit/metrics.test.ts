@@ -1,0 +1,58 @@
+import { METRICS, captureMetrics, emitMetrics } from '../../functions/platform/metrics';
+
+describe('embedded metric format', () => {
+  const lines: string[] = [];
+  let restore: () => void;
+  beforeEach(() => {
+    lines.length = 0;
+    restore = captureMetrics((line) => lines.push(line));
+    process.env.METRICS_EMF = '1';
+  });
+  afterEach(() => {
+    restore();
+    delete process.env.METRICS_EMF;
+  });
+
+  it('writes one EMF record with the values, their units, the stage dimension and the correlation ids', () => {
+    emitMetrics({ DeliveriesDelivered: 1, DeliveryLatency: 1234 }, { eventId: 'evt_1', deliveryId: 'dlv_1' });
+    expect(lines).toHaveLength(1);
+    const record = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(record).toMatchObject({
+      eventId: 'evt_1',
+      deliveryId: 'dlv_1',
+      DeliveriesDelivered: 1,
+      DeliveryLatency: 1234,
+      _aws: {
+        CloudWatchMetrics: [
+          {
+            Namespace: 'ConnectorEventService',
+            Dimensions: [['Stage']],
+            Metrics: [
+              { Name: 'DeliveriesDelivered', Unit: METRICS.DeliveriesDelivered },
+              { Name: 'DeliveryLatency', Unit: 'Milliseconds' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(typeof record.Stage).toBe('string');
+  });
+
+  it('redacts secret-looking properties and skips non-finite values', () => {
+    emitMetrics({ TokenRefreshFailures: 1, AttemptLatency: Number.NaN }, { token: 'x' });
+    const record = JSON.parse(lines[0]!) as {
+      token: string;
+      _aws: { CloudWatchMetrics: { Metrics: unknown[] }[] };
+    };
+    expect(record.token).toBe('[REDACTED]');
+    expect(record._aws.CloudWatchMetrics[0]!.Metrics).toEqual([
+      { Name: 'TokenRefreshFailures', Unit: 'Count' },
+    ]);
+  });
+
+  it('stays quiet outside Lambda unless asked', () => {
+    delete process.env.METRICS_EMF;
+    emitMetrics({ DeliveryAttempts: 1 });
+    expect(lines).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@
 import { CONNECTOR_ROUTES } from './connectors/routes';
 import { DELIVERY_ROUTES } from './delivery/routes';
 import { APPLICATION_ROUTES } from './directory/routes';
+import { DOCS_ROUTES } from './docs/routes';
 import type { RouteDefinition } from './platform/route-types';
 import { WEBHOOK_ROUTES } from './webhooks/routes';
 
@@ -13,6 +14,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...WEBHOOK_ROUTES,
   ...APPLICATION_ROUTES,
   ...DELIVERY_ROUTES,
+  ...DOCS_ROUTES,
 ];
 
 /** The API Gateway Lambda authorizer for `apiKey` routes. */

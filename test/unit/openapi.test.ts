@@ -1,0 +1,176 @@
+// The OpenAPI document: generated from the route table and its zod schemas, complete, self-consistent,
+// and committed up to date in docs/openapi.json.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { CONNECTOR_ROUTE } from '../../functions/connectors/routes';
+import { DELIVERY_ROUTE } from '../../functions/delivery/routes';
+import { APPLICATION_ROUTE } from '../../functions/directory/routes';
+import { DOCS_ROUTE } from '../../functions/docs/routes';
+import type { OpenApiOperation, OpenApiParameter } from '../../functions/openapi';
+import { buildOpenApi, jsonSchemaOf } from '../../functions/openapi';
+import { ROUTES } from '../../functions/routes';
+import { WEBHOOK_ROUTE } from '../../functions/webhooks/routes';
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
+const doc = buildOpenApi(ROUTES);
+const operationOf = (method: string, path: string): OpenApiOperation =>
+  doc.paths[path]![method.toLowerCase()]!;
+
+/** Every `$ref` in the document, with where it was found. */
+function refs(value: unknown, at = '#'): [string, string][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => refs(v, `${at}/${i}`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    key === '$ref' && typeof v === 'string' ? [[at, v] as [string, string]] : refs(v, `${at}/${key}`),
+  );
+}
+
+function resolve(pointer: string): unknown {
+  return pointer
+    .replace(/^#\//, '')
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], doc);
+}
+
+const paramsIn = (op: OpenApiOperation, where: 'path' | 'query'): OpenApiParameter[] =>
+  (op.parameters ?? []).filter((p) => p.in === where);
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 at version 1.0.0 of the description, with a {base_url} server', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers[0]!.url).toBe('{base_url}');
+    expect(doc.servers[0]!.variables.base_url!.default).toEqual(expect.any(String));
+  });
+
+  it('has every route of the table as an operation with its method, path and operationId', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    expect(operations.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path} ${r.id}`).sort());
+    expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
+    for (const route of ROUTES) {
+      const op = operationOf(route.method, route.path);
+      expect(op.summary).toBe(route.summary);
+      expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(op.tags));
+    }
+  });
+
+  it('shows every body, query and path schema of the route table', () => {
+    for (const route of ROUTES) {
+      const op = operationOf(route.method, route.path);
+      const { body, query, path } = route.request ?? {};
+      if (body) {
+        const schema = op.requestBody!.content['application/json']!.schema;
+        expect({ route: route.id, schema: resolve(schema.$ref as string) }).toEqual({
+          route: route.id,
+          schema: jsonSchemaOf(body),
+        });
+      } else {
+        expect({ route: route.id, body: op.requestBody }).toEqual({ route: route.id, body: undefined });
+      }
+      for (const [where, schema] of [
+        ['query', query],
+        ['path', path],
+      ] as const) {
+        const properties = schema ? Object.keys(jsonSchemaOf(schema).properties as object) : [];
+        expect({ route: route.id, where, names: paramsIn(op, where).map((p) => p.name) }).toEqual({
+          route: route.id,
+          where,
+          names: properties,
+        });
+      }
+    }
+    expect(paramsIn(operationOf('GET', '/connectors/v1/connections'), 'query')).toContainEqual(
+      expect.objectContaining({
+        name: 'limit',
+        required: false,
+        schema: expect.objectContaining({ type: 'integer', maximum: 200, default: 50 }),
+      }),
+    );
+  });
+
+  it('declares a required path parameter for every {param} of every path, and no other', () => {
+    for (const route of ROUTES) {
+      const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = paramsIn(operationOf(route.method, route.path), 'path');
+      expect({ route: route.id, params: declared.map((p) => p.name).sort() }).toEqual({
+        route: route.id,
+        params: inPath.sort(),
+      });
+      expect(declared.every((p) => p.required)).toBe(true);
+    }
+  });
+
+  it('resolves every $ref', () => {
+    const all = refs(doc);
+    expect(all.length).toBeGreaterThan(ROUTES.length);
+    for (const [at, ref] of all) {
+      expect({ at, ref, resolved: resolve(ref) !== undefined }).toEqual({ at, ref, resolved: true });
+    }
+  });
+
+  it('secures each operation by its auth kind with a declared bearer scheme', () => {
+    for (const route of ROUTES) {
+      const op = operationOf(route.method, route.path);
+      const expected = { apiKey: [{ apiKey: [] }], console: [{ consoleSession: [] }], public: [] }[
+        route.auth
+      ];
+      expect({ route: route.id, security: op.security }).toEqual({ route: route.id, security: expected });
+    }
+    expect(doc.components.securitySchemes).toMatchObject({
+      apiKey: { type: 'http', scheme: 'bearer' },
+      consoleSession: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    });
+  });
+
+  it('answers a success status and the common error body; API-key routes document 429 and the rate-limit headers', () => {
+    expect(doc.components.schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['error'],
+      properties: { error: { required: ['code', 'message'] } },
+    });
+    for (const route of ROUTES) {
+      const op = operationOf(route.method, route.path);
+      const statuses = Object.keys(op.responses).map(Number);
+      expect({ route: route.id, success: statuses.some((s) => s >= 200 && s < 400) }).toEqual({
+        route: route.id,
+        success: true,
+      });
+      expect(statuses).toContain(500);
+      if (route.auth !== 'apiKey') {
+        expect(statuses).not.toContain(429);
+        continue;
+      }
+      expect(op.responses['429']).toEqual({ $ref: '#/components/responses/RateLimitExceeded' });
+      const success = op.responses[String(statuses.find((s) => s < 400))] as { headers: object };
+      expect(Object.keys(success.headers)).toEqual(
+        expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      );
+    }
+    expect(Object.keys(resolve('#/components/responses/RateLimitExceeded/headers') as object)).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+    ]);
+    expect(operationOf('GET', '/connectors/v1/connect/{token}').responses['410']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
+  });
+
+  it('keys every route section by route id, so a handler names the entry whose schemas it parses with', () => {
+    for (const section of [CONNECTOR_ROUTE, WEBHOOK_ROUTE, DELIVERY_ROUTE, APPLICATION_ROUTE, DOCS_ROUTE]) {
+      for (const [key, route] of Object.entries(section)) expect(route.id).toBe(key);
+    }
+  });
+
+  it('is committed up to date in docs/openapi.json', () => {
+    const committed: unknown = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8'));
+    if (!isDeepStrictEqual(committed, JSON.parse(JSON.stringify(doc)))) {
+      throw new Error('docs/openapi.json differs from the route table: run `npm run openapi` and commit it');
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { Delivery } from './delivery';
 import { ApiFirewall } from './firewall';
 import { Messaging } from './messaging';
 import { NagAcknowledgements } from './nag';
+import { Observability } from './observability';
 import { PurgeWorkflow } from './purge';
 import type { StageConfig } from './stage-config';
 import { TokenLifecycle } from './token-lifecycle';
@@ -48,6 +49,12 @@ export class ServiceStack extends Stack {
       data: this.data,
       messaging: this.messaging,
       connectors: this.connectors,
+    });
+    // Last: it finds every function, queue, state machine and schedule made above.
+    new Observability(this, 'Observability', {
+      stage: props.stage,
+      restApi: this.api.restApi,
+      messaging: this.messaging,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });

@@ -28,9 +28,3 @@ export const CONSOLE_AUTHORIZER = {
   handler: 'platform/console-authorizer',
   uses: {},
 } as const;
-
-export function routeById(id: string): RouteDefinition {
-  const route = ROUTES.find((r) => r.id === id);
-  if (!route) throw new Error(`No route ${id} in the route table`);
-  return route;
-}

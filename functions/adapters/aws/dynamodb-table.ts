@@ -1,10 +1,11 @@
 // Table port on DynamoDB: conditions and updates translated to expressions with placeholders.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Table, Update } from '../../platform/ports';
 import { INDEX_KEYS } from '../../platform/tables';
+import type { ClientRef } from './clients';
+
+const commands = () => import('@aws-sdk/lib-dynamodb');
 
 class Expressions {
   names: Record<string, string> = {};
@@ -64,7 +65,8 @@ async function conditional<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new ConditionFailedError();
+    // By name: the exception class lives in client-dynamodb, which this adapter need not load.
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw new ConditionFailedError();
     throw error;
   }
 }
@@ -72,27 +74,30 @@ async function conditional<T>(run: () => Promise<T>): Promise<T> {
 export class DynamoDbTable implements Table {
   constructor(
     readonly name: string,
-    private readonly client: DynamoDBDocumentClient,
+    private readonly client: ClientRef<DynamoDBDocumentClient>,
   ) {}
 
   async get<T extends Item = Item>(key: Key): Promise<T | undefined> {
-    const out = await this.client.send(
+    const [client, { GetCommand }] = await Promise.all([this.client, commands()]);
+    const out = await client.send(
       new GetCommand({ TableName: this.name, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
     );
     return out.Item as T | undefined;
   }
 
   async put(item: Item, condition?: Condition): Promise<void> {
+    const [client, { PutCommand }] = await Promise.all([this.client, commands()]);
     const expr = new Expressions();
     const ConditionExpression = condition ? expr.condition(condition) : undefined;
     await conditional(() =>
-      this.client.send(
+      client.send(
         new PutCommand({ TableName: this.name, Item: item, ConditionExpression, ...expr.params() }),
       ),
     );
   }
 
   async update<T extends Item = Item>(key: Key, update: Update, condition?: Condition): Promise<T> {
+    const [client, { UpdateCommand }] = await Promise.all([this.client, commands()]);
     const expr = new Expressions();
     const clauses: string[] = [];
     const set = Object.entries(update.set ?? {}).filter(([, v]) => v !== undefined);
@@ -103,7 +108,7 @@ export class DynamoDbTable implements Table {
     if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((k) => expr.name(k)).join(', ')}`);
     const ConditionExpression = condition ? expr.condition(condition) : undefined;
     const out = await conditional(() =>
-      this.client.send(
+      client.send(
         new UpdateCommand({
           TableName: this.name,
           Key: { pk: key.pk, sk: key.sk },
@@ -118,10 +123,11 @@ export class DynamoDbTable implements Table {
   }
 
   async delete(key: Key, condition?: Condition): Promise<void> {
+    const [client, { DeleteCommand }] = await Promise.all([this.client, commands()]);
     const expr = new Expressions();
     const ConditionExpression = condition ? expr.condition(condition) : undefined;
     await conditional(() =>
-      this.client.send(
+      client.send(
         new DeleteCommand({
           TableName: this.name,
           Key: { pk: key.pk, sk: key.sk },
@@ -133,12 +139,13 @@ export class DynamoDbTable implements Table {
   }
 
   async query<T extends Item = Item>(query: Query): Promise<Page<T>> {
+    const [client, { QueryCommand }] = await Promise.all([this.client, commands()]);
     const keys = query.index ? INDEX_KEYS[query.index] : { pk: 'pk', sk: 'sk' };
     const expr = new Expressions();
     let keyCondition = `${expr.name(keys.pk)} = ${expr.value(query.partition)}`;
     if (query.beginsWith)
       keyCondition += ` AND begins_with(${expr.name(keys.sk)}, ${expr.value(query.beginsWith)})`;
-    const out = await this.client.send(
+    const out = await client.send(
       new QueryCommand({
         TableName: this.name,
         IndexName: query.index,

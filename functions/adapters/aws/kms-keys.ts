@@ -1,16 +1,19 @@
 // KeyManagement port on AWS KMS: one GenerateDataKey per sealed value, bound to its encryption context.
 import type { KMSClient } from '@aws-sdk/client-kms';
-import { DecryptCommand, GenerateDataKeyCommand } from '@aws-sdk/client-kms';
 import type { DataKey, KeyManagement } from '../../platform/ports';
+import type { ClientRef } from './clients';
+
+const commands = () => import('@aws-sdk/client-kms');
 
 export class KmsKeyManagement implements KeyManagement {
   constructor(
     private readonly keyId: string,
-    private readonly client: KMSClient,
+    private readonly client: ClientRef<KMSClient>,
   ) {}
 
   async generateDataKey(context: Record<string, string>): Promise<DataKey> {
-    const out = await this.client.send(
+    const [client, { GenerateDataKeyCommand }] = await Promise.all([this.client, commands()]);
+    const out = await client.send(
       new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: context }),
     );
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
@@ -22,7 +25,8 @@ export class KmsKeyManagement implements KeyManagement {
   }
 
   async decryptDataKey(ciphertext: Buffer, context: Record<string, string>): Promise<Buffer> {
-    const out = await this.client.send(
+    const [client, { DecryptCommand }] = await Promise.all([this.client, commands()]);
+    const out = await client.send(
       new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: ciphertext, EncryptionContext: context }),
     );
     if (!out.Plaintext) throw new Error('KMS returned no plaintext');

@@ -1,12 +1,9 @@
 // Workflows port on Step Functions: one state machine per workflow name, its ARN from the environment.
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import {
-  DescribeExecutionCommand,
-  ExecutionAlreadyExists,
-  ExecutionDoesNotExist,
-  StartExecutionCommand,
-} from '@aws-sdk/client-sfn';
 import type { Execution, ExecutionStatus, WorkflowName, Workflows } from '../../platform/ports';
+import type { ClientRef } from './clients';
+
+const sdk = () => import('@aws-sdk/client-sfn');
 
 const STATUSES = new Set<ExecutionStatus>(['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED']);
 
@@ -17,13 +14,17 @@ export const executionArn = (stateMachineArn: string, executionName: string): st
 export class SfnWorkflows implements Workflows {
   constructor(
     private readonly stateMachineArn: (name: WorkflowName) => string,
-    private readonly client: SFNClient,
+    private readonly client: ClientRef<SFNClient>,
   ) {}
 
   async start(name: WorkflowName, input: Record<string, unknown>, executionName: string): Promise<string> {
     const stateMachineArn = this.stateMachineArn(name);
+    const [client, { StartExecutionCommand, ExecutionAlreadyExists }] = await Promise.all([
+      this.client,
+      sdk(),
+    ]);
     try {
-      const out = await this.client.send(
+      const out = await client.send(
         new StartExecutionCommand({ stateMachineArn, name: executionName, input: JSON.stringify(input) }),
       );
       return out.executionArn ?? executionArn(stateMachineArn, executionName);
@@ -35,8 +36,12 @@ export class SfnWorkflows implements Workflows {
   }
 
   async describe(executionId: string): Promise<Execution | undefined> {
+    const [client, { DescribeExecutionCommand, ExecutionDoesNotExist }] = await Promise.all([
+      this.client,
+      sdk(),
+    ]);
     try {
-      const out = await this.client.send(new DescribeExecutionCommand({ executionArn: executionId }));
+      const out = await client.send(new DescribeExecutionCommand({ executionArn: executionId }));
       const status = STATUSES.has(out.status as ExecutionStatus)
         ? (out.status as ExecutionStatus)
         : 'RUNNING'; // PENDING_REDRIVE: a redrive is about to run it again

@@ -1,7 +1,9 @@
 // VaultDocuments port on a DynamoDB table standing in for the vault area (pk VAULT#<vault>, sk OBJ#<object>).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { VaultDocument, VaultDocuments } from '../../platform/ports';
+import type { ClientRef } from './clients';
+
+const commands = () => import('@aws-sdk/lib-dynamodb');
 
 const key = (vaultId: string, objectId: string) => ({ pk: `VAULT#${vaultId}`, sk: `OBJ#${objectId}` });
 
@@ -9,7 +11,7 @@ export class VaultTable implements VaultDocuments {
   /** @param table its name, or how to read it at first use (an environment variable). */
   constructor(
     private readonly table: string | (() => string),
-    private readonly client: DynamoDBDocumentClient,
+    private readonly client: ClientRef<DynamoDBDocumentClient>,
   ) {}
 
   get name(): string {
@@ -17,7 +19,8 @@ export class VaultTable implements VaultDocuments {
   }
 
   async put(document: VaultDocument): Promise<void> {
-    await this.client.send(
+    const [client, { PutCommand }] = await Promise.all([this.client, commands()]);
+    await client.send(
       new PutCommand({
         TableName: this.name,
         Item: { ...document, ...key(document.vaultId, document.objectId) },
@@ -26,7 +29,8 @@ export class VaultTable implements VaultDocuments {
   }
 
   async get(vaultId: string, objectId: string): Promise<VaultDocument | undefined> {
-    const out = await this.client.send(
+    const [client, { GetCommand }] = await Promise.all([this.client, commands()]);
+    const out = await client.send(
       new GetCommand({ TableName: this.name, Key: key(vaultId, objectId), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
@@ -36,6 +40,7 @@ export class VaultTable implements VaultDocuments {
 
   /** DeleteItem on a missing key succeeds: deleting twice is deleting once. */
   async delete(vaultId: string, objectId: string): Promise<void> {
-    await this.client.send(new DeleteCommand({ TableName: this.name, Key: key(vaultId, objectId) }));
+    const [client, { DeleteCommand }] = await Promise.all([this.client, commands()]);
+    await client.send(new DeleteCommand({ TableName: this.name, Key: key(vaultId, objectId) }));
   }
 }

@@ -14,7 +14,7 @@ import { afterPermanentFailure, recordFailure, recordSuccess } from './health';
 import type { AttemptMessage } from './messages';
 import { attemptBody } from './messages';
 import type { AttemptItem, DeliveryItem } from './records';
-import { attemptKey, deliveryKey } from './records';
+import { attemptKey, deliveryKey, retentionExpiry } from './records';
 import type { NextStep } from './retry-policy';
 import { INLINE_RETRY_PAUSE_MS, hopDelaySeconds, nextStep } from './retry-policy';
 import type { AttemptOutcome, SendInput, SendOptions } from './send';
@@ -178,6 +178,7 @@ export async function processAttempt(
         : {}),
       latencyMs: outcome.latencyMs,
       responseBody: outcome.responseBody,
+      expiresAt: retentionExpiry(now),
     };
     await table.put(attemptItem);
     try {

@@ -18,6 +18,14 @@ export function deliveryId(eventId: string, endpointId: string): string {
   return out;
 }
 
+/**
+ * Delivery history is kept 30 days after a delivery's last cycle began (TTL on expiresAt): long past
+ * the 3.5-day retry schedule, and the window `recover` can reach back into.
+ */
+export const DELIVERY_RETENTION_DAYS = 30;
+export const retentionExpiry = (now: number): number =>
+  Math.ceil(now / 1000) + DELIVERY_RETENTION_DAYS * 24 * 60 * 60;
+
 export const deliveryKey = (id: string) => ({ pk: `DLV#${id}`, sk: 'DELIVERY' });
 export const attemptKey = (id: string, attempt: number) => ({
   pk: `DLV#${id}`,
@@ -85,6 +93,7 @@ export function newDelivery(
     ...(status === 'pending' ? { scheduledAttempt: 1 } : {}),
     createdAt,
     updatedAt: createdAt,
+    expiresAt: retentionExpiry(now),
   };
 }
 

@@ -10,7 +10,7 @@ import { loadEndpoint } from '../webhooks/endpoints';
 import type { RecoverMessage } from './messages';
 import { attemptBody } from './messages';
 import type { DeliveryItem, DeliveryView } from './records';
-import { deliveryKey, deliveryView, endpointDeliveries, loadDelivery } from './records';
+import { deliveryKey, deliveryView, endpointDeliveries, loadDelivery, retentionExpiry } from './records';
 
 type ReplayDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
@@ -31,6 +31,7 @@ async function startCycle(deps: ReplayDeps, delivery: DeliveryItem): Promise<Del
         scheduledAttempt: attempt,
         nextAttemptAt: isoTime(now),
         updatedAt: isoTime(now),
+        expiresAt: retentionExpiry(now),
       },
       remove: ['failureReason'],
     },

@@ -6,7 +6,7 @@
 import { App } from 'aws-cdk-lib';
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ServiceStack } from '../lib/service-stack';
@@ -35,11 +35,6 @@ interface Measured {
   mapBytes: number;
   initMs: number;
   initMsWithSourceMaps: number;
-  /** The AWS SDK packages the bundle imports (external), and what importing only them takes. */
-  sdk: string[];
-  sdkInitMs: number;
-  /** The bundle's init with those packages already loaded: our code's share. */
-  ownInitMs: number;
 }
 
 type Template = {
@@ -100,22 +95,10 @@ function synthesize(): Bundle[] {
   return [...bundles.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The external @aws-sdk packages a bundle imports. */
-const sdkImports = (file: string) =>
-  [
-    ...new Set([...readFileSync(file, 'utf8').matchAll(/["'](@aws-sdk\/[a-z0-9-]+)["']/g)].map((m) => m[1]!)),
-  ].sort();
-
 /** Milliseconds `await import(...)` of the specifiers takes in a fresh process, median of RUNS. */
-function initTime(
-  file: string | string[],
-  env: Record<string, string>,
-  sourceMaps: boolean,
-  preload: string[] = [],
-): number {
+function initTime(file: string | string[], env: Record<string, string>, sourceMaps: boolean): number {
   const specifiers = Array.isArray(file) ? file : [pathToFileURL(file).href];
-  // `preload` is imported before the clock starts: with the SDK loaded, what remains is our code.
-  const script = `for (const s of ${JSON.stringify(preload)}) await import(s); const t = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); process.stdout.write(String(performance.now() - t));`;
+  const script = `const t = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); process.stdout.write(String(performance.now() - t));`;
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -142,16 +125,9 @@ export async function runBundleBench(): Promise<void> {
   writeFileSync(baselineFile, 'export {};\n');
   const baseline = initTime(baselineFile, {}, false);
   const baselineWithMaps = initTime(baselineFile, {}, true);
-  const sdkTimes = new Map<string, number>();
   const measured: Measured[] = bundles.map((b) => {
     const map = `${b.file}.map`;
-    const sdk = sdkImports(b.file);
-    const key = sdk.join(',');
-    if (!sdkTimes.has(key)) sdkTimes.set(key, initTime(sdk, {}, true));
     return {
-      sdk,
-      sdkInitMs: sdkTimes.get(key)!,
-      ownInitMs: initTime(b.file, b.env, true, sdk),
       name: b.name,
       functions: b.functions,
       bytes: statSync(b.file).size,
@@ -160,11 +136,19 @@ export async function runBundleBench(): Promise<void> {
       initMsWithSourceMaps: initTime(b.file, b.env, true),
     };
   });
-  // What a bundle importing only the DynamoDB client would pay for the SDK (lazy clients per port).
-  const dynamoOnly = initTime(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'], {}, true);
+  // The adapters import each SDK client on its port's first use: what that first use costs, per client.
+  const clientImports: [string, string[]][] = [
+    [
+      'DynamoDB (every API-key route: its rate-limit bucket)',
+      ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
+    ],
+    ['KMS', ['@aws-sdk/client-kms']],
+    ['SQS', ['@aws-sdk/client-sqs']],
+    ['Step Functions', ['@aws-sdk/client-sfn']],
+  ];
+  const firstUse = clientImports.map(([name, packages]) => ({ name, ms: initTime(packages, {}, true) }));
   const overSize = measured.filter((m) => m.bytes > BUDGET_BYTES);
   const overInit = measured.filter((m) => m.initMsWithSourceMaps > BUDGET_INIT_MS);
-  const overOwnInit = measured.filter((m) => m.ownInitMs > BUDGET_INIT_MS);
   const over = [...new Set([...overSize, ...overInit])];
   const largest = [...measured].sort((a, b) => b.bytes - a.bytes)[0]!;
   const slowest = [...measured].sort((a, b) => b.initMsWithSourceMaps - a.initMsWithSourceMaps)[0]!;
@@ -174,23 +158,22 @@ export async function runBundleBench(): Promise<void> {
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     runsPerMeasure: RUNS,
     budgets: { bytes: BUDGET_BYTES, initMs: BUDGET_INIT_MS },
+    sdkFirstUseMs: firstUse,
     baseline: {
       emptyModuleInitMs: baseline,
       emptyModuleInitMsWithSourceMaps: baselineWithMaps,
-      dynamoDbClientOnlyInitMs: dynamoOnly,
     },
     bundles: measured,
     withinBudget: over.length === 0,
     over: over.map((m) => m.name),
     overSize: overSize.map((m) => m.name),
     overInit: overInit.map((m) => m.name),
-    overOwnInit: overOwnInit.map((m) => m.name),
   };
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(join(RESULTS, 'bundles.json'), JSON.stringify(result, null, 2) + '\n');
   const rows = measured.map(
     (m) =>
-      `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${m.initMsWithSourceMaps.toFixed(1)} | ${(m.initMsWithSourceMaps / baselineWithMaps).toFixed(0)}× | ${m.sdk.length} / ${m.sdkInitMs.toFixed(1)} | ${m.ownInitMs.toFixed(1)} |`,
+      `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${m.initMsWithSourceMaps.toFixed(1)} | ${(m.initMsWithSourceMaps / baselineWithMaps).toFixed(0)}× |`,
   );
   const md = `# Lambda bundle budgets
 
@@ -199,8 +182,7 @@ ${result.date}, ${result.cpus}, Node ${result.node}. Budgets: under ${kb(BUDGET_
 | Budget | Bundles over it (of ${measured.length}) |
 |---|---|
 | size under ${kb(BUDGET_BYTES)} KB | ${overSize.length} ${overSize.length ? `(${overSize.map((m) => m.name).join(', ')})` : ''} |
-| init under ${BUDGET_INIT_MS} ms, whole module (SDK included) | ${overInit.length} |
-| init under ${BUDGET_INIT_MS} ms, our code (SDK preloaded) | ${overOwnInit.length} ${overOwnInit.length ? `(${overOwnInit.map((m) => m.name).join(', ')})` : ''} |
+| init under ${BUDGET_INIT_MS} ms (module import, source maps on) | ${overInit.length} ${overInit.length ? `(${overInit.map((m) => m.name).join(', ')})` : ''} |
 
 Each bundle is the one \`cdk synth\` makes (prod stage, esbuild through \`NodejsFunction\` as
 \`lib/service-function.ts\` configures it: ESM, minified, external \`@aws-sdk/*\`, source map beside it).
@@ -208,20 +190,23 @@ Init is \`await import()\` of the bundle timed inside a fresh Node process (medi
 function's environment (deploy-time values as placeholders) and the AWS SDK resolved from
 node_modules. "With source maps" runs under \`NODE_OPTIONS=--enable-source-maps\`, as the functions are
 deployed. Baseline in the same run: an empty ES module imports in ${baseline.toFixed(2)} ms
-(${baselineWithMaps.toFixed(2)} ms with source maps on); the last column is the ratio to it.
+(${baselineWithMaps.toFixed(2)} ms with source maps on); "vs empty module" is the ratio to it.
 
-| Bundle | KB | map KB | init ms | init ms, source maps | vs empty module | SDK packages / their init ms | own code ms (SDK preloaded) |
-|---|---|---|---|---|---|---|---|
+| Bundle | KB | map KB | init ms | init ms, source maps | vs empty module |
+|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-The SDK column imports only the \`@aws-sdk/*\` packages the bundle imports (${[...new Set(measured.flatMap((m) => m.sdk))].join(', ')}), in a fresh process: what the
-runtime's own copy costs before any of our code runs. The last column times the bundle's import in a
-process that loaded those packages first (untimed): our code's own share of the init.
+The AWS SDK is not part of module init: each adapter imports its client's package on the first call
+of its port, so a cold start pays only for the clients the route touches, on its first request.
+Those imports, each timed alone in a fresh process (source maps on):
 
-Every bundle imports all five SDK packages, because the AWS adapters module builds every client at
-import. Importing only the DynamoDB packages takes ${dynamoOnly.toFixed(1)} ms here (against ${[...sdkTimes.values()][0]?.toFixed(1) ?? '?'} ms for
-all five): loading each client on the first use of its port would save the difference on routes
-that use only tables, but the DynamoDB client alone is already over the budget on this machine.
+| Client | first-use import ms | vs empty module |
+|---|---|---|
+${firstUse.map((c) => `| ${c.name} | ${c.ms.toFixed(1)} | ${(c.ms / baselineWithMaps).toFixed(0)}× |`).join('\n')}
+
+A route's cold start is thus its module init plus the clients it uses (the route table's \`uses\`):
+DynamoDB for nearly every route, KMS for the routes that seal or open secrets, SQS for publishers,
+Step Functions for the purge routes.
 
 Largest: ${largest.name}, ${kb(largest.bytes)} KB. Slowest init: ${slowest.name}, ${slowest.initMsWithSourceMaps.toFixed(1)} ms.
 A cold start on Lambda adds the runtime's own start and the SDK clients' first use (credentials, TLS)

@@ -351,18 +351,7 @@ describe('reconnecting', () => {
 describe('reading across organizations', () => {
   it("answers 404 for another organization's connection and lists only the caller's", async () => {
     const { created } = await connect({ account: 'acct-tenant-a' });
-    const org = server.admin('create-org', '--name', 'Other firm') as { id: string };
-    const { apiKey } = server.admin(
-      'create-key',
-      '--org',
-      org.id,
-      '--name',
-      'other',
-      '--permissions',
-      'all',
-    ) as {
-      apiKey: string;
-    };
+    const { apiKey } = server.otherOrganization();
     const read = await call(`/connectors/v1/connections/${created.connection_id}`, {}, apiKey);
     expect(read.status).toBe(404);
     expect(JSON.parse(read.body)).toEqual({ error: { code: 'NOT_FOUND', message: 'Connection not found' } });

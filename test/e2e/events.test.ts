@@ -6,6 +6,7 @@ import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
 import type { Receiver } from '../support/receiver';
 import { startReceiver } from '../support/receiver';
+import { until } from '../support/until';
 
 let server: RunningServer;
 let receiver: Receiver;
@@ -21,16 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server?.stop(), receiver?.close()]);
 });
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function register(path: string) {
   const response = await call('/webhooks/v1/endpoints', {

@@ -35,21 +35,13 @@ describe('local server authentication', () => {
   });
 
   it('answers 403 PERMISSION_DENIED to a key without the route permission, and 401 once it is revoked', async () => {
-    const created = server.admin(
-      'create-key',
-      '--org',
-      server.credentials.organizationId,
-      '--name',
-      'webhooks only',
-      '--permissions',
-      'webhooks:read',
-    ) as { key: { id: string }; apiKey: string };
+    const created = server.createKey('webhooks:read');
     const response = await api(server, created.apiKey)('/connectors/v1/providers');
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({
       error: { code: 'PERMISSION_DENIED', message: 'This key lacks the connectors:read permission' },
     });
-    server.admin('revoke-key', '--key', created.key.id);
+    server.admin('revoke-key', '--key', created.keyId);
     expect((await api(server, created.apiKey)('/connectors/v1/providers')).status).toBe(401);
   });
 
@@ -62,15 +54,7 @@ describe('local server authentication', () => {
 
 describe('local server rate limiting', () => {
   it('admits the burst of 200, then answers 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
-    const created = server.admin(
-      'create-key',
-      '--org',
-      server.credentials.organizationId,
-      '--name',
-      'burst',
-      '--permissions',
-      'connectors:read',
-    ) as { apiKey: string };
+    const created = server.createKey('connectors:read');
     const call = api(server, created.apiKey);
     const statuses: number[] = [];
     let limited: Response | undefined;

@@ -93,18 +93,7 @@ describe('DELETE /connectors/v1/connections/{id}?purge=true', () => {
     const id = await connection();
     const started = await call(`/connectors/v1/connections/${id}?purge=true`, { method: 'DELETE' });
     const job = (await started.json()) as { id: string };
-    const org = server.admin('create-org', '--name', 'Other firm') as { id: string };
-    const { apiKey } = server.admin(
-      'create-key',
-      '--org',
-      org.id,
-      '--name',
-      'other',
-      '--permissions',
-      'all',
-    ) as {
-      apiKey: string;
-    };
+    const { apiKey } = server.otherOrganization();
     const foreign = await api(server, apiKey)(`/connectors/jobs/${job.id}`);
     expect(foreign.status).toBe(404);
     expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');

@@ -8,6 +8,7 @@ import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
 import type { Receiver } from '../support/receiver';
 import { startReceiver } from '../support/receiver';
+import { until } from '../support/until';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -35,16 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server?.stop(), receiver?.close()]);
 });
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A browser: one cookie jar per origin, redirects followed by hand. */
 class Browser {

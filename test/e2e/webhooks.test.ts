@@ -80,21 +80,12 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
   return { status: response.status, ...body.error };
 }
 
-function newOrgKey(permissions = 'all'): string {
-  const org = server.admin('create-org', '--name', 'other') as { id: string };
-  const key = server.admin('create-key', '--org', org.id, '--name', 'n', '--permissions', permissions) as {
-    apiKey: string;
-  };
-  return key.apiKey;
+function newOrgKey(): string {
+  return server.otherOrganization('other').apiKey;
 }
 
 function ownKey(permissions: string): string {
-  const orgId = server.credentials.organizationId;
-  return (
-    server.admin('create-key', '--org', orgId, '--name', 'limited', '--permissions', permissions) as {
-      apiKey: string;
-    }
-  ).apiKey;
+  return server.createKey(permissions).apiKey;
 }
 
 const valid = { url: 'https://hooks.example.com/receive', eventTypeFilters: ['vault.ingest.completed'] };

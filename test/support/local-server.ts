@@ -17,6 +17,10 @@ export interface RunningServer {
   advanceClock(ms: number): Promise<void>;
   /** Runs the admin CLI against this server's data directory; returns its parsed JSON output. */
   admin(...args: string[]): unknown;
+  /** A new API key (through the admin CLI) in this server's organization, or in `organizationId`. */
+  createKey(permissions?: string, organizationId?: string): { keyId: string; apiKey: string };
+  /** A new organization with a key holding every permission: the "other tenant" of isolation tests. */
+  otherOrganization(name?: string): { organizationId: string; apiKey: string };
   stop(): Promise<void>;
 }
 
@@ -59,6 +63,30 @@ export async function startLocalServer(env: Record<string, string> = {}): Promis
   });
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as DevCredentials;
 
+  function admin(...args: string[]): unknown {
+    const run = spawnSync(TSX, [join(ROOT, 'bin', 'admin.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, AWS_ENDPOINT_URL: '' },
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
+    return JSON.parse(run.stdout) as unknown;
+  }
+
+  function createKey(permissions = 'all', organizationId = credentials.organizationId) {
+    const created = admin(
+      'create-key',
+      '--org',
+      organizationId,
+      '--name',
+      `test ${permissions}`,
+      '--permissions',
+      permissions,
+    );
+    const { key, apiKey } = created as { key: { id: string }; apiKey: string };
+    return { keyId: key.id, apiKey };
+  }
+
   return {
     baseUrl,
     dataDir,
@@ -71,14 +99,11 @@ export async function startLocalServer(env: Record<string, string> = {}): Promis
       });
       if (!response.ok) throw new Error(`clock hook answered ${response.status}`);
     },
-    admin: (...args) => {
-      const run = spawnSync(TSX, [join(ROOT, 'bin', 'admin.ts'), ...args], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, AWS_ENDPOINT_URL: '' },
-        encoding: 'utf8',
-      });
-      if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
-      return JSON.parse(run.stdout) as unknown;
+    admin,
+    createKey,
+    otherOrganization: (name = 'Other firm') => {
+      const { id } = admin('create-org', '--name', name) as { id: string };
+      return { organizationId: id, apiKey: createKey('all', id).apiKey };
     },
     stop: () =>
       new Promise<void>((resolve) => {

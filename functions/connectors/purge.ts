@@ -4,7 +4,7 @@
 //   CONN#<connection> / PURGE     the connection's current purge job: a repeated DELETE returns it
 import { isoTime } from '../platform/clock';
 import type { Deps } from '../platform/deps';
-import { ConditionFailedError, ConflictError, NotFoundError } from '../platform/errors';
+import { ConditionFailedError, ConflictError, NotFoundError, won } from '../platform/errors';
 import { isId, newId } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { Item, Table, VaultDocuments, Workflows } from '../platform/ports';
@@ -88,16 +88,6 @@ function need<K extends 'workflows' | 'vault'>(deps: Deps, port: K): NonNullable
 }
 
 export type PurgeDeps = Pick<Deps, 'tables' | 'clock'> & { workflows: Workflows; vault: VaultDocuments };
-
-async function won(write: Promise<unknown>): Promise<boolean> {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
-}
 
 const getJob = (table: Table, id: string) => table.get<JobItem>(jobKey(id));
 

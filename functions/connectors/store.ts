@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { isoTime } from '../platform/clock';
 import type { SealedValue } from '../platform/envelope';
-import { ConditionFailedError } from '../platform/errors';
+import { ConditionFailedError, won } from '../platform/errors';
 import type { Pagination, Window } from '../platform/pagination';
 import { queryWindow } from '../platform/pagination';
 import type { Condition, Item, Page, Table, Update } from '../platform/ports';
@@ -131,17 +131,6 @@ export const tokensDueEntry = (tokens: TokenRecord) =>
     'TOKENS',
     refreshDueAt(Date.parse(tokens.accessTokenExpiresAt), Date.parse(tokens.obtainedAt)),
   );
-
-/** Conditional writes that lose answer false instead of throwing. */
-async function won(write: Promise<unknown>): Promise<boolean> {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
-}
 
 export class ConnectorStore {
   constructor(private readonly table: Table) {}

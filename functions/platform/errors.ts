@@ -87,6 +87,17 @@ export class ConditionFailedError extends Error {
   }
 }
 
+/** Runs a conditional write: true when it applied, false when its condition did not hold (another writer won). */
+export async function won(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
+
 /** A required configuration value is missing or malformed: fail loudly at first use. */
 export class ConfigurationError extends Error {
   constructor(message: string) {

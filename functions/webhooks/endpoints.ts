@@ -12,6 +12,7 @@ import {
   ConflictError,
   NotFoundError,
   PermissionDeniedError,
+  won,
 } from '../platform/errors';
 import { isId, newId } from '../platform/ids';
 import type { Pagination, Window } from '../platform/pagination';
@@ -253,17 +254,13 @@ export async function disableEndpoint(
   reason: string,
 ): Promise<boolean> {
   const now = isoTime(deps.clock.now());
-  try {
-    await deps.tables.webhooks.update(
+  return won(
+    deps.tables.webhooks.update(
       endpointKey(endpoint.organizationId, endpoint.id),
       { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
       { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function setEndpointEnabled(

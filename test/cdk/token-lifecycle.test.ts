@@ -5,7 +5,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
 import type { TokenLifecycle } from '../../lib/token-lifecycle';
-import { synthStack } from '../support/synth';
+import { actionsOfRole, roleIdOf, synthStack, targetsOfRole } from '../support/synth';
 
 const endpoints = (host: string, clientId: string) => ({
   authorizeUrl: `https://${host}/oauth/authorize`,
@@ -21,9 +21,6 @@ const CONTEXT = {
   },
 };
 
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
-type Statement = { Action: string | string[]; Resource: unknown };
-
 let stack: ServiceStack;
 let template: Template;
 let lifecycle: TokenLifecycle;
@@ -35,33 +32,10 @@ beforeAll(() => {
   functionId = stack.getLogicalId(lifecycle.sweep.fn.node.defaultChild as never);
 });
 
-function statements(): Statement[] {
-  const roleId = stack.getLogicalId(lifecycle.sweep.fn.role!.node.defaultChild as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
-  return Object.values(policies)
-    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-}
-
-const actions = () =>
-  [...new Set(statements().flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])))].sort();
-
+const sweepRole = () => roleIdOf(stack, lifecycle.sweep);
+const actions = () => actionsOfRole(template, sweepRole());
 /** Logical ids the statements granting actions with `prefix` point at. */
-function targetsOf(prefix: string): string[] {
-  const refs = new Set<string>();
-  for (const s of statements()) {
-    const list = Array.isArray(s.Action) ? s.Action : [s.Action];
-    if (!list.some((a) => a.startsWith(prefix))) continue;
-    JSON.stringify(s.Resource).replace(
-      /"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g,
-      (_m, a, b) => {
-        refs.add((a ?? b) as string);
-        return '';
-      },
-    );
-  }
-  return [...refs].sort();
-}
+const targetsOf = (prefix: string) => targetsOfRole(template, sweepRole(), prefix);
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
   stack.getLogicalId(construct.node.defaultChild as never);

@@ -4,6 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack } from '../../lib/service-stack';
 import { stageConfig } from '../../lib/stage-config';
+import type { ServiceFunction } from '../../lib/service-function';
 
 export function synthStack(
   options: { stage?: 'dev' | 'prod'; bundle?: boolean; context?: Record<string, unknown> } = {},
@@ -23,46 +24,59 @@ export function synthStack(
 }
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Statement = { Action: string | string[]; Resource: unknown };
 
-/** The IAM actions granted to the role of the function a route-table entry (or the authorizer) made. */
-export function actionsOf(template: Template, stack: ServiceStack, functionId: string): string[] {
-  const fn = functionId === 'authorizer' ? stack.api.authorizerFunction : stack.api.functions.get(functionId);
-  if (!fn) throw new Error(`no function ${functionId}`);
-  const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
-  const actions = Object.values(policies)
+/** The policy statements attached to a role, by the role's logical id. */
+export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy') as Resources)
     .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement)
-    .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** Every IAM action granted to a role, sorted, once each. */
+export function actionsOfRole(template: Template, roleId: string): string[] {
+  const actions = statementsOfRole(template, roleId).flatMap((s) =>
+    Array.isArray(s.Action) ? s.Action : [s.Action],
+  );
   return [...new Set(actions)].sort();
 }
 
-/** The logical ids of the resources a function's policy statements point at, per action prefix. */
-export function resourcesOf(
+/** The logical ids of the resources a role's statements with an action of this prefix point at. */
+export function targetsOfRole(template: Template, roleId: string, actionPrefix: string): string[] {
+  const refs = new Set<string>();
+  for (const s of statementsOfRole(template, roleId)) {
+    const actions = Array.isArray(s.Action) ? s.Action : [s.Action];
+    if (!actions.some((a) => a.startsWith(actionPrefix))) continue;
+    JSON.stringify(s.Resource).replace(
+      /"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g,
+      (_m, a: string, b: string) => {
+        refs.add(a ?? b);
+        return '';
+      },
+    );
+  }
+  return [...refs].sort();
+}
+
+/** The logical id of a function's execution role. */
+export const roleIdOf = (stack: ServiceStack, fn: ServiceFunction): string =>
+  stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
+
+/** The function a route-table entry made, or the API-key authorizer for 'authorizer'. */
+function routeFunction(stack: ServiceStack, functionId: string): ServiceFunction {
+  const fn = functionId === 'authorizer' ? stack.api.authorizerFunction : stack.api.functions.get(functionId);
+  if (!fn) throw new Error(`no function ${functionId}`);
+  return fn;
+}
+
+/** The IAM actions granted to the role of the function a route-table entry (or the authorizer) made. */
+export const actionsOf = (template: Template, stack: ServiceStack, functionId: string): string[] =>
+  actionsOfRole(template, roleIdOf(stack, routeFunction(stack, functionId)));
+
+/** The logical ids of the resources a route function's policy statements point at, per action prefix. */
+export const resourcesOf = (
   template: Template,
   stack: ServiceStack,
   functionId: string,
   actionPrefix: string,
-): string[] {
-  const fn = functionId === 'authorizer' ? stack.api.authorizerFunction : stack.api.functions.get(functionId);
-  const roleId = stack.getLogicalId(fn!.fn.role!.node.defaultChild as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
-  const refs = new Set<string>();
-  for (const p of Object.values(policies)) {
-    if (!(p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId)) continue;
-    for (const s of (
-      p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }
-    ).Statement) {
-      const actions = Array.isArray(s.Action) ? s.Action : [s.Action];
-      if (!actions.some((a) => a.startsWith(actionPrefix))) continue;
-      JSON.stringify(s.Resource).replace(
-        /"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g,
-        (_m, a: string, b: string) => {
-          refs.add(a ?? b);
-          return '';
-        },
-      );
-    }
-  }
-  return [...refs].sort();
-}
+): string[] => targetsOfRole(template, roleIdOf(stack, routeFunction(stack, functionId)), actionPrefix);

@@ -19,6 +19,7 @@ import {
   RateLimitExceededError,
   errorBody,
 } from './errors';
+import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
 import { logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
@@ -72,6 +73,8 @@ interface State {
   responseHeaders: Record<string, string>;
   principal?: Principal;
   session?: ConsoleSession;
+  /** A browser opened a public route (a connect link, the OAuth callback): errors as a page, not JSON. */
+  htmlErrors?: boolean;
 }
 
 const states = new WeakMap<APIGatewayProxyEvent, State>();
@@ -146,16 +149,37 @@ function toResponse(state: State, result: HttpResult): APIGatewayProxyResult {
   };
 }
 
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The common error, as a page a person can read; the same status and code. */
+function htmlError(state: State, status: number, body: ErrorBody, headers: Record<string, string> = {}) {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">
+<h1>${status === 410 ? 'This link has expired' : status >= 500 ? 'Something went wrong on our side' : 'This link cannot be used'}</h1>
+<p>${escapeHtml(body.error.message)}.</p>
+<p style="color:#666">Go back to the application that sent you here and start again.
+Reference: <code>${escapeHtml(state.requestId)}</code></p></body></html>`;
+  return toResponse(state, {
+    status,
+    body: html,
+    headers: {
+      ...headers,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      'Referrer-Policy': 'no-referrer',
+    },
+  });
+}
+
 function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
   if (error instanceof AppError) {
     if (error.status >= 500) state.log.error('request failed', { error });
     else
       state.log.info('request refused', { status: error.status, code: error.code, message: error.message });
-    return toResponse(state, {
-      status: error.status,
-      body: errorBody(error.code, error.message),
-      headers: error.headers,
-    });
+    const body = errorBody(error.code, error.message);
+    if (state.htmlErrors) return htmlError(state, error.status, body, error.headers);
+    return toResponse(state, { status: error.status, body, headers: error.headers });
   }
   state.log.error('unhandled error', {
     error:
@@ -163,10 +187,9 @@ function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
         ? { name: error.name, message: error.message, stack: error.stack }
         : String(error),
   });
-  return toResponse(state, {
-    status: 500,
-    body: errorBody('INTERNAL_ERROR', `Internal error; quote request id ${state.requestId} to support`),
-  });
+  const body = errorBody('INTERNAL_ERROR', `Internal error; quote request id ${state.requestId} to support`);
+  if (state.htmlErrors) return htmlError(state, 500, body);
+  return toResponse(state, { status: 500, body });
 }
 
 function readJsonBody(event: APIGatewayProxyEvent): unknown {
@@ -204,6 +227,9 @@ function build<R extends RouteDefinition>(
           log: rootLogger.child({ requestId, route: route.id }),
           startedAt: Date.now(),
           responseHeaders: {},
+          htmlErrors:
+            route.auth === 'public' &&
+            /text\/html/.test(event.headers?.Accept ?? event.headers?.accept ?? ''),
         });
       },
       after: async (request) => {

@@ -3,8 +3,8 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { createLocalDeps } from '../../functions/adapters/local';
 import { provideDeps } from '../../functions/platform/deps';
-import { NotFoundError } from '../../functions/platform/errors';
-import { apiRoute } from '../../functions/platform/http';
+import { GoneError, NotFoundError } from '../../functions/platform/errors';
+import { apiRoute, publicRoute } from '../../functions/platform/http';
 import { paginationQuery } from '../../functions/platform/pagination';
 import type { RouteDefinition } from '../../functions/platform/route-types';
 
@@ -134,5 +134,56 @@ describe('apiRoute', () => {
     expect(res.statusCode).toBe(500);
     expect(json(res.body).error.code).toBe('INTERNAL_ERROR');
     expect(res.body).not.toContain('hunter2');
+  });
+});
+
+describe('publicRoute errors', () => {
+  const linkRoute = {
+    id: 'openLink',
+    method: 'GET',
+    path: '/link/{token}',
+    handler: 'unused',
+    auth: 'public',
+    summary: 'a browser opens it',
+    request: { path: z.object({ token: z.string() }) },
+    responses: { 302: { description: 'redirect' } },
+    uses: {},
+  } satisfies RouteDefinition;
+  const open = publicRoute(linkRoute, async ({ path }) => {
+    if (path.token === 'old') throw new GoneError('This connect link has expired; create a new connection');
+    throw new NotFoundError('No <script>alert(1)</script> here');
+  });
+  const browse = (token: string, accept?: string) =>
+    open(
+      event({
+        httpMethod: 'GET',
+        body: null,
+        pathParameters: { token },
+        headers: accept ? { Accept: accept } : {},
+      }),
+      context,
+    );
+
+  it('shows a browser an HTML page with the same status, escaped, and no referrer', async () => {
+    const res = await browse('old', 'text/html,application/xhtml+xml,*/*;q=0.8');
+    expect(res.statusCode).toBe(410);
+    expect(res.headers).toMatchObject({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Referrer-Policy': 'no-referrer',
+    });
+    expect(res.body).toContain('This link has expired');
+    expect(res.body).toContain('create a new connection');
+    const other = await browse('x', 'text/html');
+    expect(other.statusCode).toBe(404);
+    expect(other.body).not.toContain('<script>');
+    expect(other.body).toContain('&#60;script&#62;');
+  });
+
+  it('keeps the JSON error body for clients that do not ask for HTML', async () => {
+    const res = await browse('old');
+    expect(res.statusCode).toBe(410);
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: 'GONE', message: 'This connect link has expired; create a new connection' },
+    });
   });
 });

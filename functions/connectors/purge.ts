@@ -110,23 +110,25 @@ async function ensureStarted(
     const executionId = await deps.workflows.start('purge', input, job.id);
     await deps.tables.connectors.update(jobKey(job.id), { set: { executionId } });
   } catch (error) {
-    const now = isoTime(deps.clock.now());
-    await won(
-      deps.tables.connectors.update(
-        jobKey(job.id),
-        {
-          set: {
-            status: 'failed',
-            reason: 'The purge workflow could not be started',
-            updatedAt: now,
-            finishedAt: now,
-          },
-        },
-        { attr: 'status', op: '=', value: 'processing' },
-      ),
-    );
+    await failProcessingJob(deps, job.id, 'The purge workflow could not be started');
     throw error;
   }
+}
+
+/** Marks a job failed with its reason, unless it already reached an outcome. */
+async function failProcessingJob(
+  deps: Pick<PurgeDeps, 'tables' | 'clock'>,
+  jobId: string,
+  reason: string,
+): Promise<void> {
+  const now = isoTime(deps.clock.now());
+  await won(
+    deps.tables.connectors.update(
+      jobKey(jobId),
+      { set: { status: 'failed', reason, updatedAt: now, finishedAt: now } },
+      { attr: 'status', op: '=', value: 'processing' },
+    ),
+  );
 }
 
 const ENDED_UNMARKED = (status: string) =>
@@ -143,21 +145,7 @@ async function abandoned(
   if (job.status !== 'processing' || !job.executionId) return false;
   const execution = await deps.workflows.describe(job.executionId);
   if (execution && (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED')) return false;
-  const now = isoTime(deps.clock.now());
-  await won(
-    deps.tables.connectors.update(
-      jobKey(job.id),
-      {
-        set: {
-          status: 'failed',
-          reason: ENDED_UNMARKED(execution?.status.toLowerCase() ?? 'lost'),
-          updatedAt: now,
-          finishedAt: now,
-        },
-      },
-      { attr: 'status', op: '=', value: 'processing' },
-    ),
-  );
+  await failProcessingJob(deps, job.id, ENDED_UNMARKED(execution?.status.toLowerCase() ?? 'lost'));
   return true;
 }
 

@@ -1,7 +1,8 @@
 // Webhook endpoint use cases over the webhooks table: subscriptions with KMS-sealed signing secrets,
 // organization-scoped (another organization's endpoint is simply not found).
 import type { Principal } from '../directory/directory';
-import type { AttemptOutcome, SendOptions } from '../delivery/send';
+import type { AttemptView } from '../delivery/records';
+import type { SendOptions } from '../delivery/send';
 import { sendWebhook } from '../delivery/send';
 import { epochSeconds, isoTime } from '../platform/clock';
 import type { Deps } from '../platform/deps';
@@ -330,15 +331,10 @@ export async function activeSigningSecrets(deps: EndpointDeps, endpoint: Endpoin
   return Promise.all(active.map((s) => open(deps.keys, s.sealed, context)));
 }
 
-export interface TestDeliveryResult {
+/** The test attempt, reported like an attempt in a delivery's history. */
+export interface TestDeliveryResult extends Omit<AttemptView, 'attempt' | 'attemptedAt'> {
   eventId: string;
   delivered: boolean;
-  outcome: AttemptOutcome['kind'];
-  statusCode: number | null;
-  errorKind: string | null;
-  errorMessage: string | null;
-  latencyMs: number;
-  responseBody: string;
 }
 
 /** Sends a `webhook.test` event to the endpoint now (enabled or not), signed with its active secrets. */

@@ -6,16 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { createLocalDeps } from '../functions/adapters/local';
-import { sendWebhook } from '../functions/delivery/send';
-import { publishEvent } from '../functions/events/publish';
-import { attachLocalWorkers } from '../functions/local/workers';
+import { createLocalDeps } from '../functions/compose/local';
+import { sendWebhook } from '../functions/webhooks/infra/send';
+import { publishEvent } from '../functions/events/app/publish';
+import { attachLocalWorkers } from '../functions/dev-runtime/workers';
 import { isoTime } from '../functions/platform/clock';
-import { provideDeps } from '../functions/platform/deps';
 import { newId } from '../functions/platform/ids';
 import { PERMISSIONS } from '../functions/platform/permissions';
-import { createEndpoint } from '../functions/webhooks/endpoints';
-import { verifyWebhook } from '../functions/webhooks/signing';
+import { createEndpoint } from '../functions/webhooks/app/endpoints';
+import { verifyWebhook } from '../functions/webhooks/domain/signing';
 
 const ENDPOINTS = 10;
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200);
@@ -28,7 +27,6 @@ const percentile = (sorted: number[], p: number) =>
 
 export async function runDeliveryBench(): Promise<void> {
   const deps = createLocalDeps();
-  provideDeps(deps);
   attachLocalWorkers(deps);
   const secrets = new Map<string, string>();
   const publishedAt = new Map<string, number>();

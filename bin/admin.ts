@@ -4,15 +4,15 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { awsTables } from '../functions/adapters/aws';
-import { createLocalDeps } from '../functions/adapters/local';
+import { createLocalDeps } from '../functions/compose/local';
 import { systemClock } from '../functions/platform/clock';
-import { KeyBindings } from '../functions/directory/bindings';
-import { Directory } from '../functions/directory/directory';
+import { KeyBindings } from '../functions/directory';
+import { Directory } from '../functions/directory';
 import { CONSOLE_ROLES } from '../functions/platform/console-sessions';
 import type { ConsoleRole } from '../functions/platform/console-sessions';
 import { AppError, NotFoundError } from '../functions/platform/errors';
 import type { Table } from '../functions/platform/ports';
-import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../functions/local/dev-console-idp';
+import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../functions/dev-runtime/dev-console-idp';
 import { PERMISSIONS } from '../functions/platform/permissions';
 
 const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]

@@ -3,21 +3,20 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createAwsDeps } from '../functions/adapters/aws';
-import { createLocalDeps } from '../functions/adapters/local';
+import { createAwsDeps } from '../functions/compose/aws';
+import { createLocalDeps } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
-import { provideDeps } from '../functions/platform/deps';
-import { ensureDevCredentials } from '../functions/local/bootstrap';
-import { createLocalServer } from '../functions/local/server';
-import { devHooks } from '../functions/local/dev-hooks';
-import { devLedgerHooks } from '../functions/local/dev-ledger';
-import { devConsoleIdentityProvider } from '../functions/local/dev-console-idp';
-import { localTokenSweep } from '../functions/local/token-sweep';
-import { attachLocalWorkers } from '../functions/local/workers';
-import { startSandboxProvider } from '../functions/local/sandbox-provider';
-import { registerSandboxClients } from '../functions/local/sandbox-setup';
-import { STATE_KEY_ENV } from '../functions/connectors/config';
-import { PROVIDER_IDS, providerEnv } from '../functions/connectors/providers';
+import { ensureDevCredentials } from '../functions/dev-runtime/bootstrap';
+import { createLocalServer } from '../functions/dev-runtime/server';
+import { devHooks } from '../functions/dev-runtime/dev-hooks';
+import { devLedgerHooks } from '../functions/dev-runtime/dev-ledger';
+import { devConsoleIdentityProvider } from '../functions/dev-runtime/dev-console-idp';
+import { localTokenSweep } from '../functions/dev-runtime/token-sweep';
+import { attachLocalWorkers } from '../functions/dev-runtime/workers';
+import { startSandboxProvider } from '../functions/dev-runtime/sandbox-provider';
+import { registerSandboxClients } from '../functions/dev-runtime/sandbox-setup';
+import { STATE_KEY_ENV } from '../functions/connectors';
+import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
 
 process.env.STAGE ??= 'local';
@@ -27,11 +26,10 @@ mkdirSync(dataDir, { recursive: true });
 
 const clock = new OffsetClock();
 const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
-const deps = onAws ? { ...createAwsDeps(), clock } : createLocalDeps({ dataDir, clock });
-provideDeps(deps);
+const deps = onAws ? createAwsDeps(clock) : createLocalDeps({ dataDir, clock });
 attachLocalWorkers(deps); // on the aws adapters the queues have their own consumers: nothing attaches
 
-const server = createLocalServer([
+const server = createLocalServer(deps, [
   devHooks(clock),
   devConsoleIdentityProvider(dataDir),
   devLedgerHooks(deps),

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
-import { buildOpenApi } from '../functions/openapi';
+import { buildOpenApi } from '../functions/docs';
 import { ROUTES } from '../functions/routes';
 
 const file = join(import.meta.dirname, '..', 'docs', 'openapi.json');

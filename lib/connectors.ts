@@ -6,9 +6,9 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import * as z from 'zod';
-import { STATE_KEY_ENV } from '../functions/connectors/config';
-import type { ProviderId, ProviderSetting } from '../functions/connectors/providers';
-import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/providers';
+import { STATE_KEY_ENV } from '../functions/connectors/infra/config';
+import type { ProviderId, ProviderSetting } from '../functions/connectors/domain/providers';
+import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import type { StageConfig } from './stage-config';
 

@@ -38,7 +38,7 @@ export class Delivery extends Construct {
     const { events, deliveries } = messaging.queues;
 
     this.fanOut = new ServiceFunction(this, 'FanOut', {
-      handler: 'delivery/handlers/fan-out',
+      handler: 'webhooks/api/handlers/fan-out',
       stage,
       description: 'Matches each event to subscribed endpoints and queues one delivery per endpoint',
       timeout: FAN_OUT_TIMEOUT,
@@ -56,7 +56,7 @@ export class Delivery extends Construct {
     );
 
     this.deliver = new ServiceFunction(this, 'Deliver', {
-      handler: 'delivery/handlers/deliver',
+      handler: 'webhooks/api/handlers/deliver',
       stage,
       description: 'Sends signed webhook attempts, schedules retries, runs recover jobs',
       timeout: DELIVERY_WORKER_TIMEOUT,

@@ -9,8 +9,8 @@ import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import { WORKFLOW_ARN_ENV } from '../functions/platform/tables';
 import { ROUTES } from '../functions/routes';
-import type { PurgeRetry, PurgeTaskTarget } from '../functions/workflows/purge-definition';
-import { purgeDefinition } from '../functions/workflows/purge-definition';
+import type { PurgeRetry, PurgeTaskTarget } from '../functions/connectors/infra/purge-definition';
+import { purgeDefinition } from '../functions/connectors/infra/purge-definition';
 import type { DataStores } from './data';
 import { ServiceFunction } from './service-function';
 import type { StageConfig } from './stage-config';
@@ -42,7 +42,7 @@ export class PurgeWorkflow extends Construct {
     const { stage, data } = props;
     // Both run the same module; each gets only the grants of its own task.
     this.pageFunction = new ServiceFunction(this, 'PurgePage', {
-      handler: 'workflows/purge-tasks',
+      handler: 'connectors/api/handlers/purge-tasks',
       stage,
       description: 'Purge workflow: delete the vault documents of one page of a ledger',
       timeout: PAGE_FUNCTION_TIMEOUT,
@@ -50,7 +50,7 @@ export class PurgeWorkflow extends Construct {
       .bindTable('connectors', data.tables.connectors, 'write')
       .bindTable('vault', data.tables.vault, 'write');
     this.finishFunction = new ServiceFunction(this, 'FinishPurge', {
-      handler: 'workflows/purge-tasks',
+      handler: 'connectors/api/handlers/purge-tasks',
       stage,
       description: 'Purge workflow: record the job outcome',
     }).bindTable('connectors', data.tables.connectors, 'write');

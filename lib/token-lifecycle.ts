@@ -31,7 +31,7 @@ export class TokenLifecycle extends Construct {
     super(scope, id);
     const { stage, data, messaging } = props;
     this.sweep = new ServiceFunction(this, 'RefreshSweep', {
-      handler: 'connectors/handlers/refresh-sweep',
+      handler: 'connectors/api/handlers/refresh-sweep',
       stage,
       description: 'Refreshes provider access tokens before expiry and ends provider throttles',
       timeout: SWEEP_TIMEOUT,

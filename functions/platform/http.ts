@@ -4,12 +4,11 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { Principal } from '../directory/directory';
 import { stage } from './config';
 import type { ConsoleSession } from './console-sessions';
 import { CONSOLE_ROLES } from './console-sessions';
-import type { Deps } from './deps';
-import { deps as currentDeps } from './deps';
+import type { Deps } from './ports';
+import type { Principal } from './principal';
 import {
   AppError,
   AuthInvalidError,
@@ -63,7 +62,7 @@ type Body<R> = Parsed<R, 'body'>;
 type Query<R> = Parsed<R, 'query'>;
 type Path<R> = Parsed<R, 'path'>;
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 interface State {
   route: RouteDefinition;
@@ -207,101 +206,121 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
 
 type AnyRouteInput<B, Q, P> = ApiRouteInput<B, Q, P> & ConsoleRouteInput<B, Q, P>;
 
+type Run<R extends RouteDefinition> = (
+  input: AnyRouteInput<Body<R>, Query<R>, Path<R>>,
+) => Promise<HttpResult>;
+
+/** What a handler module exports: its Lambda handler, built once from the runtime's ports. */
+export type HandlerFactory = (deps: Deps) => HttpHandler;
+
+type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+function newState(route: RouteDefinition, event: APIGatewayProxyEvent, awsRequestId: string): State {
+  const requestId = event.requestContext?.requestId ?? awsRequestId;
+  return {
+    route,
+    requestId,
+    log: rootLogger.child({ requestId, route: route.id }),
+    startedAt: Date.now(),
+    responseHeaders: {},
+    htmlErrors:
+      route.auth === 'public' && /text\/html/.test(event.headers?.Accept ?? event.headers?.accept ?? ''),
+  };
+}
+
+function logRequest(state: State, status: number | undefined): void {
+  state.log.info('request', { method: state.route.method, status, ms: Date.now() - state.startedAt });
+}
+
+/** Step 1: request id, logger and timing; every error becomes the common body (or a page). */
+function requestScope(route: RouteDefinition): Middleware {
+  return {
+    before: async (request) => {
+      states.set(request.event, newState(route, request.event, request.context.awsRequestId));
+    },
+    after: async (request) => logRequest(stateOf(request.event), request.response?.statusCode),
+    onError: async (request) => {
+      const state = states.get(request.event) ?? newState(route, request.event, request.context.awsRequestId);
+      request.response = errorResponse(state, request.error);
+      logRequest(state, request.response.statusCode);
+    },
+  };
+}
+
+function authenticateConsole(state: State, event: APIGatewayProxyEvent): void {
+  const session = consoleSessionFrom(event);
+  if (!session) throw new AuthInvalidError();
+  state.session = session;
+  state.log = state.log.child({ organizationId: session.organizationId, userId: session.userId });
+}
+
+async function authenticateKey(
+  state: State,
+  event: APIGatewayProxyEvent,
+  limiter: RateLimiter,
+): Promise<void> {
+  const { route } = state;
+  const principal = principalFrom(event);
+  if (!principal) throw new AuthInvalidError();
+  state.principal = principal;
+  state.log = state.log.child({ organizationId: principal.organizationId, keyId: principal.keyId });
+  const decision = await limiter.consume(principal.keyId);
+  state.responseHeaders = rateLimitHeaders(decision);
+  if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
+  if (route.systemOnly && !principal.system)
+    throw new PermissionDeniedError('Only a system key may call this route');
+  if (route.permission && !principal.permissions.includes(route.permission)) {
+    throw new PermissionDeniedError(`This key lacks the ${route.permission} permission`);
+  }
+}
+
+/** Step 2: who is calling (the authorizer has run), the per-key rate limit and the route's permission. */
+function authentication(route: RouteDefinition, deps: Deps): Middleware {
+  const limiter = new RateLimiter(deps.tables.ratelimits, deps.clock);
+  return {
+    before: async (request) => {
+      const state = stateOf(request.event);
+      if (route.auth === 'console') authenticateConsole(state, request.event);
+      else if (route.auth === 'apiKey') await authenticateKey(state, request.event, limiter);
+    },
+  };
+}
+
+/** Step 3: parse with the route's own schemas and run the use case. */
+function invoke<R extends RouteDefinition>(route: R, run: Run<R>, deps: Deps) {
+  const schemas = route.request ?? {};
+  return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const state = stateOf(event);
+    const input = {
+      body: schemas.body ? parseWith(schemas.body, readJsonBody(event), 'request body') : undefined,
+      query: schemas.query
+        ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query parameters')
+        : undefined,
+      path: schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path parameters') : undefined,
+      event,
+      deps,
+      log: state.log,
+      requestId: state.requestId,
+      principal: state.principal!,
+      session: state.session!,
+    } as AnyRouteInput<Body<R>, Query<R>, Path<R>>;
+    return toResponse(state, await run(input));
+  };
+}
+
 function build<R extends RouteDefinition>(
   route: R,
-  run: (input: AnyRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
-  auth?: RouteDefinition['auth'],
-): Handler {
-  if (auth && route.auth !== auth) {
+  run: Run<R>,
+  auth: RouteDefinition['auth'],
+): HandlerFactory {
+  if (route.auth !== auth) {
     throw new Error(`Route ${route.id} has auth ${route.auth}; build it with the ${route.auth} helper`);
   }
-  const schemas = route.request ?? {};
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use({
-      before: async (request) => {
-        const event = request.event;
-        const requestId = event.requestContext?.requestId ?? request.context.awsRequestId;
-        states.set(event, {
-          route,
-          requestId,
-          log: rootLogger.child({ requestId, route: route.id }),
-          startedAt: Date.now(),
-          responseHeaders: {},
-          htmlErrors:
-            route.auth === 'public' &&
-            /text\/html/.test(event.headers?.Accept ?? event.headers?.accept ?? ''),
-        });
-      },
-      after: async (request) => {
-        const state = stateOf(request.event);
-        state.log.info('request', {
-          method: route.method,
-          status: request.response?.statusCode,
-          ms: Date.now() - state.startedAt,
-        });
-      },
-      onError: async (request) => {
-        const state = states.get(request.event) ?? {
-          route,
-          requestId: request.context.awsRequestId,
-          log: rootLogger.child({ route: route.id }),
-          startedAt: Date.now(),
-          responseHeaders: {},
-        };
-        request.response = errorResponse(state, request.error);
-        state.log.info('request', {
-          method: route.method,
-          status: request.response.statusCode,
-          ms: Date.now() - state.startedAt,
-        });
-      },
-    })
-    .use({
-      before: async (request) => {
-        if (route.auth === 'console') {
-          const state = stateOf(request.event);
-          const session = consoleSessionFrom(request.event);
-          if (!session) throw new AuthInvalidError();
-          state.session = session;
-          state.log = state.log.child({ organizationId: session.organizationId, userId: session.userId });
-          return;
-        }
-        if (route.auth !== 'apiKey') return;
-        const state = stateOf(request.event);
-        const principal = principalFrom(request.event);
-        if (!principal) throw new AuthInvalidError();
-        state.principal = principal;
-        state.log = state.log.child({ organizationId: principal.organizationId, keyId: principal.keyId });
-        const limiter = new RateLimiter(currentDeps().tables.ratelimits, currentDeps().clock);
-        const decision = await limiter.consume(principal.keyId);
-        state.responseHeaders = rateLimitHeaders(decision);
-        if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
-        if (route.systemOnly && !principal.system)
-          throw new PermissionDeniedError('Only a system key may call this route');
-        if (route.permission && !principal.permissions.includes(route.permission)) {
-          throw new PermissionDeniedError(`This key lacks the ${route.permission} permission`);
-        }
-      },
-    })
-    .handler(async (event) => {
-      const state = stateOf(event);
-      const input = {
-        body: schemas.body ? parseWith(schemas.body, readJsonBody(event), 'request body') : undefined,
-        query: schemas.query
-          ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query parameters')
-          : undefined,
-        path: schemas.path
-          ? parseWith(schemas.path, event.pathParameters ?? {}, 'path parameters')
-          : undefined,
-        event,
-        deps: currentDeps(),
-        log: state.log,
-        requestId: state.requestId,
-        principal: state.principal!,
-        session: state.session!,
-      } as AnyRouteInput<Body<R>, Query<R>, Path<R>>;
-      return toResponse(state, await run(input));
-    }) as unknown as Handler;
+  return (deps) =>
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(requestScope(route))
+      .use(authentication(route, deps))
+      .handler(invoke(route, run, deps)) as unknown as HttpHandler;
 }
 
 // Each helper takes the route-table entry itself: the entry's `request` schemas are what the handler
@@ -311,7 +330,7 @@ function build<R extends RouteDefinition>(
 export function apiRoute<R extends RouteDefinition>(
   route: R,
   run: (input: ApiRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
-): Handler {
+): HandlerFactory {
   return build(route, run, 'apiKey');
 }
 
@@ -319,7 +338,7 @@ export function apiRoute<R extends RouteDefinition>(
 export function consoleRoute<R extends RouteDefinition>(
   route: R,
   run: (input: ConsoleRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
-): Handler {
+): HandlerFactory {
   return build(route, run, 'console');
 }
 
@@ -327,7 +346,7 @@ export function consoleRoute<R extends RouteDefinition>(
 export function publicRoute<R extends RouteDefinition>(
   route: R,
   run: (input: RouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
-): Handler {
+): HandlerFactory {
   return build(route, run, 'public');
 }
 

@@ -1,4 +1,5 @@
 // The ports core talks through. Each has an `aws` and a `local` adapter, held to one contract suite.
+import type { Clock } from './clock';
 
 export type Scalar = string | number | boolean;
 
@@ -134,4 +135,14 @@ export interface VaultDocuments {
   get(vaultId: string, objectId: string): Promise<VaultDocument | undefined>;
   /** Idempotent: deleting a document that is already gone succeeds. */
   delete(vaultId: string, objectId: string): Promise<void>;
+}
+
+/** The ports a handler is built from; each runtime's composition module provides every one of them. */
+export interface Deps {
+  tables: Tables;
+  keys: KeyManagement;
+  queues: Queues;
+  clock: Clock;
+  workflows: Workflows;
+  vault: VaultDocuments;
 }

@@ -39,6 +39,8 @@ export interface RouteDefinition {
   path: string;
   /** Module under functions/ (without extension) whose `handler` export serves the route. */
   handler: string;
+  /** The OpenAPI tag (an area key of the generator); by default the area the handler lives in. */
+  tag?: string;
   /** apiKey: the Lambda authorizer; public: a browser or the provider calls it; console: a console session. */
   auth: 'apiKey' | 'public' | 'console';
   permission?: Permission;

@@ -4,7 +4,7 @@
 import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import { APPLICATION_ROUTES } from '../../functions/directory/routes';
+import { APPLICATION_ROUTES } from '../../functions/directory/api/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { stageConfig } from '../../lib/stage-config';
 import { actionsOf, resourcesOf, synthStack } from '../support/synth';

@@ -2,7 +2,7 @@
 // public browser routes, provider configuration from context and secrets as dynamic references.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { CONNECTOR_ROUTES } from '../../functions/connectors/routes';
+import { CONNECTOR_ROUTES } from '../../functions/connectors/api/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { actionsOf, resourcesOf, synthStack } from '../support/synth';
 

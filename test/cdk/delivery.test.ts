@@ -42,8 +42,8 @@ const queueProps = (name: 'events' | 'deliveries') =>
 
 describe('event delivery in the service stack', () => {
   it.each([
-    ['fan-out', 'events', () => delivery.fanOut, 'delivery/handlers/fan-out'],
-    ['delivery', 'deliveries', () => delivery.deliver, 'delivery/handlers/deliver'],
+    ['fan-out', 'events', () => delivery.fanOut, 'webhooks/api/handlers/fan-out'],
+    ['delivery', 'deliveries', () => delivery.deliver, 'webhooks/api/handlers/deliver'],
   ] as const)(
     'feeds the %s worker from the %s queue with partial batch failures',
     (_n, queue, fn, handler) => {
@@ -58,7 +58,7 @@ describe('event delivery in the service stack', () => {
       expect(fnProps(fn()).ReservedConcurrentExecutions).toBeGreaterThan(0);
       expect(fn().node.path).toContain('Delivery');
       expect(JSON.stringify(fnProps(fn()))).not.toContain('whsec_');
-      expect(handler).toMatch(/^delivery\/handlers\//);
+      expect(handler).toMatch(/^webhooks\/api\/handlers\//);
     },
   );
 

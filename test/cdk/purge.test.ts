@@ -5,7 +5,7 @@ import type { ServiceStack } from '../../lib/service-stack';
 import type { PurgeWorkflow } from '../../lib/purge';
 import { ROUTES } from '../../functions/routes';
 import { WORKFLOW_ARN_ENV } from '../../functions/platform/tables';
-import { PRODUCTION_RETRY, purgeDefinition } from '../../functions/workflows/purge-definition';
+import { PRODUCTION_RETRY, purgeDefinition } from '../../functions/connectors/infra/purge-definition';
 import type { ServiceFunction } from '../../lib/service-function';
 import { actionsOf, actionsOfRole, resourcesOf, synthStack, targetsOfRole } from '../support/synth';
 

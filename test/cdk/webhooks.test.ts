@@ -2,7 +2,7 @@
 // and KMS grants their `uses` declare.
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
-import { WEBHOOK_ROUTES } from '../../functions/webhooks/routes';
+import { WEBHOOK_ROUTES } from '../../functions/webhooks/api/routes';
 import { actionsOf, resourcesOf, synthStack } from '../support/synth';
 
 let stack: ServiceStack;

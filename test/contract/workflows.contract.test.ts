@@ -2,7 +2,7 @@
 // with execution enabled). Both run the same small definition.
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { randomBytes } from 'node:crypto';
-import type { AslDefinition } from '../../functions/adapters/local/asl-interpreter';
+import type { AslDefinition } from '../../functions/platform/asl';
 import { LocalWorkflows } from '../../functions/adapters/local/local-workflows';
 import { SfnWorkflows } from '../../functions/adapters/aws/sfn-workflows';
 import type { Execution, Workflows } from '../../functions/platform/ports';

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook } from '../../functions/webhooks/signing';
+import { verifyWebhook } from '../../functions/webhooks/domain/signing';
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
 

@@ -1,7 +1,7 @@
 // Key binding on DynamoDB Local: separate use-case instances (separate Lambdas) racing to bind one
 // key to two applications; the conditional put lets exactly one application have it.
-import { KeyBindings } from '../../functions/directory/bindings';
-import { Directory } from '../../functions/directory/directory';
+import { KeyBindings } from '../../functions/directory/app/bindings';
+import { Directory } from '../../functions/directory/app/directory';
 import { systemClock } from '../../functions/platform/clock';
 import type { ConsoleSession } from '../../functions/platform/console-sessions';
 import { ConflictError } from '../../functions/platform/errors';

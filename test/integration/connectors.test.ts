@@ -1,20 +1,20 @@
 // The connect flow's core on DynamoDB Local and moto KMS, with the sandbox provider in process: tokens
 // are stored only as ciphertext bound to {organization, connection}, single use holds on DynamoDB.
-import { awsKeys } from '../../functions/adapters/aws';
+import { awsKeys, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import { LocalQueue } from '../../functions/adapters/local/local-queue';
-import type { ConnectorConfig } from '../../functions/connectors/config';
-import { completeConnection, openConnectLink } from '../../functions/connectors/connect-flow';
+import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import { completeConnection, openConnectLink } from '../../functions/connectors/app/connect-flow';
 import {
   createConnection,
   disconnect,
   getConnection,
   tokenContext,
-} from '../../functions/connectors/connections';
-import type { TokenItem } from '../../functions/connectors/store';
-import { startSandboxProvider } from '../../functions/local/sandbox-provider';
-import type { SandboxProvider } from '../../functions/local/sandbox-provider';
+} from '../../functions/connectors/app/connections';
+import type { TokenItem } from '../../functions/connectors/app/store';
+import { startSandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
 import { ManualClock } from '../../functions/platform/clock';
-import type { Deps } from '../../functions/platform/deps';
+import type { Deps } from '../../functions/platform/ports';
 import { open } from '../../functions/platform/envelope';
 import { Logger } from '../../functions/platform/logger';
 import { createAwsTables, createKmsKey } from '../support/emulators';
@@ -37,6 +37,9 @@ beforeAll(async () => {
     keys: awsKeys(await createKmsKey()),
     queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
     clock,
+    // Not used by these use cases; built lazily, so they need no resource here.
+    workflows: awsWorkflows(),
+    vault: awsVault(),
   };
 });
 

@@ -12,23 +12,22 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { awsKeys, awsQueues } from '../../functions/adapters/aws';
-import type { Principal } from '../../functions/directory/directory';
-import { deliveryWorker } from '../../functions/delivery/handlers/deliver';
-import { handler as fanOutHandler } from '../../functions/delivery/handlers/fan-out';
-import { getDeliveryWithAttempts } from '../../functions/delivery/history';
-import { attemptBody } from '../../functions/delivery/messages';
-import type { DeliveryItem } from '../../functions/delivery/records';
-import { deliveryId, deliveryKey, newDelivery } from '../../functions/delivery/records';
-import { MAX_ATTEMPTS } from '../../functions/delivery/retry-policy';
-import { publishEvent } from '../../functions/events/publish';
+import { awsKeys, awsQueues, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import type { Principal } from '../../functions/directory/app/directory';
+import { deliveryWorker } from '../../functions/webhooks/api/handlers/deliver';
+import { create as createFanOutWorker } from '../../functions/webhooks/api/handlers/fan-out';
+import { getDeliveryWithAttempts } from '../../functions/webhooks/app/history';
+import { attemptBody } from '../../functions/webhooks/domain/messages';
+import type { DeliveryItem } from '../../functions/webhooks/domain/records';
+import { deliveryId, deliveryKey, newDelivery } from '../../functions/webhooks/domain/records';
+import { MAX_ATTEMPTS } from '../../functions/webhooks/domain/retry-policy';
+import { publishEvent } from '../../functions/events/app/publish';
 import { systemClock } from '../../functions/platform/clock';
 import { resetConfigCache } from '../../functions/platform/config';
-import type { Deps } from '../../functions/platform/deps';
-import { provideDeps } from '../../functions/platform/deps';
+import type { Deps } from '../../functions/platform/ports';
 import { ids } from '../support/ids';
 import { PERMISSIONS } from '../../functions/platform/permissions';
-import { createEndpoint } from '../../functions/webhooks/endpoints';
+import { createEndpoint } from '../../functions/webhooks/app/endpoints';
 import { createAwsTables, createKmsKey } from '../support/emulators';
 import type { Receiver } from '../support/receiver';
 import { startReceiver } from '../support/receiver';
@@ -39,7 +38,8 @@ const sqs = new SQSClient({});
 let deps: Deps;
 let urls: { events: string; deliveries: string; dlq: string };
 let receiver: Receiver;
-const deliver = deliveryWorker({ timeoutMs: 500, inlinePauseMs: 50 });
+let fanOutHandler: Handler;
+let deliver: Handler;
 
 async function createQueues(): Promise<typeof urls> {
   const suffix = randomBytes(4).toString('hex');
@@ -141,8 +141,12 @@ beforeAll(async () => {
     keys: awsKeys(await createKmsKey()),
     queues: awsQueues((name) => urls[name]),
     clock: systemClock,
+    // Never reached by the delivery workers; built lazily, so they need no resource here.
+    workflows: awsWorkflows(),
+    vault: awsVault(),
   };
-  provideDeps(deps);
+  fanOutHandler = createFanOutWorker(deps);
+  deliver = deliveryWorker({ timeoutMs: 500, inlinePauseMs: 50 })(deps);
   receiver = await startReceiver();
 });
 
@@ -266,7 +270,7 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
     resetConfigCache();
     try {
       await drain(urls.events, fanOutHandler);
-      await drain(urls.deliveries, deliveryWorker({ timeoutMs: 500 }));
+      await drain(urls.deliveries, deliveryWorker({ timeoutMs: 500 })(deps));
     } finally {
       delete process.env.STAGE;
       resetConfigCache();

@@ -1,21 +1,21 @@
 // The token lifecycle on DynamoDB Local and moto KMS, against the sandbox provider in process (which
 // rotates refresh tokens and revokes the whole grant when a spent one is presented again): concurrent
 // refreshers spend a refresh token once, a lapse becomes reauth_required, a 429 a throttle that ends.
-import { awsKeys } from '../../functions/adapters/aws';
+import { awsKeys, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import { LocalQueue } from '../../functions/adapters/local/local-queue';
-import type { ConnectorConfig } from '../../functions/connectors/config';
-import { completeConnection, openConnectLink } from '../../functions/connectors/connect-flow';
-import { createConnection, disconnect, getConnection } from '../../functions/connectors/connections';
-import { fetchAccount } from '../../functions/connectors/oauth-client';
-import { PROVIDERS } from '../../functions/connectors/providers';
-import type { ConnectionItem } from '../../functions/connectors/store';
-import { ConnectorStore } from '../../functions/connectors/store';
-import { runRefreshSweep } from '../../functions/connectors/sweep';
-import { getAccessToken } from '../../functions/connectors/token-lifecycle';
-import type { SandboxProvider } from '../../functions/local/sandbox-provider';
-import { startSandboxProvider } from '../../functions/local/sandbox-provider';
+import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import { completeConnection, openConnectLink } from '../../functions/connectors/app/connect-flow';
+import { createConnection, disconnect, getConnection } from '../../functions/connectors/app/connections';
+import { fetchAccount } from '../../functions/connectors/infra/oauth-client';
+import { PROVIDERS } from '../../functions/connectors/domain/providers';
+import type { ConnectionItem } from '../../functions/connectors/app/store';
+import { ConnectorStore } from '../../functions/connectors/app/store';
+import { runRefreshSweep } from '../../functions/connectors/app/sweep';
+import { getAccessToken } from '../../functions/connectors/app/token-lifecycle';
+import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import { startSandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
 import { ManualClock } from '../../functions/platform/clock';
-import type { Deps } from '../../functions/platform/deps';
+import type { Deps } from '../../functions/platform/ports';
 import { Logger } from '../../functions/platform/logger';
 import { createAwsTables, createKmsKey } from '../support/emulators';
 import { approveAtSandbox, sandboxConnectorConfig } from '../support/sandbox';
@@ -41,6 +41,9 @@ beforeAll(async () => {
     keys: awsKeys(await createKmsKey()),
     queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
     clock,
+    // Not used by these use cases; built lazily, so they need no resource here.
+    workflows: awsWorkflows(),
+    vault: awsVault(),
   };
   store = new ConnectorStore(deps.tables.connectors);
 });

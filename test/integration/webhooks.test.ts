@@ -1,15 +1,15 @@
 // The endpoint store on DynamoDB Local with KMS (moto): secrets are stored only as ciphertext, bound to
 // their organization and endpoint, and rotation keeps the previous one signing for its window.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { awsKeys } from '../../functions/adapters/aws';
-import { createLocalDeps } from '../../functions/adapters/local';
-import type { Principal } from '../../functions/directory/directory';
+import { awsKeys, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import { createLocalDeps } from '../../functions/compose/local';
+import type { Principal } from '../../functions/directory/app/directory';
 import { ManualClock } from '../../functions/platform/clock';
-import type { Deps } from '../../functions/platform/deps';
+import type { Deps } from '../../functions/platform/ports';
 import { open } from '../../functions/platform/envelope';
 import { NotFoundError } from '../../functions/platform/errors';
 import { PERMISSIONS } from '../../functions/platform/permissions';
-import type { EndpointItem } from '../../functions/webhooks/endpoints';
+import type { EndpointItem } from '../../functions/webhooks/app/endpoints';
 import {
   SECRET_OVERLAP_MS,
   activeSigningSecrets,
@@ -21,7 +21,7 @@ import {
   rotateSecret,
   secretContext,
   updateEndpoint,
-} from '../../functions/webhooks/endpoints';
+} from '../../functions/webhooks/app/endpoints';
 import { createAwsTables, createKmsKey, documentClient } from '../support/emulators';
 
 let deps: Deps;
@@ -42,6 +42,9 @@ beforeAll(async () => {
     keys: awsKeys(await createKmsKey()),
     queues: createLocalDeps().queues,
     clock,
+    // Not used by these use cases; built lazily, so they need no resource here.
+    workflows: awsWorkflows(),
+    vault: awsVault(),
   };
 });
 

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DevCredentials } from '../../functions/local/bootstrap';
+import type { DevCredentials } from '../../functions/dev-runtime/bootstrap';
 
 export interface RunningServer {
   baseUrl: string;

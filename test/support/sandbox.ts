@@ -1,11 +1,11 @@
 // The sandbox OAuth provider in process, for integration tests of the connect flow and the token
 // lifecycle: the connector configuration pointing at it, and a user approving consent on it.
 import { randomBytes } from 'node:crypto';
-import type { ConnectorConfig } from '../../functions/connectors/config';
-import type { ProviderId } from '../../functions/connectors/providers';
-import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/providers';
-import type { SandboxProvider } from '../../functions/local/sandbox-provider';
-import { registerSandboxClients } from '../../functions/local/sandbox-setup';
+import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import type { ProviderId } from '../../functions/connectors/domain/providers';
+import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
+import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import { registerSandboxClients } from '../../functions/dev-runtime/sandbox-setup';
 
 /** Registers our clients at the sandbox (callbacks under `baseUrl`) and returns the config to use them. */
 export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string): ConnectorConfig {

@@ -1,7 +1,7 @@
 // The binding rules in core, on the in-memory table: who may bind, what may be bound, and unbinding.
-import { KeyBindings } from '../../functions/directory/bindings';
-import { Directory } from '../../functions/directory/directory';
-import { createLocalDeps } from '../../functions/adapters/local';
+import { KeyBindings } from '../../functions/directory/app/bindings';
+import { Directory } from '../../functions/directory/app/directory';
+import { createLocalDeps } from '../../functions/compose/local';
 import { ManualClock } from '../../functions/platform/clock';
 import type { ConsoleSession } from '../../functions/platform/console-sessions';
 

@@ -12,8 +12,8 @@ import {
   sha256,
   signState,
   verifyState,
-} from '../../functions/connectors/flow-crypto';
-import { returnUrlProblem } from '../../functions/connectors/schemas';
+} from '../../functions/connectors/domain/flow-crypto';
+import { returnUrlProblem } from '../../functions/connectors/api/schemas';
 
 describe('return_url rules', () => {
   const outside = { loopbackAllowed: true };

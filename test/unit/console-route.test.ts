@@ -1,8 +1,7 @@
 // consoleRoute: the middy stack for console routes reads the session the console authorizer left in
 // the request context, and takes no per-key rate-limit token.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { createLocalDeps } from '../../functions/adapters/local';
-import { provideDeps } from '../../functions/platform/deps';
+import { createLocalDeps } from '../../functions/compose/local';
 import { consoleRoute } from '../../functions/platform/http';
 import type { RouteDefinition } from '../../functions/platform/route-types';
 
@@ -17,7 +16,9 @@ const route: RouteDefinition = {
   uses: {},
 };
 
-const handler = consoleRoute(route, async ({ session }) => ({ status: 200, body: session }));
+const handler = consoleRoute(route, async ({ session }) => ({ status: 200, body: session }))(
+  createLocalDeps(),
+);
 
 const event = (authorizer: Record<string, unknown> | null): APIGatewayProxyEvent =>
   ({
@@ -32,8 +33,6 @@ const event = (authorizer: Record<string, unknown> | null): APIGatewayProxyEvent
   }) as unknown as APIGatewayProxyEvent;
 
 const context = { awsRequestId: 'req-1' } as Context;
-
-beforeAll(() => provideDeps(createLocalDeps()));
 
 describe('consoleRoute', () => {
   it('hands the console session to the use case, without rate-limit headers', async () => {

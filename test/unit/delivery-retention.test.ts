@@ -3,7 +3,7 @@ import {
   deliveryView,
   newDelivery,
   retentionExpiry,
-} from '../../functions/delivery/records';
+} from '../../functions/webhooks/domain/records';
 
 const NOW = Date.UTC(2026, 0, 1);
 const event = {

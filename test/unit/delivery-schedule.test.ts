@@ -1,13 +1,13 @@
 // The delivery state machine in compressed time: an injected clock and a simulated queue walk the whole
 // retry schedule (jitter, Retry-After, 15-minute hops) and the auto-disable policy in milliseconds.
-import { createLocalDeps } from '../../functions/adapters/local';
-import type { Principal } from '../../functions/directory/directory';
-import type { DeliverOptions } from '../../functions/delivery/deliver';
-import { processAttempt } from '../../functions/delivery/deliver';
-import { fanOut } from '../../functions/delivery/fan-out';
-import { deliveriesMessage } from '../../functions/delivery/messages';
-import type { DeliveryItem } from '../../functions/delivery/records';
-import { deliveryId, deliveryKey } from '../../functions/delivery/records';
+import { createLocalDeps } from '../../functions/compose/local';
+import type { Principal } from '../../functions/directory/app/directory';
+import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
+import { processAttempt } from '../../functions/webhooks/app/deliver';
+import { fanOut } from '../../functions/webhooks/app/fan-out';
+import { deliveriesMessage } from '../../functions/webhooks/domain/messages';
+import type { DeliveryItem } from '../../functions/webhooks/domain/records';
+import { deliveryId, deliveryKey } from '../../functions/webhooks/domain/records';
 import {
   AUTO_DISABLE_AFTER_MS,
   INLINE_RETRY_PAUSE_MS,
@@ -17,16 +17,16 @@ import {
   jittered,
   nextStep,
   shouldAutoDisable,
-} from '../../functions/delivery/retry-policy';
-import type { AttemptOutcome } from '../../functions/delivery/send';
-import type { PublishedEvent } from '../../functions/events/publish';
-import { publishEvent } from '../../functions/events/publish';
+} from '../../functions/webhooks/domain/retry-policy';
+import type { AttemptOutcome } from '../../functions/webhooks/infra/send';
+import type { PublishedEvent } from '../../functions/events/app/publish';
+import { publishEvent } from '../../functions/events/app/publish';
 import { ManualClock } from '../../functions/platform/clock';
-import type { Deps } from '../../functions/platform/deps';
+import type { Deps } from '../../functions/platform/ports';
 import { Logger } from '../../functions/platform/logger';
 import { PERMISSIONS } from '../../functions/platform/permissions';
 import type { Queue, QueueMessage } from '../../functions/platform/ports';
-import { createEndpoint, loadEndpoint, setEndpointEnabled } from '../../functions/webhooks/endpoints';
+import { createEndpoint, loadEndpoint, setEndpointEnabled } from '../../functions/webhooks/app/endpoints';
 
 const log = new Logger({}, 'error');
 const owner: Principal = {

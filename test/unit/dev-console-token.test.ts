@@ -4,8 +4,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
-import { createLocalDeps } from '../../functions/adapters/local';
-import { ensureDevCredentials } from '../../functions/local/bootstrap';
+import { createLocalDeps } from '../../functions/compose/local';
+import { ensureDevCredentials } from '../../functions/dev-runtime/bootstrap';
 import { ManualClock } from '../../functions/platform/clock';
 
 const DAY = 24 * 3600 * 1000;

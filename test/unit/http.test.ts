@@ -1,8 +1,7 @@
 // The middy stack every route is built with: auth context, permission, rate limit, validation, errors.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { createLocalDeps } from '../../functions/adapters/local';
-import { provideDeps } from '../../functions/platform/deps';
+import { createLocalDeps } from '../../functions/compose/local';
 import { GoneError, NotFoundError } from '../../functions/platform/errors';
 import { apiRoute, publicRoute } from '../../functions/platform/http';
 import { paginationQuery } from '../../functions/platform/pagination';
@@ -32,7 +31,7 @@ const handler = apiRoute(route, async ({ body, query, path, principal }) => {
     status: 201,
     body: { name: body.name, limit: query.limit, offset: query.offset, org: principal.organizationId },
   };
-});
+})(createLocalDeps());
 
 const context = { awsRequestId: 'req-1' } as Context;
 
@@ -69,8 +68,6 @@ function event(
 }
 
 const json = (body: string) => JSON.parse(body) as { error: { code: string; message: string } };
-
-beforeAll(() => provideDeps(createLocalDeps()));
 
 describe('apiRoute', () => {
   it('runs the use case with parsed input and adds rate-limit and request-id headers', async () => {
@@ -152,7 +149,7 @@ describe('publicRoute errors', () => {
   const open = publicRoute(linkRoute, async ({ path }) => {
     if (path.token === 'old') throw new GoneError('This connect link has expired; create a new connection');
     throw new NotFoundError('No <script>alert(1)</script> here');
-  });
+  })(createLocalDeps());
   const browse = (token: string, accept?: string) =>
     open(
       event({

@@ -3,14 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { CONNECTOR_ROUTE } from '../../functions/connectors/routes';
-import { DELIVERY_ROUTE } from '../../functions/delivery/routes';
-import { APPLICATION_ROUTE } from '../../functions/directory/routes';
-import { DOCS_ROUTE } from '../../functions/docs/routes';
-import type { OpenApiOperation, OpenApiParameter } from '../../functions/openapi';
-import { buildOpenApi, jsonSchemaOf } from '../../functions/openapi';
+import { CONNECTOR_ROUTE } from '../../functions/connectors/api/routes';
+import { DELIVERY_ROUTE } from '../../functions/webhooks/api/delivery-routes';
+import { APPLICATION_ROUTE } from '../../functions/directory/api/routes';
+import { DOCS_ROUTE } from '../../functions/docs/api/routes';
+import type { OpenApiOperation, OpenApiParameter } from '../../functions/docs/app/openapi';
+import { buildOpenApi, jsonSchemaOf } from '../../functions/docs/app/openapi';
 import { ROUTES } from '../../functions/routes';
-import { WEBHOOK_ROUTE } from '../../functions/webhooks/routes';
+import { WEBHOOK_ROUTE } from '../../functions/webhooks/api/routes';
 
 const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
 const doc = buildOpenApi(ROUTES);

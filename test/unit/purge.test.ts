@@ -1,12 +1,12 @@
 // Purge on disconnect on the local adapters: the deployed definition run by the local interpreter,
 // the page task deleting vault documents and ledger entries, the job record and its counts.
-import { createLocalDeps } from '../../functions/adapters/local';
-import type { LocalDeps } from '../../functions/adapters/local';
-import type { ImportLinkRecord } from '../../functions/connectors/ledger';
-import { importDocument, Ledger } from '../../functions/connectors/ledger';
-import type { JobView } from '../../functions/connectors/purge';
-import { failureReason, getPurgeJob, purgePage, startPurge } from '../../functions/connectors/purge';
-import { ConnectorStore } from '../../functions/connectors/store';
+import { createLocalDeps } from '../../functions/compose/local';
+import type { LocalDeps } from '../../functions/compose/local';
+import type { ImportLinkRecord } from '../../functions/connectors/app/ledger';
+import { importDocument, Ledger } from '../../functions/connectors/app/ledger';
+import type { JobView } from '../../functions/connectors/app/purge';
+import { failureReason, getPurgeJob, purgePage, startPurge } from '../../functions/connectors/app/purge';
+import { ConnectorStore } from '../../functions/connectors/app/store';
 import { ManualClock } from '../../functions/platform/clock';
 import { ConflictError, NotFoundError } from '../../functions/platform/errors';
 import { newId } from '../../functions/platform/ids';

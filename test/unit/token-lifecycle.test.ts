@@ -1,22 +1,21 @@
 // The token lifecycle on an injected clock: the pure rules (when to refresh, what a provider failure
 // means, throttle windows and transitions), then the use cases on the in-memory table with a scripted
 // token endpoint (the integration and e2e tiers use the real sandbox provider).
-import { LocalKeyManagement } from '../../functions/adapters/local/local-keys';
-import { LocalQueue } from '../../functions/adapters/local/local-queue';
-import { MemoryTable } from '../../functions/adapters/local/memory-table';
-import type { ConnectorConfig } from '../../functions/connectors/config';
-import { getConnection, listConnections, tokenContext } from '../../functions/connectors/connections';
-import { parseRetryAfter } from '../../functions/connectors/oauth-client';
-import { setProviderEnabled } from '../../functions/connectors/provider-settings';
-import type { ConnectionItem, TokenItem } from '../../functions/connectors/store';
-import { ConnectorStore, DUE_SHARDS, dueAtOf } from '../../functions/connectors/store';
-import { runRefreshSweep } from '../../functions/connectors/sweep';
+import type { LocalDeps } from '../../functions/compose/local';
+import { createLocalDeps } from '../../functions/compose/local';
+import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import { getConnection, listConnections, tokenContext } from '../../functions/connectors/app/connections';
+import { parseRetryAfter } from '../../functions/connectors/infra/oauth-client';
+import { setProviderEnabled } from '../../functions/connectors/app/provider-settings';
+import type { ConnectionItem, TokenItem } from '../../functions/connectors/app/store';
+import { ConnectorStore, DUE_SHARDS, dueAtOf } from '../../functions/connectors/app/store';
+import { runRefreshSweep } from '../../functions/connectors/app/sweep';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
   getAccessToken,
   throttleConnection,
-} from '../../functions/connectors/token-lifecycle';
+} from '../../functions/connectors/app/token-lifecycle';
 import {
   DISABLED_RECHECK_MS,
   REFRESH_LEAD_MS,
@@ -26,12 +25,10 @@ import {
   refreshDueAt,
   throttleWindowMs,
   tokenFreshness,
-} from '../../functions/connectors/token-policy';
+} from '../../functions/connectors/domain/token-policy';
 import { ManualClock, isoTime } from '../../functions/platform/clock';
 import { open, seal } from '../../functions/platform/envelope';
 import { Logger } from '../../functions/platform/logger';
-import type { Tables } from '../../functions/platform/ports';
-import { TABLE_NAMES } from '../../functions/platform/tables';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const MIN = 60_000;
@@ -165,12 +162,7 @@ const instant = async () => undefined;
 type Answer = { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
 
 let clock: ManualClock;
-let deps: {
-  tables: Tables;
-  keys: LocalKeyManagement;
-  queues: { events: LocalQueue; deliveries: LocalQueue };
-  clock: ManualClock;
-};
+let deps: LocalDeps;
 let store: ConnectorStore;
 let tokenCalls: URLSearchParams[];
 let script: (n: number) => Answer;
@@ -204,13 +196,8 @@ const issue = (): Answer => {
 
 beforeEach(() => {
   clock = new ManualClock(T0);
-  const tables = Object.fromEntries(TABLE_NAMES.map((n) => [n, new MemoryTable(n)])) as unknown as Tables;
-  deps = {
-    tables,
-    keys: new LocalKeyManagement(),
-    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
-    clock,
-  };
+  deps = createLocalDeps({ clock });
+  const { tables } = deps;
   store = new ConnectorStore(tables.connectors);
   tokenCalls = [];
   issuedCount = 0;

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, EVENT_TYPE_NAMES, publishedCatalog } from '../../functions/webhooks/catalog';
+import { EVENT_TYPES, EVENT_TYPE_NAMES, publishedCatalog } from '../../functions/events/domain/catalog';
 import {
   filterKind,
   filterMatches,
@@ -8,7 +8,7 @@ import {
   scopeMatches,
   subscriptionMatches,
   typesMatching,
-} from '../../functions/webhooks/filters';
+} from '../../functions/webhooks/domain/filters';
 import { PERMISSIONS } from '../../functions/platform/permissions';
 
 describe('event-type filters', () => {

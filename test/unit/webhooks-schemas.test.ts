@@ -1,5 +1,5 @@
-import { classifyAddress } from '../../functions/delivery/addresses';
-import { endpointUrlProblem } from '../../functions/webhooks/schemas';
+import { classifyAddress } from '../../functions/webhooks/domain/addresses';
+import { endpointUrlProblem } from '../../functions/webhooks/domain/endpoint-schemas';
 
 describe('endpoint URL rules', () => {
   const dev = { loopbackAllowed: true };

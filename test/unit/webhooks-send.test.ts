@@ -3,8 +3,8 @@ import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { classifyStatus, parseRetryAfter, sendWebhook } from '../../functions/delivery/send';
-import { generateSigningSecret } from '../../functions/webhooks/signing';
+import { classifyStatus, parseRetryAfter, sendWebhook } from '../../functions/webhooks/infra/send';
+import { generateSigningSecret } from '../../functions/webhooks/domain/signing';
 
 interface Hit {
   url: string;

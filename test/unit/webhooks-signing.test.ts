@@ -1,5 +1,10 @@
 import { Webhook } from 'standardwebhooks';
-import { generateSigningSecret, sign, verifyWebhook, webhookHeaders } from '../../functions/webhooks/signing';
+import {
+  generateSigningSecret,
+  sign,
+  verifyWebhook,
+  webhookHeaders,
+} from '../../functions/webhooks/domain/signing';
 
 const body = JSON.stringify({
   id: 'evt_1',

@@ -1,8 +1,6 @@
 // The aws adapter set. Each table, key and queue is built on first use, so a Lambda needs the
 // environment variables (and IAM grants) of only the resources it touches.
 import { getStringFromEnv } from '../../platform/config';
-import { systemClock } from '../../platform/clock';
-import type { Deps } from '../../platform/deps';
 import type {
   KeyManagement,
   Queue,
@@ -68,27 +66,4 @@ export function awsVault(
   tableName: string | (() => string) = () => getStringFromEnv(TABLE_DEFINITIONS.vault.envVar),
 ): VaultDocuments {
   return new VaultTable(tableName, dynamo());
-}
-
-export function createAwsDeps(): Deps {
-  let keys: KeyManagement | undefined;
-  let workflows: Workflows | undefined;
-  let vault: VaultDocuments | undefined;
-  return {
-    tables: awsTables(),
-    queues: awsQueues(),
-    get keys() {
-      keys ??= awsKeys();
-      return keys;
-    },
-    get workflows() {
-      workflows ??= awsWorkflows();
-      return workflows;
-    },
-    get vault() {
-      vault ??= awsVault();
-      return vault;
-    },
-    clock: systemClock,
-  };
 }

@@ -3,48 +3,9 @@
 // Parameters, ResultSelector, ResultPath, OutputPath; Retry (IntervalSeconds, BackoffRate,
 // MaxAttempts, MaxDelaySeconds) and Catch; a few intrinsics — and refuses anything else loudly.
 
-export interface AslDefinition {
-  StartAt: string;
-  States: Record<string, AslState>;
-  Comment?: string;
-  TimeoutSeconds?: number;
-}
+import type { AslDefinition, AslRetrier, AslState } from '../../platform/asl';
 
-export interface AslRetrier {
-  ErrorEquals: string[];
-  IntervalSeconds?: number;
-  MaxAttempts?: number;
-  BackoffRate?: number;
-  MaxDelaySeconds?: number;
-}
-
-export interface AslCatcher {
-  ErrorEquals: string[];
-  Next: string;
-  ResultPath?: string | null;
-}
-
-export interface AslState {
-  Type: 'Pass' | 'Task' | 'Parallel' | 'Choice' | 'Succeed' | 'Fail';
-  Next?: string;
-  End?: boolean;
-  InputPath?: string | null;
-  OutputPath?: string | null;
-  ResultPath?: string | null;
-  Parameters?: unknown;
-  ResultSelector?: unknown;
-  Result?: unknown;
-  Resource?: string;
-  TimeoutSeconds?: number;
-  Branches?: AslDefinition[];
-  Choices?: Record<string, unknown>[];
-  Default?: string;
-  Retry?: AslRetrier[];
-  Catch?: AslCatcher[];
-  Error?: string;
-  Cause?: string;
-  [field: string]: unknown;
-}
+export type { AslDefinition } from '../../platform/asl';
 
 /** A failure in ASL terms: an error name the Retry and Catch rules match on, and a cause. */
 export class StatesError extends Error {

@@ -1,0 +1,40 @@
+// The composition of the deployed runtime: every Lambda's handler is built from these ports (the
+// entry CDK generates for each function calls the handler module's factory with them). Each table,
+// key, queue, workflow and the vault is built on first use, so a Lambda needs the environment
+// variables (and IAM grants) of only the resources it touches. The emulated AWS runtime and the
+// integration tests use the same composition against emulator endpoints.
+import { awsKeys, awsQueues, awsTables, awsVault, awsWorkflows } from '../adapters/aws';
+import type { Clock } from '../platform/clock';
+import { systemClock } from '../platform/clock';
+import type { Deps, KeyManagement, VaultDocuments, Workflows } from '../platform/ports';
+
+export function createAwsDeps(clock: Clock = systemClock): Deps {
+  let keys: KeyManagement | undefined;
+  let workflows: Workflows | undefined;
+  let vault: VaultDocuments | undefined;
+  return {
+    tables: awsTables(),
+    queues: awsQueues(),
+    get keys() {
+      keys ??= awsKeys();
+      return keys;
+    },
+    get workflows() {
+      workflows ??= awsWorkflows();
+      return workflows;
+    },
+    get vault() {
+      vault ??= awsVault();
+      return vault;
+    },
+    clock,
+  };
+}
+
+let lambdaDeps: Deps | undefined;
+
+/** Built once per Lambda container, at the first handler's construction. */
+export function awsLambdaDeps(): Deps {
+  lambdaDeps ??= createAwsDeps();
+  return lambdaDeps;
+}

@@ -1,0 +1,74 @@
+// The composition of the local runtime (`npm start`, unit and e2e tests): in-process tables journaled
+// under a data directory, a master key on disk, in-process queues, the purge workflow's deployed
+// definition run by the ASL interpreter with its task handler in process. Never bundled into a Lambda.
+import { join } from 'node:path';
+import type { Clock } from '../platform/clock';
+import { systemClock } from '../platform/clock';
+import type { Deps } from '../platform/ports';
+import type { Tables } from '../platform/ports';
+import { TABLE_NAMES } from '../platform/tables';
+import { LocalKeyManagement } from '../adapters/local/local-keys';
+import { LocalQueue } from '../adapters/local/local-queue';
+import { LocalWorkflows } from '../adapters/local/local-workflows';
+import { MemoryTable } from '../adapters/local/memory-table';
+import { MemoryVault } from '../adapters/local/memory-vault';
+import type { PurgeRetry } from '../connectors';
+import { PURGE_TASKS, purgeDefinition } from '../connectors';
+import { runPurgeTask } from '../connectors';
+
+export interface LocalDeps extends Deps {
+  queues: { events: LocalQueue; deliveries: LocalQueue };
+  workflows: LocalWorkflows;
+  vault: MemoryVault;
+}
+
+/** Quicker than production's: a local run retries for seconds, not minutes. */
+const LOCAL_RETRY: PurgeRetry = { intervalSeconds: 1, backoffRate: 2, maxAttempts: 3 };
+
+/**
+ * @param dataDir where state is kept; omitted: memory only (tests).
+ * @param owner whether this process owns the data directory (compacts journals at open).
+ */
+export function createLocalDeps(
+  options: {
+    dataDir?: string;
+    clock?: Clock;
+    owner?: boolean;
+    /** How workflow retries wait (tests skip the wait). */
+    sleep?: (ms: number) => Promise<void>;
+  } = {},
+): LocalDeps {
+  const { dataDir, clock = systemClock, owner = true } = options;
+  const tables = Object.fromEntries(
+    TABLE_NAMES.map((name) => [
+      name,
+      new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner),
+    ]),
+  ) as unknown as Tables;
+  const deps: LocalDeps = {
+    tables,
+    keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined),
+    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
+    clock,
+    vault: new MemoryVault(),
+    // The deployed definition, its Lambda tasks run in process (vault documents live in memory only).
+    workflows: new LocalWorkflows(
+      {
+        purge: {
+          definition: purgeDefinition({
+            target: {
+              kind: 'lambda',
+              functionArns: Object.fromEntries(
+                PURGE_TASKS.map((t) => [t, `arn:aws:lambda:local:000000000000:function:${t}`]),
+              ) as Record<(typeof PURGE_TASKS)[number], string>,
+            },
+            retry: LOCAL_RETRY,
+          }),
+          invoke: (_resource, payload) => runPurgeTask(deps, payload),
+        },
+      },
+      { sleep: options.sleep },
+    ),
+  };
+  return deps;
+}

@@ -1,0 +1,25 @@
+import { publicBaseUrl, publicRoute } from '../../../platform/http';
+import { CONNECTOR_ROUTE } from '../routes';
+import { envConfig } from '../../infra/config';
+import { completeConnection } from '../../app/connect-flow';
+import { cookieHeader, redirect } from './redirect';
+
+/** The provider's redirect back (the browser carries code and state); no API key. */
+export const create = publicRoute(
+  CONNECTOR_ROUTE.oauthCallback,
+  async ({ path, query, deps, event, log }) => {
+    const result = await completeConnection(
+      deps,
+      envConfig,
+      {
+        provider: path.provider,
+        query: { code: query.code, state: query.state, error: query.error },
+        cookieHeader: cookieHeader(event),
+        baseUrl: publicBaseUrl(event),
+      },
+      log,
+    );
+    log.info('oauth flow ended', { connectionId: result.connectionId, outcome: result.outcome });
+    return redirect(result);
+  },
+);

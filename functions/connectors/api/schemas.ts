@@ -1,0 +1,81 @@
+// Request schemas of the connector routes: the single source of their types (and of the OpenAPI document).
+import * as z from 'zod';
+import { loopbackAllowed } from '../../platform/config';
+import { isId } from '../../platform/ids';
+import { paginationQuery } from '../../platform/pagination';
+import { PROVIDER_IDS } from '../domain/providers';
+
+import { CONNECTION_STATUSES } from '../domain/connection';
+
+const MAX_RETURN_URL = 2048;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/**
+ * The return_url rules: absolute, https (http on localhost or 127.0.0.1 outside production), no
+ * embedded credentials. Returns the reason it is refused, or undefined when it is acceptable.
+ */
+export function returnUrlProblem(value: string, options: { loopbackAllowed: boolean }): string | undefined {
+  if (value.length > MAX_RETURN_URL) return `must be at most ${MAX_RETURN_URL} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.protocol === 'https:') return url.hostname ? undefined : 'must name a host';
+  if (url.protocol === 'http:') {
+    if (!LOOPBACK_HOSTS.has(url.hostname)) return 'must use https (http only on localhost or 127.0.0.1)';
+    return options.loopbackAllowed ? undefined : 'must use https';
+  }
+  return 'must be an absolute https URL';
+}
+
+export const returnUrl = z
+  .string({ error: 'return_url is required and must be a string' })
+  .superRefine((value, ctx) => {
+    const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const provider = z.enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` });
+
+export const createConnectionBody = z.strictObject({
+  provider,
+  return_url: returnUrl,
+  scope_tier: z.string().min(1).max(64).optional(),
+});
+
+export const connectionIdPath = z.object({
+  id: z.string().refine((v) => isId('conn', v), 'must be a connection id (conn_...)'),
+});
+
+export const listConnectionsQuery = paginationQuery.extend({
+  provider: provider.optional(),
+  status: z
+    .enum(CONNECTION_STATUSES, { error: `status must be one of ${CONNECTION_STATUSES.join(', ')}` })
+    .optional(),
+});
+
+export const deleteConnectionQuery = z.object({
+  purge: z.enum(['true', 'false'], { error: 'purge must be true or false' }).optional(),
+});
+
+export const setProviderEnabledBody = z.strictObject({
+  provider,
+  enabled: z.boolean({ error: 'enabled is required and must be a boolean' }),
+  confirm_organization_wide: z.literal(true, {
+    error: 'confirm_organization_wide must be true: this changes the provider for the whole organization',
+  }),
+});
+
+export const connectTokenPath = z.object({ token: z.string() });
+
+export const callbackPath = z.object({ provider });
+
+/** What the provider sends back; extra parameters (iss, session_state, ...) are ignored. */
+export const callbackQuery = z.looseObject({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(4096).optional(),
+  error: z.string().max(256).optional(),
+});

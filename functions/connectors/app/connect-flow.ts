@@ -1,0 +1,320 @@
+// The hosted OAuth flow: opening a connect link (single use) and the provider's callback, which
+// exchanges the code, stores the tokens sealed and sends the browser back to return_url.
+import { timingSafeEqual } from 'node:crypto';
+import { isoTime } from '../../platform/clock';
+import type { Deps } from '../../platform/ports';
+import { open, seal } from '../../platform/envelope';
+import { GoneError, InvalidRequestError, NotFoundError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { ConnectorConfig } from '../infra/config';
+import { ACTIVE_STATUSES, RECORD_GRACE_SECONDS, revokeGrant, tokenContext } from './connections';
+import {
+  BROWSER_COOKIE,
+  STATE_TTL_MS,
+  appendQuery,
+  authorizeUrl,
+  bindingCookie,
+  browserBinding,
+  callbackUrl,
+  isConnectToken,
+  newNonce,
+  newPkce,
+  readCookie,
+  sha256,
+  signState,
+  verifyState,
+} from '../domain/flow-crypto';
+import type { TokenSet } from '../infra/oauth-client';
+import { ProviderHttpError, exchangeCode, fetchAccount } from '../infra/oauth-client';
+import { isProviderEnabled } from './provider-settings';
+import type { ProviderId } from '../domain/providers';
+import { PROVIDERS } from '../domain/providers';
+import type { Account, ConnectionItem, TokenRecord } from './store';
+import { ConnectorStore } from './store';
+
+export const RETURN_ERRORS = [
+  'access_denied',
+  'provider_error',
+  'missing_code',
+  'connector_scope_not_enabled',
+  'oauth_flow_inactive',
+  'oauth_exchange_failed',
+] as const;
+export type ReturnError = (typeof RETURN_ERRORS)[number];
+
+export interface FlowRedirect {
+  location: string;
+  /** Set-Cookie value binding the browser to the flow (opening a link only). */
+  cookie?: string;
+  /** For the log: how the flow ended. */
+  outcome: ReturnError | 'consent' | 'connected' | 'reconnected';
+  connectionId: string;
+}
+
+const verifierContext = (organizationId: string, connectionId: string) => ({
+  ...tokenContext(organizationId, connectionId),
+  purpose: 'pkce_verifier',
+});
+
+/** GET {connect_url}: consume the link once, bind the browser, send it to the provider's consent screen. */
+export async function openConnectLink(
+  deps: Deps,
+  config: ConnectorConfig,
+  input: { token: string; cookieHeader?: string; baseUrl: string },
+): Promise<FlowRedirect> {
+  if (!isConnectToken(input.token)) throw new NotFoundError('This connect link is not valid');
+  const store = new ConnectorStore(deps.tables.connectors);
+  const hash = sha256(input.token);
+  const link = await store.getLink(hash);
+  if (!link) throw new NotFoundError('This connect link is not valid');
+  if (link.usedAt !== undefined) throw new NotFoundError('This connect link has already been used');
+  const now = deps.clock.now();
+  if (now > link.linkExpiresAt) throw new GoneError('This connect link has expired; create a new connection');
+  if (!(await store.consumeLink(hash, now)))
+    throw new NotFoundError('This connect link has already been used');
+
+  const connection = await store.getConnection(link.connectionId);
+  if (!connection) throw new NotFoundError('This connect link is not valid');
+  const end = (outcome: ReturnError): FlowRedirect => ({
+    location: appendQuery(connection.returnUrl, 'error', outcome),
+    outcome,
+    connectionId: connection.id,
+  });
+  if (connection.status !== 'pending') return end('oauth_flow_inactive');
+  if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, link.provider))) {
+    return end('connector_scope_not_enabled');
+  }
+
+  // The tier comes from the stored link, never from the request: the query string cannot change it.
+  const tier = PROVIDERS[link.provider].scopeTiers[link.scopeTier]!;
+  const binding = browserBinding(input.cookieHeader);
+  const nonce = newNonce();
+  const pkce = newPkce();
+  const flowExpiresAt = now + STATE_TTL_MS;
+  await store.putFlow(nonce, {
+    connectionId: connection.id,
+    organizationId: connection.organizationId,
+    provider: link.provider,
+    scopeTier: link.scopeTier,
+    browserHash: sha256(binding.value),
+    verifier: await seal(deps.keys, pkce.verifier, verifierContext(connection.organizationId, connection.id)),
+    flowExpiresAt,
+    expiresAt: Math.ceil(flowExpiresAt / 1000) + RECORD_GRACE_SECONDS,
+  });
+  const state = signState(config.stateKey(), {
+    c: connection.id,
+    n: nonce,
+    e: flowExpiresAt,
+    p: link.provider,
+    t: link.scopeTier,
+  });
+  const endpoints = config.provider(link.provider);
+  return {
+    location: authorizeUrl(endpoints.authorizeUrl, {
+      clientId: endpoints.clientId,
+      redirectUri: callbackUrl(input.baseUrl, link.provider),
+      scopes: tier.scopes,
+      separator: PROVIDERS[link.provider].scopeSeparator,
+      state,
+      challenge: pkce.challenge,
+    }),
+    cookie: bindingCookie(binding.value, input.baseUrl),
+    outcome: 'consent',
+    connectionId: connection.id,
+  };
+}
+
+const sameHash = (a: string, b: string): boolean => {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export interface CallbackInput {
+  provider: ProviderId;
+  query: { code?: string; state?: string; error?: string };
+  cookieHeader?: string;
+  baseUrl: string;
+}
+
+/** The provider's redirect back: every way it can end is a redirect to return_url, except a forged state. */
+export async function completeConnection(
+  deps: Deps,
+  config: ConnectorConfig,
+  input: CallbackInput,
+  log: Logger,
+): Promise<FlowRedirect> {
+  const invalid = () =>
+    new InvalidRequestError('Invalid query parameters: state: missing, forged or unknown');
+  const now = deps.clock.now();
+  const check = verifyState(config.stateKey(), input.query.state, now);
+  if (!check.ok && check.reason !== 'expired') throw invalid();
+  const { payload } = check;
+  if (payload.p !== input.provider) throw invalid();
+  const store = new ConnectorStore(deps.tables.connectors);
+  const [flow, connection] = await Promise.all([store.getFlow(payload.n), store.getConnection(payload.c)]);
+  if (!flow || !connection || flow.connectionId !== connection.id) throw invalid();
+
+  const end = (outcome: ReturnError): FlowRedirect => ({
+    location: appendQuery(connection.returnUrl, 'error', outcome),
+    outcome,
+    connectionId: connection.id,
+  });
+  if (!check.ok || now > flow.flowExpiresAt) return end('oauth_flow_inactive');
+  if (!(await store.consumeFlow(payload.n, now))) return end('oauth_flow_inactive');
+  const cookie = readCookie(input.cookieHeader, BROWSER_COOKIE);
+  if (!cookie || !sameHash(sha256(cookie), flow.browserHash)) return end('oauth_flow_inactive');
+  if (connection.status !== 'pending') return end('oauth_flow_inactive');
+  if (input.query.error)
+    return end(input.query.error === 'access_denied' ? 'access_denied' : 'provider_error');
+  if (!input.query.code) return end('missing_code');
+  if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, flow.provider))) {
+    return end('connector_scope_not_enabled');
+  }
+
+  const definition = PROVIDERS[flow.provider];
+  const client = config.provider(flow.provider);
+  const verifier = await open(
+    deps.keys,
+    flow.verifier,
+    verifierContext(connection.organizationId, connection.id),
+  );
+  let tokens: TokenSet;
+  let account: Account;
+  try {
+    tokens = await exchangeCode(client, definition, {
+      code: input.query.code,
+      verifier,
+      redirectUri: callbackUrl(input.baseUrl, flow.provider),
+    });
+  } catch (error) {
+    if (!(error instanceof ProviderHttpError)) throw error;
+    log.warn('provider code exchange failed', {
+      connectionId: connection.id,
+      status: error.status,
+      oauthError: error.oauthError,
+    });
+    return end('oauth_exchange_failed');
+  }
+  const tier = definition.scopeTiers[flow.scopeTier]!;
+  const granted = tokens.scopes ?? tier.scopes;
+  // A grant we will not keep is handed back at once (best effort).
+  const discard = async (outcome: ReturnError) => {
+    await revokeGrant(config, flow.provider, tokens, connection.id, log);
+    return end(outcome);
+  };
+  const missing = tier.required.filter((scope) => !granted.includes(scope));
+  if (missing.length) {
+    log.info('provider granted fewer scopes than required', { connectionId: connection.id, missing });
+    return discard('connector_scope_not_enabled');
+  }
+  try {
+    account = await fetchAccount(client, definition, tokens.accessToken);
+  } catch (error) {
+    if (!(error instanceof ProviderHttpError)) throw error;
+    log.warn('provider account lookup failed', {
+      connectionId: connection.id,
+      status: error.status,
+      oauthError: error.oauthError,
+    });
+    return discard('oauth_exchange_failed');
+  }
+
+  const attached = await attach(deps, store, connection, account, tokens, granted);
+  if (!attached) return end('oauth_flow_inactive');
+  const reconnected = attached !== connection.id;
+  log.info('connection completed', {
+    connectionId: attached,
+    pendingConnectionId: connection.id,
+    reconnected,
+  });
+  return {
+    location: appendQuery(connection.returnUrl, 'connection_id', attached),
+    outcome: reconnected ? 'reconnected' : 'connected',
+    connectionId: attached,
+  };
+}
+
+async function sealTokens(
+  deps: Pick<Deps, 'keys' | 'clock'>,
+  connection: ConnectionItem,
+  tokens: TokenSet,
+  scopes: string[],
+  tokenVersion: number,
+): Promise<TokenRecord> {
+  const now = deps.clock.now();
+  const lifetime = tokens.expiresInSeconds ?? PROVIDERS[connection.provider].defaultAccessTokenSeconds;
+  const secret = JSON.stringify({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
+  return {
+    connectionId: connection.id,
+    organizationId: connection.organizationId,
+    provider: connection.provider,
+    sealed: await seal(deps.keys, secret, tokenContext(connection.organizationId, connection.id)),
+    tokenVersion,
+    tokenType: tokens.tokenType,
+    scopes,
+    accessTokenExpiresAt: isoTime(now + lifetime * 1000),
+    obtainedAt: isoTime(now),
+  };
+}
+
+/** Replaces a connection's tokens with a new grant: version n+1 over whatever version is stored. */
+async function storeTokens(
+  deps: Deps,
+  store: ConnectorStore,
+  connection: ConnectionItem,
+  tokens: TokenSet,
+  scopes: string[],
+): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = (await store.getTokens(connection.id))?.tokenVersion ?? 0;
+    const item = await sealTokens(deps, connection, tokens, scopes, current + 1);
+    if (await store.putTokens(item, current)) return;
+  }
+  throw new Error('token write lost to concurrent writers five times');
+}
+
+/**
+ * Gives the grant a home: the connection already holding this provider account (a reconnect keeps its
+ * id, links, ledgers and cursors; the pending one is retired), or else the pending connection itself.
+ * Returns the connection id, or undefined when the pending connection was disconnected meanwhile.
+ */
+async function attach(
+  deps: Deps,
+  store: ConnectorStore,
+  pending: ConnectionItem,
+  account: Account,
+  tokens: TokenSet,
+  scopes: string[],
+): Promise<string | undefined> {
+  const { organizationId, provider } = pending;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const now = isoTime(deps.clock.now());
+    const holderId = await store.accountHolder(organizationId, provider, account.external_id);
+    const holder = holderId && holderId !== pending.id ? await store.getConnection(holderId) : undefined;
+    if (holder && ACTIVE_STATUSES.has(holder.status)) {
+      await storeTokens(deps, store, holder, tokens, scopes);
+      const updated = await store.updateConnection(
+        holder.id,
+        { status: 'healthy', account, updatedAt: now },
+        { not: 'revoked' },
+      );
+      if (!updated) continue; // disconnected meanwhile: it released the account, so claim it below
+      await store.updateConnection(
+        pending.id,
+        { status: 'revoked', supersededBy: holder.id, revokedAt: now, updatedAt: now },
+        'pending',
+      );
+      return holder.id;
+    }
+    if (!(await store.claimAccount(organizationId, provider, account.external_id, pending.id, holderId)))
+      continue;
+    await storeTokens(deps, store, pending, tokens, scopes);
+    if (await store.updateConnection(pending.id, { status: 'healthy', account, updatedAt: now }, 'pending'))
+      return pending.id;
+    await store.deleteTokens(pending.id);
+    await store.releaseAccount(organizationId, provider, account.external_id, pending.id);
+    return undefined;
+  }
+  throw new Error('provider account claim lost to concurrent flows five times');
+}

@@ -1,0 +1,242 @@
+// Connection use cases: create a pending connection with its one-time link, read and list, disconnect.
+import { publishEvent } from '../../events';
+import { isoTime } from '../../platform/clock';
+import type { Deps } from '../../platform/ports';
+import { open } from '../../platform/envelope';
+import { InvalidRequestError, NotFoundError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import type { Logger } from '../../platform/logger';
+import type { Pagination } from '../../platform/pagination';
+import type { ConnectorConfig } from '../infra/config';
+import { CONNECT_LINK_TTL_MS, newConnectToken } from '../domain/flow-crypto';
+import { ProviderHttpError, revokeToken } from '../infra/oauth-client';
+import { enabledProviders, isProviderEnabled } from './provider-settings';
+import type { ProviderId } from '../domain/providers';
+import { PROVIDERS } from '../domain/providers';
+import type { ConnectionStatus } from '../domain/connection';
+import type { ConnectionItem, TokenItem } from './store';
+import { ConnectorStore } from './store';
+import { effectiveStatus } from '../domain/token-policy';
+
+/** Statuses of a connection that holds a live grant: completing a flow for its account reconnects it. */
+export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
+  'healthy',
+  'reauth_required',
+  'throttled',
+]);
+
+/** Links and flow records are kept a day past expiry so a late visit still reads 410, not 404. */
+export const RECORD_GRACE_SECONDS = 24 * 3600;
+
+export interface Connection {
+  id: string;
+  provider: ProviderId;
+  status: ConnectionStatus;
+  enabled: boolean;
+  scope_tier: string;
+  account: { external_id: string; email: string; display_name: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const tokenContext = (organizationId: string, connectionId: string) => ({
+  organization: organizationId,
+  connection: connectionId,
+});
+
+/** `now`: a throttle whose window has passed reads as the status it returns to, even before the sweep. */
+export function connectionView(item: ConnectionItem, enabled: boolean, now: number): Connection {
+  return {
+    id: item.id,
+    provider: item.provider,
+    status: effectiveStatus(item, now),
+    enabled,
+    scope_tier: item.scopeTier,
+    account: item.account ?? null,
+    created_at: item.createdAt,
+    updated_at: item.updatedAt,
+  };
+}
+
+export async function createConnection(
+  deps: Deps,
+  organizationId: string,
+  input: { provider: ProviderId; return_url: string; scope_tier?: string },
+  baseUrl: string,
+): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
+  const definition = PROVIDERS[input.provider];
+  const tier = input.scope_tier ?? definition.defaultTier;
+  if (!Object.hasOwn(definition.scopeTiers, tier)) {
+    const known = Object.keys(definition.scopeTiers).join(', ');
+    throw new InvalidRequestError(
+      `Invalid request body: scope_tier: unknown for ${input.provider}; known: ${known}`,
+    );
+  }
+  const now = deps.clock.now();
+  const id = newId('conn');
+  const createdAt = isoTime(now);
+  const store = new ConnectorStore(deps.tables.connectors);
+  await store.putConnection({
+    id,
+    organizationId,
+    provider: input.provider,
+    status: 'pending',
+    scopeTier: tier,
+    returnUrl: input.return_url,
+    createdAt,
+    updatedAt: createdAt,
+  });
+  const { token, hash } = newConnectToken();
+  const linkExpiresAt = now + CONNECT_LINK_TTL_MS;
+  await store.putLink(hash, {
+    connectionId: id,
+    organizationId,
+    provider: input.provider,
+    scopeTier: tier,
+    linkExpiresAt,
+    expiresAt: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
+  });
+  return {
+    connection_id: id,
+    connect_url: `${baseUrl}/connectors/v1/connect/${token}`,
+    expires_at: isoTime(linkExpiresAt),
+  };
+}
+
+/** The organization's connection; another organization's id reads as not found. */
+async function owned(store: ConnectorStore, organizationId: string, id: string): Promise<ConnectionItem> {
+  const item = await store.getConnection(id);
+  if (!item || item.organizationId !== organizationId) throw new NotFoundError('Connection not found');
+  return item;
+}
+
+export async function getConnection(deps: Deps, organizationId: string, id: string): Promise<Connection> {
+  const item = await owned(new ConnectorStore(deps.tables.connectors), organizationId, id);
+  const enabled = await isProviderEnabled(deps.tables.connectors, organizationId, item.provider);
+  return connectionView(item, enabled, deps.clock.now());
+}
+
+export async function listConnections(
+  deps: Deps,
+  organizationId: string,
+  query: Pagination & { provider?: ProviderId; status?: ConnectionStatus },
+) {
+  const store = new ConnectorStore(deps.tables.connectors);
+  const now = deps.clock.now();
+  const window = await store.listConnections(
+    organizationId,
+    query,
+    (c) =>
+      (!query.provider || c.provider === query.provider) &&
+      (!query.status || effectiveStatus(c, now) === query.status),
+  );
+  const enabled = await enabledProviders(deps.tables.connectors, organizationId);
+  return {
+    data: window.items.map((item) => connectionView(item, enabled[item.provider], now)),
+    limit: query.limit,
+    offset: query.offset,
+    has_more: window.hasMore,
+  };
+}
+
+const REVOKE_ATTEMPTS = 3;
+const REVOKE_ATTEMPT_TIMEOUT_MS = 2_000;
+
+/** Opens a connection's stored tokens and revokes its grant at the provider (best effort). */
+export async function revokeAtProvider(
+  deps: Pick<Deps, 'keys'>,
+  config: ConnectorConfig,
+  tokens: TokenItem,
+  log: Logger,
+): Promise<boolean> {
+  let plain: { access_token: string; refresh_token?: string };
+  try {
+    const context = tokenContext(tokens.organizationId, tokens.connectionId);
+    plain = JSON.parse(await open(deps.keys, tokens.sealed, context)) as typeof plain;
+  } catch (error) {
+    log.warn('provider revocation skipped: tokens could not be opened', {
+      connectionId: tokens.connectionId,
+      error,
+    });
+    return false;
+  }
+  const grant = { accessToken: plain.access_token, refreshToken: plain.refresh_token };
+  return revokeGrant(config, tokens.provider, grant, tokens.connectionId, log);
+}
+
+/**
+ * Revokes a grant at the provider (the refresh token, which ends the grant, else the access token):
+ * a few quick retries on network errors, 429 and 5xx, bounded in time. Disconnecting never waits on,
+ * or fails because of, the provider.
+ */
+export async function revokeGrant(
+  config: ConnectorConfig,
+  provider: ProviderId,
+  grant: { accessToken: string; refreshToken?: string },
+  connectionId: string,
+  log: Logger,
+): Promise<boolean> {
+  const [token, hint] = grant.refreshToken
+    ? [grant.refreshToken, 'refresh_token' as const]
+    : [grant.accessToken, 'access_token' as const];
+  for (let attempt = 1; attempt <= REVOKE_ATTEMPTS; attempt++) {
+    try {
+      await revokeToken(config.provider(provider), token, hint, REVOKE_ATTEMPT_TIMEOUT_MS);
+      return true;
+    } catch (error) {
+      const retriable =
+        error instanceof ProviderHttpError &&
+        (error.status === undefined || error.status === 429 || error.status >= 500);
+      const details =
+        error instanceof ProviderHttpError ? { status: error.status, oauthError: error.oauthError } : {};
+      log.warn('provider revocation failed', { connectionId, attempt, ...details });
+      if (!retriable || attempt === REVOKE_ATTEMPTS) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100 * 3 ** attempt));
+    }
+  }
+  return false;
+}
+
+async function publishRevoked(deps: Deps, store: ConnectorStore, item: ConnectionItem): Promise<void> {
+  await publishEvent(deps, {
+    organizationId: item.organizationId,
+    type: 'connection.revoked',
+    // The webhooks catalog's shape (functions/webhooks/catalog.ts); purge arrives with the purge workflow.
+    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge: false },
+  });
+  await store.updateConnection(item.id, {}, undefined, ['revokedEventPending']);
+}
+
+/** DELETE without purge: revoke and delete the tokens, mark revoked, publish connection.revoked. Idempotent. */
+export async function disconnect(
+  deps: Deps,
+  config: ConnectorConfig,
+  organizationId: string,
+  id: string,
+  log: Logger,
+): Promise<void> {
+  const store = new ConnectorStore(deps.tables.connectors);
+  const connection = await owned(store, organizationId, id);
+  if (connection.status === 'revoked') {
+    // A repeat: finish what an interrupted earlier call left (publishing the event), nothing else.
+    if (connection.revokedEventPending) await publishRevoked(deps, store, connection);
+    return;
+  }
+  const tokens = await store.getTokens(id);
+  if (tokens) {
+    const revoked = await revokeAtProvider(deps, config, tokens, log);
+    log.info('connection tokens deleted', { connectionId: id, revokedAtProvider: revoked });
+    await store.deleteTokens(id);
+  }
+  const now = isoTime(deps.clock.now());
+  const updated = await store.updateConnection(
+    id,
+    { status: 'revoked', revokedAt: now, updatedAt: now, revokedEventPending: true },
+    { not: 'revoked' },
+  );
+  if (!updated) return; // a concurrent DELETE won the transition; it publishes the event
+  if (connection.account) {
+    await store.releaseAccount(organizationId, connection.provider, connection.account.external_id, id);
+  }
+  await publishRevoked(deps, store, updated);
+}

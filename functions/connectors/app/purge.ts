@@ -1,0 +1,362 @@
+// Purge on disconnect: a job record, the durable workflow that deletes every vault document in the
+// connection's ledgers page by page, and the tasks it runs. Records in the connectors table:
+//   JOB#<job> / JOB               the job (status, counts, reason; the page being deleted, while it is)
+//   CONN#<connection> / PURGE     the connection's current purge job: a repeated DELETE returns it
+import { isoTime } from '../../platform/clock';
+import type { Deps } from '../../platform/ports';
+import { ConditionFailedError, ConflictError, NotFoundError, won } from '../../platform/errors';
+import { isId, newId } from '../../platform/ids';
+import type { Logger } from '../../platform/logger';
+import type { Item, Table, VaultDocuments, Workflows } from '../../platform/ports';
+import { PURGE_REFUSED } from '../infra/purge-definition';
+import type { LedgerEntryRef } from './ledger';
+import { Ledger } from './ledger';
+import { ConnectorStore } from './store';
+
+export type JobStatus = 'processing' | 'succeeded' | 'failed';
+
+/** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
+export const PURGE_PAGE_SIZE = 500;
+/** Vault deletions in flight at once within a page. */
+const DELETE_CONCURRENCY = 16;
+
+export interface JobRecord {
+  id: string;
+  organizationId: string;
+  kind: 'purge';
+  connectionId: string;
+  status: JobStatus;
+  /** Ledger entries purged (their documents deleted), committed page by page. */
+  deleted: number;
+  pages: number;
+  reason?: string;
+  executionId?: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+  /** The page being deleted: its start cursor, its entries and the cursor after it (a retry reuses them). */
+  pageStart?: string;
+  pageEntries?: LedgerEntryRef[];
+  pageNext?: string | null;
+}
+
+type JobItem = Item & JobRecord;
+
+export interface JobView {
+  id: string;
+  kind: 'purge';
+  status: JobStatus;
+  connection_id: string;
+  counts: { deleted: number; pages: number };
+  reason?: string;
+  created_at: string;
+  updated_at: string;
+  finished_at?: string;
+}
+
+/** A task input retrying cannot fix: the workflow's Retry skips this error name. */
+export class PurgeRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = PURGE_REFUSED;
+  }
+}
+
+const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
+const purgePointerKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'PURGE' });
+/** The start of the ledger, as a page's start cursor. */
+const FIRST_PAGE = '^';
+
+export function jobView(job: JobRecord): JobView {
+  return {
+    id: job.id,
+    kind: job.kind,
+    status: job.status,
+    connection_id: job.connectionId,
+    counts: { deleted: job.deleted, pages: job.pages },
+    ...(job.reason ? { reason: job.reason } : {}),
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    ...(job.finishedAt ? { finished_at: job.finishedAt } : {}),
+  };
+}
+
+function need<K extends 'workflows' | 'vault'>(deps: Deps, port: K): NonNullable<Deps[K]> {
+  const value = deps[port];
+  if (!value) throw new Error(`This composition provides no ${port} port`);
+  return value as NonNullable<Deps[K]>;
+}
+
+export type PurgeDeps = Pick<Deps, 'tables' | 'clock'> & { workflows: Workflows; vault: VaultDocuments };
+
+const getJob = (table: Table, id: string) => table.get<JobItem>(jobKey(id));
+
+async function ensureStarted(
+  deps: Pick<PurgeDeps, 'tables' | 'clock' | 'workflows'>,
+  job: JobRecord,
+  pageSize: number,
+): Promise<void> {
+  if (job.executionId) return;
+  const input = {
+    jobId: job.id,
+    organizationId: job.organizationId,
+    connectionId: job.connectionId,
+    cursor: null,
+    pageSize,
+    pages: 0,
+  };
+  try {
+    // The job id names the execution: starting twice (a repeated DELETE after a crash) starts it once.
+    const executionId = await deps.workflows.start('purge', input, job.id);
+    await deps.tables.connectors.update(jobKey(job.id), { set: { executionId } });
+  } catch (error) {
+    await failProcessingJob(deps, job.id, 'The purge workflow could not be started');
+    throw error;
+  }
+}
+
+/** Marks a job failed with its reason, unless it already reached an outcome. */
+async function failProcessingJob(
+  deps: Pick<PurgeDeps, 'tables' | 'clock'>,
+  jobId: string,
+  reason: string,
+): Promise<void> {
+  const now = isoTime(deps.clock.now());
+  await won(
+    deps.tables.connectors.update(
+      jobKey(jobId),
+      { set: { status: 'failed', reason, updatedAt: now, finishedAt: now } },
+      { attr: 'status', op: '=', value: 'processing' },
+    ),
+  );
+}
+
+const ENDED_UNMARKED = (status: string) =>
+  `The purge workflow ended (${status}) before it could record an outcome`;
+
+/**
+ * A processing job whose execution ended without marking it (its last step kept failing), or is
+ * unknown (the local runtime restarted): marks it failed, so asking again starts a new purge.
+ */
+async function abandoned(
+  deps: Pick<PurgeDeps, 'tables' | 'clock' | 'workflows'>,
+  job: JobRecord,
+): Promise<boolean> {
+  if (job.status !== 'processing' || !job.executionId) return false;
+  const execution = await deps.workflows.describe(job.executionId);
+  if (execution && (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED')) return false;
+  await failProcessingJob(deps, job.id, ENDED_UNMARKED(execution?.status.toLowerCase() ?? 'lost'));
+  return true;
+}
+
+/**
+ * Starts purging a revoked connection's imported documents; returns the job at once. A connection has
+ * one purge at a time: while one is processing or after it succeeded, asking again returns that job; after
+ * a failure (or a workflow that ended without marking its job), asking again starts a new one.
+ */
+export async function startPurge(
+  deps: Deps,
+  organizationId: string,
+  connectionId: string,
+  options: { pageSize?: number } = {},
+): Promise<{ id: string; status: JobStatus }> {
+  const ports = { tables: deps.tables, clock: deps.clock, workflows: need(deps, 'workflows') };
+  const table = deps.tables.connectors;
+  const connection = await new ConnectorStore(table).getConnection(connectionId);
+  if (!connection || connection.organizationId !== organizationId)
+    throw new NotFoundError('Connection not found');
+  if (connection.status !== 'revoked') {
+    throw new ConflictError('Only a revoked connection can be purged: disconnect it first');
+  }
+  const pageSize = options.pageSize ?? PURGE_PAGE_SIZE;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const pointer = await table.get<Item & { jobId: string }>(purgePointerKey(connectionId));
+    const current = pointer ? await getJob(table, pointer.jobId) : undefined;
+    if (pointer && !current) return { id: pointer.jobId, status: 'processing' }; // its creator is writing it
+    if (current && current.status !== 'failed' && !(await abandoned(ports, current))) {
+      if (current.status === 'processing') await ensureStarted(ports, current, pageSize);
+      return { id: current.id, status: current.status };
+    }
+    const now = isoTime(deps.clock.now());
+    const job: JobRecord = {
+      id: newId('job'),
+      organizationId,
+      kind: 'purge',
+      connectionId,
+      status: 'processing',
+      deleted: 0,
+      pages: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const claimed = await won(
+      table.put(
+        { ...purgePointerKey(connectionId), jobId: job.id },
+        pointer ? { attr: 'jobId', op: '=', value: pointer.jobId } : { itemExists: false },
+      ),
+    );
+    if (!claimed) continue; // a concurrent request started one: return that
+    await table.put({ ...jobKey(job.id), ...job }, { itemExists: false });
+    await ensureStarted(ports, job, pageSize);
+    return { id: job.id, status: job.status };
+  }
+  throw new ConflictError('The connection is being purged by concurrent requests; retry');
+}
+
+/** The organization's job; with the workflow's state when it ended without marking the job. */
+export async function getPurgeJob(deps: Deps, organizationId: string, jobId: string): Promise<JobView> {
+  const job = isId('job', jobId) ? await getJob(deps.tables.connectors, jobId) : undefined;
+  if (!job || job.organizationId !== organizationId) throw new NotFoundError('Job not found');
+  if (job.status === 'processing' && job.executionId && deps.workflows) {
+    const execution = await deps.workflows.describe(job.executionId);
+    if (execution && execution.status !== 'RUNNING' && execution.status !== 'SUCCEEDED') {
+      return jobView({
+        ...job,
+        status: 'failed',
+        reason: ENDED_UNMARKED(execution.status.toLowerCase()),
+      });
+    }
+  }
+  return jobView(job);
+}
+
+async function jobFor(
+  table: Table,
+  input: { jobId: string; organizationId: string; connectionId?: string },
+): Promise<JobItem> {
+  const job = await getJob(table, input.jobId);
+  if (!job || job.organizationId !== input.organizationId || job.kind !== 'purge') {
+    throw new PurgeRefusedError(`No purge job ${input.jobId} for this organization`);
+  }
+  if (input.connectionId !== undefined && job.connectionId !== input.connectionId) {
+    throw new PurgeRefusedError(`Job ${input.jobId} purges another connection`);
+  }
+  return job;
+}
+
+export interface PurgePageInput {
+  jobId: string;
+  organizationId: string;
+  connectionId: string;
+  cursor?: string | null;
+  pageSize?: number;
+}
+
+export interface PurgePageResult {
+  count: number;
+  cursor: string | null;
+  done: boolean;
+}
+
+async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+/**
+ * The page task: deletes the vault documents of one page of the ledger, then their entries. The page's
+ * entries are recorded on the job before anything is deleted, and the count committed with clearing
+ * them, in one conditional write: a retry after a crash at any point finishes the same page and the
+ * count stays exact.
+ */
+export async function purgePage(
+  deps: Pick<PurgeDeps, 'tables' | 'clock' | 'vault'>,
+  input: PurgePageInput,
+  log?: Logger,
+): Promise<PurgePageResult> {
+  const table = deps.tables.connectors;
+  const job = await jobFor(table, input);
+  if (job.status !== 'processing') throw new PurgeRefusedError(`Job ${job.id} is already ${job.status}`);
+  const ledger = new Ledger(table);
+  const start = input.cursor ?? FIRST_PAGE;
+  const size = input.pageSize ?? PURGE_PAGE_SIZE;
+
+  let entries: LedgerEntryRef[];
+  let next: string | null;
+  if (job.pageStart === start && job.pageEntries) {
+    entries = job.pageEntries;
+    next = job.pageNext ?? null;
+    log?.info('resuming an interrupted page', { jobId: job.id, entries: entries.length });
+  } else {
+    const page = await ledger.page(input.connectionId, { cursor: input.cursor ?? undefined, limit: size });
+    entries = page.items.map(({ linkId, vaultId, objectId }) => ({ linkId, vaultId, objectId }));
+    next = page.cursor ?? null;
+    if (entries.length === 0) return { count: 0, cursor: null, done: true };
+    await table.update(jobKey(job.id), { set: { pageStart: start, pageEntries: entries, pageNext: next } });
+  }
+
+  await inBatches(entries, DELETE_CONCURRENCY, async (entry) => {
+    await deps.vault.delete(entry.vaultId, entry.objectId);
+    await ledger.remove(input.connectionId, entry);
+  });
+
+  const committed = await won(
+    table.update(
+      jobKey(job.id),
+      {
+        add: { deleted: entries.length },
+        set: { updatedAt: isoTime(deps.clock.now()) },
+        remove: ['pageStart', 'pageEntries', 'pageNext'],
+      },
+      { attr: 'pageStart', op: '=', value: start },
+    ),
+  );
+  // Not committed: a duplicate delivery of this very task committed it first; count it once.
+  log?.info('purge page deleted', { jobId: job.id, count: entries.length, committed, more: next !== null });
+  return { count: entries.length, cursor: next, done: next === null || entries.length < size };
+}
+
+export interface FinishPurgeInput {
+  jobId: string;
+  organizationId: string;
+  outcome: 'succeeded' | 'failed';
+  pages: number;
+  /** The Catch output of the step that failed: error name and cause. */
+  error?: { Error?: string; Cause?: string };
+}
+
+/** What a customer reads: our refusals say why; anything else is named, never quoted (it may hold internals). */
+export function failureReason(error: FinishPurgeInput['error']): string {
+  const name = error?.Error ?? 'unknown';
+  if (name === PURGE_REFUSED) {
+    let message = error?.Cause ?? '';
+    try {
+      message = (JSON.parse(message) as { errorMessage?: string }).errorMessage ?? message;
+    } catch {
+      // a callback worker's cause is the plain message
+    }
+    return `Purge refused: ${message.slice(0, 300)}`;
+  }
+  if (name === 'States.Timeout') return 'A purge step timed out on every retry';
+  return `Deleting the connection's documents kept failing after retries (${name.slice(0, 100)})`;
+}
+
+/** The final task: marks the job succeeded (if the ledger is empty) or failed with a reason. Idempotent. */
+export async function finishPurge(
+  deps: Pick<PurgeDeps, 'tables' | 'clock'>,
+  input: FinishPurgeInput,
+  log?: Logger,
+): Promise<JobView> {
+  const table = deps.tables.connectors;
+  const job = await jobFor(table, input);
+  if (job.status !== 'processing') return jobView(job);
+  let status: JobStatus = input.outcome;
+  let reason = input.outcome === 'failed' ? failureReason(input.error) : undefined;
+  if (status === 'succeeded' && !(await new Ledger(table).isEmpty(job.connectionId))) {
+    status = 'failed';
+    reason = 'Ledger entries remained after the last page';
+  }
+  if (input.outcome === 'failed') log?.warn('purge failed', { jobId: job.id, error: input.error });
+  const now = isoTime(deps.clock.now());
+  try {
+    const updated = await table.update<JobItem>(
+      jobKey(job.id),
+      { set: { status, reason, pages: input.pages, updatedAt: now, finishedAt: now } },
+      { attr: 'status', op: '=', value: 'processing' },
+    );
+    log?.info('purge finished', { jobId: job.id, status, deleted: updated.deleted });
+    return jobView(updated);
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+    return jobView((await getJob(table, job.id))!);
+  }
+}

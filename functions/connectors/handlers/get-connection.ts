@@ -1,8 +1,0 @@
-import { apiRoute } from '../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
-import { getConnection } from '../connections';
-
-export const handler = apiRoute(CONNECTOR_ROUTE.getConnection, async ({ path, deps, principal }) => ({
-  status: 200,
-  body: await getConnection(deps, principal.organizationId, path.id),
-}));

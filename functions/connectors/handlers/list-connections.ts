@@ -1,8 +1,0 @@
-import { apiRoute } from '../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
-import { listConnections } from '../connections';
-
-export const handler = apiRoute(CONNECTOR_ROUTE.listConnections, async ({ query, deps, principal }) => ({
-  status: 200,
-  body: await listConnections(deps, principal.organizationId, query),
-}));

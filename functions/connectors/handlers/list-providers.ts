@@ -1,8 +1,0 @@
-import { apiRoute } from '../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
-import { listProviders } from '../provider-settings';
-
-export const handler = apiRoute(CONNECTOR_ROUTE.listProviders, async ({ deps, principal }) => ({
-  status: 200,
-  body: { data: await listProviders(deps.tables.connectors, principal.organizationId) },
-}));

@@ -1,0 +1,21 @@
+// The connectors area's public face: its routes, and what the runtimes' compositions (the purge
+// workflow's definition and tasks, the token sweep, the sandbox provider's setup) build it from.
+export { CONNECTOR_ROUTES } from './api/routes';
+export { runPurgeTask } from './api/handlers/purge-tasks';
+export type { PurgeRetry } from './infra/purge-definition';
+export { PURGE_TASKS, purgeDefinition } from './infra/purge-definition';
+export type { ConnectorConfig } from './infra/config';
+export { STATE_KEY_ENV, envConfig } from './infra/config';
+export type { SweepSummary } from './app/sweep';
+export { runRefreshSweep } from './app/sweep';
+export { Ledger, importDocument } from './app/ledger';
+export { ConnectorStore } from './app/store';
+export { callbackUrl } from './domain/flow-crypto';
+export type { ProviderId } from './domain/providers';
+export { PROVIDERS, PROVIDER_IDS, providerEnv } from './domain/providers';
+export {
+  ConnectionThrottledError,
+  ConnectionUnusableError,
+  TokenUnavailableError,
+  getAccessToken,
+} from './app/token-lifecycle';

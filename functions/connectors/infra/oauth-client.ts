@@ -1,0 +1,181 @@
+// Provider HTTP: code exchange, refresh, account info and revocation (RFC 6749, 7636, 7009). Errors carry the
+// HTTP status and the OAuth error code only: never a code, a token or a provider response body.
+import type { ProviderDefinition, ProviderEndpoints } from '../domain/providers';
+
+const TIMEOUT_MS = 10_000;
+
+export class ProviderHttpError extends Error {
+  constructor(
+    readonly operation: 'token' | 'account' | 'revoke',
+    readonly status: number | undefined,
+    readonly oauthError?: string,
+    readonly retryAfterSeconds?: number,
+    /** Retry-After given as an HTTP date (epoch ms): the caller compares it with its own clock. */
+    readonly retryAt?: number,
+  ) {
+    super(
+      `provider ${operation} request failed${status ? ` with HTTP ${status}` : ''}${oauthError ? ` (${oauthError})` : ''}`,
+    );
+    this.name = 'ProviderHttpError';
+  }
+}
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string;
+  tokenType: string;
+  expiresInSeconds?: number;
+  /** Granted scopes, when the provider says; undefined means "as requested" (RFC 6749 §5.1). */
+  scopes?: string[];
+}
+
+export type ProviderClient = Pick<
+  ProviderEndpoints,
+  'tokenUrl' | 'revokeUrl' | 'accountUrl' | 'clientId' | 'clientSecret'
+>;
+
+const basicAuth = (client: ProviderClient): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
+
+async function send(
+  operation: ProviderHttpError['operation'],
+  url: string,
+  init: RequestInit,
+  timeoutMs = TIMEOUT_MS,
+): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+  } catch {
+    throw new ProviderHttpError(operation, undefined, 'network_error');
+  }
+}
+
+/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null): { seconds?: number; at?: number } {
+  const text = value?.trim();
+  if (!text) return {};
+  if (/^\d+(\.\d+)?$/.test(text)) return { seconds: Number(text) };
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? { at } : {};
+}
+
+async function failure(
+  operation: ProviderHttpError['operation'],
+  response: Response,
+  retryAfterHeader = 'retry-after',
+): Promise<ProviderHttpError> {
+  let oauthError: string | undefined;
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string' && /^[\w.-]{1,64}$/.test(body.error)) oauthError = body.error;
+  } catch {
+    // not JSON: the status says enough
+  }
+  const retryAfter = parseRetryAfter(response.headers.get(retryAfterHeader));
+  return new ProviderHttpError(operation, response.status, oauthError, retryAfter.seconds, retryAfter.at);
+}
+
+function tokenSet(body: Record<string, unknown>, separator: string): TokenSet {
+  if (typeof body.access_token !== 'string' || !body.access_token) {
+    throw new ProviderHttpError('token', 200, 'no_access_token');
+  }
+  return {
+    accessToken: body.access_token,
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : undefined,
+    tokenType: typeof body.token_type === 'string' ? body.token_type : 'Bearer',
+    expiresInSeconds: typeof body.expires_in === 'number' ? body.expires_in : undefined,
+    scopes: typeof body.scope === 'string' ? body.scope.split(separator).filter(Boolean) : undefined,
+  };
+}
+
+async function tokenRequest(
+  client: ProviderClient,
+  definition: ProviderDefinition,
+  form: Record<string, string>,
+  timeoutMs = TIMEOUT_MS,
+): Promise<TokenSet> {
+  const response = await send(
+    'token',
+    client.tokenUrl,
+    {
+      method: 'POST',
+      headers: {
+        Authorization: basicAuth(client),
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
+      body: new URLSearchParams(form).toString(),
+    },
+    timeoutMs,
+  );
+  if (!response.ok) throw await failure('token', response, definition.rateLimitHeaders.retryAfter);
+  return tokenSet((await response.json()) as Record<string, unknown>, definition.scopeSeparator);
+}
+
+export function exchangeCode(
+  client: ProviderClient,
+  definition: ProviderDefinition,
+  input: { code: string; verifier: string; redirectUri: string },
+): Promise<TokenSet> {
+  return tokenRequest(client, definition, {
+    grant_type: 'authorization_code',
+    code: input.code,
+    code_verifier: input.verifier,
+    redirect_uri: input.redirectUri,
+  });
+}
+
+export function refreshTokens(
+  client: ProviderClient,
+  definition: ProviderDefinition,
+  refreshToken: string,
+  timeoutMs = TIMEOUT_MS,
+): Promise<TokenSet> {
+  return tokenRequest(
+    client,
+    definition,
+    { grant_type: 'refresh_token', refresh_token: refreshToken },
+    timeoutMs,
+  );
+}
+
+export async function fetchAccount(
+  client: ProviderClient,
+  definition: ProviderDefinition,
+  accessToken: string,
+): Promise<{ external_id: string; email: string; display_name: string }> {
+  const response = await send('account', client.accountUrl, {
+    headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
+  });
+  if (!response.ok) throw await failure('account', response);
+  const body = (await response.json()) as Record<string, unknown>;
+  const field = (name: string) =>
+    typeof body[name] === 'string' || typeof body[name] === 'number' ? String(body[name]) : '';
+  const externalId = field(definition.accountFields.externalId);
+  if (!externalId) throw new ProviderHttpError('account', response.status, 'no_account_id');
+  return {
+    external_id: externalId,
+    email: field(definition.accountFields.email),
+    display_name: field(definition.accountFields.displayName),
+  };
+}
+
+export async function revokeToken(
+  client: ProviderClient,
+  token: string,
+  hint: 'refresh_token' | 'access_token',
+  timeoutMs = TIMEOUT_MS,
+): Promise<void> {
+  const response = await send(
+    'revoke',
+    client.revokeUrl,
+    {
+      method: 'POST',
+      headers: { Authorization: basicAuth(client), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
+    },
+    timeoutMs,
+  );
+  if (!response.ok) throw await failure('revoke', response);
+  await response.arrayBuffer();
+}

@@ -1,0 +1,39 @@
+// Points the service's providers at the sandbox: registers one client per provider (exact redirect
+// URI of the service's callback) and returns the PROVIDER_* variables that name it.
+import { randomBytes } from 'node:crypto';
+import { callbackUrl } from '../connectors';
+import type { ProviderId } from '../connectors';
+import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../connectors';
+import type { SandboxProvider } from './sandbox-provider';
+
+export function registerSandboxClients(
+  sandbox: SandboxProvider,
+  serviceBaseUrl: string,
+  providers: readonly ProviderId[] = PROVIDER_IDS,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const id of providers) {
+    const definition = PROVIDERS[id];
+    const clientId = `sandbox-${id}`;
+    const clientSecret = randomBytes(24).toString('base64url');
+    sandbox.register({
+      provider: id,
+      clientId,
+      clientSecret,
+      redirectUris: [callbackUrl(serviceBaseUrl, id)],
+      scopes: [...new Set(Object.values(definition.scopeTiers).flatMap((tier) => tier.scopes))],
+      rotateRefreshTokens: definition.rotatesRefreshTokens,
+      accessTokenSeconds: definition.defaultAccessTokenSeconds,
+    });
+    const endpoints = sandbox.endpoints(id);
+    Object.assign(env, {
+      [providerEnv(id, 'AUTHORIZE_URL')]: endpoints.authorizeUrl,
+      [providerEnv(id, 'TOKEN_URL')]: endpoints.tokenUrl,
+      [providerEnv(id, 'REVOKE_URL')]: endpoints.revokeUrl,
+      [providerEnv(id, 'ACCOUNT_URL')]: endpoints.accountUrl,
+      [providerEnv(id, 'CLIENT_ID')]: clientId,
+      [providerEnv(id, 'CLIENT_SECRET')]: clientSecret,
+    });
+  }
+  return env;
+}

@@ -1,0 +1,170 @@
+// The local server: serves the route table over HTTP by turning requests into API Gateway events for
+// the very same handlers and authorizer, on whichever adapters were provided (local or aws).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../routes';
+import type { Deps } from '../platform/ports';
+import type { RouteDefinition } from '../platform/route-types';
+import { errorBody } from '../platform/errors';
+import { logger } from '../platform/logger';
+import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+/** Extra routes served before the route table (the sandbox provider, development helpers). */
+export type Extension = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  body: Buffer,
+) => Promise<boolean>;
+
+/** Each handler module's factory, called once with this server's ports (as a Lambda container does). */
+function handlerLoader(deps: Deps): (module: string) => Promise<LambdaHandler> {
+  const built = new Map<string, Promise<LambdaHandler>>();
+  return (module) => {
+    let loaded = built.get(module);
+    if (!loaded) {
+      loaded = import(`../${module}.ts`).then((m: { create: (deps: Deps) => LambdaHandler }) =>
+        m.create(deps),
+      );
+      built.set(module, loaded);
+    }
+    return loaded;
+  };
+}
+
+type LoadHandler = ReturnType<typeof handlerLoader>;
+
+function lambdaContext(name: string): Context {
+  return {
+    awsRequestId: randomUUID(),
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:local:function:${name}`,
+    memoryLimitInMB: '512',
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function json(status: number, body: unknown): APIGatewayProxyResult {
+  return { statusCode: status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+function findRoute(
+  method: string,
+  path: string,
+): { route?: RouteDefinition; params?: Record<string, string>; pathKnown: boolean } {
+  let pathKnown = false;
+  for (const route of ROUTES) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    pathKnown = true;
+    if (route.method === method) return { route, params, pathKnown };
+  }
+  return { pathKnown };
+}
+
+const AUTHORIZERS = {
+  apiKey: { handler: API_KEY_AUTHORIZER.handler, refusal: 'Missing or invalid API key' },
+  console: { handler: CONSOLE_AUTHORIZER.handler, refusal: 'Missing or invalid console session' },
+} as const;
+
+type Authorizer = (e: unknown) => Promise<{ principalId: string; context: Record<string, unknown> }>;
+
+/**
+ * Runs the route's authorizer as API Gateway does: no Authorization header or an `Unauthorized`
+ * refusal is a 401 in the common body; any other failure of the authorizer is a 500.
+ */
+async function authorize(
+  loadHandler: LoadHandler,
+  event: APIGatewayProxyEvent,
+  auth: keyof typeof AUTHORIZERS,
+): Promise<APIGatewayProxyResult | undefined> {
+  const { handler, refusal } = AUTHORIZERS[auth];
+  const authorization = event.headers.Authorization ?? event.headers.authorization;
+  if (!authorization) return json(401, errorBody('AUTH_INVALID', refusal));
+  const run = (await loadHandler(handler)) as unknown as Authorizer;
+  try {
+    const result = await run(toAuthorizerEvent(event));
+    event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
+    return undefined;
+  } catch (error) {
+    if (error instanceof Error && error.message === 'Unauthorized') {
+      return json(401, errorBody('AUTH_INVALID', refusal));
+    }
+    logger.error('authorizer failed', { error });
+    return json(500, errorBody('INTERNAL_ERROR', 'Internal error'));
+  }
+}
+
+/** What API Gateway does before a handler runs: route match, then the route's authorizer. */
+async function dispatch(
+  loadHandler: LoadHandler,
+  request: IncomingMessage,
+  body: Buffer,
+  url: URL,
+): Promise<APIGatewayProxyResult> {
+  const method = request.method ?? 'GET';
+  const { route, params, pathKnown } = findRoute(method, url.pathname);
+  if (!route) {
+    return pathKnown
+      ? json(405, errorBody('INVALID_REQUEST', `Method ${method} is not allowed on ${url.pathname}`))
+      : json(404, errorBody('NOT_FOUND', `No route for ${method} ${url.pathname}`));
+  }
+  const event = toProxyEvent(request, body, url, { resource: route.path, pathParameters: params ?? null });
+  if (route.auth !== 'public') {
+    const refused = await authorize(loadHandler, event, route.auth);
+    if (refused) return refused;
+  }
+  const handler = await loadHandler(route.handler);
+  return handler(event, lambdaContext(route.id));
+}
+
+export function createLocalServer(deps: Deps, extensions: Extension[] = []): Server {
+  const loadHandler = handlerLoader(deps);
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => {
+      void (async () => {
+        const url = new URL(request.url ?? '/', 'http://localhost');
+        const body = Buffer.concat(chunks);
+        try {
+          if (size > MAX_REQUEST_BYTES) {
+            writeResult(response, json(413, errorBody('PAYLOAD_TOO_LARGE', 'Request body exceeds 10 MiB')));
+            return;
+          }
+          for (const extension of extensions) {
+            if (await extension(request, response, url, body)) return;
+          }
+          writeResult(response, await dispatch(loadHandler, request, body, url));
+        } catch (error) {
+          logger.error('local server failure', { error });
+          if (!response.headersSent)
+            writeResult(response, json(500, errorBody('INTERNAL_ERROR', 'Internal error')));
+          else response.end();
+        }
+      })();
+    });
+  });
+  // Outlive clients' idle keep-alive sockets (undici drops them after 4 s), as API Gateway does, so a
+  // client never reuses a socket the server is closing at that very moment.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}

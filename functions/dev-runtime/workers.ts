@@ -1,0 +1,15 @@
+// The local server runs the event pipeline too: the fan-out and delivery handlers consume the in-process
+// events and deliveries queues exactly as the SQS event sources feed them in AWS (batches, partial
+// failures, visibility re-delivery, dead letters). On the aws adapters (emulators) nothing is attached.
+import { LocalQueue } from '../adapters/local/local-queue';
+import type { Deps } from '../platform/ports';
+import { createDeliveryWorker as deliveryWorker } from '../webhooks';
+import { createFanOutWorker as fanOutWorker } from '../webhooks';
+
+export function attachLocalWorkers(deps: Deps): boolean {
+  const { events, deliveries } = deps.queues;
+  if (!(events instanceof LocalQueue) || !(deliveries instanceof LocalQueue)) return false;
+  events.attach(fanOutWorker(deps), { batchSize: 10, visibilityTimeoutMs: 30_000, maxReceiveCount: 5 });
+  deliveries.attach(deliveryWorker(deps), { batchSize: 10, visibilityTimeoutMs: 60_000, maxReceiveCount: 3 });
+  return true;
+}

@@ -1,0 +1,46 @@
+// API Gateway REQUEST authorizer for console routes: verifies the console session (a JWT from the
+// console's identity provider) and hands user, organization and role to the handler. No table access.
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { bearerToken } from '../../../platform/api-keys';
+import { consoleSessionConfig, remoteKeys, verifyConsoleSession } from '../../../platform/console-sessions';
+import type { Deps } from '../../../platform/ports';
+import { AuthInvalidError } from '../../../platform/errors';
+import { logger } from '../../../platform/logger';
+
+export const create =
+  (deps: Deps) =>
+  async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const headers = event.headers ?? {};
+    const token = bearerToken(headers.Authorization ?? headers.authorization);
+    const refuse = (reason: string): never => {
+      logger.info('console authorizer refused', { requestId: event.requestContext?.requestId, reason });
+      throw new Error('Unauthorized'); // API Gateway answers 401 (the UNAUTHORIZED gateway response)
+    };
+    if (!token) return refuse('no bearer token');
+    let session;
+    try {
+      const config = consoleSessionConfig();
+      session = await verifyConsoleSession(token, {
+        keys: remoteKeys(config.jwksUrl),
+        issuer: config.issuer,
+        audience: config.audience,
+        clock: deps.clock,
+      });
+    } catch (error) {
+      if (error instanceof AuthInvalidError) return refuse(error.message);
+      logger.error('console session verification failed', { error });
+      throw error; // API Gateway answers 500: not configured, or the provider's keys could not be had
+    }
+    // Like the API-key authorizer, the policy covers the whole API; this authorizer's cache is its own.
+    const [arnPrefix, stageName] = event.methodArn.split('/');
+    return {
+      principalId: session.userId,
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stageName}/*` },
+        ],
+      },
+      context: { userId: session.userId, organizationId: session.organizationId, role: session.role },
+    };
+  };

@@ -1,0 +1,11 @@
+import { consoleRoute } from '../../../platform/http';
+import { APPLICATION_ROUTE } from '../routes';
+import { KeyBindings } from '../../app/bindings';
+
+export const create = consoleRoute(
+  APPLICATION_ROUTE.unbindApplicationKey,
+  async ({ deps, session, path }) => {
+    await new KeyBindings(deps.tables.platform, deps.clock).unbind(session, path.id, path.keyId);
+    return { status: 204 };
+  },
+);

@@ -1,0 +1,165 @@
+// Application key bindings: an organization's owner or admin ties a connector API key to one of its
+// applications. One binding item per key, written conditionally, so a key can never have two.
+// Binding grants no vault access and mints no credentials: it is a record, read by the console.
+import type { Clock } from '../../platform/clock';
+import { isoTime } from '../../platform/clock';
+import type { ConsoleRole, ConsoleSession } from '../../platform/console-sessions';
+import {
+  ConditionFailedError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+} from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { queryAll } from '../../platform/pagination';
+import type { Item, Table } from '../../platform/ports';
+import type { ApiKeyRecord, Application } from './directory';
+import { Directory } from './directory';
+
+export interface KeyBinding {
+  id: string;
+  applicationId: string;
+  apiKeyId: string;
+  organizationId: string;
+  createdAt: string;
+  /** The console user who made it. */
+  createdBy: string;
+}
+
+/** The spec's binding object. */
+export interface KeyBindingBody {
+  id: string;
+  application_id: string;
+  api_key_id: string;
+}
+
+type BindingItem = Item & KeyBinding;
+
+export const BINDING_ROLES: readonly ConsoleRole[] = ['owner', 'admin'];
+
+/** Keyed by the API key: the conditional put on this one item is what makes a key single-bound. */
+const bindingKey = (apiKeyId: string) => ({ pk: `KEY#${apiKeyId}`, sk: 'BINDING' });
+const applicationKeys = (applicationId: string) => `APP#${applicationId}#KEYS`;
+
+const MAX_ATTEMPTS = 3;
+
+const bindingOf = ({
+  id,
+  applicationId,
+  apiKeyId,
+  organizationId,
+  createdAt,
+  createdBy,
+}: BindingItem): KeyBinding => ({ id, applicationId, apiKeyId, organizationId, createdAt, createdBy });
+
+export const bindingBody = (binding: KeyBinding): KeyBindingBody => ({
+  id: binding.id,
+  application_id: binding.applicationId,
+  api_key_id: binding.apiKeyId,
+});
+
+export class KeyBindings {
+  private readonly directory: Directory;
+
+  constructor(
+    private readonly table: Table,
+    private readonly clock: Clock,
+  ) {
+    this.directory = new Directory(table, clock);
+  }
+
+  /**
+   * Binds `apiKeyId` to `applicationId` for a console session. Repeating it returns the same binding;
+   * a key bound elsewhere is a conflict (unbind it first).
+   */
+  async bind(session: ConsoleSession, applicationId: string, apiKeyId: string): Promise<KeyBinding> {
+    const { application, key } = await this.authorize(session, applicationId, apiKeyId);
+    if (key.system) {
+      throw new InvalidRequestError('System keys belong to platform services and cannot be bound');
+    }
+    if (key.revokedAt) throw new NotFoundError('API key not found');
+    const item: BindingItem = {
+      ...bindingKey(key.id),
+      gsi1pk: applicationKeys(application.id),
+      gsi1sk: key.id,
+      id: newId('bnd'),
+      applicationId: application.id,
+      apiKeyId: key.id,
+      organizationId: application.organizationId,
+      createdAt: isoTime(this.clock.now()),
+      createdBy: session.userId,
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.table.put(item, { itemExists: false });
+        return bindingOf(item);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+      const existing = await this.get(key.id);
+      if (existing?.applicationId === application.id) return existing;
+      if (existing) throw new ConflictError('The API key is bound to another application');
+      // Unbound between our put and our read (a concurrent unbind): try again, a few times.
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The API key binding is changing; retry');
+    }
+  }
+
+  /** Removes the binding of `apiKeyId` to `applicationId` (key rotation). */
+  async unbind(session: ConsoleSession, applicationId: string, apiKeyId: string): Promise<void> {
+    const { application, key } = await this.authorize(session, applicationId, apiKeyId);
+    await this.remove(application.id, key.id);
+  }
+
+  /** Operator path (admin CLI): no session, the caller has table access. */
+  async remove(applicationId: string, apiKeyId: string): Promise<void> {
+    try {
+      await this.table.delete(bindingKey(apiKeyId), {
+        attr: 'applicationId',
+        op: '=',
+        value: applicationId,
+      });
+    } catch (error) {
+      if (error instanceof ConditionFailedError)
+        throw new NotFoundError('The API key is not bound to this application');
+      throw error;
+    }
+  }
+
+  async get(apiKeyId: string): Promise<KeyBinding | undefined> {
+    const item = await this.table.get<BindingItem>(bindingKey(apiKeyId));
+    return item ? bindingOf(item) : undefined;
+  }
+
+  async listForApplication(applicationId: string): Promise<KeyBinding[]> {
+    const items = await queryAll<BindingItem>(this.table, {
+      index: 'gsi1',
+      partition: applicationKeys(applicationId),
+    });
+    return items.map(bindingOf);
+  }
+
+  /**
+   * The session rules, in an order that leaks nothing to the unentitled: role first (403), then the
+   * application (404, or 403 when it belongs to another organization), then the key, which must be
+   * of the application's organization (404 otherwise: other organizations' keys are not disclosed).
+   */
+  private async authorize(
+    session: ConsoleSession,
+    applicationId: string,
+    apiKeyId: string,
+  ): Promise<{ application: Application; key: ApiKeyRecord }> {
+    if (!BINDING_ROLES.includes(session.role)) {
+      throw new PermissionDeniedError('An owner or admin console session is required');
+    }
+    const application = await this.directory.getApplication(applicationId);
+    if (!application) throw new NotFoundError('Application not found');
+    if (application.organizationId !== session.organizationId) {
+      throw new PermissionDeniedError("The console session is not of the application's organization");
+    }
+    const key = await this.directory.getApiKey(apiKeyId);
+    if (!key || key.organizationId !== application.organizationId)
+      throw new NotFoundError('API key not found');
+    return { application, key };
+  }
+}

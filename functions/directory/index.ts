@@ -1,0 +1,6 @@
+// The directory area's public face: organizations, API keys and applications (the tenancy every
+// route runs under), the key-binding routes, and what the admin CLI and local bootstrap use.
+export { APPLICATION_ROUTES } from './api/routes';
+export type { ApiKeyRecord, Application, Organization } from './app/directory';
+export { Directory } from './app/directory';
+export { KeyBindings } from './app/bindings';

@@ -1,0 +1,159 @@
+// The event-type catalog: every subscribable type, its `data` schema (zod, the single source of the
+// published JSON Schema) and the permission a key needs to receive it. Events about a vault or a matter
+// carry vaultId / matterId, which is what resource scopes filter on.
+import * as z from 'zod';
+import type { Permission } from '../../platform/permissions';
+
+export interface EventTypeDefinition {
+  type: string;
+  description: string;
+  permission: Permission;
+  data: z.ZodObject;
+}
+
+const id = (what: string) => z.string().min(1).describe(`Identifier of the ${what}`);
+const vaultId = id('vault');
+const matterId = id('matter');
+const failure = {
+  errorCode: z.string().describe('Machine-readable reason'),
+  message: z.string().describe('Human-readable reason'),
+};
+
+const define = (
+  type: string,
+  permission: Permission,
+  description: string,
+  data: z.ZodRawShape,
+): EventTypeDefinition => ({ type, permission, description, data: z.object(data) });
+
+export const EVENT_TYPES: readonly EventTypeDefinition[] = [
+  define('vault.ingest.completed', 'vaults:read', 'Ingestion of a vault object finished', {
+    vaultId,
+    objectId: id('vault object'),
+    durationMs: z.int().min(0).describe('Ingestion time in milliseconds'),
+    chunkCount: z.int().min(0).describe('Chunks the object was split into'),
+  }),
+  define('vault.ingest.failed', 'vaults:read', 'Ingestion of a vault object failed', {
+    vaultId,
+    objectId: id('vault object'),
+    ...failure,
+  }),
+  define('ocr.job.completed', 'ocr:read', 'An OCR job finished', {
+    jobId: id('OCR job'),
+    vaultId,
+    objectId: id('vault object'),
+    pageCount: z.int().min(0),
+  }),
+  define('ocr.job.failed', 'ocr:read', 'An OCR job failed', {
+    jobId: id('OCR job'),
+    vaultId,
+    objectId: id('vault object'),
+    ...failure,
+  }),
+  define('transcription.job.completed', 'transcription:read', 'A transcription job finished', {
+    jobId: id('transcription job'),
+    vaultId,
+    objectId: id('vault object'),
+    durationMs: z.int().min(0).describe('Length of the transcribed media in milliseconds'),
+    language: z.string().describe('BCP 47 language tag detected or requested'),
+  }),
+  define('transcription.job.failed', 'transcription:read', 'A transcription job failed', {
+    jobId: id('transcription job'),
+    vaultId,
+    objectId: id('vault object'),
+    ...failure,
+  }),
+  define('matter.created', 'matters:read', 'A matter was created', {
+    matterId,
+    name: z.string(),
+  }),
+  define('matter.updated', 'matters:read', 'A matter changed', {
+    matterId,
+    changedFields: z.array(z.string()).describe('Names of the fields that changed'),
+  }),
+  define('billing.invoice.created', 'billing:read', 'An invoice was issued to the organization', {
+    invoiceId: id('invoice'),
+    amountDue: z.int().min(0).describe('Amount due in the smallest unit of the currency'),
+    currency: z.string().length(3).describe('ISO 4217 currency code'),
+  }),
+  define('billing.payment.failed', 'billing:read', 'A payment for an invoice failed', {
+    invoiceId: id('invoice'),
+    ...failure,
+  }),
+  define('deployment.succeeded', 'deployments:read', 'A deployment finished and is live', {
+    deploymentId: id('deployment'),
+    projectId: id('application project'),
+    environment: z.string(),
+    url: z.string().describe('Address the deployment serves on'),
+  }),
+  define('deployment.failed', 'deployments:read', 'A deployment failed', {
+    deploymentId: id('deployment'),
+    projectId: id('application project'),
+    environment: z.string(),
+    ...failure,
+  }),
+  define(
+    'connection.reauth_required',
+    'connectors:read',
+    'A connection needs the user to run the connect flow again',
+    {
+      connectionId: id('connection'),
+      provider: z.string().describe('Provider identifier'),
+      status: z.literal('reauth_required'),
+      previousStatus: z.string().describe('Status before the change'),
+    },
+  ),
+  define('connection.revoked', 'connectors:read', 'A connection was revoked (disconnected)', {
+    connectionId: id('connection'),
+    provider: z.string().describe('Provider identifier'),
+    status: z.literal('revoked'),
+    purge: z.boolean().describe('Whether documents imported through the connection are being deleted'),
+  }),
+  define(
+    'webhook.test',
+    'webhooks:read',
+    'Sent on request to check that an endpoint receives and verifies events',
+    {
+      endpointId: id('webhook endpoint'),
+      message: z.string(),
+    },
+  ),
+  define(
+    'webhook.endpoint.disabled',
+    'webhooks:read',
+    'An endpoint was disabled after repeated delivery failures',
+    {
+      endpointId: id('webhook endpoint'),
+      url: z.string(),
+      reason: z.string().describe('Why it was disabled'),
+    },
+  ),
+];
+
+const BY_TYPE = new Map(EVENT_TYPES.map((t) => [t.type, t]));
+
+export const EVENT_TYPE_NAMES: readonly string[] = EVENT_TYPES.map((t) => t.type);
+
+export function eventType(type: string): EventTypeDefinition | undefined {
+  return BY_TYPE.get(type);
+}
+
+export interface PublishedEventType {
+  type: string;
+  description: string;
+  permission: Permission;
+  schema: Record<string, unknown>;
+}
+
+let published: PublishedEventType[] | undefined;
+
+/** The catalog as the API shows it, with each `data` schema as JSON Schema. */
+export function publishedCatalog(): PublishedEventType[] {
+  published ??= EVENT_TYPES.map(({ type, description, permission, data }) => ({
+    type,
+    description,
+    permission,
+    schema: z.toJSONSchema(data) as Record<string, unknown>,
+  }));
+  return published;
+}

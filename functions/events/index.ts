@@ -1,0 +1,6 @@
+// The events area's public face: the event catalog, the published event's contract, and publishing.
+// Other areas (connectors, webhooks) import from here, never from the files behind it.
+export type { EventTypeDefinition, PublishedEventType } from './domain/catalog';
+export { EVENT_TYPES, EVENT_TYPE_NAMES, eventType, publishedCatalog } from './domain/catalog';
+export type { PublishInput, PublishedEvent } from './app/publish';
+export { MAX_EVENT_BYTES, publishEvent, publishedEventSchema, validateEventData } from './app/publish';

@@ -1,0 +1,67 @@
+// The one wrapper every SQS-triggered worker is built with: parse and validate each record, run the
+// records of a batch concurrently, log with request and message ids, and report only the records that
+// failed (batchItemFailures), so one bad message never redelivers its neighbours.
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type * as z from 'zod';
+import type { Deps } from './ports';
+import { describeZodError } from './http';
+import type { Logger } from './logger';
+import { logger as rootLogger } from './logger';
+
+export interface RecordInput<T> {
+  message: T;
+  record: SQSRecord;
+  deps: Deps;
+  log: Logger;
+}
+
+/** `retry`: report the record failed (SQS makes it visible again, and the redrive policy counts it). */
+export type RecordResult = 'done' | 'retry';
+
+export type SqsHandler = (event: SQSEvent, context?: Partial<Context>) => Promise<SQSBatchResponse>;
+
+/** What a worker module exports: its SQS handler, built once from the runtime's ports. */
+export type SqsHandlerFactory = (deps: Deps) => SqsHandler;
+
+export function sqsHandler<S extends z.ZodType>(
+  worker: string,
+  schema: S,
+  run: (input: RecordInput<z.infer<S>>) => Promise<RecordResult>,
+): SqsHandlerFactory {
+  return (deps) => async (event, context) => {
+    const requestId = context?.awsRequestId ?? 'local';
+    const outcomes = await Promise.all(
+      event.Records.map(async (record): Promise<boolean> => {
+        const log = rootLogger.child({
+          worker,
+          requestId,
+          messageId: record.messageId,
+          receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1),
+        });
+        try {
+          const parsed = schema.safeParse(JSON.parse(record.body));
+          if (!parsed.success) {
+            log.error('malformed message', { problem: describeZodError(parsed.error) });
+            return false;
+          }
+          return (await run({ message: parsed.data, record, deps, log })) === 'done';
+        } catch (error) {
+          log.error('message failed', { error });
+          return false;
+        }
+      }),
+    );
+    const batchItemFailures = event.Records.filter((_, i) => !outcomes[i]).map((r) => ({
+      itemIdentifier: r.messageId,
+    }));
+    if (batchItemFailures.length) {
+      rootLogger.warn('batch item failures', {
+        worker,
+        requestId,
+        failed: batchItemFailures.length,
+        of: event.Records.length,
+      });
+    }
+    return { batchItemFailures };
+  };
+}

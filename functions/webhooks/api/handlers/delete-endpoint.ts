@@ -1,0 +1,8 @@
+import { apiRoute } from '../../../platform/http';
+import { WEBHOOK_ROUTE } from '../routes';
+import { deleteEndpoint } from '../../app/endpoints';
+
+export const create = apiRoute(WEBHOOK_ROUTE.deleteWebhookEndpoint, async ({ deps, principal, path }) => {
+  await deleteEndpoint(deps, principal.organizationId, path.id);
+  return { status: 204 };
+});

@@ -1,0 +1,32 @@
+// SQS (deliveries queue) -> one signed attempt step per message, or a recover job.
+import { getNumberFromEnv, loopbackAllowed } from '../../../platform/config';
+import type { DeliverOptions } from '../../app/deliver';
+import { processAttempt } from '../../app/deliver';
+import { deliveriesMessage } from '../../domain/messages';
+import { runRecovery } from '../../app/replay';
+import type { SqsHandlerFactory } from '../../../platform/sqs';
+import { sqsHandler } from '../../../platform/sqs';
+import { ATTEMPT_TIMEOUT_MS } from '../../infra/send';
+
+/** The worker with its options; tests shorten the timeout or change the address policy. */
+export function deliveryWorker(options: Partial<DeliverOptions> = {}): SqsHandlerFactory {
+  return sqsHandler('deliver', deliveriesMessage, async ({ message, deps, log }) => {
+    if (message.kind === 'recover') {
+      await runRecovery(deps, message, log);
+      return 'done';
+    }
+    const result = await processAttempt(
+      deps,
+      message,
+      {
+        allowLoopback: loopbackAllowed(),
+        timeoutMs: getNumberFromEnv('DELIVERY_ATTEMPT_TIMEOUT_MS', { default: ATTEMPT_TIMEOUT_MS }),
+        ...options,
+      },
+      log,
+    );
+    return result === 'dead_letter' ? 'retry' : 'done';
+  });
+}
+
+export const create = deliveryWorker();

@@ -1,0 +1,11 @@
+import { apiRoute } from '../../../platform/http';
+import { DELIVERY_ROUTE } from '../delivery-routes';
+import { startRecovery } from '../../app/replay';
+
+export const create = apiRoute(
+  DELIVERY_ROUTE.recoverWebhookEndpoint,
+  async ({ deps, principal, path, body }) => ({
+    status: 202,
+    body: await startRecovery(deps, principal.organizationId, path.id, body),
+  }),
+);

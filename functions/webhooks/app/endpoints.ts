@@ -1,0 +1,370 @@
+// Webhook endpoint use cases over the webhooks table: subscriptions with KMS-sealed signing secrets,
+// organization-scoped (another organization's endpoint is simply not found).
+import type { Principal } from '../../platform/principal';
+import type { AttemptView } from '../domain/records';
+import type { SendOptions } from '../infra/send';
+import { sendWebhook } from '../infra/send';
+import { epochSeconds, isoTime } from '../../platform/clock';
+import type { Deps } from '../../platform/ports';
+import type { SealedValue } from '../../platform/envelope';
+import { open, seal } from '../../platform/envelope';
+import {
+  ConditionFailedError,
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  won,
+} from '../../platform/errors';
+import { isId, newId } from '../../platform/ids';
+import type { Pagination, Window } from '../../platform/pagination';
+import { queryAll, queryWindow } from '../../platform/pagination';
+import type { Permission } from '../../platform/permissions';
+import type { Item } from '../../platform/ports';
+import type { ResourceScopes } from '../domain/filters';
+import { permissionsNeeded } from '../domain/filters';
+import type { CreateEndpointInput, UpdateEndpointInput } from '../domain/endpoint-schemas';
+import { generateSigningSecret } from '../domain/signing';
+
+/** How long a rotated-out secret keeps signing next to the new one. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+type EndpointDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
+
+interface StoredSecret {
+  sealed: SealedValue;
+  createdAt: string;
+  /** Epoch ms after which it no longer signs; absent on the current secret. */
+  retiresAt?: number;
+}
+
+export interface EndpointItem extends Item {
+  id: string;
+  organizationId: string;
+  url: string;
+  eventTypeFilters: string[];
+  resourceScopes?: ResourceScopes;
+  description?: string;
+  enabled: boolean;
+  disabledAt?: string;
+  disabledReason?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Permissions of the key that last set the filters: what `*` and fan-out are narrowed to. */
+  permissions: Permission[];
+  permissionsFromKeyId: string;
+  /** Newest first. */
+  signingSecrets: StoredSecret[];
+  secretVersion: number;
+}
+
+/** The endpoint as the API shows it: never a secret, nor the stored permissions. */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypeFilters: string[];
+  resourceScopes: ResourceScopes | null;
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** When the secret replaced by the last rotation stops signing; null outside a rotation window. */
+  previousSecretExpiresAt: string | null;
+}
+
+const endpointKey = (organizationId: string, id: string) => ({
+  pk: `ORG#${organizationId}`,
+  sk: `WEP#${id}`,
+});
+const listPartition = (organizationId: string) => `ORG#${organizationId}#WEBHOOK_ENDPOINTS`;
+
+/** Binds a sealed secret to its organization and endpoint: it opens for no other. */
+export const secretContext = (organizationId: string, endpointId: string): Record<string, string> => ({
+  purpose: 'webhook-signing-secret',
+  organizationId,
+  endpointId,
+});
+
+export function toView(item: EndpointItem, now: number): WebhookEndpoint {
+  const retiring = item.signingSecrets.filter((s) => s.retiresAt !== undefined && s.retiresAt > now);
+  const lastRetiring = Math.max(...retiring.map((s) => s.retiresAt!));
+  return {
+    id: item.id,
+    url: item.url,
+    description: item.description ?? null,
+    eventTypeFilters: item.eventTypeFilters,
+    resourceScopes: item.resourceScopes ?? null,
+    enabled: item.enabled,
+    disabledAt: item.disabledAt ?? null,
+    disabledReason: item.disabledReason ?? null,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    previousSecretExpiresAt: retiring.length ? isoTime(lastRetiring) : null,
+  };
+}
+
+/** 403 when the filters select a type the key may not receive (`*` is narrowed instead, at fan-out). */
+function checkReceivable(filters: readonly string[], principal: Principal): void {
+  for (const [permission, types] of permissionsNeeded(filters)) {
+    if (!principal.permissions.includes(permission)) {
+      throw new PermissionDeniedError(
+        `eventTypeFilters: this key lacks the ${permission} permission needed to receive ${types.join(', ')}`,
+      );
+    }
+  }
+}
+
+export async function loadEndpoint(
+  deps: EndpointDeps,
+  organizationId: string,
+  id: string,
+): Promise<EndpointItem> {
+  // A malformed id cannot exist; answering 404 also keeps odd strings away from the table's key.
+  const item = isId('we', id)
+    ? await deps.tables.webhooks.get<EndpointItem>(endpointKey(organizationId, id))
+    : undefined;
+  if (!item) throw new NotFoundError('Webhook endpoint not found');
+  return item;
+}
+
+export async function createEndpoint(
+  deps: EndpointDeps,
+  principal: Principal,
+  input: CreateEndpointInput,
+): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
+  checkReceivable(input.eventTypeFilters, principal);
+  const now = deps.clock.now();
+  const id = newId('we');
+  const signingSecret = generateSigningSecret();
+  const createdAt = isoTime(now);
+  const item: EndpointItem = {
+    ...endpointKey(principal.organizationId, id),
+    gsi1pk: listPartition(principal.organizationId),
+    gsi1sk: `${createdAt}#${id}`,
+    id,
+    organizationId: principal.organizationId,
+    url: input.url,
+    eventTypeFilters: input.eventTypeFilters,
+    ...(input.resourceScopes ? { resourceScopes: input.resourceScopes } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    enabled: true,
+    createdAt,
+    updatedAt: createdAt,
+    permissions: [...principal.permissions],
+    permissionsFromKeyId: principal.keyId,
+    signingSecrets: [
+      {
+        sealed: await seal(deps.keys, signingSecret, secretContext(principal.organizationId, id)),
+        createdAt,
+      },
+    ],
+    secretVersion: 1,
+  };
+  await deps.tables.webhooks.put(item, { itemExists: false });
+  return { endpoint: toView(item, now), signingSecret };
+}
+
+export async function listEndpoints(
+  deps: EndpointDeps,
+  organizationId: string,
+  page: Pagination,
+): Promise<Window<WebhookEndpoint>> {
+  const window = await queryWindow<EndpointItem>(
+    deps.tables.webhooks,
+    { index: 'gsi1', partition: listPartition(organizationId), descending: true },
+    page,
+  );
+  const now = deps.clock.now();
+  return { items: window.items.map((item) => toView(item, now)), hasMore: window.hasMore };
+}
+
+export async function getEndpoint(
+  deps: EndpointDeps,
+  organizationId: string,
+  id: string,
+): Promise<WebhookEndpoint> {
+  return toView(await loadEndpoint(deps, organizationId, id), deps.clock.now());
+}
+
+async function updateExisting(
+  deps: EndpointDeps,
+  organizationId: string,
+  id: string,
+  set: Record<string, unknown>,
+  remove: string[] = [],
+): Promise<WebhookEndpoint> {
+  await loadEndpoint(deps, organizationId, id);
+  try {
+    const updated = await deps.tables.webhooks.update<EndpointItem>(
+      endpointKey(organizationId, id),
+      { set: { ...set, updatedAt: isoTime(deps.clock.now()) }, ...(remove.length ? { remove } : {}) },
+      { itemExists: true },
+    );
+    return toView(updated, deps.clock.now());
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
+    throw error;
+  }
+}
+
+/**
+ * New filters are checked against the calling key, whose permissions then become the endpoint's: an
+ * endpoint receives what the key that last chose its filters may receive.
+ */
+export async function updateEndpoint(
+  deps: EndpointDeps,
+  principal: Principal,
+  id: string,
+  patch: UpdateEndpointInput,
+): Promise<WebhookEndpoint> {
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  if (patch.url !== undefined) set.url = patch.url;
+  if (patch.eventTypeFilters !== undefined) {
+    checkReceivable(patch.eventTypeFilters, principal);
+    set.eventTypeFilters = patch.eventTypeFilters;
+    set.permissions = [...principal.permissions];
+    set.permissionsFromKeyId = principal.keyId;
+  }
+  if (patch.resourceScopes === null) remove.push('resourceScopes');
+  else if (patch.resourceScopes !== undefined) set.resourceScopes = patch.resourceScopes;
+  if (patch.description === null) remove.push('description');
+  else if (patch.description !== undefined) set.description = patch.description;
+  return updateExisting(deps, principal.organizationId, id, set, remove);
+}
+
+/** Every endpoint of an organization as stored: fan-out matches on filters, scopes and permissions. */
+export function listEndpointItems(
+  deps: Pick<Deps, 'tables'>,
+  organizationId: string,
+): Promise<EndpointItem[]> {
+  return queryAll<EndpointItem>(deps.tables.webhooks, {
+    partition: `ORG#${organizationId}`,
+    beginsWith: 'WEP#',
+  });
+}
+
+/**
+ * Disables an enabled endpoint with the reason recorded (the auto-disable policy). A conditional
+ * write, so of several workers exactly one gets true; false when it was gone or already disabled.
+ */
+export async function disableEndpoint(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  endpoint: Pick<EndpointItem, 'organizationId' | 'id'>,
+  reason: string,
+): Promise<boolean> {
+  const now = isoTime(deps.clock.now());
+  return won(
+    deps.tables.webhooks.update(
+      endpointKey(endpoint.organizationId, endpoint.id),
+      { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
+      { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
+    ),
+  );
+}
+
+export async function setEndpointEnabled(
+  deps: EndpointDeps,
+  organizationId: string,
+  id: string,
+  enabled: boolean,
+): Promise<WebhookEndpoint> {
+  return enabled
+    ? updateExisting(deps, organizationId, id, { enabled: true }, ['disabledAt', 'disabledReason'])
+    : updateExisting(deps, organizationId, id, {
+        enabled: false,
+        disabledAt: isoTime(deps.clock.now()),
+        disabledReason: 'disabled through the API',
+      });
+}
+
+export async function deleteEndpoint(deps: EndpointDeps, organizationId: string, id: string): Promise<void> {
+  await loadEndpoint(deps, organizationId, id);
+  try {
+    await deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true });
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
+    throw error;
+  }
+}
+
+/**
+ * A new secret becomes current; the one it replaces keeps signing for `overlapMs` (deliveries carry
+ * both signatures meanwhile). Secrets already past their window are dropped.
+ */
+export async function rotateSecret(
+  deps: EndpointDeps,
+  organizationId: string,
+  id: string,
+  overlapMs = SECRET_OVERLAP_MS,
+): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
+  const signingSecret = generateSigningSecret();
+  const sealed = await seal(deps.keys, signingSecret, secretContext(organizationId, id));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await loadEndpoint(deps, organizationId, id);
+    const now = deps.clock.now();
+    const kept = current.signingSecrets
+      .map((s) => (s.retiresAt === undefined ? { ...s, retiresAt: now + overlapMs } : s))
+      .filter((s) => s.retiresAt! > now);
+    const next: EndpointItem = {
+      ...current,
+      signingSecrets: [{ sealed, createdAt: isoTime(now) }, ...kept].slice(0, 3),
+      secretVersion: current.secretVersion + 1,
+      updatedAt: isoTime(now),
+    };
+    try {
+      await deps.tables.webhooks.put(next, { attr: 'secretVersion', op: '=', value: current.secretVersion });
+      return { endpoint: toView(next, now), signingSecret };
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
+  }
+  throw new ConflictError('The endpoint changed while its secret was being rotated; retry');
+}
+
+/** The secrets that sign a delivery now, newest first (opened with KMS). */
+export async function activeSigningSecrets(deps: EndpointDeps, endpoint: EndpointItem): Promise<string[]> {
+  const now = deps.clock.now();
+  const active = endpoint.signingSecrets.filter((s) => s.retiresAt === undefined || s.retiresAt > now);
+  const context = secretContext(endpoint.organizationId, endpoint.id);
+  return Promise.all(active.map((s) => open(deps.keys, s.sealed, context)));
+}
+
+/** The test attempt, reported like an attempt in a delivery's history. */
+export interface TestDeliveryResult extends Omit<AttemptView, 'attempt' | 'attemptedAt'> {
+  eventId: string;
+  delivered: boolean;
+}
+
+/** Sends a `webhook.test` event to the endpoint now (enabled or not), signed with its active secrets. */
+export async function sendTestEvent(
+  deps: EndpointDeps,
+  organizationId: string,
+  id: string,
+  options: SendOptions,
+): Promise<TestDeliveryResult> {
+  const endpoint = await loadEndpoint(deps, organizationId, id);
+  const now = deps.clock.now();
+  const event = {
+    id: newId('evt'),
+    type: 'webhook.test',
+    occurred_at: isoTime(now),
+    data: { endpointId: endpoint.id, message: 'Test event sent on request from the webhooks API' },
+  };
+  const secrets = await activeSigningSecrets(deps, endpoint);
+  const outcome = await sendWebhook(
+    { url: endpoint.url, event, secrets, timestampSeconds: epochSeconds(now) },
+    options,
+  );
+  return {
+    eventId: event.id,
+    delivered: outcome.kind === 'delivered',
+    outcome: outcome.kind,
+    statusCode: outcome.statusCode ?? null,
+    errorKind: outcome.errorKind ?? null,
+    errorMessage: outcome.errorMessage ?? null,
+    latencyMs: outcome.latencyMs,
+    responseBody: outcome.responseBody,
+  };
+}

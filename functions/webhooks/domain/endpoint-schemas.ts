@@ -1,0 +1,137 @@
+// Request schemas of the webhook routes: the single source of their types and validation messages.
+import * as z from 'zod';
+import { isIpLiteral, classifyAddress } from './addresses';
+import { loopbackAllowed } from '../../platform/config';
+import { filterProblem } from './filters';
+
+export const LIMITS = {
+  urlLength: 2048,
+  filters: 50,
+  filterLength: 200,
+  scopeIds: 100,
+  scopeIdLength: 128,
+  descriptionLength: 500,
+} as const;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/**
+ * Why an endpoint URL is refused, or undefined. https only; http on localhost / 127.0.0.1 outside
+ * production; no credentials; in production no literal private, loopback, link-local or metadata
+ * address (names are checked again, after DNS, at every delivery).
+ */
+export function endpointUrlProblem(raw: string, options: { loopbackAllowed: boolean }): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  const host = url.hostname.toLowerCase();
+  if (url.protocol === 'http:') {
+    if (!options.loopbackAllowed) return 'must use https';
+    if (!LOOPBACK_HOSTS.has(host))
+      return 'must use https (http is accepted only for localhost and 127.0.0.1)';
+  } else if (url.protocol !== 'https:') {
+    return 'must use https';
+  }
+  if (url.username || url.password) return 'must not embed credentials (user:password@host)';
+  if (!options.loopbackAllowed) {
+    if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point at localhost';
+    if (isIpLiteral(host) && classifyAddress(host) !== 'public') {
+      return `must not point at a ${classifyAddress(host)} address`;
+    }
+  }
+  return undefined;
+}
+
+const endpointUrl = z
+  .string({ error: 'must be a string' })
+  .max(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`)
+  .superRefine((value, ctx) => {
+    const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+function noDuplicates(values: string[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value ${value}` });
+    seen.add(value);
+  });
+}
+
+const eventTypeFilters = z
+  .array(
+    z
+      .string({ error: 'must be a string' })
+      .max(LIMITS.filterLength, `must be at most ${LIMITS.filterLength} characters`),
+    {
+      error: 'must be an array of strings',
+    },
+  )
+  .min(1, 'must name at least one filter')
+  .max(LIMITS.filters, `must name at most ${LIMITS.filters} filters`)
+  .superRefine((filters, ctx) => {
+    filters.forEach((filter, index) => {
+      const problem = filterProblem(filter);
+      if (problem) ctx.addIssue({ code: 'custom', path: [index], message: problem });
+    });
+    noDuplicates(filters, ctx);
+  });
+
+const scopeIds = z
+  .array(
+    z
+      .string({ error: 'must be a string' })
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)')
+      .max(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`),
+    { error: 'must be an array of strings' },
+  )
+  .min(1, 'must name at least one id (omit the field for no restriction)')
+  .max(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`)
+  .superRefine(noDuplicates);
+
+/** "must be an object" for a wrong type; zod's own message (naming the key) for unknown keys. */
+function objectExpected(issue: { code?: string }): string | undefined {
+  return issue.code === 'invalid_type' ? 'must be an object' : undefined;
+}
+
+const resourceScopes = z
+  .strictObject({ vaultIds: scopeIds.optional(), matterIds: scopeIds.optional() }, { error: objectExpected })
+  .refine((s) => s.vaultIds !== undefined || s.matterIds !== undefined, 'must name vaultIds or matterIds');
+
+const description = z
+  .string({ error: 'must be a string' })
+  .max(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`);
+
+export const createEndpointBody = z.strictObject(
+  {
+    url: endpointUrl,
+    eventTypeFilters,
+    resourceScopes: resourceScopes.optional(),
+    description: description.optional(),
+  },
+  { error: objectExpected },
+);
+
+/** PATCH: any of the fields; null removes resourceScopes or description. */
+export const updateEndpointBody = z
+  .strictObject(
+    {
+      url: endpointUrl.optional(),
+      eventTypeFilters: eventTypeFilters.optional(),
+      resourceScopes: resourceScopes.nullable().optional(),
+      description: description.nullable().optional(),
+    },
+    { error: objectExpected },
+  )
+  .refine(
+    (patch) => Object.keys(patch).length > 0,
+    'must change at least one of url, eventTypeFilters, resourceScopes, description',
+  );
+
+export const endpointPath = z.object({ id: z.string() });
+
+export type CreateEndpointInput = z.infer<typeof createEndpointBody>;
+export type UpdateEndpointInput = z.infer<typeof updateEndpointBody>;

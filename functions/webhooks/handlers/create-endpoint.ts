@@ -1,8 +1,0 @@
-import { apiRoute } from '../../platform/http';
-import { WEBHOOK_ROUTE } from '../routes';
-import { createEndpoint } from '../endpoints';
-
-export const handler = apiRoute(WEBHOOK_ROUTE.createWebhookEndpoint, async ({ deps, principal, body }) => ({
-  status: 201,
-  body: await createEndpoint(deps, principal, body),
-}));

@@ -1,8 +1,0 @@
-import { apiRoute } from '../../platform/http';
-import { WEBHOOK_ROUTE } from '../routes';
-import { setEndpointEnabled } from '../endpoints';
-
-export const handler = apiRoute(WEBHOOK_ROUTE.enableWebhookEndpoint, async ({ deps, principal, path }) => ({
-  status: 200,
-  body: await setEndpointEnabled(deps, principal.organizationId, path.id, true),
-}));

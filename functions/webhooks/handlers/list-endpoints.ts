@@ -1,8 +1,0 @@
-import { apiRoute } from '../../platform/http';
-import { WEBHOOK_ROUTE } from '../routes';
-import { listEndpoints } from '../endpoints';
-
-export const handler = apiRoute(WEBHOOK_ROUTE.listWebhookEndpoints, async ({ deps, principal, query }) => {
-  const { items, hasMore } = await listEndpoints(deps, principal.organizationId, query);
-  return { status: 200, body: { data: items, limit: query.limit, offset: query.offset, hasMore } };
-});

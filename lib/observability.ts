@@ -23,7 +23,7 @@ import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import type { MetricName } from '../functions/platform/metrics';
-import { METRICS_NAMESPACE } from '../functions/platform/metrics';
+import { METRICS_NAMESPACE, metricDimensions } from '../functions/platform/metrics';
 import { Delivery } from './delivery';
 import type { Messaging } from './messaging';
 import { ServiceQueue } from './messaging';
@@ -151,7 +151,7 @@ export class Observability extends Construct {
       new Metric({
         namespace: METRICS_NAMESPACE,
         metricName: name,
-        dimensionsMap: { Stage: stage.stage },
+        dimensionsMap: metricDimensions(stage.stage),
         statistic,
         period,
       });

@@ -1,13 +1,16 @@
-// Environment configuration: every variable is read once, through here, and a missing one fails loudly.
+// Environment configuration: every variable is read once, through here (on Powertools' environment
+// helpers), and a missing one fails loudly as a ConfigurationError (a generic 500 at the edge).
+import { getStringFromEnv as readEnv } from '@aws-lambda-powertools/commons/utils/env';
 import { ConfigurationError } from './errors';
 
 const cache = new Map<string, string>();
 
+/** An empty variable counts as unset (CloudFormation cannot omit a variable conditionally). */
 export function getStringFromEnv(name: string, options: { default?: string } = {}): string {
   const cached = cache.get(name);
   if (cached !== undefined) return cached;
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? options.default : raw;
+  const raw = readEnv({ key: name, defaultValue: '' });
+  const value = raw === '' ? options.default : raw;
   if (value === undefined) {
     throw new ConfigurationError(`Missing required environment variable ${name}`);
   }

@@ -1,6 +1,7 @@
 // The one middy stack every HTTP route is built with: request id and logger, auth context and
 // permission from the route table, per-key rate limit, JSON body, zod validation, one error mapper.
 // Console routes carry a console session instead of a key: no per-key rate limit (decisions.md).
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
@@ -20,10 +21,11 @@ import {
 } from './errors';
 import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
-import { logger as rootLogger } from './logger';
+import { powertoolsLogger, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import { RateLimiter, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
+import { parseWith } from './validation';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -78,20 +80,6 @@ interface State {
 
 const states = new WeakMap<APIGatewayProxyEvent, State>();
 const stateOf = (event: APIGatewayProxyEvent): State => states.get(event)!;
-
-/** Validation messages name the field: "return_url: must be an https URL". */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
-}
-
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidRequestError(`Invalid ${what}: ${describeZodError(result.error)}`);
-  return result.data;
-}
 
 /** Reads the principal the Lambda authorizer put into the request context. */
 export function principalFrom(event: APIGatewayProxyEvent): Principal | undefined {
@@ -318,6 +306,7 @@ function build<R extends RouteDefinition>(
   }
   return (deps) =>
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(injectLambdaContext(powertoolsLogger))
       .use(requestScope(route))
       .use(authentication(route, deps))
       .handler(invoke(route, run, deps)) as unknown as HttpHandler;

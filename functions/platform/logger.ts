@@ -1,6 +1,9 @@
-// Structured JSON logs. Secrets are redacted by field name and, as a second net, by value shape.
+// Structured JSON logs through Powertools for AWS Lambda's Logger (Lambda context, cold start and
+// X-Ray trace id on every line), with our redaction as its JSON replacer: secrets are redacted by field
+// name and, as a second net, by value shape, whatever a call site passes.
+import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
+export const SERVICE_NAME = 'connector-event-service';
 
 const SECRET_FIELDS = new Set([
   'authorization',
@@ -57,36 +60,60 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-const LEVELS: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** Powertools calls it for every key and value it serialises, before its own rules (Error, BigInt). */
+export function redactingReplacer(key: string, value: unknown): unknown {
+  if (key && SECRET_FIELDS.has(key.toLowerCase())) return '[REDACTED]';
+  if (typeof value === 'string') return redactString(value);
+  if (value instanceof Error) return redact(value);
+  return value;
+}
+
+/** The one Powertools Logger of a process; the middy stack and the workers add the Lambda context to it. */
+export const powertoolsLogger = new PowertoolsLogger({
+  serviceName: SERVICE_NAME,
+  logLevel: (process.env.LOG_LEVEL ?? 'INFO').toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR',
+  jsonReplacerFn: redactingReplacer,
+});
+
+/**
+ * What core code logs through: a context (request id, route, organization, ...) carried as plain
+ * keys on each line. A child adds keys without building another Powertools logger, so a per-record
+ * child on the delivery hot path costs one object spread.
+ */
+type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export class Logger {
+  private readonly sink: PowertoolsLogger;
+
+  /** `level`: a logger of its own with that minimum level (tests keep their output quiet). */
   constructor(
     private readonly context: Record<string, unknown> = {},
-    private readonly minimum: Level = (process.env.LOG_LEVEL as Level | undefined) ?? 'info',
-  ) {}
+    level?: Level | PowertoolsLogger,
+  ) {
+    this.sink =
+      level === undefined
+        ? powertoolsLogger
+        : typeof level === 'string'
+          ? powertoolsLogger.createChild({ logLevel: level.toUpperCase() as Uppercase<Level> })
+          : level;
+  }
 
   child(context: Record<string, unknown>): Logger {
-    return new Logger({ ...this.context, ...context }, this.minimum);
+    return new Logger({ ...this.context, ...context }, this.sink);
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
-    this.write('debug', msg, fields);
+    this.sink.debug(msg, { ...this.context, ...fields });
   }
   info(msg: string, fields?: Record<string, unknown>): void {
-    this.write('info', msg, fields);
+    this.sink.info(msg, { ...this.context, ...fields });
   }
   warn(msg: string, fields?: Record<string, unknown>): void {
-    this.write('warn', msg, fields);
+    this.sink.warn(msg, { ...this.context, ...fields });
   }
   error(msg: string, fields?: Record<string, unknown>): void {
-    this.write('error', msg, fields);
-  }
-
-  private write(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
-    if (LEVELS[level] < LEVELS[this.minimum]) return;
-    const line = redact({ level, time: new Date().toISOString(), msg, ...this.context, ...fields });
-    process.stdout.write(JSON.stringify(line) + '\n');
+    this.sink.error(msg, { ...this.context, ...fields });
   }
 }
 
-export const logger = new Logger({ service: 'connector-event-service' });
+export const logger = new Logger();

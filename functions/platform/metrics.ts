@@ -1,7 +1,10 @@
-// Business metrics as CloudWatch Embedded Metric Format: one JSON line on stdout per outcome, which
-// CloudWatch Logs turns into metrics (no SDK call, no dependency). The names are shared with the CDK
-// alarms and dashboard (lib/observability.ts), so both sides speak of the same metric.
-import { redact } from './logger';
+// Business metrics as CloudWatch Embedded Metric Format, serialised by Powertools for AWS Lambda's
+// Metrics: one JSON line on stdout per outcome, which CloudWatch Logs turns into metrics (no SDK
+// call). The names and dimensions are shared with the CDK alarms and dashboard
+// (lib/observability.ts), so both sides speak of the same metric.
+import type { MetricUnit } from '@aws-lambda-powertools/metrics/types';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SERVICE_NAME, redact } from './logger';
 
 export const METRICS_NAMESPACE = 'ConnectorEventService';
 
@@ -31,8 +34,11 @@ export const METRICS = {
 
 export type MetricName = keyof typeof METRICS;
 
-/** Dimension sets: every metric is published per stage only (cardinality stays one per stage). */
-const DIMENSIONS = [['Stage']];
+/**
+ * Every metric is published per service and stage (Powertools always adds `service`); cardinality
+ * stays one per stage. The alarms name both.
+ */
+export const metricDimensions = (stage: string) => ({ service: SERVICE_NAME, Stage: stage });
 
 type Write = (line: string) => void;
 let write: Write = (line) => process.stdout.write(line + '\n');
@@ -49,9 +55,12 @@ export function captureMetrics(writer: Write): () => void {
 /** In Lambda (or when METRICS_EMF=1); the local runtime and tests stay quiet otherwise. */
 const enabled = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) || process.env.METRICS_EMF === '1';
 
+let metrics: Metrics | undefined;
+
 /**
- * Emits `values` as one EMF record. `properties` (eventId, deliveryId, connectionId, ...) are not
- * dimensions: they stay searchable in Logs Insights next to the numbers, at no metric cost.
+ * Emits `values` as one EMF record. `properties` (eventId, deliveryId, connectionId, ...) are
+ * metadata, not dimensions: they stay searchable in Logs Insights next to the numbers, at no metric
+ * cost. Synchronous from add to flush, so concurrent records of a batch never share a record.
  */
 export function emitMetrics(
   values: Partial<Record<MetricName, number>>,
@@ -60,24 +69,22 @@ export function emitMetrics(
   if (!enabled()) return;
   const names = (Object.keys(values) as MetricName[]).filter((n) => Number.isFinite(values[n]));
   if (!names.length) return;
-  const record = {
-    ...(redact(properties) as Record<string, unknown>),
-    _aws: {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: METRICS_NAMESPACE,
-          Dimensions: DIMENSIONS,
-          Metrics: names.map((Name) => ({ Name, Unit: METRICS[Name] })),
-        },
-      ],
-    },
-    Stage: process.env.STAGE ?? 'local',
-    ...Object.fromEntries(names.map((n) => [n, values[n]])),
-  };
   try {
-    write(JSON.stringify(record));
+    metrics ??= new Metrics({
+      namespace: METRICS_NAMESPACE,
+      serviceName: SERVICE_NAME,
+      defaultDimensions: { Stage: process.env.STAGE ?? 'local' },
+    });
+    for (const name of names) metrics.addMetric(name, METRICS[name] as MetricUnit, values[name]!);
+    for (const [key, value] of Object.entries(redact(properties) as Record<string, unknown>)) {
+      if (value !== undefined)
+        metrics.addMetadata(key, typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    write(JSON.stringify(metrics.serializeMetrics()));
   } catch {
     // A metric must never fail the work it measures.
+  } finally {
+    metrics?.clearMetrics();
+    metrics?.clearMetadata();
   }
 }

@@ -4,9 +4,9 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
 import type { Deps } from './ports';
-import { describeZodError } from './http';
+import { describeZodError } from './validation';
 import type { Logger } from './logger';
-import { logger as rootLogger } from './logger';
+import { powertoolsLogger, logger as rootLogger } from './logger';
 
 export interface RecordInput<T> {
   message: T;
@@ -30,6 +30,8 @@ export function sqsHandler<S extends z.ZodType>(
 ): SqsHandlerFactory {
   return (deps) => async (event, context) => {
     const requestId = context?.awsRequestId ?? 'local';
+    // Lambda context (request id, cold start, function) on every line, as the HTTP stack's middleware adds it.
+    if (context?.awsRequestId && context.functionName) powertoolsLogger.addContext(context as Context);
     const outcomes = await Promise.all(
       event.Records.map(async (record): Promise<boolean> => {
         const log = rootLogger.child({

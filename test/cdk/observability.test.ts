@@ -83,7 +83,11 @@ describe('observability (prod, with an alarm email)', () => {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: METRICS_NAMESPACE,
         MetricName: name,
-        Dimensions: [{ Name: 'Stage', Value: 'prod' }],
+        // CloudWatch sorts dimensions by name; the EMF records carry the same two (service, Stage).
+        Dimensions: [
+          { Name: 'Stage', Value: 'prod' },
+          { Name: 'service', Value: 'connector-event-service' },
+        ],
         Statistic: 'Sum',
         Period: 900,
         Threshold: threshold,

@@ -83,6 +83,6 @@ describe('local server logs', () => {
       k.split('_').slice(2).join('_'),
     );
     for (const secret of secrets) expect(server.logs()).not.toContain(secret);
-    expect(server.logs()).toContain('"msg":"request"');
+    expect(server.logs()).toContain('"message":"request"');
   });
 });

@@ -13,7 +13,7 @@ describe('embedded metric format', () => {
     delete process.env.METRICS_EMF;
   });
 
-  it('writes one EMF record with the values, their units, the stage dimension and the correlation ids', () => {
+  it('writes one EMF record (Powertools) with the values, their units, service and stage dimensions and the correlation ids', () => {
     emitMetrics({ DeliveriesDelivered: 1, DeliveryLatency: 1234 }, { eventId: 'evt_1', deliveryId: 'dlv_1' });
     expect(lines).toHaveLength(1);
     const record = JSON.parse(lines[0]!) as Record<string, unknown>;
@@ -26,7 +26,7 @@ describe('embedded metric format', () => {
         CloudWatchMetrics: [
           {
             Namespace: 'ConnectorEventService',
-            Dimensions: [['Stage']],
+            Dimensions: [['service', 'Stage']],
             Metrics: [
               { Name: 'DeliveriesDelivered', Unit: METRICS.DeliveriesDelivered },
               { Name: 'DeliveryLatency', Unit: 'Milliseconds' },
@@ -35,7 +35,7 @@ describe('embedded metric format', () => {
         ],
       },
     });
-    expect(typeof record.Stage).toBe('string');
+    expect(record).toMatchObject({ service: 'connector-event-service', Stage: expect.any(String) });
   });
 
   it('redacts secret-looking properties and skips non-finite values', () => {
@@ -48,6 +48,15 @@ describe('embedded metric format', () => {
     expect(record._aws.CloudWatchMetrics[0]!.Metrics).toEqual([
       { Name: 'TokenRefreshFailures', Unit: 'Count' },
     ]);
+  });
+
+  it('starts every record afresh: no value or property of the previous one is carried over', () => {
+    emitMetrics({ DeliveriesDelivered: 1 }, { eventId: 'evt_1' });
+    emitMetrics({ DeliveriesRetried: 1 }, { deliveryId: 'dlv_2' });
+    const second = JSON.parse(lines[1]!) as Record<string, unknown>;
+    expect(second).toMatchObject({ DeliveriesRetried: 1, deliveryId: 'dlv_2' });
+    expect(second).not.toHaveProperty('DeliveriesDelivered');
+    expect(second).not.toHaveProperty('eventId');
   });
 
   it('stays quiet outside Lambda unless asked', () => {

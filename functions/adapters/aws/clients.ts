@@ -1,5 +1,6 @@
-// AWS SDK clients, built once per Lambda container on first use. The SDK modules are imported then
-// too, so a Lambda loads only the clients its route touches (each costs tens of ms at cold start).
+// AWS SDK clients, built once per Lambda container on first use and traced (X-Ray, ./tracing). The SDK
+// modules and the tracer are imported then too, so a Lambda loads only the clients its route touches
+// (each costs tens of ms at cold start).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { SFNClient } from '@aws-sdk/client-sfn';
@@ -14,26 +15,35 @@ let sqsClient: Promise<SQSClient> | undefined;
 let sfnClient: Promise<SFNClient> | undefined;
 
 export function dynamo(): Promise<DynamoDBDocumentClient> {
-  documentClient ??= Promise.all([import('@aws-sdk/client-dynamodb'), import('@aws-sdk/lib-dynamodb')]).then(
-    ([{ DynamoDBClient }, { DynamoDBDocumentClient }]) =>
-      DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-        marshallOptions: { removeUndefinedValues: true },
-      }),
+  documentClient ??= Promise.all([
+    import('@aws-sdk/client-dynamodb'),
+    import('@aws-sdk/lib-dynamodb'),
+    import('./tracing'),
+  ]).then(([{ DynamoDBClient }, { DynamoDBDocumentClient }, { traced }]) =>
+    DynamoDBDocumentClient.from(traced(new DynamoDBClient({})), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
   );
   return documentClient;
 }
 
 export function kms(): Promise<KMSClient> {
-  kmsClient ??= import('@aws-sdk/client-kms').then(({ KMSClient }) => new KMSClient({}));
+  kmsClient ??= Promise.all([import('@aws-sdk/client-kms'), import('./tracing')]).then(
+    ([{ KMSClient }, { traced }]) => traced(new KMSClient({})),
+  );
   return kmsClient;
 }
 
 export function sqs(): Promise<SQSClient> {
-  sqsClient ??= import('@aws-sdk/client-sqs').then(({ SQSClient }) => new SQSClient({}));
+  sqsClient ??= Promise.all([import('@aws-sdk/client-sqs'), import('./tracing')]).then(
+    ([{ SQSClient }, { traced }]) => traced(new SQSClient({})),
+  );
   return sqsClient;
 }
 
 export function sfn(): Promise<SFNClient> {
-  sfnClient ??= import('@aws-sdk/client-sfn').then(({ SFNClient }) => new SFNClient({}));
+  sfnClient ??= Promise.all([import('@aws-sdk/client-sfn'), import('./tracing')]).then(
+    ([{ SFNClient }, { traced }]) => traced(new SFNClient({})),
+  );
   return sfnClient;
 }

@@ -3,9 +3,8 @@ import * as z from 'zod';
 import { loopbackAllowed } from '../../platform/config';
 import { isId } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
-import { PROVIDER_IDS } from '../domain/providers';
-
 import { CONNECTION_STATUSES } from '../domain/connection';
+import { PROVIDER_IDS } from '../domain/providers';
 
 const MAX_RETURN_URL = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);

@@ -4,7 +4,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open, seal } from '../../platform/envelope';
-import { GoneError, InvalidRequestError, NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import { ACTIVE_STATUSES, RECORD_GRACE_SECONDS, revokeGrant, tokenContext } from './connections';
@@ -31,6 +30,8 @@ import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
 import type { Account, ConnectionItem, TokenRecord } from './store';
 import { ConnectorStore } from './store';
+import { GoneError, NotFoundError } from '../../platform/errors';
+import { invalidField } from '../../platform/validation';
 
 export const RETURN_ERRORS = [
   'access_denied',
@@ -144,8 +145,7 @@ export async function completeConnection(
   input: CallbackInput,
   log: Logger,
 ): Promise<FlowRedirect> {
-  const invalid = () =>
-    new InvalidRequestError('Invalid query parameters: state: missing, forged or unknown');
+  const invalid = () => invalidField('query parameters', 'state', 'missing, forged or unknown');
   const now = deps.clock.now();
   const check = verifyState(config.stateKey(), input.query.state, now);
   if (!check.ok && check.reason !== 'expired') throw invalid();

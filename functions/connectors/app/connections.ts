@@ -3,8 +3,9 @@ import { publishEvent } from '../../events';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open } from '../../platform/envelope';
-import { InvalidRequestError, NotFoundError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { NotFoundError } from '../../platform/errors';
+import { invalidField } from '../../platform/validation';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
@@ -68,9 +69,7 @@ export async function createConnection(
   const tier = input.scope_tier ?? definition.defaultTier;
   if (!Object.hasOwn(definition.scopeTiers, tier)) {
     const known = Object.keys(definition.scopeTiers).join(', ');
-    throw new InvalidRequestError(
-      `Invalid request body: scope_tier: unknown for ${input.provider}; known: ${known}`,
-    );
+    throw invalidField('request body', 'scope_tier', `unknown for ${input.provider}; known: ${known}`);
   }
   const now = deps.clock.now();
   const id = newId('conn');

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { InvalidRequestError, PayloadTooLargeError } from '../../platform/errors';
-import { describeZodError } from '../../platform/http';
+import { describeZodError } from '../../platform/validation';
 import { newId } from '../../platform/ids';
 import { eventType } from '../domain/catalog';
 

@@ -1,5 +1,5 @@
 // The purge-on-disconnect workflow: the state machine from the shared definition
-// (functions/workflows/purge-definition.ts), its two task Lambdas with least grants, and what the
+// (functions/connectors/infra/purge-definition.ts), its two task Lambdas with least grants, and what the
 // routes that start or read it need.
 import { Duration, Stack } from 'aws-cdk-lib';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';

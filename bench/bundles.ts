@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { ServiceStack } from '../lib/service-stack';
 import { stageConfig } from '../lib/stage-config';
 
-const BUDGET_BYTES = 300 * 1024;
+// Powertools (Logger, Metrics, and the Tracer with the X-Ray SDK, loaded lazily) adds ~110 KB to every bundle.
+const BUDGET_BYTES = 350 * 1024;
 const BUDGET_INIT_MS = 100;
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 5);
 const ROOT = resolve(import.meta.dirname ?? 'bench', '..');

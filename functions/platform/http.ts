@@ -264,12 +264,16 @@ async function authenticateKey(
 
 /** Step 2: who is calling (the authorizer has run), the per-key rate limit and the route's permission. */
 function authentication(route: RouteDefinition, deps: Deps): Middleware {
-  const limiter = new RateLimiter(deps.tables.ratelimits, deps.clock);
+  // Built at the first request, not at module init: the table (and its SDK client) load on first use.
+  let limiter: RateLimiter | undefined;
   return {
     before: async (request) => {
       const state = stateOf(request.event);
       if (route.auth === 'console') authenticateConsole(state, request.event);
-      else if (route.auth === 'apiKey') await authenticateKey(state, request.event, limiter);
+      else if (route.auth === 'apiKey') {
+        limiter ??= new RateLimiter(deps.tables.ratelimits, deps.clock);
+        await authenticateKey(state, request.event, limiter);
+      }
     },
   };
 }

@@ -2,7 +2,8 @@
 // get a pending delivery and a queue message; disabled ones a skipped_disabled record. Idempotent under
 // redelivery: delivery ids are derived from event + endpoint, puts are conditional, and a pending
 // delivery that never got its first attempt has its message sent again.
-import type { PublishedEvent } from '../events/publish';
+import type { WebhookEvent } from '../events/event';
+import { receiverBody } from '../events/event';
 import type { Deps } from '../platform/deps';
 import { ConditionFailedError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -20,15 +21,16 @@ export interface FanOutResult {
   alreadyDone: number;
 }
 
-export async function fanOut(deps: FanOutDeps, event: PublishedEvent, log: Logger): Promise<FanOutResult> {
+export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger): Promise<FanOutResult> {
   const endpoints = (await listEndpointItems(deps, event.organizationId)).filter((endpoint) =>
     subscriptionMatches(endpoint, event),
   );
   const now = deps.clock.now();
+  const body = receiverBody(event); // once per event: every delivery stores, signs and sends these bytes
   const toSend: DeliveryItem[] = [];
   const result: FanOutResult = { queued: 0, skippedDisabled: 0, alreadyDone: 0 };
   for (const endpoint of endpoints) {
-    const item = newDelivery(event, endpoint.id, endpoint.enabled ? 'pending' : 'skipped_disabled', now);
+    const item = newDelivery(event, body, endpoint.id, endpoint.enabled ? 'pending' : 'skipped_disabled', now);
     try {
       await deps.tables.webhooks.put(item, { itemExists: false });
       if (item.status === 'pending') toSend.push(item);

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { isoTime } from '../platform/clock';
 import type { Item, Table } from '../platform/ports';
-import type { PublishedEvent } from '../events/publish';
+import type { ReceiverEvent, WebhookEvent } from '../events/event';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
-import type { AttemptOutcome, DeliveryEvent } from './send';
+import type { AttemptOutcome } from './send';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -38,7 +38,12 @@ export interface DeliveryItem extends Item {
   id: string;
   organizationId: string;
   endpointId: string;
-  event: DeliveryEvent;
+  eventId: string;
+  eventType: string;
+  /** The event's occurred_at (ISO 8601). */
+  occurredAt: string;
+  /** The receiver body (receiverBody), stored as the exact bytes every attempt signs and sends. */
+  body: string;
   status: DeliveryStatus;
   failureReason?: FailureReason;
   /** Attempts made, all cycles; the next attempt's number is attemptCount + 1. */
@@ -70,8 +75,10 @@ export interface AttemptItem extends Item {
   responseBody: string;
 }
 
+/** `body` is receiverBody(event), serialised once per event by the caller and shared by its deliveries. */
 export function newDelivery(
-  event: PublishedEvent,
+  event: WebhookEvent,
+  body: string,
   endpointId: string,
   status: 'pending' | 'skipped_disabled',
   now: number,
@@ -85,7 +92,10 @@ export function newDelivery(
     id,
     organizationId: event.organizationId,
     endpointId,
-    event: { id: event.id, type: event.type, occurred_at: event.occurred_at, data: event.data },
+    eventId: event.id,
+    eventType: event.type,
+    occurredAt: event.occurred_at,
+    body,
     status,
     attemptCount: 0,
     cycle: 0,
@@ -122,7 +132,7 @@ export interface DeliveryView {
   deliveredAt: string | null;
   createdAt: string;
   updatedAt: string;
-  event: DeliveryEvent;
+  event: ReceiverEvent;
 }
 
 export interface AttemptView {
@@ -141,8 +151,8 @@ export function deliveryView(item: DeliveryItem): DeliveryView {
   return {
     id: item.id,
     endpointId: item.endpointId,
-    eventId: item.event.id,
-    eventType: item.event.type,
+    eventId: item.eventId,
+    eventType: item.eventType,
     status: item.status,
     failureReason: item.status === 'failed' ? (item.failureReason ?? null) : null,
     attemptCount: item.attemptCount,
@@ -153,7 +163,7 @@ export function deliveryView(item: DeliveryItem): DeliveryView {
     deliveredAt: item.deliveredAt ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
-    event: item.event,
+    event: JSON.parse(item.body) as ReceiverEvent, // the API shows what the receiver was sent
   };
 }
 

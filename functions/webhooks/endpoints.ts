@@ -4,6 +4,7 @@ import type { Principal } from '../directory/directory';
 import type { AttemptView } from '../delivery/records';
 import type { SendOptions } from '../delivery/send';
 import { sendWebhook } from '../delivery/send';
+import { receiverBody } from '../events/event';
 import { epochSeconds, isoTime } from '../platform/clock';
 import type { Deps } from '../platform/deps';
 import type { SealedValue } from '../platform/envelope';
@@ -22,6 +23,8 @@ import type { Permission } from '../platform/permissions';
 import type { Item } from '../platform/ports';
 import type { ResourceScopes } from './filters';
 import { permissionsNeeded } from './filters';
+import type { OpenedSecret } from './endpoint-cache';
+import { cacheSecrets, cachedSecrets, forgetEndpoint } from './endpoint-cache';
 import type { CreateEndpointInput, UpdateEndpointInput } from './schemas';
 import { generateSigningSecret } from './signing';
 
@@ -201,6 +204,7 @@ async function updateExisting(
       { set: { ...set, updatedAt: isoTime(deps.clock.now()) }, ...(remove.length ? { remove } : {}) },
       { itemExists: true },
     );
+    forgetEndpoint(deps.tables.webhooks, id);
     return toView(updated, deps.clock.now());
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
@@ -261,7 +265,7 @@ export async function disableEndpoint(
       { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
       { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
     ),
-  );
+  ).finally(() => forgetEndpoint(deps.tables.webhooks, endpoint.id));
 }
 
 export async function setEndpointEnabled(
@@ -283,6 +287,7 @@ export async function deleteEndpoint(deps: EndpointDeps, organizationId: string,
   await loadEndpoint(deps, organizationId, id);
   try {
     await deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true });
+    forgetEndpoint(deps.tables.webhooks, id);
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
     throw error;
@@ -315,6 +320,7 @@ export async function rotateSecret(
     };
     try {
       await deps.tables.webhooks.put(next, { attr: 'secretVersion', op: '=', value: current.secretVersion });
+      forgetEndpoint(deps.tables.webhooks, id);
       return { endpoint: toView(next, now), signingSecret };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
@@ -323,12 +329,27 @@ export async function rotateSecret(
   throw new ConflictError('The endpoint changed while its secret was being rotated; retry');
 }
 
-/** The secrets that sign a delivery now, newest first (opened with KMS). */
+/**
+ * The secrets that sign a delivery now, newest first. Opened with KMS once per secret version and kept
+ * in this process's memory for a while (endpoint-cache.ts), so warm attempts make no KMS call.
+ */
 export async function activeSigningSecrets(deps: EndpointDeps, endpoint: EndpointItem): Promise<string[]> {
   const now = deps.clock.now();
-  const active = endpoint.signingSecrets.filter((s) => s.retiresAt === undefined || s.retiresAt > now);
-  const context = secretContext(endpoint.organizationId, endpoint.id);
-  return Promise.all(active.map((s) => open(deps.keys, s.sealed, context)));
+  let opened = cachedSecrets(deps.tables.webhooks, endpoint, now);
+  if (!opened) {
+    const context = secretContext(endpoint.organizationId, endpoint.id);
+    opened = await Promise.all(
+      // Only those active now: a retired secret never signs again, and its version is never reused.
+      endpoint.signingSecrets
+        .filter((s) => s.retiresAt === undefined || s.retiresAt > now)
+        .map(async (s): Promise<OpenedSecret> => ({
+          secret: await open(deps.keys, s.sealed, context),
+          ...(s.retiresAt !== undefined ? { retiresAt: s.retiresAt } : {}),
+        })),
+    );
+    cacheSecrets(deps.tables.webhooks, endpoint, opened, now);
+  }
+  return opened.filter((s) => s.retiresAt === undefined || s.retiresAt > now).map((s) => s.secret);
 }
 
 /** The test attempt, reported like an attempt in a delivery's history. */
@@ -354,7 +375,13 @@ export async function sendTestEvent(
   };
   const secrets = await activeSigningSecrets(deps, endpoint);
   const outcome = await sendWebhook(
-    { url: endpoint.url, event, secrets, timestampSeconds: epochSeconds(now) },
+    {
+      url: endpoint.url,
+      eventId: event.id,
+      body: receiverBody(event),
+      secrets,
+      timestampSeconds: epochSeconds(now),
+    },
     options,
   );
   return {

@@ -21,6 +21,7 @@ import { attemptBody } from '../../functions/delivery/messages';
 import type { DeliveryItem } from '../../functions/delivery/records';
 import { deliveryId, deliveryKey, newDelivery } from '../../functions/delivery/records';
 import { MAX_ATTEMPTS } from '../../functions/delivery/retry-policy';
+import { receiverBody } from '../../functions/events/event';
 import { publishEvent } from '../../functions/events/publish';
 import { systemClock } from '../../functions/platform/clock';
 import { resetConfigCache } from '../../functions/platform/config';
@@ -287,7 +288,7 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
       data: { matterId: 'm1', name: 'x' },
     });
     // The delivery as the schedule leaves it before its last attempt (the unit tier walks the schedule).
-    const item = newDelivery(event, e.id, 'pending', Date.now());
+    const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now());
     await deps.tables.webhooks.put({
       ...item,
       status: 'retrying',

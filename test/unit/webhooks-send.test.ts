@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { classifyStatus, parseRetryAfter, sendWebhook } from '../../functions/delivery/send';
+import { receiverBody } from '../../functions/events/event';
 import { generateSigningSecret } from '../../functions/webhooks/signing';
 
 interface Hit {
@@ -55,7 +56,13 @@ const event = {
 };
 const send = (url = `${base}/in`, options: Partial<Parameters<typeof sendWebhook>[1]> = {}) =>
   sendWebhook(
-    { url, event, secrets: [secret], timestampSeconds: Math.floor(Date.now() / 1000) },
+    {
+      url,
+      eventId: event.id,
+      body: receiverBody(event),
+      secrets: [secret],
+      timestampSeconds: Math.floor(Date.now() / 1000),
+    },
     { allowLoopback: true, ...options },
   );
 

@@ -60,10 +60,23 @@ async function findEndpoint(deps: DeliverDeps, delivery: DeliveryItem): Promise<
   }
 }
 
+interface AttemptTimes {
+  /** When the attempt began (the attempt's attemptedAt). */
+  startedAt: number;
+  /** When its answer, error or timeout came. */
+  finishedAt: number;
+}
+
 /** The delivery update that records attempt `attempt` and the step that follows it. */
-function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, now: number): Update {
+function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, times: AttemptTimes): Update {
+  const now = times.finishedAt;
   const at = isoTime(now);
-  const set: Record<string, unknown> = { attemptCount: attempt, lastAttemptAt: at, updatedAt: at };
+  // lastAttemptAt matches the attempt's attemptedAt (its start); the rest count from its end.
+  const set: Record<string, unknown> = {
+    attemptCount: attempt,
+    lastAttemptAt: isoTime(times.startedAt),
+    updatedAt: at,
+  };
   const remove: string[] = [];
   if (outcome.statusCode !== undefined) set.lastStatusCode = outcome.statusCode;
   else remove.push('lastStatusCode');
@@ -199,11 +212,11 @@ async function recordAttempt(
   attempt: number,
   outcome: AttemptOutcome,
   step: NextStep,
-  times: { startedAt: number; finishedAt: number },
+  times: AttemptTimes,
 ): Promise<DeliveryItem | undefined> {
   const table = deps.tables.webhooks;
   const update = table
-    .update<DeliveryItem>(deliveryKey(delivery.id), recordUpdate(attempt, outcome, step, times.finishedAt), {
+    .update<DeliveryItem>(deliveryKey(delivery.id), recordUpdate(attempt, outcome, step, times), {
       and: [
         { attr: 'cycle', op: '=', value: delivery.cycle },
         { attr: 'attemptCount', op: '=', value: attempt - 1 },

@@ -116,6 +116,16 @@ describe('sendWebhook', () => {
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
 
+  it.each([408, 500, 502])(
+    'ignores Retry-After on %i: only 429 and 503 can push the schedule back',
+    async (status) => {
+      respond = answering(status, { 'Retry-After': '3600' });
+      const outcome = await send();
+      expect(outcome).toMatchObject({ kind: 'retry', statusCode: status });
+      expect(outcome.retryAfterSeconds).toBeUndefined();
+    },
+  );
+
   it.each([400, 401, 404, 410, 422])('fails without retry on %i', async (status) => {
     respond = answering(status);
     expect(await send()).toMatchObject({ kind: 'failed', statusCode: status, errorKind: 'http_status' });

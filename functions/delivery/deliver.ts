@@ -53,7 +53,7 @@ async function findEndpoint(deps: DeliverDeps, delivery: DeliveryItem): Promise<
     return item;
   } catch (error) {
     if (error instanceof NotFoundError) {
-      forgetEndpoint(table, delivery.endpointId);
+      forgetEndpoint(table, delivery.organizationId, delivery.endpointId);
       return undefined;
     }
     throw error;

@@ -7,6 +7,8 @@ import { receiverBody } from '../events/event';
 import type { Deps } from '../platform/deps';
 import { ConditionFailedError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
+import { cacheEndpointList, cachedEndpointList } from '../webhooks/endpoint-cache';
+import type { EndpointItem } from '../webhooks/endpoints';
 import { listEndpointItems } from '../webhooks/endpoints';
 import { subscriptionMatches } from '../webhooks/filters';
 import { attemptBody } from './messages';
@@ -21,8 +23,19 @@ export interface FanOutResult {
   alreadyDone: number;
 }
 
+/** The organization's endpoints, as this worker read them within ENDPOINT_CACHE_TTL_MS. */
+async function organizationEndpoints(deps: FanOutDeps, organizationId: string): Promise<EndpointItem[]> {
+  const table = deps.tables.webhooks;
+  const now = deps.clock.now();
+  const cached = cachedEndpointList(table, organizationId, now);
+  if (cached) return cached;
+  const items = await listEndpointItems(deps, organizationId);
+  cacheEndpointList(table, organizationId, items, now);
+  return items;
+}
+
 export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger): Promise<FanOutResult> {
-  const endpoints = (await listEndpointItems(deps, event.organizationId)).filter((endpoint) =>
+  const endpoints = (await organizationEndpoints(deps, event.organizationId)).filter((endpoint) =>
     subscriptionMatches(endpoint, event),
   );
   const now = deps.clock.now();
@@ -30,7 +43,13 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
   const toSend: DeliveryItem[] = [];
   const result: FanOutResult = { queued: 0, skippedDisabled: 0, alreadyDone: 0 };
   for (const endpoint of endpoints) {
-    const item = newDelivery(event, body, endpoint.id, endpoint.enabled ? 'pending' : 'skipped_disabled', now);
+    const item = newDelivery(
+      event,
+      body,
+      endpoint.id,
+      endpoint.enabled ? 'pending' : 'skipped_disabled',
+      now,
+    );
     try {
       await deps.tables.webhooks.put(item, { itemExists: false });
       if (item.status === 'pending') toSend.push(item);

@@ -216,10 +216,13 @@ function exchange(
       resolve(outcome);
     };
     const request: ClientRequest = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
-    const timer = setTimeout(() => {
-      finish(timeoutOutcome(timeoutMs));
-      request.destroy();
-    }, Math.max(0, deadline - performance.now()));
+    const timer = setTimeout(
+      () => {
+        finish(timeoutOutcome(timeoutMs));
+        request.destroy();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     request.on('error', (error: NodeJS.ErrnoException) => {
       const stale =
         request.reusedSocket && ['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(error.code ?? '');
@@ -266,7 +269,11 @@ export async function sendWebhook(input: SendInput, options: SendOptions): Promi
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   let outcome: Outcome;
   try {
-    const vetted = await withinTimeout(vetHost(target.hostname, options), timeoutMs);
+    // A literal address needs no DNS, so no race against the timeout.
+    const vetting = vetHost(target.hostname, options);
+    const vetted = isIP(bareAddress(target.hostname))
+      ? await vetting
+      : await withinTimeout(vetting, timeoutMs);
     outcome = Array.isArray(vetted)
       ? await post(target, requestOptions(target, input, vetted, options), input.body, started, timeoutMs)
       : vetted;

@@ -1,12 +1,13 @@
-// What a warm delivery worker keeps between attempts: endpoint items for ENDPOINT_CACHE_TTL_MS and the
-// opened signing secrets of one secret version for SECRET_CACHE_TTL_MS. Opened secrets live only in this
+// What a warm worker keeps between messages: endpoint items, and an organization's endpoint list (for
+// fan-out), for ENDPOINT_CACHE_TTL_MS; the opened signing secrets of one secret version for
+// SECRET_CACHE_TTL_MS. Opened secrets live only in this
 // process's memory (never written anywhere). Changes made in this process (update, disable, delete,
 // rotation) forget the endpoint at once; changes made elsewhere are seen within the endpoint TTL, and a
 // rotation then changes the secret version, which is part of the secrets' key.
 import type { Table } from '../platform/ports';
 import type { EndpointItem } from './endpoints';
 
-/** How stale an endpoint (URL, enabled, secret version) a delivery may act on. */
+/** How stale an endpoint (URL, filters, enabled, secret version) fan-out or a delivery may act on. */
 export const ENDPOINT_CACHE_TTL_MS = 5_000;
 /** How long opened secrets of one secret version are kept (the version changes on every rotation). */
 export const SECRET_CACHE_TTL_MS = 5 * 60_000;
@@ -46,6 +47,7 @@ class TtlCache<V> {
 
 interface Caches {
   endpoints: TtlCache<EndpointItem>;
+  lists: TtlCache<EndpointItem[]>;
   secrets: TtlCache<OpenedSecret[]>;
 }
 
@@ -55,7 +57,11 @@ const byTable = new WeakMap<Table, Caches>();
 function caches(table: Table): Caches {
   let found = byTable.get(table);
   if (!found) {
-    found = { endpoints: new TtlCache(ENDPOINT_CACHE_TTL_MS), secrets: new TtlCache(SECRET_CACHE_TTL_MS) };
+    found = {
+      endpoints: new TtlCache(ENDPOINT_CACHE_TTL_MS),
+      lists: new TtlCache(ENDPOINT_CACHE_TTL_MS),
+      secrets: new TtlCache(SECRET_CACHE_TTL_MS),
+    };
     byTable.set(table, found);
   }
   return found;
@@ -64,8 +70,9 @@ function caches(table: Table): Caches {
 const secretsKey = (endpointId: string, secretVersion: number) => `${endpointId}#${secretVersion}`;
 
 /** Forget everything kept about an endpoint: called by every write to it in this process. */
-export function forgetEndpoint(table: Table, endpointId: string): void {
-  const { endpoints, secrets } = caches(table);
+export function forgetEndpoint(table: Table, organizationId: string, endpointId: string): void {
+  const { endpoints, lists, secrets } = caches(table);
+  lists.deleteWhere((key) => key === organizationId);
   endpoints.deleteWhere((key) => key === endpointId);
   secrets.deleteWhere((key) => key.startsWith(`${endpointId}#`));
 }
@@ -75,6 +82,20 @@ export const cachedEndpoint = (table: Table, endpointId: string, now: number): E
 
 export const cacheEndpoint = (table: Table, item: EndpointItem, now: number): void =>
   caches(table).endpoints.set(item.id, item, now);
+
+/** An organization's endpoints as fan-out matches them (a new endpoint in this process forgets it). */
+export const cachedEndpointList = (
+  table: Table,
+  organizationId: string,
+  now: number,
+): EndpointItem[] | undefined => caches(table).lists.get(organizationId, now);
+
+export const cacheEndpointList = (
+  table: Table,
+  organizationId: string,
+  items: EndpointItem[],
+  now: number,
+): void => caches(table).lists.set(organizationId, items, now);
 
 export const cachedSecrets = (
   table: Table,

@@ -165,6 +165,7 @@ export async function createEndpoint(
     secretVersion: 1,
   };
   await deps.tables.webhooks.put(item, { itemExists: false });
+  forgetEndpoint(deps.tables.webhooks, principal.organizationId, id);
   return { endpoint: toView(item, now), signingSecret };
 }
 
@@ -204,7 +205,7 @@ async function updateExisting(
       { set: { ...set, updatedAt: isoTime(deps.clock.now()) }, ...(remove.length ? { remove } : {}) },
       { itemExists: true },
     );
-    forgetEndpoint(deps.tables.webhooks, id);
+    forgetEndpoint(deps.tables.webhooks, organizationId, id);
     return toView(updated, deps.clock.now());
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
@@ -265,7 +266,7 @@ export async function disableEndpoint(
       { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
       { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
     ),
-  ).finally(() => forgetEndpoint(deps.tables.webhooks, endpoint.id));
+  ).finally(() => forgetEndpoint(deps.tables.webhooks, endpoint.organizationId, endpoint.id));
 }
 
 export async function setEndpointEnabled(
@@ -287,7 +288,7 @@ export async function deleteEndpoint(deps: EndpointDeps, organizationId: string,
   await loadEndpoint(deps, organizationId, id);
   try {
     await deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true });
-    forgetEndpoint(deps.tables.webhooks, id);
+    forgetEndpoint(deps.tables.webhooks, organizationId, id);
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
     throw error;
@@ -320,7 +321,7 @@ export async function rotateSecret(
     };
     try {
       await deps.tables.webhooks.put(next, { attr: 'secretVersion', op: '=', value: current.secretVersion });
-      forgetEndpoint(deps.tables.webhooks, id);
+      forgetEndpoint(deps.tables.webhooks, organizationId, id);
       return { endpoint: toView(next, now), signingSecret };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;

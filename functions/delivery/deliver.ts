@@ -15,7 +15,7 @@ import { afterPermanentFailure, recordFailure, recordSuccess } from './health';
 import type { AttemptMessage } from './messages';
 import { attemptBody } from './messages';
 import type { AttemptItem, DeliveryItem } from './records';
-import { attemptKey, deliveryKey, retentionExpiry } from './records';
+import { attemptKey, current, deliveryKey, retentionExpiry } from './records';
 import type { NextStep } from './retry-policy';
 import { INLINE_RETRY_PAUSE_MS, hopDelaySeconds, nextStep } from './retry-policy';
 import type { AttemptOutcome, SendInput, SendOptions } from './send';
@@ -258,7 +258,7 @@ async function attemptOnce(
   const pause = options.inlinePauseMs ?? INLINE_RETRY_PAUSE_MS;
   const step = nextStep(attempt - delivery.cycleStart + 1, outcome, random, pause);
   const recorded = await recordAttempt(deps, delivery, attempt, outcome, step, { startedAt, finishedAt });
-  return recorded && { endpoint, outcome, step, finishedAt, delivery: recorded };
+  return recorded && { endpoint, outcome, step, finishedAt, delivery: current(recorded) };
 }
 
 function report(attempted: Attempted, attempt: number, log: Logger): void {
@@ -316,7 +316,8 @@ export async function processAttempt(
   options: DeliverOptions,
   log: Logger,
 ): Promise<StepResult> {
-  let delivery = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
+  const stored = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
+  let delivery = stored && current(stored);
   const screened = await screen(deps, delivery, message);
   if (screened || !delivery) return screened ?? 'done';
   for (let attempt = message.attempt; ; attempt++) {

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { isoTime } from '../platform/clock';
 import type { Item, Table } from '../platform/ports';
 import type { ReceiverEvent, WebhookEvent } from '../events/event';
+import { receiverBody } from '../events/event';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
 import type { AttemptOutcome } from './send';
 
@@ -107,6 +108,23 @@ export function newDelivery(
   };
 }
 
+/**
+ * A delivery as this code reads it. Records written before the body was stored once held the event as
+ * a map (`event`); they are read as if written now (same bytes as that code sent), until they expire.
+ */
+export function current(item: DeliveryItem): DeliveryItem {
+  if (typeof item.body === 'string') return item;
+  const legacy = (item as { event?: ReceiverEvent }).event;
+  if (!legacy) return item;
+  return {
+    ...item,
+    eventId: legacy.id,
+    eventType: legacy.type,
+    occurredAt: legacy.occurred_at,
+    body: receiverBody(legacy),
+  };
+}
+
 /** The one delivery, or undefined when it does not exist or belongs to another organization. */
 export async function loadDelivery(
   table: Table,
@@ -146,7 +164,8 @@ export interface AttemptView {
   responseBody: string;
 }
 
-export function deliveryView(item: DeliveryItem): DeliveryView {
+export function deliveryView(stored: DeliveryItem): DeliveryView {
+  const item = current(stored);
   const retrying = item.status === 'retrying' || item.status === 'pending';
   return {
     id: item.id,

@@ -1,5 +1,6 @@
 import {
   DELIVERY_RETENTION_DAYS,
+  current,
   deliveryView,
   newDelivery,
   retentionExpiry,
@@ -35,6 +36,21 @@ describe('delivery history retention', () => {
       event: { id: event.id, type: 'webhook.test', occurred_at: event.occurred_at, data: {} },
     });
     expect(deliveryView(item).event).not.toHaveProperty('organizationId');
+  });
+
+  it('reads a record written before the body was stored (event as a map) as if written now', () => {
+    const { body, eventId, eventType, occurredAt, ...rest } = newDelivery(
+      event,
+      receiverBody(event),
+      'we_1',
+      'pending',
+      NOW,
+    );
+    const legacy = { ...rest, event: { id: eventId, type: eventType, occurred_at: occurredAt, data: {} } };
+    expect(current(legacy as never)).toMatchObject({ body, eventId, eventType, occurredAt });
+    expect(deliveryView(legacy as never)).toEqual(
+      deliveryView(newDelivery(event, body, 'we_1', 'pending', NOW)),
+    );
   });
 
   it('keeps the TTL attribute out of the API view', () => {

@@ -141,6 +141,36 @@ describe('pooled delivery connections', () => {
     }
   });
 
+  it('sends again on a fresh socket when a kept-alive one turns out closed by the receiver', async () => {
+    const r = await receiver();
+    const served = new WeakMap<object, number>();
+    r.respond = (response) => {
+      const socket = response.socket!;
+      served.set(socket, (served.get(socket) ?? 0) + 1);
+      // The receiver dropped this kept-alive connection meanwhile: the request meets a reset.
+      if (served.get(socket)! > 1) return void socket.destroy();
+      response.writeHead(204).end();
+    };
+    const send = sender(pool);
+    expect((await send(`http://127.0.0.1:${r.port}/a`)).kind).toBe('delivered');
+    expect((await send(`http://127.0.0.1:${r.port}/b`)).kind).toBe('delivered');
+    expect(r.sockets).toHaveLength(2);
+  });
+
+  it('waits for an answer slower than the idle limit: only idle sockets are closed', async () => {
+    const idlePool = new DeliveryPool({ idleMs: 50 });
+    try {
+      const r = await receiver();
+      r.respond = (response) => setTimeout(() => response.writeHead(204).end(), 300);
+      expect(await sender(idlePool)(`http://127.0.0.1:${r.port}/slow`)).toMatchObject({
+        kind: 'delivered',
+        statusCode: 204,
+      });
+    } finally {
+      idlePool.destroy();
+    }
+  });
+
   it('holds a receiver that never answers to its own sockets, so others are not delayed', async () => {
     const capped = new DeliveryPool({ maxSocketsPerOrigin: 3 });
     try {

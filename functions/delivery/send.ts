@@ -223,12 +223,19 @@ function exchange(
       },
       Math.max(0, deadline - performance.now()),
     );
+    let answered = false;
     request.on('error', (error: NodeJS.ErrnoException) => {
+      // Only before any answer: a reset mid-answer may follow a receiver that did process the event.
       const stale =
-        request.reusedSocket && ['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(error.code ?? '');
+        !answered &&
+        request.reusedSocket &&
+        ['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(error.code ?? '');
       finish(stale ? 'stale' : networkOutcome(error));
     });
-    request.on('response', (response) => readResponse(response, finish));
+    request.on('response', (response) => {
+      answered = true;
+      readResponse(response, finish);
+    });
     request.end(body);
   });
 }

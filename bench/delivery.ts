@@ -315,7 +315,7 @@ export async function runDeliveryBench(): Promise<void> {
     maxReceiveCount: 5,
   });
   deps.queues.deliveries.attach(limited(deliveryWorker({ timeoutMs: ATTEMPT_TIMEOUT_MS }), limit), {
-    batchSize: 10,
+    batchSize: 8, // 8 batches of 8: exactly IN_FLIGHT records when limited
     visibilityTimeoutMs: 60_000,
     maxReceiveCount: 3,
   });
@@ -324,8 +324,10 @@ export async function runDeliveryBench(): Promise<void> {
 
   // Warm-up, not measured.
   let base = (await receiver.count()).received;
-  for (let i = 0; i < WARM_MESSAGES / ENDPOINTS; i++) await publish(deps, main, i);
-  await receiver.await(base, WARM_MESSAGES);
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < WARM_MESSAGES / ENDPOINTS; i++) await publish(deps, main, i);
+    await receiver.await(base + round * WARM_MESSAGES, WARM_MESSAGES);
+  }
 
   // 1. Throughput: the burst, then the raw loop.
   const runBurst = async () => {
@@ -388,6 +390,7 @@ export async function runDeliveryBench(): Promise<void> {
       receiver: 'separate process, one port per endpoint, verifies every signature, answers 204',
       endpoints: ENDPOINTS,
       inFlight: IN_FLIGHT,
+      batchSize: 8,
       attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
     },
     throughput: {
@@ -540,10 +543,18 @@ Goal p99 < 50 ms at 1,000 deliveries/s: ${at1000 ? `${at1000.p99} ms, ${goal(at1
 | Raw loop: per POST | ${r.cpu.rawLoopCpuMsPerPost} |
 | **Ratio** | **${r.cpu.ratio}** (goal ≤ 3: ${goal(r.cpu.ratio <= 3)}) |
 
-The handler's figure includes reading the delivery, the cached endpoint and secret, signing, the POST,
-the attempt and delivery writes (in-memory tables here: DynamoDB calls on AWS cost wire time, little
-CPU) and the EMF metric line; the receiver's CPU is in the other process. It is the basis of
-[docs/cost.md](../../docs/cost.md)'s Lambda line.
+The handler's figure covers parsing the message, reading the delivery, the cached endpoint and
+secret, signing the stored body, the POST over a pooled connection, the attempt and delivery writes
+(in-memory tables here; on AWS the SDK's own CPU for its three DynamoDB calls comes on top) and the
+EMF metric line; not the info log line per attempt (the bench logs at warn). The receiver's CPU is
+in the other process. It is the basis of [docs/cost.md](../../docs/cost.md)'s Lambda line.
+
+Where the pipeline's CPU goes beyond the raw loop's: the delivery handler is ${r.cpu.ratio}× a raw POST;
+publish and fan-out add ${round(r.throughput.pipeline.cpuMsPerDelivery - r.cpu.deliveryHandler.cpuMsPerDelivery, 3)} ms per delivery on top (catalog validation, the
+delivery record's conditional put, the queue messages), much of it in the local adapters (an
+in-memory table that deep-copies every item on each read and write, queue records with an MD5 each),
+which on AWS are SQS's and DynamoDB's work. That is why the throughput ratio stays under its goal
+on this runtime while the CPU ratio of the handler meets its own.
 
 ## A receiver that never answers among nine healthy ones
 
@@ -553,6 +564,7 @@ p50 ${h.healthyNine.p50} ms, p99 ${h.healthyNine.p99} ms, p99.9 ${h.healthyNine.
     c
       ? `; all ten healthy at the same rate (table above): p50 ${c.p50} ms, p99 ${c.p99} ms, p99.9 ${c.p999} ms`
       : ''
-  }. The stuck attempts hold at most ${10} sockets of their own origin and none of anyone else's.
+  }. The pool gives an origin at most 10 sockets; the stuck attempts wait for those, within their own
+timeout, and never take another origin's.
 `;
 }

@@ -8,7 +8,7 @@ import { ConditionFailedError, NotFoundError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { emitMetrics } from '../platform/metrics';
 import type { Update } from '../platform/ports';
-import { cacheEndpoint, cachedEndpoint, forgetEndpoint } from '../webhooks/endpoint-cache';
+import { cacheEndpoint, cacheEpoch, cachedEndpoint, forgetEndpoint } from '../webhooks/endpoint-cache';
 import type { EndpointItem } from '../webhooks/endpoints';
 import { activeSigningSecrets, loadEndpoint } from '../webhooks/endpoints';
 import { afterPermanentFailure, recordFailure, recordSuccess } from './health';
@@ -46,10 +46,11 @@ async function findEndpoint(deps: DeliverDeps, delivery: DeliveryItem): Promise<
   const table = deps.tables.webhooks;
   const now = deps.clock.now();
   const cached = cachedEndpoint(table, delivery.endpointId, now);
-  if (cached) return cached;
+  if (cached?.organizationId === delivery.organizationId) return cached;
+  const epoch = cacheEpoch(table);
   try {
     const item = await loadEndpoint(deps, delivery.organizationId, delivery.endpointId);
-    cacheEndpoint(table, item, now);
+    cacheEndpoint(table, item, now, epoch);
     return item;
   } catch (error) {
     if (error instanceof NotFoundError) {

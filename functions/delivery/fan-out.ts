@@ -7,7 +7,7 @@ import { receiverBody } from '../events/event';
 import type { Deps } from '../platform/deps';
 import { ConditionFailedError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
-import { cacheEndpointList, cachedEndpointList } from '../webhooks/endpoint-cache';
+import { cacheEndpointList, cacheEpoch, cachedEndpointList } from '../webhooks/endpoint-cache';
 import type { EndpointItem } from '../webhooks/endpoints';
 import { listEndpointItems } from '../webhooks/endpoints';
 import { subscriptionMatches } from '../webhooks/filters';
@@ -29,8 +29,9 @@ async function organizationEndpoints(deps: FanOutDeps, organizationId: string): 
   const now = deps.clock.now();
   const cached = cachedEndpointList(table, organizationId, now);
   if (cached) return cached;
+  const epoch = cacheEpoch(table);
   const items = await listEndpointItems(deps, organizationId);
-  cacheEndpointList(table, organizationId, items, now);
+  cacheEndpointList(table, organizationId, items, now, epoch);
   return items;
 }
 

@@ -46,6 +46,8 @@ class TtlCache<V> {
 }
 
 interface Caches {
+  /** Counts forgets: a read that began before one is not kept (it may predate the write). */
+  epoch: number;
   endpoints: TtlCache<EndpointItem>;
   lists: TtlCache<EndpointItem[]>;
   secrets: TtlCache<OpenedSecret[]>;
@@ -58,6 +60,7 @@ function caches(table: Table): Caches {
   let found = byTable.get(table);
   if (!found) {
     found = {
+      epoch: 0,
       endpoints: new TtlCache(ENDPOINT_CACHE_TTL_MS),
       lists: new TtlCache(ENDPOINT_CACHE_TTL_MS),
       secrets: new TtlCache(SECRET_CACHE_TTL_MS),
@@ -71,17 +74,24 @@ const secretsKey = (endpointId: string, secretVersion: number) => `${endpointId}
 
 /** Forget everything kept about an endpoint: called by every write to it in this process. */
 export function forgetEndpoint(table: Table, organizationId: string, endpointId: string): void {
-  const { endpoints, lists, secrets } = caches(table);
+  const found = caches(table);
+  const { endpoints, lists, secrets } = found;
+  found.epoch++;
   lists.deleteWhere((key) => key === organizationId);
   endpoints.deleteWhere((key) => key === endpointId);
   secrets.deleteWhere((key) => key.startsWith(`${endpointId}#`));
 }
 
+/** Taken before a read whose result is then kept: the keep is skipped when a forget came between. */
+export const cacheEpoch = (table: Table): number => caches(table).epoch;
+
 export const cachedEndpoint = (table: Table, endpointId: string, now: number): EndpointItem | undefined =>
   caches(table).endpoints.get(endpointId, now);
 
-export const cacheEndpoint = (table: Table, item: EndpointItem, now: number): void =>
-  caches(table).endpoints.set(item.id, item, now);
+export function cacheEndpoint(table: Table, item: EndpointItem, now: number, epoch: number): void {
+  const found = caches(table);
+  if (found.epoch === epoch) found.endpoints.set(item.id, item, now);
+}
 
 /** An organization's endpoints as fan-out matches them (a new endpoint in this process forgets it). */
 export const cachedEndpointList = (
@@ -90,12 +100,16 @@ export const cachedEndpointList = (
   now: number,
 ): EndpointItem[] | undefined => caches(table).lists.get(organizationId, now);
 
-export const cacheEndpointList = (
+export function cacheEndpointList(
   table: Table,
   organizationId: string,
   items: EndpointItem[],
   now: number,
-): void => caches(table).lists.set(organizationId, items, now);
+  epoch: number,
+): void {
+  const found = caches(table);
+  if (found.epoch === epoch) found.lists.set(organizationId, items, now);
+}
 
 export const cachedSecrets = (
   table: Table,
@@ -104,6 +118,7 @@ export const cachedSecrets = (
 ): OpenedSecret[] | undefined =>
   caches(table).secrets.get(secretsKey(endpoint.id, endpoint.secretVersion), now);
 
+/** Keyed by secret version, which no write ever reuses: no epoch needed. */
 export const cacheSecrets = (
   table: Table,
   endpoint: Pick<EndpointItem, 'id' | 'secretVersion'>,

@@ -17,8 +17,19 @@ import type { Deps } from '../../functions/platform/deps';
 import { Logger } from '../../functions/platform/logger';
 import { PERMISSIONS } from '../../functions/platform/permissions';
 import type { QueueMessage, Table } from '../../functions/platform/ports';
-import { ENDPOINT_CACHE_TTL_MS } from '../../functions/webhooks/endpoint-cache';
-import { createEndpoint, rotateSecret, setEndpointEnabled } from '../../functions/webhooks/endpoints';
+import {
+  ENDPOINT_CACHE_TTL_MS,
+  cacheEndpoint,
+  cacheEpoch,
+  cachedEndpoint,
+  forgetEndpoint,
+} from '../../functions/webhooks/endpoint-cache';
+import {
+  createEndpoint,
+  loadEndpoint,
+  rotateSecret,
+  setEndpointEnabled,
+} from '../../functions/webhooks/endpoints';
 
 const log = new Logger({}, 'error');
 const owner: Principal = {
@@ -151,5 +162,18 @@ describe('a warm worker', () => {
     sim.clock.advance(ENDPOINT_CACHE_TTL_MS);
     await processAttempt(sim.deps, message!, sim.options, log);
     expect(sim.sends).toHaveLength(3);
+  });
+
+  it('does not keep an endpoint read that began before a write in this process', async () => {
+    const sim = setup();
+    const { endpoint } = await createEndpoint(sim.deps, owner, endpointInput);
+    const table = sim.deps.tables.webhooks;
+    const epoch = cacheEpoch(table);
+    const read = await loadEndpoint(sim.deps, owner.organizationId, endpoint.id);
+    forgetEndpoint(table, owner.organizationId, endpoint.id); // a write landed while the read was out
+    cacheEndpoint(table, read, sim.clock.now(), epoch);
+    expect(cachedEndpoint(table, endpoint.id, sim.clock.now())).toBeUndefined();
+    cacheEndpoint(table, read, sim.clock.now(), cacheEpoch(table));
+    expect(cachedEndpoint(table, endpoint.id, sim.clock.now())).toEqual(read);
   });
 });

@@ -81,6 +81,8 @@ class PinnedHttpsAgent extends HttpsAgent {
 export interface PoolOptions {
   maxSocketsPerOrigin?: number;
   idleMs?: number;
+  /** Trusted CAs for https instead of Node's bundle (tests with their own certificate authority). */
+  ca?: string | Buffer;
 }
 
 /** One http and one https agent whose socket pools are keyed by origin + pin (see above). */
@@ -98,7 +100,7 @@ export class DeliveryPool {
       scheduling: 'lifo' as const, // keep reusing the warmest sockets; the rest idle out
     };
     this.http = new PinnedHttpAgent(agentOptions);
-    this.https = new PinnedHttpsAgent(agentOptions);
+    this.https = new PinnedHttpsAgent({ ...agentOptions, ...(options.ca ? { ca: options.ca } : {}) });
   }
 
   agentFor(protocol: string): HttpAgent {

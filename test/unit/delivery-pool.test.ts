@@ -1,7 +1,12 @@
 // The pooled agent against real loopback receivers: connections are reused per origin and vetted
 // address, never across hostnames, never for an address the guard refuses now, idle sockets close,
 // and one receiver that never answers holds at most its own sockets.
+import { execFileSync } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -198,6 +203,71 @@ describe('pooled delivery connections', () => {
       for (const outcome of await Promise.all(stuck)) expect(outcome.kind).toBe('retry');
     } finally {
       capped.destroy();
+    }
+  });
+
+  it('pools https connections too: SNI and certificate checks use the hostname, the socket the vetted address', async () => {
+    // A throwaway certificate for hooks.example.test, made with openssl for this test only.
+    const dir = mkdtempSync(join(tmpdir(), 'pool-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=hooks.example.test',
+          '-addext',
+          'subjectAltName=DNS:hooks.example.test',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const cert = readFileSync(join(dir, 'cert.pem'));
+      const serverNames: (string | false | null)[] = [];
+      let hits = 0;
+      const server = createTlsServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert },
+        (request, response) => {
+          request.resume();
+          request.on('end', () => {
+            hits++;
+            response.writeHead(204).end();
+          });
+        },
+      );
+      server.on('secureConnection', (socket) => serverNames.push(socket.servername));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      const tlsPool = new DeliveryPool({ ca: cert });
+      try {
+        const send = sender(tlsPool);
+        const resolve = resolvingTo('127.0.0.1');
+        for (let i = 0; i < 3; i++) {
+          expect((await send(`https://hooks.example.test:${port}/in`, { resolve })).kind).toBe('delivered');
+        }
+        expect(serverNames).toEqual(['hooks.example.test']); // one TLS handshake for three deliveries
+        // The same address under a name the certificate does not cover: refused, and no socket reused.
+        const other = await send(`https://other.example.test:${port}/in`, { resolve });
+        expect(other).toMatchObject({ kind: 'retry', errorKind: 'tls' });
+        expect(hits).toBe(3);
+      } finally {
+        tlsPool.destroy();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -308,14 +308,21 @@ const median = <T>(items: T[], key: (item: T) => number): T =>
 
 // ---- the run -----------------------------------------------------------------------------------
 
-export async function runDeliveryBench(): Promise<void> {
-  process.env.METRICS_EMF = '1'; // the EMF line per attempt is part of the work; written nowhere
-  captureMetrics(() => undefined);
+/** The receiver, and the pipeline on the local runtime with both workers attached. */
+interface Bench {
+  receiver: Receiver;
+  deps: LocalDeps;
+  /** Records the delivery handler may hold at once; Infinity runs it as the local runtime does. */
+  limit: { records: number };
+  main: Org;
+  healthyPorts: number[];
+  urls: (prefix: string) => string[];
+}
+
+async function setUp(): Promise<Bench> {
   const receiver = await Receiver.start(ENDPOINTS + 1);
   const healthyPorts = receiver.ports.slice(0, ENDPOINTS);
-  const hangPort = receiver.ports[ENDPOINTS]!;
   const urls = (prefix: string) => healthyPorts.map((port, i) => `http://127.0.0.1:${port}/${prefix}${i}`);
-
   const deps = createLocalDeps();
   provideDeps(deps);
   const limit = { records: IN_FLIGHT };
@@ -331,80 +338,126 @@ export async function runDeliveryBench(): Promise<void> {
   });
   const main = await organization(deps, urls('e'));
   await receiver.secrets(main.secrets);
-
   // Warm-up, not measured.
-  let base = (await receiver.count()).received;
+  const base = (await receiver.count()).received;
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < WARM_MESSAGES / ENDPOINTS; i++) await publish(deps, main, i);
     await receiver.await(base + round * WARM_MESSAGES, WARM_MESSAGES);
   }
+  return { receiver, deps, limit, main, healthyPorts, urls };
+}
 
-  // 1. Throughput: the burst, then the raw loop.
+/** 1. Events published at once, at most IN_FLIGHT records in the handler, then unlimited; the raw loop. */
+async function throughputPhase(b: Bench) {
   const runBurst = async () => {
-    const start = (await receiver.count()).received;
+    const start = (await b.receiver.count()).received;
     const publishedAt = new Map<string, number>();
     const cpu = process.cpuUsage();
-    for (let i = 0; i < BURST_EVENTS; i++) publishedAt.set((await publish(deps, main, i)).id, now());
-    const receipts = await receiver.await(start, BURST_EVENTS * ENDPOINTS, 60_000);
+    for (let i = 0; i < BURST_EVENTS; i++) publishedAt.set((await publish(b.deps, b.main, i)).id, now());
+    const receipts = await b.receiver.await(start, BURST_EVENTS * ENDPOINTS, 60_000);
     const row = latencyRow(NaN, BURST_EVENTS * ENDPOINTS, publishedAt, receipts);
     return { row, cpuMsPerDelivery: round(cpuMs(process.cpuUsage(cpu)) / row.received, 3) };
   };
   const limitedBurst = await runBurst();
-  limit.records = Infinity; // from here on as the local runtime (and Lambda scaling out) runs it
+  b.limit.records = Infinity; // from here on as the local runtime (and Lambda scaling out) runs it
   const openBurst = await runBurst();
-  const burst = limitedBurst.row;
-  await rawLoop(healthyPorts, main.secrets, WARM_MESSAGES);
-  const raw = await rawLoop(healthyPorts, main.secrets, RAW_POSTS);
-  await receiver.take();
+  await rawLoop(b.healthyPorts, b.main.secrets, WARM_MESSAGES);
+  const raw = await rawLoop(b.healthyPorts, b.main.secrets, RAW_POSTS);
+  await b.receiver.take();
+  const view = (burst: typeof limitedBurst) => ({
+    deliveries: burst.row.deliveries,
+    received: burst.row.received,
+    deliveriesPerSecond: burst.row.achievedPerSecond,
+    latencyMs: { p50: burst.row.p50, p99: burst.row.p99 },
+    cpuMsPerDelivery: burst.cpuMsPerDelivery,
+    ratio: round(burst.row.achievedPerSecond / raw.postsPerSecond, 3),
+  });
+  const pipeline = view(limitedBurst);
+  return {
+    pipeline: { events: BURST_EVENTS, ...pipeline },
+    pipelineUnlimited: view(openBurst),
+    rawLoop: raw,
+    ratio: pipeline.ratio,
+  };
+}
 
-  // 3. The delivery handler's CPU alone (its own composition) while the pipeline above is idle, in
-  // rounds interleaved with raw-loop rounds (medians), so a busy neighbour skews both sides alike.
-  const handlerRound = await handlerRounds(receiver, urls('c'));
+/**
+ * 3. The delivery handler's CPU alone (its own composition) while the pipeline is idle, in rounds
+ * interleaved with raw-loop rounds (medians), so a busy neighbour skews both sides alike.
+ */
+async function cpuPhase(b: Bench) {
+  const handlerRound = await handlerRounds(b.receiver, b.urls('c'));
   await handlerRound(2 * WARM_MESSAGES); // sockets and secrets opened, code optimised
-  const rounds: { handler: Awaited<ReturnType<typeof handlerRound>>; raw: typeof raw }[] = [];
+  const rounds = [];
   for (let i = 0; i < CPU_ROUNDS; i++) {
     rounds.push({
       handler: await handlerRound(CPU_ROUND_DELIVERIES),
-      raw: await rawLoop(healthyPorts, main.secrets, RAW_POSTS / 2),
+      raw: await rawLoop(b.healthyPorts, b.main.secrets, RAW_POSTS / 2),
     });
   }
-  await receiver.take();
-  provideDeps(deps);
-  const cpuPhase = median(rounds, (r) => r.handler.cpuMsPerDelivery).handler;
+  await b.receiver.take();
+  provideDeps(b.deps);
+  const handler = median(rounds, (r) => r.handler.cpuMsPerDelivery).handler;
   const rawCpuPerPost = median(rounds, (r) => r.raw.cpuMsPerPost).raw.cpuMsPerPost;
+  return {
+    deliveryHandler: handler,
+    rawLoopCpuMsPerPost: rawCpuPerPost,
+    ratio: round(handler.cpuMsPerDelivery / rawCpuPerPost, 2),
+    rounds: rounds.map((r) => ({ handler: r.handler.cpuMsPerDelivery, rawLoop: r.raw.cpuMsPerPost })),
+  };
+}
 
-  // 2. Open-loop latency, each rate until the pipeline saturates.
+/** 2. Open-loop latency, rate after rate until the pipeline saturates. */
+async function openLoopPhase(b: Bench) {
   const rows: LatencyRow[] = [];
   for (const rate of RATES) {
-    base = (await receiver.count()).received;
-    const publishedAt = await openLoop(deps, main, rate / ENDPOINTS, RATE_SECONDS);
-    const receipts = await receiver.await(base, publishedAt.size * ENDPOINTS);
+    const base = (await b.receiver.count()).received;
+    const publishedAt = await openLoop(b.deps, b.main, rate / ENDPOINTS, RATE_SECONDS);
+    const receipts = await b.receiver.await(base, publishedAt.size * ENDPOINTS);
     const row = latencyRow(rate, publishedAt.size * ENDPOINTS, publishedAt, receipts);
     rows.push(row);
     console.error(`open loop ${rate}/s: p50 ${row.p50} p99 ${row.p99} p99.9 ${row.p999} ms`);
     if (row.received < row.deliveries * 0.98 || row.p99 > 1_000 || row.achievedPerSecond < rate * 0.9) break;
   }
-  const crossing = p99Crossing(rows, 100);
+  return { seconds: RATE_SECONDS, rows, p99Crosses100MsAt: p99Crossing(rows, 100) };
+}
 
-  // 4. One receiver that never answers among nine healthy ones.
-  const hangOrg = await organization(deps, [
-    ...urls('h').slice(0, ENDPOINTS - 1),
+/** 4. One receiver that never answers among nine healthy ones (last: its attempts outlive the phase). */
+async function hangingPhase(b: Bench, control: LatencyRow | undefined) {
+  const hangPort = b.receiver.ports[ENDPOINTS]!;
+  const hangOrg = await organization(b.deps, [
+    ...b.urls('h').slice(0, ENDPOINTS - 1),
     `http://127.0.0.1:${hangPort}/hang`,
   ]);
-  await receiver.secrets(hangOrg.secrets);
-  base = (await receiver.count()).received;
-  const hangAt = await openLoop(deps, hangOrg, HANG_RATE / ENDPOINTS, HANG_SECONDS);
-  const hangReceipts = await receiver.await(base, hangAt.size * (ENDPOINTS - 1));
-  const healthyNine = latencyRow(HANG_RATE, hangAt.size * (ENDPOINTS - 1), hangAt, hangReceipts, (p) =>
+  await b.receiver.secrets(hangOrg.secrets);
+  const base = (await b.receiver.count()).received;
+  const hangAt = await openLoop(b.deps, hangOrg, HANG_RATE / ENDPOINTS, HANG_SECONDS);
+  const receipts = await b.receiver.await(base, hangAt.size * (ENDPOINTS - 1));
+  const healthyNine = latencyRow(HANG_RATE, hangAt.size * (ENDPOINTS - 1), hangAt, receipts, (p) =>
     p.startsWith('/h'),
   );
-  const control = rows.find((r) => r.offeredPerSecond === HANG_RATE);
+  return {
+    offeredPerSecond: HANG_RATE,
+    seconds: HANG_SECONDS,
+    healthyNine,
+    controlAllHealthy: control ?? null,
+  };
+}
 
-  receiver.close();
-  deps.queues.events.close();
-  deps.queues.deliveries.close();
+export async function runDeliveryBench(): Promise<void> {
+  process.env.METRICS_EMF = '1'; // the EMF line per attempt is part of the work; written nowhere
+  captureMetrics(() => undefined);
+  const b = await setUp();
+  const throughput = await throughputPhase(b);
+  const cpu = await cpuPhase(b);
+  const openLoop = await openLoopPhase(b);
+  const control = openLoop.rows.find((r) => r.offeredPerSecond === HANG_RATE);
+  const hangingReceiver = await hangingPhase(b, control);
+  b.receiver.close();
+  b.deps.queues.events.close();
+  b.deps.queues.deliveries.close();
 
-  const result = {
+  const result: Result = {
     when: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     setup: {
@@ -415,39 +468,10 @@ export async function runDeliveryBench(): Promise<void> {
       batchSize: 8,
       attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
     },
-    throughput: {
-      pipeline: {
-        events: BURST_EVENTS,
-        deliveries: burst.deliveries,
-        received: burst.received,
-        deliveriesPerSecond: burst.achievedPerSecond,
-        latencyMs: { p50: burst.p50, p99: burst.p99 },
-        cpuMsPerDelivery: limitedBurst.cpuMsPerDelivery,
-      },
-      pipelineUnlimited: {
-        deliveries: openBurst.row.deliveries,
-        received: openBurst.row.received,
-        deliveriesPerSecond: openBurst.row.achievedPerSecond,
-        latencyMs: { p50: openBurst.row.p50, p99: openBurst.row.p99 },
-        cpuMsPerDelivery: openBurst.cpuMsPerDelivery,
-        ratio: round(openBurst.row.achievedPerSecond / raw.postsPerSecond, 3),
-      },
-      rawLoop: raw,
-      ratio: round(burst.achievedPerSecond / raw.postsPerSecond, 3),
-    },
-    openLoop: { seconds: RATE_SECONDS, rows, p99Crosses100MsAt: crossing },
-    cpu: {
-      deliveryHandler: cpuPhase,
-      rawLoopCpuMsPerPost: rawCpuPerPost,
-      ratio: round(cpuPhase.cpuMsPerDelivery / rawCpuPerPost, 2),
-      rounds: rounds.map((r) => ({ handler: r.handler.cpuMsPerDelivery, rawLoop: r.raw.cpuMsPerPost })),
-    },
-    hangingReceiver: {
-      offeredPerSecond: HANG_RATE,
-      seconds: HANG_SECONDS,
-      healthyNine,
-      controlAllHealthy: control ?? null,
-    },
+    throughput,
+    openLoop,
+    cpu,
+    hangingReceiver,
   };
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(join(RESULTS, 'delivery.json'), JSON.stringify(result, null, 2) + '\n');
@@ -476,6 +500,7 @@ function p99Crossing(rows: LatencyRow[], limitMs: number): { perSecond: number |
 
 type Result = {
   when: string;
+  setup: Record<string, unknown>;
   machine: { cpus: number; cpu: string; node: string };
   throughput: {
     pipeline: {

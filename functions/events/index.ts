@@ -2,5 +2,7 @@
 // Other areas (connectors, webhooks) import from here, never from the files behind it.
 export type { EventTypeDefinition, PublishedEventType } from './domain/catalog';
 export { EVENT_TYPES, EVENT_TYPE_NAMES, eventType, publishedCatalog } from './domain/catalog';
-export type { PublishInput, PublishedEvent } from './app/publish';
-export { MAX_EVENT_BYTES, publishEvent, publishedEventSchema, validateEventData } from './app/publish';
+export type { ReceiverEvent, WebhookEvent } from './domain/event';
+export { receiverBody, webhookEventSchema } from './domain/event';
+export type { PublishInput } from './app/publish';
+export { MAX_EVENT_BYTES, publishEvent, validateEventData } from './app/publish';

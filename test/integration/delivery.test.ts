@@ -13,7 +13,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { awsKeys, awsQueues, awsVault, awsWorkflows } from '../../functions/adapters/aws';
-import type { Principal } from '../../functions/directory/app/directory';
+import type { Principal } from '../../functions/platform/principal';
 import { deliveryWorker } from '../../functions/webhooks/api/handlers/deliver';
 import { create as createFanOutWorker } from '../../functions/webhooks/api/handlers/fan-out';
 import { getDeliveryWithAttempts } from '../../functions/webhooks/app/history';
@@ -21,6 +21,7 @@ import { attemptBody } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
 import { deliveryId, deliveryKey, newDelivery } from '../../functions/webhooks/domain/records';
 import { MAX_ATTEMPTS } from '../../functions/webhooks/domain/retry-policy';
+import { receiverBody } from '../../functions/events/domain/event';
 import { publishEvent } from '../../functions/events/app/publish';
 import { systemClock } from '../../functions/platform/clock';
 import { resetConfigCache } from '../../functions/platform/config';
@@ -291,7 +292,7 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
       data: { matterId: 'm1', name: 'x' },
     });
     // The delivery as the schedule leaves it before its last attempt (the unit tier walks the schedule).
-    const item = newDelivery(event, e.id, 'pending', Date.now());
+    const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now());
     await deps.tables.webhooks.put({
       ...item,
       status: 'retrying',

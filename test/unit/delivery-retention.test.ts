@@ -1,9 +1,11 @@
 import {
   DELIVERY_RETENTION_DAYS,
+  current,
   deliveryView,
   newDelivery,
   retentionExpiry,
 } from '../../functions/webhooks/domain/records';
+import { receiverBody } from '../../functions/events/domain/event';
 
 const NOW = Date.UTC(2026, 0, 1);
 const event = {
@@ -17,12 +19,43 @@ const event = {
 describe('delivery history retention', () => {
   it('expires a delivery record 30 days after it was created, by TTL', () => {
     expect(DELIVERY_RETENTION_DAYS).toBe(30);
-    const item = newDelivery(event, 'we_1', 'pending', NOW);
+    const item = newDelivery(event, receiverBody(event), 'we_1', 'pending', NOW);
     expect(item.expiresAt).toBe(NOW / 1000 + 30 * 86_400);
     expect(retentionExpiry(NOW + 1)).toBe(Math.ceil((NOW + 1) / 1000) + 30 * 86_400);
   });
 
+  it('stores the receiver body once and shows the API the event the receiver was sent', () => {
+    const item = newDelivery(event, receiverBody(event), 'we_1', 'pending', NOW);
+    expect(item.body).toBe(
+      '{"id":"evt_aaaaaaaaaaaaaaaaaaaa","type":"webhook.test","occurred_at":"2026-01-01T00:00:00.000Z","data":{}}',
+    );
+    expect(item).not.toHaveProperty('event');
+    expect(deliveryView(item)).toMatchObject({
+      eventId: event.id,
+      eventType: 'webhook.test',
+      event: { id: event.id, type: 'webhook.test', occurred_at: event.occurred_at, data: {} },
+    });
+    expect(deliveryView(item).event).not.toHaveProperty('organizationId');
+  });
+
+  it('reads a record written before the body was stored (event as a map) as if written now', () => {
+    const { body, eventId, eventType, occurredAt, ...rest } = newDelivery(
+      event,
+      receiverBody(event),
+      'we_1',
+      'pending',
+      NOW,
+    );
+    const legacy = { ...rest, event: { id: eventId, type: eventType, occurred_at: occurredAt, data: {} } };
+    expect(current(legacy as never)).toMatchObject({ body, eventId, eventType, occurredAt });
+    expect(deliveryView(legacy as never)).toEqual(
+      deliveryView(newDelivery(event, body, 'we_1', 'pending', NOW)),
+    );
+  });
+
   it('keeps the TTL attribute out of the API view', () => {
-    expect(deliveryView(newDelivery(event, 'we_1', 'skipped_disabled', NOW))).not.toHaveProperty('expiresAt');
+    expect(
+      deliveryView(newDelivery(event, receiverBody(event), 'we_1', 'skipped_disabled', NOW)),
+    ).not.toHaveProperty('expiresAt');
   });
 });

@@ -19,7 +19,7 @@ import {
   shouldAutoDisable,
 } from '../../functions/webhooks/domain/retry-policy';
 import type { AttemptOutcome } from '../../functions/webhooks/infra/send';
-import type { PublishedEvent } from '../../functions/events/app/publish';
+import { webhookEventSchema } from '../../functions/events/domain/event';
 import { publishEvent } from '../../functions/events/app/publish';
 import { ManualClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/ports';
@@ -90,7 +90,7 @@ function setup() {
       next.q.messages.splice(next.q.messages.indexOf(next.m), 1);
       if (next.m.visibleAt > clock.now()) clock.set(next.m.visibleAt);
       if (next.q === events) {
-        await fanOut(deps, JSON.parse(next.m.body) as PublishedEvent, log);
+        await fanOut(deps, webhookEventSchema.parse(JSON.parse(next.m.body)), log);
         continue;
       }
       const message = deliveriesMessage.parse(JSON.parse(next.m.body));
@@ -211,11 +211,9 @@ describe('delivery state machine in compressed time', () => {
         index: 'gsi1',
         partition: `WEP#${endpoint.id}#DELIVERIES`,
       })
-    ).items.find((d) => d.event.type === 'webhook.endpoint.disabled');
-    expect(disabledEvent).toMatchObject({
-      status: 'skipped_disabled',
-      event: { data: { endpointId: endpoint.id } },
-    });
+    ).items.find((d) => d.eventType === 'webhook.endpoint.disabled');
+    expect(disabledEvent).toMatchObject({ status: 'skipped_disabled' });
+    expect(JSON.parse(disabledEvent!.body)).toMatchObject({ data: { endpointId: endpoint.id } });
 
     const whileDisabled = await ingest(sim.deps);
     await sim.run();

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { classifyStatus, parseRetryAfter, sendWebhook } from '../../functions/webhooks/infra/send';
+import { receiverBody } from '../../functions/events/domain/event';
 import { generateSigningSecret } from '../../functions/webhooks/domain/signing';
 
 interface Hit {
@@ -55,7 +56,13 @@ const event = {
 };
 const send = (url = `${base}/in`, options: Partial<Parameters<typeof sendWebhook>[1]> = {}) =>
   sendWebhook(
-    { url, event, secrets: [secret], timestampSeconds: Math.floor(Date.now() / 1000) },
+    {
+      url,
+      eventId: event.id,
+      body: receiverBody(event),
+      secrets: [secret],
+      timestampSeconds: Math.floor(Date.now() / 1000),
+    },
     { allowLoopback: true, ...options },
   );
 
@@ -108,6 +115,16 @@ describe('sendWebhook', () => {
     expect(parseRetryAfter('soon', 0)).toBeUndefined();
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
+
+  it.each([408, 500, 502])(
+    'ignores Retry-After on %i: only 429 and 503 can push the schedule back',
+    async (status) => {
+      respond = answering(status, { 'Retry-After': '3600' });
+      const outcome = await send();
+      expect(outcome).toMatchObject({ kind: 'retry', statusCode: status });
+      expect(outcome.retryAfterSeconds).toBeUndefined();
+    },
+  );
 
   it.each([400, 401, 404, 410, 422])('fails without retry on %i', async (status) => {
     respond = answering(status);

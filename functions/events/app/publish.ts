@@ -1,39 +1,22 @@
 // How platform services publish an event: check it against the catalog, give it an id and a timestamp
 // and put it on the events queue. The fan-out worker matches it to endpoints. The same call serves the
 // system-key route POST /webhooks/v1/events and in-process callers (connectors, auto-disable).
-import * as z from 'zod';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { InvalidRequestError, PayloadTooLargeError } from '../../platform/errors';
 import { describeZodError } from '../../platform/validation';
 import { newId } from '../../platform/ids';
 import { eventType } from '../domain/catalog';
+import type { WebhookEvent } from '../domain/event';
 
 /** Serialized event size limit: well under SQS's 256 KiB and DynamoDB's 400 KB delivery records. */
 export const MAX_EVENT_BYTES = 64 * 1024;
-
-export interface PublishedEvent {
-  id: string;
-  organizationId: string;
-  type: string;
-  /** ISO 8601 UTC with milliseconds. */
-  occurred_at: string;
-  data: Record<string, unknown>;
-}
 
 export interface PublishInput {
   organizationId: string;
   type: string;
   data: Record<string, unknown>;
 }
-
-export const publishedEventSchema = z.object({
-  id: z.string().regex(/^evt_[a-z2-7]{20}$/),
-  organizationId: z.string().min(1),
-  type: z.string().min(1),
-  occurred_at: z.iso.datetime({ precision: 3 }),
-  data: z.record(z.string(), z.unknown()),
-});
 
 /** The event's data as the catalog schema parses it; throws InvalidRequestError naming the field. */
 export function validateEventData(type: string, data: unknown): Record<string, unknown> {
@@ -51,8 +34,8 @@ export function validateEventData(type: string, data: unknown): Record<string, u
 export async function publishEvent(
   deps: Pick<Deps, 'queues' | 'clock'>,
   input: PublishInput,
-): Promise<PublishedEvent> {
-  const event: PublishedEvent = {
+): Promise<WebhookEvent> {
+  const event: WebhookEvent = {
     id: newId('evt'),
     organizationId: input.organizationId,
     type: input.type,

@@ -8,13 +8,14 @@ import { ConditionFailedError, NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
 import type { Update } from '../../platform/ports';
+import { cacheEndpoint, cacheEpoch, cachedEndpoint, forgetEndpoint } from './endpoint-cache';
 import type { EndpointItem } from './endpoints';
 import { activeSigningSecrets, loadEndpoint } from './endpoints';
 import { afterPermanentFailure, recordFailure, recordSuccess } from './health';
 import type { AttemptMessage } from '../domain/messages';
 import { attemptBody } from '../domain/messages';
 import type { AttemptItem, DeliveryItem } from '../domain/records';
-import { attemptKey, deliveryKey, retentionExpiry } from '../domain/records';
+import { attemptKey, current, deliveryKey, retentionExpiry } from '../domain/records';
 import type { NextStep } from '../domain/retry-policy';
 import { INLINE_RETRY_PAUSE_MS, hopDelaySeconds, nextStep } from '../domain/retry-policy';
 import type { AttemptOutcome, SendInput, SendOptions } from '../infra/send';
@@ -40,19 +41,43 @@ export type StepResult = 'done' | 'dead_letter';
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The endpoint as a warm worker knows it (ENDPOINT_CACHE_TTL_MS); undefined once it is deleted. */
 async function findEndpoint(deps: DeliverDeps, delivery: DeliveryItem): Promise<EndpointItem | undefined> {
+  const table = deps.tables.webhooks;
+  const now = deps.clock.now();
+  const cached = cachedEndpoint(table, delivery.endpointId, now);
+  if (cached?.organizationId === delivery.organizationId) return cached;
+  const epoch = cacheEpoch(table);
   try {
-    return await loadEndpoint(deps, delivery.organizationId, delivery.endpointId);
+    const item = await loadEndpoint(deps, delivery.organizationId, delivery.endpointId);
+    cacheEndpoint(table, item, now, epoch);
+    return item;
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (error instanceof NotFoundError) {
+      forgetEndpoint(table, delivery.organizationId, delivery.endpointId);
+      return undefined;
+    }
     throw error;
   }
 }
 
+interface AttemptTimes {
+  /** When the attempt began (the attempt's attemptedAt). */
+  startedAt: number;
+  /** When its answer, error or timeout came. */
+  finishedAt: number;
+}
+
 /** The delivery update that records attempt `attempt` and the step that follows it. */
-function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, now: number): Update {
+function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, times: AttemptTimes): Update {
+  const now = times.finishedAt;
   const at = isoTime(now);
-  const set: Record<string, unknown> = { attemptCount: attempt, lastAttemptAt: at, updatedAt: at };
+  // lastAttemptAt matches the attempt's attemptedAt (its start); the rest count from its end.
+  const set: Record<string, unknown> = {
+    attemptCount: attempt,
+    lastAttemptAt: isoTime(times.startedAt),
+    updatedAt: at,
+  };
   const remove: string[] = [];
   if (outcome.statusCode !== undefined) set.lastStatusCode = outcome.statusCode;
   else remove.push('lastStatusCode');
@@ -129,14 +154,22 @@ async function settleRedelivered(
   return 'done';
 }
 
-export async function processAttempt(
+/** What one attempt left behind: its outcome, what follows it, and the delivery as now recorded. */
+interface Attempted {
+  endpoint: EndpointItem;
+  outcome: AttemptOutcome;
+  step: NextStep;
+  /** When the answer (or the timeout) came; the schedule counts from here. */
+  finishedAt: number;
+  delivery: DeliveryItem;
+}
+
+/** Checks a message before any attempt: undefined to go on, or the result that ends the step. */
+async function screen(
   deps: DeliverDeps,
+  delivery: DeliveryItem | undefined,
   message: AttemptMessage,
-  options: DeliverOptions,
-  log: Logger,
-): Promise<StepResult> {
-  const table = deps.tables.webhooks;
-  let delivery = await table.get<DeliveryItem>(deliveryKey(message.deliveryId));
+): Promise<StepResult | undefined> {
   if (!delivery || delivery.cycle !== message.cycle) return 'done'; // gone, or replayed since: stale
   if (delivery.attemptCount >= message.attempt) return settleRedelivered(deps, delivery, message);
   if (!['pending', 'retrying'].includes(delivery.status)) return 'done';
@@ -145,93 +178,165 @@ export async function processAttempt(
     await deps.queues.deliveries.send({ body: attemptBody(message), delaySeconds: hop });
     return 'done';
   }
-  const send = options.send ?? sendWebhook;
-  const random = options.random ?? Math.random;
+  return undefined;
+}
+
+function attemptItem(
+  delivery: DeliveryItem,
+  attempt: number,
+  outcome: AttemptOutcome,
+  startedAt: number,
+): AttemptItem {
+  return {
+    ...attemptKey(delivery.id, attempt),
+    deliveryId: delivery.id,
+    attempt,
+    cycle: delivery.cycle,
+    attemptedAt: isoTime(startedAt), // when the attempt began; latencyMs says how long it took
+    outcome: outcome.kind,
+    ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
+    ...(outcome.errorKind ? { errorKind: outcome.errorKind, errorMessage: outcome.errorMessage ?? '' } : {}),
+    latencyMs: outcome.latencyMs,
+    responseBody: outcome.responseBody,
+    expiresAt: retentionExpiry(startedAt),
+  };
+}
+
+/**
+ * Records the attempt and the delivery's new state. The two writes go out together: the attempt item
+ * is keyed by attempt number, so a duplicate message writing it too writes the same record, and the
+ * conditional delivery update decides which message owns the step. undefined when another did.
+ */
+async function recordAttempt(
+  deps: DeliverDeps,
+  delivery: DeliveryItem,
+  attempt: number,
+  outcome: AttemptOutcome,
+  step: NextStep,
+  times: AttemptTimes,
+): Promise<DeliveryItem | undefined> {
+  const table = deps.tables.webhooks;
+  const update = table
+    .update<DeliveryItem>(deliveryKey(delivery.id), recordUpdate(attempt, outcome, step, times), {
+      and: [
+        { attr: 'cycle', op: '=', value: delivery.cycle },
+        { attr: 'attemptCount', op: '=', value: attempt - 1 },
+      ],
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ConditionFailedError) return undefined; // a duplicate message recorded it first
+      throw error;
+    });
+  const [, updated] = await Promise.all([
+    table.put(attemptItem(delivery, attempt, outcome, times.startedAt)),
+    update,
+  ]);
+  return updated;
+}
+
+/** Signs and sends the stored body to the endpoint, then records what happened. */
+async function attemptOnce(
+  deps: DeliverDeps,
+  delivery: DeliveryItem,
+  endpoint: EndpointItem,
+  attempt: number,
+  options: DeliverOptions,
+): Promise<Attempted | undefined> {
+  const secrets = await activeSigningSecrets(deps, endpoint);
+  const startedAt = deps.clock.now();
+  const outcome = await (options.send ?? sendWebhook)(
+    {
+      url: endpoint.url,
+      eventId: delivery.eventId,
+      body: delivery.body,
+      secrets,
+      timestampSeconds: epochSeconds(startedAt),
+    },
+    { allowLoopback: options.allowLoopback, timeoutMs: options.timeoutMs, resolve: options.resolve },
+  );
+  const finishedAt = deps.clock.now();
+  const random = (options.random ?? Math.random)();
   const pause = options.inlinePauseMs ?? INLINE_RETRY_PAUSE_MS;
+  const step = nextStep(attempt - delivery.cycleStart + 1, outcome, random, pause);
+  const recorded = await recordAttempt(deps, delivery, attempt, outcome, step, { startedAt, finishedAt });
+  return recorded && { endpoint, outcome, step, finishedAt, delivery: current(recorded) };
+}
+
+function report(attempted: Attempted, attempt: number, log: Logger): void {
+  const { endpoint, outcome, step, finishedAt, delivery } = attempted;
+  log.info('delivery attempt', {
+    deliveryId: delivery.id,
+    eventId: delivery.eventId,
+    endpointId: endpoint.id,
+    attempt,
+    outcome: outcome.kind,
+    statusCode: outcome.statusCode,
+    errorKind: outcome.errorKind,
+    latencyMs: outcome.latencyMs,
+    next: step.kind,
+  });
+  emitMetrics(
+    {
+      DeliveryAttempts: 1,
+      AttemptLatency: outcome.latencyMs,
+      ...(step.kind === 'delivered'
+        ? { DeliveriesDelivered: 1, DeliveryLatency: finishedAt - Date.parse(delivery.occurredAt) }
+        : step.kind === 'failed'
+          ? { DeliveriesFailed: 1 }
+          : { DeliveriesRetried: 1 }),
+    },
+    { eventId: delivery.eventId, deliveryId: delivery.id, endpointId: endpoint.id, attempt },
+  );
+}
+
+/** After a recorded attempt: health, then settle, schedule the next attempt, or retry inline ('inline'). */
+async function follow(
+  deps: DeliverDeps,
+  attempted: Attempted,
+  attempt: number,
+  log: Logger,
+): Promise<StepResult | 'inline'> {
+  const { endpoint, step, finishedAt, delivery } = attempted;
+  if (step.kind === 'delivered') {
+    await recordSuccess(deps, endpoint, finishedAt);
+    return 'done';
+  }
+  await recordFailure(deps, endpoint, finishedAt);
+  if (step.kind === 'failed') {
+    await afterPermanentFailure(deps, endpoint, log);
+    return step.reason === 'exhausted' ? 'dead_letter' : 'done';
+  }
+  if (step.inline) return 'inline';
+  await scheduleNext(deps, delivery, attempt + 1, finishedAt + step.waitMs);
+  return 'done';
+}
+
+export async function processAttempt(
+  deps: DeliverDeps,
+  message: AttemptMessage,
+  options: DeliverOptions,
+  log: Logger,
+): Promise<StepResult> {
+  const stored = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
+  let delivery = stored && current(stored);
+  const screened = await screen(deps, delivery, message);
+  if (screened || !delivery) return screened ?? 'done';
   for (let attempt = message.attempt; ; attempt++) {
     const endpoint = await findEndpoint(deps, delivery);
-    if (!endpoint) {
-      await settleWithoutAttempt(deps, delivery, { status: 'failed', failureReason: 'endpoint_deleted' });
-      return 'done';
-    }
-    if (!endpoint.enabled) {
-      await settleWithoutAttempt(deps, delivery, { status: 'skipped_disabled' });
-      return 'done';
-    }
-    const secrets = await activeSigningSecrets(deps, endpoint);
-    const outcome = await send(
-      { url: endpoint.url, event: delivery.event, secrets, timestampSeconds: epochSeconds(deps.clock.now()) },
-      { allowLoopback: options.allowLoopback, timeoutMs: options.timeoutMs, resolve: options.resolve },
-    );
-    const now = deps.clock.now();
-    const step = nextStep(attempt - delivery.cycleStart + 1, outcome, random(), pause);
-    const attemptItem: AttemptItem = {
-      ...attemptKey(delivery.id, attempt),
-      deliveryId: delivery.id,
-      attempt,
-      cycle: delivery.cycle,
-      attemptedAt: isoTime(now),
-      outcome: outcome.kind,
-      ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
-      ...(outcome.errorKind
-        ? { errorKind: outcome.errorKind, errorMessage: outcome.errorMessage ?? '' }
-        : {}),
-      latencyMs: outcome.latencyMs,
-      responseBody: outcome.responseBody,
-      expiresAt: retentionExpiry(now),
-    };
-    await table.put(attemptItem);
-    try {
-      delivery = await table.update<DeliveryItem>(
-        deliveryKey(delivery.id),
-        recordUpdate(attempt, outcome, step, now),
-        {
-          and: [
-            { attr: 'cycle', op: '=', value: delivery.cycle },
-            { attr: 'attemptCount', op: '=', value: attempt - 1 },
-          ],
-        },
+    if (!endpoint || !endpoint.enabled) {
+      await settleWithoutAttempt(
+        deps,
+        delivery,
+        endpoint ? { status: 'skipped_disabled' } : { status: 'failed', failureReason: 'endpoint_deleted' },
       );
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return 'done'; // a duplicate message recorded it first
-      throw error;
-    }
-    log.info('delivery attempt', {
-      deliveryId: delivery.id,
-      eventId: delivery.event.id,
-      endpointId: endpoint.id,
-      attempt,
-      outcome: outcome.kind,
-      statusCode: outcome.statusCode,
-      errorKind: outcome.errorKind,
-      latencyMs: outcome.latencyMs,
-      next: step.kind,
-    });
-    emitMetrics(
-      {
-        DeliveryAttempts: 1,
-        AttemptLatency: outcome.latencyMs,
-        ...(step.kind === 'delivered'
-          ? { DeliveriesDelivered: 1, DeliveryLatency: now - Date.parse(delivery.event.occurred_at) }
-          : step.kind === 'failed'
-            ? { DeliveriesFailed: 1 }
-            : { DeliveriesRetried: 1 }),
-      },
-      { eventId: delivery.event.id, deliveryId: delivery.id, endpointId: endpoint.id, attempt },
-    );
-    if (step.kind === 'delivered') {
-      await recordSuccess(deps, endpoint, now);
       return 'done';
     }
-    await recordFailure(deps, endpoint, now);
-    if (step.kind === 'failed') {
-      await afterPermanentFailure(deps, endpoint, log);
-      return step.reason === 'exhausted' ? 'dead_letter' : 'done';
-    }
-    if (!step.inline) {
-      await scheduleNext(deps, delivery, attempt + 1, now + step.waitMs);
-      return 'done';
-    }
-    await (options.sleep ?? realSleep)(step.waitMs);
+    const attempted = await attemptOnce(deps, delivery, endpoint, attempt, options);
+    if (!attempted) return 'done'; // a duplicate message recorded this attempt first
+    report(attempted, attempt, log);
+    const next = await follow(deps, attempted, attempt, log);
+    if (next !== 'inline') return next;
+    delivery = attempted.delivery;
+    await (options.sleep ?? realSleep)(attempted.step.kind === 'retry' ? attempted.step.waitMs : 0);
   }
 }

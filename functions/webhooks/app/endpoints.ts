@@ -4,9 +4,9 @@ import type { Principal } from '../../platform/principal';
 import type { AttemptView } from '../domain/records';
 import type { SendOptions } from '../infra/send';
 import { sendWebhook } from '../infra/send';
+import { receiverBody } from '../../events';
 import { epochSeconds, isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import type { SealedValue } from '../../platform/envelope';
 import { open, seal } from '../../platform/envelope';
 import {
   ConditionFailedError,
@@ -18,44 +18,20 @@ import {
 import { isId, newId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
 import { queryAll, queryWindow } from '../../platform/pagination';
-import type { Permission } from '../../platform/permissions';
-import type { Item } from '../../platform/ports';
-import type { ResourceScopes } from '../domain/filters';
 import { permissionsNeeded } from '../domain/filters';
+import type { OpenedSecret } from './endpoint-cache';
+import { cacheSecrets, cachedSecrets, forgetEndpoint } from './endpoint-cache';
 import type { CreateEndpointInput, UpdateEndpointInput } from '../domain/endpoint-schemas';
+import type { EndpointItem } from '../domain/endpoint';
+import type { ResourceScopes } from '../domain/filters';
 import { generateSigningSecret } from '../domain/signing';
+
+export type { EndpointItem } from '../domain/endpoint';
 
 /** How long a rotated-out secret keeps signing next to the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 type EndpointDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
-
-interface StoredSecret {
-  sealed: SealedValue;
-  createdAt: string;
-  /** Epoch ms after which it no longer signs; absent on the current secret. */
-  retiresAt?: number;
-}
-
-export interface EndpointItem extends Item {
-  id: string;
-  organizationId: string;
-  url: string;
-  eventTypeFilters: string[];
-  resourceScopes?: ResourceScopes;
-  description?: string;
-  enabled: boolean;
-  disabledAt?: string;
-  disabledReason?: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Permissions of the key that last set the filters: what `*` and fan-out are narrowed to. */
-  permissions: Permission[];
-  permissionsFromKeyId: string;
-  /** Newest first. */
-  signingSecrets: StoredSecret[];
-  secretVersion: number;
-}
 
 /** The endpoint as the API shows it: never a secret, nor the stored permissions. */
 export interface WebhookEndpoint {
@@ -162,6 +138,7 @@ export async function createEndpoint(
     secretVersion: 1,
   };
   await deps.tables.webhooks.put(item, { itemExists: false });
+  forgetEndpoint(deps.tables.webhooks, principal.organizationId, id);
   return { endpoint: toView(item, now), signingSecret };
 }
 
@@ -201,6 +178,7 @@ async function updateExisting(
       { set: { ...set, updatedAt: isoTime(deps.clock.now()) }, ...(remove.length ? { remove } : {}) },
       { itemExists: true },
     );
+    forgetEndpoint(deps.tables.webhooks, organizationId, id);
     return toView(updated, deps.clock.now());
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
@@ -261,7 +239,7 @@ export async function disableEndpoint(
       { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
       { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
     ),
-  );
+  ).finally(() => forgetEndpoint(deps.tables.webhooks, endpoint.organizationId, endpoint.id));
 }
 
 export async function setEndpointEnabled(
@@ -283,6 +261,7 @@ export async function deleteEndpoint(deps: EndpointDeps, organizationId: string,
   await loadEndpoint(deps, organizationId, id);
   try {
     await deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true });
+    forgetEndpoint(deps.tables.webhooks, organizationId, id);
   } catch (error) {
     if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
     throw error;
@@ -315,6 +294,7 @@ export async function rotateSecret(
     };
     try {
       await deps.tables.webhooks.put(next, { attr: 'secretVersion', op: '=', value: current.secretVersion });
+      forgetEndpoint(deps.tables.webhooks, organizationId, id);
       return { endpoint: toView(next, now), signingSecret };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
@@ -323,12 +303,27 @@ export async function rotateSecret(
   throw new ConflictError('The endpoint changed while its secret was being rotated; retry');
 }
 
-/** The secrets that sign a delivery now, newest first (opened with KMS). */
+/**
+ * The secrets that sign a delivery now, newest first. Opened with KMS once per secret version and kept
+ * in this process's memory for a while (endpoint-cache.ts), so warm attempts make no KMS call.
+ */
 export async function activeSigningSecrets(deps: EndpointDeps, endpoint: EndpointItem): Promise<string[]> {
   const now = deps.clock.now();
-  const active = endpoint.signingSecrets.filter((s) => s.retiresAt === undefined || s.retiresAt > now);
-  const context = secretContext(endpoint.organizationId, endpoint.id);
-  return Promise.all(active.map((s) => open(deps.keys, s.sealed, context)));
+  let opened = cachedSecrets(deps.tables.webhooks, endpoint, now);
+  if (!opened) {
+    const context = secretContext(endpoint.organizationId, endpoint.id);
+    opened = await Promise.all(
+      // Only those active now: a retired secret never signs again, and its version is never reused.
+      endpoint.signingSecrets
+        .filter((s) => s.retiresAt === undefined || s.retiresAt > now)
+        .map(async (s): Promise<OpenedSecret> => ({
+          secret: await open(deps.keys, s.sealed, context),
+          ...(s.retiresAt !== undefined ? { retiresAt: s.retiresAt } : {}),
+        })),
+    );
+    cacheSecrets(deps.tables.webhooks, endpoint, opened, now);
+  }
+  return opened.filter((s) => s.retiresAt === undefined || s.retiresAt > now).map((s) => s.secret);
 }
 
 /** The test attempt, reported like an attempt in a delivery's history. */
@@ -354,7 +349,13 @@ export async function sendTestEvent(
   };
   const secrets = await activeSigningSecrets(deps, endpoint);
   const outcome = await sendWebhook(
-    { url: endpoint.url, event, secrets, timestampSeconds: epochSeconds(now) },
+    {
+      url: endpoint.url,
+      eventId: event.id,
+      body: receiverBody(event),
+      secrets,
+      timestampSeconds: epochSeconds(now),
+    },
     options,
   );
   return {

@@ -5,7 +5,7 @@ import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import type { Item } from '../../platform/ports';
+import type { Item, Table } from '../../platform/ports';
 import type { EndpointItem } from './endpoints';
 import { disableEndpoint } from './endpoints';
 import { healthKey } from '../domain/records';
@@ -14,15 +14,38 @@ import { autoDisableReason, shouldAutoDisable } from '../domain/retry-policy';
 
 type HealthDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
+/**
+ * A healthy endpoint's success is written at most this often per worker: the auto-disable policy
+ * counts in days, so a minute-old lastSuccessAt changes nothing, and a busy endpoint is spared a
+ * health write per delivery. Any failure seen here makes the next success write again at once.
+ */
+export const SUCCESS_WRITE_INTERVAL_MS = 60_000;
+
+// Per table (one per worker process or test composition): when this worker last wrote a success.
+const successWritten = new WeakMap<Table, Map<string, number>>();
+
+function writtenAt(deps: Pick<Deps, 'tables'>): Map<string, number> {
+  let map = successWritten.get(deps.tables.webhooks);
+  if (!map) successWritten.set(deps.tables.webhooks, (map = new Map()));
+  return map;
+}
+
 export async function recordSuccess(deps: HealthDeps, endpoint: EndpointItem, now: number): Promise<void> {
+  const written = writtenAt(deps);
+  const last = written.get(endpoint.id);
+  if (last !== undefined && now >= last && now - last < SUCCESS_WRITE_INTERVAL_MS) return;
   await deps.tables.webhooks.update(healthKey(endpoint.id), {
     set: { endpointId: endpoint.id, lastSuccessAt: now },
     remove: ['failingSince'],
   });
+  written.delete(endpoint.id); // re-inserted last, so the oldest entries go first
+  written.set(endpoint.id, now);
+  if (written.size > 2_000) written.delete(written.keys().next().value!);
 }
 
 /** Starts the failing streak at the first failure after a success; later failures leave it. */
 export async function recordFailure(deps: HealthDeps, endpoint: EndpointItem, now: number): Promise<void> {
+  writtenAt(deps).delete(endpoint.id);
   try {
     await deps.tables.webhooks.update(
       healthKey(endpoint.id),

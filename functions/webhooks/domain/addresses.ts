@@ -63,7 +63,22 @@ export function bareAddress(host: string): string {
 
 export const isIpLiteral = (host: string): boolean => isIP(bareAddress(host)) !== 0;
 
+// Every attempt classifies its addresses, and BlockList#check builds objects per rule: remember the
+// answers (pure, and a worker sees few distinct addresses). Bounded: oldest forgotten first.
+const classified = new Map<string, AddressClass>();
+const CLASSIFIED_MAX = 1_000;
+
 export function classifyAddress(address: string): AddressClass {
+  let kind = classified.get(address);
+  if (kind === undefined) {
+    kind = classifyUncached(address);
+    classified.set(address, kind);
+    if (classified.size > CLASSIFIED_MAX) classified.delete(classified.keys().next().value!);
+  }
+  return kind;
+}
+
+function classifyUncached(address: string): AddressClass {
   const bare = bareAddress(address);
   const version = isIP(bare);
   if (version === 0) throw new Error(`Not an IP address: ${address}`);

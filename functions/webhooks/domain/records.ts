@@ -4,9 +4,10 @@
 import { createHash } from 'node:crypto';
 import { isoTime } from '../../platform/clock';
 import type { Item, Table } from '../../platform/ports';
-import type { PublishedEvent } from '../../events';
+import type { ReceiverEvent, WebhookEvent } from '../../events';
+import { receiverBody } from '../../events';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
-import type { AttemptOutcome, DeliveryEvent } from './attempt';
+import type { AttemptOutcome } from './attempt';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -38,7 +39,12 @@ export interface DeliveryItem extends Item {
   id: string;
   organizationId: string;
   endpointId: string;
-  event: DeliveryEvent;
+  eventId: string;
+  eventType: string;
+  /** The event's occurred_at (ISO 8601). */
+  occurredAt: string;
+  /** The receiver body (receiverBody), stored as the exact bytes every attempt signs and sends. */
+  body: string;
   status: DeliveryStatus;
   failureReason?: FailureReason;
   /** Attempts made, all cycles; the next attempt's number is attemptCount + 1. */
@@ -70,8 +76,10 @@ export interface AttemptItem extends Item {
   responseBody: string;
 }
 
+/** `body` is receiverBody(event), serialised once per event by the caller and shared by its deliveries. */
 export function newDelivery(
-  event: PublishedEvent,
+  event: WebhookEvent,
+  body: string,
   endpointId: string,
   status: 'pending' | 'skipped_disabled',
   now: number,
@@ -85,7 +93,10 @@ export function newDelivery(
     id,
     organizationId: event.organizationId,
     endpointId,
-    event: { id: event.id, type: event.type, occurred_at: event.occurred_at, data: event.data },
+    eventId: event.id,
+    eventType: event.type,
+    occurredAt: event.occurred_at,
+    body,
     status,
     attemptCount: 0,
     cycle: 0,
@@ -94,6 +105,23 @@ export function newDelivery(
     createdAt,
     updatedAt: createdAt,
     expiresAt: retentionExpiry(now),
+  };
+}
+
+/**
+ * A delivery as this code reads it. Records written before the body was stored once held the event as
+ * a map (`event`); they are read as if written now (same bytes as that code sent), until they expire.
+ */
+export function current(item: DeliveryItem): DeliveryItem {
+  if (typeof item.body === 'string') return item;
+  const legacy = (item as { event?: ReceiverEvent }).event;
+  if (!legacy) return item;
+  return {
+    ...item,
+    eventId: legacy.id,
+    eventType: legacy.type,
+    occurredAt: legacy.occurred_at,
+    body: receiverBody(legacy),
   };
 }
 
@@ -122,7 +150,7 @@ export interface DeliveryView {
   deliveredAt: string | null;
   createdAt: string;
   updatedAt: string;
-  event: DeliveryEvent;
+  event: ReceiverEvent;
 }
 
 export interface AttemptView {
@@ -136,13 +164,14 @@ export interface AttemptView {
   responseBody: string;
 }
 
-export function deliveryView(item: DeliveryItem): DeliveryView {
+export function deliveryView(stored: DeliveryItem): DeliveryView {
+  const item = current(stored);
   const retrying = item.status === 'retrying' || item.status === 'pending';
   return {
     id: item.id,
     endpointId: item.endpointId,
-    eventId: item.event.id,
-    eventType: item.event.type,
+    eventId: item.eventId,
+    eventType: item.eventType,
     status: item.status,
     failureReason: item.status === 'failed' ? (item.failureReason ?? null) : null,
     attemptCount: item.attemptCount,
@@ -153,7 +182,7 @@ export function deliveryView(item: DeliveryItem): DeliveryView {
     deliveredAt: item.deliveredAt ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
-    event: item.event,
+    event: JSON.parse(item.body) as ReceiverEvent, // the API shows what the receiver was sent
   };
 }
 

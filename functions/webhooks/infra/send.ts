@@ -1,25 +1,37 @@
-// One signed delivery attempt: POST the event as JSON with the Standard Webhooks headers, to an address
-// vetted at connect time (SSRF guard), without following redirects, within a timeout, and classify the
-// result the way the spec does: 2xx delivered; 408, 429, 5xx, network error, timeout retried; else failed.
+// One signed delivery attempt: POST the receiver body with the Standard Webhooks headers, to an address
+// vetted for this attempt (SSRF guard) over a pooled keep-alive connection, without following redirects,
+// within a timeout, and classify the result the way the spec does: 2xx delivered; 408, 429, 5xx, network
+// error, timeout retried; else failed.
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { AttemptOutcome, DeliveryEvent, ErrorKind } from '../domain/attempt';
+import { isIP } from 'node:net';
+import type { AttemptOutcome, ErrorKind } from '../domain/attempt';
 import { webhookHeaders } from '../domain/signing';
 
-export type { AttemptOutcome, DeliveryEvent, ErrorKind } from '../domain/attempt';
-import { addressAllowed, bareAddress, classifyAddress, isIpLiteral } from '../domain/addresses';
+export type { AttemptOutcome, ErrorKind } from '../domain/attempt';
+import { addressAllowed, bareAddress } from '../domain/addresses';
+import type { DeliveryPool, PinnedRequest } from './pool';
+import { BlockedAddressError, pinOf, pinnedLookup, sharedPool } from './pool';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 export const RESPONSE_BODY_LIMIT = 16 * 1024;
 const USER_AGENT = 'ConnectorEventService-Webhooks/1.0';
+/** A kept-alive socket the receiver closed meanwhile fails at once: try again on a fresh one, this often. */
+const STALE_SOCKET_RETRIES = 2;
+/** Retry-After is honoured on these statuses only (as the receiver guide says). */
+const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+type Outcome = Omit<AttemptOutcome, 'latencyMs'>;
 
 export interface SendInput {
   url: string;
-  event: DeliveryEvent;
+  /** The event id: the webhook-id header. */
+  eventId: string;
+  /** The receiver body (receiverBody): exactly the bytes that are signed and sent. */
+  body: string;
   /** Active signing secrets, newest first: each adds a signature. */
   secrets: readonly string[];
   /** Unix seconds for webhook-timestamp (from the clock port). */
@@ -31,13 +43,8 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Test seam: DNS resolution. */
   resolve?: (hostname: string) => Promise<LookupAddress[]>;
-}
-
-class BlockedAddressError extends Error {
-  constructor(readonly address: string) {
-    super(`Refused to connect to ${classifyAddress(address)} address ${address}`);
-    this.name = 'BlockedAddressError';
-  }
+  /** The connection pool; the process-wide one unless a test brings its own. */
+  pool?: DeliveryPool;
 }
 
 const systemResolve = (hostname: string): Promise<LookupAddress[]> =>
@@ -46,34 +53,6 @@ const systemResolve = (hostname: string): Promise<LookupAddress[]> =>
       error ? reject(error) : resolve(addresses),
     ),
   );
-
-/** A `lookup` for node:net that resolves, refuses the whole answer if any address is not allowed, and
- * hands back only vetted addresses, so the socket connects to exactly what was checked. */
-function vettingLookup(options: SendOptions): LookupFunction {
-  const resolve = options.resolve ?? systemResolve;
-  return (hostname, lookupOptions, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const family =
-          lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : undefined;
-        const candidates = addresses.filter((a) => !family || a.family === family);
-        const blocked = candidates.find((a) => !addressAllowed(a.address, options));
-        if (blocked) return callback(new BlockedAddressError(blocked.address), '', 0);
-        if (candidates.length === 0) {
-          return callback(
-            Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }),
-            '',
-            0,
-          );
-        }
-        if (lookupOptions.all)
-          return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, candidates);
-        callback(null, candidates[0]!.address, candidates[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
-    );
-  };
-}
 
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (!value) return undefined;
@@ -89,123 +68,211 @@ export function classifyStatus(status: number): AttemptOutcome['kind'] {
   return 'failed';
 }
 
-function networkErrorKind(error: NodeJS.ErrnoException): ErrorKind {
-  if (error instanceof BlockedAddressError) return 'blocked_address';
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'dns';
-  if (error.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(error.message)) return 'tls';
-  return 'connection';
+/** The outcome of a complete HTTP answer: redirects fail, Retry-After counts on 429 and 503 only. */
+export function classifyResponse(
+  status: number,
+  responseBody: string,
+  retryAfter: string | undefined,
+  nowMs: number,
+): Outcome {
+  const redirect = status >= 300 && status < 400;
+  const kind = redirect ? 'failed' : classifyStatus(status);
+  if (kind === 'delivered') return { kind, statusCode: status, responseBody };
+  const seconds = RETRY_AFTER_STATUSES.has(status) ? parseRetryAfter(retryAfter, nowMs) : undefined;
+  return {
+    kind,
+    statusCode: status,
+    errorKind: redirect ? 'redirect' : 'http_status',
+    ...(seconds !== undefined ? { retryAfterSeconds: seconds } : {}),
+    responseBody,
+  };
 }
 
-export async function sendWebhook(input: SendInput, options: SendOptions): Promise<AttemptOutcome> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+function networkOutcome(error: NodeJS.ErrnoException): Outcome {
+  const errorKind: ErrorKind =
+    error instanceof BlockedAddressError
+      ? 'blocked_address'
+      : error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN'
+        ? 'dns'
+        : error.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(error.message)
+          ? 'tls'
+          : 'connection';
+  return {
+    kind: errorKind === 'blocked_address' ? 'failed' : 'retry',
+    errorKind,
+    errorMessage: error.message,
+    responseBody: '',
+  };
+}
+
+const timeoutOutcome = (timeoutMs: number): Outcome => ({
+  kind: 'retry',
+  errorKind: 'timeout',
+  errorMessage: `No answer within ${timeoutMs} ms`,
+  responseBody: '',
+});
+
+/** The URL, or the failed outcome of one that cannot be sent to (bad scheme, forbidden literal address). */
+function parseTarget(raw: string, policy: { allowLoopback: boolean }): URL | Outcome {
   let url: URL;
   try {
-    url = new URL(input.url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    url = new URL(raw);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new Error(`unsupported scheme ${url.protocol}`);
+    }
   } catch (error) {
-    return {
-      kind: 'failed',
-      errorKind: 'invalid_url',
-      errorMessage: String(error),
-      latencyMs: 0,
-      responseBody: '',
-    };
+    return { kind: 'failed', errorKind: 'invalid_url', errorMessage: String(error), responseBody: '' };
   }
-  // node:net does not call `lookup` for a literal address: vet it here.
-  if (isIpLiteral(url.hostname) && !addressAllowed(url.hostname, options)) {
-    const error = new BlockedAddressError(bareAddress(url.hostname));
-    return {
-      kind: 'failed',
-      errorKind: 'blocked_address',
-      errorMessage: error.message,
-      latencyMs: 0,
-      responseBody: '',
-    };
+  const literal = bareAddress(url.hostname);
+  if (isIP(literal) && !addressAllowed(literal, policy)) {
+    return networkOutcome(new BlockedAddressError(literal));
   }
+  return url;
+}
 
-  const { id, type, occurred_at, data } = input.event;
-  const body = JSON.stringify({ id, type, occurred_at, data });
-  const requestOptions: RequestOptions = {
+/** Resolves the host and vets the whole answer: one forbidden address refuses it (DNS rebinding). */
+export async function vetHost(hostname: string, options: SendOptions): Promise<LookupAddress[]> {
+  const literal = bareAddress(hostname);
+  const version = isIP(literal);
+  const addresses = version
+    ? [{ address: literal, family: version }]
+    : await (options.resolve ?? systemResolve)(hostname);
+  const blocked = addresses.find((a) => !addressAllowed(a.address, options));
+  if (blocked) throw new BlockedAddressError(blocked.address);
+  if (addresses.length === 0) {
+    throw Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' });
+  }
+  return addresses;
+}
+
+function requestOptions(
+  url: URL,
+  input: SendInput,
+  vetted: LookupAddress[],
+  options: SendOptions,
+): RequestOptions & PinnedRequest {
+  return {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
+      'Content-Length': Buffer.byteLength(input.body),
       'User-Agent': USER_AGENT,
-      ...webhookHeaders(input.secrets, id, input.timestampSeconds, body),
+      ...webhookHeaders(input.secrets, input.eventId, input.timestampSeconds, input.body),
     },
-    lookup: vettingLookup(options),
-    agent: false, // a fresh connection per attempt: no pooled socket skips the address check
+    agent: (options.pool ?? sharedPool()).agentFor(url.protocol),
+    pin: pinOf(vetted),
+    lookup: pinnedLookup(vetted, options),
   };
-  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+}
 
-  return new Promise<AttemptOutcome>((resolve) => {
+/** Reads up to 16 KiB of the answer; the socket goes back to the pool when the answer ends in time. */
+function readResponse(response: IncomingMessage, finish: (outcome: Outcome) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const complete = () => {
+    const body = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+    const retryAfter = response.headers['retry-after'];
+    finish(classifyResponse(response.statusCode ?? 0, body, retryAfter, Date.now()));
+  };
+  response.on('data', (chunk: Buffer) => {
+    if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+    size += chunk.length;
+    if (size >= RESPONSE_BODY_LIMIT) {
+      complete(); // enough kept: do not wait for the rest, and do not pool a socket mid-body
+      response.destroy();
+    }
+  });
+  response.on('end', complete);
+  response.on('error', complete);
+}
+
+/** One request/response exchange; 'stale' when a reused socket turned out closed before any answer. */
+function exchange(
+  url: URL,
+  options: RequestOptions,
+  body: string,
+  deadline: number,
+  timeoutMs: number,
+): Promise<Outcome | 'stale'> {
+  return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: Omit<AttemptOutcome, 'latencyMs'>) => {
+    const finish = (outcome: Outcome | 'stale') => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...outcome, latencyMs: elapsed() });
+      resolve(outcome);
     };
-    const request: ClientRequest = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      requestOptions,
+    const request: ClientRequest = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
+    const timer = setTimeout(
+      () => {
+        finish(timeoutOutcome(timeoutMs));
+        request.destroy();
+      },
+      Math.max(0, deadline - performance.now()),
     );
-    const timer = setTimeout(() => {
-      finish({
-        kind: 'retry',
-        errorKind: 'timeout',
-        errorMessage: `No answer within ${timeoutMs} ms`,
-        responseBody: '',
-      });
-      request.destroy();
-    }, timeoutMs);
+    let answered = false;
     request.on('error', (error: NodeJS.ErrnoException) => {
-      const errorKind = networkErrorKind(error);
-      finish({
-        kind: errorKind === 'blocked_address' ? 'failed' : 'retry',
-        errorKind,
-        errorMessage: error.message,
-        responseBody: '',
-      });
+      // Only before any answer: a reset mid-answer may follow a receiver that did process the event.
+      const stale =
+        !answered &&
+        request.reusedSocket &&
+        ['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(error.code ?? '');
+      finish(stale ? 'stale' : networkOutcome(error));
     });
-    request.on('response', (response: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const complete = () => {
-        const status = response.statusCode ?? 0;
-        const responseBody = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
-        const kind = status >= 300 && status < 400 ? 'failed' : classifyStatus(status);
-        const retryAfter = header(response, 'retry-after');
-        finish({
-          kind,
-          statusCode: status,
-          ...(kind === 'delivered'
-            ? {}
-            : {
-                errorKind: status >= 300 && status < 400 ? ('redirect' as const) : ('http_status' as const),
-              }),
-          ...(kind === 'retry' && parseRetryAfter(retryAfter, Date.now()) !== undefined
-            ? { retryAfterSeconds: parseRetryAfter(retryAfter, Date.now()) }
-            : {}),
-          responseBody,
-        });
-        response.destroy();
-      };
-      response.on('data', (chunk: Buffer) => {
-        if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
-        size += chunk.length;
-        if (size >= RESPONSE_BODY_LIMIT) complete(); // enough kept: do not wait for the rest
-      });
-      response.on('end', complete);
-      response.on('error', complete);
+    request.on('response', (response) => {
+      answered = true;
+      readResponse(response, finish);
     });
     request.end(body);
   });
 }
 
-function header(response: IncomingMessage, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+async function post(
+  url: URL,
+  options: RequestOptions,
+  body: string,
+  started: number,
+  timeoutMs: number,
+): Promise<Outcome> {
+  for (let tries = 0; ; tries++) {
+    const outcome = await exchange(url, options, body, started + timeoutMs, timeoutMs);
+    if (outcome !== 'stale') return outcome;
+    if (tries >= STALE_SOCKET_RETRIES) {
+      return networkOutcome(Object.assign(new Error('Connection reset'), { code: 'ECONNRESET' }));
+    }
+  }
+}
+
+/** Resolves within `ms` or gives the timeout outcome (DNS counts toward the attempt's timeout). */
+async function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T | Outcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve(timeoutOutcome(ms)), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function sendWebhook(input: SendInput, options: SendOptions): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const target = parseTarget(input.url, options);
+  if (!(target instanceof URL)) return { ...target, latencyMs: 0 };
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  let outcome: Outcome;
+  try {
+    // A literal address needs no DNS, so no race against the timeout.
+    const vetting = vetHost(target.hostname, options);
+    const vetted = isIP(bareAddress(target.hostname))
+      ? await vetting
+      : await withinTimeout(vetting, timeoutMs);
+    outcome = Array.isArray(vetted)
+      ? await post(target, requestOptions(target, input, vetted, options), input.body, started, timeoutMs)
+      : vetted;
+  } catch (error) {
+    outcome = networkOutcome(error as NodeJS.ErrnoException);
+  }
+  return { ...outcome, latencyMs: Math.round(performance.now() - started) };
 }

@@ -1,0 +1,24 @@
+// The event, from publish to the receiver: one zod schema and the one type inferred from it. The events
+// queue carries it whole; the receiver gets its public part as JSON, serialised once (receiverBody) at
+// fan-out, stored with the delivery, and signed and sent as exactly those bytes on every attempt.
+import * as z from 'zod';
+
+export const webhookEventSchema = z.object({
+  id: z.string().regex(/^evt_[a-z2-7]{20}$/),
+  organizationId: z.string().min(1),
+  type: z.string().min(1),
+  /** ISO 8601 UTC with milliseconds. */
+  occurred_at: z.iso.datetime({ precision: 3 }),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** What a receiver is sent: the event without the organization it belongs to. */
+export type ReceiverEvent = Omit<WebhookEvent, 'organizationId'>;
+
+/** The receiver's JSON body (fixed key order). The one serialisation of the event a receiver sees. */
+export function receiverBody(event: ReceiverEvent): string {
+  const { id, type, occurred_at, data } = event;
+  return JSON.stringify({ id, type, occurred_at, data } satisfies ReceiverEvent);
+}

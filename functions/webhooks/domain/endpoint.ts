@@ -1,0 +1,32 @@
+// A webhook endpoint as stored in the webhooks table (the API's view is in app/endpoints.ts).
+import type { SealedValue } from '../../platform/envelope';
+import type { Permission } from '../../platform/permissions';
+import type { Item } from '../../platform/ports';
+import type { ResourceScopes } from './filters';
+
+export interface StoredSecret {
+  sealed: SealedValue;
+  createdAt: string;
+  /** Epoch ms after which it no longer signs; absent on the current secret. */
+  retiresAt?: number;
+}
+
+export interface EndpointItem extends Item {
+  id: string;
+  organizationId: string;
+  url: string;
+  eventTypeFilters: string[];
+  resourceScopes?: ResourceScopes;
+  description?: string;
+  enabled: boolean;
+  disabledAt?: string;
+  disabledReason?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Permissions of the key that last set the filters: what `*` and fan-out are narrowed to. */
+  permissions: Permission[];
+  permissionsFromKeyId: string;
+  /** Newest first. */
+  signingSecrets: StoredSecret[];
+  secretVersion: number;
+}

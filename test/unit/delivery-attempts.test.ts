@@ -1,0 +1,179 @@
+// One attempt step on the local adapters with an injected clock: what an attempt records, and what a warm
+// worker keeps between attempts (the endpoint for a few seconds, opened secrets per secret version).
+import { createLocalDeps } from '../../functions/compose/local';
+import type { Principal } from '../../functions/directory/app/directory';
+import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
+import { processAttempt } from '../../functions/webhooks/app/deliver';
+import { fanOut } from '../../functions/webhooks/app/fan-out';
+import type { AttemptMessage } from '../../functions/webhooks/domain/messages';
+import { attemptMessage } from '../../functions/webhooks/domain/messages';
+import type { AttemptItem, DeliveryItem } from '../../functions/webhooks/domain/records';
+import { attemptKey, deliveryId, deliveryKey } from '../../functions/webhooks/domain/records';
+import type { SendInput } from '../../functions/webhooks/infra/send';
+import { receiverBody, webhookEventSchema } from '../../functions/events/domain/event';
+import { publishEvent } from '../../functions/events/app/publish';
+import { ManualClock, isoTime } from '../../functions/platform/clock';
+import type { Deps } from '../../functions/platform/ports';
+import { Logger } from '../../functions/platform/logger';
+import { PERMISSIONS } from '../../functions/platform/permissions';
+import type { QueueMessage, Table } from '../../functions/platform/ports';
+import {
+  ENDPOINT_CACHE_TTL_MS,
+  cacheEndpoint,
+  cacheEpoch,
+  cachedEndpoint,
+  forgetEndpoint,
+} from '../../functions/webhooks/app/endpoint-cache';
+import {
+  createEndpoint,
+  loadEndpoint,
+  rotateSecret,
+  setEndpointEnabled,
+} from '../../functions/webhooks/app/endpoints';
+
+const log = new Logger({}, 'error');
+const owner: Principal = {
+  organizationId: 'org_bbbbbbbbbbbbbbbbbbbb',
+  keyId: 'key_b',
+  permissions: [...PERMISSIONS],
+  system: false,
+};
+
+function setup() {
+  const clock = new ManualClock(Date.parse('2026-03-01T00:00:00.000Z'));
+  const local = createLocalDeps({ clock });
+  const sent: QueueMessage[] = [];
+  const queue = (name: string) => ({
+    name,
+    send: async (m: QueueMessage) => void sent.push(m),
+    sendBatch: async (ms: QueueMessage[]) => void sent.push(...ms),
+  });
+  let decrypts = 0;
+  const keys = {
+    generateDataKey: (context: Record<string, string>) => local.keys.generateDataKey(context),
+    decryptDataKey: (ciphertext: Buffer, context: Record<string, string>) => {
+      decrypts++;
+      return local.keys.decryptDataKey(ciphertext, context);
+    },
+  };
+  const deps: Deps = { ...local, keys, queues: { events: queue('events'), deliveries: queue('deliveries') } };
+  const sends: SendInput[] = [];
+  const options: DeliverOptions = {
+    allowLoopback: true,
+    send: async (input) => {
+      sends.push(input);
+      clock.advance(3_000); // the receiver takes three seconds to answer
+      return { kind: 'delivered', statusCode: 204, latencyMs: 3_000, responseBody: '' };
+    },
+  };
+  /** Publishes an event and runs fan-out; returns the first attempt message of each delivery. */
+  async function publish(): Promise<AttemptMessage[]> {
+    await publishEvent(deps, {
+      organizationId: owner.organizationId,
+      type: 'matter.created',
+      data: { matterId: 'mat_1', name: 'M' },
+    });
+    const eventBody = sent.splice(0).find((m) => m.body.includes('"organizationId"'))!.body;
+    await fanOut(deps, webhookEventSchema.parse(JSON.parse(eventBody)), log);
+    return sent.splice(0).map((m) => attemptMessage.parse(JSON.parse(m.body)));
+  }
+  const deliver = async () => {
+    for (const message of await publish()) await processAttempt(deps, message, options, log);
+  };
+  return { clock, deps, sends, options, publish, deliver, decrypts: () => decrypts };
+}
+
+const endpointInput = { url: 'https://hooks.example.com/in', eventTypeFilters: ['matter.*'] };
+
+describe('a delivery attempt', () => {
+  it('records attemptedAt as the moment the attempt began, and sends the stored body as is', async () => {
+    const sim = setup();
+    const { endpoint } = await createEndpoint(sim.deps, owner, endpointInput);
+    const started = sim.clock.now();
+    const [message] = await sim.publish();
+    await processAttempt(sim.deps, message!, sim.options, log);
+    const attempt = await sim.deps.tables.webhooks.get<AttemptItem>(attemptKey(message!.deliveryId, 1));
+    expect(attempt).toMatchObject({ attemptedAt: isoTime(started), latencyMs: 3_000, outcome: 'delivered' });
+    const delivery = await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message!.deliveryId));
+    expect(delivery).toMatchObject({
+      lastAttemptAt: isoTime(started),
+      deliveredAt: isoTime(started + 3_000),
+    });
+    expect(sim.sends[0]!.body).toBe(delivery!.body);
+    expect(JSON.parse(delivery!.body)).toEqual({
+      id: delivery!.eventId,
+      type: 'matter.created',
+      occurred_at: isoTime(started),
+      data: { matterId: 'mat_1', name: 'M' },
+    });
+    expect(delivery!.body).toBe(receiverBody(JSON.parse(delivery!.body)));
+    expect(message!.deliveryId).toBe(deliveryId(delivery!.eventId, endpoint.id));
+  });
+});
+
+describe('a warm worker', () => {
+  it('opens the signing secret once and signs every later attempt from memory', async () => {
+    const sim = setup();
+    const { signingSecret } = await createEndpoint(sim.deps, owner, endpointInput);
+    for (let i = 0; i < 3; i++) await sim.deliver();
+    expect(sim.sends.map((s) => s.secrets)).toEqual(Array(3).fill([signingSecret]));
+    expect(sim.decrypts()).toBe(1);
+  });
+
+  it('signs with the new and the old secret on the attempt right after a rotation in this process', async () => {
+    const sim = setup();
+    const { endpoint, signingSecret: old } = await createEndpoint(sim.deps, owner, endpointInput);
+    await sim.deliver();
+    const { signingSecret: rotated } = await rotateSecret(sim.deps, owner.organizationId, endpoint.id);
+    await sim.deliver();
+    expect(sim.sends.map((s) => s.secrets)).toEqual([[old], [rotated, old]]);
+  });
+
+  it('stops delivering at once when the endpoint is disabled in this process', async () => {
+    const sim = setup();
+    const { endpoint } = await createEndpoint(sim.deps, owner, endpointInput);
+    await sim.deliver(); // the endpoint is now in this worker's memory
+    const [message] = await sim.publish();
+    await setEndpointEnabled(sim.deps, owner.organizationId, endpoint.id, false);
+    await processAttempt(sim.deps, message!, sim.options, log);
+    expect(sim.sends).toHaveLength(1);
+    const delivery = await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message!.deliveryId));
+    expect(delivery!.status).toBe('skipped_disabled');
+  });
+
+  it('sees a rotation and a disable made by another process once the endpoint TTL has passed', async () => {
+    const sim = setup();
+    const { endpoint, signingSecret: old } = await createEndpoint(sim.deps, owner, endpointInput);
+    // Another process: the same table behind another object, so none of this worker's memory.
+    const elsewhere: Deps = {
+      ...sim.deps,
+      tables: { ...sim.deps.tables, webhooks: Object.create(sim.deps.tables.webhooks) as Table },
+    };
+    await sim.deliver();
+    const { signingSecret: rotated } = await rotateSecret(elsewhere, owner.organizationId, endpoint.id);
+    sim.clock.advance(ENDPOINT_CACHE_TTL_MS - 3_001); // the attempt above took 3 s of the TTL
+    await sim.deliver(); // still within the TTL: the endpoint as this worker read it
+    sim.clock.advance(ENDPOINT_CACHE_TTL_MS);
+    await sim.deliver();
+    expect(sim.sends.map((s) => s.secrets)).toEqual([[old], [old], [rotated, old]]);
+
+    const [message] = await sim.publish();
+    await setEndpointEnabled(elsewhere, owner.organizationId, endpoint.id, false);
+    sim.clock.advance(ENDPOINT_CACHE_TTL_MS);
+    await processAttempt(sim.deps, message!, sim.options, log);
+    expect(sim.sends).toHaveLength(3);
+  });
+
+  it('does not keep an endpoint read that began before a write in this process', async () => {
+    const sim = setup();
+    const { endpoint } = await createEndpoint(sim.deps, owner, endpointInput);
+    const table = sim.deps.tables.webhooks;
+    const epoch = cacheEpoch(table);
+    const read = await loadEndpoint(sim.deps, owner.organizationId, endpoint.id);
+    forgetEndpoint(table, owner.organizationId, endpoint.id); // a write landed while the read was out
+    cacheEndpoint(table, read, sim.clock.now(), epoch);
+    expect(cachedEndpoint(table, endpoint.id, sim.clock.now())).toBeUndefined();
+    cacheEndpoint(table, read, sim.clock.now(), cacheEpoch(table));
+    expect(cachedEndpoint(table, endpoint.id, sim.clock.now())).toEqual(read);
+  });
+});

@@ -162,8 +162,7 @@ Reference: <code>${escapeHtml(state.requestId)}</code></p></body></html>`;
 function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
   if (error instanceof AppError) {
     if (error.status >= 500) state.log.error('request failed', { error });
-    else
-      state.log.info('request refused', { status: error.status, code: error.code, message: error.message });
+    else state.log.info('request refused', { status: error.status, code: error.code, reason: error.message });
     const body = errorBody(error.code, error.message);
     if (state.htmlErrors) return htmlError(state, error.status, body, error.headers);
     return toResponse(state, { status: error.status, body, headers: error.headers });

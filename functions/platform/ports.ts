@@ -15,7 +15,7 @@ export interface Item extends Key {
   gsi2pk?: string;
   gsi2sk?: string;
   /** Epoch seconds; the table's TTL attribute. Readers still check it: TTL deletion is lazy. */
-  expiresAt?: number;
+  ttl?: number;
   [attribute: string]: unknown;
 }
 

@@ -59,7 +59,7 @@ export class RateLimiter {
         tokens: tokens - 1,
         refilledAt: now,
         version: (current?.version ?? 0) + 1,
-        expiresAt: Math.ceil((now + (this.policy.burst - tokens + 1) / perMs) / 1000) + 60,
+        ttl: Math.ceil((now + (this.policy.burst - tokens + 1) / perMs) / 1000) + 60,
       };
       try {
         await this.table.put(

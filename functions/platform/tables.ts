@@ -6,7 +6,7 @@ export interface TableDefinition {
   envVar: string;
   indexes: IndexName[];
   /** Name of the TTL attribute (epoch seconds). */
-  ttlAttribute: 'expiresAt';
+  ttlAttribute: 'ttl';
   purpose: string;
 }
 
@@ -14,31 +14,31 @@ export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
   platform: {
     envVar: 'TABLE_PLATFORM',
     indexes: ['gsi1'],
-    ttlAttribute: 'expiresAt',
+    ttlAttribute: 'ttl',
     purpose: 'organizations, API keys, applications and key bindings',
   },
   ratelimits: {
     envVar: 'TABLE_RATELIMITS',
     indexes: [],
-    ttlAttribute: 'expiresAt',
+    ttlAttribute: 'ttl',
     purpose: 'per-key token buckets',
   },
   connectors: {
     envVar: 'TABLE_CONNECTORS',
     indexes: ['gsi1', 'gsi2'],
-    ttlAttribute: 'expiresAt',
+    ttlAttribute: 'ttl',
     purpose: 'connections, connect links, encrypted tokens, provider settings, ledgers and jobs',
   },
   webhooks: {
     envVar: 'TABLE_WEBHOOKS',
     indexes: ['gsi1', 'gsi2'],
-    ttlAttribute: 'expiresAt',
+    ttlAttribute: 'ttl',
     purpose: 'endpoints, encrypted signing secrets, deliveries, attempts and jobs',
   },
   vault: {
     envVar: 'TABLE_VAULT',
     indexes: [],
-    ttlAttribute: 'expiresAt',
+    ttlAttribute: 'ttl',
     purpose:
       "stand-in for the vault area's documents (VaultDocuments port), until the vault is reached as a service",
   },

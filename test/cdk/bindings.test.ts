@@ -58,7 +58,8 @@ describe('application key routes in the service stack', () => {
       'PUT /connectors/v1/applications/{id}/keys/{keyId}',
       'DELETE /connectors/v1/applications/{id}/keys/{keyId}',
     ]);
-    for (const route of APPLICATION_ROUTES) expect(stack.api.functions.get(route.id)).toBeDefined();
+    for (const route of APPLICATION_ROUTES)
+      expect(stack.api.functions.get(route.id)?.fn.node.id).toBe('Function');
   });
 
   it('puts the console authorizer on them, not the API-key authorizer', () => {
@@ -144,7 +145,7 @@ describe('console identity provider context', () => {
 
   it('when absent, leaves the authorizer unconfigured (it fails closed) and warns at synth', () => {
     const bare = synthStack();
-    expect(bare.stack.api.consoleAuthorizerFunction).toBeDefined();
+    expect(bare.stack.api.consoleAuthorizerFunction?.fn.node.id).toBe('Function');
     const fn = bare.template.findResources('AWS::Lambda::Function', {
       Properties: { Description: 'Console session authorizer' },
     }) as Resources;

@@ -53,7 +53,7 @@ describe('service stack (dev)', () => {
     );
     for (const route of ROUTES) {
       const method = byOperation.get(route.id);
-      expect(method).toBeDefined();
+      expect(method).toEqual(expect.objectContaining({ HttpMethod: route.method }));
       expect(method!.HttpMethod).toBe(route.method);
       expect(method!.AuthorizationType).toBe(route.auth === 'public' ? 'NONE' : 'CUSTOM');
     }
@@ -118,7 +118,7 @@ describe('service stack (dev)', () => {
     expect(Object.keys(tables)).toHaveLength(TABLE_NAMES.length);
     for (const table of Object.values(tables)) {
       expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true });
-      expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+      expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'ttl', Enabled: true });
       expect(table.Properties.Replicas).toEqual([
         expect.objectContaining({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
       ]);

@@ -48,14 +48,16 @@ describe('events through the local server', () => {
     expect(response.status).toBe(202);
     const event = (await response.json()) as { id: string; occurred_at: string };
     expect(event.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const request = await until(async () => receiver.received.find((r) => r.path === '/e2e-ok'));
+    const request = await until('the signed delivery at /e2e-ok', async () =>
+      receiver.received.find((r) => r.path === '/e2e-ok'),
+    );
     const payload = new Webhook(signingSecret).verify(
       request.body,
       request.headers as Record<string, string>,
     );
     expect(payload).toMatchObject({ id: event.id, type: 'matter.created', data: { matterId: 'mat_1' } });
 
-    const list = await until(async () => {
+    const list = await until('the delivery in the endpoint history', async () => {
       const body = (await (
         await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?status=delivered`)
       ).json()) as {
@@ -72,7 +74,7 @@ describe('events through the local server', () => {
 
     const replay = await call(`/webhooks/v1/deliveries/${list.data[0]!.id}/replay`, { method: 'POST' });
     expect(replay.status).toBe(202);
-    const again = await until(async () => {
+    const again = await until('the replayed delivery', async () => {
       const hits = receiver.received.filter((r) => r.path === '/e2e-ok');
       return hits.length === 2 ? hits[1] : undefined;
     });
@@ -103,7 +105,7 @@ describe('events through the local server', () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const { endpoint } = await register('/e2e-flip');
     expect((await publish(system)).status).toBe(202);
-    await until(async () => {
+    await until('the first delivery to fail (400)', async () => {
       const body = (await (
         await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?status=failed`)
       ).json()) as {
@@ -118,7 +120,7 @@ describe('events through the local server', () => {
     expect(started.status).toBe(202);
     const job = (await started.json()) as { id: string; status: string };
     expect(job.status).toBe('processing');
-    const done = await until(async () => {
+    const done = await until('the recover job to finish', async () => {
       const body = (await (await call(`/webhooks/jobs/${job.id}`)).json()) as {
         status: string;
         counts: { replayed: number };
@@ -126,7 +128,7 @@ describe('events through the local server', () => {
       return body.status === 'processing' ? undefined : body;
     });
     expect(done).toMatchObject({ status: 'succeeded', counts: { replayed: 1 } });
-    await until(async () => {
+    await until('the recovered delivery to be delivered', async () => {
       const body = (await (
         await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?status=delivered`)
       ).json()) as {

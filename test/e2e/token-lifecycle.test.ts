@@ -134,6 +134,7 @@ describe('token lifecycle through the local server', () => {
     const before = await refreshCount();
     await server.advanceClock(55 * MIN);
     await until(
+      'a refresh by the background sweep',
       async () => ((await refreshCount()) > before ? true : undefined),
       4 * SWEEP_INTERVAL_MS + 5_000,
     );
@@ -175,8 +176,10 @@ describe('token lifecycle through the local server', () => {
     await server.advanceClock(55 * MIN);
     await sweepNow();
 
-    await until(async () => ((await status(id)) === 'reauth_required' ? true : undefined));
-    const delivery = await until(async () =>
+    await until('the connection to read reauth_required', async () =>
+      (await status(id)) === 'reauth_required' ? true : undefined,
+    );
+    const delivery = await until('the connection.reauth_required delivery', async () =>
       receiver.received.find((r) => r.path === '/lifecycle' && r.body.includes('connection.reauth_required')),
     );
     expect(JSON.parse(delivery.body)).toMatchObject({
@@ -199,7 +202,9 @@ describe('token lifecycle through the local server', () => {
     await nextTokenError('rate_limited', 120);
     await server.advanceClock(55 * MIN);
     await sweepNow();
-    await until(async () => ((await status(id)) === 'throttled' ? true : undefined));
+    await until('the connection to read throttled', async () =>
+      (await status(id)) === 'throttled' ? true : undefined,
+    );
     const refused = await useToken(id);
     expect(refused).toMatchObject({ status: 429, body: { error: 'throttled' } });
     await server.advanceClock(60_000);
@@ -210,7 +215,9 @@ describe('token lifecycle through the local server', () => {
     await sweepNow();
     expect(await status(id)).toBe('healthy');
     // The sweep that ended the throttle also refreshed the token that fell due meanwhile.
-    await until(async () => ((await refreshCount()) > before ? true : undefined));
+    await until('a refresh after the throttle', async () =>
+      (await refreshCount()) > before ? true : undefined,
+    );
     const used = await useToken(id);
     expect(used.status).toBe(200);
     expect(used.body.token_version).toBe(2);

@@ -228,7 +228,7 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
     expect(receiver.received.filter((r) => r.path === '/limited')).toHaveLength(1);
     const item = (await stored(event, e.id))!;
     expect(item).toMatchObject({ status: 'retrying', attemptCount: 1, scheduledAttempt: 2 });
-    const wait = Date.parse(item.nextAttemptAt!) - before;
+    const wait = item.nextAttemptAt! - before;
     expect(wait).toBeGreaterThanOrEqual(600_000 - 5_000);
     expect(wait).toBeLessThanOrEqual(600_000 + 10_000);
   });

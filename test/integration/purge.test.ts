@@ -106,7 +106,7 @@ async function runWorker(): Promise<void> {
 
 async function revokedConnection(): Promise<string> {
   const id = newId('conn');
-  const now = new Date().toISOString();
+  const now = Date.now();
   await new ConnectorStore(deps.tables.connectors).putConnection({
     id,
     organizationId: ORG,

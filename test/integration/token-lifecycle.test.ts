@@ -198,7 +198,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({ throttled: 1 });
     const throttled = (await store.getConnection(id))!;
     expect(throttled).toMatchObject({ status: 'throttled', previousStatus: 'healthy' });
-    expect(Date.parse(throttled.throttledUntil!)).toBe(clock.now() + 90_000);
+    expect(throttled.throttleEndsAt!).toBe(clock.now() + 90_000);
     expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toEqual({
       entries: 0,
       truncated: false,
@@ -211,7 +211,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     });
     const restored = (await store.getConnection(id))!;
     expect(restored.status).toBe('healthy');
-    expect(restored.throttledUntil).toBeUndefined();
+    expect(restored.throttleEndsAt).toBeUndefined();
     expect(restored.gsi2pk).toBeUndefined();
     expect((await store.getTokens(id))!.tokenVersion).toBe(2);
   });

@@ -35,7 +35,7 @@ describe('KeyBindings', () => {
       applicationId: app,
       apiKeyId: key,
       organizationId: org,
-      createdAt: '2026-01-01T00:00:00.000Z',
+      createdAt: Date.parse('2026-01-01T00:00:00.000Z'),
       createdBy: 'usr_owner',
     });
   });

@@ -93,11 +93,11 @@ describe('a delivery attempt', () => {
     const [message] = await sim.publish();
     await processAttempt(sim.deps, message!, sim.options, log);
     const attempt = await sim.deps.tables.webhooks.get<AttemptItem>(attemptKey(message!.deliveryId, 1));
-    expect(attempt).toMatchObject({ attemptedAt: isoTime(started), latencyMs: 3_000, outcome: 'delivered' });
+    expect(attempt).toMatchObject({ attemptedAt: started, latencyMs: 3_000, outcome: 'delivered' });
     const delivery = await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message!.deliveryId));
     expect(delivery).toMatchObject({
-      lastAttemptAt: isoTime(started),
-      deliveredAt: isoTime(started + 3_000),
+      lastAttemptAt: started,
+      deliveredAt: started + 3_000,
     });
     expect(sim.sends[0]!.body).toBe(delivery!.body);
     expect(JSON.parse(delivery!.body)).toEqual({

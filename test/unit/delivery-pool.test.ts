@@ -139,7 +139,11 @@ describe('pooled delivery connections', () => {
       expect((await sender(idlePool)(`http://127.0.0.1:${r.port}/in`)).kind).toBe('delivered');
       expect(idlePool.openSockets()).toBe(1);
       // Closed by us (the receiver's own keep-alive timeout is 5 s), and dropped from the pool.
-      await until(async () => (idlePool.openSockets() === 0 ? true : undefined), 3_000);
+      await until(
+        'the idle sockets to close',
+        async () => (idlePool.openSockets() === 0 ? true : undefined),
+        3_000,
+      );
       expect(r.sockets[0]!.destroyed || r.sockets[0]!.readableEnded).toBe(true);
     } finally {
       idlePool.destroy();

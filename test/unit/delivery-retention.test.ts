@@ -20,7 +20,7 @@ describe('delivery history retention', () => {
   it('expires a delivery record 30 days after it was created, by TTL', () => {
     expect(DELIVERY_RETENTION_DAYS).toBe(30);
     const item = newDelivery(event, receiverBody(event), 'we_1', 'pending', NOW);
-    expect(item.expiresAt).toBe(NOW / 1000 + 30 * 86_400);
+    expect(item.ttl).toBe(NOW / 1000 + 30 * 86_400);
     expect(retentionExpiry(NOW + 1)).toBe(Math.ceil((NOW + 1) / 1000) + 30 * 86_400);
   });
 
@@ -46,7 +46,10 @@ describe('delivery history retention', () => {
       'pending',
       NOW,
     );
-    const legacy = { ...rest, event: { id: eventId, type: eventType, occurred_at: occurredAt, data: {} } };
+    const legacy = {
+      ...rest,
+      event: { id: eventId, type: eventType, occurred_at: new Date(occurredAt).toISOString(), data: {} },
+    };
     expect(current(legacy as never)).toMatchObject({ body, eventId, eventType, occurredAt });
     expect(deliveryView(legacy as never)).toEqual(
       deliveryView(newDelivery(event, body, 'we_1', 'pending', NOW)),
@@ -56,6 +59,6 @@ describe('delivery history retention', () => {
   it('keeps the TTL attribute out of the API view', () => {
     expect(
       deliveryView(newDelivery(event, receiverBody(event), 'we_1', 'skipped_disabled', NOW)),
-    ).not.toHaveProperty('expiresAt');
+    ).not.toHaveProperty('ttl');
   });
 });

@@ -160,9 +160,9 @@ describe('retry policy', () => {
   it('auto-disables only after five days of failures without a success', () => {
     const t = 1_000_000_000_000;
     expect(shouldAutoDisable({}, t)).toBe(false);
-    expect(shouldAutoDisable({ failingSince: t }, t + AUTO_DISABLE_AFTER_MS - 1)).toBe(false);
-    expect(shouldAutoDisable({ failingSince: t }, t + AUTO_DISABLE_AFTER_MS)).toBe(true);
-    expect(shouldAutoDisable({ failingSince: t, lastSuccessAt: t + 1 }, t + AUTO_DISABLE_AFTER_MS)).toBe(
+    expect(shouldAutoDisable({ failingSinceAt: t }, t + AUTO_DISABLE_AFTER_MS - 1)).toBe(false);
+    expect(shouldAutoDisable({ failingSinceAt: t }, t + AUTO_DISABLE_AFTER_MS)).toBe(true);
+    expect(shouldAutoDisable({ failingSinceAt: t, lastSuccessAt: t + 1 }, t + AUTO_DISABLE_AFTER_MS)).toBe(
       false,
     );
   });

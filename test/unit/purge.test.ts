@@ -34,8 +34,8 @@ async function connection(status: 'revoked' | 'healthy' = 'revoked', organizatio
     status,
     scopeTier: 'standard',
     returnUrl: 'https://app.example.com/back',
-    createdAt: '2026-03-01T09:00:00.000Z',
-    updatedAt: '2026-03-01T09:00:00.000Z',
+    createdAt: Date.parse('2026-03-01T09:00:00.000Z'),
+    updatedAt: Date.parse('2026-03-01T09:00:00.000Z'),
   });
   return id;
 }
@@ -79,7 +79,10 @@ describe('purge on disconnect (local runtime)', () => {
     expect(deps.vault.size).toBe(5);
     expect(await new Ledger(deps.tables.connectors).isEmpty(purged)).toBe(true);
     expect((await new Ledger(deps.tables.connectors).page(kept, { limit: 10 })).items).toHaveLength(5);
-    expect(await deps.vault.get('vlt_main', `obj_${kept.slice(-6)}_0`)).toBeDefined();
+    expect(await deps.vault.get('vlt_main', `obj_${kept.slice(-6)}_0`)).toMatchObject({
+      vaultId: 'vlt_main',
+      objectId: `obj_${kept.slice(-6)}_0`,
+    });
   });
 
   it('succeeds with nothing to delete when the connection imported nothing', async () => {

@@ -26,7 +26,7 @@ import {
   throttleWindowMs,
   tokenFreshness,
 } from '../../functions/connectors/domain/token-policy';
-import { ManualClock, isoTime } from '../../functions/platform/clock';
+import { ManualClock } from '../../functions/platform/clock';
 import { open, seal } from '../../functions/platform/envelope';
 import { Logger } from '../../functions/platform/logger';
 
@@ -36,8 +36,8 @@ const HOUR = 3600_000;
 
 describe('when to refresh', () => {
   const tokens = (obtainedAt: number, lifetimeMs: number) => ({
-    obtainedAt: isoTime(obtainedAt),
-    accessTokenExpiresAt: isoTime(obtainedAt + lifetimeMs),
+    obtainedAt: obtainedAt,
+    accessTokenExpiresAt: obtainedAt + lifetimeMs,
   });
 
   it('comes due ten minutes before expiry for an hour-long token', () => {
@@ -115,7 +115,7 @@ describe('throttle windows and transitions', () => {
 
   it('throttles a healthy connection and remembers to return to healthy', () => {
     expect(nextThrottle({ status: 'healthy' }, T0, 30)).toEqual({
-      throttledUntil: isoTime(T0 + 30_000),
+      throttleEndsAt: T0 + 30_000,
       previousStatus: 'healthy',
       throttleCount: 1,
     });
@@ -124,15 +124,15 @@ describe('throttle windows and transitions', () => {
   it('extends a throttle but never shortens it, and keeps the status to return to', () => {
     const current = {
       status: 'throttled' as const,
-      throttledUntil: isoTime(T0 + 10 * MIN),
+      throttleEndsAt: T0 + 10 * MIN,
       previousStatus: 'healthy' as const,
       throttleCount: 1,
     };
     expect(nextThrottle(current, T0, 60)).toMatchObject({
-      throttledUntil: isoTime(T0 + 10 * MIN),
+      throttleEndsAt: T0 + 10 * MIN,
       throttleCount: 2,
     });
-    expect(nextThrottle(current, T0, 3600)).toMatchObject({ throttledUntil: isoTime(T0 + HOUR) });
+    expect(nextThrottle(current, T0, 3600)).toMatchObject({ throttleEndsAt: T0 + HOUR });
   });
 
   it('does not throttle a connection that makes no provider calls', () => {
@@ -144,7 +144,7 @@ describe('throttle windows and transitions', () => {
   it('reads a throttle whose window passed as the status it returns to', () => {
     const throttled = {
       status: 'throttled' as const,
-      throttledUntil: isoTime(T0 + MIN),
+      throttleEndsAt: T0 + MIN,
       previousStatus: 'healthy' as const,
     };
     expect(effectiveStatus(throttled, T0)).toBe('throttled');
@@ -218,7 +218,7 @@ afterEach(() => {
 });
 
 async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string> {
-  const now = isoTime(clock.now());
+  const now = clock.now();
   await store.putConnection({
     id,
     organizationId: ORG,
@@ -244,7 +244,7 @@ async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string>
       tokenVersion: 1,
       tokenType: 'Bearer',
       scopes: ['matters.read'],
-      accessTokenExpiresAt: isoTime(clock.now() + HOUR),
+      accessTokenExpiresAt: clock.now() + HOUR,
       obtainedAt: now,
     },
     0,
@@ -374,8 +374,8 @@ describe('lapse', () => {
           {
             ...current,
             tokenVersion: 2,
-            obtainedAt: isoTime(clock.now()),
-            accessTokenExpiresAt: isoTime(clock.now() + HOUR),
+            obtainedAt: clock.now(),
+            accessTokenExpiresAt: clock.now() + HOUR,
           },
           1,
         );
@@ -399,7 +399,7 @@ describe('throttling', () => {
     expect(throttled).toMatchObject({
       status: 'throttled',
       previousStatus: 'healthy',
-      throttledUntil: isoTime(clock.now() + 120_000),
+      throttleEndsAt: clock.now() + 120_000,
       throttleCount: 1,
     });
     expect((await getConnection(deps, ORG, id)).status).toBe('throttled');
@@ -418,7 +418,7 @@ describe('throttling', () => {
     expect(summary).toMatchObject({ unthrottled: 1, refreshed: 1 });
     const { connection, tokens } = await stored(id);
     expect(connection.status).toBe('healthy');
-    expect(connection.throttledUntil).toBeUndefined();
+    expect(connection.throttleEndsAt).toBeUndefined();
     expect(connection.gsi2pk).toBeUndefined();
     expect(connection.throttleCount).toBeUndefined();
     expect(tokens.tokenVersion).toBe(2);
@@ -427,10 +427,10 @@ describe('throttling', () => {
   it('backs off without Retry-After and extends the window on a second 429', async () => {
     const id = await seedConnection();
     await throttleConnection(deps, id, undefined, { log });
-    expect((await stored(id)).connection.throttledUntil).toBe(isoTime(T0 + MIN));
+    expect((await stored(id)).connection.throttleEndsAt).toBe(T0 + MIN);
     await throttleConnection(deps, id, undefined, { log });
     expect((await stored(id)).connection).toMatchObject({
-      throttledUntil: isoTime(T0 + 2 * MIN),
+      throttleEndsAt: T0 + 2 * MIN,
       throttleCount: 2,
       previousStatus: 'healthy',
     });

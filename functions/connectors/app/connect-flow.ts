@@ -1,7 +1,6 @@
 // The hosted OAuth flow: opening a connect link (single use) and the provider's callback, which
 // exchanges the code, stores the tokens sealed and sends the browser back to return_url.
 import { timingSafeEqual } from 'node:crypto';
-import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open, seal } from '../../platform/envelope';
 import type { Logger } from '../../platform/logger';
@@ -100,7 +99,7 @@ export async function openConnectLink(
     browserHash: sha256(binding.value),
     verifier: await seal(deps.keys, pkce.verifier, verifierContext(connection.organizationId, connection.id)),
     flowExpiresAt,
-    expiresAt: Math.ceil(flowExpiresAt / 1000) + RECORD_GRACE_SECONDS,
+    ttl: Math.ceil(flowExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
   const state = signState(config.stateKey(), {
     c: connection.id,
@@ -253,8 +252,8 @@ async function sealTokens(
     tokenVersion,
     tokenType: tokens.tokenType,
     scopes,
-    accessTokenExpiresAt: isoTime(now + lifetime * 1000),
-    obtainedAt: isoTime(now),
+    accessTokenExpiresAt: now + lifetime * 1000,
+    obtainedAt: now,
   };
 }
 
@@ -289,7 +288,7 @@ async function attach(
 ): Promise<string | undefined> {
   const { organizationId, provider } = pending;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const now = isoTime(deps.clock.now());
+    const now = deps.clock.now();
     const holderId = await store.accountHolder(organizationId, provider, account.external_id);
     const holder = holderId && holderId !== pending.id ? await store.getConnection(holderId) : undefined;
     if (holder && ACTIVE_STATUSES.has(holder.status)) {

@@ -54,8 +54,8 @@ export function connectionView(item: ConnectionItem, enabled: boolean, now: numb
     enabled,
     scope_tier: item.scopeTier,
     account: item.account ?? null,
-    created_at: item.createdAt,
-    updated_at: item.updatedAt,
+    created_at: isoTime(item.createdAt),
+    updated_at: isoTime(item.updatedAt),
   };
 }
 
@@ -73,7 +73,7 @@ export async function createConnection(
   }
   const now = deps.clock.now();
   const id = newId('conn');
-  const createdAt = isoTime(now);
+  const createdAt = now;
   const store = new ConnectorStore(deps.tables.connectors);
   await store.putConnection({
     id,
@@ -93,7 +93,7 @@ export async function createConnection(
     provider: input.provider,
     scopeTier: tier,
     linkExpiresAt,
-    expiresAt: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
+    ttl: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
   return {
     connection_id: id,
@@ -227,7 +227,7 @@ export async function disconnect(
     log.info('connection tokens deleted', { connectionId: id, revokedAtProvider: revoked });
     await store.deleteTokens(id);
   }
-  const now = isoTime(deps.clock.now());
+  const now = deps.clock.now();
   const updated = await store.updateConnection(
     id,
     { status: 'revoked', revokedAt: now, updatedAt: now, revokedEventPending: true },

@@ -3,7 +3,6 @@
 //   CONN#<connection> / LEDGER#<link>#<vault>#<object>          one vault document the link brought in
 // The ledger is what a purge deletes from the vault: an import records the entry before it creates
 // the document, so no imported document can exist without its entry.
-import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { ConditionFailedError, NotFoundError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -20,8 +19,8 @@ export interface ImportLinkRecord {
   vaultId: string;
   /** The provider's sync cursor: where the next import run resumes. */
   cursor?: string;
-  createdAt: string;
-  updatedAt: string;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface LedgerEntryRecord {
@@ -32,7 +31,7 @@ export interface LedgerEntryRecord {
   objectId: string;
   /** The provider's id of the imported file. */
   sourceId?: string;
-  importedAt: string;
+  importedAt: number;
 }
 
 export type ImportLinkItem = Item & ImportLinkRecord;
@@ -61,8 +60,8 @@ export class Ledger {
     const link: ImportLinkRecord = {
       id: newId('lnk'),
       ...input,
-      createdAt: isoTime(now),
-      updatedAt: isoTime(now),
+      createdAt: now,
+      updatedAt: now,
     };
     await this.table.put({ ...linkKey(input.connectionId, link.id), ...link }, { itemExists: false });
     return link;
@@ -84,7 +83,7 @@ export class Ledger {
     try {
       await this.table.update(
         linkKey(connectionId, linkId),
-        { set: { cursor, updatedAt: isoTime(now) } },
+        { set: { cursor, updatedAt: now } },
         { itemExists: true },
       );
     } catch (error) {
@@ -138,7 +137,7 @@ export async function importDocument(
     vaultId: link.vaultId,
     objectId: document.objectId,
     ...(document.sourceId ? { sourceId: document.sourceId } : {}),
-    importedAt: isoTime(deps.clock.now()),
+    importedAt: deps.clock.now(),
   };
   await new Ledger(deps.tables.connectors).record(entry);
   await deps.vault.put({

@@ -7,7 +7,7 @@ import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
 
 interface SettingItem extends Item {
   enabled: boolean;
-  updatedAt?: string;
+  updatedAt?: number;
 }
 
 const settingKey = (organizationId: string, provider: ProviderId) => ({
@@ -47,9 +47,9 @@ export async function setProviderEnabled(
   provider: ProviderId,
   enabled: boolean,
 ): Promise<{ provider: ProviderId; enabled: boolean; updated_at: string }> {
-  const updatedAt = isoTime(clock.now());
+  const updatedAt = clock.now();
   await table.put({ ...settingKey(organizationId, provider), enabled, updatedAt });
-  return { provider, enabled, updated_at: updatedAt };
+  return { provider, enabled, updated_at: isoTime(updatedAt) };
 }
 
 export async function listProviders(table: Table, organizationId: string) {

@@ -31,9 +31,9 @@ export interface JobRecord {
   pages: number;
   reason?: string;
   executionId?: string;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt?: string;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
   /** The page being deleted: its start cursor, its entries and the cursor after it (a retry reuses them). */
   pageStart?: string;
   pageEntries?: LedgerEntryRef[];
@@ -75,16 +75,10 @@ export function jobView(job: JobRecord): JobView {
     connection_id: job.connectionId,
     counts: { deleted: job.deleted, pages: job.pages },
     ...(job.reason ? { reason: job.reason } : {}),
-    created_at: job.createdAt,
-    updated_at: job.updatedAt,
-    ...(job.finishedAt ? { finished_at: job.finishedAt } : {}),
+    created_at: isoTime(job.createdAt),
+    updated_at: isoTime(job.updatedAt),
+    ...(job.finishedAt ? { finished_at: isoTime(job.finishedAt) } : {}),
   };
-}
-
-function need<K extends 'workflows' | 'vault'>(deps: Deps, port: K): NonNullable<Deps[K]> {
-  const value = deps[port];
-  if (!value) throw new Error(`This composition provides no ${port} port`);
-  return value as NonNullable<Deps[K]>;
 }
 
 export type PurgeDeps = Pick<Deps, 'tables' | 'clock'> & { workflows: Workflows; vault: VaultDocuments };
@@ -121,7 +115,7 @@ async function failProcessingJob(
   jobId: string,
   reason: string,
 ): Promise<void> {
-  const now = isoTime(deps.clock.now());
+  const now = deps.clock.now();
   await won(
     deps.tables.connectors.update(
       jobKey(jobId),
@@ -160,7 +154,7 @@ export async function startPurge(
   connectionId: string,
   options: { pageSize?: number } = {},
 ): Promise<{ id: string; status: JobStatus }> {
-  const ports = { tables: deps.tables, clock: deps.clock, workflows: need(deps, 'workflows') };
+  const ports = { tables: deps.tables, clock: deps.clock, workflows: deps.workflows };
   const table = deps.tables.connectors;
   const connection = await new ConnectorStore(table).getConnection(connectionId);
   if (!connection || connection.organizationId !== organizationId)
@@ -177,7 +171,7 @@ export async function startPurge(
       if (current.status === 'processing') await ensureStarted(ports, current, pageSize);
       return { id: current.id, status: current.status };
     }
-    const now = isoTime(deps.clock.now());
+    const now = deps.clock.now();
     const job: JobRecord = {
       id: newId('job'),
       organizationId,
@@ -294,7 +288,7 @@ export async function purgePage(
       jobKey(job.id),
       {
         add: { deleted: entries.length },
-        set: { updatedAt: isoTime(deps.clock.now()) },
+        set: { updatedAt: deps.clock.now() },
         remove: ['pageStart', 'pageEntries', 'pageNext'],
       },
       { attr: 'pageStart', op: '=', value: start },
@@ -346,7 +340,7 @@ export async function finishPurge(
     reason = 'Ledger entries remained after the last page';
   }
   if (input.outcome === 'failed') log?.warn('purge failed', { jobId: job.id, error: input.error });
-  const now = isoTime(deps.clock.now());
+  const now = deps.clock.now();
   try {
     const updated = await table.update<JobItem>(
       jobKey(job.id),

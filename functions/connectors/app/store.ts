@@ -31,15 +31,16 @@ export interface ConnectionRecord {
   scopeTier: string;
   returnUrl: string;
   account?: Account;
-  createdAt: string;
-  updatedAt: string;
+  /** Epoch ms, as every stored instant (ISO only in API views). */
+  createdAt: number;
+  updatedAt: number;
   /** Set when a reconnect folded this pending connection into an existing one. */
   supersededBy?: string;
-  revokedAt?: string;
+  revokedAt?: number;
   /** connection.revoked still to be published (a repeated DELETE publishes it). */
   revokedEventPending?: boolean;
-  /** While throttled: when the throttle ends (ISO) and the status it returns to. */
-  throttledUntil?: string;
+  /** While throttled: when the throttle ends and the status it returns to. */
+  throttleEndsAt?: number;
   previousStatus?: ConnectionStatus;
   /** Consecutive throttles since the last successful refresh (drives the backoff without Retry-After). */
   throttleCount?: number;
@@ -54,7 +55,7 @@ export interface LinkRecord {
   scopeTier: string;
   linkExpiresAt: number;
   usedAt?: number;
-  expiresAt?: number;
+  ttl?: number;
 }
 
 export interface FlowRecord {
@@ -66,7 +67,7 @@ export interface FlowRecord {
   verifier: SealedValue;
   flowExpiresAt: number;
   consumedAt?: number;
-  expiresAt?: number;
+  ttl?: number;
 }
 
 export interface TokenRecord {
@@ -79,8 +80,8 @@ export interface TokenRecord {
   tokenVersion: number;
   tokenType: string;
   scopes: string[];
-  accessTokenExpiresAt: string;
-  obtainedAt: string;
+  accessTokenExpiresAt: number;
+  obtainedAt: number;
   /** The refresher holding the connection, until leaseExpiresAt (epoch ms). Gone with the next version. */
   leaseOwner?: string;
   leaseExpiresAt?: number;
@@ -126,11 +127,7 @@ export const dueAtOf = (item: Item): number => Date.parse(String(item.gsi2sk ?? 
 
 /** The tokens item's entry: due when the access token should be refreshed. */
 export const tokensDueEntry = (tokens: TokenRecord) =>
-  dueEntry(
-    tokens.connectionId,
-    'TOKENS',
-    refreshDueAt(Date.parse(tokens.accessTokenExpiresAt), Date.parse(tokens.obtainedAt)),
-  );
+  dueEntry(tokens.connectionId, 'TOKENS', refreshDueAt(tokens.accessTokenExpiresAt, tokens.obtainedAt));
 
 export class ConnectorStore {
   constructor(private readonly table: Table) {}
@@ -140,7 +137,7 @@ export class ConnectorStore {
       {
         ...connectionKey(connection.id),
         gsi1pk: organizationPartition(connection.organizationId),
-        gsi1sk: `${connection.createdAt}#${connection.id}`,
+        gsi1sk: `${isoTime(connection.createdAt)}#${connection.id}`,
         ...connection,
       },
       { itemExists: false },

@@ -44,7 +44,8 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 export interface AccessToken {
   accessToken: string;
   tokenType: string;
-  expiresAt: string;
+  /** Epoch ms. */
+  expiresAt: number;
   tokenVersion: number;
 }
 
@@ -90,7 +91,7 @@ export type RefreshOutcome =
   /** Another refresher holds the lease; the stored tokens are as read. */
   | { outcome: 'busy'; tokens: TokenItem }
   | { outcome: 'lapsed' }
-  | { outcome: 'throttled'; until: string }
+  | { outcome: 'throttled'; until: number }
   | { outcome: 'failed'; failure: 'transient' | 'fatal' }
   /** The tokens or the connection went away (disconnected) meanwhile. */
   | { outcome: 'gone' };
@@ -100,7 +101,7 @@ interface PlainTokens {
   refresh_token?: string;
 }
 
-const THROTTLE_ATTRIBUTES = ['throttledUntil', 'previousStatus'];
+const THROTTLE_ATTRIBUTES = ['throttleEndsAt', 'previousStatus'];
 
 async function openTokens(deps: LifecycleDeps, tokens: TokenItem): Promise<PlainTokens> {
   const context = tokenContext(tokens.organizationId, tokens.connectionId);
@@ -138,8 +139,8 @@ async function nextTokens(
     tokenVersion: current.tokenVersion + 1,
     tokenType: fresh.tokenType,
     scopes: fresh.scopes ?? current.scopes,
-    accessTokenExpiresAt: isoTime(now + lifetime * 1000),
-    obtainedAt: isoTime(now),
+    accessTokenExpiresAt: now + lifetime * 1000,
+    obtainedAt: now,
   };
 }
 
@@ -255,8 +256,8 @@ export async function refreshConnection(
     }
     if (failure.kind === 'throttled') {
       const throttled = await throttleConnection(deps, connection.id, failure.retryAfterSeconds, options);
-      return throttled?.throttledUntil
-        ? { outcome: 'throttled', until: throttled.throttledUntil }
+      return throttled?.throttleEndsAt
+        ? { outcome: 'throttled', until: throttled.throttleEndsAt }
         : { outcome: 'failed', failure: 'transient' };
     }
     if (failure.kind === 'fatal') {
@@ -295,7 +296,7 @@ async function markReauthRequired(
     const connection = await store.getConnection(connectionId);
     if (!connection) return { outcome: 'gone' };
     if (connection.status !== 'healthy' && connection.status !== 'throttled') return undefined;
-    const now = isoTime(deps.clock.now());
+    const now = deps.clock.now();
     const updated = await store.updateConnectionIf(
       connectionId,
       {
@@ -359,9 +360,9 @@ export async function throttleConnection(
         ? {
             and: [
               { attr: 'status', op: '=', value: 'throttled' },
-              connection.throttledUntil === undefined
-                ? { attr: 'throttledUntil', exists: false }
-                : { attr: 'throttledUntil', op: '=', value: connection.throttledUntil },
+              connection.throttleEndsAt === undefined
+                ? { attr: 'throttleEndsAt', exists: false }
+                : { attr: 'throttleEndsAt', op: '=', value: connection.throttleEndsAt },
             ],
           }
         : { attr: 'status', op: '=', value: connection.status };
@@ -371,8 +372,8 @@ export async function throttleConnection(
         set: {
           status: 'throttled',
           ...next,
-          updatedAt: connection.status === 'throttled' ? connection.updatedAt : isoTime(now),
-          ...dueEntry(connectionId, 'CONN', Date.parse(next.throttledUntil)),
+          updatedAt: connection.status === 'throttled' ? connection.updatedAt : now,
+          ...dueEntry(connectionId, 'CONN', next.throttleEndsAt),
         },
       },
       condition,
@@ -380,7 +381,7 @@ export async function throttleConnection(
     if (updated) {
       options.log.info('connection throttled by the provider', {
         connectionId,
-        throttledUntil: next.throttledUntil,
+        throttleEndsAt: next.throttleEndsAt,
         throttleCount: next.throttleCount,
       });
       emitMetrics({ ConnectionThrottles: 1 }, { connectionId, provider: connection.provider });
@@ -413,15 +414,15 @@ export async function endThrottle(
   const updated = await store.updateConnectionIf(
     connection.id,
     {
-      set: { status: restored, updatedAt: isoTime(now) },
+      set: { status: restored, updatedAt: now },
       remove: [...THROTTLE_ATTRIBUTES, ...DUE_ATTRIBUTES],
     },
     {
       and: [
         { attr: 'status', op: '=', value: 'throttled' },
-        connection.throttledUntil === undefined
-          ? { attr: 'throttledUntil', exists: false }
-          : { attr: 'throttledUntil', op: '=', value: connection.throttledUntil },
+        connection.throttleEndsAt === undefined
+          ? { attr: 'throttleEndsAt', exists: false }
+          : { attr: 'throttleEndsAt', op: '=', value: connection.throttleEndsAt },
       ],
     },
   );
@@ -453,7 +454,7 @@ export async function getAccessToken(
       if (!throttleEnded(connection, deps.clock.now())) {
         throw new ConnectionThrottledError(
           connectionId,
-          connection.throttledUntil ?? isoTime(deps.clock.now()),
+          isoTime(connection.throttleEndsAt ?? deps.clock.now()),
         );
       }
       connection =
@@ -484,7 +485,7 @@ export async function getAccessToken(
       case 'lapsed':
         throw new ConnectionUnusableError(connectionId, 'reauth_required');
       case 'throttled':
-        throw new ConnectionThrottledError(connectionId, result.until);
+        throw new ConnectionThrottledError(connectionId, isoTime(result.until));
       case 'failed':
         if (freshness === 'due') return accessTokenOf(deps, tokens); // still valid; refreshed later
         throw new TokenUnavailableError(connectionId, 'provider_unavailable');
@@ -551,7 +552,7 @@ export async function sweepEntry(
   }
   if (connection.status === 'throttled') {
     if (!throttleEnded(connection, deps.clock.now())) {
-      await store.deferRefresh(connectionId, tokens.tokenVersion, Date.parse(connection.throttledUntil!));
+      await store.deferRefresh(connectionId, tokens.tokenVersion, connection.throttleEndsAt!);
       return 'deferred';
     }
     connection = (await endThrottle(deps, connection, context)) ?? (await store.getConnection(connectionId));
@@ -568,7 +569,7 @@ export async function sweepEntry(
     case 'gone':
       return 'cleaned';
     case 'throttled':
-      await store.deferRefresh(connectionId, tokens.tokenVersion, Date.parse(result.until));
+      await store.deferRefresh(connectionId, tokens.tokenVersion, result.until);
       return 'throttled';
     case 'failed':
       return 'failed';

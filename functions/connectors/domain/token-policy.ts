@@ -33,11 +33,10 @@ export function refreshDueAt(expiresAt: number, obtainedAt: number): number {
 
 /** fresh: use it; due: use it, but refresh now if nobody else is; expired: refresh before use. */
 export function tokenFreshness(
-  tokens: { accessTokenExpiresAt: string; obtainedAt: string },
+  tokens: { accessTokenExpiresAt: number; obtainedAt: number },
   now: number,
 ): Freshness {
-  const expiresAt = Date.parse(tokens.accessTokenExpiresAt);
-  const obtainedAt = Date.parse(tokens.obtainedAt);
+  const { accessTokenExpiresAt: expiresAt, obtainedAt } = tokens;
   const lifetime = Math.max(0, expiresAt - obtainedAt);
   if (now >= expiresAt - Math.min(EXPIRY_MARGIN_MS, lifetime / 4)) return 'expired';
   if (now >= refreshDueAt(expiresAt, obtainedAt)) return 'due';
@@ -84,8 +83,8 @@ export function throttleWindowMs(retryAfterSeconds: number | undefined, consecut
 
 export interface ThrottleState {
   status: ConnectionStatus;
-  /** ISO time the throttle ends (while status is throttled). */
-  throttledUntil?: string;
+  /** Epoch ms the throttle ends (while status is throttled). */
+  throttleEndsAt?: number;
   /** The status to return to when the throttle ends. */
   previousStatus?: ConnectionStatus;
   /** Consecutive throttles since the last successful refresh (drives the backoff). */
@@ -101,16 +100,15 @@ export function nextThrottle(
   current: ThrottleState,
   now: number,
   retryAfterSeconds: number | undefined,
-): Required<Pick<ThrottleState, 'throttledUntil' | 'previousStatus' | 'throttleCount'>> | undefined {
+): Required<Pick<ThrottleState, 'throttleEndsAt' | 'previousStatus' | 'throttleCount'>> | undefined {
   if (current.status !== 'healthy' && current.status !== 'throttled') return undefined;
   const throttleCount = (current.throttleCount ?? 0) + 1;
   const until = now + throttleWindowMs(retryAfterSeconds, throttleCount);
   if (current.status === 'healthy') {
-    return { throttledUntil: new Date(until).toISOString(), previousStatus: 'healthy', throttleCount };
+    return { throttleEndsAt: until, previousStatus: 'healthy', throttleCount };
   }
-  const existing = current.throttledUntil ? Date.parse(current.throttledUntil) : 0;
   return {
-    throttledUntil: new Date(Math.max(existing, until)).toISOString(),
+    throttleEndsAt: Math.max(current.throttleEndsAt ?? 0, until),
     previousStatus: current.previousStatus ?? 'healthy',
     throttleCount,
   };
@@ -119,8 +117,7 @@ export function nextThrottle(
 /** Whether a throttled connection's window has passed. */
 export function throttleEnded(current: ThrottleState, now: number): boolean {
   return (
-    current.status === 'throttled' &&
-    (current.throttledUntil === undefined || now >= Date.parse(current.throttledUntil))
+    current.status === 'throttled' && (current.throttleEndsAt === undefined || now >= current.throttleEndsAt)
   );
 }
 

@@ -2,7 +2,6 @@
 // applications. One binding item per key, written conditionally, so a key can never have two.
 // Binding grants no vault access and mints no credentials: it is a record, read by the console.
 import type { Clock } from '../../platform/clock';
-import { isoTime } from '../../platform/clock';
 import type { ConsoleRole, ConsoleSession } from '../../platform/console-sessions';
 import {
   ConditionFailedError,
@@ -22,7 +21,7 @@ export interface KeyBinding {
   applicationId: string;
   apiKeyId: string;
   organizationId: string;
-  createdAt: string;
+  createdAt: number;
   /** The console user who made it. */
   createdBy: string;
 }
@@ -87,7 +86,7 @@ export class KeyBindings {
       applicationId: application.id,
       apiKeyId: key.id,
       organizationId: application.organizationId,
-      createdAt: isoTime(this.clock.now()),
+      createdAt: this.clock.now(),
       createdBy: session.userId,
     };
     for (let attempt = 1; ; attempt++) {

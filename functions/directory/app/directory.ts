@@ -15,7 +15,7 @@ export type { Principal } from '../../platform/principal';
 export interface Organization {
   id: string;
   name: string;
-  createdAt: string;
+  createdAt: number;
 }
 
 export interface ApiKeyRecord {
@@ -24,15 +24,15 @@ export interface ApiKeyRecord {
   name: string;
   permissions: Permission[];
   system: boolean;
-  createdAt: string;
-  revokedAt?: string;
+  createdAt: number;
+  revokedAt?: number;
 }
 
 export interface Application {
   id: string;
   organizationId: string;
   name: string;
-  createdAt: string;
+  createdAt: number;
 }
 
 interface KeyItem extends Item, ApiKeyRecord {
@@ -68,7 +68,7 @@ export class Directory {
   ) {}
 
   async createOrganization(name: string): Promise<Organization> {
-    const org: Organization = { id: newId('org'), name, createdAt: isoTime(this.clock.now()) };
+    const org: Organization = { id: newId('org'), name, createdAt: this.clock.now() };
     await this.table.put({ ...orgKey(org.id), ...org }, { itemExists: false });
     return org;
   }
@@ -93,11 +93,11 @@ export class Directory {
       );
     }
     const generated = generateApiKey();
-    const createdAt = isoTime(this.clock.now());
+    const createdAt = this.clock.now();
     const item: KeyItem = {
       ...apiKeyKey(generated.keyId),
       gsi1pk: `ORG#${input.organizationId}#KEYS`,
-      gsi1sk: `${createdAt}#${generated.keyId}`,
+      gsi1sk: `${isoTime(createdAt)}#${generated.keyId}`,
       id: generated.keyId,
       organizationId: input.organizationId,
       name: input.name,
@@ -129,7 +129,7 @@ export class Directory {
     if (current.revokedAt) return keyRecord(current);
     const updated = await this.table.update<KeyItem>(
       apiKeyKey(keyId),
-      { set: { revokedAt: isoTime(this.clock.now()) } },
+      { set: { revokedAt: this.clock.now() } },
       { itemExists: true },
     );
     return keyRecord(updated);
@@ -151,7 +151,7 @@ export class Directory {
 
   async createApplication(organizationId: string, name: string): Promise<Application> {
     if (!(await this.getOrganization(organizationId))) throw new NotFoundError('Organization not found');
-    const app: Application = { id: newId('app'), organizationId, name, createdAt: isoTime(this.clock.now()) };
+    const app: Application = { id: newId('app'), organizationId, name, createdAt: this.clock.now() };
     await this.table.put(
       {
         ...appKey(app.id),

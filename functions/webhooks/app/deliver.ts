@@ -2,7 +2,7 @@
 // the attempt (and the inline retry), records every attempt, schedules the next one (in queue hops
 // when the wait is longer than SQS allows) or settles the delivery, and keeps the endpoint's health
 // for the auto-disable policy. Redelivered and stale messages are recognised and do no second attempt.
-import { epochSeconds, isoTime } from '../../platform/clock';
+import { epochSeconds } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { ConditionFailedError, NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
@@ -71,11 +71,11 @@ interface AttemptTimes {
 /** The delivery update that records attempt `attempt` and the step that follows it. */
 function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, times: AttemptTimes): Update {
   const now = times.finishedAt;
-  const at = isoTime(now);
+  const at = now;
   // lastAttemptAt matches the attempt's attemptedAt (its start); the rest count from its end.
   const set: Record<string, unknown> = {
     attemptCount: attempt,
-    lastAttemptAt: isoTime(times.startedAt),
+    lastAttemptAt: times.startedAt,
     updatedAt: at,
   };
   const remove: string[] = [];
@@ -90,7 +90,7 @@ function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, 
     Object.assign(set, { status: 'failed', failureReason: step.reason });
     remove.push('nextAttemptAt');
   } else {
-    Object.assign(set, { status: 'retrying', nextAttemptAt: isoTime(now + step.waitMs) });
+    Object.assign(set, { status: 'retrying', nextAttemptAt: now + step.waitMs });
   }
   return { set, remove };
 }
@@ -104,7 +104,7 @@ async function settleWithoutAttempt(
   await deps.tables.webhooks
     .update(
       deliveryKey(delivery.id),
-      { set: { ...set, updatedAt: isoTime(deps.clock.now()) }, remove: ['nextAttemptAt'] },
+      { set: { ...set, updatedAt: deps.clock.now() }, remove: ['nextAttemptAt'] },
       {
         and: [
           { attr: 'cycle', op: '=', value: delivery.cycle },
@@ -149,7 +149,7 @@ async function settleRedelivered(
     return message.attempt === delivery.attemptCount ? 'dead_letter' : 'done';
   }
   if (delivery.status === 'retrying' && delivery.scheduledAttempt !== delivery.attemptCount + 1) {
-    await scheduleNext(deps, delivery, delivery.attemptCount + 1, Date.parse(delivery.nextAttemptAt!));
+    await scheduleNext(deps, delivery, delivery.attemptCount + 1, delivery.nextAttemptAt!);
   }
   return 'done';
 }
@@ -192,13 +192,13 @@ function attemptItem(
     deliveryId: delivery.id,
     attempt,
     cycle: delivery.cycle,
-    attemptedAt: isoTime(startedAt), // when the attempt began; latencyMs says how long it took
+    attemptedAt: startedAt, // when the attempt began; latencyMs says how long it took
     outcome: outcome.kind,
     ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
     ...(outcome.errorKind ? { errorKind: outcome.errorKind, errorMessage: outcome.errorMessage ?? '' } : {}),
     latencyMs: outcome.latencyMs,
     responseBody: outcome.responseBody,
-    expiresAt: retentionExpiry(startedAt),
+    ttl: retentionExpiry(startedAt),
   };
 }
 
@@ -280,7 +280,7 @@ function report(attempted: Attempted, attempt: number, log: Logger): void {
       DeliveryAttempts: 1,
       AttemptLatency: outcome.latencyMs,
       ...(step.kind === 'delivered'
-        ? { DeliveriesDelivered: 1, DeliveryLatency: finishedAt - Date.parse(delivery.occurredAt) }
+        ? { DeliveriesDelivered: 1, DeliveryLatency: finishedAt - delivery.occurredAt }
         : step.kind === 'failed'
           ? { DeliveriesFailed: 1 }
           : { DeliveriesRetried: 1 }),

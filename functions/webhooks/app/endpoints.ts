@@ -72,10 +72,10 @@ export function toView(item: EndpointItem, now: number): WebhookEndpoint {
     eventTypeFilters: item.eventTypeFilters,
     resourceScopes: item.resourceScopes ?? null,
     enabled: item.enabled,
-    disabledAt: item.disabledAt ?? null,
+    disabledAt: item.disabledAt === undefined ? null : isoTime(item.disabledAt),
     disabledReason: item.disabledReason ?? null,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
+    createdAt: isoTime(item.createdAt),
+    updatedAt: isoTime(item.updatedAt),
     previousSecretExpiresAt: retiring.length ? isoTime(lastRetiring) : null,
   };
 }
@@ -113,11 +113,11 @@ export async function createEndpoint(
   const now = deps.clock.now();
   const id = newId('we');
   const signingSecret = generateSigningSecret();
-  const createdAt = isoTime(now);
+  const createdAt = now;
   const item: EndpointItem = {
     ...endpointKey(principal.organizationId, id),
     gsi1pk: listPartition(principal.organizationId),
-    gsi1sk: `${createdAt}#${id}`,
+    gsi1sk: `${isoTime(createdAt)}#${id}`,
     id,
     organizationId: principal.organizationId,
     url: input.url,
@@ -175,7 +175,7 @@ async function updateExisting(
   try {
     const updated = await deps.tables.webhooks.update<EndpointItem>(
       endpointKey(organizationId, id),
-      { set: { ...set, updatedAt: isoTime(deps.clock.now()) }, ...(remove.length ? { remove } : {}) },
+      { set: { ...set, updatedAt: deps.clock.now() }, ...(remove.length ? { remove } : {}) },
       { itemExists: true },
     );
     forgetEndpoint(deps.tables.webhooks, organizationId, id);
@@ -232,7 +232,7 @@ export async function disableEndpoint(
   endpoint: Pick<EndpointItem, 'organizationId' | 'id'>,
   reason: string,
 ): Promise<boolean> {
-  const now = isoTime(deps.clock.now());
+  const now = deps.clock.now();
   return won(
     deps.tables.webhooks.update(
       endpointKey(endpoint.organizationId, endpoint.id),
@@ -252,7 +252,7 @@ export async function setEndpointEnabled(
     ? updateExisting(deps, organizationId, id, { enabled: true }, ['disabledAt', 'disabledReason'])
     : updateExisting(deps, organizationId, id, {
         enabled: false,
-        disabledAt: isoTime(deps.clock.now()),
+        disabledAt: deps.clock.now(),
         disabledReason: 'disabled through the API',
       });
 }
@@ -288,9 +288,9 @@ export async function rotateSecret(
       .filter((s) => s.retiresAt! > now);
     const next: EndpointItem = {
       ...current,
-      signingSecrets: [{ sealed, createdAt: isoTime(now) }, ...kept].slice(0, 3),
+      signingSecrets: [{ sealed, createdAt: now }, ...kept].slice(0, 3),
       secretVersion: current.secretVersion + 1,
-      updatedAt: isoTime(now),
+      updatedAt: now,
     };
     try {
       await deps.tables.webhooks.put(next, { attr: 'secretVersion', op: '=', value: current.secretVersion });

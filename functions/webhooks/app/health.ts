@@ -36,7 +36,7 @@ export async function recordSuccess(deps: HealthDeps, endpoint: EndpointItem, no
   if (last !== undefined && now >= last && now - last < SUCCESS_WRITE_INTERVAL_MS) return;
   await deps.tables.webhooks.update(healthKey(endpoint.id), {
     set: { endpointId: endpoint.id, lastSuccessAt: now },
-    remove: ['failingSince'],
+    remove: ['failingSinceAt'],
   });
   written.delete(endpoint.id); // re-inserted last, so the oldest entries go first
   written.set(endpoint.id, now);
@@ -49,8 +49,8 @@ export async function recordFailure(deps: HealthDeps, endpoint: EndpointItem, no
   try {
     await deps.tables.webhooks.update(
       healthKey(endpoint.id),
-      { set: { endpointId: endpoint.id, failingSince: now } },
-      { attr: 'failingSince', exists: false },
+      { set: { endpointId: endpoint.id, failingSinceAt: now } },
+      { attr: 'failingSinceAt', exists: false },
     );
   } catch (error) {
     if (!(error instanceof ConditionFailedError)) throw error;
@@ -62,7 +62,7 @@ export async function endpointHealth(
   endpointId: string,
 ): Promise<EndpointHealth> {
   const item = await deps.tables.webhooks.get<Item & EndpointHealth>(healthKey(endpointId));
-  return { lastSuccessAt: item?.lastSuccessAt, failingSince: item?.failingSince };
+  return { lastSuccessAt: item?.lastSuccessAt, failingSinceAt: item?.failingSinceAt };
 }
 
 /**
@@ -78,12 +78,12 @@ export async function afterPermanentFailure(
   const now = deps.clock.now();
   const health = await endpointHealth(deps, endpoint.id);
   if (!shouldAutoDisable(health, now)) return false;
-  const reason = autoDisableReason(health.failingSince!);
+  const reason = autoDisableReason(health.failingSinceAt!);
   if (!(await disableEndpoint(deps, endpoint, reason))) return false; // deleted, or already disabled
-  await deps.tables.webhooks.update(healthKey(endpoint.id), { remove: ['failingSince'] });
+  await deps.tables.webhooks.update(healthKey(endpoint.id), { remove: ['failingSinceAt'] });
   log.warn('endpoint disabled automatically', {
     endpointId: endpoint.id,
-    failingSince: isoTime(health.failingSince!),
+    failingSince: isoTime(health.failingSinceAt!),
   });
   await publishEvent(deps, {
     organizationId: endpoint.organizationId,

@@ -40,9 +40,9 @@ async function startCycle(deps: ReplayDeps, delivery: DeliveryItem): Promise<Del
         cycle,
         cycleStart: attempt,
         scheduledAttempt: attempt,
-        nextAttemptAt: isoTime(now),
-        updatedAt: isoTime(now),
-        expiresAt: retentionExpiry(now),
+        nextAttemptAt: now,
+        updatedAt: now,
+        ttl: retentionExpiry(now),
       },
       remove: ['failureReason'],
     },
@@ -77,13 +77,14 @@ export interface JobItem extends Item {
   organizationId: string;
   type: 'webhooks.endpoint.recover';
   endpointId: string;
-  since: string;
-  until: string;
+  /** The window, epoch ms. */
+  since: number;
+  until: number;
   status: JobStatus;
   counts: { matched: number; replayed: number; failed: number };
   error?: string;
-  createdAt: string;
-  updatedAt: string;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface JobView {
@@ -106,12 +107,12 @@ const jobView = (job: JobItem): JobView => ({
   type: job.type,
   status: job.status,
   endpointId: job.endpointId,
-  since: job.since,
-  until: job.until,
+  since: isoTime(job.since),
+  until: isoTime(job.until),
   counts: job.counts,
   error: job.error ?? null,
-  createdAt: job.createdAt,
-  updatedAt: job.updatedAt,
+  createdAt: isoTime(job.createdAt),
+  updatedAt: isoTime(job.updatedAt),
 });
 
 export async function startRecovery(
@@ -122,9 +123,9 @@ export async function startRecovery(
 ): Promise<JobView> {
   await loadEndpoint(deps, organizationId, endpointId);
   const now = deps.clock.now();
-  const until = window.until ?? isoTime(now);
-  if (Date.parse(window.since) >= Date.parse(until))
-    throw new InvalidRequestError('since: must be before until');
+  const since = Date.parse(window.since);
+  const until = window.until === undefined ? now : Date.parse(window.until);
+  if (since >= until) throw new InvalidRequestError('since: must be before until');
   const id = newId('job');
   const job: JobItem = {
     ...jobKey(id),
@@ -132,12 +133,12 @@ export async function startRecovery(
     organizationId,
     type: 'webhooks.endpoint.recover',
     endpointId,
-    since: isoTime(Date.parse(window.since)),
-    until: isoTime(Date.parse(until)),
+    since,
+    until,
     status: 'processing',
     counts: { matched: 0, replayed: 0, failed: 0 },
-    createdAt: isoTime(now),
-    updatedAt: isoTime(now),
+    createdAt: now,
+    updatedAt: now,
   };
   await deps.tables.webhooks.put(job, { itemExists: false });
   await deps.queues.deliveries.send({
@@ -163,7 +164,7 @@ export async function runRecovery(deps: ReplayDeps, message: RecoverMessage, log
   const counts = { matched: 0, replayed: 0, failed: 0 };
   const finish = (status: JobStatus, error?: string) =>
     deps.tables.webhooks.update(jobKey(job.id), {
-      set: { status, counts, updatedAt: isoTime(deps.clock.now()), ...(error ? { error } : {}) },
+      set: { status, counts, updatedAt: deps.clock.now(), ...(error ? { error } : {}) },
     });
   try {
     let cursor: string | undefined;

@@ -6,7 +6,7 @@ import type { ResourceScopes } from './filters';
 
 export interface StoredSecret {
   sealed: SealedValue;
-  createdAt: string;
+  createdAt: number;
   /** Epoch ms after which it no longer signs; absent on the current secret. */
   retiresAt?: number;
 }
@@ -19,10 +19,10 @@ export interface EndpointItem extends Item {
   resourceScopes?: ResourceScopes;
   description?: string;
   enabled: boolean;
-  disabledAt?: string;
+  disabledAt?: number;
   disabledReason?: string;
-  createdAt: string;
-  updatedAt: string;
+  createdAt: number;
+  updatedAt: number;
   /** Permissions of the key that last set the filters: what `*` and fan-out are narrowed to. */
   permissions: Permission[];
   permissionsFromKeyId: string;

@@ -20,7 +20,7 @@ export function deliveryId(eventId: string, endpointId: string): string {
 }
 
 /**
- * Delivery history is kept 30 days after a delivery's last cycle began (TTL on expiresAt): long past
+ * Delivery history is kept 30 days after a delivery's last cycle began (TTL on ttl, epoch seconds): long past
  * the 3.5-day retry schedule, and the window `recover` can reach back into.
  */
 export const DELIVERY_RETENTION_DAYS = 30;
@@ -41,8 +41,8 @@ export interface DeliveryItem extends Item {
   endpointId: string;
   eventId: string;
   eventType: string;
-  /** The event's occurred_at (ISO 8601). */
-  occurredAt: string;
+  /** The event's occurred_at, epoch ms like every stored instant (ISO only in views and the body). */
+  occurredAt: number;
   /** The receiver body (receiverBody), stored as the exact bytes every attempt signs and sends. */
   body: string;
   status: DeliveryStatus;
@@ -52,22 +52,22 @@ export interface DeliveryItem extends Item {
   /** A replay starts a new cycle: its schedule starts again at attempt cycleStart. */
   cycle: number;
   cycleStart: number;
-  nextAttemptAt?: string;
+  nextAttemptAt?: number;
   /** The attempt whose queue message was sent (a redelivered message re-sends it when it is missing). */
   scheduledAttempt?: number;
-  lastAttemptAt?: string;
+  lastAttemptAt?: number;
   lastStatusCode?: number;
   lastError?: string;
-  deliveredAt?: string;
-  createdAt: string;
-  updatedAt: string;
+  deliveredAt?: number;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface AttemptItem extends Item {
   deliveryId: string;
   attempt: number;
   cycle: number;
-  attemptedAt: string;
+  attemptedAt: number;
   outcome: AttemptOutcome['kind'];
   statusCode?: number;
   errorKind?: string;
@@ -85,17 +85,17 @@ export function newDelivery(
   now: number,
 ): DeliveryItem {
   const id = deliveryId(event.id, endpointId);
-  const createdAt = isoTime(now);
+  const createdAt = now;
   return {
     ...deliveryKey(id),
     gsi1pk: endpointDeliveries(endpointId),
-    gsi1sk: `${createdAt}#${id}`,
+    gsi1sk: `${isoTime(createdAt)}#${id}`,
     id,
     organizationId: event.organizationId,
     endpointId,
     eventId: event.id,
     eventType: event.type,
-    occurredAt: event.occurred_at,
+    occurredAt: Date.parse(event.occurred_at),
     body,
     status,
     attemptCount: 0,
@@ -104,7 +104,7 @@ export function newDelivery(
     ...(status === 'pending' ? { scheduledAttempt: 1 } : {}),
     createdAt,
     updatedAt: createdAt,
-    expiresAt: retentionExpiry(now),
+    ttl: retentionExpiry(now),
   };
 }
 
@@ -120,7 +120,7 @@ export function current(item: DeliveryItem): DeliveryItem {
     ...item,
     eventId: legacy.id,
     eventType: legacy.type,
-    occurredAt: legacy.occurred_at,
+    occurredAt: Date.parse(legacy.occurred_at),
     body: receiverBody(legacy),
   };
 }
@@ -175,21 +175,23 @@ export function deliveryView(stored: DeliveryItem): DeliveryView {
     status: item.status,
     failureReason: item.status === 'failed' ? (item.failureReason ?? null) : null,
     attemptCount: item.attemptCount,
-    nextAttemptAt: retrying ? (item.nextAttemptAt ?? null) : null,
-    lastAttemptAt: item.lastAttemptAt ?? null,
+    nextAttemptAt: retrying ? isoOrNull(item.nextAttemptAt) : null,
+    lastAttemptAt: isoOrNull(item.lastAttemptAt),
     lastStatusCode: item.lastStatusCode ?? null,
     lastError: item.lastError ?? null,
-    deliveredAt: item.deliveredAt ?? null,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
+    deliveredAt: isoOrNull(item.deliveredAt),
+    createdAt: isoTime(item.createdAt),
+    updatedAt: isoTime(item.updatedAt),
     event: JSON.parse(item.body) as ReceiverEvent, // the API shows what the receiver was sent
   };
 }
 
+const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : isoTime(at));
+
 export function attemptView(item: AttemptItem): AttemptView {
   return {
     attempt: item.attempt,
-    attemptedAt: item.attemptedAt,
+    attemptedAt: isoTime(item.attemptedAt),
     outcome: item.outcome,
     statusCode: item.statusCode ?? null,
     errorKind: item.errorKind ?? null,

@@ -92,7 +92,7 @@ export interface EndpointHealth {
   /** Epoch ms of the last delivered attempt. */
   lastSuccessAt?: number;
   /** Epoch ms of the first failed attempt since the last success; absent while healthy. */
-  failingSince?: number;
+  failingSinceAt?: number;
 }
 
 /**
@@ -100,9 +100,9 @@ export interface EndpointHealth {
  * success for AUTO_DISABLE_AFTER_MS.
  */
 export function shouldAutoDisable(health: EndpointHealth, now: number): boolean {
-  if (health.failingSince === undefined) return false;
-  if (health.lastSuccessAt !== undefined && health.lastSuccessAt >= health.failingSince) return false;
-  return now - health.failingSince >= AUTO_DISABLE_AFTER_MS;
+  if (health.failingSinceAt === undefined) return false;
+  if (health.lastSuccessAt !== undefined && health.lastSuccessAt >= health.failingSinceAt) return false;
+  return now - health.failingSinceAt >= AUTO_DISABLE_AFTER_MS;
 }
 
 export const autoDisableReason = (failingSince: number): string =>

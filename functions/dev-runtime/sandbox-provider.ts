@@ -150,34 +150,34 @@ input,select{width:100%;padding:.3rem}button{margin:.8rem .5rem 0 0;padding:.5re
 </head><body>${body}</body></html>`;
 }
 
-export async function startSandboxProvider(
-  options: { port?: number; host?: string; clock?: Clock; exposeIssued?: boolean } = {},
-): Promise<SandboxProvider> {
-  const clock = options.clock ?? systemClock;
-  const clients = new Map<string, SandboxClient>(); // by `${provider}:${clientId}`
-  const requests = new Map<string, AuthorizationRequest>();
-  const codes = new Map<string, CodeGrant>();
-  const usedCodes = new Map<string, string | undefined>(); // code -> grant id it produced
-  const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
-  const refreshTokens = new Map<string, { grant: Grant; spent: boolean }>();
-  const nextTokenError = new Map<string, { error: TokenError; retryAfter: number }>();
-  const issued: IssuedValues = {
+/** The authorization server's state and its endpoints, one method each. */
+class SandboxAuthorizationServer {
+  readonly clients = new Map<string, SandboxClient>(); // by `${provider}:${clientId}`
+  private readonly requests = new Map<string, AuthorizationRequest>();
+  private readonly codes = new Map<string, CodeGrant>();
+  private readonly usedCodes = new Map<string, string | undefined>(); // code -> grant id it produced
+  private readonly accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
+  private readonly refreshTokens = new Map<string, { grant: Grant; spent: boolean }>();
+  private readonly nextTokenError = new Map<string, { error: TokenError; retryAfter: number }>();
+  readonly issued: IssuedValues = {
     codes: [],
     accessTokens: [],
     refreshTokens: [],
     revoked: [],
     tokenRequests: [],
   };
-  let url = '';
+  url = '';
 
-  const clientFor = (provider: string, clientId: string | null | undefined) =>
-    clientId ? clients.get(`${provider}:${clientId}`) : undefined;
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: { exposeIssued?: boolean },
+  ) {}
 
-  function authenticate(
-    provider: string,
-    request: IncomingMessage,
-    form: URLSearchParams,
-  ): SandboxClient | undefined {
+  private clientFor(provider: string, clientId: string | null | undefined) {
+    return clientId ? this.clients.get(`${provider}:${clientId}`) : undefined;
+  }
+
+  authenticate(provider: string, request: IncomingMessage, form: URLSearchParams): SandboxClient | undefined {
     let id = form.get('client_id') ?? undefined;
     let secret = form.get('client_secret') ?? undefined;
     const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -186,18 +186,18 @@ export async function startSandboxProvider(
       id = decodeURIComponent(rawId ?? '');
       secret = decodeURIComponent(rest.join(':'));
     }
-    const client = clientFor(provider, id);
+    const client = this.clientFor(provider, id);
     return client && secret !== undefined && constantEqual(secret, client.clientSecret) ? client : undefined;
   }
 
-  function issueTokens(grant: Grant) {
+  issueTokens(grant: Grant) {
     const lifetime = grant.client.accessTokenSeconds ?? 3600;
     const access = random('sbx_at_');
     const refresh = random('sbx_rt_');
-    accessTokens.set(access, { grant, expiresAt: clock.now() + lifetime * 1000 });
-    refreshTokens.set(refresh, { grant, spent: false });
-    issued.accessTokens.push(access);
-    issued.refreshTokens.push(refresh);
+    this.accessTokens.set(access, { grant, expiresAt: this.clock.now() + lifetime * 1000 });
+    this.refreshTokens.set(refresh, { grant, spent: false });
+    this.issued.accessTokens.push(access);
+    this.issued.refreshTokens.push(refresh);
     return {
       access_token: access,
       token_type: 'Bearer',
@@ -207,14 +207,16 @@ export async function startSandboxProvider(
     };
   }
 
-  function revokeGrant(grant: Grant) {
+  revokeGrant(grant: Grant) {
     grant.revoked = true;
-    for (const [token, entry] of accessTokens) if (entry.grant === grant) issued.revoked.push(token);
-    for (const [token, entry] of refreshTokens) if (entry.grant === grant) issued.revoked.push(token);
+    for (const [token, entry] of this.accessTokens)
+      if (entry.grant === grant) this.issued.revoked.push(token);
+    for (const [token, entry] of this.refreshTokens)
+      if (entry.grant === grant) this.issued.revoked.push(token);
   }
 
-  function authorizeGet(provider: string, query: URLSearchParams, response: ServerResponse) {
-    const client = clientFor(provider, query.get('client_id'));
+  authorizeGet(provider: string, query: URLSearchParams, response: ServerResponse) {
+    const client = this.clientFor(provider, query.get('client_id'));
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!client)
       return send(response, 400, page('Error', '<h1>Unknown client</h1><p>client_id is not registered.</p>'));
@@ -241,15 +243,15 @@ export async function startSandboxProvider(
       return redirectTo(response, redirectUri, { error: 'invalid_scope', state });
     }
     const requestId = random('req_');
-    requests.set(requestId, {
+    this.requests.set(requestId, {
       client,
       redirectUri,
       state,
       scopes,
       challenge,
-      expiresAt: clock.now() + REQUEST_TTL_MS,
+      expiresAt: this.clock.now() + REQUEST_TTL_MS,
     });
-    const options = SIMULATIONS.map(
+    const choices = SIMULATIONS.map(
       (s) => `<option value="${s}">${s === 'none' ? 'behave normally' : s}</option>`,
     ).join('');
     send(
@@ -264,7 +266,7 @@ export async function startSandboxProvider(
 <label>Account id <input name="account_id" value="acct-1001"></label>
 <label>Email <input name="email" value="user@example.com"></label>
 <label>Display name <input name="display_name" value="Sandbox User"></label>
-<label>Simulate <select name="simulate">${options}</select></label>
+<label>Simulate <select name="simulate">${choices}</select></label>
 <button name="decision" value="approve" type="submit">Approve</button>
 <button name="decision" value="decline" type="submit">Decline</button>
 </form>`,
@@ -272,11 +274,11 @@ export async function startSandboxProvider(
     );
   }
 
-  function authorizePost(form: URLSearchParams, response: ServerResponse) {
+  authorizePost(form: URLSearchParams, response: ServerResponse) {
     const requestId = form.get('request_id') ?? '';
-    const request = requests.get(requestId);
-    requests.delete(requestId);
-    if (!request || clock.now() > request.expiresAt) {
+    const request = this.requests.get(requestId);
+    this.requests.delete(requestId);
+    if (!request || this.clock.now() > request.expiresAt) {
       return send(
         response,
         400,
@@ -296,8 +298,8 @@ export async function startSandboxProvider(
       return redirectTo(response, redirectUri, { error: 'server_error', state });
     if (simulate === 'missing_code') return redirectTo(response, redirectUri, { state });
     const code = random('sbx_code_');
-    issued.codes.push(code);
-    codes.set(code, {
+    this.issued.codes.push(code);
+    this.codes.set(code, {
       client: request.client,
       redirectUri,
       challenge: request.challenge,
@@ -307,7 +309,7 @@ export async function startSandboxProvider(
         email: form.get('email') ?? '',
         name: form.get('display_name') ?? '',
       },
-      expiresAt: clock.now() + CODE_TTL_MS,
+      expiresAt: this.clock.now() + CODE_TTL_MS,
       tokenError:
         simulate === 'exchange_failed'
           ? 'invalid_grant'
@@ -318,102 +320,99 @@ export async function startSandboxProvider(
     redirectTo(response, redirectUri, { code, state });
   }
 
-  function tokenError(response: ServerResponse, error: TokenError, retryAfter = 30) {
+  tokenError(response: ServerResponse, error: TokenError, retryAfter = 30) {
     if (error === 'rate_limited')
       return send(response, 429, { error: 'rate_limited' }, { 'Retry-After': String(retryAfter) });
     if (error === 'server_error') return send(response, 503, { error: 'temporarily_unavailable' });
     return send(response, 400, { error: 'invalid_grant' });
   }
 
-  function token(
-    provider: string,
-    request: IncomingMessage,
-    form: URLSearchParams,
-    response: ServerResponse,
-  ) {
-    const client = authenticate(provider, request, form);
+  token(provider: string, request: IncomingMessage, form: URLSearchParams, response: ServerResponse) {
+    const client = this.authenticate(provider, request, form);
     if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
-    const injected = nextTokenError.get(provider);
+    const injected = this.nextTokenError.get(provider);
     if (injected) {
-      nextTokenError.delete(provider);
-      return tokenError(response, injected.error, injected.retryAfter);
+      this.nextTokenError.delete(provider);
+      return this.tokenError(response, injected.error, injected.retryAfter);
     }
     const grantType = form.get('grant_type');
-    if (grantType === 'authorization_code') {
-      const code = form.get('code') ?? '';
-      const entry = codes.get(code);
-      codes.delete(code);
-      if (!entry) {
-        // A code presented twice: refuse, and revoke what it produced (RFC 6749 §4.1.2).
-        if (usedCodes.has(code)) {
-          for (const t of accessTokens.values()) if (t.grant.id === usedCodes.get(code)) revokeGrant(t.grant);
-        }
-        return send(response, 400, { error: 'invalid_grant' });
-      }
-      usedCodes.set(code, undefined);
-      const verifier = form.get('code_verifier') ?? '';
-      const valid =
-        entry.client === client &&
-        clock.now() <= entry.expiresAt &&
-        form.get('redirect_uri') === entry.redirectUri &&
-        /^[A-Za-z0-9._~-]{43,128}$/.test(verifier) &&
-        constantEqual(s256(verifier), entry.challenge);
-      if (!valid) return send(response, 400, { error: 'invalid_grant' });
-      if (entry.tokenError) return tokenError(response, entry.tokenError);
-      const grant: Grant = {
-        id: random('grant_'),
-        client,
-        account: entry.account,
-        scopes: entry.scopes,
-        revoked: false,
-      };
-      usedCodes.set(code, grant.id);
-      return send(response, 200, issueTokens(grant));
-    }
-    if (grantType === 'refresh_token') {
-      const presented = form.get('refresh_token') ?? '';
-      const entry = refreshTokens.get(presented);
-      if (!entry || entry.grant.client !== client || entry.grant.revoked)
-        return send(response, 400, { error: 'invalid_grant' });
-      if (entry.spent) {
-        revokeGrant(entry.grant); // a rotated refresh token used again: assume theft, end the grant
-        return send(response, 400, { error: 'invalid_grant' });
-      }
-      const tokens = issueTokens(entry.grant);
-      if (client.rotateRefreshTokens) {
-        entry.spent = true;
-        return send(response, 200, tokens);
-      }
-      refreshTokens.delete(tokens.refresh_token);
-      issued.refreshTokens.pop();
-      return send(response, 200, { ...tokens, refresh_token: presented });
-    }
+    if (grantType === 'authorization_code') return this.codeGrant(client, form, response);
+    if (grantType === 'refresh_token') return this.refreshGrant(client, form, response);
     return send(response, 400, { error: 'unsupported_grant_type' });
   }
 
-  function revoke(
-    provider: string,
-    request: IncomingMessage,
-    form: URLSearchParams,
-    response: ServerResponse,
-  ) {
-    const client = authenticate(provider, request, form);
+  /** authorization_code: one-time codes, 60 s, the client, redirect_uri and PKCE verifier checked. */
+  private codeGrant(client: SandboxClient, form: URLSearchParams, response: ServerResponse) {
+    const code = form.get('code') ?? '';
+    const entry = this.codes.get(code);
+    this.codes.delete(code);
+    if (!entry) {
+      // A code presented twice: refuse, and revoke what it produced (RFC 6749 §4.1.2).
+      if (this.usedCodes.has(code)) {
+        for (const t of this.accessTokens.values())
+          if (t.grant.id === this.usedCodes.get(code)) this.revokeGrant(t.grant);
+      }
+      return send(response, 400, { error: 'invalid_grant' });
+    }
+    this.usedCodes.set(code, undefined);
+    const verifier = form.get('code_verifier') ?? '';
+    const valid =
+      entry.client === client &&
+      this.clock.now() <= entry.expiresAt &&
+      form.get('redirect_uri') === entry.redirectUri &&
+      /^[A-Za-z0-9._~-]{43,128}$/.test(verifier) &&
+      constantEqual(s256(verifier), entry.challenge);
+    if (!valid) return send(response, 400, { error: 'invalid_grant' });
+    if (entry.tokenError) return this.tokenError(response, entry.tokenError);
+    const grant: Grant = {
+      id: random('grant_'),
+      client,
+      account: entry.account,
+      scopes: entry.scopes,
+      revoked: false,
+    };
+    this.usedCodes.set(code, grant.id);
+    return send(response, 200, this.issueTokens(grant));
+  }
+
+  /** refresh_token: rotating when the client says so; a rotated token used again ends the grant. */
+  private refreshGrant(client: SandboxClient, form: URLSearchParams, response: ServerResponse) {
+    const presented = form.get('refresh_token') ?? '';
+    const entry = this.refreshTokens.get(presented);
+    if (!entry || entry.grant.client !== client || entry.grant.revoked)
+      return send(response, 400, { error: 'invalid_grant' });
+    if (entry.spent) {
+      this.revokeGrant(entry.grant); // assume theft
+      return send(response, 400, { error: 'invalid_grant' });
+    }
+    const tokens = this.issueTokens(entry.grant);
+    if (client.rotateRefreshTokens) {
+      entry.spent = true;
+      return send(response, 200, tokens);
+    }
+    this.refreshTokens.delete(tokens.refresh_token);
+    this.issued.refreshTokens.pop();
+    return send(response, 200, { ...tokens, refresh_token: presented });
+  }
+
+  revoke(provider: string, request: IncomingMessage, form: URLSearchParams, response: ServerResponse) {
+    const client = this.authenticate(provider, request, form);
     if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
     const presented = form.get('token') ?? '';
-    const refresh = refreshTokens.get(presented);
-    const access = accessTokens.get(presented);
-    if (refresh && refresh.grant.client === client) revokeGrant(refresh.grant);
+    const refresh = this.refreshTokens.get(presented);
+    const access = this.accessTokens.get(presented);
+    if (refresh && refresh.grant.client === client) this.revokeGrant(refresh.grant);
     else if (access && access.grant.client === client) {
-      accessTokens.delete(presented);
-      issued.revoked.push(presented);
+      this.accessTokens.delete(presented);
+      this.issued.revoked.push(presented);
     }
     send(response, 200, {}); // RFC 7009: unknown tokens are not an error
   }
 
-  function account(request: IncomingMessage, response: ServerResponse) {
+  account(request: IncomingMessage, response: ServerResponse) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    const entry = accessTokens.get(bearer);
-    if (!entry || entry.grant.revoked || clock.now() > entry.expiresAt) {
+    const entry = this.accessTokens.get(bearer);
+    if (!entry || entry.grant.revoked || this.clock.now() > entry.expiresAt) {
       return send(
         response,
         401,
@@ -425,20 +424,21 @@ export async function startSandboxProvider(
     send(response, 200, { id, email, name });
   }
 
-  function returnPage(query: URLSearchParams, response: ServerResponse) {
+  returnPage(query: URLSearchParams, response: ServerResponse) {
     const rows = [...query]
       .map(([k, v]) => `<li><code>${escapeHtml(k)}</code> = <code>${escapeHtml(v)}</code></li>`)
       .join('');
     send(response, 200, page('Returned', `<h1>Back at the return_url</h1><ul>${rows}</ul>`));
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse, body: string) {
-    const target = new URL(request.url ?? '/', url);
+  async handle(request: IncomingMessage, response: ServerResponse, body: string) {
+    const target = new URL(request.url ?? '/', this.url);
     const form = new URLSearchParams(body);
     const [, provider = '', action = ''] = target.pathname.split('/');
-    if (options.exposeIssued && target.pathname === '/__sandbox/issued') return send(response, 200, issued);
+    if (this.options.exposeIssued && target.pathname === '/__sandbox/issued')
+      return send(response, 200, this.issued);
     if (
-      options.exposeIssued &&
+      this.options.exposeIssued &&
       target.pathname === '/__sandbox/next-token-error' &&
       request.method === 'POST'
     ) {
@@ -447,34 +447,40 @@ export async function startSandboxProvider(
         error?: TokenError;
         retry_after?: number;
       };
-      nextTokenError.set(input.provider ?? '', {
+      this.nextTokenError.set(input.provider ?? '', {
         error: input.error ?? 'invalid_grant',
         retryAfter: input.retry_after ?? 30,
       });
       return send(response, 204, '');
     }
-    if (target.pathname === '/return') return returnPage(target.searchParams, response);
-    const known = [...clients.values()].some((c) => c.provider === provider);
+    if (target.pathname === '/return') return this.returnPage(target.searchParams, response);
+    const known = [...this.clients.values()].some((c) => c.provider === provider);
     if (!known) return send(response, 404, { error: 'not_found' });
     if (action === 'authorize' && request.method === 'GET')
-      return authorizeGet(provider, target.searchParams, response);
-    if (action === 'authorize' && request.method === 'POST') return authorizePost(form, response);
+      return this.authorizeGet(provider, target.searchParams, response);
+    if (action === 'authorize' && request.method === 'POST') return this.authorizePost(form, response);
     if (action === 'token' && request.method === 'POST') {
-      token(provider, request, form, response);
+      this.token(provider, request, form, response);
       const grantType = form.get('grant_type') ?? '';
-      issued.tokenRequests.push({ provider, grantType, status: response.statusCode });
+      this.issued.tokenRequests.push({ provider, grantType, status: response.statusCode });
       return;
     }
-    if (action === 'revoke' && request.method === 'POST') return revoke(provider, request, form, response);
-    if (action === 'account' && request.method === 'GET') return account(request, response);
+    if (action === 'revoke' && request.method === 'POST')
+      return this.revoke(provider, request, form, response);
+    if (action === 'account' && request.method === 'GET') return this.account(request, response);
     send(response, 404, { error: 'not_found' });
   }
+}
 
+export async function startSandboxProvider(
+  options: { port?: number; host?: string; clock?: Clock; exposeIssued?: boolean } = {},
+): Promise<SandboxProvider> {
+  const sandbox = new SandboxAuthorizationServer(options.clock ?? systemClock, options);
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      handle(request, response, Buffer.concat(chunks).toString('utf8')).catch(() => {
+      sandbox.handle(request, response, Buffer.concat(chunks).toString('utf8')).catch(() => {
         if (!response.headersSent) send(response, 500, { error: 'server_error' });
       });
     });
@@ -483,7 +489,8 @@ export async function startSandboxProvider(
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
-  url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  sandbox.url = url;
 
   return {
     url,
@@ -493,8 +500,8 @@ export async function startSandboxProvider(
       revokeUrl: `${url}/${provider}/revoke`,
       accountUrl: `${url}/${provider}/account`,
     }),
-    register: (client) => clients.set(`${client.provider}:${client.clientId}`, client),
-    issued: () => structuredClone(issued),
+    register: (client) => sandbox.clients.set(`${client.provider}:${client.clientId}`, client),
+    issued: () => structuredClone(sandbox.issued),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

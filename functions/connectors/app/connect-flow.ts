@@ -27,7 +27,7 @@ import { ProviderHttpError, exchangeCode, fetchAccount } from '../infra/oauth-cl
 import { isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
-import type { Account, ConnectionItem, TokenRecord } from './store';
+import type { Account, ConnectionItem, FlowItem, TokenRecord } from './store';
 import { ConnectorStore } from './store';
 import { GoneError, NotFoundError } from '../../platform/errors';
 import { invalidField } from '../../platform/validation';
@@ -137,50 +137,76 @@ export interface CallbackInput {
   baseUrl: string;
 }
 
-/** The provider's redirect back: every way it can end is a redirect to return_url, except a forged state. */
-export async function completeConnection(
-  deps: Deps,
+interface ActiveFlow {
+  /** The flow's one-time nonce (from the signed state). */
+  nonce: string;
+  flow: FlowItem;
+  connection: ConnectionItem;
+  /** Whether the signed state was still in date (an expired one still names its flow). */
+  inDate: boolean;
+}
+
+/** Step 1: the signed state names a flow and its pending connection, or the callback is forged. */
+async function loadFlow(
+  store: ConnectorStore,
   config: ConnectorConfig,
   input: CallbackInput,
-  log: Logger,
-): Promise<FlowRedirect> {
+  now: number,
+): Promise<ActiveFlow> {
   const invalid = () => invalidField('query parameters', 'state', 'missing, forged or unknown');
-  const now = deps.clock.now();
   const check = verifyState(config.stateKey(), input.query.state, now);
   if (!check.ok && check.reason !== 'expired') throw invalid();
   const { payload } = check;
   if (payload.p !== input.provider) throw invalid();
-  const store = new ConnectorStore(deps.tables.connectors);
   const [flow, connection] = await Promise.all([store.getFlow(payload.n), store.getConnection(payload.c)]);
   if (!flow || !connection || flow.connectionId !== connection.id) throw invalid();
+  return { nonce: payload.n, flow, connection, inDate: check.ok };
+}
 
-  const end = (outcome: ReturnError): FlowRedirect => ({
-    location: appendQuery(connection.returnUrl, 'error', outcome),
-    outcome,
-    connectionId: connection.id,
-  });
-  if (!check.ok || now > flow.flowExpiresAt) return end('oauth_flow_inactive');
-  if (!(await store.consumeFlow(payload.n, now))) return end('oauth_flow_inactive');
+/** Step 2: the flow is used once, in date, by the browser that started it, for a pending connection. */
+async function flowRefusal(
+  deps: Deps,
+  store: ConnectorStore,
+  { nonce, flow, connection, inDate }: ActiveFlow,
+  input: CallbackInput,
+  now: number,
+): Promise<ReturnError | undefined> {
+  if (!inDate || now > flow.flowExpiresAt) return 'oauth_flow_inactive';
+  if (!(await store.consumeFlow(nonce, now))) return 'oauth_flow_inactive';
   const cookie = readCookie(input.cookieHeader, BROWSER_COOKIE);
-  if (!cookie || !sameHash(sha256(cookie), flow.browserHash)) return end('oauth_flow_inactive');
-  if (connection.status !== 'pending') return end('oauth_flow_inactive');
-  if (input.query.error)
-    return end(input.query.error === 'access_denied' ? 'access_denied' : 'provider_error');
-  if (!input.query.code) return end('missing_code');
+  if (!cookie || !sameHash(sha256(cookie), flow.browserHash)) return 'oauth_flow_inactive';
+  if (connection.status !== 'pending') return 'oauth_flow_inactive';
+  if (input.query.error) return input.query.error === 'access_denied' ? 'access_denied' : 'provider_error';
+  if (!input.query.code) return 'missing_code';
   if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, flow.provider))) {
-    return end('connector_scope_not_enabled');
+    return 'connector_scope_not_enabled';
   }
+  return undefined;
+}
 
+type Grant = { tokens: TokenSet; granted: string[]; account: Account };
+
+/** Step 3: code -> tokens (PKCE), the scopes checked, the account looked up; a grant not kept is revoked. */
+async function obtainGrant(
+  deps: Deps,
+  config: ConnectorConfig,
+  { flow, connection }: ActiveFlow,
+  input: CallbackInput & { query: { code: string } },
+  log: Logger,
+): Promise<Grant | ReturnError> {
   const definition = PROVIDERS[flow.provider];
   const client = config.provider(flow.provider);
-  const verifier = await open(
-    deps.keys,
-    flow.verifier,
-    verifierContext(connection.organizationId, connection.id),
-  );
+  const failed = (what: string, error: ProviderHttpError) => {
+    log.warn(what, { connectionId: connection.id, status: error.status, oauthError: error.oauthError });
+    return 'oauth_exchange_failed' as const;
+  };
   let tokens: TokenSet;
-  let account: Account;
   try {
+    const verifier = await open(
+      deps.keys,
+      flow.verifier,
+      verifierContext(connection.organizationId, connection.id),
+    );
     tokens = await exchangeCode(client, definition, {
       code: input.query.code,
       verifier,
@@ -188,38 +214,55 @@ export async function completeConnection(
     });
   } catch (error) {
     if (!(error instanceof ProviderHttpError)) throw error;
-    log.warn('provider code exchange failed', {
-      connectionId: connection.id,
-      status: error.status,
-      oauthError: error.oauthError,
-    });
-    return end('oauth_exchange_failed');
+    return failed('provider code exchange failed', error);
   }
-  const tier = definition.scopeTiers[flow.scopeTier]!;
-  const granted = tokens.scopes ?? tier.scopes;
-  // A grant we will not keep is handed back at once (best effort).
   const discard = async (outcome: ReturnError) => {
     await revokeGrant(config, flow.provider, tokens, connection.id, log);
-    return end(outcome);
+    return outcome;
   };
+  const tier = definition.scopeTiers[flow.scopeTier]!;
+  const granted = tokens.scopes ?? tier.scopes;
   const missing = tier.required.filter((scope) => !granted.includes(scope));
   if (missing.length) {
     log.info('provider granted fewer scopes than required', { connectionId: connection.id, missing });
     return discard('connector_scope_not_enabled');
   }
   try {
-    account = await fetchAccount(client, definition, tokens.accessToken);
+    return { tokens, granted, account: await fetchAccount(client, definition, tokens.accessToken) };
   } catch (error) {
     if (!(error instanceof ProviderHttpError)) throw error;
-    log.warn('provider account lookup failed', {
-      connectionId: connection.id,
-      status: error.status,
-      oauthError: error.oauthError,
-    });
-    return discard('oauth_exchange_failed');
+    return discard(failed('provider account lookup failed', error));
   }
+}
 
-  const attached = await attach(deps, store, connection, account, tokens, granted);
+/** The provider's redirect back: every way it can end is a redirect to return_url, except a forged state. */
+export async function completeConnection(
+  deps: Deps,
+  config: ConnectorConfig,
+  input: CallbackInput,
+  log: Logger,
+): Promise<FlowRedirect> {
+  const now = deps.clock.now();
+  const store = new ConnectorStore(deps.tables.connectors);
+  const active = await loadFlow(store, config, input, now);
+  const { connection } = active;
+  const end = (outcome: ReturnError): FlowRedirect => ({
+    location: appendQuery(connection.returnUrl, 'error', outcome),
+    outcome,
+    connectionId: connection.id,
+  });
+  const refusal = await flowRefusal(deps, store, active, input, now);
+  if (refusal) return end(refusal);
+  const grant = await obtainGrant(
+    deps,
+    config,
+    active,
+    { ...input, query: { ...input.query, code: input.query.code! } },
+    log,
+  );
+  if (typeof grant === 'string') return end(grant);
+
+  const attached = await attach(deps, store, connection, grant.account, grant.tokens, grant.granted);
   if (!attached) return end('oauth_flow_inactive');
   const reconnected = attached !== connection.id;
   log.info('connection completed', {

@@ -21,6 +21,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import type { IConstruct } from 'constructs';
 import { Construct } from 'constructs';
 import type { MetricName } from '../functions/platform/metrics';
 import { METRICS_NAMESPACE, metricDimensions } from '../functions/platform/metrics';
@@ -72,10 +73,30 @@ export class Observability extends Construct {
     // The delivery construct's own alarms (dead letters, oldest message) already notify the topic.
     const inherited: IAlarm[] = delivery?.alarms ?? [];
 
-    // Queues the delivery construct does not watch (it watches events and deliveries).
-    const watched = new Set<ServiceQueue>(
-      delivery ? [messaging.queues.events, messaging.queues.deliveries] : [],
-    );
+    this.queueAlarms(all, delivery ? [messaging.queues.events, messaging.queues.deliveries] : []);
+
+    this.functionAlarms(functions, stage);
+    this.apiAlarms(restApi, stage);
+    const business = this.businessAlarms(stage);
+    this.workflowAlarms(stateMachines);
+    this.scheduleAlarms(rules);
+
+    this.dashboard = this.makeDashboard({
+      stage,
+      restApi,
+      messaging,
+      functions,
+      stateMachines,
+      webAcl,
+      business,
+      alarms: [...inherited, ...this.alarms],
+    });
+  }
+
+  /** Dead letters of the queues the delivery construct does not watch (it watches events and deliveries). */
+  private queueAlarms(all: IConstruct[], watchedByDelivery: ServiceQueue[]): void {
+    const stack = Stack.of(this);
+    const watched = new Set<ServiceQueue>(watchedByDelivery);
     for (const queue of all.filter((c): c is ServiceQueue => c instanceof ServiceQueue && !watched.has(c))) {
       const name = pascal(queue.node.path.replace(`${stack.node.path}/`, ''));
       this.alarm(`${name}DeadLetters`, {
@@ -86,8 +107,11 @@ export class Observability extends Construct {
         description: `Messages in the dead-letter queue of ${queue.node.path}`,
       });
     }
+  }
 
-    // Lambda: unhandled errors (crashes, timeouts; handled 5xx show up on the API) and throttles.
+  /** Lambda: unhandled errors (crashes, timeouts; handled 5xx show up on the API) and throttles. */
+  private functionAlarms(functions: ServiceFunction[], stage: StageConfig): void {
+    const stack = Stack.of(this);
     for (const fn of functions) {
       const name = pascal(fn.node.path.replace(`${stack.node.path}/`, ''));
       const invocations = fn.fn.metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum' });
@@ -125,8 +149,10 @@ export class Observability extends Construct {
       description:
         "Lambda throttled invocations in the account and region (the account's concurrency is exhausted), in each of 3 periods of 5 minutes",
     });
+  }
 
-    // API: 5xx share and latency.
+  /** API: 5xx share and latency. */
+  private apiAlarms(restApi: RestApi, stage: StageConfig): void {
     const requests = restApi.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
     const serverErrors = restApi.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
     this.alarm('Api5xxRate', {
@@ -145,8 +171,10 @@ export class Observability extends Construct {
       evaluationPeriods: 3,
       description: `API p99 latency above ${API_P99_LATENCY_MS} ms for 15 minutes`,
     });
+  }
 
-    // Business outcomes, from the embedded metrics the workers write (functions/platform/metrics.ts).
+  /** Business outcomes, from the embedded metrics the workers write (functions/platform/metrics.ts). */
+  private businessAlarms(stage: StageConfig) {
     const business = (name: MetricName, statistic = 'Sum', period = FIFTEEN_MINUTES) =>
       new Metric({
         namespace: METRICS_NAMESPACE,
@@ -170,8 +198,12 @@ export class Observability extends Construct {
       threshold: stage.alarms.connectionThrottlesPer15Minutes,
       description: `More than ${stage.alarms.connectionThrottlesPer15Minutes} connections were throttled by their provider in 15 minutes`,
     });
+    return business;
+  }
 
-    // Workflows and schedules.
+  /** Step Functions executions that failed, timed out or were aborted. */
+  private workflowAlarms(stateMachines: StateMachine[]): void {
+    const stack = Stack.of(this);
     for (const machine of stateMachines) {
       const name = pascal(machine.node.scope!.node.path.replace(`${stack.node.path}/`, ''));
       this.alarm(`${name}ExecutionsFailed`, {
@@ -189,6 +221,11 @@ export class Observability extends Construct {
         description: `An execution of ${machine.node.path} failed, timed out or was aborted`,
       });
     }
+  }
+
+  /** Schedules that could not invoke their target. */
+  private scheduleAlarms(rules: Rule[]): void {
+    const stack = Stack.of(this);
     for (const rule of rules) {
       const name = pascal(rule.node.path.replace(`${stack.node.path}/`, ''));
       this.alarm(`${name}FailedInvocations`, {
@@ -203,17 +240,6 @@ export class Observability extends Construct {
         description: `The schedule ${rule.node.path} could not invoke its target`,
       });
     }
-
-    this.dashboard = this.makeDashboard({
-      stage,
-      restApi,
-      messaging,
-      functions,
-      stateMachines,
-      webAcl,
-      business,
-      alarms: [...inherited, ...this.alarms],
-    });
   }
 
   private makeTopic(email: string): Topic {

@@ -48,7 +48,17 @@ export function createLocalDeps(
   const deps: LocalDeps = {
     tables,
     keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined),
-    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
+    // Journaled under the data directory and driven by the clock, like the tables.
+    queues: {
+      events: new LocalQueue('events', {
+        clock,
+        journal: dataDir ? join(dataDir, 'queues', 'events.jsonl') : undefined,
+      }),
+      deliveries: new LocalQueue('deliveries', {
+        clock,
+        journal: dataDir ? join(dataDir, 'queues', 'deliveries.jsonl') : undefined,
+      }),
+    },
     clock,
     vault: new MemoryVault(),
     // The deployed definition, its Lambda tasks run in process (vault documents live in memory only).

@@ -1,7 +1,16 @@
 // Time is a port so link expiry, retry schedules and auto-disable are tested in milliseconds.
 export interface Clock {
   now(): number; // epoch milliseconds
+  /**
+   * The wall clock, for what leaves the service and is checked against another party's clock (a
+   * webhook's signature timestamp). The same as now() except where the clock can be moved
+   * (development), so a strict receiver still accepts the signature.
+   */
+  wall?(): number;
 }
+
+/** The time to stamp on what another party checks against its own clock. */
+export const wallTime = (clock: Clock): number => clock.wall?.() ?? clock.now();
 
 export const systemClock: Clock = { now: () => Date.now() };
 
@@ -24,6 +33,9 @@ export class OffsetClock implements Clock {
   offsetMs = 0;
   now(): number {
     return Date.now() + this.offsetMs;
+  }
+  wall(): number {
+    return Date.now();
   }
 }
 

@@ -88,10 +88,21 @@ export interface QueueMessage {
   delaySeconds?: number;
 }
 
+/** A message the queue gave up on after its maximum receives (SQS: moved to the dead-letter queue). */
+export interface DeadLetter {
+  id: string;
+  body: string;
+  receiveCount: number;
+  /** Epoch ms it was dead-lettered (SQS: when it was first sent, the only time SQS keeps). */
+  deadAt: number;
+}
+
 export interface Queue {
   readonly name: string;
   send(message: QueueMessage): Promise<void>;
   sendBatch(messages: QueueMessage[]): Promise<void>;
+  /** The newest dead letters first, at most `limit`; reading them leaves them where they are. */
+  listDeadLetters(limit?: number): Promise<DeadLetter[]>;
 }
 
 export type QueueName = 'events' | 'deliveries';

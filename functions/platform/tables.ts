@@ -57,6 +57,12 @@ export const QUEUE_URL_ENV: Record<QueueName, string> = {
   deliveries: 'QUEUE_DELIVERIES_URL',
 };
 
+/** Environment variable carrying each queue's dead-letter queue URL (routes that list dead letters). */
+export const DLQ_URL_ENV: Record<QueueName, string> = {
+  events: 'QUEUE_EVENTS_DLQ_URL',
+  deliveries: 'QUEUE_DELIVERIES_DLQ_URL',
+};
+
 /** Environment variable carrying each state machine's ARN into a Lambda. */
 export const WORKFLOW_ARN_ENV: Record<WorkflowName, string> = {
   purge: 'STATE_MACHINE_PURGE_ARN',

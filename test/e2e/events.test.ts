@@ -84,6 +84,9 @@ describe('events through the local server', () => {
   it('refuses a non-system key with 403 and bad input with 400 or 413', async () => {
     expect((await publish(call)).status).toBe(403);
     expect((await publish(system, { matterId: 5 })).status).toBe(400);
+    const unknown = await publish(system, { matterId: 'm', name: 'x', clientSecret: 'leak' });
+    expect(unknown.status).toBe(400); // the catalog's schema has additionalProperties: false
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('clientSecret');
     expect((await publish(system, { matterId: 'm', name: 'x'.repeat(70_000) })).status).toBe(413);
     const unknown = await system('/webhooks/v1/events', {
       method: 'POST',

@@ -47,6 +47,7 @@ function setup() {
     name,
     send: async (m: QueueMessage) => void sent.push(m),
     sendBatch: async (ms: QueueMessage[]) => void sent.push(...ms),
+    listDeadLetters: async () => [],
   });
   let decrypts = 0;
   const keys = {
@@ -127,6 +128,31 @@ describe('a warm worker', () => {
     const { signingSecret: rotated } = await rotateSecret(sim.deps, owner.organizationId, endpoint.id);
     await sim.deliver();
     expect(sim.sends.map((s) => s.secrets)).toEqual([[old], [rotated, old]]);
+  });
+
+  it('keeps every rotated-out secret signing for its whole window, however often it rotates', async () => {
+    const sim = setup();
+    const { endpoint, signingSecret: first } = await createEndpoint(sim.deps, owner, endpointInput);
+    const secrets = [first];
+    for (let i = 0; i < 3; i++) {
+      sim.clock.advance(60 * 60_000); // three rotations within 24 hours
+      secrets.unshift((await rotateSecret(sim.deps, owner.organizationId, endpoint.id)).signingSecret);
+    }
+    sim.clock.advance(10_000); // past the endpoint cache's TTL
+    await sim.deliver();
+    expect(sim.sends.at(-1)!.secrets).toEqual(secrets);
+    sim.clock.advance(22 * 60 * 60_000); // the first one's 24 hours are over; the others' are not
+    await sim.deliver();
+    expect(sim.sends.at(-1)!.secrets).toEqual(secrets.slice(0, 3));
+  });
+
+  it('refuses a rotation that would make more than five secrets sign at once (409)', async () => {
+    const sim = setup();
+    const { endpoint } = await createEndpoint(sim.deps, owner, endpointInput);
+    for (let i = 0; i < 4; i++) await rotateSecret(sim.deps, owner.organizationId, endpoint.id);
+    await expect(rotateSecret(sim.deps, owner.organizationId, endpoint.id)).rejects.toThrow(
+      /6 secrets would sign at once/,
+    );
   });
 
   it('stops delivering at once when the endpoint is disabled in this process', async () => {

@@ -55,6 +55,9 @@ class SimulatedQueue implements Queue {
   async sendBatch(ms: QueueMessage[]) {
     for (const m of ms) await this.send(m);
   }
+  async listDeadLetters() {
+    return [];
+  }
 }
 
 function setup() {

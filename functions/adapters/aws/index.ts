@@ -13,7 +13,13 @@ import type {
   WorkflowName,
   Workflows,
 } from '../../platform/ports';
-import { QUEUE_URL_ENV, TABLE_DEFINITIONS, TABLE_NAMES, WORKFLOW_ARN_ENV } from '../../platform/tables';
+import {
+  DLQ_URL_ENV,
+  QUEUE_URL_ENV,
+  TABLE_DEFINITIONS,
+  TABLE_NAMES,
+  WORKFLOW_ARN_ENV,
+} from '../../platform/tables';
 import { dynamo, kms, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
@@ -44,10 +50,11 @@ export function awsTables(
 
 export function awsQueues(
   url: (name: QueueName) => string = (n) => getStringFromEnv(QUEUE_URL_ENV[n]),
+  deadLetterUrl: (name: QueueName) => string = (n) => getStringFromEnv(DLQ_URL_ENV[n]),
 ): Queues {
   return lazyRecord<QueueName, Queue>(
     ['events', 'deliveries'],
-    (name) => new SqsQueue(name, url(name), sqs()),
+    (name) => new SqsQueue(name, url(name), sqs(), () => deadLetterUrl(name)),
   );
 }
 

@@ -1,6 +1,7 @@
 // Queue port on SQS.
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { Queue, QueueMessage } from '../../platform/ports';
+import { ConfigurationError } from '../../platform/errors';
+import type { DeadLetter, Queue, QueueMessage } from '../../platform/ports';
 import type { ClientRef } from './clients';
 
 const commands = () => import('@aws-sdk/client-sqs');
@@ -10,7 +11,43 @@ export class SqsQueue implements Queue {
     readonly name: string,
     private readonly url: string,
     private readonly client: ClientRef<SQSClient>,
+    /** The queue's dead-letter queue (its redrive target), read by listDeadLetters. */
+    private readonly deadLetterUrl?: () => string,
   ) {}
+
+  /**
+   * Peeks at the dead-letter queue: received with a zero visibility timeout, so the messages stay
+   * there for an operator to redrive. SQS hands out a sample per call; repeated calls gather up to
+   * `limit` distinct messages.
+   */
+  async listDeadLetters(limit = 100): Promise<DeadLetter[]> {
+    if (!this.deadLetterUrl)
+      throw new ConfigurationError(`No dead-letter queue is configured for ${this.name}`);
+    const [client, { ReceiveMessageCommand }] = await Promise.all([this.client, commands()]);
+    const found = new Map<string, DeadLetter>();
+    for (let call = 0; call < Math.ceil(limit / 10) + 2 && found.size < limit; call++) {
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: this.deadLetterUrl(),
+          MaxNumberOfMessages: 10,
+          VisibilityTimeout: 0,
+          WaitTimeSeconds: 0,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+        }),
+      );
+      const before = found.size;
+      for (const m of Messages) {
+        found.set(m.MessageId!, {
+          id: m.MessageId!,
+          body: m.Body ?? '',
+          receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 0),
+          deadAt: Number(m.Attributes?.SentTimestamp ?? 0),
+        });
+      }
+      if (found.size === before) break;
+    }
+    return [...found.values()].sort((a, b) => b.deadAt - a.deadAt).slice(0, limit);
+  }
 
   async send(message: QueueMessage): Promise<void> {
     const [client, { SendMessageCommand }] = await Promise.all([this.client, commands()]);

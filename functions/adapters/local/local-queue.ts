@@ -1,13 +1,20 @@
-// Queue port in process: messages go to a registered consumer after their delay, as SQS + Lambda would.
-// An SQS-shaped consumer (`attach`) gets the real aws-lambda SQSEvent in batches, and the records it
-// reports in batchItemFailures (or the whole batch, when it throws) come back after the visibility
-// timeout with a higher receive count, until maxReceiveCount sends them to the dead-letter list: the
-// same redrive SQS applies, so the same handlers run here.
+// Queue port in process, with SQS's semantics and durable: a message is journaled before `send`
+// returns (so an accepted event survives a crash or restart), becomes visible when its delay has
+// passed on the clock port (so moving the development clock drives the background schedule), is
+// handed to the attached SQS-shaped consumer in batches with a receive count, stays invisible for
+// the visibility timeout while it is processed, is deleted when the consumer does not report it in
+// batchItemFailures, and after maxReceiveCount receives goes to the dead letters: the redrive SQS
+// applies, so the same handlers run here. On start the journal is replayed: every message not yet
+// deleted is there again, and one that was in flight when the process died comes back when its
+// visibility timeout passes, as it would on SQS.
 import { createHash, randomUUID } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Queue, QueueMessage } from '../../platform/ports';
+import type { Clock } from '../../platform/clock';
+import { systemClock } from '../../platform/clock';
+import type { DeadLetter, Queue, QueueMessage } from '../../platform/ports';
 
-export type Consumer = (bodies: string[]) => Promise<void>;
 export type SqsConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 export interface SqsConsumerOptions {
@@ -16,94 +23,202 @@ export interface SqsConsumerOptions {
   maxReceiveCount?: number;
 }
 
+export interface LocalQueueOptions {
+  clock?: Clock;
+  /** The journal file; omitted: memory only (tests). */
+  journal?: string;
+}
+
 interface Message {
   id: string;
   body: string;
   sentAt: number;
+  /** Clock time from which it may be received (after its delay, or its visibility timeout). */
+  visibleAt: number;
   receiveCount: number;
 }
 
+type JournalLine =
+  | { op: 'put'; message: Message }
+  | { op: 'receive'; id: string; visibleAt: number; receiveCount: number }
+  | { op: 'delete'; id: string }
+  | { op: 'dead'; id: string; deadAt: number };
+
+/** How often, at most, a quiet queue looks at the clock again: a moved clock is noticed this fast. */
+const MAX_SLEEP_MS = 500;
+
 export class LocalQueue implements Queue {
-  private consumer: Consumer | undefined;
-  private sqsConsumer: { run: SqsConsumer; options: Required<SqsConsumerOptions> } | undefined;
-  private readonly held: Message[] = [];
-  private readonly ready: Message[] = [];
-  private flushScheduled = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
-  /** Bodies of messages that failed maxReceiveCount times (the dead-letter queue). */
-  readonly deadLetters: string[] = [];
+  private readonly clock: Clock;
+  private readonly journal: string | undefined;
+  private readonly messages = new Map<string, Message>();
+  private readonly dead: DeadLetter[] = [];
+  /** Received by this process and not settled yet: never handed out twice at once here. */
+  private readonly inFlight = new Set<string>();
+  private consumer: { run: SqsConsumer; options: Required<SqsConsumerOptions> } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
+  private closed = false;
+  private readonly running = new Set<Promise<void>>();
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    options: LocalQueueOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.journal = options.journal;
+    if (this.journal) this.open(this.journal);
+  }
 
-  /** Attach the worker; messages sent before it was attached are handed over at once. */
-  consume(consumer: Consumer): void {
-    this.consumer = consumer;
-    const backlog = this.held.splice(0);
-    if (backlog.length) void this.dispatch(backlog.map((m) => m.body));
+  /** Bodies of the messages that were received maxReceiveCount times without success. */
+  get deadLetters(): string[] {
+    return this.dead.map((d) => d.body);
+  }
+
+  async listDeadLetters(limit = 100): Promise<DeadLetter[]> {
+    return this.dead.slice(-limit).reverse();
   }
 
   /** Attach an SQS-triggered Lambda handler, with SQS's batch, visibility and redrive behaviour. */
   attach(run: SqsConsumer, options: SqsConsumerOptions = {}): void {
-    this.sqsConsumer = {
+    this.consumer = {
       run,
       options: { batchSize: 10, visibilityTimeoutMs: 30_000, maxReceiveCount: 5, ...options },
     };
-    for (const message of this.held.splice(0)) this.enqueueMessage(message);
+    this.wake();
   }
 
-  /** Take the messages waiting for a consumer (tests use it to read what was sent). */
+  /** Takes the visible messages when no consumer is attached (tests read what was sent). */
   drain(): string[] {
-    return this.held.splice(0).map((m) => m.body);
+    if (this.consumer) throw new Error(`queue ${this.name} has a consumer: nothing to drain`);
+    const now = this.clock.now();
+    const due = [...this.messages.values()].filter((m) => m.visibleAt <= now);
+    for (const message of due) this.remove(message.id);
+    return due.map((m) => m.body);
   }
 
   async send(message: QueueMessage): Promise<void> {
-    const delayMs = (message.delaySeconds ?? 0) * 1000;
-    const item: Message = { id: randomUUID(), body: message.body, sentAt: Date.now(), receiveCount: 0 };
-    if (delayMs === 0) return this.enqueueMessage(item);
-    this.later(delayMs, () => this.enqueueMessage(item));
+    const now = this.clock.now();
+    const item: Message = {
+      id: randomUUID(),
+      body: message.body,
+      sentAt: now,
+      visibleAt: now + (message.delaySeconds ?? 0) * 1000,
+      receiveCount: 0,
+    };
+    this.write({ op: 'put', message: item });
+    this.messages.set(item.id, item);
+    this.wake();
   }
 
   async sendBatch(messages: QueueMessage[]): Promise<void> {
     for (const message of messages) await this.send(message);
   }
 
+  /** Hands every message due now to the consumer and waits until they are settled (tests). */
+  async pump(): Promise<void> {
+    await Promise.all(this.deliverDue());
+  }
+
+  /** Messages not yet deleted or dead-lettered (visible, delayed or in flight). */
+  get size(): number {
+    return this.messages.size;
+  }
+
+  /** Stops handing out messages; what was journaled stays for the next start. */
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
   }
 
-  private later(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, ms);
-    timer.unref();
-    this.timers.add(timer);
+  private wake(): void {
+    if (!this.consumer || this.closed || this.scheduled) return;
+    this.scheduled = true;
+    if (this.timer) clearTimeout(this.timer);
+    setImmediate(() => {
+      this.scheduled = false;
+      this.deliverDue();
+      this.sleepUntilNext();
+    });
   }
 
-  private enqueueMessage(message: Message): void {
-    if (this.sqsConsumer) {
-      this.ready.push(message);
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-      return;
+  private sleepUntilNext(): void {
+    if (this.closed || !this.consumer || !this.messages.size) return;
+    const now = this.clock.now();
+    let next = Infinity;
+    for (const m of this.messages.values()) if (!this.inFlight.has(m.id)) next = Math.min(next, m.visibleAt);
+    if (next === Infinity) return; // all in flight: their settling wakes the queue
+    this.timer = setTimeout(() => this.wake(), Math.min(Math.max(0, next - now), MAX_SLEEP_MS));
+    this.timer.unref();
+  }
+
+  /** Hands out what is due now; returns the batches it started. */
+  private deliverDue(): Promise<void>[] {
+    if (!this.consumer || this.closed) return [];
+    const now = this.clock.now();
+    const due = [...this.messages.values()]
+      .filter((m) => m.visibleAt <= now && !this.inFlight.has(m.id))
+      .sort((a, b) => a.visibleAt - b.visibleAt);
+    const { batchSize, maxReceiveCount } = this.consumer.options;
+    // As SQS: a message already received maxReceiveCount times (a consumer that died holding it)
+    // moves to the dead letters on its next receive instead of being handed out again.
+    const exhausted = due.filter((m) => m.receiveCount >= maxReceiveCount);
+    for (const message of exhausted) this.deadLetter(message);
+    due.splice(0, due.length, ...due.filter((m) => m.receiveCount < maxReceiveCount));
+    const started: Promise<void>[] = [];
+    for (let i = 0; i < due.length; i += batchSize) {
+      const run = this.deliverBatch(due.slice(i, i + batchSize), now).finally(() => {
+        this.running.delete(run);
+        this.wake();
+      });
+      this.running.add(run);
+      started.push(run);
     }
-    if (!this.consumer) {
-      this.held.push(message);
-      return;
+    return started;
+  }
+
+  private async deliverBatch(batch: Message[], now: number): Promise<void> {
+    const { run, options } = this.consumer!;
+    for (const message of batch) {
+      message.receiveCount++;
+      message.visibleAt = now + options.visibilityTimeoutMs;
+      this.inFlight.add(message.id);
+      this.write({
+        op: 'receive',
+        id: message.id,
+        visibleAt: message.visibleAt,
+        receiveCount: message.receiveCount,
+      });
     }
-    setImmediate(() => void this.dispatch([message.body]));
+    let failed: Set<string>;
+    try {
+      const response = await run({ Records: batch.map((m) => this.toRecord(m, now)) });
+      failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      this.logFailure(error);
+      failed = new Set(batch.map((m) => m.id));
+    }
+    for (const message of batch) {
+      this.inFlight.delete(message.id);
+      if (!this.messages.has(message.id)) continue;
+      if (!failed.has(message.id)) this.remove(message.id);
+      else if (message.receiveCount >= options.maxReceiveCount) this.deadLetter(message);
+      // else: visible again once its visibility timeout has passed, as on SQS
+    }
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    const { batchSize } = this.sqsConsumer!.options;
-    while (this.ready.length) void this.deliverBatch(this.ready.splice(0, batchSize));
+  private remove(id: string): void {
+    this.write({ op: 'delete', id });
+    this.messages.delete(id);
   }
 
-  private toRecord(message: Message): SQSRecord {
+  private deadLetter(message: Message): void {
+    const deadAt = this.clock.now();
+    this.write({ op: 'dead', id: message.id, deadAt });
+    this.messages.delete(message.id);
+    this.dead.push({ id: message.id, body: message.body, receiveCount: message.receiveCount, deadAt });
+  }
+
+  private toRecord(message: Message, now: number): SQSRecord {
     return {
       messageId: message.id,
       receiptHandle: `${message.id}#${message.receiveCount}`,
@@ -112,7 +227,7 @@ export class LocalQueue implements Queue {
         ApproximateReceiveCount: String(message.receiveCount),
         SentTimestamp: String(message.sentAt),
         SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
+        ApproximateFirstReceiveTimestamp: String(now),
       },
       messageAttributes: {},
       md5OfBody: createHash('md5').update(message.body).digest('hex'),
@@ -122,40 +237,71 @@ export class LocalQueue implements Queue {
     };
   }
 
-  private async deliverBatch(batch: Message[]): Promise<void> {
-    const { run, options } = this.sqsConsumer!;
-    for (const message of batch) message.receiveCount++;
-    let failed: Set<string>;
-    try {
-      const response = await run({ Records: batch.map((m) => this.toRecord(m)) });
-      failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-    } catch (error) {
-      this.logFailure(error);
-      failed = new Set(batch.map((m) => m.id));
+  /** Appended synchronously: once `send` returns, the message is on disk. */
+  private write(line: JournalLine): void {
+    if (this.journal) appendFileSync(this.journal, JSON.stringify(line) + '\n');
+  }
+
+  /** Replays the journal, then compacts it to the messages and dead letters that remain. */
+  private open(path: string): void {
+    mkdirSync(dirname(path), { recursive: true });
+    if (existsSync(path)) {
+      for (const text of readFileSync(path, 'utf8').split('\n')) {
+        if (!text.trim()) continue;
+        let line: JournalLine;
+        try {
+          line = JSON.parse(text) as JournalLine;
+        } catch {
+          continue; // a line cut short by a crash: it never returned to its sender
+        }
+        this.replay(line);
+      }
     }
-    for (const message of batch) {
-      if (!failed.has(message.id)) continue;
-      if (message.receiveCount >= options.maxReceiveCount) this.deadLetters.push(message.body);
-      else this.later(options.visibilityTimeoutMs, () => this.enqueueMessage(message));
+    const compacted = [
+      ...[...this.messages.values()].map((message) => ({ op: 'put', message })),
+      ...this.dead.map((d) => ({
+        op: 'put',
+        message: {
+          id: d.id,
+          body: d.body,
+          sentAt: d.deadAt,
+          visibleAt: d.deadAt,
+          receiveCount: d.receiveCount,
+        },
+      })),
+      ...this.dead.map((d) => ({ op: 'dead', id: d.id, deadAt: d.deadAt })),
+    ];
+    writeFileSync(`${path}.tmp`, compacted.map((l) => JSON.stringify(l) + '\n').join(''));
+    renameSync(`${path}.tmp`, path);
+  }
+
+  private replay(line: JournalLine): void {
+    if (line.op === 'put') this.messages.set(line.message.id, { ...line.message });
+    else if (line.op === 'receive') {
+      const message = this.messages.get(line.id);
+      if (message) Object.assign(message, { visibleAt: line.visibleAt, receiveCount: line.receiveCount });
+    } else if (line.op === 'delete') this.messages.delete(line.id);
+    else if (line.op === 'dead') {
+      const message = this.messages.get(line.id);
+      if (!message) return;
+      this.messages.delete(line.id);
+      this.dead.push({
+        id: line.id,
+        body: message.body,
+        receiveCount: message.receiveCount,
+        deadAt: line.deadAt,
+      });
     }
   }
 
   private logFailure(error: unknown): void {
     console.error(
       JSON.stringify({
-        level: 'error',
-        msg: 'local queue consumer failed',
+        level: 'ERROR',
+        message: 'local queue consumer failed',
         queue: this.name,
         error: String(error),
       }),
     );
-  }
-
-  private async dispatch(bodies: string[]): Promise<void> {
-    try {
-      await this.consumer?.(bodies);
-    } catch (error) {
-      this.logFailure(error);
-    }
   }
 }

@@ -1,6 +1,7 @@
 // The event-type catalog: every subscribable type, its `data` schema (zod, the single source of the
 // published JSON Schema) and the permission a key needs to receive it. Events about a vault or a matter
-// carry vaultId / matterId, which is what resource scopes filter on.
+// carry vaultId / matterId, which is what resource scopes filter on. `data` is strict: a field the schema
+// does not name is refused (400) at publish, as the published JSON Schema's additionalProperties: false says.
 import * as z from 'zod';
 import type { Permission } from '../../platform/permissions';
 
@@ -24,7 +25,7 @@ const define = (
   permission: Permission,
   description: string,
   data: z.ZodRawShape,
-): EventTypeDefinition => ({ type, permission, description, data: z.object(data) });
+): EventTypeDefinition => ({ type, permission, description, data: z.strictObject(data) });
 
 export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   define('vault.ingest.completed', 'vaults:read', 'Ingestion of a vault object finished', {

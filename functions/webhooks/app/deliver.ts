@@ -2,7 +2,7 @@
 // the attempt (and the inline retry), records every attempt, schedules the next one (in queue hops
 // when the wait is longer than SQS allows) or settles the delivery, and keeps the endpoint's health
 // for the auto-disable policy. Redelivered and stale messages are recognised and do no second attempt.
-import { epochSeconds } from '../../platform/clock';
+import { epochSeconds, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { ConditionFailedError, NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
@@ -250,7 +250,7 @@ async function attemptOnce(
       eventId: delivery.eventId,
       body: delivery.body,
       secrets,
-      timestampSeconds: epochSeconds(startedAt),
+      timestampSeconds: epochSeconds(wallTime(deps.clock)),
     },
     { allowLoopback: options.allowLoopback, timeoutMs: options.timeoutMs, resolve: options.resolve },
   );

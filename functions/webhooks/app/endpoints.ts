@@ -5,7 +5,7 @@ import type { AttemptView } from '../domain/records';
 import type { SendOptions } from '../infra/send';
 import { sendWebhook } from '../infra/send';
 import { receiverBody } from '../../events';
-import { epochSeconds, isoTime } from '../../platform/clock';
+import { epochSeconds, isoTime, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open, seal } from '../../platform/envelope';
 import {
@@ -268,9 +268,13 @@ export async function deleteEndpoint(deps: EndpointDeps, organizationId: string,
   }
 }
 
+/** At most this many secrets sign at once: a rotation that would make more is refused (409). */
+export const MAX_SIGNING_SECRETS = 5;
+
 /**
  * A new secret becomes current; the one it replaces keeps signing for `overlapMs` (deliveries carry
- * both signatures meanwhile). Secrets already past their window are dropped.
+ * every signature meanwhile). Secrets already past their window are dropped; none inside it is, so
+ * each rotated-out secret verifies for its whole window however often the secret is rotated.
  */
 export async function rotateSecret(
   deps: EndpointDeps,
@@ -286,9 +290,15 @@ export async function rotateSecret(
     const kept = current.signingSecrets
       .map((s) => (s.retiresAt === undefined ? { ...s, retiresAt: now + overlapMs } : s))
       .filter((s) => s.retiresAt! > now);
+    if (kept.length >= MAX_SIGNING_SECRETS) {
+      throw new ConflictError(
+        `${kept.length + 1} secrets would sign at once; rotate again when the oldest retires ` +
+          `(${isoTime(Math.min(...kept.map((s) => s.retiresAt!)))})`,
+      );
+    }
     const next: EndpointItem = {
       ...current,
-      signingSecrets: [{ sealed, createdAt: now }, ...kept].slice(0, 3),
+      signingSecrets: [{ sealed, createdAt: now }, ...kept],
       secretVersion: current.secretVersion + 1,
       updatedAt: now,
     };
@@ -354,7 +364,7 @@ export async function sendTestEvent(
       eventId: event.id,
       body: receiverBody(event),
       secrets,
-      timestampSeconds: epochSeconds(now),
+      timestampSeconds: epochSeconds(wallTime(deps.clock)),
     },
     options,
   );

@@ -107,6 +107,8 @@ export class Api extends Construct {
       if (route.auth === 'apiKey') fn.bindTable('ratelimits', data.tables.ratelimits, 'write');
       if (route.uses.kms) fn.bindKey(data.key, route.uses.kms);
       for (const queue of route.uses.queues ?? []) fn.bindQueue(queue, messaging.queues[queue].queue);
+      for (const queue of route.uses.deadLetters ?? [])
+        fn.bindDeadLetters(queue, messaging.queues[queue].deadLetterQueue);
       this.functions.set(route.id, fn);
 
       this.resourceFor(route.path).addMethod(

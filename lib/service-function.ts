@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { QUEUE_URL_ENV, TABLE_DEFINITIONS } from '../functions/platform/tables';
+import { DLQ_URL_ENV, QUEUE_URL_ENV, TABLE_DEFINITIONS } from '../functions/platform/tables';
 import type { QueueName, TableName } from '../functions/platform/ports';
 import type { StageConfig } from './stage-config';
 
@@ -143,6 +143,13 @@ export class ServiceFunction extends Construct {
     // The key policy delegates no use to the account (lib/data.ts): name this role in it too.
     key.addToResourcePolicy(new PolicyStatement({ principals: [this.fn.role!], actions, resources: ['*'] }));
     this.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
+    return this;
+  }
+
+  /** Lets the function peek at a queue's dead-letter queue (receive only) and sets its URL variable. */
+  bindDeadLetters(name: QueueName, deadLetterQueue: IQueue): this {
+    deadLetterQueue.grant(this.fn, 'sqs:ReceiveMessage');
+    this.fn.addEnvironment(DLQ_URL_ENV[name], deadLetterQueue.queueUrl);
     return this;
   }
 

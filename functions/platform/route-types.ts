@@ -11,6 +11,8 @@ export interface RouteUses {
   /** encrypt: GenerateDataKey; decrypt: Decrypt; both. */
   kms?: 'encrypt' | 'decrypt' | 'both';
   queues?: QueueName[];
+  /** Reads these queues' dead-letter queues (sqs:ReceiveMessage on the DLQ only). */
+  deadLetters?: QueueName[];
   /** start: StartExecution (and DescribeExecution); describe: DescribeExecution only. */
   workflows?: Partial<Record<WorkflowName, 'start' | 'describe'>>;
 }

@@ -215,6 +215,9 @@ function expectedGrants(stack: ServiceStack, uses: WorkerUses, apiKey = false): 
       id(stack.messaging.queues[queue].queue),
     );
   }
+  for (const queue of uses.deadLetters ?? []) {
+    add(['sqs:ReceiveMessage'], id(stack.messaging.queues[queue].deadLetterQueue));
+  }
   if (uses.reads) {
     add(
       [

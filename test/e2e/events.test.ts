@@ -81,12 +81,19 @@ describe('events through the local server', () => {
     expect(again.headers['webhook-id']).toBe(event.id);
   });
 
+  it('lists the dead letters of the organization through the API (none while the pipeline is healthy)', async () => {
+    const response = await call('/webhooks/v1/dead-letters?limit=10');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: [] });
+    expect((await call('/webhooks/v1/dead-letters?limit=0')).status).toBe(400);
+  });
+
   it('refuses a non-system key with 403 and bad input with 400 or 413', async () => {
     expect((await publish(call)).status).toBe(403);
     expect((await publish(system, { matterId: 5 })).status).toBe(400);
-    const unknown = await publish(system, { matterId: 'm', name: 'x', clientSecret: 'leak' });
-    expect(unknown.status).toBe(400); // the catalog's schema has additionalProperties: false
-    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('clientSecret');
+    const extra = await publish(system, { matterId: 'm', name: 'x', clientSecret: 'leak' });
+    expect(extra.status).toBe(400); // the catalog's schema has additionalProperties: false
+    expect(((await extra.json()) as { error: { message: string } }).error.message).toContain('clientSecret');
     expect((await publish(system, { matterId: 'm', name: 'x'.repeat(70_000) })).status).toBe(413);
     const unknown = await system('/webhooks/v1/events', {
       method: 'POST',

@@ -22,13 +22,18 @@ export interface RunningServer {
   /** A new organization with a key holding every permission: the "other tenant" of isolation tests. */
   otherOrganization(name?: string): { organizationId: string; apiKey: string };
   stop(): Promise<void>;
+  /** Ends the process with `signal` (SIGKILL: a crash) and resolves once it has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
-export async function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ces-e2e-'));
+/** `dataDir`: start on an existing data directory (a restart); a fresh one by default. */
+export async function startLocalServer(
+  env: Record<string, string> = {},
+  dataDir: string = mkdtempSync(join(tmpdir(), 'ces-e2e-')),
+): Promise<RunningServer> {
   let output = '';
   const child: ChildProcess = spawn(TSX, [join(ROOT, 'bin', 'local-server.ts')], {
     cwd: ROOT,
@@ -105,13 +110,17 @@ export async function startLocalServer(env: Record<string, string> = {}): Promis
       const { id } = admin('create-org', '--name', name) as { id: string };
       return { organizationId: id, apiKey: createKey('all', id).apiKey };
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stop('SIGTERM'),
+    kill: (signal) => stop(signal),
   };
+
+  function stop(signal: NodeJS.Signals): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
 }
 
 /** fetch with the API key; never follows redirects (tests inspect them). */

@@ -1,6 +1,12 @@
 // Event publishing, delivery history, replay and recovery routes (section of the route table in ../routes.ts).
 import type { RouteDefinition } from '../../platform/route-types';
-import { idPath, listDeliveriesQuery, publishEventBody, recoverBody } from './delivery-schemas';
+import {
+  deadLettersQuery,
+  idPath,
+  listDeliveriesQuery,
+  publishEventBody,
+  recoverBody,
+} from './delivery-schemas';
 
 /** Keyed by route id, so a handler names its entry (and gets the types of its schemas). */
 export const DELIVERY_ROUTE = {
@@ -16,6 +22,19 @@ export const DELIVERY_ROUTE = {
     request: { body: publishEventBody },
     responses: { 202: { description: 'The event, accepted for delivery' } },
     uses: { queues: ['events'] },
+  },
+  listWebhookDeadLetters: {
+    id: 'listWebhookDeadLetters',
+    method: 'GET',
+    path: '/webhooks/v1/dead-letters',
+    handler: 'webhooks/api/handlers/list-dead-letters',
+    tag: 'delivery',
+    auth: 'apiKey',
+    permission: 'webhooks:read',
+    summary: "The organization's events and delivery steps that reached a dead-letter queue, newest first",
+    request: { query: deadLettersQuery },
+    responses: { 200: { description: 'Dead letters: ids and receive counts, never event data' } },
+    uses: { tables: { webhooks: 'read' }, deadLetters: ['events', 'deliveries'] },
   },
   listWebhookDeliveries: {
     id: 'listWebhookDeliveries',

@@ -24,3 +24,5 @@ const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 tim
 export const recoverBody = z.strictObject({ since: timestamp, until: timestamp.optional() });
 
 export const idPath = z.object({ id: z.string() });
+
+export const deadLettersQuery = paginationQuery.pick({ limit: true });

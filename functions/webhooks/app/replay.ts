@@ -157,6 +157,21 @@ export async function getJob(
   return jobView(job);
 }
 
+/**
+ * A pending or retrying delivery whose next step is this long overdue has lost its queue message (a
+ * message that reached a dead-letter queue, or a runtime that lost it): recover starts it again.
+ */
+export const STUCK_AFTER_MS = 15 * 60_000;
+
+/** What a recover job replays: failed and skipped deliveries, and those stuck past their due time. */
+export function recoverable(delivery: DeliveryItem, now: number): boolean {
+  if (delivery.status === 'failed' || delivery.status === 'skipped_disabled') return true;
+  if (delivery.status === 'retrying')
+    return (delivery.nextAttemptAt ?? delivery.updatedAt) + STUCK_AFTER_MS < now;
+  if (delivery.status === 'pending') return delivery.updatedAt + STUCK_AFTER_MS < now;
+  return false;
+}
+
 /** Runs a recover job: newest first through the endpoint's deliveries until `since`. */
 export async function runRecovery(deps: ReplayDeps, message: RecoverMessage, log: Logger): Promise<void> {
   const job = await deps.tables.webhooks.get<JobItem>(jobKey(message.jobId));
@@ -178,8 +193,7 @@ export async function runRecovery(deps: ReplayDeps, message: RecoverMessage, log
       });
       for (const delivery of page.items) {
         if (delivery.createdAt < job.since) break scan;
-        if (delivery.createdAt > job.until || !['failed', 'skipped_disabled'].includes(delivery.status))
-          continue;
+        if (delivery.createdAt > job.until || !recoverable(delivery, deps.clock.now())) continue;
         if (++counts.matched > MAX_RECOVER_DELIVERIES) break scan;
         try {
           await startCycle(deps, delivery);

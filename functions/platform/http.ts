@@ -23,7 +23,7 @@ import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
 import { powertoolsLogger, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
-import { RateLimiter, rateLimitHeaders } from './rate-limit';
+import { DEFAULT_RATE_LIMIT, RateLimiter, SYSTEM_RATE_LIMIT, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
 import { parseWith } from './validation';
 
@@ -244,14 +244,14 @@ function authenticateConsole(state: State, event: APIGatewayProxyEvent): void {
 async function authenticateKey(
   state: State,
   event: APIGatewayProxyEvent,
-  limiter: RateLimiter,
+  limiters: { customer: RateLimiter; system: RateLimiter },
 ): Promise<void> {
   const { route } = state;
   const principal = principalFrom(event);
   if (!principal) throw new AuthInvalidError();
   state.principal = principal;
   state.log = state.log.child({ organizationId: principal.organizationId, keyId: principal.keyId });
-  const decision = await limiter.consume(principal.keyId);
+  const decision = await (principal.system ? limiters.system : limiters.customer).consume(principal.keyId);
   state.responseHeaders = rateLimitHeaders(decision);
   if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
   if (route.systemOnly && !principal.system)
@@ -264,14 +264,17 @@ async function authenticateKey(
 /** Step 2: who is calling (the authorizer has run), the per-key rate limit and the route's permission. */
 function authentication(route: RouteDefinition, deps: Deps): Middleware {
   // Built at the first request, not at module init: the table (and its SDK client) load on first use.
-  let limiter: RateLimiter | undefined;
+  let limiters: { customer: RateLimiter; system: RateLimiter } | undefined;
   return {
     before: async (request) => {
       const state = stateOf(request.event);
       if (route.auth === 'console') authenticateConsole(state, request.event);
       else if (route.auth === 'apiKey') {
-        limiter ??= new RateLimiter(deps.tables.ratelimits, deps.clock);
-        await authenticateKey(state, request.event, limiter);
+        limiters ??= {
+          customer: new RateLimiter(deps.tables.ratelimits, deps.clock, DEFAULT_RATE_LIMIT),
+          system: new RateLimiter(deps.tables.ratelimits, deps.clock, SYSTEM_RATE_LIMIT),
+        };
+        await authenticateKey(state, request.event, limiters);
       }
     },
   };

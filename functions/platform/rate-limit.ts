@@ -10,6 +10,11 @@ export interface RateLimitPolicy {
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { perMinute: 100, burst: 200 };
+/**
+ * System keys belong to platform services publishing for every organization: a bucket of their own,
+ * sized for the platform's event volume, so they never eat into (or are starved by) a customer's.
+ */
+export const SYSTEM_RATE_LIMIT: RateLimitPolicy = { perMinute: 6_000, burst: 12_000 };
 
 export interface RateLimitDecision {
   allowed: boolean;

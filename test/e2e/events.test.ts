@@ -95,6 +95,14 @@ describe('events through the local server', () => {
     expect(extra.status).toBe(400); // the catalog's schema has additionalProperties: false
     expect(((await extra.json()) as { error: { message: string } }).error.message).toContain('clientSecret');
     expect((await publish(system, { matterId: 'm', name: 'x'.repeat(70_000) })).status).toBe(413);
+    const nowhere = await system('/webhooks/v1/events', {
+      method: 'POST',
+      body: JSON.stringify({ organizationId: 'org_nosuchorganizationzz', type: 'matter.created', data: {} }),
+    });
+    expect(nowhere.status).toBe(400);
+    expect(((await nowhere.json()) as { error: { message: string } }).error.message).toContain(
+      'organizationId: no such organization',
+    );
     const unknown = await system('/webhooks/v1/events', {
       method: 'POST',
       body: JSON.stringify({

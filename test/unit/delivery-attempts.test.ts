@@ -2,6 +2,7 @@
 // worker keeps between attempts (the endpoint for a few seconds, opened secrets per secret version).
 import { createLocalDeps } from '../../functions/compose/local';
 import type { Principal } from '../../functions/directory/app/directory';
+import { Directory } from '../../functions/directory/app/directory';
 import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
 import { processAttempt } from '../../functions/webhooks/app/deliver';
 import { fanOut } from '../../functions/webhooks/app/fan-out';
@@ -201,5 +202,43 @@ describe('a warm worker', () => {
     expect(cachedEndpoint(table, endpoint.id, sim.clock.now())).toBeUndefined();
     cacheEndpoint(table, read, sim.clock.now(), cacheEpoch(table));
     expect(cachedEndpoint(table, endpoint.id, sim.clock.now())).toEqual(read);
+  });
+});
+
+describe('whose permissions bound an endpoint', () => {
+  it('keeps the permissions of the key that last set its filters, also after that key is revoked', async () => {
+    const sim = setup();
+    const directory = new Directory(sim.deps.tables.platform, sim.clock);
+    const org = await directory.createOrganization('Bound firm');
+    const { key } = await directory.createApiKey({
+      organizationId: org.id,
+      name: 'matters only',
+      permissions: ['webhooks:write', 'matters:read'],
+    });
+    const keyOwner: Principal = {
+      organizationId: org.id,
+      keyId: key.id,
+      permissions: key.permissions,
+      system: false,
+    };
+    await createEndpoint(sim.deps, keyOwner, {
+      url: 'https://hooks.example.com/bound',
+      eventTypeFilters: ['*'],
+    });
+    await directory.revokeApiKey(key.id);
+    const matter = { organizationId: org.id, type: 'matter.created', data: { matterId: 'm', name: 'M' } };
+    const vault = {
+      organizationId: org.id,
+      type: 'vault.ingest.completed',
+      data: { vaultId: 'v', objectId: 'o', durationMs: 1, chunkCount: 1 },
+    };
+    const fannedOut = async (input: typeof matter | typeof vault) => {
+      const event = await publishEvent(sim.deps, input);
+      return (await fanOut(sim.deps, event, log)).queued;
+    };
+    // The organization's endpoint keeps receiving what its filters allowed when they were set
+    // (matters), and still nothing the key could not read (vaults): docs/decisions.md.
+    expect(await fannedOut(matter)).toBe(1);
+    expect(await fannedOut(vault)).toBe(0);
   });
 });

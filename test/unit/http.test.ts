@@ -82,6 +82,18 @@ describe('apiRoute', () => {
     expect(res.headers?.['X-Request-Id']).toMatch(/^req-0\.\d+$/);
   });
 
+  it('counts a system key in a bucket of its own, sized for platform services', async () => {
+    const system = {
+      organizationId: 'org_a',
+      keyId: 'key_system',
+      permissions: 'webhooks:write',
+      system: 'true',
+    };
+    const res = await handler(event({}, system), context);
+    expect(res.statusCode).toBe(201);
+    expect(res.headers).toMatchObject({ 'X-RateLimit-Limit': '12000', 'X-RateLimit-Remaining': '11999' });
+  });
+
   it('answers 401 AUTH_INVALID when no principal reached the handler', async () => {
     const res = await handler(event({}, null), context);
     expect(res.statusCode).toBe(401);

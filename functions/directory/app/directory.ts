@@ -9,6 +9,7 @@ import type { Permission } from '../../platform/permissions';
 import { PERMISSIONS, isPermission } from '../../platform/permissions';
 import type { Item, Table } from '../../platform/ports';
 import type { Principal } from '../../platform/principal';
+import { organizationKey } from '../../platform/tenancy';
 
 export type { Principal } from '../../platform/principal';
 
@@ -39,7 +40,7 @@ interface KeyItem extends Item, ApiKeyRecord {
   secretHash: string;
 }
 
-const orgKey = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
+const orgKey = organizationKey;
 const apiKeyKey = (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' });
 const appKey = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
 

@@ -116,7 +116,7 @@ function checkReceivable(filters: readonly string[], principal: Principal): void
 }
 
 export async function loadEndpoint(
-  deps: EndpointDeps,
+  deps: Pick<Deps, 'tables'>,
   organizationId: string,
   id: string,
 ): Promise<EndpointItem> {
@@ -169,11 +169,13 @@ export async function listEndpoints(
   deps: EndpointDeps,
   organizationId: string,
   page: Pagination,
+  visible: (item: EndpointItem) => boolean = () => true,
 ): Promise<Window<WebhookEndpoint>> {
   const window = await queryWindow<EndpointItem>(
     deps.tables.webhooks,
     { index: 'gsi1', partition: listPartition(organizationId), descending: true },
     page,
+    visible,
   );
   const now = deps.clock.now();
   return { items: window.items.map((item) => toView(item, now)), hasMore: window.hasMore };

@@ -79,6 +79,59 @@ describe('events through the local server', () => {
     expect(again.headers['webhook-id']).toBe(event.id);
   });
 
+  it("refuses every endpoint, secret and delivery route to a key lacking the endpoint's event permissions", async () => {
+    const { endpoint } = await register('/e2e-guarded');
+    expect((await publish(system)).status).toBe(202);
+    const delivery = await until(async () => {
+      const body = (await (await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries`)).json()) as {
+        data: { id: string }[];
+      };
+      return body.data[0];
+    });
+    // webhooks:read/write alone, without matters:read which the endpoint's matter.* events need.
+    const webhooksOnly = api(server, server.createKey('webhooks:read,webhooks:write').apiKey);
+    const post = { method: 'POST' };
+    const probes: [string, RequestInit?][] = [
+      [`/webhooks/v1/endpoints/${endpoint.id}`],
+      [
+        `/webhooks/v1/endpoints/${endpoint.id}`,
+        { method: 'PATCH', body: JSON.stringify({ url: 'https://evil.example.com/x' }) },
+      ],
+      [`/webhooks/v1/endpoints/${endpoint.id}/rotate-secret`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/test`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/disable`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/enable`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/deliveries`],
+      [
+        `/webhooks/v1/endpoints/${endpoint.id}/recover`,
+        { method: 'POST', body: JSON.stringify({ since: '2020-01-01T00:00:00Z' }) },
+      ],
+      [`/webhooks/v1/deliveries/${delivery.id}`],
+      [`/webhooks/v1/deliveries/${delivery.id}/replay`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}`, { method: 'DELETE' }],
+    ];
+    for (const [path, init] of probes) {
+      const response = await webhooksOnly(path, init);
+      const text = await response.text();
+      expect({ path, method: init?.method ?? 'GET', status: response.status }).toEqual({
+        path,
+        method: init?.method ?? 'GET',
+        status: 403,
+      });
+      expect(text).toContain('matters:read');
+      expect(text).not.toContain('whsec_');
+      expect(text).not.toContain('Smith v Jones');
+    }
+    const listed = (await (await webhooksOnly('/webhooks/v1/endpoints?limit=200')).json()) as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((e) => e.id)).not.toContain(endpoint.id);
+    // The same routes are open to a key holding matters:read too.
+    const withMatters = api(server, server.createKey('webhooks:read,webhooks:write,matters:read').apiKey);
+    expect((await withMatters(`/webhooks/v1/deliveries/${delivery.id}`)).status).toBe(200);
+    expect((await withMatters(`/webhooks/v1/endpoints/${endpoint.id}/rotate-secret`, post)).status).toBe(200);
+  });
+
   it('refuses a non-system key with 403 and bad input with 400 or 413', async () => {
     expect((await publish(call)).status).toBe(403);
     expect((await publish(system, { matterId: 5 })).status).toBe(400);

@@ -1,4 +1,5 @@
 import { apiRoute } from '../../platform/http';
+import { endpointForCaller } from '../../webhooks/access';
 import { DELIVERY_ROUTE } from '../routes';
 import { listDeliveries } from '../history';
 import type { DeliveryStatus } from '../retry-policy';
@@ -6,6 +7,7 @@ import type { DeliveryStatus } from '../retry-policy';
 export const handler = apiRoute(
   DELIVERY_ROUTE.listWebhookDeliveries,
   async ({ deps, principal, path, query }) => {
+    await endpointForCaller(deps, principal, path.id);
     const { limit, offset, status } = query;
     const window = await listDeliveries(
       deps,

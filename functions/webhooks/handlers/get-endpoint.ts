@@ -1,8 +1,9 @@
 import { apiRoute } from '../../platform/http';
+import { endpointForCaller } from '../access';
 import { WEBHOOK_ROUTE } from '../routes';
-import { getEndpoint } from '../endpoints';
+import { toView } from '../endpoints';
 
 export const handler = apiRoute(WEBHOOK_ROUTE.getWebhookEndpoint, async ({ deps, principal, path }) => ({
   status: 200,
-  body: await getEndpoint(deps, principal.organizationId, path.id),
+  body: toView(await endpointForCaller(deps, principal, path.id), deps.clock.now()),
 }));

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { loopbackAllowed } from '../platform/config';
 import { isId } from '../platform/ids';
 import { paginationQuery } from '../platform/pagination';
+import { normalizeUrl, rawUrlProblem } from '../platform/urls';
 import { PROVIDER_IDS } from './providers';
 
 export const CONNECTION_STATUSES = ['pending', 'healthy', 'reauth_required', 'revoked', 'throttled'] as const;
@@ -17,6 +18,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
  */
 export function returnUrlProblem(value: string, options: { loopbackAllowed: boolean }): string | undefined {
   if (value.length > MAX_RETURN_URL) return `must be at most ${MAX_RETURN_URL} characters`;
+  const raw = rawUrlProblem(value);
+  if (raw) return raw;
   let url: URL;
   try {
     url = new URL(value);
@@ -37,7 +40,9 @@ export const returnUrl = z
   .superRefine((value, ctx) => {
     const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  // Stored and redirected to in the form that was validated (punycode host, encoded query).
+  .transform(normalizeUrl);
 
 const provider = z.enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` });
 

@@ -158,6 +158,33 @@ describe('creating a connection', () => {
     expect(body.error.message).toContain(message);
   });
 
+  it.each([
+    ['a CR/LF header injection', 'http://localhost:3001/ret\r\nSet-Cookie: x=1'],
+    ['a NUL', 'http://localhost:3001/ret\u0000x'],
+    ['a tab', 'http://localhost:3001/r\tet'],
+    ['surrounding spaces', ' http://localhost:3001/ret '],
+  ])('answers 400 to a return_url with %s', async (_what, returnUrl) => {
+    const response = await call('/connectors/v1/connections', {
+      method: 'POST',
+      body: JSON.stringify({ provider: 'practice', return_url: returnUrl }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toContain('return_url: must not contain spaces or control characters');
+  });
+
+  it('redirects to the normalised return_url (encoded query, one connection_id) after consent', async () => {
+    const browser = new Browser();
+    const created = await create({
+      return_url: 'http://LOCALHOST:3001/back?q=é&connection_id=forged&error=old#frag',
+    });
+    const opened = await browser.get(created.connect_url);
+    const done = await browser.get(await consent(browser, opened.headers.get('location')!));
+    expect(done.status).toBe(302);
+    expect(done.headers.get('location')).toBe(
+      `http://localhost:3001/back?q=%C3%A9&connection_id=${created.connection_id}#frag`,
+    );
+  });
+
   it('accepts http on localhost and 127.0.0.1 outside production', async () => {
     await create({ return_url: 'http://localhost:8080/back' });
     await create({ return_url: 'http://127.0.0.1/back' });

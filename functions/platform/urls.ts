@@ -2,14 +2,14 @@
 // and deliver to is the WHATWG-normalised form, so what was validated is exactly what is used.
 
 /** C0 controls, space, DEL: never part of a URL; WHATWG parsing would silently strip or encode them. */
-const FORBIDDEN = /[\u0000-\u0020\u007f]/;
+const forbidden = (char: string): boolean => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f;
 
 /**
  * Why a URL as typed is refused before parsing, or undefined. Surrounding spaces, tabs, CR, LF and
  * NUL are refused rather than trimmed: a client that sends them has a bug we should not hide.
  */
 export function rawUrlProblem(raw: string): string | undefined {
-  return FORBIDDEN.test(raw) ? 'must not contain spaces or control characters' : undefined;
+  return [...raw].some(forbidden) ? 'must not contain spaces or control characters' : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Item, Table } from '../platform/ports';
 import type { PublishedEvent } from '../events/publish';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
 import type { AttemptOutcome, DeliveryEvent } from './send';
+import { shownErrorMessage } from './addresses';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -149,12 +150,19 @@ export function deliveryView(item: DeliveryItem): DeliveryView {
     nextAttemptAt: retrying ? (item.nextAttemptAt ?? null) : null,
     lastAttemptAt: item.lastAttemptAt ?? null,
     lastStatusCode: item.lastStatusCode ?? null,
-    lastError: item.lastError ?? null,
+    lastError: shownLastError(item.lastError),
     deliveredAt: item.deliveredAt ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     event: item.event,
   };
+}
+
+/** `kind: message` as stored; a refused address's message is replaced (see shownErrorMessage). */
+function shownLastError(lastError: string | undefined): string | null {
+  if (lastError === undefined) return null;
+  const kind = lastError.split(':', 1)[0];
+  return kind === 'blocked_address' ? `${kind}: ${shownErrorMessage(kind, undefined)}` : lastError;
 }
 
 export function attemptView(item: AttemptItem): AttemptView {
@@ -164,7 +172,7 @@ export function attemptView(item: AttemptItem): AttemptView {
     outcome: item.outcome,
     statusCode: item.statusCode ?? null,
     errorKind: item.errorKind ?? null,
-    errorMessage: item.errorMessage ?? null,
+    errorMessage: shownErrorMessage(item.errorKind, item.errorMessage),
     latencyMs: item.latencyMs,
     responseBody: item.responseBody,
   };

@@ -1,6 +1,7 @@
 // Webhook endpoint use cases over the webhooks table: subscriptions with KMS-sealed signing secrets,
 // organization-scoped (another organization's endpoint is simply not found).
 import type { Principal } from '../directory/directory';
+import { shownErrorMessage } from '../delivery/addresses';
 import type { AttemptView } from '../delivery/records';
 import type { SendOptions } from '../delivery/send';
 import { sendWebhook } from '../delivery/send';
@@ -365,7 +366,7 @@ export async function sendTestEvent(
     outcome: outcome.kind,
     statusCode: outcome.statusCode ?? null,
     errorKind: outcome.errorKind ?? null,
-    errorMessage: outcome.errorMessage ?? null,
+    errorMessage: shownErrorMessage(outcome.errorKind, outcome.errorMessage),
     latencyMs: outcome.latencyMs,
     responseBody: outcome.responseBody,
   };

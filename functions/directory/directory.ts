@@ -13,6 +13,8 @@ export interface Organization {
   id: string;
   name: string;
   createdAt: string;
+  /** The platform's own organization holds the system keys platform services publish with. */
+  platform?: true;
 }
 
 export interface ApiKeyRecord {
@@ -72,15 +74,26 @@ export class Directory {
     private readonly clock: Clock,
   ) {}
 
-  async createOrganization(name: string): Promise<Organization> {
-    const org: Organization = { id: newId('org'), name, createdAt: isoTime(this.clock.now()) };
+  async createOrganization(name: string, options: { platform?: boolean } = {}): Promise<Organization> {
+    const org: Organization = {
+      id: newId('org'),
+      name,
+      createdAt: isoTime(this.clock.now()),
+      ...(options.platform ? { platform: true as const } : {}),
+    };
     await this.table.put({ ...orgKey(org.id), ...org }, { itemExists: false });
     return org;
   }
 
   async getOrganization(id: string): Promise<Organization | undefined> {
     const item = await this.table.get<Item & Organization>(orgKey(id));
-    return item ? { id: item.id, name: item.name, createdAt: item.createdAt } : undefined;
+    if (!item) return undefined;
+    return {
+      id: item.id,
+      name: item.name,
+      createdAt: item.createdAt,
+      ...(item.platform ? { platform: true as const } : {}),
+    };
   }
 
   async createApiKey(input: {
@@ -88,9 +101,18 @@ export class Directory {
     name: string;
     permissions: string[];
     system?: boolean;
+    /** A system key in a customer organization, bound to publish into that organization only. */
+    orgBound?: boolean;
   }): Promise<{ key: ApiKeyRecord; apiKey: string }> {
-    if (!(await this.getOrganization(input.organizationId)))
-      throw new NotFoundError('Organization not found');
+    const organization = await this.getOrganization(input.organizationId);
+    if (!organization) throw new NotFoundError('Organization not found');
+    // A system key publishes for the platform; minted into a customer organization only on request,
+    // and then it publishes into that organization alone (see publish-scope.ts).
+    if (input.system && !organization.platform && !input.orgBound) {
+      throw new InvalidRequestError(
+        'A system key belongs to a platform organization (create-org --platform); pass --org-bound to bind one to this customer organization',
+      );
+    }
     const unknown = input.permissions.filter((p) => !isPermission(p));
     if (unknown.length) {
       throw new InvalidRequestError(

@@ -23,7 +23,8 @@ import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
 import { logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
-import { RateLimiter, rateLimitHeaders } from './rate-limit';
+import type { RateLimitDecision } from './rate-limit';
+import { PLATFORM_RATE_LIMIT, RateLimiter, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -205,6 +206,17 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
   }
 }
 
+/** Spends one token from the caller's bucket: the platform bucket for a system key on a platform route. */
+function consumeRateLimit(route: RouteDefinition, principal: Principal): Promise<RateLimitDecision> {
+  const { tables, clock } = currentDeps();
+  if (route.rateLimit === 'platform' && principal.system) {
+    return new RateLimiter(tables.ratelimits, clock, PLATFORM_RATE_LIMIT).consume(
+      `platform#${principal.keyId}`,
+    );
+  }
+  return new RateLimiter(tables.ratelimits, clock).consume(principal.keyId);
+}
+
 type AnyRouteInput<B, Q, P> = ApiRouteInput<B, Q, P> & ConsoleRouteInput<B, Q, P>;
 
 function build<R extends RouteDefinition>(
@@ -272,8 +284,7 @@ function build<R extends RouteDefinition>(
         if (!principal) throw new AuthInvalidError();
         state.principal = principal;
         state.log = state.log.child({ organizationId: principal.organizationId, keyId: principal.keyId });
-        const limiter = new RateLimiter(currentDeps().tables.ratelimits, currentDeps().clock);
-        const decision = await limiter.consume(principal.keyId);
+        const decision = await consumeRateLimit(route, principal);
         state.responseHeaders = rateLimitHeaders(decision);
         if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
         if (route.systemOnly && !principal.system)

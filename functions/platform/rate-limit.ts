@@ -11,6 +11,9 @@ export interface RateLimitPolicy {
 
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { perMinute: 100, burst: 200 };
 
+/** A system key on a `rateLimit: 'platform'` route (event publishing by platform services). */
+export const PLATFORM_RATE_LIMIT: RateLimitPolicy = { perMinute: 6000, burst: 12000 };
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;

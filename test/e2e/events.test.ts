@@ -151,6 +151,65 @@ describe('events through the local server', () => {
     );
   });
 
+  it('scopes system keys: the platform key publishes into existing organizations, an org-bound one only into its own', async () => {
+    const toOrg = (key: ReturnType<typeof api>, organizationId: string) =>
+      key('/webhooks/v1/events', {
+        method: 'POST',
+        body: JSON.stringify({
+          organizationId,
+          type: 'matter.created',
+          data: { matterId: 'mat_9', name: 'Doe' },
+        }),
+      });
+    // An organization that does not exist is refused, not accepted into the void.
+    const missing = await toOrg(system, 'org_aaaaaaaaaaaaaaaaaaaa');
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain('organizationId: no such organization');
+
+    const other = server.otherOrganization('publish-target');
+    const into = await toOrg(system, other.organizationId);
+    expect(await into.text()).toContain('"id"');
+    expect(into.status).toBe(202);
+
+    // The admin CLI refuses a system key in a customer organization unless asked to bind it there.
+    expect(() =>
+      server.admin(
+        'create-key',
+        '--org',
+        other.organizationId,
+        '--name',
+        's',
+        '--permissions',
+        'all',
+        '--system',
+      ),
+    ).toThrow(/platform organization/);
+    const bound = server.admin(
+      'create-key',
+      '--org',
+      other.organizationId,
+      '--name',
+      's',
+      '--permissions',
+      'all',
+      '--system',
+      '--org-bound',
+    ) as { apiKey: string };
+    const boundKey = api(server, bound.apiKey);
+    expect((await toOrg(boundKey, other.organizationId)).status).toBe(202);
+    const elsewhere = await toOrg(boundKey, server.credentials.organizationId);
+    expect(elsewhere.status).toBe(403);
+    expect(await elsewhere.text()).toContain('bound to its organization');
+  });
+
+  it('spends a platform bucket of its own on publish, apart from the customer rate limit', async () => {
+    const published = await publish(system);
+    expect(published.status).toBe(202);
+    expect(published.headers.get('x-ratelimit-limit')).toBe('12000');
+    const customerRoute = await system('/webhooks/v1/event-types');
+    expect(customerRoute.headers.get('x-ratelimit-limit')).toBe('200');
+  });
+
   it('recovers failed deliveries of a window as a job', async () => {
     receiver.on('/e2e-flip', (n) => (n === 1 ? { status: 400 } : { status: 200 }));
     const since = new Date(Date.now() - 1000).toISOString();

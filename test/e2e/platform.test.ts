@@ -52,6 +52,30 @@ describe('local server authentication', () => {
   });
 });
 
+describe('local server request maps', () => {
+  it('treats headers and query parameters named like Object members as plain names, never a 500', async () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+    const query = names.map((n) => `${n}=1`).join('&');
+    for (const path of [
+      `/connectors/v1/providers?${query}`,
+      `/webhooks/v1/endpoints?${query}`,
+      `/nothing?${query}`,
+    ]) {
+      const response = await api(server)(path, { headers: Object.fromEntries(names.map((n) => [n, 'x'])) });
+      expect({ path, status: response.status }).toEqual({
+        path,
+        status: path === '/nothing?' + query ? 404 : 200,
+      });
+    }
+    const unauthenticated = await fetch(`${server.baseUrl}/connectors/v1/providers?${query}`, {
+      headers: Object.fromEntries(names.map((n) => [n, 'x'])),
+    });
+    expect(unauthenticated.status).toBe(401);
+    const oddId = await api(server)('/webhooks/v1/endpoints/__proto__');
+    expect(oddId.status).toBe(404);
+  });
+});
+
 describe('local server rate limiting', () => {
   it('admits the burst of 200, then answers 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
     const created = server.createKey('connectors:read');

@@ -17,6 +17,7 @@ import {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitExceededError,
+  UnsupportedMediaTypeError,
   errorBody,
 } from './errors';
 import type { ErrorBody } from './errors';
@@ -193,8 +194,24 @@ function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
   return toResponse(state, { status: 500, body });
 }
 
+/**
+ * A body labelled as something other than JSON (text/plain, a form, XML) is 415, not read as JSON
+ * anyway. No Content-Type at all is read as JSON: a plain `curl -d` or `fetch` sends none or its own.
+ */
+function assertJsonContentType(event: APIGatewayProxyEvent): void {
+  const headers = event.headers ?? {};
+  const name = Object.keys(headers).find((h) => h.toLowerCase() === 'content-type');
+  const value = name ? headers[name] : undefined;
+  if (value === undefined || value.trim() === '') return;
+  const type = value.split(';', 1)[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new UnsupportedMediaTypeError(`Content-Type ${type} is not supported; send application/json`);
+  }
+}
+
 function readJsonBody(event: APIGatewayProxyEvent): unknown {
   if (event.body === null || event.body === undefined || event.body === '') return undefined;
+  assertJsonContentType(event);
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) {
     throw new PayloadTooLargeError(`Request body exceeds ${MAX_BODY_BYTES} bytes`);

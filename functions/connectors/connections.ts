@@ -197,29 +197,40 @@ export async function revokeGrant(
   return false;
 }
 
-async function publishRevoked(deps: Deps, store: ConnectorStore, item: ConnectionItem): Promise<void> {
+async function publishRevoked(
+  deps: Deps,
+  store: ConnectorStore,
+  item: ConnectionItem,
+  purge: boolean,
+): Promise<void> {
   await publishEvent(deps, {
     organizationId: item.organizationId,
     type: 'connection.revoked',
-    // The webhooks catalog's shape (functions/webhooks/catalog.ts); purge arrives with the purge workflow.
-    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge: false },
+    // The webhooks catalog's shape (functions/webhooks/catalog.ts): purge says whether the DELETE asked
+    // for the connection's imported documents to be purged too.
+    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge },
   });
   await store.updateConnection(item.id, {}, undefined, ['revokedEventPending']);
 }
 
-/** DELETE without purge: revoke and delete the tokens, mark revoked, publish connection.revoked. Idempotent. */
+/**
+ * DELETE: revoke and delete the tokens, mark revoked, publish connection.revoked (with `purge` as the
+ * caller asked; the purge itself is started by the caller). Idempotent.
+ */
 export async function disconnect(
   deps: Deps,
   config: ConnectorConfig,
   organizationId: string,
   id: string,
   log: Logger,
+  options: { purge?: boolean } = {},
 ): Promise<void> {
+  const purge = options.purge ?? false;
   const store = new ConnectorStore(deps.tables.connectors);
   const connection = await owned(store, organizationId, id);
   if (connection.status === 'revoked') {
     // A repeat: finish what an interrupted earlier call left (publishing the event), nothing else.
-    if (connection.revokedEventPending) await publishRevoked(deps, store, connection);
+    if (connection.revokedEventPending) await publishRevoked(deps, store, connection, purge);
     return;
   }
   const tokens = await store.getTokens(id);
@@ -238,5 +249,5 @@ export async function disconnect(
   if (connection.account) {
     await store.releaseAccount(organizationId, connection.provider, connection.account.external_id, id);
   }
-  await publishRevoked(deps, store, updated);
+  await publishRevoked(deps, store, updated, purge);
 }

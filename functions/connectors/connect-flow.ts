@@ -29,7 +29,7 @@ import { ProviderHttpError, exchangeCode, fetchAccount } from './oauth-client';
 import { isProviderEnabled } from './provider-settings';
 import type { ProviderId } from './providers';
 import { PROVIDERS } from './providers';
-import type { Account, ConnectionItem, TokenRecord } from './store';
+import type { Account, ConnectionItem, TokenItem, TokenRecord } from './store';
 import { ConnectorStore } from './store';
 
 export const RETURN_ERRORS = [
@@ -220,7 +220,7 @@ export async function completeConnection(
     return discard('oauth_exchange_failed');
   }
 
-  const attached = await attach(deps, store, connection, account, tokens, granted);
+  const attached = await attach(deps, config, log, store, connection, account, tokens, granted);
   if (!attached) return end('oauth_flow_inactive');
   const reconnected = attached !== connection.id;
   log.info('connection completed', {
@@ -258,20 +258,62 @@ async function sealTokens(
   };
 }
 
-/** Replaces a connection's tokens with a new grant: version n+1 over whatever version is stored. */
+/**
+ * Replaces a connection's tokens with a new grant: version n+1 over whatever version is stored.
+ * Returns the tokens it replaced (a reconnect's superseded grant), if any.
+ */
 async function storeTokens(
   deps: Deps,
   store: ConnectorStore,
   connection: ConnectionItem,
   tokens: TokenSet,
   scopes: string[],
-): Promise<void> {
+): Promise<TokenItem | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const current = (await store.getTokens(connection.id))?.tokenVersion ?? 0;
+    const previous = await store.getTokens(connection.id);
+    const current = previous?.tokenVersion ?? 0;
     const item = await sealTokens(deps, connection, tokens, scopes, current + 1);
-    if (await store.putTokens(item, current)) return;
+    if (await store.putTokens(item, current)) return previous;
   }
   throw new Error('token write lost to concurrent writers five times');
+}
+
+/**
+ * A reconnect replaced a grant: end the old one at the provider (best effort), so one account has one
+ * live grant and DELETE, which revokes what is stored, leaves nothing behind. A provider that handed
+ * back the same grant (same refresh token) is left alone: revoking it would end the new one too.
+ */
+async function revokeSuperseded(
+  deps: Deps,
+  config: ConnectorConfig,
+  previous: TokenItem,
+  tokens: TokenSet,
+  log: Logger,
+): Promise<void> {
+  let old: { access_token: string; refresh_token?: string };
+  try {
+    old = JSON.parse(
+      await open(deps.keys, previous.sealed, tokenContext(previous.organizationId, previous.connectionId)),
+    ) as typeof old;
+  } catch (error) {
+    log.warn('superseded grant not revoked: tokens could not be opened', {
+      connectionId: previous.connectionId,
+      error,
+    });
+    return;
+  }
+  const sameGrant =
+    (old.refresh_token !== undefined && old.refresh_token === tokens.refreshToken) ||
+    old.access_token === tokens.accessToken;
+  if (sameGrant) return;
+  const revoked = await revokeGrant(
+    config,
+    previous.provider,
+    { accessToken: old.access_token, refreshToken: old.refresh_token },
+    previous.connectionId,
+    log,
+  );
+  log.info('superseded grant revoked at the provider', { connectionId: previous.connectionId, revoked });
 }
 
 /**
@@ -281,6 +323,8 @@ async function storeTokens(
  */
 async function attach(
   deps: Deps,
+  config: ConnectorConfig,
+  log: Logger,
   store: ConnectorStore,
   pending: ConnectionItem,
   account: Account,
@@ -293,7 +337,8 @@ async function attach(
     const holderId = await store.accountHolder(organizationId, provider, account.external_id);
     const holder = holderId && holderId !== pending.id ? await store.getConnection(holderId) : undefined;
     if (holder && ACTIVE_STATUSES.has(holder.status)) {
-      await storeTokens(deps, store, holder, tokens, scopes);
+      const superseded = await storeTokens(deps, store, holder, tokens, scopes);
+      if (superseded) await revokeSuperseded(deps, config, superseded, tokens, log);
       const updated = await store.updateConnection(
         holder.id,
         { status: 'healthy', account, updatedAt: now },

@@ -375,6 +375,34 @@ describe('reconnecting', () => {
   });
 });
 
+describe('reconnecting and the provider grants', () => {
+  const issued = async () =>
+    (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as {
+      refreshTokens: string[];
+      revoked: string[];
+    };
+
+  it('revokes the superseded grant at the provider, and DELETE then leaves no live grant', async () => {
+    const before = new Set((await issued()).refreshTokens);
+    const first = await connect({ account: 'acct-regrant' });
+    const id = first.location.searchParams.get('connection_id')!;
+    const afterFirst = await issued();
+    const firstGrant = afterFirst.refreshTokens.filter((t) => !before.has(t));
+    expect(firstGrant).toHaveLength(1);
+
+    const second = await connect({ account: 'acct-regrant' });
+    expect(second.location.searchParams.get('connection_id')).toBe(id);
+    const afterSecond = await issued();
+    const secondGrant = afterSecond.refreshTokens.filter((t) => !before.has(t) && !firstGrant.includes(t));
+    expect(secondGrant).toHaveLength(1);
+    expect(afterSecond.revoked).toContain(firstGrant[0]);
+    expect(afterSecond.revoked).not.toContain(secondGrant[0]);
+
+    expect((await call(`/connectors/v1/connections/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await issued()).revoked).toContain(secondGrant[0]);
+  });
+});
+
 describe('reading across organizations', () => {
   it("answers 404 for another organization's connection and lists only the caller's", async () => {
     const { created } = await connect({ account: 'acct-tenant-a' });

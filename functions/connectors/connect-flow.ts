@@ -39,6 +39,7 @@ export const RETURN_ERRORS = [
   'connector_scope_not_enabled',
   'oauth_flow_inactive',
   'oauth_exchange_failed',
+  'issuer_mismatch',
 ] as const;
 export type ReturnError = (typeof RETURN_ERRORS)[number];
 
@@ -132,7 +133,7 @@ const sameHash = (a: string, b: string): boolean => {
 
 export interface CallbackInput {
   provider: ProviderId;
-  query: { code?: string; state?: string; error?: string };
+  query: { code?: string; state?: string; error?: string; iss?: string };
   cookieHeader?: string;
   baseUrl: string;
 }
@@ -165,6 +166,13 @@ export async function completeConnection(
   const cookie = readCookie(input.cookieHeader, BROWSER_COOKIE);
   if (!cookie || !sameHash(sha256(cookie), flow.browserHash)) return end('oauth_flow_inactive');
   if (connection.status !== 'pending') return end('oauth_flow_inactive');
+  // RFC 9207 (mix-up defence): a provider that advertises `iss` must send its own, on errors too;
+  // the code is never exchanged otherwise.
+  const issuer = config.issuer?.(flow.provider);
+  if (issuer !== undefined && input.query.iss !== issuer) {
+    log.warn('authorization response issuer mismatch', { connectionId: connection.id });
+    return end('issuer_mismatch');
+  }
   if (input.query.error)
     return end(input.query.error === 'access_denied' ? 'access_denied' : 'provider_error');
   if (!input.query.code) return end('missing_code');

@@ -99,6 +99,14 @@ export function providerSetting(id: ProviderId, setting: ProviderSetting): strin
   return getStringFromEnv(providerEnv(id, PROVIDER_SETTINGS[setting]));
 }
 
+/**
+ * PROVIDER_<ID>_ISSUER, optional: set it when the provider advertises RFC 9207 (its metadata has
+ * `authorization_response_iss_parameter_supported: true`) to its `issuer`.
+ */
+export function providerIssuer(id: ProviderId): string | undefined {
+  return getStringFromEnv(providerEnv(id, 'ISSUER'), { default: '' }) || undefined;
+}
+
 /** The configuration of a provider, each value read when first used. */
 export function providerEndpoints(id: ProviderId): ProviderEndpoints {
   const out = {} as ProviderEndpoints;

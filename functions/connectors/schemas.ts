@@ -79,9 +79,10 @@ export const connectTokenPath = z.object({ token: z.string() });
 
 export const callbackPath = z.object({ provider });
 
-/** What the provider sends back; extra parameters (iss, session_state, ...) are ignored. */
+/** What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). */
 export const callbackQuery = z.looseObject({
   code: z.string().max(4096).optional(),
   state: z.string().max(4096).optional(),
   error: z.string().max(256).optional(),
+  iss: z.string().max(2048).optional(),
 });

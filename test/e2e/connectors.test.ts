@@ -11,7 +11,13 @@ const serviceResponses: string[] = [];
 const RETURN_URL = 'https://app.example.com/connected?tenant=t%201&x=';
 
 type Simulation =
-  'none' | 'provider_error' | 'missing_code' | 'reduced_scopes' | 'exchange_failed' | 'rate_limited';
+  | 'none'
+  | 'provider_error'
+  | 'missing_code'
+  | 'reduced_scopes'
+  | 'exchange_failed'
+  | 'rate_limited'
+  | 'wrong_issuer';
 
 async function record(
   url: string,
@@ -257,6 +263,7 @@ describe('the connect flow', () => {
     ['connector_scope_not_enabled', { simulate: 'reduced_scopes' as const }],
     ['oauth_exchange_failed', { simulate: 'exchange_failed' as const }],
     ['oauth_exchange_failed', { simulate: 'rate_limited' as const }],
+    ['issuer_mismatch', { simulate: 'wrong_issuer' as const }],
   ])(
     'returns error=%s to return_url (%j), keeping its query, and the connection stays pending',
     async (error, options) => {
@@ -270,6 +277,24 @@ describe('the connect flow', () => {
       expect(read.status).toBe('pending');
     },
   );
+
+  it('refuses a callback without the iss the provider advertises (RFC 9207), before any code exchange', async () => {
+    const browser = new Browser();
+    const created = await create();
+    const opened = await browser.get(created.connect_url);
+    const callback = new URL(await consent(browser, opened.headers.get('location')!));
+    expect(callback.searchParams.get('iss')).toBe(`${sandboxUrl}/practice`);
+    callback.searchParams.delete('iss');
+    const exchangesBefore = (
+      (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as { tokenRequests: unknown[] }
+    ).tokenRequests.length;
+    const done = await browser.get(callback.toString());
+    expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('issuer_mismatch');
+    const exchangesAfter = (
+      (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as { tokenRequests: unknown[] }
+    ).tokenRequests.length;
+    expect(exchangesAfter).toBe(exchangesBefore);
+  });
 
   it('returns error=oauth_flow_inactive when another browser brings the callback', async () => {
     const browser = new Browser();

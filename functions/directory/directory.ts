@@ -150,16 +150,28 @@ export class Directory {
     return items.map(keyRecord);
   }
 
-  async revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
+  /**
+   * Revokes a key and removes its application binding in the same call: a revoked key is no
+   * application's credential any more, and the console must not list it as one. The result names
+   * the application it was unbound from. A repeat (already revoked) still removes a left-over binding.
+   */
+  async revokeApiKey(keyId: string): Promise<ApiKeyRecord & { unboundFromApplicationId: string | null }> {
     const current = await this.table.get<KeyItem>(apiKeyKey(keyId));
     if (!current) throw new NotFoundError('API key not found');
-    if (current.revokedAt) return keyRecord(current);
-    const updated = await this.table.update<KeyItem>(
-      apiKeyKey(keyId),
-      { set: { revokedAt: isoTime(this.clock.now()) } },
-      { itemExists: true },
-    );
-    return keyRecord(updated);
+    const record = current.revokedAt
+      ? keyRecord(current)
+      : keyRecord(
+          await this.table.update<KeyItem>(
+            apiKeyKey(keyId),
+            { set: { revokedAt: isoTime(this.clock.now()) } },
+            { itemExists: true },
+          ),
+        );
+    // The binding item (bindings.ts) lives beside the key: pk KEY#<id>, sk BINDING.
+    const bindingKey = { pk: apiKeyKey(keyId).pk, sk: 'BINDING' };
+    const binding = await this.table.get<Item & { applicationId: string }>(bindingKey);
+    if (binding) await this.table.delete(bindingKey);
+    return { ...record, unboundFromApplicationId: binding?.applicationId ?? null };
   }
 
   /** The principal a presented key stands for, or undefined for anything not a live key. */

@@ -3,7 +3,7 @@ import { publishEvent } from '../events/publish';
 import { isoTime } from '../platform/clock';
 import type { Deps } from '../platform/deps';
 import { open } from '../platform/envelope';
-import { InvalidRequestError, NotFoundError } from '../platform/errors';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { Pagination } from '../platform/pagination';
@@ -86,21 +86,57 @@ export async function createConnection(
     createdAt,
     updatedAt: createdAt,
   });
+  return mintConnectLink(
+    store,
+    { id, organizationId, provider: input.provider, scopeTier: tier },
+    now,
+    baseUrl,
+  );
+}
+
+/** A one-time connect link for a pending connection: only the token's hash is stored. */
+async function mintConnectLink(
+  store: ConnectorStore,
+  connection: { id: string; organizationId: string; provider: ProviderId; scopeTier: string },
+  now: number,
+  baseUrl: string,
+): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
   const { token, hash } = newConnectToken();
   const linkExpiresAt = now + CONNECT_LINK_TTL_MS;
   await store.putLink(hash, {
-    connectionId: id,
-    organizationId,
-    provider: input.provider,
-    scopeTier: tier,
+    connectionId: connection.id,
+    organizationId: connection.organizationId,
+    provider: connection.provider,
+    scopeTier: connection.scopeTier,
     linkExpiresAt,
     expiresAt: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
   return {
-    connection_id: id,
+    connection_id: connection.id,
     connect_url: `${baseUrl}/connectors/v1/connect/${token}`,
     expires_at: isoTime(linkExpiresAt),
   };
+}
+
+/**
+ * A retried create (same Idempotency-Key) answers with the same connection and a fresh connect link:
+ * the first link's token is stored only as a hash, so it cannot be shown again. A connection that is
+ * no longer pending has no use for a link: 409.
+ */
+export async function reissueConnectLink(
+  deps: Deps,
+  organizationId: string,
+  connectionId: string,
+  baseUrl: string,
+): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
+  const store = new ConnectorStore(deps.tables.connectors);
+  const connection = await owned(store, organizationId, connectionId);
+  if (connection.status !== 'pending') {
+    throw new ConflictError(
+      `The connection created with this Idempotency-Key is ${connection.status}; GET /connectors/v1/connections/${connectionId}`,
+    );
+  }
+  return mintConnectLink(store, connection, deps.clock.now(), baseUrl);
 }
 
 /** The organization's connection; another organization's id reads as not found. */

@@ -15,7 +15,7 @@ export const DELIVERY_ROUTE = {
     summary: 'Publish an event for an organization (system keys only: platform services)',
     request: { body: publishEventBody },
     responses: { 202: { description: 'The event, accepted for delivery' } },
-    uses: { queues: ['events'], tables: { platform: 'read' } },
+    uses: { queues: ['events'], tables: { platform: 'read', webhooks: 'write' } },
   },
   listWebhookDeliveries: {
     id: 'listWebhookDeliveries',

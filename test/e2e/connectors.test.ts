@@ -191,6 +191,26 @@ describe('creating a connection', () => {
     );
   });
 
+  it('answers a retried create with the same Idempotency-Key with the same connection and a fresh link', async () => {
+    const post = (key: string, returnUrl = RETURN_URL) =>
+      call('/connectors/v1/connections', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key },
+        body: JSON.stringify({ provider: 'practice', return_url: returnUrl }),
+      });
+    const first = await post('conn-retry');
+    const again = await post('conn-retry');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    const a = JSON.parse(first.body) as { connection_id: string; connect_url: string };
+    const b = JSON.parse(again.body) as { connection_id: string; connect_url: string };
+    expect(b.connection_id).toBe(a.connection_id);
+    expect(b.connect_url).not.toBe(a.connect_url);
+    expect((await post('conn-retry', 'https://app.example.com/elsewhere')).status).toBe(409);
+    await call(`/connectors/v1/connections/${a.connection_id}`, { method: 'DELETE' });
+    expect((await post('conn-retry')).status).toBe(409);
+  });
+
   it('accepts http on localhost and 127.0.0.1 outside production', async () => {
     await create({ return_url: 'http://localhost:8080/back' });
     await create({ return_url: 'http://127.0.0.1/back' });

@@ -210,6 +210,31 @@ describe('events through the local server', () => {
     expect(customerRoute.headers.get('x-ratelimit-limit')).toBe('200');
   });
 
+  it('answers a retried publish with the same Idempotency-Key with the first event, not a second id', async () => {
+    const send = (key: string | undefined, name: string) =>
+      system('/webhooks/v1/events', {
+        method: 'POST',
+        headers: key ? { 'Idempotency-Key': key } : {},
+        body: JSON.stringify({
+          organizationId: server.credentials.organizationId,
+          type: 'matter.created',
+          data: { matterId: 'mat_idem', name },
+        }),
+      });
+    const first = await send('retry-1', 'A');
+    const again = await send('retry-1', 'A');
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as { id: string }).id).toBe(((await first.json()) as { id: string }).id);
+    const reused = await send('retry-1', 'B');
+    expect(reused.status).toBe(409);
+    const a = (await (await send(undefined, 'A')).json()) as { id: string };
+    const b = (await (await send(undefined, 'A')).json()) as { id: string };
+    expect(a.id).not.toBe(b.id);
+    expect((await send('x'.repeat(256), 'A')).status).toBe(400);
+  });
+
   it('recovers failed deliveries of a window as a job', async () => {
     receiver.on('/e2e-flip', (n) => (n === 1 ? { status: 400 } : { status: 200 }));
     const since = new Date(Date.now() - 1000).toISOString();

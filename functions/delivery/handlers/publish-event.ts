@@ -1,23 +1,35 @@
 import { publishEvent } from '../../events/publish';
 import { Directory } from '../../directory/directory';
 import { apiRoute } from '../../platform/http';
+import { idempotencyKeyOf, idempotent } from '../../platform/idempotency';
 import { assertMayPublishInto } from '../publish-scope';
 import { DELIVERY_ROUTE } from '../routes';
 
 export const handler = apiRoute(
   DELIVERY_ROUTE.publishWebhookEvent,
-  async ({ deps, principal, body, log }) => {
+  async ({ deps, principal, body, event: request, log }) => {
     await assertMayPublishInto(
       new Directory(deps.tables.platform, deps.clock),
       principal,
       body.organizationId,
     );
-    const event = await publishEvent(deps, body);
-    log.info('event published', {
+    // A retried publish with the same Idempotency-Key answers the first event: no second event id.
+    const { stored: event, replayed } = await idempotent(
+      deps.tables.webhooks,
+      deps.clock,
+      {
+        keyId: principal.keyId,
+        route: DELIVERY_ROUTE.publishWebhookEvent.id,
+        key: idempotencyKeyOf(request),
+        request: body,
+      },
+      () => publishEvent(deps, body),
+    );
+    log.info(replayed ? 'event publish replayed' : 'event published', {
       eventId: event.id,
       type: event.type,
       organizationId: event.organizationId,
     });
-    return { status: 202, body: event };
+    return { status: 202, body: event, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
   },
 );

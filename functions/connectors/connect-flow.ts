@@ -57,20 +57,38 @@ const verifierContext = (organizationId: string, connectionId: string) => ({
   purpose: 'pkce_verifier',
 });
 
-/** GET {connect_url}: consume the link once, bind the browser, send it to the provider's consent screen. */
+/** The link a connect token names, when it can still start a flow (404 unknown or used, 410 expired). */
+async function usableLink(store: ConnectorStore, token: string, now: number) {
+  if (!isConnectToken(token)) throw new NotFoundError('This connect link is not valid');
+  const link = await store.getLink(sha256(token));
+  if (!link) throw new NotFoundError('This connect link is not valid');
+  if (link.usedAt !== undefined) throw new NotFoundError('This connect link has already been used');
+  if (now > link.linkExpiresAt) throw new GoneError('This connect link has expired; create a new connection');
+  return link;
+}
+
+/**
+ * GET {connect_url}: what the interstitial page needs, spending nothing. A link-preview bot that
+ * fetches the URL sees the page; only the person's click (a POST) starts the flow.
+ */
+export async function describeConnectLink(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  token: string,
+): Promise<{ providerName: string }> {
+  const link = await usableLink(new ConnectorStore(deps.tables.connectors), token, deps.clock.now());
+  return { providerName: PROVIDERS[link.provider].displayName };
+}
+
+/** POST {connect_url} (the page's button): consume the link once, bind the browser, send it to the provider. */
 export async function openConnectLink(
   deps: Deps,
   config: ConnectorConfig,
   input: { token: string; cookieHeader?: string; baseUrl: string },
 ): Promise<FlowRedirect> {
-  if (!isConnectToken(input.token)) throw new NotFoundError('This connect link is not valid');
   const store = new ConnectorStore(deps.tables.connectors);
   const hash = sha256(input.token);
-  const link = await store.getLink(hash);
-  if (!link) throw new NotFoundError('This connect link is not valid');
-  if (link.usedAt !== undefined) throw new NotFoundError('This connect link has already been used');
   const now = deps.clock.now();
-  if (now > link.linkExpiresAt) throw new GoneError('This connect link has expired; create a new connection');
+  const link = await usableLink(store, input.token, now);
   if (!(await store.consumeLink(hash, now)))
     throw new NotFoundError('This connect link has already been used');
 

@@ -50,6 +50,20 @@ class Browser {
     }
   }
 
+  /**
+   * Opens a connect link as a person does: the page (which spends nothing), then its button (a POST).
+   * Any answer but the page is returned as is.
+   */
+  async open(url: string) {
+    const page = await this.get(url);
+    if (page.status !== 200) return page;
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const action = /<form method="post" action="([^"]+)"/
+      .exec(page.body)![1]!
+      .replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
+    return this.post(new URL(action, url).toString(), {});
+  }
+
   async get(url: string) {
     const response = await fetch(url, { redirect: 'manual', headers: { Cookie: this.cookieHeader(url) } });
     this.keep(url, response);
@@ -115,7 +129,7 @@ async function connect(
 ) {
   const browser = new Browser();
   const created = await create({ provider: options.provider ?? 'practice' });
-  const opened = await browser.get(created.connect_url);
+  const opened = await browser.open(created.connect_url);
   expect(opened.status).toBe(302);
   const callback = await consent(browser, opened.headers.get('location')!, options);
   const done = await browser.get(callback);
@@ -125,7 +139,7 @@ async function connect(
 
 beforeAll(async () => {
   server = await startLocalServer();
-  const opened = await new Browser().get((await create()).connect_url);
+  const opened = await new Browser().open((await create()).connect_url);
   sandboxUrl = new URL(opened.headers.get('location')!).origin;
 });
 
@@ -183,7 +197,7 @@ describe('creating a connection', () => {
     const created = await create({
       return_url: 'http://LOCALHOST:3001/back?q=é&connection_id=forged&error=old#frag',
     });
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const done = await browser.get(await consent(browser, opened.headers.get('location')!));
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe(
@@ -228,11 +242,29 @@ describe('creating a connection', () => {
   });
 });
 
+describe('the connect link page', () => {
+  it('is not spent by a link preview: GET shows a page with a button, only the POST starts the flow', async () => {
+    const created = await create();
+    for (let i = 0; i < 3; i++) {
+      const preview = await new Browser().get(created.connect_url);
+      expect(preview.status).toBe(200);
+      expect(preview.body).toContain('<form method="post"');
+      expect(preview.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(preview.headers.get('set-cookie')).toBeNull();
+    }
+    const person = await new Browser().open(created.connect_url);
+    expect(person.status).toBe(302);
+    expect(new URL(person.headers.get('location')!).origin).toBe(sandboxUrl);
+    const after = await new Browser().get(created.connect_url);
+    expect(after.status).toBe(404);
+  });
+});
+
 describe('the connect flow', () => {
   it('connects: consent with signed state and PKCE S256, tokens kept server-side, back to return_url', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     expect(opened.status).toBe(302);
     expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
     const cookie = opened.headers.get('set-cookie')!;
@@ -301,7 +333,7 @@ describe('the connect flow', () => {
   it('refuses a callback without the iss the provider advertises (RFC 9207), before any code exchange', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = new URL(await consent(browser, opened.headers.get('location')!));
     expect(callback.searchParams.get('iss')).toBe(`${sandboxUrl}/practice`);
     callback.searchParams.delete('iss');
@@ -319,7 +351,7 @@ describe('the connect flow', () => {
   it('returns error=oauth_flow_inactive when another browser brings the callback', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = await consent(browser, opened.headers.get('location')!);
     const done = await new Browser().get(callback);
     expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('oauth_flow_inactive');
@@ -331,7 +363,7 @@ describe('the connect flow', () => {
   it('returns error=oauth_flow_inactive when the pending connection was disconnected meanwhile', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = await consent(browser, opened.headers.get('location')!);
     expect(
       (await call(`/connectors/v1/connections/${created.connection_id}`, { method: 'DELETE' })).status,
@@ -343,15 +375,15 @@ describe('the connect flow', () => {
   it('answers 410 for an expired link', async () => {
     const created = await create();
     await server.advanceClock(10 * 60 * 1000 + 1000);
-    const opened = await new Browser().get(created.connect_url);
+    const opened = await new Browser().open(created.connect_url);
     expect(opened.status).toBe(410);
     expect(JSON.parse(opened.body)).toEqual({ error: { code: 'GONE', message: expect.any(String) } });
   });
 
   it('answers 404 for a link already used, and for an unknown one', async () => {
     const created = await create();
-    expect((await new Browser().get(created.connect_url)).status).toBe(302);
-    expect((await new Browser().get(created.connect_url)).status).toBe(404);
+    expect((await new Browser().open(created.connect_url)).status).toBe(302);
+    expect((await new Browser().open(created.connect_url)).status).toBe(404);
     expect(
       (await new Browser().get(`${server.baseUrl}/connectors/v1/connect/${'A'.repeat(43)}`)).status,
     ).toBe(404);
@@ -361,8 +393,8 @@ describe('the connect flow', () => {
   it('redirects exactly one of two concurrent opens of one link', async () => {
     const created = await create();
     const results = await Promise.all([
-      new Browser().get(created.connect_url),
-      new Browser().get(created.connect_url),
+      new Browser().open(created.connect_url),
+      new Browser().open(created.connect_url),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([302, 404]);
   });
@@ -370,7 +402,7 @@ describe('the connect flow', () => {
   it('answers 400 to a tampered state and leaves the connection pending', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = new URL(await consent(browser, opened.headers.get('location')!));
     const [body, signature] = callback.searchParams.get('state')!.split('.');
     const payload = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -391,7 +423,7 @@ describe('the connect flow', () => {
 
   it('asks for the signed tier whatever the query string of the link says', async () => {
     const created = await create();
-    const opened = await new Browser().get(`${created.connect_url}?scope_tier=admin&scope=everything.write`);
+    const opened = await new Browser().open(`${created.connect_url}?scope_tier=admin&scope=everything.write`);
     expect(opened.status).toBe(302);
     expect(new URL(opened.headers.get('location')!).searchParams.get('scope')).toBe(
       'matters.read documents.read contacts.read',
@@ -517,7 +549,7 @@ describe('turning a provider off for the organization', () => {
     const { created: existing } = await connect({ provider: 'drive', account: 'drive-toggle' });
     const browser = new Browser();
     const inFlight = await create({ provider: 'drive' });
-    const inFlightOpened = await browser.get(inFlight.connect_url);
+    const inFlightOpened = await browser.open(inFlight.connect_url);
     const inFlightCallback = await consent(browser, inFlightOpened.headers.get('location')!, {
       account: 'drive-late',
     });
@@ -548,7 +580,7 @@ describe('turning a provider off for the organization', () => {
     expect(providers.data.find((p) => p.id === 'practice')!.enabled).toBe(true);
 
     const fresh = await create({ provider: 'drive' });
-    const opened = await new Browser().get(fresh.connect_url);
+    const opened = await new Browser().open(fresh.connect_url);
     expect(opened.status).toBe(302);
     expect(new URL(opened.headers.get('location')!).searchParams.get('error')).toBe(
       'connector_scope_not_enabled',

@@ -25,7 +25,7 @@ import type { Logger } from './logger';
 import { logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import type { RateLimitDecision } from './rate-limit';
-import { PLATFORM_RATE_LIMIT, RateLimiter, rateLimitHeaders } from './rate-limit';
+import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -231,7 +231,7 @@ function consumeRateLimit(route: RouteDefinition, principal: Principal): Promise
       `platform#${principal.keyId}`,
     );
   }
-  return new RateLimiter(tables.ratelimits, clock).consume(principal.keyId);
+  return new RateLimiter(tables.ratelimits, clock, customerRateLimit()).consume(principal.keyId);
 }
 
 type AnyRouteInput<B, Q, P> = ApiRouteInput<B, Q, P> & ConsoleRouteInput<B, Q, P>;

@@ -2,6 +2,8 @@
 # Schemathesis over the served OpenAPI document: starts `npm start`'s local server on a free port with a
 # fresh data directory, runs every check against GET /openapi.json with the development key, stops the
 # server. Exit status is schemathesis's (non-zero on any 5xx, schema or conformance failure).
+# Every check runs except positive_data_acceptance, which waits for the OpenAPI document to carry every
+# rule the handlers enforce (issue 16 item 11; see scripts/schemathesis.toml).
 #   SCHEMATHESIS_MAX_EXAMPLES  examples per operation (default 50)
 #   SCHEMATHESIS_PYTHON        Python used to build the venv (default python3, >= 3.10)
 # The venv lives in .venv-schemathesis/ and is rebuilt when scripts/schemathesis-requirements.txt changes.
@@ -40,9 +42,10 @@ done
 [[ -n "${base:-}" ]] || { cat "$log"; echo "local server did not start" >&2; exit 1; }
 key="$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).apiKey)' "$data/credentials.json")"
 
-"$VENV/bin/st" run "$base/openapi.json" \
+"$VENV/bin/st" --config-file "$ROOT/scripts/schemathesis.toml" run "$base/openapi.json" \
   --url "$base" \
   --checks all \
+  --exclude-checks positive_data_acceptance \
   --header "Authorization: Bearer $key" \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-50}" \
   --seed "${SCHEMATHESIS_SEED:-1}" \

@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', '.emulators/', '.venv-emulators/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      '.data/',
+      '.emulators/',
+      '.venv-emulators/',
+      '.venv-schemathesis/',
+      '.schemathesis/',
+      'coverage/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

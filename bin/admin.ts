@@ -16,8 +16,10 @@ import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../functions
 import { PERMISSIONS } from '../functions/platform/permissions';
 
 const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]
-  create-org   --name NAME
-  create-key   --org ORG_ID --name NAME --permissions p1,p2|all [--system]
+  create-org   --name NAME [--platform]         --platform: the organization that holds system keys
+  create-key   --org ORG_ID --name NAME --permissions p1,p2|all [--system [--org-bound]]
+               --system needs a platform organization, or --org-bound: a system key that
+               publishes into its own (customer) organization only
   list-keys    --org ORG_ID
   revoke-key   --key KEY_ID
   create-app   --org ORG_ID --name NAME
@@ -37,6 +39,8 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     permissions: { type: 'string' },
     system: { type: 'boolean', default: false },
+    platform: { type: 'boolean', default: false },
+    'org-bound': { type: 'boolean', default: false },
     app: { type: 'string' },
     user: { type: 'string' },
     role: { type: 'string' },
@@ -93,7 +97,7 @@ async function mintSession(): Promise<unknown> {
 async function run(command: string | undefined): Promise<unknown> {
   switch (command) {
     case 'create-org':
-      return directory().createOrganization(required('name'));
+      return directory().createOrganization(required('name'), { platform: values.platform });
     case 'create-key': {
       const list = required('permissions');
       const permissions =
@@ -108,6 +112,7 @@ async function run(command: string | undefined): Promise<unknown> {
         name: required('name'),
         permissions,
         system: values.system,
+        orgBound: values['org-bound'],
       });
     }
     case 'list-keys':

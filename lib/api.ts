@@ -79,7 +79,13 @@ export class Api extends Construct {
       ['Default5xx', ResponseType.DEFAULT_5XX, '500', 'INTERNAL_ERROR', 'Internal error'],
     ];
     for (const [name, type, statusCode, code, message] of gatewayResponses) {
-      this.restApi.addGatewayResponse(name, { type, statusCode, templates: errorBody(code, message) });
+      this.restApi.addGatewayResponse(name, {
+        type,
+        statusCode,
+        templates: errorBody(code, message),
+        // RFC 6750: a 401 names the scheme it wants.
+        ...(statusCode === '401' ? { responseHeaders: { 'WWW-Authenticate': "'Bearer'" } } : {}),
+      });
     }
 
     this.authorizerFunction = new ServiceFunction(this, 'ApiKeyAuthorizer', {

@@ -8,7 +8,12 @@ import { Construct } from 'constructs';
 import * as z from 'zod';
 import { STATE_KEY_ENV } from '../functions/connectors/infra/config';
 import type { ProviderId, ProviderSetting } from '../functions/connectors/domain/providers';
-import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
+import {
+  PROVIDER_IDS,
+  PROVIDER_SETTINGS,
+  providerEnv,
+  providerProfileSchema,
+} from '../functions/connectors/domain/providers';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import type { StageConfig } from './stage-config';
 
@@ -33,6 +38,8 @@ const providerSchema = z.strictObject({
   revokeUrl: endpoint,
   accountUrl: endpoint,
   clientId: z.string().min(1),
+  /** Account fields, scope tiers, separator, token auth method (PROVIDER_<ID>_PROFILE). */
+  profile: providerProfileSchema.optional(),
 });
 const contextSchema = z.object({
   providers: z.partialRecord(z.enum(PROVIDER_IDS), providerSchema).default({}),
@@ -116,11 +123,12 @@ export class ConnectorSettings extends Construct {
     for (const provider of PROVIDER_IDS) {
       const configured = this.props.context.providers[provider];
       if (!configured) continue;
+      if (configured.profile) env[providerEnv(provider, 'PROFILE')] = JSON.stringify(configured.profile);
       for (const setting of needs.settings) {
         env[providerEnv(provider, PROVIDER_SETTINGS[setting])] =
           setting === 'clientSecret'
             ? this.fromSecret(clientSecretField(provider))
-            : configured[setting as PublicSetting];
+            : (configured[setting as PublicSetting] as string);
       }
     }
     return env;

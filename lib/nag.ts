@@ -58,6 +58,8 @@ const WILDCARDS: {
 
 /** Why each public route (no authorizer) is public; a new public route needs its own line here. */
 const PUBLIC_ROUTES: Record<string, string> = {
+  showConnectLink:
+    "Opened by the end user's browser: shows a page for a one-time 256-bit connect token, read-only, spends nothing",
   openConnectLink:
     "Opened by the end user's browser: the connect link is a one-time 256-bit token, only its hash stored, consumed with a conditional write",
   oauthCallback:

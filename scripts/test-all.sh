@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: every tier in one jest run — unit, contract (both adapters), cdk, integration
-# (emulators), e2e (HTTP against the local server) — with the emulators started and stopped around it.
-# Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
+# (emulators), e2e (HTTP against the local server) — with the emulators started and stopped around it;
+# then, on a full run, schemathesis over the served OpenAPI document (scripts/schemathesis.sh).
+# Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`) and skip the schemathesis run,
+# as does SKIP_SCHEMATHESIS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec bash scripts/with-emulators.sh node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"
+bash scripts/with-emulators.sh node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"
+if [[ $# -eq 0 && "${SKIP_SCHEMATHESIS:-}" != 1 ]]; then
+  bash scripts/schemathesis.sh
+fi

@@ -13,12 +13,18 @@ export interface MatchedRoute {
   pathParameters: Record<string, string> | null;
 }
 
+/**
+ * A map keyed by what a client sent (header names, query names, path values): no prototype, so a name
+ * such as `constructor`, `__proto__` or `toString` is an entry like any other, never an inherited member.
+ */
+const clientMap = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 /** Matches /a/{id}/b against /a/123/b. */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {
   const t = template.split('/');
   const p = path.split('/');
   if (t.length !== p.length) return undefined;
-  const params: Record<string, string> = {};
+  const params = clientMap<string>();
   for (let i = 0; i < t.length; i++) {
     const segment = t[i]!;
     const actual = p[i]!;
@@ -40,16 +46,16 @@ export function toProxyEvent(
   url: URL,
   route: MatchedRoute,
 ): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  const headers = clientMap<string>();
+  const multiValueHeaders = clientMap<string[]>();
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     const name = request.rawHeaders[i]!;
     const value = request.rawHeaders[i + 1]!;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const query = clientMap<string>();
+  const multiQuery = clientMap<string[]>();
   for (const [k, v] of url.searchParams) {
     query[k] = v;
     (multiQuery[k] ??= []).push(v);

@@ -75,8 +75,10 @@ export async function ensureDevCredentials(
     name: 'development (all permissions)',
     permissions: [...PERMISSIONS],
   });
+  // The system key lives in the platform's own organization, never in a customer's (decisions.md).
+  const platform = await directory.createOrganization('Platform', { platform: true });
   const { apiKey: systemKey } = await directory.createApiKey({
-    organizationId: org.id,
+    organizationId: platform.id,
     name: 'development system key',
     permissions: [...PERMISSIONS],
     system: true,

@@ -36,6 +36,8 @@ export interface SandboxEndpoints {
   tokenUrl: string;
   revokeUrl: string;
   accountUrl: string;
+  /** RFC 9207: the `iss` every authorization response carries (the sandbox advertises it). */
+  issuer: string;
 }
 
 export interface IssuedValues {
@@ -56,7 +58,13 @@ export interface SandboxProvider {
 }
 
 type Simulation =
-  'none' | 'provider_error' | 'missing_code' | 'reduced_scopes' | 'exchange_failed' | 'rate_limited';
+  | 'none'
+  | 'provider_error'
+  | 'missing_code'
+  | 'reduced_scopes'
+  | 'exchange_failed'
+  | 'rate_limited'
+  | 'wrong_issuer';
 const SIMULATIONS: Simulation[] = [
   'none',
   'provider_error',
@@ -64,6 +72,7 @@ const SIMULATIONS: Simulation[] = [
   'reduced_scopes',
   'exchange_failed',
   'rate_limited',
+  'wrong_issuer',
 ];
 type TokenError = 'invalid_grant' | 'rate_limited' | 'server_error';
 
@@ -285,23 +294,29 @@ class SandboxAuthorizationServer {
         page('Error', '<h1>This consent request has expired or was already answered</h1>'),
       );
     }
-    const { redirectUri, state } = request;
     const simulate = (form.get('simulate') ?? 'none') as Simulation;
+    // RFC 9207: every authorization response names its issuer (a wrong one, when asked to simulate it).
+    const iss =
+      simulate === 'wrong_issuer' ? 'https://mix-up.example.test' : `${this.url}/${request.client.provider}`;
+    const { redirectUri: base, state } = request;
+    const redirectUri = { base, iss };
     if (form.get('decision') !== 'approve') {
-      return redirectTo(response, redirectUri, {
+      return redirectTo(response, redirectUri.base, {
+        iss: redirectUri.iss,
         error: 'access_denied',
         error_description: 'The user declined',
         state,
       });
     }
     if (simulate === 'provider_error')
-      return redirectTo(response, redirectUri, { error: 'server_error', state });
-    if (simulate === 'missing_code') return redirectTo(response, redirectUri, { state });
+      return redirectTo(response, redirectUri.base, { iss: redirectUri.iss, error: 'server_error', state });
+    if (simulate === 'missing_code')
+      return redirectTo(response, redirectUri.base, { iss: redirectUri.iss, state });
     const code = random('sbx_code_');
     this.issued.codes.push(code);
     this.codes.set(code, {
       client: request.client,
-      redirectUri,
+      redirectUri: base,
       challenge: request.challenge,
       scopes: simulate === 'reduced_scopes' ? request.scopes.slice(1) : request.scopes,
       account: {
@@ -317,7 +332,7 @@ class SandboxAuthorizationServer {
             ? 'rate_limited'
             : undefined,
     });
-    redirectTo(response, redirectUri, { code, state });
+    redirectTo(response, redirectUri.base, { iss: redirectUri.iss, code, state });
   }
 
   tokenError(response: ServerResponse, error: TokenError, retryAfter = 30) {
@@ -499,6 +514,7 @@ export async function startSandboxProvider(
       tokenUrl: `${url}/${provider}/token`,
       revokeUrl: `${url}/${provider}/revoke`,
       accountUrl: `${url}/${provider}/account`,
+      issuer: `${url}/${provider}`,
     }),
     register: (client) => sandbox.clients.set(`${client.provider}:${client.clientId}`, client),
     issued: () => structuredClone(sandbox.issued),

@@ -33,6 +33,7 @@ export function registerSandboxClients(
       [providerEnv(id, 'ACCOUNT_URL')]: endpoints.accountUrl,
       [providerEnv(id, 'CLIENT_ID')]: clientId,
       [providerEnv(id, 'CLIENT_SECRET')]: clientSecret,
+      [providerEnv(id, 'ISSUER')]: endpoints.issuer,
     });
   }
   return env;

@@ -2,12 +2,13 @@
 // the very same handlers and authorizer, on whichever adapters were provided (local or aws).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../routes';
 import type { Deps } from '../platform/ports';
 import type { RouteDefinition } from '../platform/route-types';
-import { errorBody } from '../platform/errors';
+import { WWW_AUTHENTICATE, errorBody } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
 
@@ -57,22 +58,48 @@ function lambdaContext(name: string): Context {
   };
 }
 
-function json(status: number, body: unknown): APIGatewayProxyResult {
-  return { statusCode: status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+/** The local server's own answers carry what handler answers carry: a request id, no caching. */
+function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  requestId: string = randomUUID(),
+): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+      'X-Request-Id': requestId,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  };
 }
 
 function findRoute(
   method: string,
   path: string,
-): { route?: RouteDefinition; params?: Record<string, string>; pathKnown: boolean } {
-  let pathKnown = false;
+): { route?: RouteDefinition; params?: Record<string, string>; allowed: string[] } {
+  const allowed: string[] = [];
+  let found: { route: RouteDefinition; params: Record<string, string> } | undefined;
   for (const route of ROUTES) {
     const params = matchPath(route.path, path);
     if (!params) continue;
-    pathKnown = true;
-    if (route.method === method) return { route, params, pathKnown };
+    allowed.push(route.method);
+    if (route.method === method && !found) found = { route, params };
   }
-  return { pathKnown };
+  // HEAD is GET without the body, as RFC 9110 has it (the handler runs; writeResult drops the body).
+  if (!found && method === 'HEAD') return { ...findRoute('GET', path), allowed };
+  return { ...found, allowed };
+}
+
+/** The methods a path answers, for `Allow`: its routes', plus HEAD with GET, plus OPTIONS. */
+function allowHeader(methods: string[]): string {
+  const all = new Set(methods);
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all].join(', ');
 }
 
 const AUTHORIZERS = {
@@ -93,7 +120,13 @@ async function authorize(
 ): Promise<APIGatewayProxyResult | undefined> {
   const { handler, refusal } = AUTHORIZERS[auth];
   const authorization = event.headers.Authorization ?? event.headers.authorization;
-  if (!authorization) return json(401, errorBody('AUTH_INVALID', refusal));
+  if (!authorization)
+    return json(
+      401,
+      errorBody('AUTH_INVALID', refusal),
+      { ...WWW_AUTHENTICATE },
+      event.requestContext.requestId,
+    );
   const run = (await loadHandler(handler)) as unknown as Authorizer;
   try {
     const result = await run(toAuthorizerEvent(event));
@@ -101,10 +134,15 @@ async function authorize(
     return undefined;
   } catch (error) {
     if (error instanceof Error && error.message === 'Unauthorized') {
-      return json(401, errorBody('AUTH_INVALID', refusal));
+      return json(
+        401,
+        errorBody('AUTH_INVALID', refusal),
+        { ...WWW_AUTHENTICATE },
+        event.requestContext.requestId,
+      );
     }
     logger.error('authorizer failed', { error });
-    return json(500, errorBody('INTERNAL_ERROR', 'Internal error'));
+    return json(500, errorBody('INTERNAL_ERROR', 'Internal error'), {}, event.requestContext.requestId);
   }
 }
 
@@ -116,11 +154,22 @@ async function dispatch(
   url: URL,
 ): Promise<APIGatewayProxyResult> {
   const method = request.method ?? 'GET';
-  const { route, params, pathKnown } = findRoute(method, url.pathname);
+  const { route, params, allowed } = findRoute(method, url.pathname);
   if (!route) {
-    return pathKnown
-      ? json(405, errorBody('INVALID_REQUEST', `Method ${method} is not allowed on ${url.pathname}`))
-      : json(404, errorBody('NOT_FOUND', `No route for ${method} ${url.pathname}`));
+    if (allowed.length === 0)
+      return json(404, errorBody('NOT_FOUND', `No route for ${method} ${url.pathname}`));
+    const allow = allowHeader(allowed);
+    if (method === 'OPTIONS') {
+      return { statusCode: 204, headers: { Allow: allow, 'X-Request-Id': randomUUID() }, body: '' };
+    }
+    return json(
+      405,
+      errorBody(
+        'METHOD_NOT_ALLOWED',
+        `Method ${method} is not allowed on ${url.pathname}; allowed: ${allow}`,
+      ),
+      { Allow: allow },
+    );
   }
   const event = toProxyEvent(request, body, url, { resource: route.path, pathParameters: params ?? null });
   if (route.auth !== 'public') {
@@ -161,6 +210,25 @@ export function createLocalServer(deps: Deps, extensions: Extension[] = []): Ser
         }
       })();
     });
+  });
+  // Node answers an over-long request line or header block (its 16 KiB limit) with an empty 431 on its
+  // own; answer it in the common error body instead, as every other refusal is.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return void socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const [status, reason, code, message] = tooLarge
+      ? ([
+          431,
+          'Request Header Fields Too Large',
+          'HEADERS_TOO_LARGE',
+          'The URL and headers exceed 16 KiB',
+        ] as const)
+      : ([400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'] as const);
+    const body = JSON.stringify(errorBody(code, message));
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Cache-Control: no-store\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   // Outlive clients' idle keep-alive sockets (undici drops them after 4 s), as API Gateway does, so a
   // client never reuses a socket the server is closing at that very moment.

@@ -6,9 +6,12 @@ export const ERROR_CODES = [
   'AUTH_INVALID',
   'PERMISSION_DENIED',
   'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
   'CONFLICT',
   'GONE',
   'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'HEADERS_TOO_LARGE',
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
@@ -34,9 +37,18 @@ export class InvalidRequestError extends AppError {
   }
 }
 
+/** RFC 6750: a 401 names the scheme it wants. */
+export const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer' } as const;
+
 export class AuthInvalidError extends AppError {
   constructor(message = 'Missing or invalid credentials') {
-    super('AUTH_INVALID', 401, message);
+    super('AUTH_INVALID', 401, message, { ...WWW_AUTHENTICATE });
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Content-Type must be application/json') {
+    super('UNSUPPORTED_MEDIA_TYPE', 415, message);
   }
 }
 

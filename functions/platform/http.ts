@@ -17,13 +17,14 @@ import {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitExceededError,
+  UnsupportedMediaTypeError,
   errorBody,
 } from './errors';
 import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
 import { powertoolsLogger, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
-import { DEFAULT_RATE_LIMIT, RateLimiter, SYSTEM_RATE_LIMIT, rateLimitHeaders } from './rate-limit';
+import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
 import { parseWith } from './validation';
 
@@ -178,8 +179,24 @@ function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
   return toResponse(state, { status: 500, body });
 }
 
+/**
+ * A body labelled as something other than JSON (text/plain, a form, XML) is 415, not read as JSON
+ * anyway. No Content-Type at all is read as JSON: a plain `curl -d` or `fetch` sends none or its own.
+ */
+function assertJsonContentType(event: APIGatewayProxyEvent): void {
+  const headers = event.headers ?? {};
+  const name = Object.keys(headers).find((h) => h.toLowerCase() === 'content-type');
+  const value = name ? headers[name] : undefined;
+  if (value === undefined || value.trim() === '') return;
+  const type = value.split(';', 1)[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new UnsupportedMediaTypeError(`Content-Type ${type} is not supported; send application/json`);
+  }
+}
+
 function readJsonBody(event: APIGatewayProxyEvent): unknown {
   if (event.body === null || event.body === undefined || event.body === '') return undefined;
+  assertJsonContentType(event);
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(raw, 'utf8') > MAX_BODY_BYTES) {
     throw new PayloadTooLargeError(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
@@ -244,14 +261,18 @@ function authenticateConsole(state: State, event: APIGatewayProxyEvent): void {
 async function authenticateKey(
   state: State,
   event: APIGatewayProxyEvent,
-  limiters: { customer: RateLimiter; system: RateLimiter },
+  limiters: { customer: RateLimiter; platform: RateLimiter },
 ): Promise<void> {
   const { route } = state;
   const principal = principalFrom(event);
   if (!principal) throw new AuthInvalidError();
   state.principal = principal;
   state.log = state.log.child({ organizationId: principal.organizationId, keyId: principal.keyId });
-  const decision = await (principal.system ? limiters.system : limiters.customer).consume(principal.keyId);
+  // A system key on a platform route (publishing) spends a platform bucket of its own.
+  const decision =
+    route.rateLimit === 'platform' && principal.system
+      ? await limiters.platform.consume(`platform#${principal.keyId}`)
+      : await limiters.customer.consume(principal.keyId);
   state.responseHeaders = rateLimitHeaders(decision);
   if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
   if (route.systemOnly && !principal.system)
@@ -264,15 +285,15 @@ async function authenticateKey(
 /** Step 2: who is calling (the authorizer has run), the per-key rate limit and the route's permission. */
 function authentication(route: RouteDefinition, deps: Deps): Middleware {
   // Built at the first request, not at module init: the table (and its SDK client) load on first use.
-  let limiters: { customer: RateLimiter; system: RateLimiter } | undefined;
+  let limiters: { customer: RateLimiter; platform: RateLimiter } | undefined;
   return {
     before: async (request) => {
       const state = stateOf(request.event);
       if (route.auth === 'console') authenticateConsole(state, request.event);
       else if (route.auth === 'apiKey') {
         limiters ??= {
-          customer: new RateLimiter(deps.tables.ratelimits, deps.clock, DEFAULT_RATE_LIMIT),
-          system: new RateLimiter(deps.tables.ratelimits, deps.clock, SYSTEM_RATE_LIMIT),
+          customer: new RateLimiter(deps.tables.ratelimits, deps.clock, customerRateLimit()),
+          platform: new RateLimiter(deps.tables.ratelimits, deps.clock, PLATFORM_RATE_LIMIT),
         };
         await authenticateKey(state, request.event, limiters);
       }

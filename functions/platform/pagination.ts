@@ -5,19 +5,32 @@ import type { Item, Query, Table } from './ports';
 export const MAX_LIMIT = 200;
 export const MAX_OFFSET = 10_000;
 
+/**
+ * Query integers are decimal digits (a minus sign for a clear range message) only: `Number()` alone would read "" as 0 and "0x10" as 16, which
+ * the OpenAPI document's `integer` does not allow. Anything else is handed on as not-a-number.
+ */
+const digitsOnly = (value: unknown): unknown =>
+  typeof value === 'string' && !/^-?[0-9]{1,9}$/.test(value) ? 'not a number' : value;
+
 export const paginationQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
-    .default(50),
-  offset: z.coerce
-    .number({ error: 'offset must be an integer' })
-    .int('offset must be an integer')
-    .min(0, 'offset must be 0 or more')
-    .max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}`)
-    .default(0),
+  limit: z.preprocess(
+    digitsOnly,
+    z.coerce
+      .number({ error: 'limit must be an integer' })
+      .int('limit must be an integer')
+      .min(1, 'limit must be at least 1')
+      .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
+      .default(50),
+  ),
+  offset: z.preprocess(
+    digitsOnly,
+    z.coerce
+      .number({ error: 'offset must be an integer' })
+      .int('offset must be an integer')
+      .min(0, 'offset must be 0 or more')
+      .max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}`)
+      .default(0),
+  ),
 });
 
 export type Pagination = z.infer<typeof paginationQuery>;

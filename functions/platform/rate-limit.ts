@@ -1,6 +1,7 @@
 // Per-key token bucket (100/min sustained, bursts to 200), stored in a table and updated with
 // optimistic concurrency, so concurrent requests across Lambdas never over-admit.
 import type { Clock } from './clock';
+import { getNumberFromEnv, stage } from './config';
 import { ConditionFailedError } from './errors';
 import type { Item, Table } from './ports';
 
@@ -10,11 +11,21 @@ export interface RateLimitPolicy {
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { perMinute: 100, burst: 200 };
+
 /**
- * System keys belong to platform services publishing for every organization: a bucket of their own,
- * sized for the platform's event volume, so they never eat into (or are starved by) a customer's.
+ * The per-key limit in force: the default, or RATE_LIMIT_PER_MINUTE / RATE_LIMIT_BURST when set outside
+ * production (the schemathesis run sends thousands of requests with one key; production cannot loosen it).
  */
-export const SYSTEM_RATE_LIMIT: RateLimitPolicy = { perMinute: 6_000, burst: 12_000 };
+export function customerRateLimit(): RateLimitPolicy {
+  if (stage() === 'prod') return DEFAULT_RATE_LIMIT;
+  return {
+    perMinute: getNumberFromEnv('RATE_LIMIT_PER_MINUTE', { default: DEFAULT_RATE_LIMIT.perMinute }),
+    burst: getNumberFromEnv('RATE_LIMIT_BURST', { default: DEFAULT_RATE_LIMIT.burst }),
+  };
+}
+
+/** A system key on a `rateLimit: 'platform'` route (event publishing by platform services). */
+export const PLATFORM_RATE_LIMIT: RateLimitPolicy = { perMinute: 6000, burst: 12000 };
 
 export interface RateLimitDecision {
   allowed: boolean;

@@ -48,6 +48,11 @@ export interface RouteDefinition {
   permission?: Permission;
   /** Only system keys may call it (platform services publishing events). */
   systemOnly?: boolean;
+  /**
+   * Which token bucket a system key spends on this route: `platform` is a bucket of its own with the
+   * platform's larger budget, so platform publishing neither shares nor exhausts the customer limit.
+   */
+  rateLimit?: 'platform';
   summary: string;
   uses: RouteUses;
   /** The Lambda's timeout (default 10 s; API Gateway waits 29 s at most). */

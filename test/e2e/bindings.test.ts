@@ -89,7 +89,7 @@ beforeAll(async () => {
   for (const name of ['a', 'b', 'c'] as const) apps[name] = createApp(org);
   apps.other = createApp(otherOrg);
   for (const name of ['k1', 'k2', 'k3', 'race'] as const) keys[name] = createKey(org);
-  keys.system = createKey(org, '--system');
+  keys.system = createKey(org, '--system', '--org-bound');
   keys.other = createKey(otherOrg);
   owner = session('owner');
 }, 120_000); // a dozen admin CLI runs, each a tsx process

@@ -11,7 +11,13 @@ const serviceResponses: string[] = [];
 const RETURN_URL = 'https://app.example.com/connected?tenant=t%201&x=';
 
 type Simulation =
-  'none' | 'provider_error' | 'missing_code' | 'reduced_scopes' | 'exchange_failed' | 'rate_limited';
+  | 'none'
+  | 'provider_error'
+  | 'missing_code'
+  | 'reduced_scopes'
+  | 'exchange_failed'
+  | 'rate_limited'
+  | 'wrong_issuer';
 
 async function record(
   url: string,
@@ -42,6 +48,20 @@ class Browser {
       cookies.set(name!.trim(), value.join('='));
       this.jar.set(new URL(url).origin, cookies);
     }
+  }
+
+  /**
+   * Opens a connect link as a person does: the page (which spends nothing), then its button (a POST).
+   * Any answer but the page is returned as is.
+   */
+  async open(url: string) {
+    const page = await this.get(url);
+    if (page.status !== 200) return page;
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const action = /<form method="post" action="([^"]+)"/
+      .exec(page.body)![1]!
+      .replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
+    return this.post(new URL(action, url).toString(), {});
   }
 
   async get(url: string) {
@@ -109,7 +129,7 @@ async function connect(
 ) {
   const browser = new Browser();
   const created = await create({ provider: options.provider ?? 'practice' });
-  const opened = await browser.get(created.connect_url);
+  const opened = await browser.open(created.connect_url);
   expect(opened.status).toBe(302);
   const callback = await consent(browser, opened.headers.get('location')!, options);
   const done = await browser.get(callback);
@@ -119,7 +139,7 @@ async function connect(
 
 beforeAll(async () => {
   server = await startLocalServer();
-  const opened = await new Browser().get((await create()).connect_url);
+  const opened = await new Browser().open((await create()).connect_url);
   sandboxUrl = new URL(opened.headers.get('location')!).origin;
 });
 
@@ -158,6 +178,53 @@ describe('creating a connection', () => {
     expect(body.error.message).toContain(message);
   });
 
+  it.each([
+    ['a CR/LF header injection', 'http://localhost:3001/ret\r\nSet-Cookie: x=1'],
+    ['a NUL', 'http://localhost:3001/ret\u0000x'],
+    ['a tab', 'http://localhost:3001/r\tet'],
+    ['surrounding spaces', ' http://localhost:3001/ret '],
+  ])('answers 400 to a return_url with %s', async (_what, returnUrl) => {
+    const response = await call('/connectors/v1/connections', {
+      method: 'POST',
+      body: JSON.stringify({ provider: 'practice', return_url: returnUrl }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toContain('return_url: must not contain spaces or control characters');
+  });
+
+  it('redirects to the normalised return_url (encoded query, one connection_id) after consent', async () => {
+    const browser = new Browser();
+    const created = await create({
+      return_url: 'http://LOCALHOST:3001/back?q=é&connection_id=forged&error=old#frag',
+    });
+    const opened = await browser.open(created.connect_url);
+    const done = await browser.get(await consent(browser, opened.headers.get('location')!));
+    expect(done.status).toBe(302);
+    expect(done.headers.get('location')).toBe(
+      `http://localhost:3001/back?q=%C3%A9&connection_id=${created.connection_id}#frag`,
+    );
+  });
+
+  it('answers a retried create with the same Idempotency-Key with the same connection and a fresh link', async () => {
+    const post = (key: string, returnUrl = RETURN_URL) =>
+      call('/connectors/v1/connections', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key },
+        body: JSON.stringify({ provider: 'practice', return_url: returnUrl }),
+      });
+    const first = await post('conn-retry');
+    const again = await post('conn-retry');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    const a = JSON.parse(first.body) as { connection_id: string; connect_url: string };
+    const b = JSON.parse(again.body) as { connection_id: string; connect_url: string };
+    expect(b.connection_id).toBe(a.connection_id);
+    expect(b.connect_url).not.toBe(a.connect_url);
+    expect((await post('conn-retry', 'https://app.example.com/elsewhere')).status).toBe(409);
+    await call(`/connectors/v1/connections/${a.connection_id}`, { method: 'DELETE' });
+    expect((await post('conn-retry')).status).toBe(409);
+  });
+
   it('accepts http on localhost and 127.0.0.1 outside production', async () => {
     await create({ return_url: 'http://localhost:8080/back' });
     await create({ return_url: 'http://127.0.0.1/back' });
@@ -175,11 +242,29 @@ describe('creating a connection', () => {
   });
 });
 
+describe('the connect link page', () => {
+  it('is not spent by a link preview: GET shows a page with a button, only the POST starts the flow', async () => {
+    const created = await create();
+    for (let i = 0; i < 3; i++) {
+      const preview = await new Browser().get(created.connect_url);
+      expect(preview.status).toBe(200);
+      expect(preview.body).toContain('<form method="post"');
+      expect(preview.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(preview.headers.get('set-cookie')).toBeNull();
+    }
+    const person = await new Browser().open(created.connect_url);
+    expect(person.status).toBe(302);
+    expect(new URL(person.headers.get('location')!).origin).toBe(sandboxUrl);
+    const after = await new Browser().get(created.connect_url);
+    expect(after.status).toBe(404);
+  });
+});
+
 describe('the connect flow', () => {
   it('connects: consent with signed state and PKCE S256, tokens kept server-side, back to return_url', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     expect(opened.status).toBe(302);
     expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
     const cookie = opened.headers.get('set-cookie')!;
@@ -230,6 +315,7 @@ describe('the connect flow', () => {
     ['connector_scope_not_enabled', { simulate: 'reduced_scopes' as const }],
     ['oauth_exchange_failed', { simulate: 'exchange_failed' as const }],
     ['oauth_exchange_failed', { simulate: 'rate_limited' as const }],
+    ['issuer_mismatch', { simulate: 'wrong_issuer' as const }],
   ])(
     'returns error=%s to return_url (%j), keeping its query, and the connection stays pending',
     async (error, options) => {
@@ -244,10 +330,28 @@ describe('the connect flow', () => {
     },
   );
 
+  it('refuses a callback without the iss the provider advertises (RFC 9207), before any code exchange', async () => {
+    const browser = new Browser();
+    const created = await create();
+    const opened = await browser.open(created.connect_url);
+    const callback = new URL(await consent(browser, opened.headers.get('location')!));
+    expect(callback.searchParams.get('iss')).toBe(`${sandboxUrl}/practice`);
+    callback.searchParams.delete('iss');
+    const exchangesBefore = (
+      (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as { tokenRequests: unknown[] }
+    ).tokenRequests.length;
+    const done = await browser.get(callback.toString());
+    expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('issuer_mismatch');
+    const exchangesAfter = (
+      (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as { tokenRequests: unknown[] }
+    ).tokenRequests.length;
+    expect(exchangesAfter).toBe(exchangesBefore);
+  });
+
   it('returns error=oauth_flow_inactive when another browser brings the callback', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = await consent(browser, opened.headers.get('location')!);
     const done = await new Browser().get(callback);
     expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('oauth_flow_inactive');
@@ -259,7 +363,7 @@ describe('the connect flow', () => {
   it('returns error=oauth_flow_inactive when the pending connection was disconnected meanwhile', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = await consent(browser, opened.headers.get('location')!);
     expect(
       (await call(`/connectors/v1/connections/${created.connection_id}`, { method: 'DELETE' })).status,
@@ -271,15 +375,15 @@ describe('the connect flow', () => {
   it('answers 410 for an expired link', async () => {
     const created = await create();
     await server.advanceClock(10 * 60 * 1000 + 1000);
-    const opened = await new Browser().get(created.connect_url);
+    const opened = await new Browser().open(created.connect_url);
     expect(opened.status).toBe(410);
     expect(JSON.parse(opened.body)).toEqual({ error: { code: 'GONE', message: expect.any(String) } });
   });
 
   it('answers 404 for a link already used, and for an unknown one', async () => {
     const created = await create();
-    expect((await new Browser().get(created.connect_url)).status).toBe(302);
-    expect((await new Browser().get(created.connect_url)).status).toBe(404);
+    expect((await new Browser().open(created.connect_url)).status).toBe(302);
+    expect((await new Browser().open(created.connect_url)).status).toBe(404);
     expect(
       (await new Browser().get(`${server.baseUrl}/connectors/v1/connect/${'A'.repeat(43)}`)).status,
     ).toBe(404);
@@ -289,8 +393,8 @@ describe('the connect flow', () => {
   it('redirects exactly one of two concurrent opens of one link', async () => {
     const created = await create();
     const results = await Promise.all([
-      new Browser().get(created.connect_url),
-      new Browser().get(created.connect_url),
+      new Browser().open(created.connect_url),
+      new Browser().open(created.connect_url),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([302, 404]);
   });
@@ -298,7 +402,7 @@ describe('the connect flow', () => {
   it('answers 400 to a tampered state and leaves the connection pending', async () => {
     const browser = new Browser();
     const created = await create();
-    const opened = await browser.get(created.connect_url);
+    const opened = await browser.open(created.connect_url);
     const callback = new URL(await consent(browser, opened.headers.get('location')!));
     const [body, signature] = callback.searchParams.get('state')!.split('.');
     const payload = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -319,7 +423,7 @@ describe('the connect flow', () => {
 
   it('asks for the signed tier whatever the query string of the link says', async () => {
     const created = await create();
-    const opened = await new Browser().get(`${created.connect_url}?scope_tier=admin&scope=everything.write`);
+    const opened = await new Browser().open(`${created.connect_url}?scope_tier=admin&scope=everything.write`);
     expect(opened.status).toBe(302);
     expect(new URL(opened.headers.get('location')!).searchParams.get('scope')).toBe(
       'matters.read documents.read contacts.read',
@@ -345,6 +449,34 @@ describe('reconnecting', () => {
     // Another account is another connection.
     const other = await connect({ account: 'acct-reconnect-2' });
     expect(other.location.searchParams.get('connection_id')).toBe(other.created.connection_id);
+  });
+});
+
+describe('reconnecting and the provider grants', () => {
+  const issued = async () =>
+    (await (await fetch(`${sandboxUrl}/__sandbox/issued`)).json()) as {
+      refreshTokens: string[];
+      revoked: string[];
+    };
+
+  it('revokes the superseded grant at the provider, and DELETE then leaves no live grant', async () => {
+    const before = new Set((await issued()).refreshTokens);
+    const first = await connect({ account: 'acct-regrant' });
+    const id = first.location.searchParams.get('connection_id')!;
+    const afterFirst = await issued();
+    const firstGrant = afterFirst.refreshTokens.filter((t) => !before.has(t));
+    expect(firstGrant).toHaveLength(1);
+
+    const second = await connect({ account: 'acct-regrant' });
+    expect(second.location.searchParams.get('connection_id')).toBe(id);
+    const afterSecond = await issued();
+    const secondGrant = afterSecond.refreshTokens.filter((t) => !before.has(t) && !firstGrant.includes(t));
+    expect(secondGrant).toHaveLength(1);
+    expect(afterSecond.revoked).toContain(firstGrant[0]);
+    expect(afterSecond.revoked).not.toContain(secondGrant[0]);
+
+    expect((await call(`/connectors/v1/connections/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await issued()).revoked).toContain(secondGrant[0]);
   });
 });
 
@@ -417,7 +549,7 @@ describe('turning a provider off for the organization', () => {
     const { created: existing } = await connect({ provider: 'drive', account: 'drive-toggle' });
     const browser = new Browser();
     const inFlight = await create({ provider: 'drive' });
-    const inFlightOpened = await browser.get(inFlight.connect_url);
+    const inFlightOpened = await browser.open(inFlight.connect_url);
     const inFlightCallback = await consent(browser, inFlightOpened.headers.get('location')!, {
       account: 'drive-late',
     });
@@ -448,7 +580,7 @@ describe('turning a provider off for the organization', () => {
     expect(providers.data.find((p) => p.id === 'practice')!.enabled).toBe(true);
 
     const fresh = await create({ provider: 'drive' });
-    const opened = await new Browser().get(fresh.connect_url);
+    const opened = await new Browser().open(fresh.connect_url);
     expect(opened.status).toBe(302);
     expect(new URL(opened.headers.get('location')!).searchParams.get('error')).toBe(
       'connector_scope_not_enabled',

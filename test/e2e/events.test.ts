@@ -88,6 +88,59 @@ describe('events through the local server', () => {
     expect((await call('/webhooks/v1/dead-letters?limit=0')).status).toBe(400);
   });
 
+  it("refuses every endpoint, secret and delivery route to a key lacking the endpoint's event permissions", async () => {
+    const { endpoint } = await register('/e2e-guarded');
+    expect((await publish(system)).status).toBe(202);
+    const delivery = await until('the delivery of the guarded endpoint', async () => {
+      const body = (await (await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries`)).json()) as {
+        data: { id: string }[];
+      };
+      return body.data[0];
+    });
+    // webhooks:read/write alone, without matters:read which the endpoint's matter.* events need.
+    const webhooksOnly = api(server, server.createKey('webhooks:read,webhooks:write').apiKey);
+    const post = { method: 'POST' };
+    const probes: [string, RequestInit?][] = [
+      [`/webhooks/v1/endpoints/${endpoint.id}`],
+      [
+        `/webhooks/v1/endpoints/${endpoint.id}`,
+        { method: 'PATCH', body: JSON.stringify({ url: 'https://evil.example.com/x' }) },
+      ],
+      [`/webhooks/v1/endpoints/${endpoint.id}/rotate-secret`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/test`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/disable`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/enable`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}/deliveries`],
+      [
+        `/webhooks/v1/endpoints/${endpoint.id}/recover`,
+        { method: 'POST', body: JSON.stringify({ since: '2020-01-01T00:00:00Z' }) },
+      ],
+      [`/webhooks/v1/deliveries/${delivery.id}`],
+      [`/webhooks/v1/deliveries/${delivery.id}/replay`, post],
+      [`/webhooks/v1/endpoints/${endpoint.id}`, { method: 'DELETE' }],
+    ];
+    for (const [path, init] of probes) {
+      const response = await webhooksOnly(path, init);
+      const text = await response.text();
+      expect({ path, method: init?.method ?? 'GET', status: response.status }).toEqual({
+        path,
+        method: init?.method ?? 'GET',
+        status: 403,
+      });
+      expect(text).toContain('matters:read');
+      expect(text).not.toContain('whsec_');
+      expect(text).not.toContain('Smith v Jones');
+    }
+    const listed = (await (await webhooksOnly('/webhooks/v1/endpoints?limit=200')).json()) as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((e) => e.id)).not.toContain(endpoint.id);
+    // The same routes are open to a key holding matters:read too.
+    const withMatters = api(server, server.createKey('webhooks:read,webhooks:write,matters:read').apiKey);
+    expect((await withMatters(`/webhooks/v1/deliveries/${delivery.id}`)).status).toBe(200);
+    expect((await withMatters(`/webhooks/v1/endpoints/${endpoint.id}/rotate-secret`, post)).status).toBe(200);
+  });
+
   it('refuses a non-system key with 403 and bad input with 400 or 413', async () => {
     expect((await publish(call)).status).toBe(403);
     expect((await publish(system, { matterId: 5 })).status).toBe(400);
@@ -116,6 +169,90 @@ describe('events through the local server', () => {
     expect((await call('/webhooks/v1/endpoints/we_aaaaaaaaaaaaaaaaaaaa/deliveries?status=odd')).status).toBe(
       400,
     );
+  });
+
+  it('scopes system keys: the platform key publishes into existing organizations, an org-bound one only into its own', async () => {
+    const toOrg = (key: ReturnType<typeof api>, organizationId: string) =>
+      key('/webhooks/v1/events', {
+        method: 'POST',
+        body: JSON.stringify({
+          organizationId,
+          type: 'matter.created',
+          data: { matterId: 'mat_9', name: 'Doe' },
+        }),
+      });
+    // An organization that does not exist is refused, not accepted into the void.
+    const missing = await toOrg(system, 'org_aaaaaaaaaaaaaaaaaaaa');
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain('organizationId: no such organization');
+
+    const other = server.otherOrganization('publish-target');
+    const into = await toOrg(system, other.organizationId);
+    expect(await into.text()).toContain('"id"');
+    expect(into.status).toBe(202);
+
+    // The admin CLI refuses a system key in a customer organization unless asked to bind it there.
+    expect(() =>
+      server.admin(
+        'create-key',
+        '--org',
+        other.organizationId,
+        '--name',
+        's',
+        '--permissions',
+        'all',
+        '--system',
+      ),
+    ).toThrow(/platform organization/);
+    const bound = server.admin(
+      'create-key',
+      '--org',
+      other.organizationId,
+      '--name',
+      's',
+      '--permissions',
+      'all',
+      '--system',
+      '--org-bound',
+    ) as { apiKey: string };
+    const boundKey = api(server, bound.apiKey);
+    expect((await toOrg(boundKey, other.organizationId)).status).toBe(202);
+    const elsewhere = await toOrg(boundKey, server.credentials.organizationId);
+    expect(elsewhere.status).toBe(403);
+    expect(await elsewhere.text()).toContain('bound to its organization');
+  });
+
+  it('spends a platform bucket of its own on publish, apart from the customer rate limit', async () => {
+    const published = await publish(system);
+    expect(published.status).toBe(202);
+    expect(published.headers.get('x-ratelimit-limit')).toBe('12000');
+    const customerRoute = await system('/webhooks/v1/event-types');
+    expect(customerRoute.headers.get('x-ratelimit-limit')).toBe('200');
+  });
+
+  it('answers a retried publish with the same Idempotency-Key with the first event, not a second id', async () => {
+    const send = (key: string | undefined, name: string) =>
+      system('/webhooks/v1/events', {
+        method: 'POST',
+        headers: key ? { 'Idempotency-Key': key } : {},
+        body: JSON.stringify({
+          organizationId: server.credentials.organizationId,
+          type: 'matter.created',
+          data: { matterId: 'mat_idem', name },
+        }),
+      });
+    const first = await send('retry-1', 'A');
+    const again = await send('retry-1', 'A');
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as { id: string }).id).toBe(((await first.json()) as { id: string }).id);
+    const reused = await send('retry-1', 'B');
+    expect(reused.status).toBe(409);
+    const a = (await (await send(undefined, 'A')).json()) as { id: string };
+    const b = (await (await send(undefined, 'A')).json()) as { id: string };
+    expect(a.id).not.toBe(b.id);
+    expect((await send('x'.repeat(256), 'A')).status).toBe(400);
   });
 
   it('recovers failed deliveries of a window as a job', async () => {

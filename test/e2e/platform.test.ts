@@ -52,6 +52,103 @@ describe('local server authentication', () => {
   });
 });
 
+describe('local server request maps', () => {
+  it('treats headers and query parameters named like Object members as plain names, never a 500', async () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+    const query = names.map((n) => `${n}=1`).join('&');
+    for (const path of [
+      `/connectors/v1/providers?${query}`,
+      `/webhooks/v1/endpoints?${query}`,
+      `/nothing?${query}`,
+    ]) {
+      const response = await api(server)(path, { headers: Object.fromEntries(names.map((n) => [n, 'x'])) });
+      expect({ path, status: response.status }).toEqual({
+        path,
+        status: path === '/nothing?' + query ? 404 : 200,
+      });
+    }
+    const unauthenticated = await fetch(`${server.baseUrl}/connectors/v1/providers?${query}`, {
+      headers: Object.fromEntries(names.map((n) => [n, 'x'])),
+    });
+    expect(unauthenticated.status).toBe(401);
+    const oddId = await api(server)('/webhooks/v1/endpoints/__proto__');
+    expect(oddId.status).toBe(404);
+  });
+});
+
+describe('HTTP conformance', () => {
+  it('answers 405 METHOD_NOT_ALLOWED with Allow, serves HEAD as GET and OPTIONS with Allow', async () => {
+    const put = await api(server)('/webhooks/v1/endpoints', { method: 'PUT', body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('POST, GET, HEAD, OPTIONS');
+    expect(((await put.json()) as { error: { code: string } }).error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(put.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const head = await api(server)('/connectors/v1/providers', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const options = await api(server)('/webhooks/v1/endpoints/we_aaaaaaaaaaaaaaaaaaaa', {
+      method: 'OPTIONS',
+    });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
+  });
+
+  it('answers 401 with WWW-Authenticate: Bearer and an X-Request-Id on every answer', async () => {
+    const missing = await fetch(`${server.baseUrl}/connectors/v1/providers`);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    expect(missing.headers.get('x-request-id')).toBeTruthy();
+    const wrong = await api(server, 'lpk_nope_nope')('/connectors/v1/providers');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await fetch(`${server.baseUrl}/nothing`)).headers.get('x-request-id')).toBeTruthy();
+    expect((await api(server)('/connectors/v1/providers')).headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers 415 to a body that is not labelled JSON', async () => {
+    const body = JSON.stringify({ url: 'https://hooks.example.com/in', eventTypeFilters: ['*'] });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const response = await api(server)('/webhooks/v1/endpoints', {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': type },
+      });
+      expect({ type, status: response.status }).toEqual({ type, status: 415 });
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+    }
+    const json = await api(server)('/webhooks/v1/endpoints', {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
+    expect(json.status).toBe(201);
+  });
+
+  it.each(['offset=', 'limit=', 'limit=0x10', 'limit=1e1', 'limit=+5', 'limit= 5'])(
+    'answers 400 to the query %s rather than reading it as a number',
+    async (query) => {
+      const response = await api(server)(`/webhooks/v1/endpoints?${query}`);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+    },
+  );
+
+  it('answers 431 in the common error body to a URL or a header over 16 KiB', async () => {
+    const longUrl = await fetch(`${server.baseUrl}/connectors/v1/providers?x=${'a'.repeat(17 * 1024)}`);
+    expect(longUrl.status).toBe(431);
+    expect(((await longUrl.json()) as { error: { code: string } }).error.code).toBe('HEADERS_TOO_LARGE');
+    const longHeader = await fetch(`${server.baseUrl}/connectors/v1/providers`, {
+      headers: { 'X-Big': 'b'.repeat(17 * 1024) },
+    });
+    expect(longHeader.status).toBe(431);
+    expect(await longHeader.json()).toEqual({
+      error: { code: 'HEADERS_TOO_LARGE', message: 'The URL and headers exceed 16 KiB' },
+    });
+  });
+});
+
 describe('local server rate limiting', () => {
   it('admits the burst of 200, then answers 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
     const created = server.createKey('connectors:read');

@@ -3,6 +3,9 @@
 // and GET /connectors/jobs/{id} follows it to the end. Ledgers are seeded through a local test hook.
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
+import type { Receiver } from '../support/receiver';
+import { startReceiver } from '../support/receiver';
+import { until } from '../support/until';
 
 let server: RunningServer;
 let call: ReturnType<typeof api>;
@@ -87,6 +90,34 @@ describe('DELETE /connectors/v1/connections/{id}?purge=true', () => {
     const again = await call(`/connectors/v1/connections/${purged}?purge=true`, { method: 'DELETE' });
     expect(again.status).toBe(202);
     expect(await again.json()).toEqual({ id: job.id, status: 'succeeded' });
+  });
+
+  it('publishes connection.revoked with purge:true for ?purge=true and purge:false without', async () => {
+    const receiver: Receiver = await startReceiver();
+    try {
+      const registered = await call('/webhooks/v1/endpoints', {
+        method: 'POST',
+        body: JSON.stringify({ url: receiver.url('/revoked'), eventTypeFilters: ['connection.revoked'] }),
+      });
+      expect(registered.status).toBe(201);
+      const purged = await connection();
+      const plain = await connection();
+      expect(
+        (await call(`/connectors/v1/connections/${purged}?purge=true`, { method: 'DELETE' })).status,
+      ).toBe(202);
+      expect((await call(`/connectors/v1/connections/${plain}`, { method: 'DELETE' })).status).toBe(204);
+      const purgeOf = async (connectionId: string) =>
+        until(`the connection.revoked event of ${connectionId}`, async () => {
+          const hit = receiver.received
+            .map((r) => JSON.parse(r.body) as { data: { connectionId: string; purge: boolean } })
+            .find((event) => event.data.connectionId === connectionId);
+          return hit?.data.purge;
+        });
+      expect(await purgeOf(purged)).toBe(true);
+      expect(await purgeOf(plain)).toBe(false);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("answers 404 to another organization's job and to an unknown one", async () => {

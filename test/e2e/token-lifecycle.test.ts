@@ -70,7 +70,9 @@ async function connect(account: string): Promise<string> {
   expect(created.status).toBe(201);
   const { connect_url } = (await created.json()) as { connect_url: string };
   const browser = new Browser();
-  const opened = await browser.request(connect_url);
+  // The link's page spends nothing; its button (a POST to the same URL) starts the flow.
+  expect((await browser.request(connect_url)).status).toBe(200);
+  const opened = await browser.request(connect_url, {});
   const authorize = new URL(opened.location!);
   sandboxUrl = authorize.origin;
   const page = await browser.request(authorize.toString());

@@ -226,6 +226,27 @@ describe('POST /webhooks/v1/endpoints', () => {
     expect(error.message).toContain(message);
   });
 
+  it('answers 400 to a url with control characters or spaces, and stores the normalised url', async () => {
+    for (const url of [
+      'https://hooks.example.com/in\r\nX-Evil: 1',
+      'https://hooks.example.com/\u0000',
+      ' https://hooks.example.com/in',
+    ]) {
+      expect(await errorOf(await call()('/webhooks/v1/endpoints', json({ ...valid, url })))).toEqual({
+        status: 400,
+        code: 'INVALID_REQUEST',
+        message: 'Invalid request body: url: must not contain spaces or control characters',
+      });
+    }
+    const { endpoint } = await create({ ...valid, url: 'https://Bücher.Example/in?q=é' });
+    expect(endpoint.url).toBe('https://xn--bcher-kva.example/in?q=%C3%A9');
+    const patched = await call()(`/webhooks/v1/endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ url: 'https:hooks.example.com/cb' }),
+    });
+    expect(((await patched.json()) as Endpoint).url).toBe('https://hooks.example.com/cb');
+  });
+
   it('answers 400 to a body that is not JSON and to no body', async () => {
     const notJson = await call()('/webhooks/v1/endpoints', { method: 'POST', body: '{"url":' });
     expect(await errorOf(notJson)).toEqual({

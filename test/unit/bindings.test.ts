@@ -19,7 +19,15 @@ const as = (role: ConsoleSession['role'], organizationId = org): ConsoleSession 
   role,
 });
 const newKey = async (system = false) =>
-  (await directory.createApiKey({ organizationId: org, name: 'k', permissions: [], system })).key.id;
+  (
+    await directory.createApiKey({
+      organizationId: org,
+      name: 'k',
+      permissions: [],
+      system,
+      orgBound: system,
+    })
+  ).key.id;
 
 beforeAll(async () => {
   org = (await directory.createOrganization('Org')).id;
@@ -51,6 +59,31 @@ describe('KeyBindings', () => {
     const revoked = await newKey();
     await directory.revokeApiKey(revoked);
     await expect(bindings.bind(as('admin'), app, revoked)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('unbinds a key when it is revoked and says from which application', async () => {
+    const key = await newKey();
+    await bindings.bind(as('admin'), app, key);
+    const revoked = await directory.revokeApiKey(key);
+    expect(revoked.revokedAt).toBeDefined();
+    expect(revoked.unboundFromApplicationId).toBe(app);
+    expect(await bindings.get(key)).toBeUndefined();
+    expect((await bindings.listForApplication(app)).map((b) => b.apiKeyId)).not.toContain(key);
+    expect((await directory.revokeApiKey(key)).unboundFromApplicationId).toBeNull();
+  });
+
+  it('refuses a system key in a customer organization unless it is bound to that organization', async () => {
+    await expect(
+      directory.createApiKey({ organizationId: org, name: 's', permissions: [], system: true }),
+    ).rejects.toMatchObject({ status: 400 });
+    const platform = await directory.createOrganization('Platform', { platform: true });
+    const minted = await directory.createApiKey({
+      organizationId: platform.id,
+      name: 's',
+      permissions: [],
+      system: true,
+    });
+    expect(minted.key.system).toBe(true);
   });
 
   it('unbinds only from the application the key is bound to', async () => {

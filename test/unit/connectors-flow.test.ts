@@ -128,9 +128,32 @@ describe('redirect building', () => {
       'https://app.example.com/done?a=1#section',
       'https://app.example.com/done?a=1&connection_id=conn_1#section',
     ],
-    ['http://localhost:3000', 'http://localhost:3000?connection_id=conn_1'],
+    ['http://localhost:3000', 'http://localhost:3000/?connection_id=conn_1'],
   ])('appends to %s keeping its query and fragment', (returnUrl, expected) => {
     expect(appendQuery(returnUrl, 'connection_id', 'conn_1')).toBe(expected);
+  });
+
+  it.each([
+    [
+      'https://app.example.com/done?connection_id=evil&a=1',
+      'https://app.example.com/done?a=1&connection_id=conn_1',
+    ],
+    [
+      'https://app.example.com/done?error=x&connection%5Fid=y&b',
+      'https://app.example.com/done?b&connection_id=conn_1',
+    ],
+  ])('drops a connection_id or error %s already carries, so there is one', (returnUrl, expected) => {
+    expect(appendQuery(returnUrl, 'connection_id', 'conn_1')).toBe(expected);
+  });
+
+  it('redirects to the normalised form of a return_url stored raw (CR/LF stripped, IDN in punycode)', () => {
+    const location = appendQuery(
+      'https://bücher.example/ret\r\nSet-Cookie: x=1?q=é',
+      'error',
+      'access_denied',
+    );
+    expect(location).toBe('https://xn--bcher-kva.example/retSet-Cookie:%20x=1?q=%C3%A9&error=access_denied');
+    expect(location).not.toMatch(/[\r\n\u0080-\uffff]/);
   });
 
   it('builds the authorize request with S256 and keeps the configured query', () => {

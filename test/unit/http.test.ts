@@ -82,16 +82,24 @@ describe('apiRoute', () => {
     expect(res.headers?.['X-Request-Id']).toMatch(/^req-0\.\d+$/);
   });
 
-  it('counts a system key in a bucket of its own, sized for platform services', async () => {
+  it('counts a system key on a platform route in a bucket of its own, sized for platform services', async () => {
+    const platformRoute = apiRoute(
+      { ...route, id: 'platformRoute', rateLimit: 'platform' as const },
+      async () => ({
+        status: 201,
+      }),
+    )(createLocalDeps());
     const system = {
       organizationId: 'org_a',
       keyId: 'key_system',
       permissions: 'webhooks:write',
       system: 'true',
     };
-    const res = await handler(event({}, system), context);
+    const res = await platformRoute(event({}, system), context);
     expect(res.statusCode).toBe(201);
     expect(res.headers).toMatchObject({ 'X-RateLimit-Limit': '12000', 'X-RateLimit-Remaining': '11999' });
+    // The same key on a customer route spends the customer bucket.
+    expect((await handler(event({}, system), context)).headers).toMatchObject({ 'X-RateLimit-Limit': '200' });
   });
 
   it('answers 401 AUTH_INVALID when no principal reached the handler', async () => {

@@ -1,4 +1,10 @@
-import { classifyAddress } from '../../functions/webhooks/domain/addresses';
+import {
+  addressAllowed,
+  classifyAddress,
+  REFUSED_ADDRESS_MESSAGE,
+  shownErrorMessage,
+} from '../../functions/webhooks/domain/addresses';
+import { attemptView } from '../../functions/webhooks/domain/records';
 import { endpointUrlProblem } from '../../functions/webhooks/domain/endpoint-schemas';
 
 describe('endpoint URL rules', () => {
@@ -72,7 +78,67 @@ describe('address classification', () => {
     ['::', 'unspecified'],
     ['224.0.0.1', 'multicast'],
     ['255.255.255.255', 'reserved'],
+    // The special-purpose ranges an outside probe found missing (IANA registries, ipaddr.js ranges).
+    ['fec0::1', 'private'],
+    ['64:ff9b:1::a00:1', 'ipv4-mapped'],
+    ['2001::1', 'ipv4-mapped'],
+    ['2001:10::1', 'reserved'],
+    ['2001:20::1', 'reserved'],
+    ['192.88.99.1', 'reserved'],
+    ['::ffff:0:7f00:1', 'ipv4-mapped'],
+    ['2002:a00:1::1', 'ipv4-mapped'],
+    ['2001:2::1', 'reserved'],
+    ['3fff::1', 'reserved'],
+    ['5f00::1', 'reserved'],
+    ['100:0:0:1::1', 'reserved'],
+    ['192.31.196.1', 'reserved'],
+    ['192.52.193.1', 'reserved'],
+    ['192.175.48.1', 'reserved'],
+    ['2620:4f:8000::1', 'reserved'],
+    ['4000::1', 'reserved'], // outside IANA's 2000::/3 global unicast space
+    ['[fe80::1%eth0]', 'link-local'],
+    ['2a00:1450:4001::1', 'public'],
+    ['1.1.1.1', 'public'],
   ])('classifies %s as %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
+  });
+
+  it('never lets a special-purpose address through addressAllowed, loopback only outside production', () => {
+    for (const address of [
+      'fec0::1',
+      '64:ff9b:1::1',
+      '2001::1',
+      '2001:10::1',
+      '2001:20::1',
+      '192.88.99.1',
+      '::ffff:0:0:1',
+    ]) {
+      expect(addressAllowed(address, { allowLoopback: true })).toBe(false);
+    }
+    expect(addressAllowed('127.0.0.1', { allowLoopback: true })).toBe(true);
+    expect(addressAllowed('127.0.0.1', { allowLoopback: false })).toBe(false);
+  });
+});
+
+describe('refused-address messages', () => {
+  it('shows neither the address nor its class in attempt history or lastError', () => {
+    const stored = 'Refused to connect to private address 10.1.2.3';
+    const attempt = attemptView({
+      pk: 'DLV#x',
+      sk: 'ATT#1',
+      deliveryId: 'dlv_x',
+      attempt: 1,
+      cycle: 1,
+      attemptedAt: Date.parse('2026-01-01T00:00:00.000Z'),
+      outcome: 'failed',
+      errorKind: 'blocked_address',
+      errorMessage: stored,
+      latencyMs: 0,
+      responseBody: '',
+    });
+    expect(attempt.errorMessage).toBe(REFUSED_ADDRESS_MESSAGE);
+    expect(JSON.stringify(attempt)).not.toContain('10.1.2.3');
+    expect(shownErrorMessage('connection', 'ECONNREFUSED')).toBe('ECONNREFUSED');
+    expect(shownErrorMessage('blocked_address', stored)).not.toMatch(/10\.1\.2\.3|private/);
   });
 });

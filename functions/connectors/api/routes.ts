@@ -110,13 +110,29 @@ export const CONNECTOR_ROUTE = {
     responses: { 200: { description: 'The job' } },
     uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
   },
+  showConnectLink: {
+    id: 'showConnectLink',
+    method: 'GET',
+    path: '/connectors/v1/connect/{token}',
+    handler: 'connectors/api/handlers/show-connect-link',
+    auth: 'public',
+    summary:
+      "Opened by the user's browser: a page whose button starts the flow; the link is not spent by opening it (link previews)",
+    request: { path: connectTokenPath },
+    responses: {
+      200: { description: 'An HTML page with a button that POSTs to this URL' },
+      410: { description: 'The connect link has expired (GONE)' },
+    },
+    uses: { tables: { connectors: 'read' } },
+  },
   openConnectLink: {
     id: 'openConnectLink',
-    method: 'GET',
+    method: 'POST',
     path: '/connectors/v1/connect/{token}',
     handler: 'connectors/api/handlers/open-connect-link',
     auth: 'public',
-    summary: "Opened by the user's browser: binds it and redirects to the provider's consent screen",
+    summary:
+      "The page's button: spends the link, binds the browser and redirects to the provider's consent screen",
     request: { path: connectTokenPath },
     responses: {
       302: { description: "Redirect to the provider's consent screen; sets the browser-binding cookie" },

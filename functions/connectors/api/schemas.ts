@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { loopbackAllowed } from '../../platform/config';
 import { isId } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
+import { normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { CONNECTION_STATUSES } from '../domain/connection';
 import { PROVIDER_IDS } from '../domain/providers';
 
@@ -15,6 +16,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
  */
 export function returnUrlProblem(value: string, options: { loopbackAllowed: boolean }): string | undefined {
   if (value.length > MAX_RETURN_URL) return `must be at most ${MAX_RETURN_URL} characters`;
+  const raw = rawUrlProblem(value);
+  if (raw) return raw;
   let url: URL;
   try {
     url = new URL(value);
@@ -35,7 +38,9 @@ export const returnUrl = z
   .superRefine((value, ctx) => {
     const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  // Stored and redirected to in the form that was validated (punycode host, encoded query).
+  .transform(normalizeUrl);
 
 const provider = z.enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` });
 
@@ -72,9 +77,10 @@ export const connectTokenPath = z.object({ token: z.string() });
 
 export const callbackPath = z.object({ provider });
 
-/** What the provider sends back; extra parameters (iss, session_state, ...) are ignored. */
+/** What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). */
 export const callbackQuery = z.looseObject({
   code: z.string().max(4096).optional(),
   state: z.string().max(4096).optional(),
   error: z.string().max(256).optional(),
+  iss: z.string().max(2048).optional(),
 });

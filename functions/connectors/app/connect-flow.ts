@@ -27,7 +27,7 @@ import { ProviderHttpError, exchangeCode, fetchAccount } from '../infra/oauth-cl
 import { isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
-import type { Account, ConnectionItem, FlowItem, TokenRecord } from './store';
+import type { Account, ConnectionItem, FlowItem, TokenItem, TokenRecord } from './store';
 import { ConnectorStore } from './store';
 import { GoneError, NotFoundError } from '../../platform/errors';
 import { invalidField } from '../../platform/validation';
@@ -39,6 +39,7 @@ export const RETURN_ERRORS = [
   'connector_scope_not_enabled',
   'oauth_flow_inactive',
   'oauth_exchange_failed',
+  'issuer_mismatch',
 ] as const;
 export type ReturnError = (typeof RETURN_ERRORS)[number];
 
@@ -56,20 +57,38 @@ const verifierContext = (organizationId: string, connectionId: string) => ({
   purpose: 'pkce_verifier',
 });
 
-/** GET {connect_url}: consume the link once, bind the browser, send it to the provider's consent screen. */
+/** The link a connect token names, when it can still start a flow (404 unknown or used, 410 expired). */
+async function usableLink(store: ConnectorStore, token: string, now: number) {
+  if (!isConnectToken(token)) throw new NotFoundError('This connect link is not valid');
+  const link = await store.getLink(sha256(token));
+  if (!link) throw new NotFoundError('This connect link is not valid');
+  if (link.usedAt !== undefined) throw new NotFoundError('This connect link has already been used');
+  if (now > link.linkExpiresAt) throw new GoneError('This connect link has expired; create a new connection');
+  return link;
+}
+
+/**
+ * GET {connect_url}: what the interstitial page needs, spending nothing. A link-preview bot that
+ * fetches the URL sees the page; only the person's click (a POST) starts the flow.
+ */
+export async function describeConnectLink(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  token: string,
+): Promise<{ providerName: string }> {
+  const link = await usableLink(new ConnectorStore(deps.tables.connectors), token, deps.clock.now());
+  return { providerName: PROVIDERS[link.provider].displayName };
+}
+
+/** POST {connect_url} (the page's button): consume the link once, bind the browser, send it to the provider. */
 export async function openConnectLink(
   deps: Deps,
   config: ConnectorConfig,
   input: { token: string; cookieHeader?: string; baseUrl: string },
 ): Promise<FlowRedirect> {
-  if (!isConnectToken(input.token)) throw new NotFoundError('This connect link is not valid');
   const store = new ConnectorStore(deps.tables.connectors);
   const hash = sha256(input.token);
-  const link = await store.getLink(hash);
-  if (!link) throw new NotFoundError('This connect link is not valid');
-  if (link.usedAt !== undefined) throw new NotFoundError('This connect link has already been used');
   const now = deps.clock.now();
-  if (now > link.linkExpiresAt) throw new GoneError('This connect link has expired; create a new connection');
+  const link = await usableLink(store, input.token, now);
   if (!(await store.consumeLink(hash, now)))
     throw new NotFoundError('This connect link has already been used');
 
@@ -132,7 +151,7 @@ const sameHash = (a: string, b: string): boolean => {
 
 export interface CallbackInput {
   provider: ProviderId;
-  query: { code?: string; state?: string; error?: string };
+  query: { code?: string; state?: string; error?: string; iss?: string };
   cookieHeader?: string;
   baseUrl: string;
 }
@@ -166,16 +185,25 @@ async function loadFlow(
 /** Step 2: the flow is used once, in date, by the browser that started it, for a pending connection. */
 async function flowRefusal(
   deps: Deps,
+  config: ConnectorConfig,
   store: ConnectorStore,
   { nonce, flow, connection, inDate }: ActiveFlow,
   input: CallbackInput,
   now: number,
+  log: Logger,
 ): Promise<ReturnError | undefined> {
   if (!inDate || now > flow.flowExpiresAt) return 'oauth_flow_inactive';
   if (!(await store.consumeFlow(nonce, now))) return 'oauth_flow_inactive';
   const cookie = readCookie(input.cookieHeader, BROWSER_COOKIE);
   if (!cookie || !sameHash(sha256(cookie), flow.browserHash)) return 'oauth_flow_inactive';
   if (connection.status !== 'pending') return 'oauth_flow_inactive';
+  // RFC 9207 (mix-up defence): a provider that advertises `iss` must send its own, on errors too;
+  // the code is never exchanged otherwise.
+  const issuer = config.issuer?.(flow.provider);
+  if (issuer !== undefined && input.query.iss !== issuer) {
+    log.warn('authorization response issuer mismatch', { connectionId: connection.id });
+    return 'issuer_mismatch';
+  }
   if (input.query.error) return input.query.error === 'access_denied' ? 'access_denied' : 'provider_error';
   if (!input.query.code) return 'missing_code';
   if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, flow.provider))) {
@@ -251,7 +279,7 @@ export async function completeConnection(
     outcome,
     connectionId: connection.id,
   });
-  const refusal = await flowRefusal(deps, store, active, input, now);
+  const refusal = await flowRefusal(deps, config, store, active, input, now, log);
   if (refusal) return end(refusal);
   const grant = await obtainGrant(
     deps,
@@ -262,7 +290,16 @@ export async function completeConnection(
   );
   if (typeof grant === 'string') return end(grant);
 
-  const attached = await attach(deps, store, connection, grant.account, grant.tokens, grant.granted);
+  const attached = await attach(
+    deps,
+    config,
+    log,
+    store,
+    connection,
+    grant.account,
+    grant.tokens,
+    grant.granted,
+  );
   if (!attached) return end('oauth_flow_inactive');
   const reconnected = attached !== connection.id;
   log.info('connection completed', {
@@ -300,20 +337,62 @@ async function sealTokens(
   };
 }
 
-/** Replaces a connection's tokens with a new grant: version n+1 over whatever version is stored. */
+/**
+ * Replaces a connection's tokens with a new grant: version n+1 over whatever version is stored.
+ * Returns the tokens it replaced (a reconnect's superseded grant), if any.
+ */
 async function storeTokens(
   deps: Deps,
   store: ConnectorStore,
   connection: ConnectionItem,
   tokens: TokenSet,
   scopes: string[],
-): Promise<void> {
+): Promise<TokenItem | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const current = (await store.getTokens(connection.id))?.tokenVersion ?? 0;
+    const previous = await store.getTokens(connection.id);
+    const current = previous?.tokenVersion ?? 0;
     const item = await sealTokens(deps, connection, tokens, scopes, current + 1);
-    if (await store.putTokens(item, current)) return;
+    if (await store.putTokens(item, current)) return previous;
   }
   throw new Error('token write lost to concurrent writers five times');
+}
+
+/**
+ * A reconnect replaced a grant: end the old one at the provider (best effort), so one account has one
+ * live grant and DELETE, which revokes what is stored, leaves nothing behind. A provider that handed
+ * back the same grant (same refresh token) is left alone: revoking it would end the new one too.
+ */
+async function revokeSuperseded(
+  deps: Deps,
+  config: ConnectorConfig,
+  previous: TokenItem,
+  tokens: TokenSet,
+  log: Logger,
+): Promise<void> {
+  let old: { access_token: string; refresh_token?: string };
+  try {
+    old = JSON.parse(
+      await open(deps.keys, previous.sealed, tokenContext(previous.organizationId, previous.connectionId)),
+    ) as typeof old;
+  } catch (error) {
+    log.warn('superseded grant not revoked: tokens could not be opened', {
+      connectionId: previous.connectionId,
+      error,
+    });
+    return;
+  }
+  const sameGrant =
+    (old.refresh_token !== undefined && old.refresh_token === tokens.refreshToken) ||
+    old.access_token === tokens.accessToken;
+  if (sameGrant) return;
+  const revoked = await revokeGrant(
+    config,
+    previous.provider,
+    { accessToken: old.access_token, refreshToken: old.refresh_token },
+    previous.connectionId,
+    log,
+  );
+  log.info('superseded grant revoked at the provider', { connectionId: previous.connectionId, revoked });
 }
 
 /**
@@ -323,6 +402,8 @@ async function storeTokens(
  */
 async function attach(
   deps: Deps,
+  config: ConnectorConfig,
+  log: Logger,
   store: ConnectorStore,
   pending: ConnectionItem,
   account: Account,
@@ -335,7 +416,8 @@ async function attach(
     const holderId = await store.accountHolder(organizationId, provider, account.external_id);
     const holder = holderId && holderId !== pending.id ? await store.getConnection(holderId) : undefined;
     if (holder && ACTIVE_STATUSES.has(holder.status)) {
-      await storeTokens(deps, store, holder, tokens, scopes);
+      const superseded = await storeTokens(deps, store, holder, tokens, scopes);
+      if (superseded) await revokeSuperseded(deps, config, superseded, tokens, log);
       const updated = await store.updateConnection(
         holder.id,
         { status: 'healthy', account, updatedAt: now },

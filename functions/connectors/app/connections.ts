@@ -4,7 +4,7 @@ import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open } from '../../platform/envelope';
 import { newId } from '../../platform/ids';
-import { NotFoundError } from '../../platform/errors';
+import { ConflictError, NotFoundError } from '../../platform/errors';
 import { invalidField } from '../../platform/validation';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
@@ -85,21 +85,57 @@ export async function createConnection(
     createdAt,
     updatedAt: createdAt,
   });
+  return mintConnectLink(
+    store,
+    { id, organizationId, provider: input.provider, scopeTier: tier },
+    now,
+    baseUrl,
+  );
+}
+
+/** A one-time connect link for a pending connection: only the token's hash is stored. */
+async function mintConnectLink(
+  store: ConnectorStore,
+  connection: { id: string; organizationId: string; provider: ProviderId; scopeTier: string },
+  now: number,
+  baseUrl: string,
+): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
   const { token, hash } = newConnectToken();
   const linkExpiresAt = now + CONNECT_LINK_TTL_MS;
   await store.putLink(hash, {
-    connectionId: id,
-    organizationId,
-    provider: input.provider,
-    scopeTier: tier,
+    connectionId: connection.id,
+    organizationId: connection.organizationId,
+    provider: connection.provider,
+    scopeTier: connection.scopeTier,
     linkExpiresAt,
     ttl: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
   return {
-    connection_id: id,
+    connection_id: connection.id,
     connect_url: `${baseUrl}/connectors/v1/connect/${token}`,
     expires_at: isoTime(linkExpiresAt),
   };
+}
+
+/**
+ * A retried create (same Idempotency-Key) answers with the same connection and a fresh connect link:
+ * the first link's token is stored only as a hash, so it cannot be shown again. A connection that is
+ * no longer pending has no use for a link: 409.
+ */
+export async function reissueConnectLink(
+  deps: Deps,
+  organizationId: string,
+  connectionId: string,
+  baseUrl: string,
+): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
+  const store = new ConnectorStore(deps.tables.connectors);
+  const connection = await owned(store, organizationId, connectionId);
+  if (connection.status !== 'pending') {
+    throw new ConflictError(
+      `The connection created with this Idempotency-Key is ${connection.status}; GET /connectors/v1/connections/${connectionId}`,
+    );
+  }
+  return mintConnectLink(store, connection, deps.clock.now(), baseUrl);
 }
 
 /** The organization's connection; another organization's id reads as not found. */
@@ -196,29 +232,40 @@ export async function revokeGrant(
   return false;
 }
 
-async function publishRevoked(deps: Deps, store: ConnectorStore, item: ConnectionItem): Promise<void> {
+async function publishRevoked(
+  deps: Deps,
+  store: ConnectorStore,
+  item: ConnectionItem,
+  purge: boolean,
+): Promise<void> {
   await publishEvent(deps, {
     organizationId: item.organizationId,
     type: 'connection.revoked',
-    // The webhooks catalog's shape (functions/webhooks/catalog.ts); purge arrives with the purge workflow.
-    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge: false },
+    // The webhooks catalog's shape (functions/webhooks/catalog.ts): purge says whether the DELETE asked
+    // for the connection's imported documents to be purged too.
+    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge },
   });
   await store.updateConnection(item.id, {}, undefined, ['revokedEventPending']);
 }
 
-/** DELETE without purge: revoke and delete the tokens, mark revoked, publish connection.revoked. Idempotent. */
+/**
+ * DELETE: revoke and delete the tokens, mark revoked, publish connection.revoked (with `purge` as the
+ * caller asked; the purge itself is started by the caller). Idempotent.
+ */
 export async function disconnect(
   deps: Deps,
   config: ConnectorConfig,
   organizationId: string,
   id: string,
   log: Logger,
+  options: { purge?: boolean } = {},
 ): Promise<void> {
+  const purge = options.purge ?? false;
   const store = new ConnectorStore(deps.tables.connectors);
   const connection = await owned(store, organizationId, id);
   if (connection.status === 'revoked') {
     // A repeat: finish what an interrupted earlier call left (publishing the event), nothing else.
-    if (connection.revokedEventPending) await publishRevoked(deps, store, connection);
+    if (connection.revokedEventPending) await publishRevoked(deps, store, connection, purge);
     return;
   }
   const tokens = await store.getTokens(id);
@@ -237,5 +284,5 @@ export async function disconnect(
   if (connection.account) {
     await store.releaseAccount(organizationId, connection.provider, connection.account.external_id, id);
   }
-  await publishRevoked(deps, store, updated);
+  await publishRevoked(deps, store, updated, purge);
 }

@@ -99,17 +99,36 @@ export function bindingCookie(value: string, baseUrl: string): string {
   return `${BROWSER_COOKIE}=${value}; Path=${path}; Max-Age=${STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
 }
 
+/** Parameters the callback sets on return_url: one already there is dropped, never doubled. */
+const OUTCOME_PARAMS = new Set(['connection_id', 'error']);
+
 /**
- * Appends one parameter to a validated return_url, keeping its existing query string byte for byte
- * (URLSearchParams would re-encode it) and its fragment.
+ * Appends one parameter to a validated, normalised return_url, keeping the rest of its query string
+ * byte for byte (URLSearchParams would re-encode it) and its fragment. A `connection_id` or `error`
+ * the return_url already carries is removed first, so the receiver reads exactly one of ours.
  */
-export function appendQuery(returnUrl: string, name: string, value: string): string {
-  const url = new URL(returnUrl);
+export function appendQuery(typed: string, name: string, value: string): string {
+  // Connections stored before return_url was normalised at the API are normalised here too.
+  const returnUrl = new URL(typed).href;
   const hashIndex = returnUrl.indexOf('#');
   const withoutHash = hashIndex >= 0 ? returnUrl.slice(0, hashIndex) : returnUrl;
   const hash = hashIndex >= 0 ? returnUrl.slice(hashIndex) : '';
-  const separator = url.search ? '&' : withoutHash.endsWith('?') ? '' : '?';
-  return `${withoutHash}${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}${hash}`;
+  const queryIndex = withoutHash.indexOf('?');
+  const base = queryIndex >= 0 ? withoutHash.slice(0, queryIndex) : withoutHash;
+  const kept = (queryIndex >= 0 ? withoutHash.slice(queryIndex + 1) : '')
+    .split('&')
+    .filter((part) => part !== '' && !OUTCOME_PARAMS.has(decodedName(part)));
+  kept.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  return `${base}?${kept.join('&')}${hash}`;
+}
+
+function decodedName(part: string): string {
+  const name = part.split('=', 1)[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 /** The provider's authorize URL with our parameters; any query the configured URL carries is kept. */

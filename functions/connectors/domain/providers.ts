@@ -1,6 +1,8 @@
 // The provider registry: one definition per provider. Endpoints, client ids and secrets are
 // configuration (PROVIDER_<ID>_* variables), so a deployment points them at the real providers.
+import * as z from 'zod';
 import { getStringFromEnv } from '../../platform/config';
+import { ConfigurationError } from '../../platform/errors';
 
 export const PROVIDER_IDS = ['practice', 'drive'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -29,6 +31,84 @@ export interface ProviderDefinition {
   rateLimitHeaders: { remaining?: string; reset?: string; retryAfter: string };
   /** Scope separator in the authorize request and the token response. */
   scopeSeparator: ' ' | ',';
+  /** How the token endpoint authenticates us (RFC 8414 token_endpoint_auth_method). */
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+}
+
+/**
+ * What a deployment may set per provider in PROVIDER_<ID>_PROFILE (JSON), over the built-in defaults:
+ * a standard OpenID Connect provider, for one, names the account id `sub` and needs the `openid` scope
+ * (`{"accountFields":{"externalId":"sub"},"scopeTiers":{"standard":{"scopes":["openid","email"],...}}}`).
+ */
+export const providerProfileSchema = z.strictObject({
+  accountFields: z
+    .strictObject({
+      externalId: z.string().min(1).optional(),
+      email: z.string().min(1).optional(),
+      displayName: z.string().min(1).optional(),
+    })
+    .optional(),
+  scopeTiers: z
+    .record(
+      z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/),
+      z.strictObject({
+        scopes: z.array(z.string().min(1)).min(1),
+        required: z.array(z.string().min(1)),
+        description: z.string().min(1),
+      }),
+    )
+    .optional(),
+  defaultTier: z.string().min(1).optional(),
+  scopeSeparator: z.enum([' ', ',']).optional(),
+  tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
+  defaultAccessTokenSeconds: z.number().int().positive().optional(),
+  rotatesRefreshTokens: z.boolean().optional(),
+});
+
+export type ProviderProfile = z.infer<typeof providerProfileSchema>;
+
+/** A built-in definition with a deployment's profile applied; refuses a profile that contradicts itself. */
+export function applyProfile(base: ProviderDefinition, profile: ProviderProfile): ProviderDefinition {
+  const merged: ProviderDefinition = {
+    ...base,
+    ...(profile.scopeTiers ? { scopeTiers: profile.scopeTiers } : {}),
+    ...(profile.defaultTier ? { defaultTier: profile.defaultTier } : {}),
+    ...(profile.scopeSeparator ? { scopeSeparator: profile.scopeSeparator } : {}),
+    ...(profile.tokenEndpointAuthMethod ? { tokenEndpointAuthMethod: profile.tokenEndpointAuthMethod } : {}),
+    ...(profile.defaultAccessTokenSeconds
+      ? { defaultAccessTokenSeconds: profile.defaultAccessTokenSeconds }
+      : {}),
+    ...(profile.rotatesRefreshTokens !== undefined
+      ? { rotatesRefreshTokens: profile.rotatesRefreshTokens }
+      : {}),
+    accountFields: { ...base.accountFields, ...profile.accountFields },
+  };
+  if (!Object.hasOwn(merged.scopeTiers, merged.defaultTier)) {
+    throw new ConfigurationError(
+      `provider ${base.id}: defaultTier ${merged.defaultTier} is not one of its scopeTiers`,
+    );
+  }
+  for (const [name, tier] of Object.entries(merged.scopeTiers)) {
+    if (tier.required.some((scope) => !tier.scopes.includes(scope)))
+      throw new ConfigurationError(`provider ${base.id}: tier ${name} requires a scope it does not ask for`);
+  }
+  return merged;
+}
+
+function configuredDefinition(base: ProviderDefinition): ProviderDefinition {
+  const raw = getStringFromEnv(providerEnv(base.id, 'PROFILE'), { default: '' });
+  if (!raw) return base;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigurationError(`${providerEnv(base.id, 'PROFILE')} is not JSON`);
+  }
+  const profile = providerProfileSchema.safeParse(parsed);
+  if (!profile.success) {
+    throw new ConfigurationError(`${providerEnv(base.id, 'PROFILE')}: ${profile.error.issues[0]?.message}`);
+  }
+  return applyProfile(base, profile.data);
 }
 
 /** The configuration variables of a provider, each PROVIDER_<ID>_<FIELD>. */
@@ -45,7 +125,7 @@ export type ProviderSetting = keyof typeof PROVIDER_SETTINGS;
 
 export type ProviderEndpoints = Record<ProviderSetting, string>;
 
-export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
+const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
   practice: {
     id: 'practice',
     displayName: 'Practice management',
@@ -67,6 +147,7 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
       retryAfter: 'Retry-After',
     },
     scopeSeparator: ' ',
+    tokenEndpointAuthMethod: 'client_secret_basic',
   },
   drive: {
     id: 'drive',
@@ -85,8 +166,22 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
     rateLimitHeaders: { retryAfter: 'Retry-After' },
     scopeSeparator: ' ',
+    tokenEndpointAuthMethod: 'client_secret_basic',
   },
 };
+
+/**
+ * The provider registry as configured: each built-in definition with its PROVIDER_<ID>_PROFILE
+ * applied, read when a provider is first looked up (so a route reads only the providers it touches).
+ */
+export const PROVIDERS = {} as Record<ProviderId, ProviderDefinition>;
+for (const id of Object.keys(BUILT_IN) as ProviderId[]) {
+  let definition: ProviderDefinition | undefined;
+  Object.defineProperty(PROVIDERS, id, {
+    enumerable: true,
+    get: () => (definition ??= configuredDefinition(BUILT_IN[id])),
+  });
+}
 
 export const isProviderId = (value: string): value is ProviderId =>
   (PROVIDER_IDS as readonly string[]).includes(value);
@@ -97,6 +192,14 @@ export const providerEnv = (id: ProviderId, field: string): string => `PROVIDER_
 /** One configuration value of a provider, read when first needed (a route gets only what it uses). */
 export function providerSetting(id: ProviderId, setting: ProviderSetting): string {
   return getStringFromEnv(providerEnv(id, PROVIDER_SETTINGS[setting]));
+}
+
+/**
+ * PROVIDER_<ID>_ISSUER, optional: set it when the provider advertises RFC 9207 (its metadata has
+ * `authorization_response_iss_parameter_supported: true`) to its `issuer`.
+ */
+export function providerIssuer(id: ProviderId): string | undefined {
+  return getStringFromEnv(providerEnv(id, 'ISSUER'), { default: '' }) || undefined;
 }
 
 /** The configuration of a provider, each value read when first used. */

@@ -3,6 +3,7 @@
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import type { ProviderEndpoints, ProviderId } from '../domain/providers';
+import { providerIssuer } from '../domain/providers';
 import { providerEndpoints } from '../domain/providers';
 
 export const STATE_KEY_ENV = 'CONNECT_STATE_SIGNING_KEY';
@@ -11,6 +12,11 @@ export interface ConnectorConfig {
   /** HMAC key of the OAuth state (at least 32 bytes). */
   stateKey(): Buffer;
   provider(id: ProviderId): ProviderEndpoints;
+  /**
+   * The provider's issuer identifier when it advertises RFC 9207 (`authorization_response_iss_parameter_supported`):
+   * the callback then requires `iss` to equal it. Undefined: the provider does not send `iss`.
+   */
+  issuer?(id: ProviderId): string | undefined;
 }
 
 export const envConfig: ConnectorConfig = {
@@ -20,4 +26,5 @@ export const envConfig: ConnectorConfig = {
     return key;
   },
   provider: providerEndpoints,
+  issuer: providerIssuer,
 };

@@ -75,6 +75,13 @@ async function failure(
   return new ProviderHttpError(operation, response.status, oauthError, retryAfter.seconds, retryAfter.at);
 }
 
+/** expires_in as a number, or as the numeric string some providers send; anything else is absent. */
+function expiresIn(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+  if (typeof value === 'string' && /^\d{1,10}$/.test(value.trim())) return Number(value.trim()) || undefined;
+  return undefined;
+}
+
 function tokenSet(body: Record<string, unknown>, separator: string): TokenSet {
   if (typeof body.access_token !== 'string' || !body.access_token) {
     throw new ProviderHttpError('token', 200, 'no_access_token');
@@ -83,7 +90,7 @@ function tokenSet(body: Record<string, unknown>, separator: string): TokenSet {
     accessToken: body.access_token,
     refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : undefined,
     tokenType: typeof body.token_type === 'string' ? body.token_type : 'Bearer',
-    expiresInSeconds: typeof body.expires_in === 'number' ? body.expires_in : undefined,
+    expiresInSeconds: expiresIn(body.expires_in),
     scopes: typeof body.scope === 'string' ? body.scope.split(separator).filter(Boolean) : undefined,
   };
 }
@@ -99,12 +106,20 @@ async function tokenRequest(
     client.tokenUrl,
     {
       method: 'POST',
+      // client_secret_basic (RFC 6749 §2.3.1's default) or client_secret_post, as the provider says.
       headers: {
-        Authorization: basicAuth(client),
+        ...(definition.tokenEndpointAuthMethod === 'client_secret_post'
+          ? {}
+          : { Authorization: basicAuth(client) }),
         'Content-Type': 'application/x-www-form-urlencoded',
         Accept: 'application/json',
       },
-      body: new URLSearchParams(form).toString(),
+      body: new URLSearchParams({
+        ...form,
+        ...(definition.tokenEndpointAuthMethod === 'client_secret_post'
+          ? { client_id: client.clientId, client_secret: client.clientSecret }
+          : {}),
+      }).toString(),
     },
     timeoutMs,
   );

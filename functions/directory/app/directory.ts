@@ -17,6 +17,8 @@ export interface Organization {
   id: string;
   name: string;
   createdAt: number;
+  /** The platform's own organization holds the system keys platform services publish with. */
+  platform?: true;
 }
 
 export interface ApiKeyRecord {
@@ -68,15 +70,26 @@ export class Directory {
     private readonly clock: Clock,
   ) {}
 
-  async createOrganization(name: string): Promise<Organization> {
-    const org: Organization = { id: newId('org'), name, createdAt: this.clock.now() };
+  async createOrganization(name: string, options: { platform?: boolean } = {}): Promise<Organization> {
+    const org: Organization = {
+      id: newId('org'),
+      name,
+      createdAt: this.clock.now(),
+      ...(options.platform ? { platform: true as const } : {}),
+    };
     await this.table.put({ ...orgKey(org.id), ...org }, { itemExists: false });
     return org;
   }
 
   async getOrganization(id: string): Promise<Organization | undefined> {
     const item = await this.table.get<Item & Organization>(orgKey(id));
-    return item ? { id: item.id, name: item.name, createdAt: item.createdAt } : undefined;
+    if (!item) return undefined;
+    return {
+      id: item.id,
+      name: item.name,
+      createdAt: item.createdAt,
+      ...(item.platform ? { platform: true as const } : {}),
+    };
   }
 
   async createApiKey(input: {
@@ -84,9 +97,18 @@ export class Directory {
     name: string;
     permissions: string[];
     system?: boolean;
+    /** A system key in a customer organization, bound to publish into that organization only. */
+    orgBound?: boolean;
   }): Promise<{ key: ApiKeyRecord; apiKey: string }> {
-    if (!(await this.getOrganization(input.organizationId)))
-      throw new NotFoundError('Organization not found');
+    const organization = await this.getOrganization(input.organizationId);
+    if (!organization) throw new NotFoundError('Organization not found');
+    // A system key publishes for the platform; minted into a customer organization only on request,
+    // and then it publishes into that organization alone (see publish-scope.ts).
+    if (input.system && !organization.platform && !input.orgBound) {
+      throw new InvalidRequestError(
+        'A system key belongs to a platform organization (create-org --platform); pass --org-bound to bind one to this customer organization',
+      );
+    }
     const unknown = input.permissions.filter((p) => !isPermission(p));
     if (unknown.length) {
       throw new InvalidRequestError(
@@ -124,16 +146,28 @@ export class Directory {
     return items.map(keyRecord);
   }
 
-  async revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
+  /**
+   * Revokes a key and removes its application binding in the same call: a revoked key is no
+   * application's credential any more, and the console must not list it as one. The result names
+   * the application it was unbound from. A repeat (already revoked) still removes a left-over binding.
+   */
+  async revokeApiKey(keyId: string): Promise<ApiKeyRecord & { unboundFromApplicationId: string | null }> {
     const current = await this.table.get<KeyItem>(apiKeyKey(keyId));
     if (!current) throw new NotFoundError('API key not found');
-    if (current.revokedAt) return keyRecord(current);
-    const updated = await this.table.update<KeyItem>(
-      apiKeyKey(keyId),
-      { set: { revokedAt: this.clock.now() } },
-      { itemExists: true },
-    );
-    return keyRecord(updated);
+    const record = current.revokedAt
+      ? keyRecord(current)
+      : keyRecord(
+          await this.table.update<KeyItem>(
+            apiKeyKey(keyId),
+            { set: { revokedAt: this.clock.now() } },
+            { itemExists: true },
+          ),
+        );
+    // The binding item (bindings.ts) lives beside the key: pk KEY#<id>, sk BINDING.
+    const bindingKey = { pk: apiKeyKey(keyId).pk, sk: 'BINDING' };
+    const binding = await this.table.get<Item & { applicationId: string }>(bindingKey);
+    if (binding) await this.table.delete(bindingKey);
+    return { ...record, unboundFromApplicationId: binding?.applicationId ?? null };
   }
 
   /** The principal a presented key stands for, or undefined for anything not a live key. */

@@ -89,7 +89,9 @@ const COMMON_ERRORS: { status: number; response: string; applies: (r: RouteDefin
   { status: 403, response: 'PermissionDenied', applies: (r) => r.auth !== 'public' },
   { status: 404, response: 'NotFound', applies: (r) => r.path.includes('{') },
   { status: 413, response: 'PayloadTooLarge', applies: (r) => r.request?.body !== undefined },
+  { status: 415, response: 'UnsupportedMediaType', applies: (r) => r.request?.body !== undefined },
   { status: 429, response: 'RateLimitExceeded', applies: (r) => r.auth === 'apiKey' },
+  { status: 431, response: 'HeadersTooLarge', applies: () => true },
   { status: 500, response: 'InternalError', applies: () => true },
 ];
 
@@ -226,6 +228,10 @@ export function buildOpenApi(routes: readonly RouteDefinition[]): OpenApiDocumen
         ),
         NotFound: errorResponse('No such resource for the organization (NOT_FOUND)'),
         PayloadTooLarge: errorResponse('The request body is too large (PAYLOAD_TOO_LARGE)'),
+        UnsupportedMediaType: errorResponse(
+          'The body is labelled as something other than application/json (UNSUPPORTED_MEDIA_TYPE)',
+        ),
+        HeadersTooLarge: errorResponse('The URL and headers exceed 16 KiB (HEADERS_TOO_LARGE)'),
         RateLimitExceeded: errorResponse('The key exceeded its rate limit (RATE_LIMIT_EXCEEDED)', {
           ...RATE_LIMIT_HEADERS,
           'Retry-After': ref('headers', 'Retry-After'),

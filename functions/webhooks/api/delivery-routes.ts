@@ -18,10 +18,11 @@ export const DELIVERY_ROUTE = {
     tag: 'delivery',
     auth: 'apiKey',
     systemOnly: true,
+    rateLimit: 'platform',
     summary: 'Publish an event for an organization (system keys only: platform services)',
     request: { body: publishEventBody },
     responses: { 202: { description: 'The event, accepted for delivery' } },
-    uses: { queues: ['events'] },
+    uses: { queues: ['events'], tables: { platform: 'read', webhooks: 'write' } },
   },
   listWebhookDeadLetters: {
     id: 'listWebhookDeadLetters',

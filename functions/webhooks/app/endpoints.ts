@@ -8,6 +8,7 @@ import { receiverBody } from '../../events';
 import { epochSeconds, isoTime, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open, seal } from '../../platform/envelope';
+import { shownErrorMessage } from '../domain/addresses';
 import {
   ConditionFailedError,
   ConflictError,
@@ -92,7 +93,7 @@ function checkReceivable(filters: readonly string[], principal: Principal): void
 }
 
 export async function loadEndpoint(
-  deps: EndpointDeps,
+  deps: Pick<Deps, 'tables'>,
   organizationId: string,
   id: string,
 ): Promise<EndpointItem> {
@@ -146,11 +147,13 @@ export async function listEndpoints(
   deps: EndpointDeps,
   organizationId: string,
   page: Pagination,
+  visible: (item: EndpointItem) => boolean = () => true,
 ): Promise<Window<WebhookEndpoint>> {
   const window = await queryWindow<EndpointItem>(
     deps.tables.webhooks,
     { index: 'gsi1', partition: listPartition(organizationId), descending: true },
     page,
+    visible,
   );
   const now = deps.clock.now();
   return { items: window.items.map((item) => toView(item, now)), hasMore: window.hasMore };
@@ -374,7 +377,7 @@ export async function sendTestEvent(
     outcome: outcome.kind,
     statusCode: outcome.statusCode ?? null,
     errorKind: outcome.errorKind ?? null,
-    errorMessage: outcome.errorMessage ?? null,
+    errorMessage: shownErrorMessage(outcome.errorKind, outcome.errorMessage),
     latencyMs: outcome.latencyMs,
     responseBody: outcome.responseBody,
   };

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { isIpLiteral, classifyAddress } from './addresses';
 import { loopbackAllowed } from '../../platform/config';
+import { normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { filterProblem } from './filters';
 
 export const LIMITS = {
@@ -21,6 +22,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
  * address (names are checked again, after DNS, at every delivery).
  */
 export function endpointUrlProblem(raw: string, options: { loopbackAllowed: boolean }): string | undefined {
+  const typed = rawUrlProblem(raw);
+  if (typed) return typed;
   let url: URL;
   try {
     url = new URL(raw);
@@ -51,7 +54,9 @@ const endpointUrl = z
   .superRefine((value, ctx) => {
     const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  // Stored, shown and delivered to in the one normalised form that was validated.
+  .transform(normalizeUrl);
 
 function noDuplicates(values: string[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();

@@ -8,6 +8,7 @@ import type { ReceiverEvent, WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
 import type { AttemptOutcome } from './attempt';
+import { shownErrorMessage } from './addresses';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -178,7 +179,7 @@ export function deliveryView(stored: DeliveryItem): DeliveryView {
     nextAttemptAt: retrying ? isoOrNull(item.nextAttemptAt) : null,
     lastAttemptAt: isoOrNull(item.lastAttemptAt),
     lastStatusCode: item.lastStatusCode ?? null,
-    lastError: item.lastError ?? null,
+    lastError: shownLastError(item.lastError),
     deliveredAt: isoOrNull(item.deliveredAt),
     createdAt: isoTime(item.createdAt),
     updatedAt: isoTime(item.updatedAt),
@@ -188,6 +189,13 @@ export function deliveryView(stored: DeliveryItem): DeliveryView {
 
 const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : isoTime(at));
 
+/** `kind: message` as stored; a refused address's message is replaced (see shownErrorMessage). */
+function shownLastError(lastError: string | undefined): string | null {
+  if (lastError === undefined) return null;
+  const kind = lastError.split(':', 1)[0];
+  return kind === 'blocked_address' ? `${kind}: ${shownErrorMessage(kind, undefined)}` : lastError;
+}
+
 export function attemptView(item: AttemptItem): AttemptView {
   return {
     attempt: item.attempt,
@@ -195,7 +203,7 @@ export function attemptView(item: AttemptItem): AttemptView {
     outcome: item.outcome,
     statusCode: item.statusCode ?? null,
     errorKind: item.errorKind ?? null,
-    errorMessage: item.errorMessage ?? null,
+    errorMessage: shownErrorMessage(item.errorKind, item.errorMessage),
     latencyMs: item.latencyMs,
     responseBody: item.responseBody,
   };

@@ -7,8 +7,9 @@ import { startPurge } from '../../app/purge';
 export const create = apiRoute(
   CONNECTOR_ROUTE.deleteConnection,
   async ({ path, query, deps, principal, log }) => {
-    await disconnect(deps, envConfig, principal.organizationId, path.id, log);
-    if (query.purge !== 'true') return { status: 204 };
+    const purge = query.purge === 'true';
+    await disconnect(deps, envConfig, principal.organizationId, path.id, log, { purge });
+    if (!purge) return { status: 204 };
     // Durable and irreversible: the documents this connection's import links brought in are deleted.
     const job = await startPurge(deps, principal.organizationId, path.id);
     return { status: 202, body: job };

@@ -13,7 +13,7 @@ export const create = publicRoute(
       envConfig,
       {
         provider: path.provider,
-        query: { code: query.code, state: query.state, error: query.error },
+        query: { code: query.code, state: query.state, error: query.error, iss: query.iss },
         cookieHeader: cookieHeader(event),
         baseUrl: publicBaseUrl(event),
       },

@@ -4,7 +4,7 @@ import { envConfig } from '../../infra/config';
 import { openConnectLink } from '../../app/connect-flow';
 import { cookieHeader, redirect } from './redirect';
 
-/** GET {connect_url}: opened by the user's browser, no API key. */
+/** POST {connect_url}: the interstitial page's button (no API key): spends the link, starts the flow. */
 export const create = publicRoute(CONNECTOR_ROUTE.openConnectLink, async ({ path, deps, event, log }) => {
   const result = await openConnectLink(deps, envConfig, {
     token: path.token,

@@ -1,8 +1,9 @@
 import { apiRoute } from '../../../platform/http';
+import { endpointForCaller } from '../../app/access';
 import { WEBHOOK_ROUTE } from '../routes';
-import { getEndpoint } from '../../app/endpoints';
+import { toView } from '../../app/endpoints';
 
 export const create = apiRoute(WEBHOOK_ROUTE.getWebhookEndpoint, async ({ deps, principal, path }) => ({
   status: 200,
-  body: await getEndpoint(deps, principal.organizationId, path.id),
+  body: toView(await endpointForCaller(deps, principal, path.id), deps.clock.now()),
 }));

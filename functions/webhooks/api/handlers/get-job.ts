@@ -1,8 +1,10 @@
 import { apiRoute } from '../../../platform/http';
+import { assertMayReadEndpointJob } from '../../app/access';
 import { DELIVERY_ROUTE } from '../delivery-routes';
 import { getJob } from '../../app/replay';
 
-export const create = apiRoute(DELIVERY_ROUTE.getWebhookJob, async ({ deps, principal, path }) => ({
-  status: 200,
-  body: await getJob(deps, principal.organizationId, path.id),
-}));
+export const create = apiRoute(DELIVERY_ROUTE.getWebhookJob, async ({ deps, principal, path }) => {
+  const job = await getJob(deps, principal.organizationId, path.id);
+  await assertMayReadEndpointJob(deps, principal, job.endpointId);
+  return { status: 200, body: job };
+});

@@ -1,18 +1,35 @@
 import { publishEvent } from '../../../events';
+import { organizationRecord } from '../../../platform/tenancy';
 import { apiRoute } from '../../../platform/http';
-import { organizationExists } from '../../../platform/tenancy';
-import { invalidField } from '../../../platform/validation';
+import { idempotencyKeyOf, idempotent } from '../../../platform/idempotency';
+import { assertMayPublishInto } from '../publish-scope';
 import { DELIVERY_ROUTE } from '../delivery-routes';
 
-export const create = apiRoute(DELIVERY_ROUTE.publishWebhookEvent, async ({ deps, body, log }) => {
-  if (!(await organizationExists(deps.tables.platform, body.organizationId))) {
-    throw invalidField('request body', 'organizationId', 'no such organization');
-  }
-  const event = await publishEvent(deps, body);
-  log.info('event published', {
-    eventId: event.id,
-    type: event.type,
-    organizationId: event.organizationId,
-  });
-  return { status: 202, body: event };
-});
+export const create = apiRoute(
+  DELIVERY_ROUTE.publishWebhookEvent,
+  async ({ deps, principal, body, event: request, log }) => {
+    await assertMayPublishInto(
+      (id) => organizationRecord(deps.tables.platform, id),
+      principal,
+      body.organizationId,
+    );
+    // A retried publish with the same Idempotency-Key answers the first event: no second event id.
+    const { stored: event, replayed } = await idempotent(
+      deps.tables.webhooks,
+      deps.clock,
+      {
+        keyId: principal.keyId,
+        route: DELIVERY_ROUTE.publishWebhookEvent.id,
+        key: idempotencyKeyOf(request),
+        request: body,
+      },
+      () => publishEvent(deps, body),
+    );
+    log.info(replayed ? 'event publish replayed' : 'event published', {
+      eventId: event.id,
+      type: event.type,
+      organizationId: event.organizationId,
+    });
+    return { status: 202, body: event, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
+  },
+);

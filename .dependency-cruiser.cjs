@@ -8,6 +8,14 @@ const AREAS = '(connectors|directory|docs|events|webhooks)';
 module.exports = {
   forbidden: [
     {
+      name: 'deployed-code-imports-no-console',
+      severity: 'error',
+      comment:
+        'console/ is a browser bundle: only the dev runtime builds it (by path), nothing deployed imports it.',
+      from: { path: '^functions/', pathNot: '^functions/dev-runtime/' },
+      to: { path: '^console/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'No import cycle at file level (folder cycles are ruled out by the rules below).',

@@ -12,7 +12,14 @@ const project = (name, extra = {}) => ({
 });
 
 export default {
-  projects: [project('unit'), project('contract'), project('cdk'), project('integration'), project('e2e')],
+  projects: [
+    project('unit'),
+    project('contract'),
+    project('cdk'),
+    project('integration'),
+    project('e2e'),
+    project('browser'),
+  ],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -11,6 +11,7 @@ import { createLocalServer } from '../functions/dev-runtime/server';
 import { devHooks } from '../functions/dev-runtime/dev-hooks';
 import { devLedgerHooks } from '../functions/dev-runtime/dev-ledger';
 import { devConsoleIdentityProvider } from '../functions/dev-runtime/dev-console-idp';
+import { consoleSite } from '../functions/dev-runtime/console-site';
 import { localTokenSweep } from '../functions/dev-runtime/token-sweep';
 import { attachLocalWorkers } from '../functions/dev-runtime/workers';
 import { startSandboxProvider } from '../functions/dev-runtime/sandbox-provider';
@@ -32,6 +33,7 @@ attachLocalWorkers(deps); // on the aws adapters the queues have their own consu
 const server = createLocalServer(deps, [
   devHooks(clock),
   devConsoleIdentityProvider(dataDir),
+  consoleSite({ dataDir, clock }),
   devLedgerHooks(deps),
   localTokenSweep(deps),
 ]);

@@ -92,6 +92,14 @@ export class Api extends Construct {
       handler: API_KEY_AUTHORIZER.handler,
       stage,
       description: 'API key authorizer',
+      // It also accepts console sessions (docs/decisions.md): the same identity provider settings.
+      environment: stage.console
+        ? {
+            CONSOLE_ISSUER: stage.console.issuer,
+            CONSOLE_AUDIENCE: stage.console.audience,
+            CONSOLE_JWKS_URL: stage.console.jwksUrl,
+          }
+        : undefined,
     }).bindTable('platform', data.tables.platform, API_KEY_AUTHORIZER.uses.tables.platform);
     const authorizer = new RequestAuthorizer(this, 'Authorizer', {
       handler: this.authorizerFunction.fn,

@@ -4,6 +4,7 @@
 import type { IAspect } from 'aws-cdk-lib';
 import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import { CfnMethod, CfnRestApi, CfnStage } from 'aws-cdk-lib/aws-apigateway';
+import { CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import { CfnTable, CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 import { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -97,6 +98,20 @@ export class NagAcknowledgements implements IAspect {
       ack(
         'AwsSolutions-SMG4',
         'Holds OAuth client secrets issued by the providers (rotated at the provider, then put-secret-value and a deploy, docs/deploy.md) and the state-signing key; no rotation Lambda can mint either',
+      );
+    } else if (node instanceof CfnDistribution) {
+      // The console's distribution (lib/console-hosting.ts): public static files plus the API.
+      ack(
+        'AwsSolutions-CFR1',
+        'The console serves customers wherever they are; access is decided by console sessions and API keys, not by country',
+      );
+      ack(
+        'AwsSolutions-CFR2',
+        'The API behind the distribution keeps its own regional web ACL in production (lib/firewall.ts) and per-key rate limits; the rest is static files, and a CloudFront ACL would have to live in us-east-1',
+      );
+      ack(
+        'AwsSolutions-CFR4',
+        'No custom domain yet: the default *.cloudfront.net certificate fixes the TLS floor (CDK ignores minimumProtocolVersion without a certificate); a deployment that attaches a domain sets TLSv1.2_2021 with it',
       );
     } else if (node instanceof CfnStateMachine) {
       ack(

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
 import { Api } from './api';
 import { ConnectorSettings, connectorContext } from './connectors';
+import { ConsoleHosting } from './console-hosting';
 import { DataStores } from './data';
 import { Delivery } from './delivery';
 import { ApiFirewall } from './firewall';
@@ -57,7 +58,17 @@ export class ServiceStack extends Stack {
       messaging: this.messaging,
     });
 
+    const console = new ConsoleHosting(this, 'Console', { stage: props.stage, restApi: this.api.restApi });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `https://${console.distribution.distributionDomainName}/console/`,
+      description: 'The console; the API is served on the same origin',
+    });
+    new CfnOutput(this, 'ConsoleBucket', {
+      value: console.bucket.bucketName,
+      description: 'npm run console:build && aws s3 sync dist/console s3://<value>/console',
+    });
     new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });
     for (const name of TABLE_NAMES) {
       new CfnOutput(this, `${TABLE_DEFINITIONS[name].envVar.replace(/_/g, '')}`, {

@@ -6,6 +6,8 @@ import * as z from 'zod';
 import type { Clock } from './clock';
 import { getStringFromEnv, stage } from './config';
 import { AuthInvalidError } from './errors';
+import type { Permission } from './permissions';
+import { PERMISSIONS } from './permissions';
 
 export const CONSOLE_ROLES = ['owner', 'admin', 'member'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
@@ -101,3 +103,18 @@ export function remoteKeys(jwksUrl: string): JWTVerifyGetKey {
   }
   return keys;
 }
+
+/** A JWT (three dot-separated parts), as opposed to an `lpk_` API key: the API-key authorizer's switch. */
+export const looksLikeConsoleSession = (token: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
+
+/**
+ * What a console session may do on the API-key routes: owners and admins hold every permission an API
+ * key can hold (never the system flag), members only the read permissions. The route's own permission
+ * check, the rate limit and the error body then apply exactly as for a key.
+ */
+export function consolePermissions(role: ConsoleRole): Permission[] {
+  return role === 'member' ? PERMISSIONS.filter((p) => p.endsWith(':read')) : [...PERMISSIONS];
+}
+
+/** The rate-limit bucket and principal id of a console session: one per user, never shared with a key. */
+export const consolePrincipalId = (userId: string): string => `console:${userId}`;

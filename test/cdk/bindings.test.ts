@@ -53,8 +53,9 @@ function consoleAuthorizerActions(): string[] {
 }
 
 describe('application key routes in the service stack', () => {
-  it('has the PUT and the DELETE route, each on its own Lambda', () => {
+  it('has the list, the PUT and the DELETE route, each on its own Lambda', () => {
     expect(APPLICATION_ROUTES.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /connectors/v1/applications',
       'PUT /connectors/v1/applications/{id}/keys/{keyId}',
       'DELETE /connectors/v1/applications/{id}/keys/{keyId}',
     ]);
@@ -108,17 +109,35 @@ describe('application key routes in the service stack', () => {
     });
   });
 
-  it('lets the route functions write the platform table and nothing else (no rate-limit bucket, no KMS)', () => {
+  it('lets the binding functions write the platform table and the list read it, nothing else (no rate-limit bucket, no KMS)', () => {
     const platform = logicalId(stack.data.tables.platform);
     for (const route of APPLICATION_ROUTES) {
       const actions = actionsOf(template, stack, route.id).filter((a) => !a.startsWith('xray:'));
-      expect(actions).toEqual([
-        'dynamodb:DeleteItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:Query',
-        'dynamodb:UpdateItem',
-      ]);
+      if (route.method === 'GET') {
+        expect(
+          actions.every((a) =>
+            [
+              'dynamodb:GetItem',
+              'dynamodb:Query',
+              'dynamodb:BatchGetItem',
+              'dynamodb:Scan',
+              'dynamodb:ConditionCheckItem',
+              'dynamodb:DescribeTable',
+              'dynamodb:GetRecords',
+              'dynamodb:GetShardIterator',
+            ].includes(a),
+          ),
+        ).toBe(true);
+        expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      } else {
+        expect(actions).toEqual([
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+          'dynamodb:UpdateItem',
+        ]);
+      }
       expect(resourcesOf(template, stack, route.id, 'dynamodb:')).toEqual([platform]);
     }
   });

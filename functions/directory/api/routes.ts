@@ -1,12 +1,25 @@
 // Application routes (section of the route table in ../routes.ts): key bindings, called from the
 // console with a console session, never with an API key.
 import type { RouteDefinition } from '../../platform/route-types';
+import { paginationQuery } from '../../platform/pagination';
 import { applicationKeyPath } from './schemas';
 
 const APPLICATION_KEY = '/connectors/v1/applications/{id}/keys/{keyId}';
 
 /** Keyed by route id, so a handler names its entry (and gets the types of its schemas). */
 export const APPLICATION_ROUTE = {
+  listApplications: {
+    id: 'listApplications',
+    method: 'GET',
+    path: '/connectors/v1/applications',
+    handler: 'directory/api/handlers/list-applications',
+    auth: 'console',
+    summary:
+      "The organization's applications with the keys bound to each, and its API keys with where each is bound (any console role)",
+    request: { query: paginationQuery },
+    responses: { 200: { description: 'A page of applications, and every key of the organization' } },
+    uses: { tables: { platform: 'read' } },
+  },
   bindApplicationKey: {
     id: 'bindApplicationKey',
     method: 'PUT',

@@ -1,10 +1,44 @@
 // API Gateway REQUEST authorizer for API-key routes: verifies the key, hands the principal to the
 // handler through the request context. Permission and rate limit are checked by the route's stack.
+// A console session (a JWT from the console's identity provider) is accepted too, as a principal whose
+// permissions follow its role (docs/decisions.md, "The console acts through the API-key routes").
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { Directory } from '../../app/directory';
 import { bearerToken } from '../../../platform/api-keys';
+import {
+  consolePermissions,
+  consolePrincipalId,
+  consoleSessionConfig,
+  looksLikeConsoleSession,
+  remoteKeys,
+  verifyConsoleSession,
+} from '../../../platform/console-sessions';
 import type { Deps } from '../../../platform/ports';
+import type { Principal } from '../../../platform/principal';
+import { AuthInvalidError } from '../../../platform/errors';
 import { logger } from '../../../platform/logger';
+
+async function sessionPrincipal(deps: Deps, token: string): Promise<Principal | undefined> {
+  try {
+    const config = consoleSessionConfig();
+    const session = await verifyConsoleSession(token, {
+      keys: remoteKeys(config.jwksUrl),
+      issuer: config.issuer,
+      audience: config.audience,
+      clock: deps.clock,
+    });
+    return {
+      organizationId: session.organizationId,
+      keyId: consolePrincipalId(session.userId),
+      permissions: consolePermissions(session.role),
+      system: false,
+    };
+  } catch (error) {
+    if (error instanceof AuthInvalidError) return undefined;
+    logger.error('console session verification failed', { error });
+    throw error; // API Gateway answers 500: not configured, or the provider's keys could not be had
+  }
+}
 
 export const create =
   (deps: Deps) =>
@@ -13,13 +47,15 @@ export const create =
     const authorization = headers.Authorization ?? headers.authorization;
     const presented = bearerToken(authorization);
     const { tables, clock } = deps;
-    const principal = presented
-      ? await new Directory(tables.platform, clock).authenticate(presented)
-      : undefined;
+    const principal = !presented
+      ? undefined
+      : looksLikeConsoleSession(presented)
+        ? await sessionPrincipal(deps, presented)
+        : await new Directory(tables.platform, clock).authenticate(presented);
     if (!principal) {
       logger.info('authorizer refused', {
         requestId: event.requestContext?.requestId,
-        reason: presented ? 'unknown or revoked key' : 'no bearer token',
+        reason: presented ? 'unknown or revoked key or session' : 'no bearer token',
       });
       throw new Error('Unauthorized'); // API Gateway answers 401 (the UNAUTHORIZED gateway response)
     }

@@ -1,0 +1,130 @@
+// The console on AWS: its static files in a private S3 bucket, served by CloudFront through origin
+// access control, with the REST API behind the same distribution (/webhooks/*, /connectors/*), so the
+// page calls the API on its own origin and the API keeps its own auth (the bearer header is forwarded).
+// The files are uploaded by `npm run console:build` and `aws s3 sync` (docs/deploy.md), not by a deployment Lambda:
+// BucketDeployment's function would need a managed policy and wildcard grants the stack refuses.
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { buildSync } from 'esbuild';
+import { Construct } from 'constructs';
+import type { StageConfig } from './stage-config';
+
+const CONSOLE_DIR = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'console');
+
+/** The same policy the local server sends (functions/dev-runtime/console-site.ts). */
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/** esbuild's bundle of console/src plus the static files, laid out as the bucket's console/ prefix. */
+export function buildConsoleAssets(root = mkdtempSync(join(tmpdir(), 'console-assets-'))): string {
+  const out = join(root, 'console');
+  mkdirSync(out, { recursive: true });
+  buildSync({
+    entryPoints: [join(CONSOLE_DIR, 'src', 'main.ts')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    outfile: join(out, 'console.js'),
+    logLevel: 'silent',
+  });
+  for (const name of ['index.html', 'connected.html', 'console.css']) {
+    cpSync(join(CONSOLE_DIR, 'public', name), join(out, name));
+  }
+  return root;
+}
+
+export interface ConsoleHostingProps {
+  stage: StageConfig;
+  restApi: RestApi;
+}
+
+export class ConsoleHosting extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: ConsoleHostingProps) {
+    super(scope, id);
+    const logs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // CloudFront standard logging writes through ACLs.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: props.stage.removalPolicy,
+    });
+    this.bucket = new Bucket(this, 'Assets', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      serverAccessLogsBucket: logs,
+      serverAccessLogsPrefix: 's3/',
+      removalPolicy: props.stage.removalPolicy,
+    });
+
+    // /console and /console/ are the page; /console/connected is where the connect flow comes back.
+    const paths = new CloudFrontFunction(this, 'ConsolePaths', {
+      code: FunctionCode.fromInline(
+        "function handler(event){var r=event.request;var u=r.uri;if(u==='/console'||u==='/console/'){r.uri='/console/index.html';}else if(u==='/console/connected'){r.uri='/console/connected.html';}return r;}",
+      ),
+    });
+    const headers = new ResponseHeadersPolicy(this, 'ConsoleHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CSP, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365),
+          includeSubdomains: true,
+          override: true,
+        },
+      },
+    });
+    const api = {
+      origin: new RestApiOrigin(props.restApi),
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // Everything but Host (API Gateway routes on its own host): the Authorization header included.
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Console and API on one origin',
+      enableLogging: true,
+      logBucket: logs,
+      logFilePrefix: 'cloudfront/',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ function: paths, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/webhooks/*': api,
+        '/connectors/*': api,
+        '/openapi.json': api,
+      },
+    });
+  }
+}

@@ -13,6 +13,7 @@ import { devLedgerHooks } from '../functions/dev-runtime/dev-ledger';
 import { devConsoleIdentityProvider } from '../functions/dev-runtime/dev-console-idp';
 import { consoleSite } from '../functions/dev-runtime/console-site';
 import { localTokenSweep } from '../functions/dev-runtime/token-sweep';
+import { localSyncSweep } from '../functions/dev-runtime/sync-sweep';
 import { attachLocalWorkers } from '../functions/dev-runtime/workers';
 import { startSandboxProvider } from '../functions/dev-runtime/sandbox-provider';
 import { registerSandboxClients } from '../functions/dev-runtime/sandbox-setup';
@@ -36,6 +37,7 @@ const server = createLocalServer(deps, [
   consoleSite({ dataDir, clock }),
   devLedgerHooks(deps),
   localTokenSweep(deps),
+  localSyncSweep(deps),
 ]);
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {

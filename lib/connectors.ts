@@ -37,6 +37,8 @@ const providerSchema = z.strictObject({
   tokenUrl: endpoint,
   revokeUrl: endpoint,
   accountUrl: endpoint,
+  /** The content API's root (imports, exports). */
+  apiUrl: endpoint.optional(),
   clientId: z.string().min(1),
   /** Account fields, scope tiers, separator, token auth method (PROVIDER_<ID>_PROFILE). */
   profile: providerProfileSchema.optional(),
@@ -125,10 +127,11 @@ export class ConnectorSettings extends Construct {
       if (!configured) continue;
       if (configured.profile) env[providerEnv(provider, 'PROFILE')] = JSON.stringify(configured.profile);
       for (const setting of needs.settings) {
-        env[providerEnv(provider, PROVIDER_SETTINGS[setting])] =
+        const value =
           setting === 'clientSecret'
             ? this.fromSecret(clientSecretField(provider))
-            : (configured[setting as PublicSetting] as string);
+            : configured[setting as PublicSetting];
+        if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;
       }
     }
     return env;

@@ -22,7 +22,7 @@ export interface DeliveryProps {
 }
 
 /** Oldest-message age worth an alarm: fan-out is quick; delivery hops re-send at least every 15 minutes. */
-const MAX_AGE: Record<QueueName, Duration> = {
+const MAX_AGE: Record<Exclude<QueueName, 'syncs'>, Duration> = {
   events: Duration.minutes(10),
   deliveries: Duration.minutes(30),
 };

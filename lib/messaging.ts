@@ -35,6 +35,8 @@ export class ServiceQueue extends Construct {
 export const FAN_OUT_TIMEOUT = Duration.seconds(30);
 /** Two attempts of 15 s and the inline pause, with room for the table and KMS calls. */
 export const DELIVERY_WORKER_TIMEOUT = Duration.seconds(45);
+/** One step of an import run or export: a page of files, each streamed provider -> vault (up to 1 GiB). */
+export const SYNC_WORKER_TIMEOUT = Duration.minutes(5);
 
 export class Messaging extends Construct {
   readonly queues: Record<QueueName, ServiceQueue>;
@@ -51,6 +53,12 @@ export class Messaging extends Construct {
         // Retries travel as new messages; only an exhausted delivery is reported failed on purpose,
         // so a low count moves it to the DLQ soon while still riding out a crashed worker or two.
         maxReceiveCount: 3,
+        retentionPeriod: Duration.days(14),
+      }),
+      syncs: new ServiceQueue(this, 'Syncs', {
+        visibilityTimeout: Duration.seconds(SYNC_WORKER_TIMEOUT.toSeconds() * 6),
+        // A step that keeps failing for our own reasons; the sync sweep re-drives its job after that.
+        maxReceiveCount: 5,
         retentionPeriod: Duration.days(14),
       }),
     };

@@ -12,8 +12,9 @@ export function createAwsDeps(clock: Clock = systemClock): Deps {
   let keys: KeyManagement | undefined;
   let workflows: Workflows | undefined;
   let vault: VaultDocuments | undefined;
+  const tables = awsTables();
   return {
-    tables: awsTables(),
+    tables,
     queues: awsQueues(),
     get keys() {
       keys ??= awsKeys();
@@ -24,7 +25,7 @@ export function createAwsDeps(clock: Clock = systemClock): Deps {
       return workflows;
     },
     get vault() {
-      vault ??= awsVault();
+      vault ??= awsVault(tables, clock);
       return vault;
     },
     clock,

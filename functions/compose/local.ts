@@ -5,21 +5,21 @@ import { join } from 'node:path';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
 import type { Deps } from '../platform/ports';
-import type { Tables } from '../platform/ports';
+import type { QueueName, Tables } from '../platform/ports';
 import { TABLE_NAMES } from '../platform/tables';
 import { LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
 import { MemoryTable } from '../adapters/local/memory-table';
-import { MemoryVault } from '../adapters/local/memory-vault';
+import { FileBlobStore } from '../adapters/local/file-blobs';
+import { VaultStandIn } from '../adapters/vault/stand-in';
 import type { PurgeRetry } from '../connectors';
 import { PURGE_TASKS, purgeDefinition } from '../connectors';
 import { runPurgeTask } from '../connectors';
 
 export interface LocalDeps extends Deps {
-  queues: { events: LocalQueue; deliveries: LocalQueue };
+  queues: { events: LocalQueue; deliveries: LocalQueue; syncs: LocalQueue };
   workflows: LocalWorkflows;
-  vault: MemoryVault;
 }
 
 /** Quicker than production's: a local run retries for seconds, not minutes. */
@@ -45,23 +45,21 @@ export function createLocalDeps(
       new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner),
     ]),
   ) as unknown as Tables;
+  const queue = (name: QueueName) =>
+    new LocalQueue(name, { clock, journal: dataDir ? join(dataDir, 'queues', `${name}.jsonl`) : undefined });
   const deps: LocalDeps = {
     tables,
     keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined),
     // Journaled under the data directory and driven by the clock, like the tables.
-    queues: {
-      events: new LocalQueue('events', {
-        clock,
-        journal: dataDir ? join(dataDir, 'queues', 'events.jsonl') : undefined,
-      }),
-      deliveries: new LocalQueue('deliveries', {
-        clock,
-        journal: dataDir ? join(dataDir, 'queues', 'deliveries.jsonl') : undefined,
-      }),
-    },
+    queues: { events: queue('events'), deliveries: queue('deliveries'), syncs: queue('syncs') },
     clock,
-    vault: new MemoryVault(),
-    // The deployed definition, its Lambda tasks run in process (vault documents live in memory only).
+    // Document metadata in the journaled vault table, content in files under the data directory.
+    vault: new VaultStandIn(
+      tables.vault,
+      new FileBlobStore(dataDir ? join(dataDir, 'vault') : undefined),
+      clock,
+    ),
+    // The deployed definition, its Lambda tasks run in process.
     workflows: new LocalWorkflows(
       {
         purge: {

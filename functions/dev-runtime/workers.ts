@@ -4,12 +4,19 @@
 import { LocalQueue } from '../adapters/local/local-queue';
 import type { Deps } from '../platform/ports';
 import { createDeliveryWorker as deliveryWorker } from '../webhooks';
+import { createSyncWorker as syncWorker } from '../connectors';
 import { createFanOutWorker as fanOutWorker } from '../webhooks';
 
 export function attachLocalWorkers(deps: Deps): boolean {
-  const { events, deliveries } = deps.queues;
-  if (!(events instanceof LocalQueue) || !(deliveries instanceof LocalQueue)) return false;
+  const { events, deliveries, syncs } = deps.queues;
+  if (
+    !(events instanceof LocalQueue) ||
+    !(deliveries instanceof LocalQueue) ||
+    !(syncs instanceof LocalQueue)
+  )
+    return false;
   events.attach(fanOutWorker(deps), { batchSize: 10, visibilityTimeoutMs: 30_000, maxReceiveCount: 5 });
   deliveries.attach(deliveryWorker(deps), { batchSize: 10, visibilityTimeoutMs: 60_000, maxReceiveCount: 3 });
+  syncs.attach(syncWorker(deps), { batchSize: 2, visibilityTimeoutMs: 30 * 60_000, maxReceiveCount: 5 });
   return true;
 }

@@ -91,6 +91,20 @@ export class RateLimitExceededError extends AppError {
   }
 }
 
+/** Something this request depends on cannot answer now (a provider rate limit, an outage): retry later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(
+      'SERVICE_UNAVAILABLE',
+      503,
+      message,
+      retryAfterSeconds !== undefined
+        ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) }
+        : {},
+    );
+  }
+}
+
 /** A conditional write lost: the item changed or exists. Ports throw it; core decides what it means. */
 export class ConditionFailedError extends Error {
   constructor(message = 'Conditional write failed') {

@@ -26,6 +26,7 @@ import { powertoolsLogger, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
+import { routePermissions } from './route-types';
 import { parseWith } from './validation';
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -277,9 +278,8 @@ async function authenticateKey(
   if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfter, state.responseHeaders);
   if (route.systemOnly && !principal.system)
     throw new PermissionDeniedError('Only a system key may call this route');
-  if (route.permission && !principal.permissions.includes(route.permission)) {
-    throw new PermissionDeniedError(`This key lacks the ${route.permission} permission`);
-  }
+  const missing = routePermissions(route).find((permission) => !principal.permissions.includes(permission));
+  if (missing) throw new PermissionDeniedError(`This key lacks the ${missing} permission`);
 }
 
 /** Step 2: who is calling (the authorizer has run), the per-key rate limit and the route's permission. */

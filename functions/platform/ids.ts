@@ -1,5 +1,5 @@
 // Identifiers: a type prefix and 20 random base32 characters (100 bits), sortable by nothing.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -11,7 +11,7 @@ export function randomBase32(length: number): string {
 }
 
 export type IdPrefix =
-  'org' | 'key' | 'app' | 'bnd' | 'conn' | 'job' | 'we' | 'evt' | 'dlv' | 'att' | 'req' | 'lnk';
+  'org' | 'key' | 'app' | 'bnd' | 'conn' | 'job' | 'we' | 'evt' | 'dlv' | 'att' | 'req' | 'lnk' | 'doc';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase32(20)}`;
@@ -19,4 +19,15 @@ export function newId(prefix: IdPrefix): string {
 
 export function isId(prefix: IdPrefix, value: string): boolean {
   return new RegExp(`^${prefix}_[a-z2-7]{20}$`).test(value);
+}
+
+/**
+ * An id derived from a name: the same name always gives the same id (a retried import writes the same
+ * vault document and publishes the same event id, which receivers and the fan-out deduplicate on).
+ */
+export function derivedId(prefix: IdPrefix, name: string): string {
+  const digest = createHash('sha256').update(name).digest();
+  let out = '';
+  for (let i = 0; i < 20; i++) out += ALPHABET[digest[i]! & 31];
+  return `${prefix}_${out}`;
 }

@@ -30,6 +30,13 @@ export const METRICS = {
   ConnectionsReauthRequired: 'Count',
   /** A connection throttled (or its throttle extended) by the provider's rate limit. */
   ConnectionThrottles: 'Count',
+  /** An import run or an export finished (dimension status: succeeded or failed). */
+  SyncRuns: 'Count',
+  ExportJobs: 'Count',
+  /** Vault documents an import wrote (new and updated). */
+  ImportedDocuments: 'Count',
+  /** Files an import or export could not take (too large, gone at the provider, missing in the vault). */
+  SyncItemFailures: 'Count',
 } as const;
 
 export type MetricName = keyof typeof METRICS;

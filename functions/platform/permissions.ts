@@ -5,6 +5,7 @@ export const PERMISSIONS = [
   'webhooks:read',
   'webhooks:write',
   'vaults:read',
+  'vaults:write',
   'ocr:read',
   'transcription:read',
   'matters:read',

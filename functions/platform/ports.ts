@@ -1,4 +1,5 @@
 // The ports core talks through. Each has an `aws` and a `local` adapter, held to one contract suite.
+import type { Readable } from 'node:stream';
 import type { Clock } from './clock';
 
 export type Scalar = string | number | boolean;
@@ -105,7 +106,8 @@ export interface Queue {
   listDeadLetters(limit?: number): Promise<DeadLetter[]>;
 }
 
-export type QueueName = 'events' | 'deliveries';
+/** events and deliveries: the event pipeline; syncs: import runs and exports, a step per message. */
+export type QueueName = 'events' | 'deliveries' | 'syncs';
 
 export type Queues = Record<QueueName, Queue>;
 
@@ -134,18 +136,66 @@ export interface Workflows {
   describe(executionId: string): Promise<Execution | undefined>;
 }
 
-export interface VaultDocument {
+/** Which document: vaults are namespaced by organization, so no organization can name another's. */
+export interface VaultRef {
+  organizationId: string;
   vaultId: string;
   objectId: string;
-  [attribute: string]: unknown;
 }
 
-/** The vault area's documents, as far as connectors need them: imports bring them in, purges delete them. */
+/** A document of the vault area, as the connectors see it. Instants in epoch ms. */
+export interface VaultDocument extends VaultRef {
+  name: string;
+  contentType: string;
+  size: number;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+  /** 1 at creation, +1 with each new content. */
+  version: number;
+  /** Chunks the vault's ingestion split the content into. */
+  chunkCount: number;
+  /** Where it came from (an import link and the provider's item), when an import brought it in. */
+  source?: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface VaultWrite extends VaultRef {
+  name: string;
+  contentType: string;
+  source?: Record<string, string>;
+  /** Streamed through: never held whole in memory. */
+  content: Readable;
+}
+
+/**
+ * The vault area's documents, as far as connectors need them: imports write them, exports read them,
+ * purges delete them. Another area of the platform owns vaults; this port is how connectors reach it.
+ */
 export interface VaultDocuments {
-  put(document: VaultDocument): Promise<void>;
-  get(vaultId: string, objectId: string): Promise<VaultDocument | undefined>;
+  /** Creates the document, or gives an existing one new content (its version goes up). */
+  put(write: VaultWrite): Promise<VaultDocument>;
+  get(ref: VaultRef): Promise<VaultDocument | undefined>;
+  /** The content, streamed; undefined when there is no such document. */
+  read(ref: VaultRef): Promise<Readable | undefined>;
   /** Idempotent: deleting a document that is already gone succeeds. */
-  delete(vaultId: string, objectId: string): Promise<void>;
+  delete(ref: VaultRef): Promise<void>;
+  /** A vault's documents, a page at a time, in id order. */
+  list(
+    organizationId: string,
+    vaultId: string,
+    page?: { cursor?: string; limit?: number },
+  ): Promise<Page<VaultDocument>>;
+}
+
+/** Blobs by key (S3, or files): the vault stand-in keeps content in one, metadata in a table. */
+export interface BlobStore {
+  /** Streams the content to the key, replacing what was there; returns its size and hex SHA-256. */
+  put(key: string, content: Readable, contentType: string): Promise<{ size: number; sha256: string }>;
+  /** undefined when there is no blob at the key. */
+  get(key: string): Promise<Readable | undefined>;
+  /** Idempotent. */
+  delete(key: string): Promise<void>;
 }
 
 /** The ports a handler is built from; each runtime's composition module provides every one of them. */

@@ -45,7 +45,8 @@ export interface RouteDefinition {
   tag?: string;
   /** apiKey: the Lambda authorizer; public: a browser or the provider calls it; console: a console session. */
   auth: 'apiKey' | 'public' | 'console';
-  permission?: Permission;
+  /** What the key must hold: one permission, or every one of several (an import writes into a vault). */
+  permission?: Permission | readonly Permission[];
   /** Only system keys may call it (platform services publishing events). */
   systemOnly?: boolean;
   /**
@@ -64,3 +65,11 @@ export interface RouteDefinition {
    */
   responses: Record<number, RouteResponse>;
 }
+
+/** Every permission a route needs (none for public and console routes). */
+export const routePermissions = (route: Pick<RouteDefinition, 'permission'>): readonly Permission[] =>
+  route.permission === undefined
+    ? []
+    : typeof route.permission === 'string'
+      ? [route.permission]
+      : route.permission;

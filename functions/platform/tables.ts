@@ -40,7 +40,7 @@ export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
     indexes: [],
     ttlAttribute: 'ttl',
     purpose:
-      "stand-in for the vault area's documents (VaultDocuments port), until the vault is reached as a service",
+      "stand-in for the vault area's document metadata (VaultDocuments port; content in the vault bucket), until the vault is reached as a service",
   },
 };
 
@@ -55,13 +55,18 @@ export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1s
 export const QUEUE_URL_ENV: Record<QueueName, string> = {
   events: 'QUEUE_EVENTS_URL',
   deliveries: 'QUEUE_DELIVERIES_URL',
+  syncs: 'QUEUE_SYNCS_URL',
 };
 
 /** Environment variable carrying each queue's dead-letter queue URL (routes that list dead letters). */
 export const DLQ_URL_ENV: Record<QueueName, string> = {
   events: 'QUEUE_EVENTS_DLQ_URL',
   deliveries: 'QUEUE_DELIVERIES_DLQ_URL',
+  syncs: 'QUEUE_SYNCS_DLQ_URL',
 };
+
+/** Environment variable carrying the vault stand-in's content bucket name into a Lambda. */
+export const VAULT_BUCKET_ENV = 'VAULT_BUCKET';
 
 /** Environment variable carrying each state machine's ARN into a Lambda. */
 export const WORKFLOW_ARN_ENV: Record<WorkflowName, string> = {

@@ -1,16 +1,50 @@
-// The VaultDocuments port's contract on both adapters: in memory (local) and the DynamoDB stand-in table.
-import { MemoryVault } from '../../functions/adapters/local/memory-vault';
-import { VaultTable } from '../../functions/adapters/aws/vault-table';
+// The VaultDocuments port's contract on both adapter sets: the stand-in over the in-memory table and
+// files on disk (local), and over DynamoDB and S3 (aws, on the emulators).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { createHash } from 'node:crypto';
+import { FileBlobStore } from '../../functions/adapters/local/file-blobs';
+import { MemoryTable } from '../../functions/adapters/local/memory-table';
+import { S3BlobStore } from '../../functions/adapters/aws/s3-blobs';
+import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
+import { VaultStandIn, chunkCount } from '../../functions/adapters/vault/stand-in';
+import { ManualClock } from '../../functions/platform/clock';
 import type { VaultDocuments } from '../../functions/platform/ports';
-import { createTables, documentClient } from '../support/emulators';
+import { createBucket, createTables, documentClient } from '../support/emulators';
+
+const clock = new ManualClock(Date.parse('2026-11-23T10:00:00Z'));
 
 const adapters: [string, () => Promise<VaultDocuments>][] = [
-  ['local (memory)', async () => new MemoryVault()],
   [
-    'aws (DynamoDB)',
-    async () => new VaultTable((await createTables('vault-contract')).vault, documentClient()),
+    'local (journaled table, files)',
+    async () =>
+      new VaultStandIn(
+        new MemoryTable('vault'),
+        new FileBlobStore(mkdtempSync(join(tmpdir(), 'vault-contract-'))),
+        clock,
+      ),
+  ],
+  [
+    'aws (DynamoDB, S3)',
+    async () => {
+      const [tables, bucket] = await Promise.all([
+        createTables('vault-contract'),
+        createBucket('vault-contract'),
+      ]);
+      return new VaultStandIn(
+        new DynamoDbTable(tables.vault, documentClient()),
+        new S3BlobStore(bucket.name, bucket.client),
+        clock,
+      );
+    },
   ],
 ];
+
+const ORG = 'org_vaultcontract';
+const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
 
 describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
   let vault: VaultDocuments;
@@ -18,30 +52,140 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
     vault = await make();
   });
 
-  it('returns a document as it was put, and undefined for one never put', async () => {
-    await vault.put({ vaultId: 'vlt_a', objectId: 'obj_1', name: 'brief.pdf', size: 12 });
-    expect(await vault.get('vlt_a', 'obj_1')).toEqual({
-      vaultId: 'vlt_a',
-      objectId: 'obj_1',
-      name: 'brief.pdf',
-      size: 12,
+  const write = (vaultId: string, objectId: string, content: string | Buffer, name = 'brief.txt') =>
+    vault.put({
+      organizationId: ORG,
+      vaultId,
+      objectId,
+      name,
+      contentType: 'text/plain',
+      content: Readable.from([Buffer.from(content)]),
     });
-    expect(await vault.get('vlt_a', 'obj_missing')).toBeUndefined();
+
+  it('stores content and metadata, reads both back, and answers undefined for a document never put', async () => {
+    const stored = await write('vlt_a', 'doc_1', 'the brief');
+    expect(stored).toMatchObject({
+      version: 1,
+      size: 9,
+      sha256: sha256('the brief'),
+      chunkCount: 1,
+      name: 'brief.txt',
+    });
+    expect(await vault.get({ organizationId: ORG, vaultId: 'vlt_a', objectId: 'doc_1' })).toEqual(stored);
+    expect(
+      await text((await vault.read({ organizationId: ORG, vaultId: 'vlt_a', objectId: 'doc_1' }))!),
+    ).toBe('the brief');
+    expect(
+      await vault.get({ organizationId: ORG, vaultId: 'vlt_a', objectId: 'doc_missing' }),
+    ).toBeUndefined();
+    expect(
+      await vault.read({ organizationId: ORG, vaultId: 'vlt_a', objectId: 'doc_missing' }),
+    ).toBeUndefined();
+  });
+
+  it('gives a document new content as its next version, keeping its creation time', async () => {
+    const first = await write('vlt_v', 'doc_1', 'one');
+    clock.advance(1000);
+    const second = await write('vlt_v', 'doc_1', 'two, longer');
+    expect(second).toMatchObject({
+      version: 2,
+      size: 11,
+      createdAt: first.createdAt,
+      updatedAt: first.updatedAt + 1000,
+    });
+    expect(
+      await text((await vault.read({ organizationId: ORG, vaultId: 'vlt_v', objectId: 'doc_1' }))!),
+    ).toBe('two, longer');
+  });
+
+  it('streams content of several parts through without changing a byte', async () => {
+    const big = Buffer.alloc(6 * 1024 * 1024 + 123, 7);
+    big.write('start', 0);
+    const stored = await vault.put({
+      organizationId: ORG,
+      vaultId: 'vlt_big',
+      objectId: 'doc_big',
+      name: 'big.bin',
+      contentType: 'application/octet-stream',
+      content: Readable.from(
+        (function* () {
+          for (let i = 0; i < big.length; i += 64 * 1024) yield big.subarray(i, i + 64 * 1024);
+        })(),
+      ),
+    });
+    expect(stored).toMatchObject({
+      size: big.length,
+      sha256: sha256(big),
+      chunkCount: chunkCount(big.length),
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await vault.read({
+      organizationId: ORG,
+      vaultId: 'vlt_big',
+      objectId: 'doc_big',
+    }))!)
+      chunks.push(chunk as Buffer);
+    expect(sha256(Buffer.concat(chunks))).toBe(sha256(big));
   });
 
   it('deletes a document, and deleting it again (or one that never existed) succeeds', async () => {
-    await vault.put({ vaultId: 'vlt_b', objectId: 'obj_1' });
-    await vault.delete('vlt_b', 'obj_1');
-    expect(await vault.get('vlt_b', 'obj_1')).toBeUndefined();
-    await expect(vault.delete('vlt_b', 'obj_1')).resolves.toBeUndefined();
-    await expect(vault.delete('vlt_b', 'obj_never')).resolves.toBeUndefined();
+    await write('vlt_b', 'doc_1', 'x');
+    await vault.delete({ organizationId: ORG, vaultId: 'vlt_b', objectId: 'doc_1' });
+    expect(await vault.get({ organizationId: ORG, vaultId: 'vlt_b', objectId: 'doc_1' })).toBeUndefined();
+    expect(await vault.read({ organizationId: ORG, vaultId: 'vlt_b', objectId: 'doc_1' })).toBeUndefined();
+    await expect(
+      vault.delete({ organizationId: ORG, vaultId: 'vlt_b', objectId: 'doc_1' }),
+    ).resolves.toBeUndefined();
+    await expect(
+      vault.delete({ organizationId: ORG, vaultId: 'vlt_b', objectId: 'doc_never' }),
+    ).resolves.toBeUndefined();
   });
 
-  it('keeps the same object id in two vaults apart', async () => {
-    await vault.put({ vaultId: 'vlt_c', objectId: 'obj_same', name: 'c' });
-    await vault.put({ vaultId: 'vlt_d', objectId: 'obj_same', name: 'd' });
-    await vault.delete('vlt_c', 'obj_same');
-    expect(await vault.get('vlt_c', 'obj_same')).toBeUndefined();
-    expect(await vault.get('vlt_d', 'obj_same')).toMatchObject({ name: 'd' });
+  it('keeps the same ids apart across vaults and across organizations', async () => {
+    await write('vlt_c', 'doc_same', 'c');
+    await write('vlt_d', 'doc_same', 'd');
+    await vault.put({
+      organizationId: 'org_other',
+      vaultId: 'vlt_c',
+      objectId: 'doc_same',
+      name: 'theirs.txt',
+      contentType: 'text/plain',
+      content: Readable.from([Buffer.from('theirs')]),
+    });
+    await vault.delete({ organizationId: ORG, vaultId: 'vlt_c', objectId: 'doc_same' });
+    expect(await vault.get({ organizationId: ORG, vaultId: 'vlt_c', objectId: 'doc_same' })).toBeUndefined();
+    expect(await vault.get({ organizationId: ORG, vaultId: 'vlt_d', objectId: 'doc_same' })).toMatchObject({
+      size: 1,
+    });
+    expect(
+      await vault.get({ organizationId: 'org_other', vaultId: 'vlt_c', objectId: 'doc_same' }),
+    ).toMatchObject({
+      name: 'theirs.txt',
+    });
+  });
+
+  it('leaves the previous version readable when new content fails to stream in', async () => {
+    await write('vlt_e', 'doc_1', 'good');
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('provider went away'));
+      },
+    });
+    await expect(
+      vault.put({
+        organizationId: ORG,
+        vaultId: 'vlt_e',
+        objectId: 'doc_1',
+        name: 'x',
+        contentType: 'text/plain',
+        content: failing,
+      }),
+    ).rejects.toThrow();
+    expect(await vault.get({ organizationId: ORG, vaultId: 'vlt_e', objectId: 'doc_1' })).toMatchObject({
+      version: 1,
+    });
+    expect(
+      await text((await vault.read({ organizationId: ORG, vaultId: 'vlt_e', objectId: 'doc_1' }))!),
+    ).toBe('good');
   });
 });

@@ -34,11 +34,12 @@ async function seed(connectionId: string, count: number) {
     body: JSON.stringify({ connectionId, count, vaultId: 'vlt_e2e' }),
   });
   expect(response.status).toBe(201);
-  return (await response.json()) as { vaultId: string; objectIds: string[] };
+  return (await response.json()) as { vaultId: string; organizationId: string; objectIds: string[] };
 }
 
 const documentStatus = async (vaultId: string, objectId: string) =>
-  (await fetch(`${server.baseUrl}/__dev/vault/${vaultId}/${objectId}`)).status;
+  (await fetch(`${server.baseUrl}/__dev/vault/${server.credentials.organizationId}/${vaultId}/${objectId}`))
+    .status;
 
 interface Job {
   id: string;

@@ -25,21 +25,26 @@ const ORG = 'org_integrationaaaaaaaaaa';
 const log = new Logger({ test: 'connectors' }, 'error');
 
 let sandbox: SandboxProvider;
-let deps: Deps & { queues: { events: LocalQueue; deliveries: LocalQueue } };
+let deps: Deps & { queues: { events: LocalQueue; deliveries: LocalQueue; syncs: LocalQueue } };
 let config: ConnectorConfig;
 
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
   sandbox = await startSandboxProvider({ clock });
   config = sandboxConnectorConfig(sandbox, BASE_URL);
+  const tables = await createAwsTables('connectors');
   deps = {
-    tables: await createAwsTables('connectors'),
+    tables,
     keys: awsKeys(await createKmsKey()),
-    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
+    queues: {
+      events: new LocalQueue('events'),
+      deliveries: new LocalQueue('deliveries'),
+      syncs: new LocalQueue('syncs'),
+    },
     clock,
     // Not used by these use cases; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
-    vault: awsVault(),
+    vault: awsVault(tables, clock),
   };
 });
 

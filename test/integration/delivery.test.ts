@@ -137,14 +137,15 @@ const stored = (event: { id: string }, endpointId: string) =>
 
 beforeAll(async () => {
   urls = await createQueues();
+  const tables = await createAwsTables('delivery');
   deps = {
-    tables: await createAwsTables('delivery'),
+    tables,
     keys: awsKeys(await createKmsKey()),
-    queues: awsQueues((name) => urls[name]),
+    queues: awsQueues((name) => (name === 'syncs' ? 'http://unused.invalid' : urls[name])),
     clock: systemClock,
     // Never reached by the delivery workers; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
-    vault: awsVault(),
+    vault: awsVault(tables, systemClock),
   };
   fanOutHandler = createFanOutWorker(deps);
   deliver = deliveryWorker({ timeoutMs: 500, inlinePauseMs: 50 })(deps);

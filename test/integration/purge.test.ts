@@ -20,22 +20,26 @@ import {
 import { randomBytes } from 'node:crypto';
 import { awsKeys, awsQueues } from '../../functions/adapters/aws';
 import { SfnWorkflows } from '../../functions/adapters/aws/sfn-workflows';
-import { VaultTable } from '../../functions/adapters/aws/vault-table';
-import type { ImportLinkRecord } from '../../functions/connectors/app/ledger';
+import { Readable } from 'node:stream';
+import { S3BlobStore } from '../../functions/adapters/aws/s3-blobs';
+import { VaultStandIn } from '../../functions/adapters/vault/stand-in';
 import { importDocument, Ledger } from '../../functions/connectors/app/ledger';
+import type { ImportLinkRecord } from '../../functions/connectors/app/links';
+import { Links } from '../../functions/connectors/app/links';
+import { getConnectorJob } from '../../functions/connectors/app/job-status';
 import type { JobView } from '../../functions/connectors/app/purge';
-import { getPurgeJob, startPurge } from '../../functions/connectors/app/purge';
+import { startPurge } from '../../functions/connectors/app/purge';
 import { ConnectorStore } from '../../functions/connectors/app/store';
 import { systemClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/ports';
 import { newId } from '../../functions/platform/ids';
-import type { VaultDocuments, Workflows } from '../../functions/platform/ports';
+import type { VaultDocuments, VaultRef, Workflows } from '../../functions/platform/ports';
 import type { PurgeTaskEnvelope } from '../../functions/connectors/infra/purge-definition';
 import { runPurgeTask } from '../../functions/connectors/api/handlers/purge-tasks';
 import { DataStores } from '../../lib/data';
 import { PurgeWorkflow } from '../../lib/purge';
 import { stageConfig } from '../../lib/stage-config';
-import { createAwsTables, documentClient, requireEmulators } from '../support/emulators';
+import { createAwsTables, createBucket, requireEmulators } from '../support/emulators';
 
 const ORG = 'org_integrationpurgeaaa';
 const sfn = new SFNClient({});
@@ -121,10 +125,44 @@ async function revokedConnection(): Promise<string> {
   return id;
 }
 
+async function link(connectionId: string, vaultId: string): Promise<ImportLinkRecord> {
+  const now = Date.now();
+  const record: ImportLinkRecord = {
+    id: newId('lnk'),
+    organizationId: ORG,
+    connectionId,
+    provider: 'practice',
+    vaultId,
+    sourceId: 'matter-1',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await new Links(deps.tables.connectors).put(record);
+  return record;
+}
+
+/** Imports `count` small documents through the link; returns their vault object ids. */
 async function seed(link: ImportLinkRecord, count: number, prefix: string): Promise<string[]> {
-  const ids = Array.from({ length: count }, (_, i) => `${prefix}_${String(i).padStart(4, '0')}`);
-  for (let i = 0; i < ids.length; i += 50) {
-    await Promise.all(ids.slice(i, i + 50).map((objectId) => importDocument(deps, link, { objectId })));
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const batch = Array.from({ length: Math.min(50, count - i) }, (_, j) => `${prefix}-${i + j}`);
+    const stored = await Promise.all(
+      batch.map((sourceId) =>
+        importDocument(
+          deps,
+          link,
+          {
+            sourceId,
+            name: `${sourceId}.txt`,
+            version: '1',
+            contentType: 'text/plain',
+            content: Readable.from([sourceId]),
+          },
+          { jobId: 'job_seed', outcome: 'imported' },
+        ),
+      ),
+    );
+    ids.push(...stored.map((s) => s.objectId));
   }
   return ids;
 }
@@ -132,7 +170,11 @@ async function seed(link: ImportLinkRecord, count: number, prefix: string): Prom
 async function surviving(vaultId: string, objectIds: string[]): Promise<number> {
   let found = 0;
   for (let i = 0; i < objectIds.length; i += 50) {
-    const chunk = await Promise.all(objectIds.slice(i, i + 50).map((o) => deps.vault.get(vaultId, o)));
+    const chunk = await Promise.all(
+      objectIds
+        .slice(i, i + 50)
+        .map((objectId) => deps.vault.get({ organizationId: ORG, vaultId, objectId })),
+    );
     found += chunk.filter(Boolean).length;
   }
   return found;
@@ -150,17 +192,21 @@ beforeAll(async () => {
       roleArn: 'arn:aws:iam::123456789012:role/purge-state-machine',
     }),
   );
-  const tables = await createAwsTables('purge');
-  const vault = new VaultTable(tables.vault.name, documentClient());
+  const [tables, bucket] = await Promise.all([createAwsTables('purge'), createBucket('purge')]);
+  const vault: VaultDocuments = new VaultStandIn(
+    tables.vault,
+    new S3BlobStore(bucket.name, bucket.client),
+    systemClock,
+  );
   const remove = vault.delete.bind(vault);
   let deletions = 0;
   // One failure mid-way: the 250th deletion (in the third page) fails once, as a throttled call would.
-  vault.delete = async (vaultId, objectId) => {
+  vault.delete = async (ref: VaultRef) => {
     if (++deletions === 250) {
       injectedFailures++;
       throw new Error('ProvisionedThroughputExceeded (injected)');
     }
-    return remove(vaultId, objectId);
+    return remove(ref);
   };
   deps = {
     tables,
@@ -181,7 +227,7 @@ afterAll(async () => {
 async function settled(jobId: string, ms = 180_000): Promise<JobView> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const job = await getPurgeJob(deps, ORG, jobId);
+    const job = (await getConnectorJob(deps, ORG, jobId)) as JobView;
     if (job.status !== 'processing') return job;
     if (Date.now() > deadline) throw new Error(`job ${jobId} still processing after ${ms} ms`);
     await new Promise((r) => setTimeout(r, 500));
@@ -193,16 +239,8 @@ describe('purge workflow on moto Step Functions and DynamoDB Local', () => {
     const purged = await revokedConnection();
     const kept = await revokedConnection();
     const ledger = new Ledger(deps.tables.connectors);
-    const link = await ledger.createLink(
-      { connectionId: purged, organizationId: ORG, source: 'folder:/matters', vaultId: 'vlt_shared' },
-      Date.now(),
-    );
-    const otherLink = await ledger.createLink(
-      { connectionId: kept, organizationId: ORG, source: 'folder:/other', vaultId: 'vlt_shared' },
-      Date.now(),
-    );
-    const purgedIds = await seed(link, 1000, 'obj_purged');
-    const keptIds = await seed(otherLink, 25, 'obj_kept');
+    const purgedIds = await seed(await link(purged, 'vlt_shared'), 1000, 'purged');
+    const keptIds = await seed(await link(kept, 'vlt_shared'), 25, 'kept');
 
     const job = await startPurge(deps, ORG, purged, { pageSize: 100 });
     expect(job.status).toBe('processing');

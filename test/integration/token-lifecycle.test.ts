@@ -28,7 +28,7 @@ const instant = async () => undefined;
 
 let sandbox: SandboxProvider;
 let clock: ManualClock;
-let deps: Deps & { queues: { events: LocalQueue; deliveries: LocalQueue } };
+let deps: Deps & { queues: { events: LocalQueue; deliveries: LocalQueue; syncs: LocalQueue } };
 let config: ConnectorConfig;
 let store: ConnectorStore;
 
@@ -36,14 +36,19 @@ beforeAll(async () => {
   clock = new ManualClock(Date.now());
   sandbox = await startSandboxProvider({ clock, exposeIssued: true });
   config = sandboxConnectorConfig(sandbox, BASE_URL);
+  const tables = await createAwsTables('lifecycle');
   deps = {
-    tables: await createAwsTables('lifecycle'),
+    tables,
     keys: awsKeys(await createKmsKey()),
-    queues: { events: new LocalQueue('events'), deliveries: new LocalQueue('deliveries') },
+    queues: {
+      events: new LocalQueue('events'),
+      deliveries: new LocalQueue('deliveries'),
+      syncs: new LocalQueue('syncs'),
+    },
     clock,
     // Not used by these use cases; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
-    vault: awsVault(),
+    vault: awsVault(tables, clock),
   };
   store = new ConnectorStore(deps.tables.connectors);
 });

@@ -37,14 +37,15 @@ const input = { url: 'https://hooks.example.com/in', eventTypeFilters: ['vault.*
 
 beforeAll(async () => {
   clock = new ManualClock(Date.parse('2026-03-01T00:00:00.000Z'));
+  const tables = await createAwsTables('webhooks');
   deps = {
-    tables: await createAwsTables('webhooks'),
+    tables,
     keys: awsKeys(await createKmsKey()),
     queues: createLocalDeps().queues,
     clock,
     // Not used by these use cases; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
-    vault: awsVault(),
+    vault: awsVault(tables, clock),
   };
 });
 

@@ -3,6 +3,7 @@
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import type { TableName, Tables } from '../../functions/platform/ports';
 import { INDEX_KEYS, TABLE_DEFINITIONS, TABLE_NAMES } from '../../functions/platform/tables';
@@ -79,4 +80,13 @@ export async function createKmsKey(): Promise<string> {
   requireEmulators();
   const out = await new KMSClient({}).send(new CreateKeyCommand({ Description: 'test envelope key' }));
   return out.KeyMetadata!.KeyId!;
+}
+
+/** Creates an S3 bucket (the vault stand-in's content) under a unique name; path-style, as emulators serve. */
+export async function createBucket(label: string): Promise<{ name: string; client: S3Client }> {
+  requireEmulators();
+  const client = new S3Client({ forcePathStyle: true });
+  const name = `${label}-${randomBytes(4).toString('hex')}`.toLowerCase();
+  await client.send(new CreateBucketCommand({ Bucket: name }));
+  return { name, client };
 }

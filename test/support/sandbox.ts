@@ -24,6 +24,7 @@ export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string
       tokenUrl: setting(id, 'TOKEN_URL'),
       revokeUrl: setting(id, 'REVOKE_URL'),
       accountUrl: setting(id, 'ACCOUNT_URL'),
+      apiUrl: setting(id, 'API_URL'),
       clientId: setting(id, 'CLIENT_ID'),
       clientSecret: setting(id, 'CLIENT_SECRET'),
     }),

@@ -58,7 +58,11 @@ function setup() {
       return local.keys.decryptDataKey(ciphertext, context);
     },
   };
-  const deps: Deps = { ...local, keys, queues: { events: queue('events'), deliveries: queue('deliveries') } };
+  const deps: Deps = {
+    ...local,
+    keys,
+    queues: { ...local.queues, events: queue('events'), deliveries: queue('deliveries') },
+  };
   const sends: SendInput[] = [];
   const options: DeliverOptions = {
     allowLoopback: true,

@@ -65,7 +65,7 @@ function setup() {
   const local = createLocalDeps({ clock });
   const events = new SimulatedQueue('events', clock);
   const deliveries = new SimulatedQueue('deliveries', clock);
-  const deps: Deps = { ...local, queues: { events, deliveries } };
+  const deps: Deps = { ...local, queues: { ...local.queues, events, deliveries } };
   let answer: (n: number) => Pick<AttemptOutcome, 'kind' | 'statusCode' | 'retryAfterSeconds'> = () => ({
     kind: 'retry',
     statusCode: 503,

@@ -2,10 +2,14 @@
 // the page task deleting vault documents and ledger entries, the job record and its counts.
 import { createLocalDeps } from '../../functions/compose/local';
 import type { LocalDeps } from '../../functions/compose/local';
-import type { ImportLinkRecord } from '../../functions/connectors/app/ledger';
+import { Readable } from 'node:stream';
 import { importDocument, Ledger } from '../../functions/connectors/app/ledger';
+import type { ImportLinkRecord } from '../../functions/connectors/app/links';
+import { Links } from '../../functions/connectors/app/links';
+import { getConnectorJob } from '../../functions/connectors/app/job-status';
 import type { JobView } from '../../functions/connectors/app/purge';
-import { failureReason, getPurgeJob, purgePage, startPurge } from '../../functions/connectors/app/purge';
+import { failureReason, purgePage, startPurge } from '../../functions/connectors/app/purge';
+import type { VaultRef } from '../../functions/platform/ports';
 import { ConnectorStore } from '../../functions/connectors/app/store';
 import { ManualClock } from '../../functions/platform/clock';
 import { ConflictError, NotFoundError } from '../../functions/platform/errors';
@@ -40,18 +44,46 @@ async function connection(status: 'revoked' | 'healthy' = 'revoked', organizatio
   return id;
 }
 
+const getPurgeJob = (d: typeof deps, organizationId: string, id: string) =>
+  getConnectorJob(d, organizationId, id) as Promise<JobView>;
+
+/** An import link of the connection and `count` documents it imported (ledger and vault). */
 async function seed(connectionId: string, count: number, vaultId = 'vlt_main'): Promise<ImportLinkRecord> {
-  const link = await new Ledger(deps.tables.connectors).createLink(
-    { connectionId, organizationId: ORG, source: 'folder:/matters', vaultId },
-    deps.clock.now(),
-  );
+  const now = deps.clock.now();
+  const link: ImportLinkRecord = {
+    id: newId('lnk'),
+    organizationId: ORG,
+    connectionId,
+    provider: 'practice',
+    vaultId,
+    sourceId: 'matter-1',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await new Links(deps.tables.connectors).put(link);
   for (let i = 0; i < count; i++) {
-    await importDocument(deps, link, {
-      objectId: `obj_${connectionId.slice(-6)}_${i}`,
-      name: `doc ${i}.pdf`,
-    });
+    await importDocument(
+      deps,
+      link,
+      {
+        sourceId: `file-${i}`,
+        name: `doc ${i}.pdf`,
+        version: '1',
+        contentType: 'application/pdf',
+        content: Readable.from(['%PDF']),
+      },
+      { jobId: 'job_seed', outcome: 'imported' },
+    );
   }
   return link;
+}
+
+/** Documents left in the vault (every vault this file uses). */
+async function vaultSize(): Promise<number> {
+  let count = 0;
+  for (const vaultId of ['vlt_main'])
+    count += (await deps.vault.list(ORG, vaultId, { limit: 1000 })).items.length;
+  return count;
 }
 
 async function finished(jobId: string, organizationId = ORG): Promise<JobView> {
@@ -76,12 +108,15 @@ describe('purge on disconnect (local runtime)', () => {
       connection_id: purged,
       counts: { deleted: 250, pages: 3 },
     });
-    expect(deps.vault.size).toBe(5);
+    expect(await vaultSize()).toBe(5);
     expect(await new Ledger(deps.tables.connectors).isEmpty(purged)).toBe(true);
-    expect((await new Ledger(deps.tables.connectors).page(kept, { limit: 10 })).items).toHaveLength(5);
-    expect(await deps.vault.get('vlt_main', `obj_${kept.slice(-6)}_0`)).toMatchObject({
+    const keptEntries = (await new Ledger(deps.tables.connectors).page(kept, { limit: 10 })).items;
+    expect(keptEntries).toHaveLength(5);
+    expect(
+      await deps.vault.get({ organizationId: ORG, vaultId: 'vlt_main', objectId: keptEntries[0]!.objectId }),
+    ).toMatchObject({
       vaultId: 'vlt_main',
-      objectId: `obj_${kept.slice(-6)}_0`,
+      objectId: keptEntries[0]!.objectId,
     });
   });
 
@@ -96,13 +131,13 @@ describe('purge on disconnect (local runtime)', () => {
     await seed(id, 120);
     const remove = deps.vault.delete.bind(deps.vault);
     let calls = 0;
-    deps.vault.delete = async (vaultId, objectId) => {
+    deps.vault.delete = async (ref) => {
       if (++calls === 70) throw new Error('vault briefly unavailable');
-      return remove(vaultId, objectId);
+      return remove(ref);
     };
     const job = await startPurge(deps, ORG, id, { pageSize: 50 });
     expect(await finished(job.id)).toMatchObject({ status: 'succeeded', counts: { deleted: 120, pages: 3 } });
-    expect(deps.vault.size).toBe(0);
+    expect(await vaultSize()).toBe(0);
     expect(sleeps).toEqual([1000]); // one retry after the first interval
   });
 
@@ -121,7 +156,7 @@ describe('purge on disconnect (local runtime)', () => {
     });
     expect(view.reason).not.toContain('arn:');
     expect(sleeps).toEqual([1000, 2000, 4000]);
-    expect(deps.vault.size).toBe(30);
+    expect(await vaultSize()).toBe(30);
     const execution = await deps.workflows.describe(
       `arn:aws:states:local:000000000000:execution:purge:${job.id}`,
     );
@@ -189,19 +224,17 @@ describe('the page task', () => {
     const job = await startPurge(idle, ORG, id);
     const remove = deps.vault.delete.bind(deps.vault);
     let calls = 0;
-    const flaky = {
-      put: deps.vault.put.bind(deps.vault),
-      get: deps.vault.get.bind(deps.vault),
-      delete: async (vaultId: string, objectId: string) => {
+    const flaky = Object.assign(Object.create(deps.vault) as typeof deps.vault, {
+      delete: async (ref: VaultRef) => {
         if (++calls === 5) throw new Error('crash after four deletions');
-        return remove(vaultId, objectId);
+        return remove(ref);
       },
-    };
+    });
     const input = { jobId: job.id, organizationId: ORG, connectionId: id, cursor: null, pageSize: 8 };
     await expect(purgePage({ ...deps, vault: flaky }, input)).rejects.toThrow('crash');
     expect(await purgePage({ ...deps, vault: flaky }, input)).toMatchObject({ count: 8, done: false });
     expect((await getPurgeJob(deps, ORG, job.id)).counts.deleted).toBe(8);
-    expect(deps.vault.size).toBe(2);
+    expect(await vaultSize()).toBe(2);
   });
 
   it("refuses another organization's job without retrying", async () => {

@@ -176,6 +176,7 @@ const config: ConnectorConfig = {
     tokenUrl: 'https://provider.test/token',
     revokeUrl: 'https://provider.test/revoke',
     accountUrl: 'https://provider.test/account',
+    apiUrl: 'https://provider.test/api/v1',
     clientId: 'client',
     clientSecret: 'secret',
   }),

@@ -3,6 +3,7 @@
 // (each costs tens of ms at cold start).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KMSClient } from '@aws-sdk/client-kms';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -13,6 +14,7 @@ let documentClient: Promise<DynamoDBDocumentClient> | undefined;
 let kmsClient: Promise<KMSClient> | undefined;
 let sqsClient: Promise<SQSClient> | undefined;
 let sfnClient: Promise<SFNClient> | undefined;
+let s3Client: Promise<S3Client> | undefined;
 
 export function dynamo(): Promise<DynamoDBDocumentClient> {
   documentClient ??= Promise.all([
@@ -46,4 +48,13 @@ export function sfn(): Promise<SFNClient> {
     ([{ SFNClient }, { traced }]) => traced(new SFNClient({})),
   );
   return sfnClient;
+}
+
+export function s3(): Promise<S3Client> {
+  // An emulator endpoint (moto, LocalStack) serves buckets by path, not by virtual host.
+  const emulated = Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL);
+  s3Client ??= Promise.all([import('@aws-sdk/client-s3'), import('./tracing')]).then(
+    ([{ S3Client }, { traced }]) => traced(new S3Client({ forcePathStyle: emulated })),
+  );
+  return s3Client;
 }

@@ -18,14 +18,17 @@ import {
   QUEUE_URL_ENV,
   TABLE_DEFINITIONS,
   TABLE_NAMES,
+  VAULT_BUCKET_ENV,
   WORKFLOW_ARN_ENV,
 } from '../../platform/tables';
-import { dynamo, kms, sfn, sqs } from './clients';
+import type { Clock } from '../../platform/clock';
+import { dynamo, kms, s3, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
 import { SfnWorkflows } from './sfn-workflows';
 import { SqsQueue } from './sqs-queue';
-import { VaultTable } from './vault-table';
+import { VaultStandIn } from '../vault/stand-in';
+import { S3BlobStore } from './s3-blobs';
 
 function lazyRecord<K extends string, V>(names: readonly K[], build: (name: K) => V): Record<K, V> {
   const built = new Map<K, V>();
@@ -53,7 +56,7 @@ export function awsQueues(
   deadLetterUrl: (name: QueueName) => string = (n) => getStringFromEnv(DLQ_URL_ENV[n]),
 ): Queues {
   return lazyRecord<QueueName, Queue>(
-    ['events', 'deliveries'],
+    Object.keys(QUEUE_URL_ENV) as QueueName[],
     (name) => new SqsQueue(name, url(name), sqs(), () => deadLetterUrl(name)),
   );
 }
@@ -69,8 +72,11 @@ export function awsWorkflows(
   return new SfnWorkflows(arn, sfn());
 }
 
+/** The vault stand-in: metadata in the vault table, content in the vault bucket (names read at first use). */
 export function awsVault(
-  tableName: string | (() => string) = () => getStringFromEnv(TABLE_DEFINITIONS.vault.envVar),
+  tables: Tables,
+  clock: Clock,
+  bucket: string | (() => string) = () => getStringFromEnv(VAULT_BUCKET_ENV),
 ): VaultDocuments {
-  return new VaultTable(tableName, dynamo());
+  return new VaultStandIn(tables.vault, new S3BlobStore(bucket, s3()), clock);
 }

@@ -2,6 +2,8 @@
 // touch: its IAM grants are derived from it, so KMS appears only where tokens or verifiers are sealed or opened.
 import type { RouteDefinition } from '../../platform/route-types';
 import { jobIdPath } from './job-schemas';
+import { createExportBody, createLinkBody, linkIdPath, sourcesQuery } from './import-schemas';
+import { paginationQuery } from '../../platform/pagination';
 import {
   callbackPath,
   callbackQuery,
@@ -12,6 +14,13 @@ import {
   listConnectionsQuery,
   setProviderEnabledBody,
 } from './schemas';
+
+/** A route that calls the provider through a connection: it may refresh (seal) tokens and publish reauth. */
+const PROVIDER_CALLS = {
+  tables: { connectors: 'write' },
+  kms: 'both',
+  queues: ['events'],
+} as const satisfies RouteDefinition['uses'];
 
 /** Keyed by route id, so a handler names its entry (and gets the types of its schemas). */
 export const CONNECTOR_ROUTE = {
@@ -105,10 +114,133 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: 'connectors:read',
     summary:
-      'Poll a connector job (a purge on disconnect): processing, then succeeded or failed, with counts',
+      'Poll a connector job (a purge, an import run, an export): processing, then succeeded or failed, with counts',
     request: { path: jobIdPath },
     responses: { 200: { description: 'The job' } },
     uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
+  },
+  listSources: {
+    id: 'listSources',
+    method: 'GET',
+    path: '/connectors/v1/connections/{id}/sources',
+    handler: 'connectors/api/handlers/list-sources',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary:
+      "Browse the provider through the connection: its top level (matters, folders) or a container's entries (`parent`), a page at a time (`page_token`)",
+    request: { path: connectionIdPath, query: sourcesQuery },
+    responses: { 200: { description: 'Containers and files, and the next page token (null at the end)' } },
+    uses: PROVIDER_CALLS,
+  },
+  createImportLink: {
+    id: 'createImportLink',
+    method: 'POST',
+    path: '/connectors/v1/connections/{id}/links',
+    handler: 'connectors/api/handlers/create-import-link',
+    auth: 'apiKey',
+    permission: ['connectors:write', 'vaults:write'],
+    summary:
+      'Link a provider container to a vault (optionally on a schedule); the source is checked at the provider',
+    request: { path: connectionIdPath, body: createLinkBody },
+    responses: {
+      201: { description: 'The import link' },
+      409: { description: 'The connection cannot be used now, or the link exists (CONFLICT)' },
+    },
+    uses: PROVIDER_CALLS,
+  },
+  listImportLinks: {
+    id: 'listImportLinks',
+    method: 'GET',
+    path: '/connectors/v1/connections/{id}/links',
+    handler: 'connectors/api/handlers/list-import-links',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary: "The connection's import links, newest first (limit, offset)",
+    request: { path: connectionIdPath, query: paginationQuery },
+    responses: { 200: { description: 'A page of import links' } },
+    uses: { tables: { connectors: 'read' } },
+  },
+  getImportLink: {
+    id: 'getImportLink',
+    method: 'GET',
+    path: '/connectors/v1/links/{id}',
+    handler: 'connectors/api/handlers/get-import-link',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary: 'Read an import link: its source, vault, schedule, last run and the run in flight',
+    request: { path: linkIdPath },
+    responses: { 200: { description: 'The import link' } },
+    uses: { tables: { connectors: 'read' } },
+  },
+  deleteImportLink: {
+    id: 'deleteImportLink',
+    method: 'DELETE',
+    path: '/connectors/v1/links/{id}',
+    handler: 'connectors/api/handlers/delete-import-link',
+    auth: 'apiKey',
+    permission: 'connectors:write',
+    summary:
+      'Delete an import link: no more runs; the documents it imported stay (a purge of the connection deletes them)',
+    request: { path: linkIdPath },
+    responses: { 204: { description: 'Deleted' } },
+    uses: { tables: { connectors: 'write' } },
+  },
+  startSyncRun: {
+    id: 'startSyncRun',
+    method: 'POST',
+    path: '/connectors/v1/links/{id}/runs',
+    handler: 'connectors/api/handlers/start-sync-run',
+    auth: 'apiKey',
+    permission: ['connectors:write', 'vaults:write'],
+    summary:
+      'Start an import run of the link (one at a time: the run in flight is returned); poll GET /connectors/jobs/{id}',
+    request: { path: linkIdPath },
+    responses: {
+      202: { description: 'The run as a job: id and status processing' },
+      409: { description: 'The connection cannot be used now or its provider is turned off (CONFLICT)' },
+    },
+    uses: { tables: { connectors: 'write' }, queues: ['syncs'] },
+  },
+  listSyncRuns: {
+    id: 'listSyncRuns',
+    method: 'GET',
+    path: '/connectors/v1/links/{id}/runs',
+    handler: 'connectors/api/handlers/list-sync-runs',
+    auth: 'apiKey',
+    permission: 'connectors:read',
+    summary: "The link's runs, newest first, with their counts (limit, offset)",
+    request: { path: linkIdPath, query: paginationQuery },
+    responses: { 200: { description: 'A page of runs' } },
+    uses: { tables: { connectors: 'read' } },
+  },
+  listLinkDocuments: {
+    id: 'listLinkDocuments',
+    method: 'GET',
+    path: '/connectors/v1/links/{id}/documents',
+    handler: 'connectors/api/handlers/list-link-documents',
+    auth: 'apiKey',
+    permission: ['connectors:read', 'vaults:read'],
+    summary:
+      'The vault documents the link imported: its ledger (provider file and version -> vault document)',
+    request: { path: linkIdPath, query: paginationQuery },
+    responses: { 200: { description: 'A page of ledger entries' } },
+    uses: { tables: { connectors: 'read' } },
+  },
+  createExport: {
+    id: 'createExport',
+    method: 'POST',
+    path: '/connectors/v1/connections/{id}/exports',
+    handler: 'connectors/api/handlers/create-export',
+    auth: 'apiKey',
+    permission: ['connectors:write', 'vaults:read'],
+    summary:
+      'Export vault documents to a provider container (idempotent per document version); poll GET /connectors/jobs/{id}',
+    request: { path: connectionIdPath, body: createExportBody },
+    responses: {
+      202: { description: 'The export as a job: id and status processing' },
+      409: { description: 'The connection cannot be used now or lacks the upload scope (CONFLICT)' },
+    },
+    uses: { ...PROVIDER_CALLS, queues: ['events', 'syncs'] },
   },
   showConnectLink: {
     id: 'showConnectLink',

@@ -139,7 +139,11 @@ export async function reissueConnectLink(
 }
 
 /** The organization's connection; another organization's id reads as not found. */
-async function owned(store: ConnectorStore, organizationId: string, id: string): Promise<ConnectionItem> {
+export async function owned(
+  store: ConnectorStore,
+  organizationId: string,
+  id: string,
+): Promise<ConnectionItem> {
   const item = await store.getConnection(id);
   if (!item || item.organizationId !== organizationId) throw new NotFoundError('Connection not found');
   return item;

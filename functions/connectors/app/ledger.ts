@@ -1,27 +1,21 @@
-// Import links and their ledger, in the connectors table under the connection's partition:
-//   CONN#<connection> / IMPORT#<link>                          an import link: source, target vault, sync cursor
-//   CONN#<connection> / LEDGER#<link>#<vault>#<object>          one vault document the link brought in
-// The ledger is what a purge deletes from the vault: an import records the entry before it creates
-// the document, so no imported document can exist without its entry.
+// The ledgers, in the connectors table under the connection's partition:
+//   CONN#<connection> / LEDGER#<link>#<vault>#<object>   one vault document an import link brought in:
+//                                                         the provider file and the version imported
+//   CONN#<connection> / EXPORT#<dest>#<vault>#<object>   one vault document exported to a destination
+//   CONN#<connection> / EXPNAME#<dest>#<name>            which document holds a file name there
+// The import ledger is what a purge deletes from the vault: an import records its entry before it
+// writes the document, so no imported document can exist without its entry; the entry's version is
+// set only once the document is stored, so a crash in between imports the file again next time.
+import type { Readable } from 'node:stream';
 import type { Deps } from '../../platform/ports';
-import { ConditionFailedError, NotFoundError } from '../../platform/errors';
-import { newId } from '../../platform/ids';
-import { queryAll } from '../../platform/pagination';
-import type { Item, Page, Table, VaultDocuments } from '../../platform/ports';
+import { won } from '../../platform/errors';
+import type { Pagination, Window } from '../../platform/pagination';
+import { queryWindow } from '../../platform/pagination';
+import type { Item, Page, Table } from '../../platform/ports';
+import { importedObjectId } from '../domain/sync-policy';
 
-export interface ImportLinkRecord {
-  id: string;
-  connectionId: string;
-  organizationId: string;
-  /** Where documents come from at the provider (a folder, a matter). */
-  source: string;
-  /** The vault they are imported into. */
-  vaultId: string;
-  /** The provider's sync cursor: where the next import run resumes. */
-  cursor?: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** What an import did to one provider file, as a run counts it. */
+export type ImportOutcome = 'imported' | 'updated' | 'unchanged' | 'failed';
 
 export interface LedgerEntryRecord {
   connectionId: string;
@@ -29,76 +23,120 @@ export interface LedgerEntryRecord {
   linkId: string;
   vaultId: string;
   objectId: string;
-  /** The provider's id of the imported file. */
-  sourceId?: string;
+  /** The provider's id of the imported file, and its name when last seen. */
+  sourceId: string;
+  name: string;
+  /** The provider version whose content the document holds; absent until the first content is stored. */
+  sourceVersion?: string;
+  /** The vault document's version holding it. */
+  vaultVersion?: number;
+  /** Gone at the provider (the vault document stays: an import is a copy). */
+  sourceDeletedAt?: number;
+  /** The run that last stored it, and what that was: a retried step counts the file as it did. */
+  lastJobId?: string;
+  lastOutcome?: ImportOutcome;
   importedAt: number;
+  updatedAt: number;
 }
 
-export type ImportLinkItem = Item & ImportLinkRecord;
 export type LedgerEntryItem = Item & LedgerEntryRecord;
 
 /** The fields that identify a ledger entry and its vault document. */
 export type LedgerEntryRef = Pick<LedgerEntryRecord, 'linkId' | 'vaultId' | 'objectId'>;
 
+export interface ExportEntryRecord {
+  connectionId: string;
+  destination: string;
+  vaultId: string;
+  objectId: string;
+  /** The vault document version exported, and the file it became at the provider. */
+  exportedVersion: number;
+  providerFileId: string;
+  name: string;
+  lastJobId: string;
+  exportedAt: number;
+}
+
+export type ExportEntryItem = Item & ExportEntryRecord;
+
 const partition = (connectionId: string) => `CONN#${connectionId}`;
-const linkKey = (connectionId: string, linkId: string) => ({
-  pk: partition(connectionId),
-  sk: `IMPORT#${linkId}`,
-});
 export const ledgerKey = (connectionId: string, entry: LedgerEntryRef) => ({
   pk: partition(connectionId),
   sk: `LEDGER#${entry.linkId}#${entry.vaultId}#${entry.objectId}`,
+});
+const exportKey = (connectionId: string, destination: string, vaultId: string, objectId: string) => ({
+  pk: partition(connectionId),
+  sk: `EXPORT#${destination}#${vaultId}#${objectId}`,
+});
+const nameKey = (connectionId: string, destination: string, name: string) => ({
+  pk: partition(connectionId),
+  sk: `EXPNAME#${destination}#${name.toLowerCase()}`,
 });
 
 export class Ledger {
   constructor(private readonly table: Table) {}
 
-  async createLink(
-    input: Pick<ImportLinkRecord, 'connectionId' | 'organizationId' | 'source' | 'vaultId'>,
+  /** The entry of a provider file imported through a link (the document id is derived from both). */
+  entryFor(link: { id: string; connectionId: string; vaultId: string }, sourceId: string) {
+    const ref = { linkId: link.id, vaultId: link.vaultId, objectId: importedObjectId(link.id, sourceId) };
+    return { ref, get: () => this.table.get<LedgerEntryItem>(ledgerKey(link.connectionId, ref)) };
+  }
+
+  /** Records that a document is about to be written (kept as it is when it exists). */
+  async recordIntent(entry: Omit<LedgerEntryRecord, 'updatedAt'>): Promise<void> {
+    await won(
+      this.table.put(
+        { ...ledgerKey(entry.connectionId, entry), ...entry, updatedAt: entry.importedAt },
+        {
+          itemExists: false,
+        },
+      ),
+    );
+  }
+
+  /** The document now holds `sourceVersion`: later runs count the file unchanged until it changes. */
+  async recordStored(
+    connectionId: string,
+    ref: LedgerEntryRef,
+    stored: {
+      name: string;
+      sourceVersion: string;
+      vaultVersion: number;
+      jobId: string;
+      outcome: ImportOutcome;
+    },
     now: number,
-  ): Promise<ImportLinkRecord> {
-    const link: ImportLinkRecord = {
-      id: newId('lnk'),
-      ...input,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await this.table.put({ ...linkKey(input.connectionId, link.id), ...link }, { itemExists: false });
-    return link;
-  }
-
-  getLink(connectionId: string, linkId: string): Promise<ImportLinkItem | undefined> {
-    return this.table.get<ImportLinkItem>(linkKey(connectionId, linkId));
-  }
-
-  listLinks(connectionId: string): Promise<ImportLinkItem[]> {
-    return queryAll<ImportLinkItem>(this.table, {
-      partition: partition(connectionId),
-      beginsWith: 'IMPORT#',
+  ): Promise<void> {
+    await this.table.update(ledgerKey(connectionId, ref), {
+      set: {
+        name: stored.name,
+        sourceVersion: stored.sourceVersion,
+        vaultVersion: stored.vaultVersion,
+        lastJobId: stored.jobId,
+        lastOutcome: stored.outcome,
+        updatedAt: now,
+      },
+      remove: ['sourceDeletedAt'],
     });
   }
 
-  /** Moves a link's sync cursor; the link must exist. */
-  async setCursor(connectionId: string, linkId: string, cursor: string, now: number): Promise<void> {
-    try {
-      await this.table.update(
-        linkKey(connectionId, linkId),
-        { set: { cursor, updatedAt: now } },
+  async recordSourceDeleted(connectionId: string, ref: LedgerEntryRef, now: number): Promise<void> {
+    await won(
+      this.table.update(
+        ledgerKey(connectionId, ref),
+        { set: { sourceDeletedAt: now, updatedAt: now } },
         { itemExists: true },
-      );
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new NotFoundError('Import link not found');
-      throw error;
-    }
+      ),
+    );
   }
 
-  /** Idempotent: recording the same document again rewrites its entry. */
-  async record(entry: LedgerEntryRecord): Promise<void> {
-    await this.table.put({ ...ledgerKey(entry.connectionId, entry), ...entry });
-  }
-
-  getEntry(connectionId: string, entry: LedgerEntryRef): Promise<LedgerEntryItem | undefined> {
-    return this.table.get<LedgerEntryItem>(ledgerKey(connectionId, entry));
+  /** One link's entries (the documents it imported), in key order. */
+  listForLink(connectionId: string, linkId: string, page: Pagination): Promise<Window<LedgerEntryItem>> {
+    return queryWindow<LedgerEntryItem>(
+      this.table,
+      { partition: partition(connectionId), beginsWith: `LEDGER#${linkId}#` },
+      page,
+    );
   }
 
   /** One page of the connection's ledger (every link), in key order. */
@@ -119,32 +157,93 @@ export class Ledger {
   async isEmpty(connectionId: string): Promise<boolean> {
     return (await this.page(connectionId, { limit: 1 })).items.length === 0;
   }
+
+  getExport(connectionId: string, destination: string, vaultId: string, objectId: string) {
+    return this.table.get<ExportEntryItem>(exportKey(connectionId, destination, vaultId, objectId));
+  }
+
+  async recordExport(entry: ExportEntryRecord): Promise<void> {
+    await this.table.put({
+      ...exportKey(entry.connectionId, entry.destination, entry.vaultId, entry.objectId),
+      ...entry,
+    });
+  }
+
+  /**
+   * Claims a file name in a destination for one document: true when the name is free or already its
+   * own. Two documents never take the same name, so an export never overwrites another's file.
+   */
+  claimName(
+    connectionId: string,
+    destination: string,
+    name: string,
+    owner: { vaultId: string; objectId: string },
+  ) {
+    return won(
+      this.table.put(
+        { ...nameKey(connectionId, destination, name), ...owner },
+        {
+          or: [
+            { itemExists: false },
+            {
+              and: [
+                { attr: 'vaultId', op: '=', value: owner.vaultId },
+                { attr: 'objectId', op: '=', value: owner.objectId },
+              ],
+            },
+          ],
+        },
+      ),
+    );
+  }
 }
 
 /**
- * How an import brings a document in: the ledger entry first, then the document, so a crash between
- * the two leaves an entry without a document (a purge deletes nothing there), never the reverse.
+ * Brings one document in as an import does: the ledger entry first, then the document, then the
+ * entry's version. Used by imports, and by the development hook and tests that seed a ledger.
  */
 export async function importDocument(
-  deps: Pick<Deps, 'tables' | 'clock'> & { vault: VaultDocuments },
-  link: Pick<ImportLinkRecord, 'id' | 'connectionId' | 'organizationId' | 'vaultId'>,
-  document: { objectId: string; sourceId?: string; name?: string },
-): Promise<LedgerEntryRecord> {
-  const entry: LedgerEntryRecord = {
+  deps: Pick<Deps, 'tables' | 'clock' | 'vault'>,
+  link: { id: string; connectionId: string; organizationId: string; vaultId: string },
+  file: { sourceId: string; name: string; version: string; contentType: string; content: Readable },
+  run: { jobId: string; outcome: 'imported' | 'updated' },
+): Promise<{ objectId: string; vaultVersion: number; size: number; chunkCount: number }> {
+  const ledger = new Ledger(deps.tables.connectors);
+  const { ref } = ledger.entryFor(link, file.sourceId);
+  const now = deps.clock.now();
+  await ledger.recordIntent({
     connectionId: link.connectionId,
     organizationId: link.organizationId,
-    linkId: link.id,
-    vaultId: link.vaultId,
-    objectId: document.objectId,
-    ...(document.sourceId ? { sourceId: document.sourceId } : {}),
-    importedAt: deps.clock.now(),
-  };
-  await new Ledger(deps.tables.connectors).record(entry);
-  await deps.vault.put({
-    vaultId: link.vaultId,
-    objectId: document.objectId,
-    ...(document.name ? { name: document.name } : {}),
-    importedBy: { connectionId: link.connectionId, linkId: link.id },
+    ...ref,
+    sourceId: file.sourceId,
+    name: file.name,
+    importedAt: now,
   });
-  return entry;
+  const document = await deps.vault.put({
+    organizationId: link.organizationId,
+    vaultId: link.vaultId,
+    objectId: ref.objectId,
+    name: file.name,
+    contentType: file.contentType,
+    source: { connectionId: link.connectionId, linkId: link.id, providerFileId: file.sourceId },
+    content: file.content,
+  });
+  await ledger.recordStored(
+    link.connectionId,
+    ref,
+    {
+      name: file.name,
+      sourceVersion: file.version,
+      vaultVersion: document.version,
+      jobId: run.jobId,
+      outcome: run.outcome,
+    },
+    deps.clock.now(),
+  );
+  return {
+    objectId: ref.objectId,
+    vaultVersion: document.version,
+    size: document.size,
+    chunkCount: document.chunkCount,
+  };
 }

@@ -2,57 +2,38 @@
 // connection's ledgers page by page, and the tasks it runs. Records in the connectors table:
 //   JOB#<job> / JOB               the job (status, counts, reason; the page being deleted, while it is)
 //   CONN#<connection> / PURGE     the connection's current purge job: a repeated DELETE returns it
-import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { ConditionFailedError, ConflictError, NotFoundError, won } from '../../platform/errors';
-import { isId, newId } from '../../platform/ids';
+import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import type { Item, Table, VaultDocuments, Workflows } from '../../platform/ports';
 import { PURGE_REFUSED } from '../infra/purge-definition';
+import type { JobBase, JobItem, JobStatus } from './jobs';
+import { failProcessingJob as failJob, findJob, jobKey, jobViewBase } from './jobs';
 import type { LedgerEntryRef } from './ledger';
 import { Ledger } from './ledger';
 import { ConnectorStore } from './store';
-
-export type JobStatus = 'processing' | 'succeeded' | 'failed';
 
 /** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
 export const PURGE_PAGE_SIZE = 500;
 /** Vault deletions in flight at once within a page. */
 const DELETE_CONCURRENCY = 16;
 
-export interface JobRecord {
-  id: string;
-  organizationId: string;
+export interface JobRecord extends JobBase {
   kind: 'purge';
-  connectionId: string;
-  status: JobStatus;
   /** Ledger entries purged (their documents deleted), committed page by page. */
   deleted: number;
   pages: number;
-  reason?: string;
   executionId?: string;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt?: number;
   /** The page being deleted: its start cursor, its entries and the cursor after it (a retry reuses them). */
   pageStart?: string;
   pageEntries?: LedgerEntryRef[];
   pageNext?: string | null;
 }
 
-type JobItem = Item & JobRecord;
+type PurgeJobItem = JobItem<JobRecord>;
 
-export interface JobView {
-  id: string;
-  kind: 'purge';
-  status: JobStatus;
-  connection_id: string;
-  counts: { deleted: number; pages: number };
-  reason?: string;
-  created_at: string;
-  updated_at: string;
-  finished_at?: string;
-}
+export type JobView = ReturnType<typeof jobViewBase> & { counts: { deleted: number; pages: number } };
 
 /** A task input retrying cannot fix: the workflow's Retry skips this error name. */
 export class PurgeRefusedError extends Error {
@@ -62,28 +43,17 @@ export class PurgeRefusedError extends Error {
   }
 }
 
-const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
 const purgePointerKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'PURGE' });
 /** The start of the ledger, as a page's start cursor. */
 const FIRST_PAGE = '^';
 
 export function jobView(job: JobRecord): JobView {
-  return {
-    id: job.id,
-    kind: job.kind,
-    status: job.status,
-    connection_id: job.connectionId,
-    counts: { deleted: job.deleted, pages: job.pages },
-    ...(job.reason ? { reason: job.reason } : {}),
-    created_at: isoTime(job.createdAt),
-    updated_at: isoTime(job.updatedAt),
-    ...(job.finishedAt ? { finished_at: isoTime(job.finishedAt) } : {}),
-  };
+  return { ...jobViewBase(job), counts: { deleted: job.deleted, pages: job.pages } };
 }
 
 export type PurgeDeps = Pick<Deps, 'tables' | 'clock'> & { workflows: Workflows; vault: VaultDocuments };
 
-const getJob = (table: Table, id: string) => table.get<JobItem>(jobKey(id));
+const getJob = (table: Table, id: string) => table.get<PurgeJobItem>(jobKey(id));
 
 async function ensureStarted(
   deps: Pick<PurgeDeps, 'tables' | 'clock' | 'workflows'>,
@@ -115,14 +85,7 @@ async function failProcessingJob(
   jobId: string,
   reason: string,
 ): Promise<void> {
-  const now = deps.clock.now();
-  await won(
-    deps.tables.connectors.update(
-      jobKey(jobId),
-      { set: { status: 'failed', reason, updatedAt: now, finishedAt: now } },
-      { attr: 'status', op: '=', value: 'processing' },
-    ),
-  );
+  await failJob(deps.tables.connectors, jobId, reason, deps.clock.now());
 }
 
 const ENDED_UNMARKED = (status: string) =>
@@ -197,11 +160,9 @@ export async function startPurge(
   throw new ConflictError('The connection is being purged by concurrent requests; retry');
 }
 
-/** The organization's job; with the workflow's state when it ended without marking the job. */
-export async function getPurgeJob(deps: Deps, organizationId: string, jobId: string): Promise<JobView> {
-  const job = isId('job', jobId) ? await getJob(deps.tables.connectors, jobId) : undefined;
-  if (!job || job.organizationId !== organizationId) throw new NotFoundError('Job not found');
-  if (job.status === 'processing' && job.executionId && deps.workflows) {
+/** A purge job as its reader sees it: with the workflow's state when it ended without marking the job. */
+export async function purgeJobView(deps: Pick<Deps, 'workflows'>, job: JobRecord): Promise<JobView> {
+  if (job.status === 'processing' && job.executionId) {
     const execution = await deps.workflows.describe(job.executionId);
     if (execution && execution.status !== 'RUNNING' && execution.status !== 'SUCCEEDED') {
       return jobView({
@@ -217,9 +178,9 @@ export async function getPurgeJob(deps: Deps, organizationId: string, jobId: str
 async function jobFor(
   table: Table,
   input: { jobId: string; organizationId: string; connectionId?: string },
-): Promise<JobItem> {
-  const job = await getJob(table, input.jobId);
-  if (!job || job.organizationId !== input.organizationId || job.kind !== 'purge') {
+): Promise<PurgeJobItem> {
+  const job = await findJob<JobRecord>(table, input.organizationId, input.jobId);
+  if (!job || job.kind !== 'purge') {
     throw new PurgeRefusedError(`No purge job ${input.jobId} for this organization`);
   }
   if (input.connectionId !== undefined && job.connectionId !== input.connectionId) {
@@ -279,7 +240,11 @@ export async function purgePage(
   }
 
   await inBatches(entries, DELETE_CONCURRENCY, async (entry) => {
-    await deps.vault.delete(entry.vaultId, entry.objectId);
+    await deps.vault.delete({
+      organizationId: job.organizationId,
+      vaultId: entry.vaultId,
+      objectId: entry.objectId,
+    });
     await ledger.remove(input.connectionId, entry);
   });
 
@@ -342,7 +307,7 @@ export async function finishPurge(
   if (input.outcome === 'failed') log?.warn('purge failed', { jobId: job.id, error: input.error });
   const now = deps.clock.now();
   try {
-    const updated = await table.update<JobItem>(
+    const updated = await table.update<PurgeJobItem>(
       jobKey(job.id),
       { set: { status, reason, pages: input.pages, updatedAt: now, finishedAt: now } },
       { attr: 'status', op: '=', value: 'processing' },

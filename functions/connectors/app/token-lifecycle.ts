@@ -282,7 +282,7 @@ export async function refreshConnection(
  * reauth_required, once, and connection.reauth_required is published by whoever made the change.
  * Returns the outcome when the tokens turned out to be current after all.
  */
-async function markReauthRequired(
+export async function markReauthRequired(
   deps: LifecycleDeps,
   connectionId: string,
   version: number,

@@ -33,6 +33,10 @@ export interface ProviderDefinition {
   scopeSeparator: ' ' | ',';
   /** How the token endpoint authenticates us (RFC 8414 token_endpoint_auth_method). */
   tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+  /** The shape of its content API (which client speaks it); the URL is configuration (API_URL). */
+  contentApi: 'practice-v1' | 'drive-v1';
+  /** Scopes an export needs (uploads); asked for at consent, not required to connect. */
+  writeScopes: string[];
 }
 
 /**
@@ -117,6 +121,7 @@ export const PROVIDER_SETTINGS = {
   tokenUrl: 'TOKEN_URL',
   revokeUrl: 'REVOKE_URL',
   accountUrl: 'ACCOUNT_URL',
+  apiUrl: 'API_URL',
   clientId: 'CLIENT_ID',
   clientSecret: 'CLIENT_SECRET',
 } as const;
@@ -148,6 +153,8 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     },
     scopeSeparator: ' ',
     tokenEndpointAuthMethod: 'client_secret_basic',
+    contentApi: 'practice-v1',
+    writeScopes: ['documents.write'],
   },
   drive: {
     id: 'drive',
@@ -167,6 +174,8 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     rateLimitHeaders: { retryAfter: 'Retry-After' },
     scopeSeparator: ' ',
     tokenEndpointAuthMethod: 'client_secret_basic',
+    contentApi: 'drive-v1',
+    writeScopes: ['files.write'],
   },
 };
 

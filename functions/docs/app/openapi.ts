@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { errorBodySchema } from '../../platform/errors';
 import type { RouteDefinition, RouteResponse } from '../../platform/route-types';
+import { routePermissions } from '../../platform/route-types';
 
 /** The version of the machine-readable description (the spec's Versioning section). */
 export const API_DESCRIPTION_VERSION = '1.0.0';
@@ -144,7 +145,9 @@ function response(route: RouteDefinition, status: number, declared: RouteRespons
 
 function describe(route: RouteDefinition): string | undefined {
   if (route.systemOnly) return 'Only a system key (a platform service) may call this operation.';
-  if (route.permission) return `The API key needs the \`${route.permission}\` permission.`;
+  const permissions = routePermissions(route);
+  if (permissions.length)
+    return `The API key needs the ${permissions.map((p) => `\`${p}\``).join(' and ')} permission${permissions.length > 1 ? 's' : ''}.`;
   if (route.auth === 'console') return 'Needs a console session of the organization (owner or admin).';
   return undefined;
 }

@@ -16,6 +16,11 @@ export interface PublishInput {
   organizationId: string;
   type: string;
   data: Record<string, unknown>;
+  /**
+   * A publisher that may publish the same fact twice (a retried step) names it: the same id is
+   * delivered once per endpoint (fan-out is idempotent per event id) and receivers deduplicate on it.
+   */
+  id?: string;
 }
 
 /** The event's data as the catalog schema parses it; throws InvalidRequestError naming the field. */
@@ -36,7 +41,7 @@ export async function publishEvent(
   input: PublishInput,
 ): Promise<WebhookEvent> {
   const event: WebhookEvent = {
-    id: newId('evt'),
+    id: input.id ?? newId('evt'),
     organizationId: input.organizationId,
     type: input.type,
     occurred_at: isoTime(deps.clock.now()),

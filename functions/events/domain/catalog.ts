@@ -20,6 +20,22 @@ const failure = {
   message: z.string().describe('Human-readable reason'),
 };
 
+const count = (what: string) => z.int().min(0).describe(what);
+const syncRun = {
+  connectionId: id('connection'),
+  provider: z.string().describe('Provider identifier'),
+  linkId: id('import link'),
+  jobId: id('run (a connector job)'),
+  vaultId,
+};
+const exportJob = {
+  connectionId: id('connection'),
+  provider: z.string().describe('Provider identifier'),
+  jobId: id('export (a connector job)'),
+  vaultId,
+  destinationId: id('provider container the documents went to'),
+};
+
 const define = (
   type: string,
   permission: Permission,
@@ -109,6 +125,34 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     provider: z.string().describe('Provider identifier'),
     status: z.literal('revoked'),
     purge: z.boolean().describe('Whether documents imported through the connection are being deleted'),
+  }),
+  define('connector.sync.completed', 'connectors:read', 'An import run of an import link finished its pass', {
+    ...syncRun,
+    listed: count('Provider files listed (new, changed, unchanged or deleted since the last pass)'),
+    imported: count('Files imported as new vault documents'),
+    updated: count('Vault documents updated with a changed file'),
+    unchanged: count('Files already imported at their current version'),
+    failed: count('Files that could not be imported (too large, gone at the provider)'),
+  }),
+  define('connector.sync.failed', 'connectors:read', 'An import run of an import link failed', {
+    ...syncRun,
+    ...failure,
+  }),
+  define(
+    'connector.export.completed',
+    'connectors:read',
+    'An export of vault documents to a provider finished',
+    {
+      ...exportJob,
+      requested: count('Documents asked for'),
+      exported: count('Documents uploaded'),
+      unchanged: count('Documents whose version was already exported there'),
+      failed: count('Documents that could not be exported (missing, too large)'),
+    },
+  ),
+  define('connector.export.failed', 'connectors:read', 'An export of vault documents to a provider failed', {
+    ...exportJob,
+    ...failure,
   }),
   define(
     'webhook.test',

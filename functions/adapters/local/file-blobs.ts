@@ -1,0 +1,71 @@
+// BlobStore on the local disk (under the data directory), or in memory when there is none (tests).
+// A blob is written to a temporary file and renamed into place, so a crash never leaves half a blob
+// under its key.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Digest } from '../../platform/digest';
+import type { BlobStore } from '../../platform/ports';
+
+export class FileBlobStore implements BlobStore {
+  private readonly memory = new Map<string, Buffer>();
+
+  /** @param root a directory; omitted: blobs live in memory. */
+  constructor(private readonly root?: string) {}
+
+  private path(key: string): string {
+    // Keys are made of URI-encoded segments: no segment can climb out of the root.
+    return join(
+      this.root!,
+      ...key.split('/').map((segment) => encodeURIComponent(decodeURIComponent(segment))),
+    );
+  }
+
+  async put(key: string, content: Readable): Promise<{ size: number; sha256: string }> {
+    const digest = new Digest();
+    if (!this.root) {
+      const chunks: Buffer[] = [];
+      await pipeline(content, digest, async (source: AsyncIterable<Buffer>) => {
+        for await (const chunk of source) chunks.push(chunk);
+      });
+      this.memory.set(key, Buffer.concat(chunks));
+      return { size: digest.size, sha256: digest.sha256 };
+    }
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await pipeline(content, digest, createWriteStream(temporary));
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size: digest.size, sha256: digest.sha256 };
+  }
+
+  async get(key: string): Promise<Readable | undefined> {
+    if (!this.root) {
+      const blob = this.memory.get(key);
+      return blob ? Readable.from([blob]) : undefined;
+    }
+    const path = this.path(key);
+    try {
+      await stat(path);
+    } catch {
+      return undefined;
+    }
+    return createReadStream(path);
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!this.root) {
+      this.memory.delete(key);
+      return;
+    }
+    await rm(this.path(key), { force: true });
+  }
+}

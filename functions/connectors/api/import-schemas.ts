@@ -1,0 +1,55 @@
+// Request schemas of the import and export routes (sources, import links, runs, exports).
+import * as z from 'zod';
+import { isId } from '../../platform/ids';
+import { paginationQuery } from '../../platform/pagination';
+import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from '../domain/sync-policy';
+
+/** Vault ids belong to the vault area: letters, digits, `_` and `-`, as its ids are. */
+const vaultId = z
+  .string({ error: 'vault_id is required and must be a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'vault_id must be 1-128 letters, digits, _ or - (a vault id)');
+
+/** A provider's id of a container or file: opaque, printable, no spaces. */
+const providerId = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, 'must be a provider id (printable ASCII without spaces)');
+
+const documentId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'must be a document id');
+
+export const linkIdPath = z.object({
+  id: z.string().refine((v) => isId('lnk', v), 'must be an import link id (lnk_...)'),
+});
+
+export const sourcesQuery = z.object({
+  parent: providerId.optional(),
+  limit: paginationQuery.shape.limit,
+  page_token: z.string().min(1).max(2048).optional(),
+});
+
+export const createLinkBody = z.strictObject({
+  vault_id: vaultId,
+  source: z.strictObject({ id: providerId }, { error: 'source must be an object {id}' }),
+  schedule: z
+    .strictObject({
+      every_minutes: z
+        .int('schedule.every_minutes must be an integer')
+        .min(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`)
+        .max(MAX_SCHEDULE_MINUTES, `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`),
+    })
+    .optional(),
+});
+
+export const createExportBody = z.strictObject({
+  vault_id: vaultId,
+  document_ids: z
+    .array(documentId)
+    .min(1, 'document_ids must name at least one document')
+    .max(MAX_EXPORT_DOCUMENTS, `document_ids may name at most ${MAX_EXPORT_DOCUMENTS} documents`),
+  destination: z.strictObject({ id: providerId }, { error: 'destination must be an object {id}' }),
+});

@@ -1,0 +1,31 @@
+// GET /connectors/jobs/{id}: any connector job of the organization, in the view of its kind.
+import type { Deps } from '../../platform/ports';
+import { NotFoundError } from '../../platform/errors';
+import type { ExportJobRecord } from './exports';
+import { exportJobView } from './exports';
+import { findJob } from './jobs';
+import type { JobRecord as PurgeJobRecord } from './purge';
+import { purgeJobView } from './purge';
+import type { SyncJobRecord } from './sync-runs';
+import { syncJobView } from './sync-runs';
+
+export async function getConnectorJob(
+  deps: Pick<Deps, 'tables' | 'workflows'>,
+  organizationId: string,
+  id: string,
+) {
+  const job = await findJob<PurgeJobRecord | SyncJobRecord | ExportJobRecord>(
+    deps.tables.connectors,
+    organizationId,
+    id,
+  );
+  if (!job) throw new NotFoundError('Job not found');
+  switch (job.kind) {
+    case 'purge':
+      return purgeJobView(deps, job);
+    case 'sync':
+      return syncJobView(job);
+    case 'export':
+      return exportJobView(job);
+  }
+}

@@ -1,0 +1,259 @@
+// How a long connector job (an import run, an export) moves: one step per message on the syncs queue.
+// A step does a bounded piece of work and commits its progress on the job record in one conditional
+// write, then queues the next step. Every message carries the job's current ticket; a message with
+// another ticket (a duplicate, a superseded wake-up) does nothing, so at most one step of a job runs
+// to its commit. A worker crash redelivers the message (SQS visibility) and the step runs again from the
+// last commit: steps must be idempotent, which the ledgers make them. Waits (a provider's rate limit,
+// backoff after a passing failure) are delayed messages in hops of at most 15 minutes. A job nobody has
+// advanced for STALE_JOB_MS (its message lost) is re-driven by the sync sweep.
+import * as z from 'zod';
+import type { Deps } from '../../platform/ports';
+import type { Logger } from '../../platform/logger';
+import type { Table } from '../../platform/ports';
+import { ConditionFailedError, won } from '../../platform/errors';
+import {
+  RUN_FAILURE_MESSAGES,
+  STALE_JOB_MS,
+  TRANSIENT_ATTEMPTS,
+  backoffSeconds,
+  hopDelaySeconds,
+} from '../domain/sync-policy';
+import type { JobBase, JobItem } from './jobs';
+import { jobKey } from './jobs';
+import { syncDueEntry } from './links';
+import { runFailureOf } from './provider-calls';
+
+export const stepMessageSchema = z.object({
+  kind: z.enum(['sync', 'export']),
+  jobId: z.string().min(1).max(64),
+  ticket: z.int().min(0),
+});
+
+export type StepMessage = z.infer<typeof stepMessageSchema>;
+
+export interface JobOutcome {
+  status: 'succeeded' | 'failed';
+  /** A failure's code (RUN_FAILURE_MESSAGES names them). */
+  reason?: string;
+  /** Anything the finish needs (an import's new cursor). */
+  cursor?: string;
+}
+
+/** The fields every stepped job keeps beside its own progress. */
+export interface SteppedJob extends JobBase {
+  kind: 'sync' | 'export';
+  /** Bumped at every queued message; only the message carrying the current ticket runs. */
+  ticket: number;
+  /** Consecutive failed attempts of the current step (passing failures). */
+  attempts: number;
+  /** Not before then (ms): the provider's rate limit, or backoff. */
+  waitUntil?: number;
+  waitReason?: 'throttled' | 'retrying';
+  /** Decided, not yet finished (the link updated, the event published): finishing is retried until done. */
+  outcome?: JobOutcome;
+  /** Human-readable reason of a failure. */
+  message?: string;
+}
+
+/** What a step did: progress to commit, and whether the job is done. */
+export interface StepResult {
+  add?: Record<string, number>;
+  set?: Record<string, unknown>;
+  remove?: string[];
+  /** Set: the job is done (it finishes after the commit). */
+  outcome?: JobOutcome;
+  /** Out of time before finishing its piece: run the same step again (nothing committed). */
+  again?: boolean;
+}
+
+export interface StepSpec<J extends SteppedJob> {
+  kind: J['kind'];
+  /** The step's work; throws what a provider call throws (classified by runFailureOf). */
+  work(job: J): Promise<StepResult>;
+  /** Applies a decided outcome outside the job record (the link, events); idempotent. */
+  finish(job: J & { outcome: JobOutcome }): Promise<void>;
+}
+
+type StepDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
+
+const heartbeat = (id: string, at: number) => syncDueEntry('JOB', id, at + STALE_JOB_MS);
+
+/** Queues the job's next message after `delaySeconds`, under a new ticket; false when the job moved on. */
+export async function queueStep(
+  deps: StepDeps,
+  job: Pick<SteppedJob, 'id' | 'kind' | 'ticket'>,
+  delaySeconds = 0,
+  set: Record<string, unknown> = {},
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const ticket = job.ticket + 1;
+  const moved = await won(
+    deps.tables.connectors.update(
+      jobKey(job.id),
+      { set: { ...set, ticket, updatedAt: now, ...heartbeat(job.id, now + delaySeconds * 1000) } },
+      {
+        and: [
+          { attr: 'status', op: '=', value: 'processing' },
+          { attr: 'ticket', op: '=', value: job.ticket },
+        ],
+      },
+    ),
+  );
+  if (moved) {
+    await deps.queues.syncs.send({
+      body: JSON.stringify({ kind: job.kind, jobId: job.id, ticket }),
+      delaySeconds,
+    });
+  }
+  return moved;
+}
+
+/** Runs the step a message asks for, if it is still the job's current one. */
+export async function advanceJob<J extends SteppedJob>(
+  deps: StepDeps,
+  message: StepMessage,
+  spec: StepSpec<J>,
+  log: Logger,
+): Promise<void> {
+  const table = deps.tables.connectors;
+  const job = await table.get<JobItem<J>>(jobKey(message.jobId));
+  if (!job || job.kind !== spec.kind || job.status !== 'processing' || job.ticket !== message.ticket) {
+    log.info('stale job message dropped', { jobId: message.jobId, ticket: message.ticket });
+    return;
+  }
+  if (job.outcome) return finishJob(table, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
+  const now = deps.clock.now();
+  if (job.waitUntil !== undefined && job.waitUntil > now) {
+    await queueStep(deps, job, hopDelaySeconds(job.waitUntil, now)); // another hop of a long wait
+    return;
+  }
+  let result: StepResult;
+  try {
+    result = await spec.work(job);
+  } catch (error) {
+    await afterFailure(deps, job, spec, error, log);
+    return;
+  }
+  if (result.again) {
+    await queueStep(deps, job);
+    return;
+  }
+  const committed = await commitStep(table, deps.clock.now(), job, result);
+  if (!committed) return; // a duplicate of this step committed first
+  if (committed.outcome)
+    return finishJob(table, deps.clock.now(), committed as J & { outcome: JobOutcome }, spec);
+  await queueStep(deps, committed);
+}
+
+/** The step's progress and the next ticket's state in one write, conditional on the ticket it ran under. */
+async function commitStep<J extends SteppedJob>(
+  table: Table,
+  now: number,
+  job: J,
+  result: StepResult,
+): Promise<JobItem<J> | undefined> {
+  try {
+    return await table.update<JobItem<J>>(
+      jobKey(job.id),
+      {
+        add: result.add,
+        set: {
+          ...result.set,
+          attempts: 0,
+          updatedAt: now,
+          ...(result.outcome ? { outcome: result.outcome } : {}),
+        },
+        remove: [...(result.remove ?? []), 'waitUntil', 'waitReason'],
+      },
+      {
+        and: [
+          { attr: 'status', op: '=', value: 'processing' },
+          { attr: 'ticket', op: '=', value: job.ticket },
+        ],
+      },
+    );
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return undefined;
+    throw error;
+  }
+}
+
+async function afterFailure<J extends SteppedJob>(
+  deps: StepDeps,
+  job: JobItem<J>,
+  spec: StepSpec<J>,
+  error: unknown,
+  log: Logger,
+): Promise<void> {
+  const failure = runFailureOf(error);
+  const now = deps.clock.now();
+  if (!failure) log.error('job step failed', { jobId: job.id, kind: job.kind, error });
+  const kind = failure?.kind ?? 'transient';
+  if (failure?.kind === 'throttled') {
+    log.info('job waits for the provider rate limit', { jobId: job.id, until: failure.until });
+    await queueStep(deps, job, hopDelaySeconds(failure.until, now), {
+      waitUntil: failure.until,
+      waitReason: 'throttled',
+    });
+    return;
+  }
+  if (kind === 'transient') {
+    const attempts = job.attempts + 1;
+    if (attempts < TRANSIENT_ATTEMPTS) {
+      const delay = backoffSeconds(attempts);
+      log.warn('job step will be retried', { jobId: job.id, attempts, delaySeconds: delay });
+      await queueStep(deps, job, delay, { attempts, waitUntil: now + delay * 1000, waitReason: 'retrying' });
+      return;
+    }
+  }
+  const reason =
+    failure?.kind === 'unusable' || failure?.kind === 'fatal'
+      ? failure.reason
+      : failure
+        ? 'provider_unavailable'
+        : 'internal_error';
+  await decide(deps.tables.connectors, now, job, { status: 'failed', reason }, spec);
+}
+
+/** Records an outcome decided outside a step's commit (a failure), then finishes the job. */
+async function decide<J extends SteppedJob>(
+  table: Table,
+  now: number,
+  job: J,
+  outcome: JobOutcome,
+  spec: StepSpec<J>,
+): Promise<void> {
+  const decided = await commitStep(table, now, job, { outcome });
+  if (decided) await finishJob(table, now, decided as J & { outcome: JobOutcome }, spec);
+}
+
+async function finishJob<J extends SteppedJob>(
+  table: Table,
+  now: number,
+  job: J & { outcome: JobOutcome },
+  spec: StepSpec<J>,
+): Promise<void> {
+  await spec.finish(job);
+  const { status, reason } = job.outcome;
+  await won(
+    table.update(
+      jobKey(job.id),
+      {
+        set: {
+          status,
+          updatedAt: now,
+          finishedAt: now,
+          ...(reason ? { reason, message: RUN_FAILURE_MESSAGES[reason] ?? 'The job failed' } : {}),
+        },
+        remove: ['outcome', 'gsi2pk', 'gsi2sk', 'waitUntil', 'waitReason'],
+      },
+      { attr: 'status', op: '=', value: 'processing' },
+    ),
+  );
+}
+
+/** A job's waiting state for its view: why and until when. */
+export const waitingView = (job: SteppedJob) =>
+  job.waitUntil !== undefined && job.waitReason
+    ? { waiting: { reason: job.waitReason, until: new Date(job.waitUntil).toISOString() } }
+    : {};

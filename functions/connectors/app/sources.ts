@@ -1,0 +1,59 @@
+// Browsing a connection's provider for what can be imported: the top level (matters, root folders) or a
+// container's entries, a page at a time, through the stored token (refreshed on use).
+import type { Deps } from '../../platform/ports';
+import { NotFoundError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { ConnectorConfig } from '../infra/config';
+import type { SourceEntry } from '../infra/content';
+import { owned } from './connections';
+import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
+import { ConnectorStore } from './store';
+
+export interface SourceView {
+  id: string;
+  name: string;
+  kind: 'container' | 'file';
+  size?: number;
+  version?: string;
+  content_type?: string;
+  updated_at?: string;
+}
+
+const sourceView = (entry: SourceEntry): SourceView => ({
+  id: entry.id,
+  name: entry.name,
+  kind: entry.kind,
+  ...(entry.size !== undefined ? { size: entry.size } : {}),
+  ...(entry.version !== undefined ? { version: entry.version } : {}),
+  ...(entry.contentType ? { content_type: entry.contentType } : {}),
+  ...(entry.updatedAt ? { updated_at: entry.updatedAt } : {}),
+});
+
+export async function browseSources(
+  deps: Deps,
+  config: ConnectorConfig,
+  organizationId: string,
+  connectionId: string,
+  query: { parent?: string; limit: number; page_token?: string },
+  log: Logger,
+): Promise<{ data: SourceView[]; next_page_token: string | null }> {
+  const connection = await owned(new ConnectorStore(deps.tables.connectors), organizationId, connectionId);
+  await requireUsable(deps, connection);
+  const api = contentFor(config, connection.provider);
+  try {
+    const page = await withProvider(deps, config, connectionId, log, (token) =>
+      api.browse(token, query.parent, { token: query.page_token, limit: query.limit }),
+    );
+    return { data: page.entries.map(sourceView), next_page_token: page.next ?? null };
+  } catch (error) {
+    throw apiErrorOf(
+      error,
+      deps.clock.now(),
+      new NotFoundError(
+        query.parent
+          ? `The provider has no container ${query.parent} this account can see`
+          : 'Not found at the provider',
+      ),
+    );
+  }
+}

@@ -1,0 +1,405 @@
+// Import runs (sync runs): a pass over an import link's source at the provider, through its changes
+// feed from the link's cursor, downloading each new or changed file into the vault, recording it in the
+// link's ledger, and moving the link's cursor when the pass is complete. A run is a job of stepped
+// messages (./job-steps.ts): one page of the feed per step, durable across worker crashes, one run
+// at a time per link.
+import { publishEvent } from '../../events';
+import type { Deps } from '../../platform/ports';
+import { ConflictError, NotFoundError } from '../../platform/errors';
+import { derivedId, newId } from '../../platform/ids';
+import type { Logger } from '../../platform/logger';
+import { emitMetrics } from '../../platform/metrics';
+import type { Pagination } from '../../platform/pagination';
+import { queryWindow } from '../../platform/pagination';
+import type { ConnectorConfig } from '../infra/config';
+import type { ChangedFile, ContentApi } from '../infra/content';
+import { ProviderApiError } from '../infra/content';
+import {
+  MAX_FILE_BYTES,
+  MAX_RECORDED_FAILURES,
+  RUN_FAILURE_MESSAGES,
+  SYNC_CONCURRENCY,
+  SYNC_PAGE_SIZE,
+  STALE_JOB_MS,
+  ingestEventId,
+} from '../domain/sync-policy';
+import type { JobItem } from './jobs';
+import { jobKey, jobViewBase } from './jobs';
+import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
+import { advanceJob, queueStep, waitingView } from './job-steps';
+import type { ImportOutcome } from './ledger';
+import { Ledger, importDocument } from './ledger';
+import type { ImportLinkItem, SyncCounts } from './links';
+import { Links, syncDueEntry } from './links';
+import { contentFor, requireUsable, withProvider } from './provider-calls';
+import { ConnectorStore } from './store';
+
+export interface ItemFailure {
+  item_id: string;
+  name: string;
+  reason: 'too_large' | 'not_found_at_provider';
+}
+
+/** Counts are top-level attributes, so a step adds to them atomically. */
+export interface SyncJobRecord extends SteppedJob, SyncCounts {
+  kind: 'sync';
+  linkId: string;
+  vaultId: string;
+  trigger: 'api' | 'schedule';
+  /** Where the pass is within the provider's feed; absent: at the link's cursor (the pass's start). */
+  page?: string;
+  /** Steps committed. */
+  pages: number;
+  failures: ItemFailure[];
+}
+
+export type SyncJobItem = JobItem<SyncJobRecord>;
+
+export function syncJobView(job: SyncJobRecord) {
+  return {
+    ...jobViewBase(job),
+    ...(job.message ? { message: job.message } : {}),
+    link_id: job.linkId,
+    vault_id: job.vaultId,
+    trigger: job.trigger,
+    counts: countsOf(job),
+    failures: job.failures,
+    ...waitingView(job),
+  };
+}
+
+export type SyncJobView = ReturnType<typeof syncJobView>;
+
+export const countsOf = (job: SyncCounts): SyncCounts => ({
+  listed: job.listed,
+  imported: job.imported,
+  updated: job.updated,
+  unchanged: job.unchanged,
+  failed: job.failed,
+});
+
+/** A step stops taking new files once this much of its time is used (the rest finishes the files started). */
+const DEFAULT_STEP_BUDGET_MS = 120_000;
+
+export interface SyncOptions {
+  log: Logger;
+  /** When the step must stop taking new files (epoch ms by the deps' clock). */
+  deadline?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Starts a run of a link, or returns the run already in flight (one at a time per link). Refused (409)
+ * when the connection cannot be used or its provider is turned off for the organization.
+ */
+export async function startRun(
+  deps: Deps,
+  organizationId: string,
+  linkId: string,
+  trigger: SyncJobRecord['trigger'],
+  log: Logger,
+): Promise<{ id: string; status: 'processing' | 'succeeded' | 'failed'; started: boolean }> {
+  const links = new Links(deps.tables.connectors);
+  const link = await links.owned(organizationId, linkId);
+  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(link.connectionId);
+  if (!connection) throw new NotFoundError('Import link not found');
+  await requireUsable(deps, connection);
+  const active = await activeRun(deps, link);
+  if (active) return { id: active.id, status: active.status, started: false };
+  const now = deps.clock.now();
+  const job: SyncJobRecord = {
+    id: newId('job'),
+    organizationId,
+    kind: 'sync',
+    connectionId: link.connectionId,
+    status: 'processing',
+    linkId: link.id,
+    vaultId: link.vaultId,
+    trigger,
+    listed: 0,
+    imported: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    pages: 0,
+    failures: [],
+    ticket: 0,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The job first, then the claim: a crash in between leaves a job the sweep re-drives and the first
+  // step fails as superseded, never a link claimed by a run that does not exist.
+  await deps.tables.connectors.put({
+    ...jobKey(job.id),
+    gsi1pk: runsPartition(link.id),
+    gsi1sk: `${new Date(now).toISOString()}#${job.id}`,
+    ...job,
+    ...syncDueEntry('JOB', job.id, now + STALE_JOB_MS),
+  });
+  if (!(await links.claimRun(link.id, job.id, now))) {
+    await deps.tables.connectors.delete(jobKey(job.id));
+    const current = await activeRun(deps, (await links.get(link.id)) ?? link);
+    if (current) return { id: current.id, status: current.status, started: false };
+    throw new ConflictError('Another run of this link is starting; retry');
+  }
+  await queueStep(deps, job);
+  log.info('import run started', { jobId: job.id, linkId: link.id, trigger });
+  return { id: job.id, status: 'processing', started: true };
+}
+
+/** The link's run in flight; a claim left by a run that already finished is released. */
+async function activeRun(deps: Deps, link: ImportLinkItem): Promise<SyncJobItem | undefined> {
+  if (!link.activeRunId) return undefined;
+  const job = await deps.tables.connectors.get<SyncJobItem>(jobKey(link.activeRunId));
+  if (job?.status === 'processing') return job;
+  await new Links(deps.tables.connectors).update(
+    link.id,
+    { remove: ['activeRunId'] },
+    {
+      attr: 'activeRunId',
+      op: '=',
+      value: link.activeRunId,
+    },
+  );
+  return undefined;
+}
+
+/** A link's runs, newest first. */
+export async function listRuns(deps: Deps, organizationId: string, linkId: string, page: Pagination) {
+  const link = await new Links(deps.tables.connectors).owned(organizationId, linkId);
+  const window = await queryWindow<SyncJobItem>(
+    deps.tables.connectors,
+    { index: 'gsi1', partition: runsPartition(link.id), descending: true },
+    page,
+  );
+  return {
+    data: window.items.map(syncJobView),
+    limit: page.limit,
+    offset: page.offset,
+    has_more: window.hasMore,
+  };
+}
+
+const runsPartition = (linkId: string) => `ILINK#${linkId}#RUNS`;
+
+/** One step of a run, as the syncs queue's worker takes it. */
+export function runSyncStep(
+  deps: Deps,
+  config: ConnectorConfig,
+  message: StepMessage,
+  options: SyncOptions,
+): Promise<void> {
+  return advanceJob<SyncJobRecord>(deps, message, syncSpec(deps, config, options), options.log);
+}
+
+function syncSpec(deps: Deps, config: ConnectorConfig, options: SyncOptions) {
+  return {
+    kind: 'sync' as const,
+    work: (job: SyncJobRecord) => syncPage(deps, config, job, options),
+    finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, options.log),
+  };
+}
+
+/** One page of the changes feed: each file imported, updated, counted unchanged or failed. */
+async function syncPage(
+  deps: Deps,
+  config: ConnectorConfig,
+  job: SyncJobRecord,
+  options: SyncOptions,
+): Promise<StepResult> {
+  const link = await new Links(deps.tables.connectors).get(job.linkId);
+  if (!link) return { outcome: { status: 'failed', reason: 'link_deleted' } };
+  if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
+  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(link.connectionId);
+  if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
+  const api = contentFor(config, connection.provider);
+  const call = <T>(run: (token: string) => Promise<T>) =>
+    withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep });
+  const position = job.page ? { page: job.page } : { cursor: link.cursor };
+  const page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
+
+  const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
+  const outcomes = await importFiles(deps, { api, call, link, job, log: options.log }, page.files, deadline);
+  if (!outcomes) return { again: true };
+
+  const add: Record<string, number> = { listed: page.files.length, pages: 1 };
+  for (const { outcome } of outcomes) add[outcome] = (add[outcome] ?? 0) + 1;
+  const failures = [...job.failures, ...outcomes.flatMap((o) => (o.failure ? [o.failure] : []))].slice(
+    0,
+    MAX_RECORDED_FAILURES,
+  );
+  if ('page' in page.next) return { add, set: { page: page.next.page, failures } };
+  return {
+    add,
+    set: { failures },
+    remove: ['page'],
+    outcome: { status: 'succeeded', cursor: page.next.cursor },
+  };
+}
+
+interface ImportContext {
+  api: ContentApi;
+  call: <T>(run: (token: string) => Promise<T>) => Promise<T>;
+  link: ImportLinkItem;
+  job: SyncJobRecord;
+  log: Logger;
+}
+
+interface FileOutcome {
+  outcome: ImportOutcome;
+  failure?: ItemFailure;
+}
+
+/**
+ * Imports a page's files a few at a time. Undefined when the deadline came before every file was taken
+ * (the step runs again; the files already stored count as they did, through the ledger).
+ */
+async function importFiles(
+  deps: Deps,
+  context: ImportContext,
+  files: ChangedFile[],
+  deadline: number,
+): Promise<FileOutcome[] | undefined> {
+  const outcomes: FileOutcome[] = new Array(files.length);
+  let next = 0;
+  let outOfTime = false;
+  const worker = async () => {
+    while (next < files.length) {
+      if (deps.clock.now() > deadline) {
+        outOfTime = true;
+        return;
+      }
+      const index = next++;
+      outcomes[index] = await importFile(deps, context, files[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, files.length) }, worker));
+  return outOfTime ? undefined : outcomes;
+}
+
+async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {
+  const { link, job } = context;
+  const ledger = new Ledger(deps.tables.connectors);
+  const { ref, get } = ledger.entryFor(link, file.id);
+  const entry = await get();
+  if (file.deleted) {
+    if (entry && !entry.sourceDeletedAt)
+      await ledger.recordSourceDeleted(link.connectionId, ref, deps.clock.now());
+    return { outcome: 'unchanged' };
+  }
+  if (entry?.sourceVersion === file.version) {
+    // Stored by this very run before a retried step: count it as it was counted then.
+    return { outcome: entry.lastJobId === job.id && entry.lastOutcome ? entry.lastOutcome : 'unchanged' };
+  }
+  const failed = (reason: ItemFailure['reason']): FileOutcome => ({
+    outcome: 'failed',
+    failure: { item_id: file.id, name: file.name, reason },
+  });
+  if ((file.size ?? 0) > MAX_FILE_BYTES) return failed('too_large');
+  const outcome = entry?.sourceVersion ? 'updated' : 'imported';
+  const started = deps.clock.now();
+  let download;
+  try {
+    download = await context.call((token) => context.api.download(token, file.id));
+  } catch (error) {
+    // Deleted at the provider since it was listed: the next pass's feed says so.
+    if (error instanceof ProviderApiError && (error.status === 404 || error.status === 410))
+      return failed('not_found_at_provider');
+    throw error;
+  }
+  if ((download.size ?? 0) > MAX_FILE_BYTES) {
+    download.body.destroy();
+    return failed('too_large');
+  }
+  const stored = await importDocument(
+    deps,
+    link,
+    {
+      sourceId: file.id,
+      name: file.name,
+      // What was downloaded, which may be newer than what was listed.
+      version: download.version ?? file.version,
+      contentType: file.contentType ?? download.contentType,
+      content: download.body,
+    },
+    { jobId: job.id, outcome },
+  );
+  await publishEvent(deps, {
+    id: ingestEventId(link.vaultId, stored.objectId, stored.vaultVersion),
+    organizationId: link.organizationId,
+    type: 'vault.ingest.completed',
+    data: {
+      vaultId: link.vaultId,
+      objectId: stored.objectId,
+      durationMs: Math.max(0, deps.clock.now() - started),
+      chunkCount: stored.chunkCount,
+    },
+  });
+  return { outcome };
+}
+
+/** The run's outcome on its link (the cursor moves only after a complete pass) and its event. */
+async function finishRun(
+  deps: Deps,
+  job: SyncJobRecord & { outcome: JobOutcome },
+  log: Logger,
+): Promise<void> {
+  const { outcome } = job;
+  const now = deps.clock.now();
+  const counts = countsOf(job);
+  await new Links(deps.tables.connectors).update(
+    job.linkId,
+    {
+      set: {
+        ...(outcome.cursor ? { cursor: outcome.cursor } : {}),
+        lastRun: {
+          jobId: job.id,
+          status: outcome.status,
+          ...(outcome.reason ? { reason: outcome.reason } : {}),
+          finishedAt: now,
+          counts,
+        },
+        updatedAt: now,
+      },
+      remove: ['activeRunId'],
+    },
+    { attr: 'activeRunId', op: '=', value: job.id },
+  );
+  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(job.connectionId);
+  const common = {
+    connectionId: job.connectionId,
+    provider: connection?.provider ?? 'unknown',
+    linkId: job.linkId,
+    jobId: job.id,
+    vaultId: job.vaultId,
+  };
+  await publishEvent(deps, {
+    id: derivedId('evt', `sync:${job.id}:${outcome.status}`),
+    organizationId: job.organizationId,
+    ...(outcome.status === 'succeeded'
+      ? { type: 'connector.sync.completed', data: { ...common, ...counts } }
+      : {
+          type: 'connector.sync.failed',
+          data: {
+            ...common,
+            errorCode: outcome.reason ?? 'internal_error',
+            message: failureMessage(outcome.reason),
+          },
+        }),
+  });
+  emitMetrics(
+    { SyncRuns: 1, ImportedDocuments: counts.imported + counts.updated, SyncItemFailures: counts.failed },
+    { status: outcome.status, provider: common.provider },
+  );
+  log.info('import run finished', {
+    jobId: job.id,
+    linkId: job.linkId,
+    status: outcome.status,
+    reason: outcome.reason,
+    ...counts,
+  });
+}
+
+const failureMessage = (reason?: string) =>
+  (reason ? RUN_FAILURE_MESSAGES[reason] : undefined) ?? 'The run failed';

@@ -1,0 +1,132 @@
+// The scheduled sync sweep (EventBridge, every minute; a timer locally): pages through the sync due
+// index and takes each entry that is due. A scheduled link starts its run, or records why it did not
+// (the provider turned off, the connection needing the user, a run still in flight) and moves on to
+// its next time. A job whose step message was lost (nothing advanced it for STALE_JOB_MS) is re-driven.
+import type { Deps } from '../../platform/ports';
+import { AppError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { effectiveStatus } from '../domain/token-policy';
+import { queueStep } from './job-steps';
+import type { SteppedJob } from './job-steps';
+import type { JobItem } from './jobs';
+import { jobKey } from './jobs';
+import type { ImportLinkItem } from './links';
+import { Links, SYNC_DUE_SHARDS, advanceSchedule, syncDuePartition } from './links';
+import { isProviderEnabled } from './provider-settings';
+import { ConnectorStore } from './store';
+import { startRun } from './sync-runs';
+
+export type SyncSweepOutcome = 'started' | 'skipped' | 'redriven' | 'not_due' | 'cleaned' | 'errors';
+
+export type SyncSweepSummary = Partial<Record<SyncSweepOutcome, number>> & {
+  entries: number;
+  truncated: boolean;
+};
+
+const dueAtOf = (sortKey: unknown) => Date.parse(String(sortKey ?? '').split('#')[0]!);
+const PAGE_SIZE = 50;
+const MAX_PAGES = 200;
+
+export async function runSyncSweep(
+  deps: Deps,
+  options: { log: Logger; timeLeft?: () => number },
+): Promise<SyncSweepSummary> {
+  const startedAt = deps.clock.now();
+  const summary: SyncSweepSummary = { entries: 0, truncated: false };
+  const count = (outcome: SyncSweepOutcome) => (summary[outcome] = (summary[outcome] ?? 0) + 1);
+  let pages = 0;
+  for (let shard = 0; shard < SYNC_DUE_SHARDS && !summary.truncated; shard++) {
+    let cursor: string | undefined;
+    do {
+      if ((options.timeLeft?.() ?? Infinity) <= 0 || ++pages > MAX_PAGES) {
+        summary.truncated = true;
+        break;
+      }
+      const page = await deps.tables.connectors.query({
+        index: 'gsi2',
+        partition: syncDuePartition(shard),
+        limit: PAGE_SIZE,
+        cursor,
+      });
+      const due = page.items.filter((item) => dueAtOf(item.gsi2sk) <= startedAt);
+      for (const item of due) {
+        summary.entries++;
+        try {
+          count(
+            item.sk === 'ILINK'
+              ? await scheduledRun(deps, String(item.id), options.log)
+              : await redrive(deps, String(item.id), options.log),
+          );
+        } catch (error) {
+          count('errors');
+          options.log.error('sync sweep entry failed', { pk: item.pk, error });
+        }
+      }
+      if (due.length < page.items.length) break; // the rest comes due later
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return summary;
+}
+
+/** Why a scheduled run cannot start now, or undefined when it can. */
+async function skipReason(deps: Deps, link: ImportLinkItem): Promise<string | undefined> {
+  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(link.connectionId);
+  const status = connection ? effectiveStatus(connection, deps.clock.now()) : 'revoked';
+  if (status === 'revoked' || status === 'pending' || status === 'reauth_required')
+    return `connection_${status}`;
+  if (!(await isProviderEnabled(deps.tables.connectors, link.organizationId, link.provider)))
+    return 'provider_disabled';
+  return undefined;
+}
+
+async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<SyncSweepOutcome> {
+  const links = new Links(deps.tables.connectors);
+  const link = await links.get(linkId);
+  const now = deps.clock.now();
+  if (!link) return 'cleaned';
+  if (!link.schedule) {
+    await links.update(link.id, { remove: ['gsi2pk', 'gsi2sk', 'nextRunAt'] });
+    return 'cleaned';
+  }
+  if ((link.nextRunAt ?? 0) > now) return 'not_due';
+  let reason = await skipReason(deps, link);
+  if (!reason) {
+    try {
+      const run = await startRun(deps, link.organizationId, link.id, 'schedule', log);
+      if (!run.started) reason = 'previous_run_in_progress';
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      reason = 'refused';
+      log.warn('scheduled run refused', { linkId: link.id, message: error.message });
+    }
+  }
+  // A revoked connection never runs again: its link leaves the schedule (the link and ledger stay).
+  const unschedule = reason === 'connection_revoked';
+  await links.update(
+    link.id,
+    {
+      set: {
+        ...(unschedule ? {} : advanceSchedule(link, now)),
+        ...(reason ? { lastSkip: { at: now, reason } } : {}),
+        updatedAt: now,
+      },
+      ...(unschedule ? { remove: ['gsi2pk', 'gsi2sk', 'nextRunAt'] } : {}),
+    },
+    { attr: 'nextRunAt', op: '=', value: link.nextRunAt! },
+  );
+  if (reason) log.info('scheduled run skipped', { linkId: link.id, reason });
+  return reason ? 'skipped' : 'started';
+}
+
+async function redrive(deps: Deps, jobId: string, log: Logger): Promise<SyncSweepOutcome> {
+  const job = await deps.tables.connectors.get<JobItem<SteppedJob>>(jobKey(jobId));
+  if (!job) return 'cleaned';
+  if (job.status !== 'processing') {
+    await deps.tables.connectors.update(jobKey(jobId), { remove: ['gsi2pk', 'gsi2sk'] });
+    return 'cleaned';
+  }
+  if (dueAtOf(job.gsi2sk) > deps.clock.now()) return 'not_due';
+  log.warn('re-driving a job nobody advanced', { jobId, kind: job.kind, ticket: job.ticket });
+  return (await queueStep(deps, job)) ? 'redriven' : 'not_due';
+}

@@ -1,0 +1,145 @@
+// The practice-management provider's content API (Clio-like: `data` + `next_page_token` pages, a
+// per-matter document delta with a `sync_token`, uploads made idempotent by an Idempotency-Key).
+// Containers are matters; files are their documents.
+import type { ChangesPage, ChangesPosition, ContentApi, Download, SourceEntry, Upload } from './api';
+import { ProviderApiError, apiUrl, send, sendJson, streamBody } from './http';
+
+interface Matter {
+  id: string;
+  name: string;
+  updated_at?: string;
+}
+
+interface Document {
+  id: string;
+  name: string;
+  content_type?: string;
+  size?: number;
+  version: number | string;
+  updated_at?: string;
+  deleted?: boolean;
+}
+
+interface Listing<T> {
+  data: T[];
+  next_page_token?: string | null;
+}
+
+const document = (d: Document): SourceEntry => ({
+  id: d.id,
+  name: d.name,
+  kind: 'file',
+  size: d.size,
+  version: String(d.version),
+  contentType: d.content_type,
+  updatedAt: d.updated_at,
+});
+
+export class PracticeApi implements ContentApi {
+  /** @param base the API root, e.g. https://api.provider.example/api/v1 */
+  constructor(private readonly base: string) {}
+
+  private url(path: string, query: Record<string, string | number | undefined> = {}): string {
+    return apiUrl(this.base, path, query);
+  }
+
+  async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
+    const query = { limit: page.limit, page_token: page.token };
+    if (!parent) {
+      const out = await sendJson<Listing<Matter>>({
+        operation: 'list matters',
+        token,
+        url: this.url('/matters', query),
+      });
+      return {
+        entries: out.data.map((m): SourceEntry => ({
+          id: m.id,
+          name: m.name,
+          kind: 'container',
+          updatedAt: m.updated_at,
+        })),
+        next: out.next_page_token ?? undefined,
+      };
+    }
+    const out = await sendJson<Listing<Document>>({
+      operation: 'list documents',
+      token,
+      url: this.url(`/matters/${encodeURIComponent(parent)}/documents`, query),
+    });
+    return { entries: out.data.map(document), next: out.next_page_token ?? undefined };
+  }
+
+  async checkContainer(token: string, id: string): Promise<void> {
+    await sendJson({
+      operation: 'list documents',
+      token,
+      url: this.url(`/matters/${encodeURIComponent(id)}/documents`, { limit: 1 }),
+    });
+  }
+
+  async changes(
+    token: string,
+    container: string,
+    position: ChangesPosition,
+    limit: number,
+  ): Promise<ChangesPage> {
+    const out = await sendJson<Listing<Document> & { sync_token?: string | null }>({
+      operation: 'document delta',
+      token,
+      url: this.url(`/matters/${encodeURIComponent(container)}/documents/delta`, {
+        limit,
+        ...('page' in position ? { page_token: position.page } : { since: position.cursor }),
+      }),
+    });
+    const files = out.data.map((d) => ({
+      id: d.id,
+      name: d.name,
+      version: String(d.version),
+      ...(d.size !== undefined ? { size: d.size } : {}),
+      ...(d.content_type ? { contentType: d.content_type } : {}),
+      deleted: d.deleted === true,
+    }));
+    if (out.next_page_token) return { files, next: { page: out.next_page_token } };
+    if (!out.sync_token)
+      throw new ProviderApiError('document delta', 200, undefined, undefined, 'no_sync_token');
+    return { files, next: { cursor: out.sync_token } };
+  }
+
+  async download(token: string, fileId: string): Promise<Download> {
+    const operation = 'download document';
+    const response = await send({
+      operation,
+      token,
+      url: this.url(`/documents/${encodeURIComponent(fileId)}/content`),
+      headers: { Accept: '*/*' },
+    });
+    return downloadOf(operation, response);
+  }
+
+  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+    const out = await sendJson<Document>({
+      operation: 'upload document',
+      token,
+      method: 'POST',
+      url: this.url(`/matters/${encodeURIComponent(container)}/documents`, { name: file.name }),
+      headers: { 'Content-Type': file.contentType, 'Idempotency-Key': file.idempotencyKey },
+      body: file.body,
+      length: file.size,
+    });
+    return { id: out.id, version: String(out.version) };
+  }
+}
+
+/** A download's stream and what its headers say (ETag carries the version on both providers). */
+export function downloadOf(operation: string, response: Response): Download {
+  const length = Number(response.headers.get('content-length'));
+  const etag = response.headers.get('etag')?.replace(/^W\//, '').replace(/"/g, '');
+  return {
+    body: streamBody(operation, response),
+    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    ...(Number.isFinite(length) && length >= 0 && response.headers.has('content-length')
+      ? { size: length }
+      : {}),
+    ...(etag ? { version: etag } : {}),
+  };
+}

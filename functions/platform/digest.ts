@@ -1,0 +1,20 @@
+// A pass-through stream that counts and hashes what flows through it (blob stores record size and SHA-256).
+import { createHash } from 'node:crypto';
+import type { TransformCallback } from 'node:stream';
+import { Transform } from 'node:stream';
+
+/** Counts and hashes what streams through it. */
+export class Digest extends Transform {
+  private readonly hash = createHash('sha256');
+  size = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    done(null, chunk);
+  }
+
+  get sha256(): string {
+    return this.hash.copy().digest('hex');
+  }
+}

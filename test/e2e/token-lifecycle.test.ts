@@ -9,6 +9,7 @@ import { api, startLocalServer } from '../support/local-server';
 import type { Receiver } from '../support/receiver';
 import { startReceiver } from '../support/receiver';
 import { until } from '../support/until';
+import { connectThroughSandbox } from '../support/connect';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -37,57 +38,11 @@ afterAll(async () => {
   await Promise.all([server?.stop(), receiver?.close()]);
 });
 
-/** A browser: one cookie jar per origin, redirects followed by hand. */
-class Browser {
-  private readonly jar = new Map<string, string[]>();
-  async request(url: string, form?: Record<string, string>) {
-    const response = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        Cookie: (this.jar.get(new URL(url).origin) ?? []).join('; '),
-        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    const cookies = this.jar.get(new URL(url).origin) ?? [];
-    for (const line of response.headers.getSetCookie()) cookies.push(line.split(';')[0]!);
-    this.jar.set(new URL(url).origin, cookies);
-    return {
-      status: response.status,
-      location: response.headers.get('location'),
-      body: await response.text(),
-    };
-  }
-}
-
 /** Runs the hosted connect flow for a practice account; returns the connection id it came back with. */
 async function connect(account: string): Promise<string> {
-  const created = await call('/connectors/v1/connections', {
-    method: 'POST',
-    body: JSON.stringify({ provider: 'practice', return_url: 'https://app.example.com/back' }),
-  });
-  expect(created.status).toBe(201);
-  const { connect_url } = (await created.json()) as { connect_url: string };
-  const browser = new Browser();
-  // The link's page spends nothing; its button (a POST to the same URL) starts the flow.
-  expect((await browser.request(connect_url)).status).toBe(200);
-  const opened = await browser.request(connect_url, {});
-  const authorize = new URL(opened.location!);
-  sandboxUrl = authorize.origin;
-  const page = await browser.request(authorize.toString());
-  const requestId = /name="request_id" value="([^"]+)"/.exec(page.body)![1]!;
-  const consent = await browser.request(`${authorize.origin}${authorize.pathname}`, {
-    request_id: requestId,
-    decision: 'approve',
-    simulate: 'none',
-    account_id: account,
-  });
-  const done = await browser.request(consent.location!);
-  expect(done.status).toBe(302);
-  const back = new URL(done.location!);
-  expect(back.searchParams.get('error')).toBeNull();
-  return back.searchParams.get('connection_id')!;
+  const connected = await connectThroughSandbox(call, { account });
+  sandboxUrl = connected.sandboxUrl;
+  return connected.connectionId;
 }
 
 const status = async (id: string) =>

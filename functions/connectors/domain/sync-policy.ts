@@ -16,7 +16,7 @@ export const EXPORT_PAGE_SIZE = 10;
 /** At most this many documents in one export request. */
 export const MAX_EXPORT_DOCUMENTS = 1_000;
 /** Files larger than this are not imported (counted failed, reason too_large); content streams through. */
-export const MAX_FILE_BYTES = 2 * 1024 ** 3;
+export const MAX_FILE_BYTES = 1024 ** 3;
 /** Per-item failures kept on a job for its reader. */
 export const MAX_RECORDED_FAILURES = 20;
 

@@ -1,0 +1,58 @@
+// The hosted connect flow as a person's browser runs it against the local server and its sandbox
+// provider: the connect link's page, its button, consent at the sandbox, back to return_url.
+import type { api } from './local-server';
+
+/** A browser: one cookie jar per origin, redirects followed by hand. */
+export class Browser {
+  private readonly jar = new Map<string, string[]>();
+
+  async request(url: string, form?: Record<string, string>) {
+    const response = await fetch(url, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        Cookie: (this.jar.get(new URL(url).origin) ?? []).join('; '),
+        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    const cookies = this.jar.get(new URL(url).origin) ?? [];
+    for (const line of response.headers.getSetCookie()) cookies.push(line.split(';')[0]!);
+    this.jar.set(new URL(url).origin, cookies);
+    return { status: response.status, location: response.headers.get('location'), body: await response.text() };
+  }
+}
+
+/**
+ * Runs the connect flow for `account` at the sandbox (approving consent); returns the connection id the
+ * browser came back with and the sandbox's origin.
+ */
+export async function connectThroughSandbox(
+  call: ReturnType<typeof api>,
+  options: { provider?: 'practice' | 'drive'; account: string },
+): Promise<{ connectionId: string; sandboxUrl: string }> {
+  const created = await call('/connectors/v1/connections', {
+    method: 'POST',
+    body: JSON.stringify({ provider: options.provider ?? 'practice', return_url: 'https://app.example.com/back' }),
+  });
+  if (created.status !== 201) throw new Error(`create connection answered ${created.status}`);
+  const { connect_url } = (await created.json()) as { connect_url: string };
+  const browser = new Browser();
+  // The link's page spends nothing; its button (a POST to the same URL) starts the flow.
+  if ((await browser.request(connect_url)).status !== 200) throw new Error('the connect link page did not open');
+  const opened = await browser.request(connect_url, {});
+  const authorize = new URL(opened.location!);
+  const page = await browser.request(authorize.toString());
+  const requestId = /name="request_id" value="([^"]+)"/.exec(page.body)![1]!;
+  const consent = await browser.request(`${authorize.origin}${authorize.pathname}`, {
+    request_id: requestId,
+    decision: 'approve',
+    simulate: 'none',
+    account_id: options.account,
+  });
+  const done = await browser.request(consent.location!);
+  const back = new URL(done.location!);
+  const connectionId = back.searchParams.get('connection_id');
+  if (!connectionId) throw new Error(`the connect flow came back with ${back.search}`);
+  return { connectionId, sandboxUrl: authorize.origin };
+}

@@ -43,6 +43,8 @@ export interface SandboxEndpoints {
   accountUrl: string;
   /** RFC 9207: the `iss` every authorization response carries (the sandbox advertises it). */
   issuer: string;
+  /** Base of the provider's content API (sandbox-content.ts), e.g. `<url>/practice/api/v1`. */
+  apiUrl: string;
 }
 
 export interface IssuedValues {
@@ -561,6 +563,7 @@ export async function startSandboxProvider(options: SandboxOptions = {}): Promis
       revokeUrl: `${url}/${provider}/revoke`,
       accountUrl: `${url}/${provider}/account`,
       issuer: `${url}/${provider}`,
+      apiUrl: `${url}/${provider}/api/v1`,
     }),
     register: (client) => sandbox.clients.set(`${client.provider}:${client.clientId}`, client),
     issued: () => structuredClone(sandbox.issued),

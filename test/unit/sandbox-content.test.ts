@@ -60,7 +60,7 @@ async function startWorld(options: SandboxOptions = {}) {
       )
     ).access_token;
   const call = (provider: string, accessToken: string | undefined, path: string, init: RequestInit = {}) =>
-    fetch(`${sandbox.url}/${provider}/api/v1${path}`, {
+    fetch(`${sandbox.endpoints(provider).apiUrl}${path}`, {
       ...init,
       headers: { ...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}), ...init.headers },
     });

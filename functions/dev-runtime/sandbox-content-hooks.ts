@@ -86,100 +86,111 @@ function decodeSegments(path: string): string[] {
 const generatedOrText = (text: string, bytes: number | undefined): FileContent =>
   bytes === undefined ? textContent(text) : { kind: 'generated', size: bytes };
 
-export function contentHooks(state: ContentState) {
-  const seeded = new Map<string, number>(); // per tree: the last seed-N.txt number given
+type Hook = (
+  state: ContentState,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+) => unknown;
 
-  const routes: Record<
-    string,
-    (request: IncomingMessage, response: ServerResponse, path: string) => unknown
-  > = {
-    'POST /__sandbox/next-api-error': async (request, response) => {
-      const input = parse(nextApiError, await readJson(request));
-      state.injected.set(input.provider, {
-        status: input.status,
-        retryAfter: input.retry_after,
-        remaining: input.count ?? 1,
-      });
-      sendJson(response, 200, { provider: input.provider, status: input.status, count: input.count ?? 1 });
-    },
-    'POST /__sandbox/revoke-grants': async (request, response) => {
-      const input = parse(revokeGrants, await readJson(request));
-      sendJson(response, 200, { revoked: state.grants.revokeGrants(input.provider, input.account_id) });
-    },
-    'POST /__sandbox/files': async (request, response) => {
-      const input = parse(putFile, await readJson(request));
-      const tree = state.store.tree(input.provider, input.account_id);
-      const container = containerOf(tree, input.container_id);
-      const contentType =
-        input.content_type ?? (input.size === undefined ? 'text/plain' : 'application/octet-stream');
-      const content = generatedOrText(input.content ?? '', input.size);
-      const name = checkName(input.name);
-      if (container.byName.get(name)?.type === 'folder')
-        throw new SandboxApiError(409, 'conflict', 'a folder has that name');
-      const { file, outcome } = tree.putFile(container, name, { contentType, content });
-      sendJson(response, outcome === 'created' ? 201 : 200, { id: file.id, version: file.version });
-    },
-    'DELETE /__sandbox/files/': (_request, response, path) => {
-      const [shape, account, id] = decodeSegments(path.slice('/__sandbox/files/'.length));
-      const tree = state.store.tree(parse(provider, shape), parse(accountId, account));
-      const file = tree.file(id ?? '');
-      if (!file) throw notFound('no such file');
-      tree.deleteFile(file);
-      response.writeHead(204).end();
-    },
-    'POST /__sandbox/seed': async (request, response) => {
-      const input = parse(seed, await readJson(request));
-      const tree = state.store.tree(input.provider, input.account_id);
-      const container = containerOf(tree, input.container_id);
-      const key = `${input.provider}\u0000${input.account_id}`;
-      let n = seeded.get(key) ?? 0;
-      const contentType = input.size === undefined ? 'text/plain' : 'application/octet-stream';
-      for (let i = 0; i < input.count; i++) {
-        const name = `seed-${String(++n).padStart(6, '0')}.txt`;
-        const text = `Seed file ${n} of ${input.account_id}\n`;
-        tree.putFile(container, name, { contentType, content: generatedOrText(text, input.size) });
-      }
-      seeded.set(key, n);
-      sendJson(response, 201, { created: input.count });
-    },
-    'GET /__sandbox/files': (request, response) => {
-      const query = new URL(request.url ?? '/', 'http://sandbox').searchParams;
-      const tree = state.store.tree(
-        parse(provider, query.get('provider')),
-        parse(accountId, query.get('account_id')),
-      );
-      const container = query.get('container_id');
-      const files = tree.liveFiles(container ? containerOf(tree, container) : undefined).map((file) => ({
-        id: file.id,
-        name: file.name,
-        container_id: file.parent.id,
-        path: pathOf(file),
-        version: file.version,
-        size: file.content.size,
-        content_type: file.contentType,
-        sha256: sha256Of(file),
-        updated_at: isoTime(file.updatedAt),
-      }));
-      sendJson(response, 200, { files });
-    },
+const injectErrors: Hook = async (state, request, response) => {
+  const input = parse(nextApiError, await readJson(request));
+  const count = input.count ?? 1;
+  state.injected.set(input.provider, {
+    status: input.status,
+    retryAfter: input.retry_after,
+    remaining: count,
+  });
+  sendJson(response, 200, { provider: input.provider, status: input.status, count });
+};
+
+const revoke: Hook = async (state, request, response) => {
+  const input = parse(revokeGrants, await readJson(request));
+  sendJson(response, 200, { revoked: state.grants.revokeGrants(input.provider, input.account_id) });
+};
+
+const writeFile: Hook = async (state, request, response) => {
+  const input = parse(putFile, await readJson(request));
+  const tree = state.store.tree(input.provider, input.account_id);
+  const container = containerOf(tree, input.container_id);
+  const contentType =
+    input.content_type ?? (input.size === undefined ? 'text/plain' : 'application/octet-stream');
+  const content = generatedOrText(input.content ?? '', input.size);
+  const name = checkName(input.name);
+  if (container.byName.get(name)?.type === 'folder')
+    throw new SandboxApiError(409, 'conflict', 'a folder has that name');
+  const { file, outcome } = tree.putFile(container, name, { contentType, content });
+  sendJson(response, outcome === 'created' ? 201 : 200, { id: file.id, version: file.version });
+};
+
+const deleteFile: Hook = (state, _request, response, path) => {
+  const [shape, account, id] = decodeSegments(path.slice('/__sandbox/files/'.length));
+  const tree = state.store.tree(parse(provider, shape), parse(accountId, account));
+  const file = tree.file(id ?? '');
+  if (!file) throw notFound('no such file');
+  tree.deleteFile(file);
+  response.writeHead(204).end();
+};
+
+/** seed-000001.txt, seed-000002.txt...: the numbering of a tree goes on across calls. */
+function seedFiles(seeded: Map<AccountTree, number>): Hook {
+  return async (state, request, response) => {
+    const input = parse(seed, await readJson(request));
+    const tree = state.store.tree(input.provider, input.account_id);
+    const container = containerOf(tree, input.container_id);
+    let n = seeded.get(tree) ?? 0;
+    const contentType = input.size === undefined ? 'text/plain' : 'application/octet-stream';
+    for (let i = 0; i < input.count; i++) {
+      const name = `seed-${String(++n).padStart(6, '0')}.txt`;
+      const text = `Seed file ${n} of ${input.account_id}\n`;
+      tree.putFile(container, name, { contentType, content: generatedOrText(text, input.size) });
+    }
+    seeded.set(tree, n);
+    sendJson(response, 201, { created: input.count });
   };
+}
 
-  const routeOf = (method: string, path: string) =>
-    routes[`${method} ${path}`] ??
-    (path.startsWith('/__sandbox/files/') ? routes[`${method} /__sandbox/files/`] : undefined);
+const listFiles: Hook = (state, request, response) => {
+  const query = new URL(request.url ?? '/', 'http://sandbox').searchParams;
+  const tree = state.store.tree(
+    parse(provider, query.get('provider')),
+    parse(accountId, query.get('account_id')),
+  );
+  const container = query.get('container_id');
+  const files = tree.liveFiles(container ? containerOf(tree, container) : undefined).map((file) => ({
+    id: file.id,
+    name: file.name,
+    container_id: file.parent.id,
+    path: pathOf(file),
+    version: file.version,
+    size: file.content.size,
+    content_type: file.contentType,
+    sha256: sha256Of(file),
+    updated_at: isoTime(file.updatedAt),
+  }));
+  sendJson(response, 200, { files });
+};
+
+const FILE_PREFIX = '/__sandbox/files/';
+
+export function contentHooks(state: ContentState) {
+  const hooks: Record<string, Hook> = {
+    'POST /__sandbox/next-api-error': injectErrors,
+    'POST /__sandbox/revoke-grants': revoke,
+    'POST /__sandbox/files': writeFile,
+    [`DELETE ${FILE_PREFIX}`]: deleteFile,
+    'POST /__sandbox/seed': seedFiles(new Map()),
+    'GET /__sandbox/files': listFiles,
+  };
+  const paths = new Set(Object.keys(hooks).map((key) => key.split(' ')[1]!));
+  const owns = (path: string) => paths.has(path) || path.startsWith(FILE_PREFIX);
 
   return {
-    owns: (path: string) =>
-      [
-        '/__sandbox/next-api-error',
-        '/__sandbox/revoke-grants',
-        '/__sandbox/seed',
-        '/__sandbox/files',
-      ].includes(path) || path.startsWith('/__sandbox/files/'),
+    owns,
     async handle(path: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-      const route = routeOf(request.method ?? 'GET', path);
-      if (!route) throw new SandboxApiError(405, 'method_not_allowed');
-      await route(request, response, path);
+      const hook = hooks[`${request.method} ${path.startsWith(FILE_PREFIX) ? FILE_PREFIX : path}`];
+      if (!hook) throw new SandboxApiError(405, 'method_not_allowed');
+      await hook(state, request, response, path);
     },
   };
 }

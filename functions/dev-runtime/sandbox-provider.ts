@@ -7,10 +7,13 @@
 //                    when the client says so; a reused rotated token revokes the grant)
 //   POST revoke      RFC 7009
 //   GET  account     the account behind a bearer access token
+//   /api/v1/...      the provider's content API (practice and drive; sandbox-content.ts documents it)
 // Test hooks (exposeIssued): GET /__sandbox/issued lists every code and token issued and revoked, and
 // every token-endpoint request with its grant type and answer (tests count refreshes with it);
 // POST /__sandbox/next-token-error {provider, error: invalid_grant|rate_limited|server_error, retry_after?}
-// makes the next token request for that provider fail. GET /return shows what a return_url received.
+// makes the next token request for that provider fail; the content APIs' hooks (API errors, revoking
+// grants, adding, changing, deleting and listing files) are in sandbox-content-hooks.ts.
+// GET /return shows what a return_url received.
 // Issued values carry recognisable prefixes (sbx_code_, sbx_at_, sbx_rt_) so a log scan can find leaks.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -18,6 +21,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
+import type { BearerGrant, GrantDirectory } from './sandbox-content-types';
+import { mountSandboxContent } from './sandbox-content';
 
 export interface SandboxClient {
   provider: string;
@@ -38,6 +43,8 @@ export interface SandboxEndpoints {
   accountUrl: string;
   /** RFC 9207: the `iss` every authorization response carries (the sandbox advertises it). */
   issuer: string;
+  /** Base of the provider's content API (sandbox-content.ts), e.g. `<url>/practice/api/v1`. */
+  apiUrl: string;
 }
 
 export interface IssuedValues {
@@ -160,7 +167,7 @@ input,select{width:100%;padding:.3rem}button{margin:.8rem .5rem 0 0;padding:.5re
 }
 
 /** The authorization server's state and its endpoints, one method each. */
-class SandboxAuthorizationServer {
+class SandboxAuthorizationServer implements GrantDirectory {
   readonly clients = new Map<string, SandboxClient>(); // by `${provider}:${clientId}`
   private readonly requests = new Map<string, AuthorizationRequest>();
   private readonly codes = new Map<string, CodeGrant>();
@@ -424,10 +431,34 @@ class SandboxAuthorizationServer {
     send(response, 200, {}); // RFC 7009: unknown tokens are not an error
   }
 
+  /** The grant behind an access token while the token lives: not expired, its grant not revoked. */
+  private liveGrant(token: string): Grant | undefined {
+    const entry = this.accessTokens.get(token);
+    return entry && !entry.grant.revoked && this.clock.now() <= entry.expiresAt ? entry.grant : undefined;
+  }
+
+  /** GrantDirectory, for the content APIs: only a token issued for that provider counts. */
+  bearer(provider: string, token: string): BearerGrant | undefined {
+    const grant = this.liveGrant(token);
+    if (!grant || grant.client.provider !== provider) return undefined;
+    return { accountId: grant.account.id, scopes: grant.scopes };
+  }
+
+  /** As when the user removes the app at the provider: every grant of that provider (account) ends. */
+  revokeGrants(provider: string, accountId?: string): number {
+    const grants = new Set<Grant>();
+    for (const { grant } of [...this.accessTokens.values(), ...this.refreshTokens.values()]) {
+      const matches = grant.client.provider === provider && (!accountId || grant.account.id === accountId);
+      if (matches && !grant.revoked) grants.add(grant);
+    }
+    for (const grant of grants) this.revokeGrant(grant);
+    return grants.size;
+  }
+
   account(request: IncomingMessage, response: ServerResponse) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    const entry = this.accessTokens.get(bearer);
-    if (!entry || entry.grant.revoked || this.clock.now() > entry.expiresAt) {
+    const grant = this.liveGrant(bearer);
+    if (!grant) {
       return send(
         response,
         401,
@@ -435,7 +466,7 @@ class SandboxAuthorizationServer {
         { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
       );
     }
-    const { id, email, name } = entry.grant.account;
+    const { id, email, name } = grant.account;
     send(response, 200, { id, email, name });
   }
 
@@ -487,11 +518,28 @@ class SandboxAuthorizationServer {
   }
 }
 
-export async function startSandboxProvider(
-  options: { port?: number; host?: string; clock?: Clock; exposeIssued?: boolean } = {},
-): Promise<SandboxProvider> {
-  const sandbox = new SandboxAuthorizationServer(options.clock ?? systemClock, options);
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  clock?: Clock;
+  /** The test hooks under /__sandbox/ (LOCAL_TEST_HOOKS=1 under `npm start`). */
+  exposeIssued?: boolean;
+  /** Content-API requests per account per minute before 429 (default 100,000). */
+  apiRequestsPerMinute?: number;
+}
+
+export async function startSandboxProvider(options: SandboxOptions = {}): Promise<SandboxProvider> {
+  const clock = options.clock ?? systemClock;
+  const sandbox = new SandboxAuthorizationServer(clock, options);
+  // The content APIs read and write bodies as streams, so they take their requests before buffering.
+  const content = mountSandboxContent({
+    clock,
+    grants: sandbox,
+    testHooks: Boolean(options.exposeIssued),
+    apiRequestsPerMinute: options.apiRequestsPerMinute,
+  });
   const server: Server = createServer((request, response) => {
+    if (content.serve(request, response)) return;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -515,6 +563,7 @@ export async function startSandboxProvider(
       revokeUrl: `${url}/${provider}/revoke`,
       accountUrl: `${url}/${provider}/account`,
       issuer: `${url}/${provider}`,
+      apiUrl: `${url}/${provider}/api/v1`,
     }),
     register: (client) => sandbox.clients.set(`${client.provider}:${client.clientId}`, client),
     issued: () => structuredClone(sandbox.issued),

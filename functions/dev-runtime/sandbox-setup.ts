@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { callbackUrl } from '../connectors';
 import type { ProviderId } from '../connectors';
 import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../connectors';
+import { CONTENT_SCOPES, isContentShape } from './sandbox-content';
 import type { SandboxProvider } from './sandbox-provider';
 
 export function registerSandboxClients(
@@ -21,7 +22,14 @@ export function registerSandboxClients(
       clientId,
       clientSecret,
       redirectUris: [callbackUrl(serviceBaseUrl, id)],
-      scopes: [...new Set(Object.values(definition.scopeTiers).flatMap((tier) => tier.scopes))],
+      // Whatever a tier asks for, and every scope the sandbox's content API checks (a deployment's
+      // profile may name tiers without the write scopes; the sandbox still knows them).
+      scopes: [
+        ...new Set([
+          ...Object.values(definition.scopeTiers).flatMap((tier) => tier.scopes),
+          ...(isContentShape(id) ? CONTENT_SCOPES[id] : []),
+        ]),
+      ],
       rotateRefreshTokens: definition.rotatesRefreshTokens,
       accessTokenSeconds: definition.defaultAccessTokenSeconds,
     });

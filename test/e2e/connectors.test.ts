@@ -275,7 +275,9 @@ describe('the connect flow', () => {
     expect(authorize.origin).toBe(sandboxUrl);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(authorize.searchParams.get('scope')).toBe('matters.read documents.read contacts.read');
+    expect(authorize.searchParams.get('scope')).toBe(
+      'matters.read documents.read contacts.read documents.write',
+    );
     expect(authorize.searchParams.get('redirect_uri')).toBe(
       `${server.baseUrl}/connectors/v1/oauth/practice/callback`,
     );
@@ -426,7 +428,7 @@ describe('the connect flow', () => {
     const opened = await new Browser().open(`${created.connect_url}?scope_tier=admin&scope=everything.write`);
     expect(opened.status).toBe(302);
     expect(new URL(opened.headers.get('location')!).searchParams.get('scope')).toBe(
-      'matters.read documents.read contacts.read',
+      'matters.read documents.read contacts.read documents.write',
     );
   });
 });

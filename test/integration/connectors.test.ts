@@ -87,7 +87,7 @@ describe('connect flow on DynamoDB and KMS', () => {
     expect(item).toMatchObject({
       tokenVersion: 1,
       tokenType: 'Bearer',
-      scopes: ['matters.read', 'documents.read', 'contacts.read'],
+      scopes: ['matters.read', 'documents.read', 'contacts.read', 'documents.write'],
     });
     const issued = sandbox.issued();
     const raw = JSON.stringify(item);

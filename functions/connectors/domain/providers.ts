@@ -137,7 +137,7 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     kind: 'practice_management',
     scopeTiers: {
       standard: {
-        scopes: ['matters.read', 'documents.read', 'contacts.read'],
+        scopes: ['matters.read', 'documents.read', 'contacts.read', 'documents.write'],
         required: ['matters.read', 'documents.read'],
         description: 'Read matters, documents and contacts',
       },
@@ -162,7 +162,7 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     kind: 'file_storage',
     scopeTiers: {
       standard: {
-        scopes: ['files.read', 'files.metadata.read'],
+        scopes: ['files.read', 'files.metadata.read', 'files.write'],
         required: ['files.read'],
         description: 'Read files and folders',
       },

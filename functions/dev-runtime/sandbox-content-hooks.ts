@@ -1,0 +1,196 @@
+// Test hooks of the sandbox's content APIs, served only with the sandbox's test-hook switch (as
+// /__sandbox/issued is; LOCAL_TEST_HOOKS=1 under `npm start`). A tree is addressed by provider and
+// account id (the id typed on the consent page, default acct-1001):
+//   POST   /__sandbox/next-api-error {provider, status: 401|429|500|503, retry_after?, count?}
+//          the next `count` (default 1) content-API requests of that provider answer that status
+//          (429 and 503 with Retry-After when given; 401 as an invalid token)
+//   POST   /__sandbox/revoke-grants {provider, account_id?} -> {revoked: <grants>}: as when the user
+//          removes the app at the provider: API calls 401, refresh answers invalid_grant
+//   POST   /__sandbox/files {provider, account_id, container_id, name, content? (utf8) | size? (bytes,
+//          generated as read), content_type?} -> 201 {id, version} (new) | 200 (next version of that name)
+//   DELETE /__sandbox/files/{provider}/{account_id}/{id} -> 204 (the deletion shows in the feeds)
+//   POST   /__sandbox/seed {provider, account_id, container_id, count <= 100000, size?} -> {created}:
+//          `count` small files seed-000001.txt... (numbering goes on across calls)
+//   GET    /__sandbox/files?provider&account_id&container_id? -> {files: [{id, name, container_id,
+//          path, version, size, content_type, sha256, updated_at}]}: what is there now, in change order
+// container_id is a matter id (practice) or a folder id, `root` the top (drive).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as z from 'zod';
+import { isoTime } from '../platform/clock';
+import type { ContentState } from './sandbox-content-types';
+import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJson } from './sandbox-http';
+import type { AccountTree, FileContent, FolderNode } from './sandbox-tree';
+import { pathOf, sha256Of, textContent } from './sandbox-tree';
+
+const provider = z.enum(['practice', 'drive']);
+const accountId = z.string().min(1).max(128);
+const size = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(2 ** 40);
+
+const nextApiError = z.strictObject({
+  provider,
+  status: z.union([z.literal(401), z.literal(429), z.literal(500), z.literal(503)]),
+  retry_after: z.number().int().nonnegative().max(86_400).optional(),
+  count: z.number().int().positive().max(10_000).optional(),
+});
+const revokeGrants = z.strictObject({ provider, account_id: accountId.optional() });
+const putFile = z
+  .strictObject({
+    provider,
+    account_id: accountId,
+    container_id: z.string().min(1),
+    name: z.string(),
+    content: z.string().optional(),
+    size: size.optional(),
+    content_type: z.string().min(3).max(255).optional(),
+  })
+  .refine((input) => input.content === undefined || input.size === undefined, {
+    message: 'give content or size, not both',
+  });
+const seed = z.strictObject({
+  provider,
+  account_id: accountId,
+  container_id: z.string().min(1),
+  count: z.number().int().positive().max(100_000),
+  size: size.optional(),
+});
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const checked = schema.safeParse(input);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw invalidRequest(`${issue?.path.join('.') || 'body'}: ${issue?.message}`);
+  }
+  return checked.data;
+}
+
+/** Where files go: a matter (practice) or any folder (drive). */
+function containerOf(tree: AccountTree, id: string): FolderNode {
+  const folder = tree.folder(id);
+  if (!folder || (tree.shape === 'practice' && folder.parent !== tree.root))
+    throw notFound('no such container');
+  return folder;
+}
+
+function decodeSegments(path: string): string[] {
+  try {
+    return path.split('/').map(decodeURIComponent);
+  } catch {
+    throw invalidRequest('the path is not percent-encoded UTF-8');
+  }
+}
+
+const generatedOrText = (text: string, bytes: number | undefined): FileContent =>
+  bytes === undefined ? textContent(text) : { kind: 'generated', size: bytes };
+
+type Hook = (
+  state: ContentState,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+) => unknown;
+
+const injectErrors: Hook = async (state, request, response) => {
+  const input = parse(nextApiError, await readJson(request));
+  const count = input.count ?? 1;
+  state.injected.set(input.provider, {
+    status: input.status,
+    retryAfter: input.retry_after,
+    remaining: count,
+  });
+  sendJson(response, 200, { provider: input.provider, status: input.status, count });
+};
+
+const revoke: Hook = async (state, request, response) => {
+  const input = parse(revokeGrants, await readJson(request));
+  sendJson(response, 200, { revoked: state.grants.revokeGrants(input.provider, input.account_id) });
+};
+
+const writeFile: Hook = async (state, request, response) => {
+  const input = parse(putFile, await readJson(request));
+  const tree = state.store.tree(input.provider, input.account_id);
+  const container = containerOf(tree, input.container_id);
+  const contentType =
+    input.content_type ?? (input.size === undefined ? 'text/plain' : 'application/octet-stream');
+  const content = generatedOrText(input.content ?? '', input.size);
+  const name = checkName(input.name);
+  if (container.byName.get(name)?.type === 'folder')
+    throw new SandboxApiError(409, 'conflict', 'a folder has that name');
+  const { file, outcome } = tree.putFile(container, name, { contentType, content });
+  sendJson(response, outcome === 'created' ? 201 : 200, { id: file.id, version: file.version });
+};
+
+const deleteFile: Hook = (state, _request, response, path) => {
+  const [shape, account, id] = decodeSegments(path.slice('/__sandbox/files/'.length));
+  const tree = state.store.tree(parse(provider, shape), parse(accountId, account));
+  const file = tree.file(id ?? '');
+  if (!file) throw notFound('no such file');
+  tree.deleteFile(file);
+  response.writeHead(204).end();
+};
+
+/** seed-000001.txt, seed-000002.txt...: the numbering of a tree goes on across calls. */
+function seedFiles(seeded: Map<AccountTree, number>): Hook {
+  return async (state, request, response) => {
+    const input = parse(seed, await readJson(request));
+    const tree = state.store.tree(input.provider, input.account_id);
+    const container = containerOf(tree, input.container_id);
+    let n = seeded.get(tree) ?? 0;
+    const contentType = input.size === undefined ? 'text/plain' : 'application/octet-stream';
+    for (let i = 0; i < input.count; i++) {
+      const name = `seed-${String(++n).padStart(6, '0')}.txt`;
+      const text = `Seed file ${n} of ${input.account_id}\n`;
+      tree.putFile(container, name, { contentType, content: generatedOrText(text, input.size) });
+    }
+    seeded.set(tree, n);
+    sendJson(response, 201, { created: input.count });
+  };
+}
+
+const listFiles: Hook = (state, request, response) => {
+  const query = new URL(request.url ?? '/', 'http://sandbox').searchParams;
+  const tree = state.store.tree(
+    parse(provider, query.get('provider')),
+    parse(accountId, query.get('account_id')),
+  );
+  const container = query.get('container_id');
+  const files = tree.liveFiles(container ? containerOf(tree, container) : undefined).map((file) => ({
+    id: file.id,
+    name: file.name,
+    container_id: file.parent.id,
+    path: pathOf(file),
+    version: file.version,
+    size: file.content.size,
+    content_type: file.contentType,
+    sha256: sha256Of(file),
+    updated_at: isoTime(file.updatedAt),
+  }));
+  sendJson(response, 200, { files });
+};
+
+const FILE_PREFIX = '/__sandbox/files/';
+
+export function contentHooks(state: ContentState) {
+  const hooks: Record<string, Hook> = {
+    'POST /__sandbox/next-api-error': injectErrors,
+    'POST /__sandbox/revoke-grants': revoke,
+    'POST /__sandbox/files': writeFile,
+    [`DELETE ${FILE_PREFIX}`]: deleteFile,
+    'POST /__sandbox/seed': seedFiles(new Map()),
+    'GET /__sandbox/files': listFiles,
+  };
+  const paths = new Set(Object.keys(hooks).map((key) => key.split(' ')[1]!));
+  const owns = (path: string) => paths.has(path) || path.startsWith(FILE_PREFIX);
+
+  return {
+    owns,
+    async handle(path: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+      const hook = hooks[`${request.method} ${path.startsWith(FILE_PREFIX) ? FILE_PREFIX : path}`];
+      if (!hook) throw new SandboxApiError(405, 'method_not_allowed');
+      await hook(state, request, response, path);
+    },
+  };
+}

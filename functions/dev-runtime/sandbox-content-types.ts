@@ -1,0 +1,56 @@
+// The types the sandbox's content APIs, their route modules and their test hooks share.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../platform/clock';
+import type { Upload } from './sandbox-http';
+import type { SandboxContentStore } from './sandbox-seed';
+import type { AccountTree, ContentShape } from './sandbox-tree';
+
+/** What the authorization server knows of an access token: whose, and what it may do. */
+export interface BearerGrant {
+  accountId: string;
+  scopes: readonly string[];
+}
+
+/** The authorization server, as the content APIs need it. */
+export interface GrantDirectory {
+  /** The live grant behind an access token issued for `provider`: undefined when unknown, expired or revoked. */
+  bearer(provider: string, token: string): BearerGrant | undefined;
+  /** Revokes every grant (access and refresh tokens) of `provider`, or of one account there; how many. */
+  revokeGrants(provider: string, accountId?: string): number;
+}
+
+export interface InjectedError {
+  status: 401 | 429 | 500 | 503;
+  retryAfter?: number;
+  remaining: number;
+}
+
+/** What the APIs and the test hooks share. */
+export interface ContentState {
+  clock: Clock;
+  store: SandboxContentStore;
+  grants: GrantDirectory;
+  /** Failures the next requests of a provider answer (POST /__sandbox/next-api-error). */
+  injected: Map<ContentShape, InjectedError>;
+  maxUploadBytes: number;
+}
+
+export interface RouteContext {
+  tree: AccountTree;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  request: IncomingMessage;
+  response: ServerResponse;
+  /** The sandbox clock's time when the request came. */
+  now: number;
+  /** The request body, read as a stream under the upload cap. */
+  upload(): Promise<Upload>;
+}
+
+export interface ContentRoute {
+  method: 'GET' | 'POST' | 'PUT';
+  /** Under /<provider>/api/v1, `{name}` for a path parameter. */
+  path: string;
+  scope: string;
+  handle(context: RouteContext): Promise<void> | void;
+}

@@ -1,0 +1,176 @@
+// HTTP pieces of the sandbox provider's content APIs: the error and JSON answers, limits and opaque
+// page tokens, uploads read as a stream under a cap, and downloads written as a stream.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type * as z from 'zod';
+import type { FileNode } from './sandbox-tree';
+import { contentChunks } from './sandbox-tree';
+
+/** An answer other than success, as the providers give it: `{"error": code}` (OAuth style). */
+export class SandboxApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly description?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description ?? code);
+  }
+}
+
+export const invalidRequest = (description: string) =>
+  new SandboxApiError(400, 'invalid_request', description);
+export const notFound = (description: string) => new SandboxApiError(404, 'not_found', description);
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  response.end(text);
+}
+
+export function sendError(response: ServerResponse, error: SandboxApiError): void {
+  const body = error.description
+    ? { error: error.code, error_description: error.description }
+    : { error: error.code };
+  sendJson(response, error.status, body, error.headers);
+}
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** `limit`: digits only, 1 to 1000, 100 when absent. */
+export function parseLimit(query: URLSearchParams): number {
+  const raw = query.get('limit');
+  if (raw === null) return DEFAULT_LIMIT;
+  const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : 0;
+  if (limit < 1 || limit > MAX_LIMIT) throw invalidRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  return limit;
+}
+
+/** Page tokens and cursors are base64url JSON: opaque to clients, checked when they come back. */
+export const encodeToken = (value: unknown): string =>
+  Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export function decodeToken<T>(raw: string, schema: z.ZodType<T>, name: string): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidRequest(`${name} is not one this provider issued`);
+  }
+  const checked = schema.safeParse(parsed);
+  if (!checked.success || raw.length > 2048) throw invalidRequest(`${name} is not one this provider issued`);
+  return checked.data;
+}
+
+const CONTROL = /\p{Cc}/u;
+
+/** A file or document name: 1 to 255 characters, no slash, no control character. */
+export function checkName(name: string | null): string {
+  if (!name || name.length > 255 || name.includes('/') || CONTROL.test(name) || name === '.' || name === '..')
+    throw invalidRequest('name must be 1-255 characters without "/" or control characters');
+  return name;
+}
+
+/** The upload's Content-Type (application/octet-stream when absent). */
+export function uploadType(request: IncomingMessage): string {
+  const type = request.headers['content-type'] ?? 'application/octet-stream';
+  if (type.length > 255 || CONTROL.test(type) || !type.includes('/'))
+    throw invalidRequest('Content-Type must be a media type');
+  return type;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new SandboxApiError(413, 'payload_too_large', `the body is larger than ${maxBytes} bytes`, {
+    Connection: 'close', // do not make the client send the rest
+  });
+
+export interface Upload {
+  chunks: Buffer[];
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Reads a request body as it arrives, hashing it, refusing it (413) as soon as it passes `maxBytes`:
+ * at once when its Content-Length says so, else when the bytes that came pass the cap.
+ */
+export function readUpload(request: IncomingMessage, maxBytes: number): Promise<Upload> {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        // Stop reading without destroying the socket, so the 413 still reaches the client.
+        request.off('data', onData);
+        request.pause();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      hash.update(chunk);
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve({ chunks, size, sha256: hash.digest('hex') }));
+    request.once('error', reject);
+    request.once('close', () =>
+      reject(new SandboxApiError(400, 'invalid_request', 'the body was cut short')),
+    );
+  });
+}
+
+/** Reads a small JSON body (a test hook's). */
+export async function readJson(request: IncomingMessage, maxBytes = 16 * 1024 * 1024): Promise<unknown> {
+  const { chunks } = await readUpload(request, maxBytes);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text ? (JSON.parse(text) as unknown) : {};
+  } catch {
+    throw invalidRequest('the body is not JSON');
+  }
+}
+
+/**
+ * A file's bytes, streamed with backpressure (a generated file is produced chunk by chunk as the
+ * client reads), with its Content-Type, Content-Length and the version as a strong ETag.
+ */
+export async function sendContent(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: FileNode,
+): Promise<void> {
+  const etag = `"${file.version}"`;
+  const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
+  const match = request.headers['if-none-match'];
+  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    response.writeHead(304, headers);
+    response.end();
+    return;
+  }
+  response.writeHead(200, {
+    ...headers,
+    'Content-Type': file.contentType,
+    'Content-Length': String(file.content.size),
+  });
+  try {
+    await pipeline(Readable.from(contentChunks(file), { objectMode: false }), response);
+  } catch {
+    // The client went away mid-download: nothing to answer.
+  }
+}

@@ -42,7 +42,7 @@ export function registerSandboxClients(
       [providerEnv(id, 'CLIENT_ID')]: clientId,
       [providerEnv(id, 'CLIENT_SECRET')]: clientSecret,
       [providerEnv(id, 'ISSUER')]: endpoints.issuer,
-      [providerEnv(id, 'API_URL')]: `${sandbox.url}/${id}/api/v1`,
+      [providerEnv(id, 'API_URL')]: endpoints.apiUrl,
     });
   }
   return env;

@@ -56,9 +56,12 @@ beforeAll(async () => {
   call = api(server);
   const endpoint = await call('/webhooks/v1/endpoints', {
     method: 'POST',
-    body: JSON.stringify({ url: receiver.url, eventTypeFilters: ['vault.ingest.completed', 'connector.*'] }),
+    body: JSON.stringify({
+      url: receiver.url('/imports'),
+      eventTypeFilters: ['vault.ingest.completed', 'connector.*'],
+    }),
   });
-  expect(endpoint.status).toBe(201);
+  expect({ status: endpoint.status, body: await endpoint.json() }).toMatchObject({ status: 201 });
 });
 
 afterAll(async () => {
@@ -117,7 +120,8 @@ async function sweepNow(): Promise<void> {
 }
 
 /** The events the receiver got, parsed. */
-const events = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+const events = () =>
+  receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
 
 const sha256 = (bytes: ArrayBuffer) => createHash('sha256').update(Buffer.from(bytes)).digest('hex');
 
@@ -144,7 +148,7 @@ describe('import links and runs', () => {
   let linkId: string;
   let matterFiles: SandboxFile[];
 
-  it('browses the provider: the matters, then a matter\'s documents', async () => {
+  it("browses the provider: the matters, then a matter's documents", async () => {
     connectionId = await connect('practice', ACCOUNT);
     const top = await json<{ data: Source[]; next_page_token: string | null }>(
       `/connectors/v1/connections/${connectionId}/sources?limit=2`,
@@ -206,22 +210,39 @@ describe('import links and runs', () => {
     expect(job).toMatchObject({
       kind: 'sync',
       status: 'succeeded',
-      counts: { listed: matterFiles.length, imported: matterFiles.length, updated: 0, unchanged: 0, failed: 0 },
+      counts: {
+        listed: matterFiles.length,
+        imported: matterFiles.length,
+        updated: 0,
+        unchanged: 0,
+        failed: 0,
+      },
     });
     const documents = await linkDocuments(linkId);
     expect(documents).toHaveLength(matterFiles.length);
     for (const file of matterFiles) {
       const document = documents.find((d) => d.source.id === file.id)!;
-      expect(document).toMatchObject({ status: 'imported', source: { version: String(file.version) }, vault_version: 1 });
+      expect(document).toMatchObject({
+        status: 'imported',
+        source: { version: String(file.version) },
+        vault_version: 1,
+      });
       expect(await vaultContent(document.document_id)).toBe(file.sha256);
     }
-    await waitFor('a vault.ingest.completed per document', async () => events().filter((e) => e.type === 'vault.ingest.completed').length >= matterFiles.length);
+    await waitFor(
+      'a vault.ingest.completed per document',
+      async () => events().filter((e) => e.type === 'vault.ingest.completed').length >= matterFiles.length,
+    );
     const ingested = events().filter((e) => e.type === 'vault.ingest.completed');
     expect(new Set(ingested.map((e) => e.data.objectId))).toEqual(
       new Set(documents.map((d) => d.document_id)),
     );
-    await waitFor('connector.sync.completed', async () => events().some((e) => e.type === 'connector.sync.completed'));
-    const link = await json<{ status: string; last_run: { job_id: string; status: string } }>(`/connectors/v1/links/${linkId}`);
+    await waitFor('connector.sync.completed', async () =>
+      events().some((e) => e.type === 'connector.sync.completed'),
+    );
+    const link = await json<{ status: string; last_run: { job_id: string; status: string } }>(
+      `/connectors/v1/links/${linkId}`,
+    );
     expect(link).toMatchObject({ status: 'idle', last_run: { job_id: job.id, status: 'succeeded' } });
   });
 
@@ -252,7 +273,9 @@ describe('import links and runs', () => {
   it('fails a run with reauth_required when the grant lapses, and after a reconnect imports nothing again', async () => {
     await sandbox('/__sandbox/revoke-grants', { provider: 'practice', account_id: ACCOUNT });
     expect(await run(linkId)).toMatchObject({ status: 'failed', reason: 'reauth_required' });
-    expect((await json<{ status: string }>(`/connectors/v1/connections/${connectionId}`)).status).toBe('reauth_required');
+    expect((await json<{ status: string }>(`/connectors/v1/connections/${connectionId}`)).status).toBe(
+      'reauth_required',
+    );
     const refused = await call(`/connectors/v1/links/${linkId}/runs`, { method: 'POST' });
     expect(refused.status).toBe(409);
 
@@ -271,15 +294,26 @@ describe('import links and runs', () => {
       content: 'arrives after a 429\n',
     });
     await sandbox('/__sandbox/next-api-error', { provider: 'practice', status: 429, retry_after: 2 });
-    const started = await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, { method: 'POST', expect: 202 });
-    await waitFor('the run to wait', async () => (await json<Job>(`/connectors/jobs/${started.id}`)).waiting?.reason === 'throttled');
-    expect((await json<{ status: string }>(`/connectors/v1/connections/${connectionId}`)).status).toBe('throttled');
+    const started = await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, {
+      method: 'POST',
+      expect: 202,
+    });
+    await waitFor(
+      'the run to wait',
+      async () => (await json<Job>(`/connectors/jobs/${started.id}`)).waiting?.reason === 'throttled',
+    );
+    expect((await json<{ status: string }>(`/connectors/v1/connections/${connectionId}`)).status).toBe(
+      'throttled',
+    );
     expect(await settled(started.id)).toMatchObject({ status: 'succeeded', counts: { imported: 1 } });
   });
 
   it('refuses new runs while the provider is off, lets the run in flight finish, and runs again once it is on', async () => {
     await sandbox('/__sandbox/next-api-error', { provider: 'practice', status: 503, retry_after: 1 });
-    const inFlight = await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, { method: 'POST', expect: 202 });
+    const inFlight = await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, {
+      method: 'POST',
+      expect: 202,
+    });
     const toggle = (enabled: boolean) =>
       json('/connectors/v1/connections', {
         method: 'PATCH',
@@ -295,22 +329,33 @@ describe('import links and runs', () => {
   });
 
   it('runs a scheduled link when it comes due, and records a skipped run while the provider is off', async () => {
-    const second = (await json<{ data: Source[] }>(`/connectors/v1/connections/${connectionId}/sources`)).data[1]!;
-    const link = await json<{ id: string; next_run_at: string }>(`/connectors/v1/connections/${connectionId}/links`, {
-      method: 'POST',
-      body: JSON.stringify({ vault_id: VAULT, source: { id: second.id }, schedule: { every_minutes: 60 } }),
-      expect: 201,
-    });
+    const second = (await json<{ data: Source[] }>(`/connectors/v1/connections/${connectionId}/sources`))
+      .data[1]!;
+    const link = await json<{ id: string; next_run_at: string }>(
+      `/connectors/v1/connections/${connectionId}/links`,
+      {
+        method: 'POST',
+        body: JSON.stringify({ vault_id: VAULT, source: { id: second.id }, schedule: { every_minutes: 60 } }),
+        expect: 201,
+      },
+    );
     expect(link.next_run_at).toEqual(expect.any(String));
     await sweepNow();
-    await waitFor('the first scheduled run', async () => (await json<{ last_run: { status: string } | null }>(`/connectors/v1/links/${link.id}`)).last_run?.status === 'succeeded');
+    await waitFor(
+      'the first scheduled run',
+      async () =>
+        (await json<{ last_run: { status: string } | null }>(`/connectors/v1/links/${link.id}`)).last_run
+          ?.status === 'succeeded',
+    );
     await json('/connectors/v1/connections', {
       method: 'PATCH',
       body: JSON.stringify({ provider: 'practice', enabled: false, confirm_organization_wide: true }),
     });
     await server.advanceClock(61 * 60_000);
     await sweepNow();
-    const skipped = await json<{ last_skipped: { reason: string } | null; next_run_at: string }>(`/connectors/v1/links/${link.id}`);
+    const skipped = await json<{ last_skipped: { reason: string } | null; next_run_at: string }>(
+      `/connectors/v1/links/${link.id}`,
+    );
     expect(skipped.last_skipped).toMatchObject({ reason: 'provider_disabled' });
     expect(Date.parse(skipped.next_run_at)).toBeGreaterThan(Date.parse(link.next_run_at));
     await json('/connectors/v1/connections', {
@@ -328,7 +373,11 @@ describe('import links and runs', () => {
     const ids = documents.map((d) => d.document_id);
     const started = await json<{ id: string }>(`/connectors/v1/connections/${drive}/exports`, {
       method: 'POST',
-      body: JSON.stringify({ vault_id: VAULT, document_ids: [...ids, 'doc_missing'], destination: { id: folder.id } }),
+      body: JSON.stringify({
+        vault_id: VAULT,
+        document_ids: [...ids, 'doc_missing'],
+        destination: { id: folder.id },
+      }),
       expect: 202,
     });
     const job = await settled(started.id);
@@ -352,9 +401,10 @@ describe('import links and runs', () => {
     expect(await sandboxFiles('drive', driveAccount, folder.id)).toHaveLength(landed.length);
   });
 
-  it('purges exactly the documents the connection imported, leaving another connection\'s in the same vault', async () => {
+  it("purges exactly the documents the connection imported, leaving another connection's in the same vault", async () => {
     const other = await connect('practice', 'acct-imports-2');
-    const otherMatter = (await json<{ data: Source[] }>(`/connectors/v1/connections/${other}/sources`)).data[0]!;
+    const otherMatter = (await json<{ data: Source[] }>(`/connectors/v1/connections/${other}/sources`))
+      .data[0]!;
     const otherLink = await json<{ id: string }>(`/connectors/v1/connections/${other}/links`, {
       method: 'POST',
       body: JSON.stringify({ vault_id: VAULT, source: { id: otherMatter.id } }),
@@ -362,14 +412,19 @@ describe('import links and runs', () => {
     });
     expect((await run(otherLink.id)).status).toBe('succeeded');
     const kept = await linkDocuments(otherLink.id);
-    const imported = (await json<{ data: { id: string }[] }>(`/connectors/v1/connections/${connectionId}/links`)).data;
+    const imported = (
+      await json<{ data: { id: string }[] }>(`/connectors/v1/connections/${connectionId}/links`)
+    ).data;
     const ours = (await Promise.all(imported.map((l) => linkDocuments(l.id)))).flat();
 
     const deleted = await json<{ id: string }>(`/connectors/v1/connections/${connectionId}?purge=true`, {
       method: 'DELETE',
       expect: 202,
     });
-    expect(await settled(deleted.id)).toMatchObject({ status: 'succeeded', counts: { deleted: ours.length } });
+    expect(await settled(deleted.id)).toMatchObject({
+      status: 'succeeded',
+      counts: { deleted: ours.length },
+    });
     for (const document of ours) expect(await vaultContent(document.document_id)).toBe(404);
     for (const document of kept) expect(typeof (await vaultContent(document.document_id))).toBe('string');
   });

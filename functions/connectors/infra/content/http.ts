@@ -1,7 +1,7 @@
 // Provider content-API HTTP, shared by the per-provider clients: bearer auth, a deadline for the
 // response headers and an idle limit on a streamed body, and failures reduced to a status and a
 // Retry-After (never a token or a response body: those may carry secrets or customer data).
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseRetryAfter } from '../oauth-client';
 
@@ -105,15 +105,29 @@ export async function sendJson<T>(request: ApiRequest): Promise<T> {
  */
 export function streamBody(operation: string, response: Response): Readable {
   if (!response.body) return Readable.from([]);
-  const body = Readable.fromWeb(response.body as WebReadableStream);
+  const source = Readable.fromWeb(response.body as WebReadableStream);
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => body.destroy(new ProviderApiError(operation, undefined)), IDLE_MS);
+    timer = setTimeout(() => source.destroy(new ProviderApiError(operation, undefined)), IDLE_MS);
     timer.unref();
   };
+  // Re-armed by each chunk as it passes (a 'data' listener would start the flow before anyone reads).
+  const watched = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      arm();
+      done(null, chunk);
+    },
+    flush(done) {
+      clearTimeout(timer);
+      done();
+    },
+  });
   arm();
-  body.on('data', arm);
-  body.once('close', () => clearTimeout(timer));
-  return body;
+  source.once('error', (error) => watched.destroy(error));
+  watched.once('close', () => {
+    clearTimeout(timer);
+    source.destroy(); // a reader that gave up (the vault refused the write) stops the download too
+  });
+  return source.pipe(watched);
 }

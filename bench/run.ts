@@ -1,12 +1,13 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/. Loopback traffic only, bounded in
 // count and time. Worker logs are quietened first (the logger reads LOG_LEVEL when it loads).
-// `npm run bench -- bundles` (or `delivery`) runs only the named ones.
+// `npm run bench -- bundles` (or `delivery`, `import`) runs only the named ones.
 process.env.LOG_LEVEL ??= 'warn';
 process.env.STAGE ??= 'local';
 
 const BENCHES = {
   delivery: async () => (await import('./delivery')).runDeliveryBench(),
   bundles: async () => (await import('./bundles')).runBundleBench(),
+  import: async () => (await import('./import')).runImportBench(),
 } as const;
 
 type BenchName = keyof typeof BENCHES;

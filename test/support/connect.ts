@@ -1,6 +1,12 @@
 // The hosted connect flow as a person's browser runs it against the local server and its sandbox
 // provider: the connect link's page, its button, consent at the sandbox, back to return_url.
+import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import { createConnection } from '../../functions/connectors/app/connections';
+import { completeConnection, openConnectLink } from '../../functions/connectors/app/connect-flow';
+import { logger } from '../../functions/platform/logger';
+import type { Deps } from '../../functions/platform/ports';
 import type { api } from './local-server';
+import { approveAtSandbox } from './sandbox';
 
 /** A browser: one cookie jar per origin, redirects followed by hand. */
 export class Browser {
@@ -19,7 +25,11 @@ export class Browser {
     const cookies = this.jar.get(new URL(url).origin) ?? [];
     for (const line of response.headers.getSetCookie()) cookies.push(line.split(';')[0]!);
     this.jar.set(new URL(url).origin, cookies);
-    return { status: response.status, location: response.headers.get('location'), body: await response.text() };
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      body: await response.text(),
+    };
   }
 }
 
@@ -33,13 +43,17 @@ export async function connectThroughSandbox(
 ): Promise<{ connectionId: string; sandboxUrl: string }> {
   const created = await call('/connectors/v1/connections', {
     method: 'POST',
-    body: JSON.stringify({ provider: options.provider ?? 'practice', return_url: 'https://app.example.com/back' }),
+    body: JSON.stringify({
+      provider: options.provider ?? 'practice',
+      return_url: 'https://app.example.com/back',
+    }),
   });
   if (created.status !== 201) throw new Error(`create connection answered ${created.status}`);
   const { connect_url } = (await created.json()) as { connect_url: string };
   const browser = new Browser();
   // The link's page spends nothing; its button (a POST to the same URL) starts the flow.
-  if ((await browser.request(connect_url)).status !== 200) throw new Error('the connect link page did not open');
+  if ((await browser.request(connect_url)).status !== 200)
+    throw new Error('the connect link page did not open');
   const opened = await browser.request(connect_url, {});
   const authorize = new URL(opened.location!);
   const page = await browser.request(authorize.toString());
@@ -55,4 +69,34 @@ export async function connectThroughSandbox(
   const connectionId = back.searchParams.get('connection_id');
   if (!connectionId) throw new Error(`the connect flow came back with ${back.search}`);
   return { connectionId, sandboxUrl: authorize.origin };
+}
+
+/**
+ * The connect flow in process, through the use cases the routes call (for tiers without an HTTP
+ * server: integration, benchmarks): create, open the link, consent at the sandbox, the callback.
+ */
+export async function connectInProcess(
+  deps: Deps,
+  config: ConnectorConfig,
+  options: { organizationId: string; account: string; provider?: 'practice' | 'drive'; baseUrl: string },
+): Promise<string> {
+  const provider = options.provider ?? 'practice';
+  const created = await createConnection(
+    deps,
+    options.organizationId,
+    { provider, return_url: 'https://app.example.com/back' },
+    options.baseUrl,
+  );
+  const token = created.connect_url.split('/').pop()!;
+  const opened = await openConnectLink(deps, config, { token, baseUrl: options.baseUrl });
+  const query = await approveAtSandbox(opened.location, options.account);
+  const done = await completeConnection(
+    deps,
+    config,
+    { provider, query, cookieHeader: opened.cookie!.split(';')[0]!, baseUrl: options.baseUrl },
+    logger,
+  );
+  if (!done.location.includes('connection_id='))
+    throw new Error(`the connect flow ended with ${done.location}`);
+  return done.connectionId;
 }

@@ -35,7 +35,7 @@ export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string
 export async function approveAtSandbox(
   authorizeUrl: string,
   account: string,
-): Promise<{ code: string; state: string }> {
+): Promise<{ code: string; state: string; iss?: string }> {
   const page = await (await fetch(authorizeUrl)).text();
   const requestId = /name="request_id" value="([^"]+)"/.exec(page)![1]!;
   const url = new URL(authorizeUrl);
@@ -51,5 +51,9 @@ export async function approveAtSandbox(
     }),
   });
   const back = new URL(answer.headers.get('location')!);
-  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
+  return {
+    code: back.searchParams.get('code')!,
+    state: back.searchParams.get('state')!,
+    ...(back.searchParams.has('iss') ? { iss: back.searchParams.get('iss')! } : {}),
+  };
 }

@@ -1,0 +1,442 @@
+// Import runs, exports and the sync sweep on the local adapters against the sandbox provider (real HTTP,
+// real OAuth), each queue message handed to the worker by the test so it can crash a step, run it twice,
+// or let time pass: counts stay exact, nothing is imported twice, waits follow the provider.
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { SQSEvent } from 'aws-lambda';
+import { createLocalDeps } from '../../functions/compose/local';
+import type { LocalDeps } from '../../functions/compose/local';
+import { create as createSyncWorker } from '../../functions/connectors/api/handlers/sync-worker';
+import { startExport } from '../../functions/connectors/app/exports';
+import { getConnectorJob } from '../../functions/connectors/app/job-status';
+import { createLink, listLinkDocuments, Links } from '../../functions/connectors/app/links';
+import { setProviderEnabled } from '../../functions/connectors/app/provider-settings';
+import { browseSources } from '../../functions/connectors/app/sources';
+import { startRun } from '../../functions/connectors/app/sync-runs';
+import { runSyncSweep } from '../../functions/connectors/app/sync-sweep';
+import {
+  STALE_JOB_MS,
+  TRANSIENT_ATTEMPTS,
+  backoffSeconds,
+  classifyApiStatus,
+  disambiguatedName,
+  hopDelaySeconds,
+} from '../../functions/connectors/domain/sync-policy';
+import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
+import { registerSandboxClients } from '../../functions/dev-runtime/sandbox-setup';
+import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import { startSandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import { ManualClock } from '../../functions/platform/clock';
+import { ConflictError } from '../../functions/platform/errors';
+import { Logger } from '../../functions/platform/logger';
+import type { VaultWrite } from '../../functions/platform/ports';
+import { connectInProcess } from '../support/connect';
+
+const ORG = 'org_unitsyncaaaaaaaaaaaa';
+const BASE_URL = 'http://localhost:3998';
+const VAULT = 'vlt_unit';
+const log = new Logger({}, 'error');
+
+let sandbox: SandboxProvider;
+let config: ConnectorConfig;
+let clock: ManualClock;
+let deps: LocalDeps;
+let worker: ReturnType<typeof createSyncWorker>;
+
+beforeAll(async () => {
+  clock = new ManualClock(Date.now());
+  sandbox = await startSandboxProvider({ clock, exposeIssued: true });
+  // The worker reads its configuration from the environment, as a Lambda does.
+  Object.assign(process.env, registerSandboxClients(sandbox, BASE_URL), {
+    [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
+  });
+  config = envConfig;
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+beforeEach(() => {
+  deps = createLocalDeps({ clock });
+  worker = createSyncWorker(deps);
+});
+
+const record = (body: string, receiveCount = 1) =>
+  ({
+    messageId: `m-${Math.random()}`,
+    body,
+    attributes: { ApproximateReceiveCount: String(receiveCount) },
+  }) as unknown as SQSEvent['Records'][number];
+
+/**
+ * Hands each due message of the syncs queue to the worker as its event source would; a message the
+ * worker reports failed is sent again (as SQS makes it visible again). Moves the clock to the next
+ * delayed message when nothing is due. Stops when the queue is empty.
+ */
+async function drive(options: { maxMessages?: number; onMessage?: (body: string) => void } = {}) {
+  let handled = 0;
+  for (let idle = 0; idle < 200 && handled < (options.maxMessages ?? 1_000);) {
+    const bodies = deps.queues.syncs.drain();
+    if (!bodies.length) {
+      if (deps.queues.syncs.size === 0) return handled;
+      clock.advance(15_000);
+      idle++;
+      continue;
+    }
+    for (const body of bodies) {
+      options.onMessage?.(body);
+      const { batchItemFailures } = await worker({ Records: [record(body)] });
+      if (batchItemFailures.length) await deps.queues.syncs.send({ body });
+      handled++;
+    }
+  }
+  return handled;
+}
+
+async function sandboxPost(path: string, body: unknown) {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+async function linked(account: string, options: { schedule?: number } = {}) {
+  const connectionId = await connectInProcess(deps, config, {
+    organizationId: ORG,
+    account,
+    baseUrl: BASE_URL,
+  });
+  const matter = (await browseSources(deps, config, ORG, connectionId, { limit: 1 }, log)).data[0]!;
+  const link = await createLink(
+    deps,
+    config,
+    ORG,
+    connectionId,
+    {
+      vault_id: VAULT,
+      source: { id: matter.id },
+      ...(options.schedule ? { schedule: { every_minutes: options.schedule } } : {}),
+    },
+    log,
+  );
+  return { connectionId, matterId: matter.id, linkId: link.id };
+}
+
+const job = async (id: string) =>
+  (await getConnectorJob(deps, ORG, id)) as unknown as {
+    status: string;
+    reason?: string;
+    counts: { [name: string]: number; listed: number };
+    waiting?: { reason: string };
+    failures: { document_id?: string; reason: string }[];
+  };
+
+async function documents(linkId: string) {
+  const all = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = await listLinkDocuments(deps, ORG, linkId, { limit: 200, offset });
+    all.push(...page.data);
+    if (!page.has_more) return all;
+  }
+}
+
+describe('an import run', () => {
+  it('walks the changes feed a page per message and counts every file once', async () => {
+    const { matterId, linkId } = await linked('acct-unit-pages');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-pages',
+      container_id: matterId,
+      count: 230,
+    });
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    const messages = await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      counts: { imported: done.counts.listed, updated: 0, unchanged: 0, failed: 0 },
+    });
+    expect(done.counts.listed).toBeGreaterThan(230);
+    expect(messages).toBe(Math.ceil(done.counts.listed / 100));
+    expect(await documents(linkId)).toHaveLength(done.counts.listed);
+    const link = (await new Links(deps.tables.connectors).get(linkId))!;
+    expect(link).toMatchObject({
+      cursor: expect.any(String),
+      lastRun: { jobId: run.id, status: 'succeeded' },
+    });
+    expect(link.activeRunId).toBeUndefined();
+  });
+
+  it('resumes after a worker crash before its commit without importing or counting anything twice', async () => {
+    const { matterId, linkId } = await linked('acct-unit-crash');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-crash',
+      container_id: matterId,
+      count: 40,
+    });
+    const puts: string[] = [];
+    const put = deps.vault.put.bind(deps.vault);
+    deps.vault.put = async (write: VaultWrite) => {
+      puts.push(write.objectId);
+      return put(write);
+    };
+    // The first commit dies with the process (the message is redelivered with the same ticket).
+    const update = deps.tables.connectors.update.bind(deps.tables.connectors);
+    let crashed = false;
+    deps.tables.connectors.update = (async (key, change, condition) => {
+      if (!crashed && key.pk.startsWith('JOB#') && change.add?.listed) {
+        crashed = true;
+        throw new Error('worker killed before its commit');
+      }
+      return update(key, change, condition);
+    }) as typeof deps.tables.connectors.update;
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect(crashed).toBe(true);
+    const done = await job(run.id);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      counts: { imported: done.counts.listed, unchanged: 0 },
+    });
+    expect(new Set(puts).size).toBe(done.counts.listed); // each document written once
+    expect(puts).toHaveLength(done.counts.listed);
+    const ingest = deps.queues.events
+      .drain()
+      .map((b) => JSON.parse(b) as { id: string; type: string })
+      .filter((e) => e.type === 'vault.ingest.completed');
+    expect(new Set(ingest.map((e) => e.id)).size).toBe(done.counts.listed);
+  });
+
+  it('runs a step again when it runs out of time mid-page, keeping the counts exact', async () => {
+    const { matterId, linkId } = await linked('acct-unit-deadline');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-deadline',
+      container_id: matterId,
+      count: 20,
+    });
+    const get = deps.vault.put.bind(deps.vault);
+    let writes = 0;
+    deps.vault.put = async (write: VaultWrite) => {
+      if (++writes === 6) clock.advance(10 * 60_000); // a slow file: the step's budget is spent
+      return get(write);
+    };
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    const messages = await drive();
+    const done = await job(run.id);
+    expect(messages).toBeGreaterThan(1);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      counts: { imported: done.counts.listed, unchanged: 0 },
+    });
+    expect(writes).toBe(done.counts.listed);
+  });
+
+  it('waits out 5xx answers with backoff, and fails as provider_unavailable when they go on', async () => {
+    const { linkId } = await linked('acct-unit-5xx');
+    await sandboxPost('/__sandbox/next-api-error', { provider: 'practice', status: 503, count: 2 });
+    const first = await startRun(deps, ORG, linkId, 'api', log);
+    await drive({ maxMessages: 1 });
+    expect(await job(first.id)).toMatchObject({ status: 'processing', waiting: { reason: 'retrying' } });
+    await drive();
+    expect(await job(first.id)).toMatchObject({ status: 'succeeded' });
+
+    // One answer per attempt: every attempt a run makes fails.
+    await sandboxPost('/__sandbox/next-api-error', {
+      provider: 'practice',
+      status: 500,
+      count: TRANSIENT_ATTEMPTS,
+    });
+    const second = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect(await job(second.id)).toMatchObject({ status: 'failed', reason: 'provider_unavailable' });
+    await sandboxPost('/__sandbox/next-api-error', { provider: 'practice', status: 500, count: 0 }).catch(
+      () => undefined,
+    );
+  });
+
+  it("drops a message whose ticket is not the job's current one", async () => {
+    const { linkId } = await linked('acct-unit-ticket');
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    const [body] = deps.queues.syncs.drain();
+    const stale = JSON.stringify({ ...JSON.parse(body!), ticket: 0 });
+    await worker({ Records: [record(stale)] });
+    expect(await job(run.id)).toMatchObject({ status: 'processing', counts: { listed: 0 } });
+    await deps.queues.syncs.send({ body: body! });
+    await drive();
+    expect((await job(run.id)).status).toBe('succeeded');
+  });
+
+  it('returns the run in flight to a second start, and refuses a start while the provider is off', async () => {
+    const { linkId } = await linked('acct-unit-one');
+    const first = await startRun(deps, ORG, linkId, 'api', log);
+    expect(await startRun(deps, ORG, linkId, 'api', log)).toMatchObject({ id: first.id, started: false });
+    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', false);
+    await drive(); // in flight: finishes
+    expect((await job(first.id)).status).toBe('succeeded');
+    await expect(startRun(deps, ORG, linkId, 'api', log)).rejects.toBeInstanceOf(ConflictError);
+  });
+});
+
+describe('the sync sweep', () => {
+  it('starts a scheduled link when due, skips it (recorded) while the provider is off, and resumes', async () => {
+    const { linkId } = await linked('acct-unit-schedule', { schedule: 15 });
+    expect((await runSyncSweep(deps, { log })).started).toBe(1);
+    await drive();
+    let link = (await new Links(deps.tables.connectors).get(linkId))!;
+    expect(link.lastRun).toMatchObject({ status: 'succeeded' });
+    expect(link.nextRunAt).toBeGreaterThan(clock.now());
+
+    expect((await runSyncSweep(deps, { log })).started ?? 0).toBe(0); // not due yet
+    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', false);
+    clock.advance(16 * 60_000);
+    expect((await runSyncSweep(deps, { log })).skipped).toBe(1);
+    link = (await new Links(deps.tables.connectors).get(linkId))!;
+    expect(link.lastSkip).toMatchObject({ reason: 'provider_disabled' });
+    expect(link.nextRunAt).toBeGreaterThan(clock.now());
+
+    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', true);
+    clock.advance(16 * 60_000);
+    expect((await runSyncSweep(deps, { log })).started).toBe(1);
+    await drive();
+  });
+
+  it('re-drives a job whose message was lost, once nothing advanced it for a while', async () => {
+    const { linkId } = await linked('acct-unit-lost');
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    deps.queues.syncs.drain(); // the message is lost
+    expect((await runSyncSweep(deps, { log })).redriven ?? 0).toBe(0);
+    clock.advance(STALE_JOB_MS + 1_000);
+    expect((await runSyncSweep(deps, { log })).redriven).toBe(1);
+    await drive();
+    expect((await job(run.id)).status).toBe('succeeded');
+  });
+});
+
+describe('an export', () => {
+  it('uploads each document once, gives a second document of the same name its own file, and reports missing ones', async () => {
+    const { linkId } = await linked('acct-unit-export-src');
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect((await job(run.id)).status).toBe('succeeded');
+    const imported = await documents(linkId);
+    const ids = imported.map((d) => d.document_id);
+    // Another document of the vault with the same name as the first: it must not overwrite that file.
+    await deps.vault.put({
+      organizationId: ORG,
+      vaultId: VAULT,
+      objectId: 'doc_namesake',
+      name: imported[0]!.source.name,
+      contentType: 'text/plain',
+      content: Readable.from(['another document, same name\n']),
+    });
+    ids.push('doc_namesake');
+
+    const drive_ = await connectInProcess(deps, config, {
+      organizationId: ORG,
+      account: 'acct-unit-export-dst',
+      provider: 'drive',
+      baseUrl: BASE_URL,
+    });
+    const folder = (await browseSources(deps, config, ORG, drive_, { limit: 50 }, log)).data.find(
+      (s) => s.kind === 'container',
+    )!;
+    const exported = await startExport(
+      deps,
+      config,
+      ORG,
+      drive_,
+      { vault_id: VAULT, document_ids: [...ids, 'doc_gone'], destination: { id: folder.id } },
+      log,
+    );
+    await drive();
+    expect(await job(exported.id)).toMatchObject({
+      status: 'succeeded',
+      counts: { requested: ids.length + 1, exported: ids.length, unchanged: 0, failed: 1 },
+      failures: [{ document_id: 'doc_gone', reason: 'document_not_found' }],
+    });
+    const listing = (await (
+      await fetch(
+        `${sandbox.url}/__sandbox/files?provider=drive&account_id=acct-unit-export-dst&container_id=${folder.id}`,
+      )
+    ).json()) as { files: { name: string }[] };
+    const names = listing.files.map((f) => f.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        imported[0]!.source.name,
+        disambiguatedName(imported[0]!.source.name, 'doc_namesake'),
+      ]),
+    );
+    const again = await startExport(
+      deps,
+      config,
+      ORG,
+      drive_,
+      { vault_id: VAULT, document_ids: ids, destination: { id: folder.id } },
+      log,
+    );
+    await drive();
+    expect(await job(again.id)).toMatchObject({ counts: { exported: 0, unchanged: ids.length } });
+  });
+
+  it('refuses an export when the grant lacks the upload scope', async () => {
+    // A deployment whose tier does not ask for files.write: the grant cannot upload.
+    const readOnly = await connectInProcess(deps, config, {
+      organizationId: ORG,
+      account: 'acct-unit-ro',
+      provider: 'drive',
+      baseUrl: BASE_URL,
+    });
+    const tokens = (await deps.tables.connectors.get<{ pk: string; sk: string; scopes: string[] }>({
+      pk: `CONN#${readOnly}`,
+      sk: 'TOKENS',
+    }))!;
+    await deps.tables.connectors.update(
+      { pk: tokens.pk, sk: tokens.sk },
+      { set: { scopes: tokens.scopes.filter((s) => s !== 'files.write') } },
+    );
+    await expect(
+      startExport(
+        deps,
+        config,
+        ORG,
+        readOnly,
+        { vault_id: VAULT, document_ids: ['doc_x'], destination: { id: 'root' } },
+        log,
+      ),
+    ).rejects.toThrow(/files.write/);
+  });
+});
+
+describe('sync policy', () => {
+  it('backs off 15 s doubling to 15 minutes, and waits in hops of at most 15 minutes', () => {
+    expect([1, 2, 3, 7, 20].map(backoffSeconds)).toEqual([15, 30, 60, 900, 900]);
+    expect(hopDelaySeconds(10_000 + 3_600_000, 10_000)).toBe(900);
+    expect(hopDelaySeconds(10_000 + 2_500, 10_000)).toBe(3);
+    expect(hopDelaySeconds(5_000, 10_000)).toBe(0);
+  });
+
+  it('names a second document of a taken file name after its id, keeping the extension', () => {
+    expect(disambiguatedName('Brief.pdf', 'doc_abc')).toBe('Brief (doc_abc).pdf');
+    expect(disambiguatedName('README', 'doc_abc')).toBe('README (doc_abc)');
+    expect(disambiguatedName('.env', 'doc_abc')).toBe('.env (doc_abc)');
+  });
+
+  it('reads provider answers: 5xx and no answer pass, 401 needs the user, 403 and 404 end the run', () => {
+    expect(classifyApiStatus(undefined)).toEqual({ kind: 'transient' });
+    expect(classifyApiStatus(503)).toEqual({ kind: 'transient' });
+    expect(classifyApiStatus(401)).toEqual({ kind: 'unusable', reason: 'reauth_required' });
+    expect(classifyApiStatus(403, 'insufficient_scope')).toEqual({
+      kind: 'fatal',
+      reason: 'insufficient_scope',
+    });
+    expect(classifyApiStatus(404)).toEqual({ kind: 'fatal', reason: 'source_not_found' });
+    expect(classifyApiStatus(422)).toEqual({ kind: 'fatal', reason: 'provider_refused' });
+  });
+});

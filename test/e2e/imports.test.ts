@@ -280,6 +280,10 @@ describe('import links and runs', () => {
     expect(refused.status).toBe(409);
 
     expect(await connect('practice', ACCOUNT)).toBe(connectionId); // the same connection comes back
+    const { status_history } = await json<{ status_history: { status: string; at: string }[] }>(
+      `/connectors/v1/connections/${connectionId}`,
+    );
+    expect(status_history.map((h) => h.status)).toEqual(['healthy', 'reauth_required', 'healthy', 'pending']);
     const job = await run(linkId);
     expect(job).toMatchObject({ status: 'succeeded', counts: { imported: 0, updated: 0, failed: 0 } });
     expect(await linkDocuments(linkId)).toHaveLength(matterFiles.length);

@@ -149,10 +149,22 @@ export async function owned(
   return item;
 }
 
-export async function getConnection(deps: Deps, organizationId: string, id: string): Promise<Connection> {
-  const item = await owned(new ConnectorStore(deps.tables.connectors), organizationId, id);
-  const enabled = await isProviderEnabled(deps.tables.connectors, organizationId, item.provider);
-  return connectionView(item, enabled, deps.clock.now());
+/** One connection, with the statuses it went through (newest first; the list view leaves them out). */
+export async function getConnection(
+  deps: Deps,
+  organizationId: string,
+  id: string,
+): Promise<Connection & { status_history: { status: string; at: string }[] }> {
+  const store = new ConnectorStore(deps.tables.connectors);
+  const item = await owned(store, organizationId, id);
+  const [enabled, history] = await Promise.all([
+    isProviderEnabled(deps.tables.connectors, organizationId, item.provider),
+    store.statusHistory(id),
+  ]);
+  return {
+    ...connectionView(item, enabled, deps.clock.now()),
+    status_history: history.map((entry) => ({ status: entry.status, at: isoTime(entry.at) })),
+  };
 }
 
 export async function listConnections(

@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger';
 import type { Table } from '../../platform/ports';
 import { ConditionFailedError, won } from '../../platform/errors';
 import {
+  MAX_QUEUE_DELAY_SECONDS,
   RUN_FAILURE_MESSAGES,
   STALE_JOB_MS,
   TRANSIENT_ATTEMPTS,
@@ -200,7 +201,12 @@ async function afterFailure<J extends SteppedJob>(
   if (kind === 'transient') {
     const attempts = job.attempts + 1;
     if (attempts < TRANSIENT_ATTEMPTS) {
-      const delay = backoffSeconds(attempts);
+      // A 503's Retry-After, when the provider gave one (within SQS's limit), else our backoff.
+      const retryAfter = failure?.kind === 'transient' ? failure.retryAfterSeconds : undefined;
+      const delay =
+        retryAfter !== undefined
+          ? Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(1, Math.ceil(retryAfter)))
+          : backoffSeconds(attempts);
       log.warn('job step will be retried', { jobId: job.id, attempts, delaySeconds: delay });
       await queueStep(deps, job, delay, { attempts, waitUntil: now + delay * 1000, waitReason: 'retrying' });
       return;

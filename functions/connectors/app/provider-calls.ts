@@ -194,6 +194,12 @@ export function runFailureOf(error: unknown): RunFailure | undefined {
   }
   if (error instanceof ConnectionThrottledError) return { kind: 'throttled', until: Date.parse(error.until) };
   if (error instanceof TokenUnavailableError) return { kind: 'transient' };
-  if (error instanceof ProviderApiError) return classifyApiStatus(error.status, error.providerError);
+  if (error instanceof ProviderApiError) {
+    const failure = classifyApiStatus(error.status, error.providerError);
+    const retryAfter = retryAfterOf(error, Date.now());
+    return failure.kind === 'transient' && retryAfter !== undefined
+      ? { ...failure, retryAfterSeconds: retryAfter }
+      : failure;
+  }
   return undefined;
 }

@@ -4,6 +4,7 @@
 //   LINK#<sha256(token)> / LINK a connect link, consumed once
 //   FLOW#<nonce> / FLOW         one consent flow: browser binding, sealed PKCE verifier, consumed once
 //   ORG#<org> / ACCOUNT#<provider>#<external id>   which connection holds a provider account
+//   CONN#<id> / HIST#<at ISO>#<status>   a status the connection entered (kept 90 days, by TTL)
 // The refresh sweep's index (gsi2, sparse): TOKEN_DUE#<shard> / <due ISO>#<TOKENS|CONN>#<connection>
 // on the tokens item (refresh due) and on a throttled connection (throttle ends).
 import { createHash } from 'node:crypto';
@@ -106,6 +107,9 @@ const claimKey = (organizationId: string, provider: string, externalId: string) 
 });
 const organizationPartition = (organizationId: string) => `ORG#${organizationId}#CONNS`;
 
+/** How long a connection's status history is kept. */
+const HISTORY_DAYS = 90;
+
 /** The due index is spread over a few partitions so no single key takes every write. */
 export const DUE_SHARDS = 8;
 export const duePartition = (shard: number) => `TOKEN_DUE#${shard}`;
@@ -142,6 +146,36 @@ export class ConnectorStore {
       },
       { itemExists: false },
     );
+    await this.recordStatus(connection.id, connection.status, connection.createdAt);
+  }
+
+  /** Every write that sets a status records it: the connection's status history. */
+  private async recordStatus(id: string, status: unknown, at: unknown): Promise<void> {
+    if (typeof status !== 'string') return;
+    const when = typeof at === 'number' ? at : Date.now();
+    await this.table.put({
+      pk: `CONN#${id}`,
+      sk: `HIST#${isoTime(when)}#${status}`,
+      status,
+      at: when,
+      ttl: Math.floor(when / 1000) + HISTORY_DAYS * 86_400,
+    });
+  }
+
+  /** The statuses the connection went through, newest first (repeats, such as a throttle extended, once). */
+  async statusHistory(id: string, limit = 20): Promise<{ status: string; at: number }[]> {
+    const page = await this.table.query<Item & { status: string; at: number }>({
+      partition: `CONN#${id}`,
+      beginsWith: 'HIST#',
+      descending: true,
+      limit: limit * 2,
+    });
+    const out: { status: string; at: number }[] = [];
+    for (const item of page.items) {
+      if (out.at(-1)?.status === item.status) out[out.length - 1] = { status: item.status, at: item.at };
+      else out.push({ status: item.status, at: item.at });
+    }
+    return out.slice(0, limit);
   }
 
   getConnection(id: string): Promise<ConnectionItem | undefined> {
@@ -162,7 +196,9 @@ export class ConnectorStore {
           ? { attr: 'status', op: '=' as const, value: fromStatus }
           : { and: [{ itemExists: true }, { attr: 'status', op: '<>' as const, value: fromStatus.not }] };
     try {
-      return await this.table.update<ConnectionItem>(connectionKey(id), { set, remove }, condition);
+      const updated = await this.table.update<ConnectionItem>(connectionKey(id), { set, remove }, condition);
+      await this.recordStatus(id, set.status, set.updatedAt);
+      return updated;
     } catch (error) {
       if (error instanceof ConditionFailedError) return undefined;
       throw error;
@@ -314,9 +350,11 @@ export class ConnectorStore {
     condition: Condition,
   ): Promise<ConnectionItem | undefined> {
     try {
-      return await this.table.update<ConnectionItem>(connectionKey(id), update, {
+      const updated = await this.table.update<ConnectionItem>(connectionKey(id), update, {
         and: [{ itemExists: true }, condition],
       });
+      await this.recordStatus(id, update.set?.status, update.set?.updatedAt);
+      return updated;
     } catch (error) {
       if (error instanceof ConditionFailedError) return undefined;
       throw error;

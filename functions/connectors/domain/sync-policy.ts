@@ -74,8 +74,8 @@ export type RunFailure =
   | { kind: 'unusable'; reason: 'reauth_required' | 'connection_revoked' | 'connection_pending' }
   /** The provider rate limits the account: wait until then, then go on. */
   | { kind: 'throttled'; until: number }
-  /** 5xx, network, timeout, a refresh that could not happen now: retry the step with backoff. */
-  | { kind: 'transient' }
+  /** 5xx, network, timeout, a refresh that could not happen now: retry the step with backoff (or after Retry-After). */
+  | { kind: 'transient'; retryAfterSeconds?: number }
   /** The source container is gone or out of the grant's reach: the run cannot go on. */
   | { kind: 'fatal'; reason: 'source_not_found' | 'insufficient_scope' | 'provider_refused' };
 

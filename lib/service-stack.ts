@@ -7,14 +7,13 @@ import { Api } from './api';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { ConsoleHosting } from './console-hosting';
 import { DataStores } from './data';
-import { Delivery } from './delivery';
 import { ApiFirewall } from './firewall';
 import { Messaging } from './messaging';
 import { NagAcknowledgements } from './nag';
 import { Observability } from './observability';
 import { PurgeWorkflow } from './purge';
 import type { StageConfig } from './stage-config';
-import { TokenLifecycle } from './token-lifecycle';
+import { QueueWorkers, ScheduledWorkers } from './workers';
 
 export interface ServiceStackProps extends StackProps {
   stage: StageConfig;
@@ -25,32 +24,40 @@ export class ServiceStack extends Stack {
   readonly messaging: Messaging;
   readonly api: Api;
   readonly connectors: ConnectorSettings;
+  readonly queueWorkers: QueueWorkers;
+  readonly scheduledWorkers: ScheduledWorkers;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     this.data = new DataStores(this, 'Data', props.stage);
     this.messaging = new Messaging(this, 'Messaging');
-    new Delivery(this, 'Delivery', { stage: props.stage, data: this.data, messaging: this.messaging });
     this.connectors = new ConnectorSettings(this, 'Connectors', {
       stage: props.stage,
       context: connectorContext(this.node.tryGetContext('connectors')),
     });
+    // The worker table's queue consumers and schedules (functions/platform/workers.ts).
+    const workers = {
+      stage: props.stage,
+      data: this.data,
+      messaging: this.messaging,
+      environmentFor: this.connectors.environmentFor,
+    };
+    this.queueWorkers = new QueueWorkers(this, 'Workers', workers);
     this.api = new Api(this, 'Api', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
     });
-    new PurgeWorkflow(this, 'Purge', { stage: props.stage, data: this.data }).bindRoutes(this.api.functions);
-    if (props.stage.firewall)
-      new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
-    Aspects.of(this).add(new NagAcknowledgements());
-    new TokenLifecycle(this, 'TokenLifecycle', {
+    new PurgeWorkflow(this, 'Purge', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
-      connectors: this.connectors,
-    });
+    }).bindRoutes(this.api.functions);
+    if (props.stage.firewall)
+      new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
+    Aspects.of(this).add(new NagAcknowledgements());
+    this.scheduledWorkers = new ScheduledWorkers(this, 'Schedules', workers);
     // Last: it finds every function, queue, state machine and schedule made above.
     new Observability(this, 'Observability', {
       stage: props.stage,

@@ -7,6 +7,8 @@ import { systemClock } from '../platform/clock';
 import type { Deps } from '../platform/ports';
 import type { Tables } from '../platform/ports';
 import { TABLE_NAMES } from '../platform/tables';
+import type { QueueName } from '../platform/workers';
+import { QUEUE_NAMES } from '../platform/workers';
 import { LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
@@ -17,7 +19,7 @@ import { PURGE_TASKS, purgeDefinition } from '../connectors';
 import { runPurgeTask } from '../connectors';
 
 export interface LocalDeps extends Deps {
-  queues: { events: LocalQueue; deliveries: LocalQueue };
+  queues: Record<QueueName, LocalQueue>;
   workflows: LocalWorkflows;
   vault: MemoryVault;
 }
@@ -49,16 +51,15 @@ export function createLocalDeps(
     tables,
     keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined),
     // Journaled under the data directory and driven by the clock, like the tables.
-    queues: {
-      events: new LocalQueue('events', {
-        clock,
-        journal: dataDir ? join(dataDir, 'queues', 'events.jsonl') : undefined,
-      }),
-      deliveries: new LocalQueue('deliveries', {
-        clock,
-        journal: dataDir ? join(dataDir, 'queues', 'deliveries.jsonl') : undefined,
-      }),
-    },
+    queues: Object.fromEntries(
+      QUEUE_NAMES.map((name) => [
+        name,
+        new LocalQueue(name, {
+          clock,
+          journal: dataDir ? join(dataDir, 'queues', `${name}.jsonl`) : undefined,
+        }),
+      ]),
+    ) as Record<QueueName, LocalQueue>,
     clock,
     vault: new MemoryVault(),
     // The deployed definition, its Lambda tasks run in process (vault documents live in memory only).

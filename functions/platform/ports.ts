@@ -1,5 +1,11 @@
 // The ports core talks through. Each has an `aws` and a `local` adapter, held to one contract suite.
 import type { Clock } from './clock';
+import type { TableName, WorkflowName } from './resource-names';
+import type { QueueName } from './workers';
+
+export type { TableName, WorkflowName } from './resource-names';
+/** The queues are the worker table's (./workers.ts): a queue exists because a worker consumes it. */
+export type { QueueName } from './workers';
 
 export type Scalar = string | number | boolean;
 
@@ -64,9 +70,6 @@ export interface Table {
   query<T extends Item = Item>(query: Query): Promise<Page<T>>;
 }
 
-/** `vault` stands in for the vault area's documents (see VaultDocuments); the others are ours. */
-export type TableName = 'platform' | 'ratelimits' | 'connectors' | 'webhooks' | 'vault';
-
 export type Tables = Record<TableName, Table>;
 
 export interface DataKey {
@@ -105,11 +108,7 @@ export interface Queue {
   listDeadLetters(limit?: number): Promise<DeadLetter[]>;
 }
 
-export type QueueName = 'events' | 'deliveries';
-
 export type Queues = Record<QueueName, Queue>;
-
-export type WorkflowName = 'purge';
 
 export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 

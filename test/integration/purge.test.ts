@@ -33,6 +33,7 @@ import type { VaultDocuments, Workflows } from '../../functions/platform/ports';
 import type { PurgeTaskEnvelope } from '../../functions/connectors/infra/purge-definition';
 import { runPurgeTask } from '../../functions/connectors/api/handlers/purge-tasks';
 import { DataStores } from '../../lib/data';
+import { Messaging } from '../../lib/messaging';
 import { PurgeWorkflow } from '../../lib/purge';
 import { stageConfig } from '../../lib/stage-config';
 import { createAwsTables, documentClient, requireEmulators } from '../support/emulators';
@@ -52,6 +53,7 @@ function synthesizedDefinition(queueUrl: string): string {
   new PurgeWorkflow(stack, 'Purge', {
     stage,
     data: new DataStores(stack, 'Data', stage),
+    messaging: new Messaging(stack, 'Messaging'),
     retry: { intervalSeconds: 1, backoffRate: 1, maxAttempts: 3 },
     callbackQueue: queue,
   });

@@ -20,6 +20,7 @@ import {
   TABLE_NAMES,
   WORKFLOW_ARN_ENV,
 } from '../../platform/tables';
+import { QUEUE_NAMES } from '../../platform/workers';
 import { dynamo, kms, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
@@ -53,7 +54,7 @@ export function awsQueues(
   deadLetterUrl: (name: QueueName) => string = (n) => getStringFromEnv(DLQ_URL_ENV[n]),
 ): Queues {
   return lazyRecord<QueueName, Queue>(
-    ['events', 'deliveries'],
+    QUEUE_NAMES,
     (name) => new SqsQueue(name, url(name), sqs(), () => deadLetterUrl(name)),
   );
 }

@@ -1,49 +1,27 @@
-// The local server runs the refresh sweep the way the EventBridge schedule does in AWS: on a timer
-// (every 30 s; LOCAL_TOKEN_SWEEP_INTERVAL_MS, 0 turns it off). With LOCAL_TEST_HOOKS=1 two
-// development-only routes (never deployed) let tests skip the wait:
-//   POST /__dev/token-sweep                      runs one sweep now, answers its summary
+// Development-only routes (never deployed) around the token lifecycle, with LOCAL_TEST_HOOKS=1, so tests
+// need not wait for the refresh sweep's schedule (./schedules.ts runs it on a timer):
+//   POST /__dev/token-sweep                      runs the scheduled refresh sweep's handler now (after
+//                                                a run under way), answers its summary
 //   POST /__dev/connections/{id}/access-token    an access token "on use", as a sync worker would get
 //                                                one; answers its version, expiry and a fingerprint
 //                                                (SHA-256 prefix), never the token
 import { createHash } from 'node:crypto';
 import { envConfig } from '../connectors';
-import type { SweepSummary } from '../connectors';
-import { runRefreshSweep } from '../connectors';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
   TokenUnavailableError,
   getAccessToken,
 } from '../connectors';
-import { getNumberFromEnv } from '../platform/config';
 import type { Deps } from '../platform/ports';
 import { logger } from '../platform/logger';
+import type { Schedules } from './schedules';
 import type { Extension } from './server';
 
 const ACCESS_TOKEN_PATH = /^\/__dev\/connections\/(conn_[a-z2-7]{20})\/access-token$/;
 
-export function localTokenSweep(deps: Deps): Extension {
+export function devTokenHooks(deps: Deps, schedules: Schedules): Extension {
   const log = logger.child({ worker: 'refreshSweep' });
-  let running: Promise<SweepSummary> | undefined;
-  const sweep = async (): Promise<SweepSummary> => {
-    while (running) await running.catch(() => undefined); // one sweep at a time, as reserved concurrency 1
-    running = runRefreshSweep(deps, envConfig, { log });
-    try {
-      const summary = await running;
-      if (summary.entries) log.info('refresh sweep finished', summary);
-      return summary;
-    } finally {
-      running = undefined;
-    }
-  };
-
-  const interval = getNumberFromEnv('LOCAL_TOKEN_SWEEP_INTERVAL_MS', { default: 30_000 });
-  if (interval > 0) {
-    setInterval(() => {
-      if (!running) sweep().catch((error: unknown) => log.error('refresh sweep failed', { error }));
-    }, interval).unref();
-  }
-
   return async (request, response, url) => {
     if (process.env.LOCAL_TEST_HOOKS !== '1' || request.method !== 'POST') return false;
     const answer = (status: number, body: unknown) => {
@@ -51,7 +29,7 @@ export function localTokenSweep(deps: Deps): Extension {
       response.end(JSON.stringify(body));
       return true;
     };
-    if (url.pathname === '/__dev/token-sweep') return answer(200, await sweep());
+    if (url.pathname === '/__dev/token-sweep') return answer(200, await schedules.run('refreshSweep'));
     const id = ACCESS_TOKEN_PATH.exec(url.pathname)?.[1];
     if (!id) return false;
     try {

@@ -1,0 +1,76 @@
+// The development runtimes run every scheduled worker of the worker table (functions/platform/workers.ts)
+// as EventBridge does in AWS: the handler module the stack deploys, with a scheduled event, cut at its
+// function timeout. Locally a schedule fires at most LOCAL_SCHEDULE_INTERVAL_MS apart (30 s by default,
+// so a person trying the service need not wait 5 minutes; 0 turns the timers off). One run of a
+// worker at a time: a run asked for while one is going waits for it, then runs afresh.
+import { randomUUID } from 'node:crypto';
+import { getNumberFromEnv } from '../platform/config';
+import type { Clock } from '../platform/clock';
+import { logger } from '../platform/logger';
+import type { ScheduledWorker } from '../platform/workers';
+import { SCHEDULED_WORKERS } from '../platform/workers';
+import type { HandlerLoader } from './lambda-runtime';
+import { invokeFunction } from './lambda-runtime';
+
+export interface Schedules {
+  /** Runs the worker now (after the run under way, if any) and answers what its handler returned. */
+  run(id: string): Promise<unknown>;
+  stop(): void;
+}
+
+/** The event an EventBridge schedule rule sends. */
+function scheduledEvent(worker: ScheduledWorker, clock: Clock) {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '000000000000',
+    time: new Date(clock.now()).toISOString(),
+    region: 'local',
+    resources: [`arn:aws:events:local:000000000000:rule/${worker.id}`],
+    detail: {},
+  };
+}
+
+export function startSchedules(load: HandlerLoader, clock: Clock): Schedules {
+  const log = logger.child({ runtime: 'schedules' });
+  const running = new Map<string, Promise<unknown>>();
+  const run = async (worker: ScheduledWorker): Promise<unknown> => {
+    for (let current = running.get(worker.id); current; current = running.get(worker.id)) {
+      await current.catch(() => undefined);
+    }
+    const started = invokeFunction(load, worker, scheduledEvent(worker, clock));
+    running.set(worker.id, started);
+    try {
+      return await started;
+    } finally {
+      running.delete(worker.id);
+    }
+  };
+
+  const interval = getNumberFromEnv('LOCAL_SCHEDULE_INTERVAL_MS', { default: 30_000 });
+  const timers =
+    interval > 0
+      ? SCHEDULED_WORKERS.map((worker) =>
+          setInterval(
+            () => {
+              if (running.has(worker.id)) return; // as a rule whose target is still busy: skip
+              run(worker).catch((error: unknown) =>
+                log.error('scheduled run failed', { worker: worker.id, error }),
+              );
+            },
+            Math.min(worker.rateMinutes * 60_000, interval),
+          ).unref(),
+        )
+      : [];
+
+  return {
+    run: (id) => {
+      const worker = SCHEDULED_WORKERS.find((w) => w.id === id);
+      if (!worker) return Promise.reject(new Error(`No scheduled worker ${id}`));
+      return run(worker);
+    },
+    stop: () => timers.forEach(clearInterval),
+  };
+}

@@ -2,7 +2,7 @@
 import type { StackProps } from 'aws-cdk-lib';
 import { Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
+import { TABLE_DEFINITIONS, TABLE_NAMES, WORKFLOW_ARN_ENV } from '../functions/platform/tables';
 import { Api } from './api';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { ConsoleHosting } from './console-hosting';
@@ -49,7 +49,7 @@ export class ServiceStack extends Stack {
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
     });
-    new PurgeWorkflow(this, 'Purge', {
+    const purge = new PurgeWorkflow(this, 'Purge', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
@@ -77,6 +77,10 @@ export class ServiceStack extends Stack {
       description: 'npm run console:build && aws s3 sync dist/console s3://<value>/console',
     });
     new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });
+    new CfnOutput(this, 'StateMachinePurgeArn', {
+      value: purge.stateMachine.stateMachineArn,
+      description: `export ${WORKFLOW_ARN_ENV.purge}=<value> for the integration tier on a deployed stack`,
+    });
     for (const name of TABLE_NAMES) {
       new CfnOutput(this, `${TABLE_DEFINITIONS[name].envVar.replace(/_/g, '')}`, {
         value: this.data.tables[name].tableName,

@@ -24,6 +24,7 @@ export class CallbackTaskRunner {
   private running = false;
   private poller: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly queueUrl: string,
@@ -43,6 +44,7 @@ export class CallbackTaskRunner {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     await this.poller;
     await Promise.all([...this.inFlight]);
   }
@@ -61,8 +63,10 @@ export class CallbackTaskRunner {
             MaxNumberOfMessages: 10,
             WaitTimeSeconds: POLL_SECONDS,
           }),
+          { abortSignal: this.stopping.signal },
         ));
       } catch (error) {
+        if (!this.running) break;
         this.log.error('receive failed', { queue: this.queueUrl, error });
         await new Promise((resolve) => setTimeout(resolve, 1000));
         continue;

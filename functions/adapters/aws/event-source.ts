@@ -13,7 +13,7 @@ import { sqs } from './clients';
 
 const commands = () => import('@aws-sdk/client-sqs');
 
-/** SQS's longest long poll; a stop waits for the poll under way to come back. */
+/** SQS's longest long poll. */
 const POLL_SECONDS = 20;
 /** SQS hands out at most 10 messages per receive. */
 const MAX_PER_RECEIVE = 10;
@@ -47,6 +47,8 @@ interface Held {
 export class SqsEventSource {
   private running = false;
   private poller: Promise<void> | undefined;
+  /** Cuts the long poll under way short on stop (what it would have received comes back later). */
+  private readonly stopping = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly held = new Map<string, Held>();
   private readonly receivedAt = new WeakMap<Message, number>();
@@ -67,9 +69,10 @@ export class SqsEventSource {
     this.poller = this.poll();
   }
 
-  /** Stops polling and waits for the invocations under way to finish (the poll under way returns first). */
+  /** Stops polling and waits for the invocations under way to finish. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     await this.poller;
     await Promise.all([...this.inFlight]);
   }
@@ -110,6 +113,7 @@ export class SqsEventSource {
       try {
         batch = await this.receiveBatch();
       } catch (error) {
+        if (!this.running) break;
         this.log.error('receive failed', { worker: this.settings.name, error });
         await new Promise((resolve) => setTimeout(resolve, 1000));
         continue;
@@ -140,10 +144,11 @@ export class SqsEventSource {
       new ReceiveMessageCommand({
         QueueUrl: this.settings.queueUrl,
         MaxNumberOfMessages: max,
-        WaitTimeSeconds: this.running ? waitSeconds : 0,
+        WaitTimeSeconds: waitSeconds,
         MessageSystemAttributeNames: ['All'],
         MessageAttributeNames: ['All'],
       }),
+      { abortSignal: this.stopping.signal },
     );
     const receivedAt = Date.now();
     for (const m of Messages) this.receivedAt.set(m, receivedAt);

@@ -8,12 +8,11 @@
 //     (adapters/aws/callback-tasks.ts). The Lambda-task variant runs only on AWS (and on LocalStack
 //     after `cdklocal deploy`), and on the local runtime's interpreter.
 // Scheduled workers run from ./schedules.ts, as on the local runtime.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { ProvisionedStack } from '../adapters/aws/provision';
 import { provisionStack } from '../adapters/aws/provision';
 import { CallbackTaskRunner } from '../adapters/aws/callback-tasks';
+import type { EventSourceLog } from '../adapters/aws/event-source';
 import { SqsEventSource } from '../adapters/aws/event-source';
 import { createAwsDeps } from '../compose/aws';
 import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../connectors';
@@ -42,7 +41,6 @@ export interface EmulatedAws {
   provisioned: ProvisionedStack;
   /** The development clock moved: move the visibility of the messages workers left by as much. */
   advance(ms: number): Promise<void>;
-  stop(): Promise<void>;
   /** What runs where, for the startup output. */
   summary: string[];
 }
@@ -103,7 +101,24 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
   const deps = runtimeDeps(options.clock, options.maxDelaySeconds);
   const load = handlerLoader(deps);
 
-  const sources = QUEUE_NAMES.map((name) => {
+  const sources = eventSources(provisioned, load, log);
+  const tasks = taskRunners(provisioned, load, log);
+  for (const runner of [...sources, ...tasks]) runner.start();
+
+  return {
+    deps,
+    load,
+    provisioned,
+    advance: async (ms) => {
+      await Promise.all(sources.map((source) => source.advance(ms)));
+    },
+    summary: summary(options),
+  };
+}
+
+/** One SQS event source per queue of the worker table, invoking its worker's handler module. */
+function eventSources(provisioned: ProvisionedStack, load: HandlerLoader, log: EventSourceLog) {
+  return QUEUE_NAMES.map((name) => {
     const worker = QUEUE_WORKERS[name];
     const queue = provisioned.queues[name];
     return new SqsEventSource(
@@ -120,7 +135,11 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       log,
     );
   });
-  const tasks = Object.entries(provisioned.taskQueues).map(
+}
+
+/** One task runner per workflow, answering its callback tasks with the worker table's task handlers. */
+function taskRunners(provisioned: ProvisionedStack, load: HandlerLoader, log: EventSourceLog) {
+  return Object.entries(provisioned.taskQueues).map(
     ([workflow, url]) =>
       new CallbackTaskRunner(
         url,
@@ -133,20 +152,6 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         log,
       ),
   );
-  for (const runner of [...sources, ...tasks]) runner.start();
-
-  return {
-    deps,
-    load,
-    provisioned,
-    advance: async (ms) => {
-      await Promise.all(sources.map((source) => source.advance(ms)));
-    },
-    stop: async () => {
-      await Promise.all([...sources, ...tasks].map((runner) => runner.stop()));
-    },
-    summary: summary(options),
-  };
 }
 
 function summary(options: EmulatedAwsOptions): string[] {
@@ -170,31 +175,3 @@ function summary(options: EmulatedAwsOptions): string[] {
       : []),
   ];
 }
-
-/** The file under the data directory that says where the emulated runtime's resources are. */
-export const AWS_ENV_FILE = 'aws.env';
-
-/**
- * Writes `<dataDir>/aws.env` (mode 600): export lines for the provisioned resources' names and the
- * endpoint, so the admin CLI (`--target aws`) and a person's shell reach the same stack:
- * `set -a; . .data-aws/aws.env; set +a`. Credentials only when they are the emulators' dummy ones.
- */
-export function writeAwsEnv(dataDir: string, environment: Record<string, string>): void {
-  const passed = Object.keys(process.env).filter(
-    (name) => name.startsWith('AWS_ENDPOINT_URL') || name === 'AWS_REGION' || name === 'AWS_DEFAULT_REGION',
-  );
-  const dummyCredentials = process.env.EMULATORS ? ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] : [];
-  const values: Record<string, string> = {};
-  for (const name of [...passed, ...dummyCredentials]) {
-    if (process.env[name]) values[name] = process.env[name]!;
-  }
-  Object.assign(values, environment);
-  const lines = Object.entries(values).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
-  writeFileSync(
-    join(dataDir, AWS_ENV_FILE),
-    ['# Written by the emulated AWS runtime at start: where its resources are.', ...lines, ''].join('\n'),
-    { mode: 0o600 },
-  );
-}
-
-const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;

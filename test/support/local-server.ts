@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevCredentials } from '../../functions/dev-runtime/bootstrap';
-import { AWS_ENV_FILE } from '../../functions/dev-runtime/emulated-aws';
+import { AWS_ENV_FILE } from '../../functions/dev-runtime/aws-env';
 
 export type Runtime = 'local' | 'aws';
 

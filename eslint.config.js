@@ -7,6 +7,7 @@ export default tseslint.config(
       'node_modules/',
       'cdk.out/',
       '.data/',
+      '.data-aws/',
       '.emulators/',
       '.venv-emulators/',
       '.build/',

@@ -18,6 +18,11 @@ export default {
     project('cdk'),
     project('integration'),
     project('e2e'),
+    // The same e2e tests on the emulated AWS runtime (test/support/local-server.ts reads E2E_RUNTIME).
+    project('e2e-aws', {
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/support/e2e-aws.ts'],
+    }),
     project('browser'),
   ],
   testTimeout: 60_000,

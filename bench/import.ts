@@ -20,6 +20,7 @@ import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { SYNC_CONCURRENCY, SYNC_PAGE_SIZE } from '../functions/connectors/domain/sync-policy';
 import { attachLocalWorkers } from '../functions/dev-runtime/workers';
+import { handlerLoader } from '../functions/dev-runtime/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
 
@@ -79,7 +80,7 @@ interface Measured {
 async function pipelineRun(): Promise<Measured & { counts: Record<string, number> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-import-'));
   const deps = createLocalDeps({ dataDir });
-  attachLocalWorkers(deps);
+  attachLocalWorkers(deps, handlerLoader(deps));
   try {
     const connectionId = await connectInProcess(deps, envConfig, {
       organizationId: ORG,

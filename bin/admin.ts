@@ -1,7 +1,9 @@
 // Admin CLI: `npm run admin -- <command> [options]`, JSON on stdout.
 // --target local (default): the local server's data directory (DATA_DIR, default .data/).
-// --target aws: a deployed stage, through TABLE_PLATFORM and the usual AWS credentials and region.
-import { resolve } from 'node:path';
+// --target aws: a deployed stage, through TABLE_PLATFORM and the usual AWS credentials and region; or
+// the emulated AWS runtime, with its DATA_DIR/aws.env sourced (`set -a; . .data-aws/aws.env; set +a`).
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { awsTables } from '../functions/adapters/aws';
 import { createLocalDeps } from '../functions/compose/local';
@@ -13,6 +15,7 @@ import type { ConsoleRole } from '../functions/platform/console-sessions';
 import { AppError, NotFoundError } from '../functions/platform/errors';
 import type { Table } from '../functions/platform/ports';
 import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../functions/dev-runtime/dev-console-idp';
+import { AWS_ENV_FILE } from '../functions/dev-runtime/aws-env';
 import { PERMISSIONS } from '../functions/platform/permissions';
 
 const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]
@@ -27,7 +30,8 @@ const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]
   list-app-keys --app APP_ID                  the API keys bound to an application
   unbind-key   --app APP_ID --key KEY_ID      remove a key binding (rotation; also DELETE .../keys/{keyId})
   mint-session --org ORG_ID --user USER_ID --role owner|admin|member [--ttl SECONDS]
-               a console session from the local development identity provider (--target local only)
+               a console session from the development identity provider of DATA_DIR (the local
+               server's, or with --target aws the emulated AWS runtime's)
 permissions: ${PERMISSIONS.join(', ')}`;
 
 const { positionals, values } = parseArgs({
@@ -80,7 +84,13 @@ async function listAppKeys(applicationId: string): Promise<unknown> {
 }
 
 async function mintSession(): Promise<unknown> {
-  if (values.target !== 'local') throw new UsageError('mint-session works on the local server only');
+  // The development identity provider lives in DATA_DIR: the local server's, or the emulated AWS
+  // runtime's (its DATA_DIR holds aws.env). A deployed stage trusts a real identity provider instead.
+  const emulated = values.target === 'aws' && existsSync(join(dataDir(), AWS_ENV_FILE));
+  if (values.target !== 'local' && !emulated)
+    throw new UsageError(
+      'mint-session works on the local server or the emulated AWS runtime (DATA_DIR) only',
+    );
   const role = required('role');
   if (!CONSOLE_ROLES.includes(role as ConsoleRole))
     throw new UsageError(`--role must be one of ${CONSOLE_ROLES.join(', ')}`);

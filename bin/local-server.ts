@@ -1,9 +1,10 @@
 // `npm start`: the whole API on http://localhost:3000 (PORT), state under .data/ (DATA_DIR).
-// With AWS_ENDPOINT_URL set (emulators, LocalStack) it runs on the aws adapters instead.
+// With AWS_ENDPOINT_URL set (`npm run start:aws` sets it to the emulators it starts; or LocalStack) it
+// is the emulated AWS runtime: it provisions the stack there (RESOURCE_PREFIX, default ces-local) and
+// runs on the aws adapters, state under .data-aws/.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createAwsDeps } from '../functions/compose/aws';
 import { createLocalDeps } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
 import { ensureDevCredentials } from '../functions/dev-runtime/bootstrap';
@@ -12,9 +13,13 @@ import { devHooks } from '../functions/dev-runtime/dev-hooks';
 import { devLedgerHooks } from '../functions/dev-runtime/dev-ledger';
 import { devConsoleIdentityProvider } from '../functions/dev-runtime/dev-console-idp';
 import { consoleSite } from '../functions/dev-runtime/console-site';
-import { localTokenSweep } from '../functions/dev-runtime/token-sweep';
-import { localSyncSweep } from '../functions/dev-runtime/sync-sweep';
+import { devTokenHooks } from '../functions/dev-runtime/token-hooks';
+import { devScheduleHooks } from '../functions/dev-runtime/schedules';
 import { attachLocalWorkers } from '../functions/dev-runtime/workers';
+import { startSchedules } from '../functions/dev-runtime/schedules';
+import { handlerLoader } from '../functions/dev-runtime/lambda-runtime';
+import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws';
+import { writeAwsEnv } from '../functions/dev-runtime/aws-env';
 import { startSandboxProvider } from '../functions/dev-runtime/sandbox-provider';
 import { registerSandboxClients } from '../functions/dev-runtime/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
@@ -23,22 +28,30 @@ import { randomBytes } from 'node:crypto';
 
 process.env.STAGE ??= 'local';
 const port = Number(process.env.PORT ?? 3000);
-const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
+// Its own default, so the two runtimes' credentials (different organizations) never overwrite each other.
+const dataDir = resolve(process.env.DATA_DIR ?? (onAws ? '.data-aws' : '.data'));
 mkdirSync(dataDir, { recursive: true });
 
 const clock = new OffsetClock();
-const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
-const deps = onAws ? createAwsDeps(clock) : createLocalDeps({ dataDir, clock });
-attachLocalWorkers(deps); // on the aws adapters the queues have their own consumers: nothing attaches
+const emulated = onAws ? await startOnEmulatedAws() : undefined;
+const deps = emulated?.deps ?? createLocalDeps({ dataDir, clock });
+const load = emulated?.load ?? handlerLoader(deps);
+if (!emulated) attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
+const schedules = startSchedules(load, clock);
 
-const server = createLocalServer(deps, [
-  devHooks(clock),
-  devConsoleIdentityProvider(dataDir),
-  consoleSite({ dataDir, clock }),
-  devLedgerHooks(deps),
-  localTokenSweep(deps),
-  localSyncSweep(deps),
-]);
+const server = createLocalServer(
+  deps,
+  [
+    devHooks(clock, emulated?.advance),
+    devConsoleIdentityProvider(dataDir),
+    consoleSite({ dataDir, clock }),
+    devLedgerHooks(deps),
+    devTokenHooks(deps, schedules),
+    devScheduleHooks(schedules),
+  ],
+  load,
+);
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {
     const actualPort = (server.address() as AddressInfo).port;
@@ -58,6 +71,7 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     console.log(
       `Connector and event service listening on ${baseUrl} (${onAws ? 'aws adapters at ' + process.env.AWS_ENDPOINT_URL : 'local adapters, data in ' + dataDir})`,
     );
+    if (emulated) console.log(emulated.summary.join('\n'));
     if (created && process.stdout.isTTY) {
       console.log(`Development API key (shown once; also in ${path}):\n  ${credentials.apiKey}`);
     } else {
@@ -73,6 +87,27 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     process.exit(1);
   });
 });
+
+/** Provisions the stack at the endpoint and starts the event sources and the task runner. */
+async function startOnEmulatedAws() {
+  const prefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
+  try {
+    const runtime = await startEmulatedAws({
+      prefix,
+      clock,
+      // With the development clock, SQS delays follow it (functions/dev-runtime/emulated-aws.ts).
+      ...(process.env.LOCAL_TEST_HOOKS === '1' ? { maxDelaySeconds: 1 } : {}),
+    });
+    writeAwsEnv(dataDir, runtime.provisioned.environment);
+    return runtime;
+  } catch (error) {
+    console.error(
+      `Could not provision the stack (prefix ${prefix}) at ${process.env.AWS_ENDPOINT_URL}: ${error instanceof Error ? error.message : String(error)}\n` +
+        'Is the emulator running? `npm run start:aws` starts moto server and DynamoDB Local itself.',
+    );
+    process.exit(1);
+  }
+}
 
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -19,6 +19,9 @@ import type { StageConfig } from './stage-config';
 
 type PublicSetting = Exclude<ProviderSetting, 'clientSecret'>;
 
+/** A content-API call: the API, and the token endpoint and client to refresh the access token on use. */
+const CONTENT_CALLS: ProviderSetting[] = ['apiUrl', 'tokenUrl', 'clientId', 'clientSecret'];
+
 /** What each route reads: provider settings, and whether it signs or verifies the OAuth state. */
 const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boolean }> = {
   openConnectLink: { settings: ['authorizeUrl', 'clientId'], stateKey: true },
@@ -27,8 +30,13 @@ const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boole
     stateKey: true,
   },
   deleteConnection: { settings: ['revokeUrl', 'clientId', 'clientSecret'], stateKey: false },
-  /** The scheduled token refresh sweep (lib/token-lifecycle.ts): the token endpoint and the client. */
+  /** The scheduled token refresh sweep (lib/workers.ts): the token endpoint and the client. */
   refreshSweep: { settings: ['tokenUrl', 'clientId', 'clientSecret'], stateKey: false },
+  // Routes and workers that call a provider's content API through a connection (refreshing on use).
+  listSources: { settings: CONTENT_CALLS, stateKey: false },
+  createImportLink: { settings: CONTENT_CALLS, stateKey: false },
+  createExport: { settings: CONTENT_CALLS, stateKey: false },
+  syncWorker: { settings: CONTENT_CALLS, stateKey: false },
 };
 
 const endpoint = z.url({ protocol: /^https?$/ });

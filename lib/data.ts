@@ -4,6 +4,7 @@ import { Duration } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { TableName } from '../functions/platform/ports';
 import { INDEX_KEYS, TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
@@ -35,6 +36,8 @@ export const KEY_ADMIN_ACTIONS = [
 export class DataStores extends Construct {
   readonly key: Key;
   readonly tables: Record<TableName, TableV2>;
+  /** The vault stand-in's document content (metadata in the vault table). */
+  readonly vaultBucket: Bucket;
 
   constructor(scope: Construct, id: string, stage: StageConfig) {
     super(scope, id);
@@ -78,5 +81,25 @@ export class DataStores extends Construct {
         return [name, table];
       }),
     ) as Record<TableName, TableV2>;
+
+    const accessLogs = new Bucket(this, 'VaultAccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: stage.removalPolicy,
+    });
+    this.vaultBucket = new Bucket(this, 'VaultContent', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'vault/',
+      // A failed multipart upload (a worker killed mid-file) leaves parts that cost storage until then.
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: stage.removalPolicy,
+    });
   }
 }

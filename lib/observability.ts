@@ -25,11 +25,11 @@ import type { IConstruct } from 'constructs';
 import { Construct } from 'constructs';
 import type { MetricName } from '../functions/platform/metrics';
 import { METRICS_NAMESPACE, metricDimensions } from '../functions/platform/metrics';
-import { Delivery } from './delivery';
 import type { Messaging } from './messaging';
 import { ServiceQueue } from './messaging';
 import { ServiceFunction } from './service-function';
 import type { StageConfig } from './stage-config';
+import { QueueWorkers, ScheduledWorkers } from './workers';
 
 export interface ObservabilityProps {
   stage: StageConfig;
@@ -59,21 +59,25 @@ export class Observability extends Construct {
     const stack = Stack.of(this);
     const all = stack.node.findAll();
     const functions = all.filter((c): c is ServiceFunction => c instanceof ServiceFunction);
-    const delivery = all.find((c): c is Delivery => c instanceof Delivery);
+    const queueWorkers = all.find((c): c is QueueWorkers => c instanceof QueueWorkers);
+    const workers = [
+      ...Object.values(queueWorkers?.functions ?? {}),
+      ...all.flatMap((c) => (c instanceof ScheduledWorkers ? [...c.functions.values()] : [])),
+    ];
     const stateMachines = all.filter((c): c is StateMachine => c instanceof StateMachine);
     const rules = all.filter((c): c is Rule => c instanceof Rule);
     const webAcl = all.find((c): c is CfnWebACL => c instanceof CfnWebACL);
 
-    // One topic for every alarm: the delivery construct's when it made one, else ours.
+    // One topic for every alarm: the queue workers' when they made one, else ours.
     if (stage.alarmEmail) {
-      const existing = delivery?.node.tryFindChild('Alarms');
+      const existing = queueWorkers?.node.tryFindChild('Alarms');
       this.topic = existing instanceof Topic ? existing : this.makeTopic(stage.alarmEmail);
       this.action = new SnsAction(this.topic);
     }
-    // The delivery construct's own alarms (dead letters, oldest message) already notify the topic.
-    const inherited: IAlarm[] = delivery?.alarms ?? [];
+    // The queue workers' own alarms (dead letters, oldest message) already notify the topic.
+    const inherited: IAlarm[] = queueWorkers?.alarms ?? [];
 
-    this.queueAlarms(all, delivery ? [messaging.queues.events, messaging.queues.deliveries] : []);
+    this.queueAlarms(all, queueWorkers ? Object.values(messaging.queues) : []);
 
     this.functionAlarms(functions, stage);
     this.apiAlarms(restApi, stage);
@@ -85,7 +89,7 @@ export class Observability extends Construct {
       stage,
       restApi,
       messaging,
-      functions,
+      workers,
       stateMachines,
       webAcl,
       business,
@@ -93,10 +97,10 @@ export class Observability extends Construct {
     });
   }
 
-  /** Dead letters of the queues the delivery construct does not watch (it watches events and deliveries). */
-  private queueAlarms(all: IConstruct[], watchedByDelivery: ServiceQueue[]): void {
+  /** Dead letters of the queues the queue workers' construct does not watch (it watches the table's). */
+  private queueAlarms(all: IConstruct[], watchedByWorkers: ServiceQueue[]): void {
     const stack = Stack.of(this);
-    const watched = new Set<ServiceQueue>(watchedByDelivery);
+    const watched = new Set<ServiceQueue>(watchedByWorkers);
     for (const queue of all.filter((c): c is ServiceQueue => c instanceof ServiceQueue && !watched.has(c))) {
       const name = pascal(queue.node.path.replace(`${stack.node.path}/`, ''));
       this.alarm(`${name}DeadLetters`, {
@@ -109,7 +113,7 @@ export class Observability extends Construct {
     }
   }
 
-  /** Lambda: unhandled errors (crashes, timeouts; handled 5xx show up on the API) and throttles. */
+  /** Lambda: unhandled errors (crashes, timeouts; handled 5xx show up on the API) and the account's throttles. */
   private functionAlarms(functions: ServiceFunction[], stage: StageConfig): void {
     const stack = Stack.of(this);
     for (const fn of functions) {
@@ -126,17 +130,9 @@ export class Observability extends Construct {
         threshold: stage.alarms.functionErrorPercent,
         description: `More than ${stage.alarms.functionErrorPercent}% of ${fn.node.path} invocations ended in an error (crash or timeout) in 5 minutes`,
       });
-      const reserved = (fn.fn.node.defaultChild as { reservedConcurrentExecutions?: number })
-        .reservedConcurrentExecutions;
-      if (reserved !== undefined) {
-        this.alarm(`${name}Throttles`, {
-          metric: fn.fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
-          threshold: 0,
-          evaluationPeriods: 3,
-          description: `${fn.node.path} (reserved concurrency ${reserved}) was throttled in each of 3 periods of 5 minutes`,
-        });
-      }
     }
+    // No function reserves concurrency (workers are bounded by their event source's maximum
+    // concurrency), so a throttle anywhere means the account's concurrency is exhausted.
     this.alarm('AccountLambdaThrottles', {
       metric: new Metric({
         namespace: 'AWS/Lambda',
@@ -268,22 +264,19 @@ export class Observability extends Construct {
     stage: StageConfig;
     restApi: RestApi;
     messaging: Messaging;
-    functions: ServiceFunction[];
+    /** The queue consumers and scheduled workers. */
+    workers: ServiceFunction[];
     stateMachines: StateMachine[];
     webAcl?: CfnWebACL;
     business: (name: MetricName, statistic?: string, period?: Duration) => Metric;
     alarms: IAlarm[];
   }): Dashboard {
-    const { restApi, messaging, functions, stateMachines, webAcl, business } = input;
+    const { restApi, messaging, workers, stateMachines, webAcl, business } = input;
     const stack = Stack.of(this);
     const graph = (title: string, left: IMetric[], right: IMetric[] = [], width = 12) =>
       new GraphWidget({ title, left, right, width, height: 6 });
     const per5 = (name: MetricName, statistic = 'Sum') => business(name, statistic, FIVE_MINUTES);
     const queues = Object.entries(messaging.queues);
-    const workers = functions.filter(
-      (f) =>
-        (f.fn.node.defaultChild as { reservedConcurrentExecutions?: number }).reservedConcurrentExecutions,
-    );
     const dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: stack.stackName,
       defaultInterval: Duration.hours(6),
@@ -361,6 +354,11 @@ export class Observability extends Construct {
       ),
     );
     const lower = [
+      graph(
+        'Imports and exports: runs and jobs (left), documents imported and files refused (right)',
+        [per5('SyncRuns'), per5('ExportJobs')],
+        [per5('ImportedDocuments'), per5('SyncItemFailures')],
+      ),
       graph(
         'Workflows: executions',
         stateMachines.flatMap((m) => [

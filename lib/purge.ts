@@ -1,6 +1,6 @@
 // The purge-on-disconnect workflow: the state machine from the shared definition
-// (functions/connectors/infra/purge-definition.ts), its two task Lambdas with least grants, and what the
-// routes that start or read it need.
+// (functions/connectors/infra/purge-definition.ts), its task Lambdas from the worker table
+// (functions/platform/workers.ts) with least grants, and what the routes that start or read it need.
 import { Duration, Stack } from 'aws-cdk-lib';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -9,15 +9,23 @@ import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import { WORKFLOW_ARN_ENV } from '../functions/platform/tables';
 import { ROUTES } from '../functions/routes';
-import type { PurgeRetry, PurgeTaskTarget } from '../functions/connectors/infra/purge-definition';
-import { purgeDefinition } from '../functions/connectors/infra/purge-definition';
+import type { PurgeRetry, PurgeTask, PurgeTaskTarget } from '../functions/connectors/infra/purge-definition';
+import {
+  DEPLOYED_PURGE_SETTINGS,
+  PURGE_TASKS,
+  purgeDefinition,
+} from '../functions/connectors/infra/purge-definition';
+import { WORKFLOW_TASKS } from '../functions/platform/workers';
 import type { DataStores } from './data';
+import type { Messaging } from './messaging';
 import { ServiceFunction } from './service-function';
+import { bindUses } from './workers';
 import type { StageConfig } from './stage-config';
 
 export interface PurgeWorkflowProps {
   stage: StageConfig;
   data: DataStores;
+  messaging: Messaging;
   /** Defaults to PRODUCTION_RETRY; emulator tests use 1 s intervals. */
   retry?: PurgeRetry;
   /**
@@ -27,48 +35,44 @@ export interface PurgeWorkflowProps {
   callbackQueue?: IQueue;
 }
 
-/** A page task must finish well inside its state's timeout, so a stuck attempt is retried, not waited on. */
-const PAGE_FUNCTION_TIMEOUT = Duration.seconds(60);
-const TASK_TIMEOUT_SECONDS = 120;
-const EXECUTION_TIMEOUT_SECONDS = 24 * 3600;
+const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
 export class PurgeWorkflow extends Construct {
   readonly stateMachine: StateMachine;
-  readonly pageFunction: ServiceFunction;
-  readonly finishFunction: ServiceFunction;
+  /** One function per task of the worker table's purge workflow, by task name. */
+  readonly taskFunctions: Record<PurgeTask, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: PurgeWorkflowProps) {
     super(scope, id);
     const { stage, data } = props;
-    // Both run the same module; each gets only the grants of its own task.
-    this.pageFunction = new ServiceFunction(this, 'PurgePage', {
-      handler: 'connectors/api/handlers/purge-tasks',
-      stage,
-      description: 'Purge workflow: delete the vault documents of one page of a ledger',
-      timeout: PAGE_FUNCTION_TIMEOUT,
-    })
-      .bindTable('connectors', data.tables.connectors, 'write')
-      .bindTable('vault', data.tables.vault, 'write');
-    this.finishFunction = new ServiceFunction(this, 'FinishPurge', {
-      handler: 'connectors/api/handlers/purge-tasks',
-      stage,
-      description: 'Purge workflow: record the job outcome',
-    }).bindTable('connectors', data.tables.connectors, 'write');
+    // Both tasks run the same module; each gets only the grants of its own task.
+    const tasks = WORKFLOW_TASKS.filter((t) => t.workflow === 'purge');
+    const missing = PURGE_TASKS.filter((name) => !tasks.some((t) => t.id === name));
+    if (missing.length) throw new Error(`The worker table has no purge task ${missing.join(', ')}`);
+    this.taskFunctions = Object.fromEntries(
+      tasks.map((task) => {
+        const fn = new ServiceFunction(this, pascal(task.id), {
+          handler: task.handler,
+          stage,
+          description: task.description,
+          timeout: Duration.seconds(task.timeoutSeconds),
+        });
+        return [task.id, bindUses(fn, task.uses, { data, messaging: props.messaging })];
+      }),
+    ) as Record<PurgeTask, ServiceFunction>;
 
     const target: PurgeTaskTarget = props.callbackQueue
       ? { kind: 'sqsCallback', queueUrl: props.callbackQueue.queueUrl }
       : {
           kind: 'lambda',
-          functionArns: {
-            purgePage: this.pageFunction.fn.functionArn,
-            finishPurge: this.finishFunction.fn.functionArn,
-          },
+          functionArns: Object.fromEntries(
+            PURGE_TASKS.map((name) => [name, this.taskFunctions[name].fn.functionArn]),
+          ) as Record<PurgeTask, string>,
         };
     const definition = purgeDefinition({
+      ...DEPLOYED_PURGE_SETTINGS,
       target,
-      retry: props.retry,
-      taskTimeoutSeconds: TASK_TIMEOUT_SECONDS,
-      timeoutSeconds: EXECUTION_TIMEOUT_SECONDS,
+      ...(props.retry ? { retry: props.retry } : {}),
     });
 
     this.stateMachine = new StateMachine(this, 'StateMachine', {
@@ -87,8 +91,7 @@ export class PurgeWorkflow extends Construct {
     if (props.callbackQueue) {
       props.callbackQueue.grantSendMessages(this.stateMachine);
     } else {
-      this.pageFunction.fn.grantInvoke(this.stateMachine);
-      this.finishFunction.fn.grantInvoke(this.stateMachine);
+      for (const fn of Object.values(this.taskFunctions)) fn.fn.grantInvoke(this.stateMachine);
     }
   }
 

@@ -7,12 +7,18 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { DLQ_URL_ENV, QUEUE_URL_ENV, TABLE_DEFINITIONS } from '../functions/platform/tables';
+import {
+  DLQ_URL_ENV,
+  QUEUE_URL_ENV,
+  TABLE_DEFINITIONS,
+  VAULT_BUCKET_ENV,
+} from '../functions/platform/tables';
 import type { QueueName, TableName } from '../functions/platform/ports';
 import type { StageConfig } from './stage-config';
 
@@ -150,6 +156,22 @@ export class ServiceFunction extends Construct {
   bindDeadLetters(name: QueueName, deadLetterQueue: IQueue): this {
     deadLetterQueue.grant(this.fn, 'sqs:ReceiveMessage');
     this.fn.addEnvironment(DLQ_URL_ENV[name], deadLetterQueue.queueUrl);
+    return this;
+  }
+
+  /**
+   * The vault stand-in's content bucket: `read` GetObject, `write` also PutObject (multipart included)
+   * and DeleteObject, `delete` DeleteObject only; sets its name variable.
+   */
+  bindVaultBucket(bucket: IBucket, access: 'read' | 'write' | 'delete'): this {
+    const actions =
+      access === 'read'
+        ? ['s3:GetObject']
+        : access === 'delete'
+          ? ['s3:DeleteObject']
+          : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
+    this.fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
+    this.fn.addEnvironment(VAULT_BUCKET_ENV, bucket.bucketName);
     return this;
   }
 

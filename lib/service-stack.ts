@@ -2,19 +2,18 @@
 import type { StackProps } from 'aws-cdk-lib';
 import { Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TABLE_DEFINITIONS, TABLE_NAMES } from '../functions/platform/tables';
+import { TABLE_DEFINITIONS, TABLE_NAMES, WORKFLOW_ARN_ENV } from '../functions/platform/tables';
 import { Api } from './api';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { ConsoleHosting } from './console-hosting';
 import { DataStores } from './data';
-import { Delivery } from './delivery';
 import { ApiFirewall } from './firewall';
 import { Messaging } from './messaging';
 import { NagAcknowledgements } from './nag';
 import { Observability } from './observability';
 import { PurgeWorkflow } from './purge';
 import type { StageConfig } from './stage-config';
-import { TokenLifecycle } from './token-lifecycle';
+import { QueueWorkers, ScheduledWorkers } from './workers';
 
 export interface ServiceStackProps extends StackProps {
   stage: StageConfig;
@@ -25,32 +24,40 @@ export class ServiceStack extends Stack {
   readonly messaging: Messaging;
   readonly api: Api;
   readonly connectors: ConnectorSettings;
+  readonly queueWorkers: QueueWorkers;
+  readonly scheduledWorkers: ScheduledWorkers;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     this.data = new DataStores(this, 'Data', props.stage);
     this.messaging = new Messaging(this, 'Messaging');
-    new Delivery(this, 'Delivery', { stage: props.stage, data: this.data, messaging: this.messaging });
     this.connectors = new ConnectorSettings(this, 'Connectors', {
       stage: props.stage,
       context: connectorContext(this.node.tryGetContext('connectors')),
     });
+    // The worker table's queue consumers and schedules (functions/platform/workers.ts).
+    const workers = {
+      stage: props.stage,
+      data: this.data,
+      messaging: this.messaging,
+      environmentFor: this.connectors.environmentFor,
+    };
+    this.queueWorkers = new QueueWorkers(this, 'Workers', workers);
     this.api = new Api(this, 'Api', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
     });
-    new PurgeWorkflow(this, 'Purge', { stage: props.stage, data: this.data }).bindRoutes(this.api.functions);
-    if (props.stage.firewall)
-      new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
-    Aspects.of(this).add(new NagAcknowledgements());
-    new TokenLifecycle(this, 'TokenLifecycle', {
+    const purge = new PurgeWorkflow(this, 'Purge', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
-      connectors: this.connectors,
-    });
+    }).bindRoutes(this.api.functions);
+    if (props.stage.firewall)
+      new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
+    Aspects.of(this).add(new NagAcknowledgements());
+    this.scheduledWorkers = new ScheduledWorkers(this, 'Schedules', workers);
     // Last: it finds every function, queue, state machine and schedule made above.
     new Observability(this, 'Observability', {
       stage: props.stage,
@@ -70,6 +77,14 @@ export class ServiceStack extends Stack {
       description: 'npm run console:build && aws s3 sync dist/console s3://<value>/console',
     });
     new CfnOutput(this, 'KmsKeyId', { value: this.data.key.keyArn });
+    new CfnOutput(this, 'VaultBucket', {
+      value: this.data.vaultBucket.bucketName,
+      description: "The vault stand-in's document content (VAULT_BUCKET)",
+    });
+    new CfnOutput(this, 'StateMachinePurgeArn', {
+      value: purge.stateMachine.stateMachineArn,
+      description: `export ${WORKFLOW_ARN_ENV.purge}=<value> for the integration tier on a deployed stack`,
+    });
     for (const name of TABLE_NAMES) {
       new CfnOutput(this, `${TABLE_DEFINITIONS[name].envVar.replace(/_/g, '')}`, {
         value: this.data.tables[name].tableName,

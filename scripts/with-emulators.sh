@@ -18,7 +18,7 @@ if [[ $# -eq 0 ]]; then
 fi
 
 if [[ -n "${AWS_ENDPOINT_URL:-}" ]]; then
-  echo "integration: AWS_ENDPOINT_URL is set, using the existing endpoint $AWS_ENDPOINT_URL" \
+  echo "emulators: AWS_ENDPOINT_URL is set, using the existing endpoint $AWS_ENDPOINT_URL" \
     "(DynamoDB: ${AWS_ENDPOINT_URL_DYNAMODB:-$AWS_ENDPOINT_URL}); not starting emulators" >&2
   exec "$@"
 fi
@@ -46,7 +46,7 @@ fi
 
 # shellcheck source=/dev/null
 source "$ENV_FILE"
-echo "integration: using moto server at $AWS_ENDPOINT_URL and DynamoDB Local at $AWS_ENDPOINT_URL_DYNAMODB$reused" >&2
+echo "emulators: using moto server at $AWS_ENDPOINT_URL and DynamoDB Local at $AWS_ENDPOINT_URL_DYNAMODB$reused" >&2
 
 set +e
 "$@"

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
 import type { Deps } from '../platform/ports';
-import type { QueueName, Tables } from '../platform/ports';
+import type { Tables } from '../platform/ports';
 import { TABLE_NAMES } from '../platform/tables';
+import type { QueueName } from '../platform/workers';
+import { QUEUE_NAMES } from '../platform/workers';
 import { LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
@@ -18,7 +20,7 @@ import { PURGE_TASKS, purgeDefinition } from '../connectors';
 import { runPurgeTask } from '../connectors';
 
 export interface LocalDeps extends Deps {
-  queues: { events: LocalQueue; deliveries: LocalQueue; syncs: LocalQueue };
+  queues: Record<QueueName, LocalQueue>;
   workflows: LocalWorkflows;
 }
 
@@ -45,13 +47,19 @@ export function createLocalDeps(
       new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner),
     ]),
   ) as unknown as Tables;
-  const queue = (name: QueueName) =>
-    new LocalQueue(name, { clock, journal: dataDir ? join(dataDir, 'queues', `${name}.jsonl`) : undefined });
   const deps: LocalDeps = {
     tables,
     keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined),
     // Journaled under the data directory and driven by the clock, like the tables.
-    queues: { events: queue('events'), deliveries: queue('deliveries'), syncs: queue('syncs') },
+    queues: Object.fromEntries(
+      QUEUE_NAMES.map((name) => [
+        name,
+        new LocalQueue(name, {
+          clock,
+          journal: dataDir ? join(dataDir, 'queues', `${name}.jsonl`) : undefined,
+        }),
+      ]),
+    ) as Record<QueueName, LocalQueue>,
     clock,
     // Document metadata in the journaled vault table, content in files under the data directory.
     vault: new VaultStandIn(

@@ -3,7 +3,7 @@
 export { CONNECTOR_ROUTES } from './api/routes';
 export { runPurgeTask } from './api/handlers/purge-tasks';
 export type { PurgeRetry } from './infra/purge-definition';
-export { PURGE_TASKS, purgeDefinition } from './infra/purge-definition';
+export { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from './infra/purge-definition';
 export type { ConnectorConfig } from './infra/config';
 export { STATE_KEY_ENV, envConfig } from './infra/config';
 export { create as createSyncWorker } from './api/handlers/sync-worker';

@@ -1,51 +1,96 @@
-// The local server runs each scheduled worker the way its EventBridge rule does in AWS: on a timer,
-// one run at a time (as reserved concurrency 1). With LOCAL_TEST_HOOKS=1, `POST <hookPath>` runs one
-// now and answers its summary, so tests need not wait for the timer.
+// The development runtimes run every scheduled worker of the worker table (functions/platform/workers.ts)
+// as EventBridge does in AWS: the handler module the stack deploys, with a scheduled event, cut at its
+// function timeout. Locally a schedule fires at most LOCAL_SCHEDULE_INTERVAL_MS apart (30 s by default,
+// so a person trying the service need not wait 5 minutes; 0 turns the timers off). One run of a
+// worker at a time: a run asked for while one is going waits for it, then runs afresh.
+import { randomUUID } from 'node:crypto';
 import { getNumberFromEnv } from '../platform/config';
-import type { Logger } from '../platform/logger';
+import type { Clock } from '../platform/clock';
+import { logger } from '../platform/logger';
+import type { ScheduledWorker } from '../platform/workers';
+import { SCHEDULED_WORKERS } from '../platform/workers';
+import type { HandlerLoader } from './lambda-runtime';
+import { invokeFunction } from './lambda-runtime';
 import type { Extension } from './server';
 
-export interface LocalSchedule<S> {
-  log: Logger;
-  /** Milliseconds between runs; 0 turns the timer off. */
-  intervalEnv: string;
-  defaultIntervalMs: number;
-  hookPath: string;
-  run(): Promise<S & { entries: number }>;
-  /** What a finished run with work logs. */
-  done: string;
+export interface Schedules {
+  /** Runs the worker now (after the run under way, if any) and answers what its handler returned. */
+  run(id: string): Promise<unknown>;
+  stop(): void;
 }
 
-export function localSchedule<S>(schedule: LocalSchedule<S>): Extension {
-  let running: Promise<S & { entries: number }> | undefined;
-  const runNow = async (): Promise<S & { entries: number }> => {
-    while (running) await running.catch(() => undefined);
-    running = schedule.run();
+/** The event an EventBridge schedule rule sends. */
+function scheduledEvent(worker: ScheduledWorker, clock: Clock) {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '000000000000',
+    time: new Date(clock.now()).toISOString(),
+    region: 'local',
+    resources: [`arn:aws:events:local:000000000000:rule/${worker.id}`],
+    detail: {},
+  };
+}
+
+export function startSchedules(load: HandlerLoader, clock: Clock): Schedules {
+  const log = logger.child({ runtime: 'schedules' });
+  const running = new Map<string, Promise<unknown>>();
+  const run = async (worker: ScheduledWorker): Promise<unknown> => {
+    for (let current = running.get(worker.id); current; current = running.get(worker.id)) {
+      await current.catch(() => undefined);
+    }
+    const started = invokeFunction(load, worker, scheduledEvent(worker, clock));
+    running.set(worker.id, started);
     try {
-      const summary = await running;
-      if (summary.entries) schedule.log.info(schedule.done, summary as Record<string, unknown>);
-      return summary;
+      return await started;
     } finally {
-      running = undefined;
+      running.delete(worker.id);
     }
   };
-  const interval = getNumberFromEnv(schedule.intervalEnv, { default: schedule.defaultIntervalMs });
-  if (interval > 0) {
-    setInterval(() => {
-      if (!running)
-        runNow().catch((error: unknown) => schedule.log.error(`${schedule.done}: failed`, { error }));
-    }, interval).unref();
-  }
+
+  const interval = getNumberFromEnv('LOCAL_SCHEDULE_INTERVAL_MS', { default: 30_000 });
+  const timers =
+    interval > 0
+      ? SCHEDULED_WORKERS.map((worker) =>
+          setInterval(
+            () => {
+              if (running.has(worker.id)) return; // as a rule whose target is still busy: skip
+              run(worker).catch((error: unknown) =>
+                log.error('scheduled run failed', { worker: worker.id, error }),
+              );
+            },
+            Math.min(worker.rateMinutes * 60_000, interval),
+          ).unref(),
+        )
+      : [];
+
+  return {
+    run: (id) => {
+      const worker = SCHEDULED_WORKERS.find((w) => w.id === id);
+      if (!worker) return Promise.reject(new Error(`No scheduled worker ${id}`));
+      return run(worker);
+    },
+    stop: () => timers.forEach(clearInterval),
+  };
+}
+
+/**
+ * `POST /__dev/<id in kebab case>` (LOCAL_TEST_HOOKS=1) runs that scheduled worker now and answers its
+ * summary, e.g. /__dev/sync-sweep: tests need not wait for the timer. /__dev/token-sweep is answered by
+ * ./token-hooks.ts.
+ */
+export function devScheduleHooks(schedules: Schedules): Extension {
+  const paths = new Map(
+    SCHEDULED_WORKERS.map((w) => [`/__dev/${w.id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, w.id]),
+  );
   return async (request, response, url) => {
-    if (
-      process.env.LOCAL_TEST_HOOKS !== '1' ||
-      request.method !== 'POST' ||
-      url.pathname !== schedule.hookPath
-    )
-      return false;
-    const summary = await runNow();
+    const id = paths.get(url.pathname);
+    if (process.env.LOCAL_TEST_HOOKS !== '1' || request.method !== 'POST' || !id) return false;
+    const summary = await schedules.run(id);
     response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    response.end(JSON.stringify(summary));
+    response.end(JSON.stringify(summary ?? {}));
     return true;
   };
 }

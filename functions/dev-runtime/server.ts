@@ -5,6 +5,8 @@ import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import type { HandlerLoader } from './lambda-runtime';
+import { handlerLoader, lambdaContext } from './lambda-runtime';
 import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../routes';
 import type { Deps } from '../platform/ports';
 import type { RouteDefinition } from '../platform/route-types';
@@ -24,39 +26,7 @@ export type Extension = (
   body: Buffer,
 ) => Promise<boolean>;
 
-/** Each handler module's factory, called once with this server's ports (as a Lambda container does). */
-function handlerLoader(deps: Deps): (module: string) => Promise<LambdaHandler> {
-  const built = new Map<string, Promise<LambdaHandler>>();
-  return (module) => {
-    let loaded = built.get(module);
-    if (!loaded) {
-      loaded = import(`../${module}.ts`).then((m: { create: (deps: Deps) => LambdaHandler }) =>
-        m.create(deps),
-      );
-      built.set(module, loaded);
-    }
-    return loaded;
-  };
-}
-
-type LoadHandler = ReturnType<typeof handlerLoader>;
-
-function lambdaContext(name: string): Context {
-  return {
-    awsRequestId: randomUUID(),
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:local:function:${name}`,
-    memoryLimitInMB: '512',
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
+type LoadHandler = (module: string) => Promise<LambdaHandler>;
 
 /** The local server's own answers carry what handler answers carry: a request id, no caching. */
 function json(
@@ -177,11 +147,16 @@ async function dispatch(
     if (refused) return refused;
   }
   const handler = await loadHandler(route.handler);
-  return handler(event, lambdaContext(route.id));
+  return handler(event, lambdaContext(route.id, (route.timeoutSeconds ?? 10) * 1000));
 }
 
-export function createLocalServer(deps: Deps, extensions: Extension[] = []): Server {
-  const loadHandler = handlerLoader(deps);
+/** `load`: the runtime's handler loader, so routes and workers share one "container" per module. */
+export function createLocalServer(
+  deps: Deps,
+  extensions: Extension[] = [],
+  load: HandlerLoader = handlerLoader(deps),
+): Server {
+  const loadHandler = load as unknown as LoadHandler;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,6 +1,12 @@
 // The ports core talks through. Each has an `aws` and a `local` adapter, held to one contract suite.
 import type { Readable } from 'node:stream';
 import type { Clock } from './clock';
+import type { TableName, WorkflowName } from './resource-names';
+import type { QueueName } from './workers';
+
+export type { TableName, WorkflowName } from './resource-names';
+/** The queues are the worker table's (./workers.ts): a queue exists because a worker consumes it. */
+export type { QueueName } from './workers';
 
 export type Scalar = string | number | boolean;
 
@@ -65,9 +71,6 @@ export interface Table {
   query<T extends Item = Item>(query: Query): Promise<Page<T>>;
 }
 
-/** `vault` stands in for the vault area's documents (see VaultDocuments); the others are ours. */
-export type TableName = 'platform' | 'ratelimits' | 'connectors' | 'webhooks' | 'vault';
-
 export type Tables = Record<TableName, Table>;
 
 export interface DataKey {
@@ -106,12 +109,7 @@ export interface Queue {
   listDeadLetters(limit?: number): Promise<DeadLetter[]>;
 }
 
-/** events and deliveries: the event pipeline; syncs: import runs and exports, a step per message. */
-export type QueueName = 'events' | 'deliveries' | 'syncs';
-
 export type Queues = Record<QueueName, Queue>;
-
-export type WorkflowName = 'purge';
 
 export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 

@@ -2,20 +2,12 @@
 // generator need to know about a route, including what it may touch (its IAM grants).
 import type * as z from 'zod';
 import type { Permission } from './permissions';
-import type { QueueName, TableName, WorkflowName } from './ports';
+import type { ResourceUses } from './workers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface RouteUses {
-  tables?: Partial<Record<TableName, 'read' | 'write'>>;
-  /** encrypt: GenerateDataKey; decrypt: Decrypt; both. */
-  kms?: 'encrypt' | 'decrypt' | 'both';
-  queues?: QueueName[];
-  /** Reads these queues' dead-letter queues (sqs:ReceiveMessage on the DLQ only). */
-  deadLetters?: QueueName[];
-  /** start: StartExecution (and DescribeExecution); describe: DescribeExecution only. */
-  workflows?: Partial<Record<WorkflowName, 'start' | 'describe'>>;
-}
+/** A route's resources: the same shape as a worker's (the worker table, ./workers.ts). */
+export type RouteUses = ResourceUses;
 
 /**
  * What a route reads from the request. The handler parses with exactly these schemas (the middy

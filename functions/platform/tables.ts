@@ -1,5 +1,7 @@
 // Table definitions: read by the CDK stack, the emulator harness and the adapters, so they cannot drift.
+// Also the environment variables that carry every resource's physical name into a Lambda.
 import type { IndexName, QueueName, TableName, WorkflowName } from './ports';
+import { QUEUE_NAMES } from './workers';
 
 export interface TableDefinition {
   /** Environment variable that carries the physical table name into a Lambda. */
@@ -51,19 +53,17 @@ export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1s
   gsi2: { pk: 'gsi2pk', sk: 'gsi2sk' },
 };
 
-/** Environment variable carrying each queue's URL into a Lambda. */
-export const QUEUE_URL_ENV: Record<QueueName, string> = {
-  events: 'QUEUE_EVENTS_URL',
-  deliveries: 'QUEUE_DELIVERIES_URL',
-  syncs: 'QUEUE_SYNCS_URL',
-};
+const queueEnv = (suffix: string) =>
+  Object.fromEntries(QUEUE_NAMES.map((q) => [q, `QUEUE_${q.toUpperCase()}_${suffix}`])) as Record<
+    QueueName,
+    string
+  >;
 
-/** Environment variable carrying each queue's dead-letter queue URL (routes that list dead letters). */
-export const DLQ_URL_ENV: Record<QueueName, string> = {
-  events: 'QUEUE_EVENTS_DLQ_URL',
-  deliveries: 'QUEUE_DELIVERIES_DLQ_URL',
-  syncs: 'QUEUE_SYNCS_DLQ_URL',
-};
+/** Environment variable carrying each queue's URL into a Lambda (QUEUE_EVENTS_URL, ...). */
+export const QUEUE_URL_ENV: Record<QueueName, string> = queueEnv('URL');
+
+/** Environment variable carrying each queue's dead-letter queue URL (QUEUE_EVENTS_DLQ_URL, ...). */
+export const DLQ_URL_ENV: Record<QueueName, string> = queueEnv('DLQ_URL');
 
 /** Environment variable carrying the vault stand-in's content bucket name into a Lambda. */
 export const VAULT_BUCKET_ENV = 'VAULT_BUCKET';

@@ -4,6 +4,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import { METRICS, METRICS_NAMESPACE } from '../../functions/platform/metrics';
+import { QUEUE_NAMES } from '../../functions/platform/workers';
 import type { Observability } from '../../lib/observability';
 import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
@@ -51,8 +52,8 @@ describe('observability (prod, with an alarm email)', () => {
     }
   });
 
-  it('watches throttles of the reserved-concurrency workers and of the account', () => {
-    expect(described(template, 'was throttled').length).toBeGreaterThanOrEqual(3); // fan-out, delivery, sweep
+  it('watches the throttles of the account (no function reserves concurrency of its own)', () => {
+    expect(described(template, 'was throttled')).toEqual([]);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/Lambda',
       MetricName: 'Throttles',
@@ -60,8 +61,8 @@ describe('observability (prod, with an alarm email)', () => {
     });
   });
 
-  it('watches both dead-letter queues and the age of the oldest message', () => {
-    for (const name of ['events', 'deliveries'] as const) {
+  it('watches every dead-letter queue and the age of the oldest message', () => {
+    for (const name of QUEUE_NAMES) {
       const dlq = stack.getLogicalId(stack.messaging.queues[name].deadLetterQueue.node.defaultChild as never);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -71,7 +72,7 @@ describe('observability (prod, with an alarm email)', () => {
     }
     expect(
       alarmsOf(template).filter((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage'),
-    ).toHaveLength(2);
+    ).toHaveLength(QUEUE_NAMES.length);
   });
 
   it('alarms on failed deliveries, refresh failures and connection throttles from the embedded metrics', () => {

@@ -6,13 +6,18 @@ import type { RouteUses } from '../../functions/platform/route-types';
 import type { TableName } from '../../functions/platform/ports';
 import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../../functions/routes';
 import { TABLE_NAMES } from '../../functions/platform/tables';
+import type { QueueName } from '../../functions/platform/workers';
+import {
+  QUEUE_NAMES,
+  QUEUE_WORKERS,
+  SCHEDULED_WORKERS,
+  WORKFLOW_TASKS,
+} from '../../functions/platform/workers';
 import { KEY_ADMIN_ACTIONS } from '../../lib/data';
-import type { Delivery } from '../../lib/delivery';
 import type { PurgeWorkflow } from '../../lib/purge';
 import type { ServiceFunction } from '../../lib/service-function';
 import { TABLE_ACTIONS } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import type { TokenLifecycle } from '../../lib/token-lifecycle';
 import { actionsOf, resourcesOf, synthStack } from '../support/synth';
 
 const { stack, template } = synthStack();
@@ -188,7 +193,7 @@ function grantsOf(stack: ServiceStack, fn: ServiceFunction): Record<string, stri
 
 interface WorkerUses extends RouteUses {
   /** The queue an SQS event source reads. */
-  reads?: 'events' | 'deliveries';
+  reads?: QueueName;
 }
 
 /** The grants `uses` stands for, exactly: nothing more may appear on the role. */
@@ -249,39 +254,33 @@ describe('least privilege, per function', () => {
     },
   );
 
-  it('grants the workers, tasks and authorizers exactly what they use', () => {
-    const delivery = stack.node.findChild('Delivery') as Delivery;
+  it('grants the workers, tasks and authorizers exactly what the worker table says they use', () => {
     const purge = stack.node.findChild('Purge') as PurgeWorkflow;
-    const lifecycle = stack.node.findChild('TokenLifecycle') as TokenLifecycle;
     const cases: [string, ServiceFunction | undefined, WorkerUses][] = [
       ['api key authorizer', stack.api.authorizerFunction, API_KEY_AUTHORIZER.uses],
       ['console authorizer', stack.api.consoleAuthorizerFunction, CONSOLE_AUTHORIZER.uses],
-      [
-        'fan-out',
-        delivery.fanOut,
-        { tables: { webhooks: 'write' }, queues: ['deliveries'], reads: 'events' },
-      ],
-      [
-        'delivery',
-        delivery.deliver,
-        {
-          tables: { webhooks: 'write' },
-          kms: 'decrypt',
-          queues: ['deliveries', 'events'],
-          reads: 'deliveries',
-        },
-      ],
-      [
-        'refresh sweep',
-        lifecycle.sweep,
-        { tables: { connectors: 'write' }, kms: 'both', queues: ['events'] },
-      ],
-      ['purge page task', purge.pageFunction, { tables: { connectors: 'write', vault: 'write' } }],
-      ['purge finish task', purge.finishFunction, { tables: { connectors: 'write' } }],
+      ...QUEUE_NAMES.map((queue): [string, ServiceFunction, WorkerUses] => [
+        QUEUE_WORKERS[queue].id,
+        stack.queueWorkers.functions[queue],
+        { ...QUEUE_WORKERS[queue].uses, reads: queue },
+      ]),
+      ...SCHEDULED_WORKERS.map((w): [string, ServiceFunction | undefined, WorkerUses] => [
+        w.id,
+        stack.scheduledWorkers.functions.get(w.id),
+        w.uses,
+      ]),
+      ...WORKFLOW_TASKS.map((t): [string, ServiceFunction | undefined, WorkerUses] => [
+        t.id,
+        purge.taskFunctions[t.id as keyof PurgeWorkflow['taskFunctions']],
+        t.uses,
+      ]),
     ];
     for (const [name, fn, uses] of cases) {
       expect({ name, grants: grantsOf(stack, fn!) }).toEqual({ name, grants: expectedGrants(stack, uses) });
     }
+    // What the delivery design relies on, spelled out: fan-out has no key, delivery only decrypts.
+    expect(QUEUE_WORKERS.events.uses).toEqual({ tables: { webhooks: 'write' }, queues: ['deliveries'] });
+    expect(QUEUE_WORKERS.deliveries.uses.kms).toBe('decrypt');
   });
 
   it('lets each Lambda write only its own log group, through an inline policy instead of a managed one', () => {

@@ -54,7 +54,10 @@ describe('purge workflow in the service stack', () => {
       purgeDefinition({
         target: {
           kind: 'lambda',
-          functionArns: { purgePage: arn(purge.pageFunction), finishPurge: arn(purge.finishFunction) },
+          functionArns: {
+            purgePage: arn(purge.taskFunctions.purgePage),
+            finishPurge: arn(purge.taskFunctions.finishPurge),
+          },
         },
         retry: PRODUCTION_RETRY,
         taskTimeoutSeconds: 120,
@@ -87,7 +90,7 @@ describe('purge workflow in the service stack', () => {
       'lambda:InvokeFunction',
     ]);
     expect(targetsOfRole(template, role, 'lambda:')).toEqual(
-      [logicalId(purge.pageFunction.fn), logicalId(purge.finishFunction.fn)].sort(),
+      [logicalId(purge.taskFunctions.purgePage.fn), logicalId(purge.taskFunctions.finishPurge.fn)].sort(),
     );
     expect(actionsOfRole(template, role).filter((a) => !/^(lambda|logs|xray):/.test(a))).toEqual([]);
   });
@@ -95,8 +98,8 @@ describe('purge workflow in the service stack', () => {
   it('gives the page task the connectors and vault tables, the finish task the connectors table, no KMS', () => {
     const tables = (...names: ('connectors' | 'vault')[]) =>
       names.map((n) => logicalId(stack.data.tables[n])).sort();
-    const page = roleOf(purge.pageFunction);
-    const finish = roleOf(purge.finishFunction);
+    const page = roleOf(purge.taskFunctions.purgePage);
+    const finish = roleOf(purge.taskFunctions.finishPurge);
     expect(targetsOfRole(template, page, 'dynamodb:')).toEqual(tables('connectors', 'vault'));
     expect(targetsOfRole(template, finish, 'dynamodb:')).toEqual(tables('connectors'));
     for (const role of [page, finish]) {
@@ -112,8 +115,8 @@ describe('purge workflow in the service stack', () => {
 
   it('runs both tasks from the purge-tasks module, the page task within its state timeout', () => {
     const functions = template.findResources('AWS::Lambda::Function') as Resources;
-    const page = functions[logicalId(purge.pageFunction.fn)]!.Properties;
-    const finish = functions[logicalId(purge.finishFunction.fn)]!.Properties;
+    const page = functions[logicalId(purge.taskFunctions.purgePage.fn)]!.Properties;
+    const finish = functions[logicalId(purge.taskFunctions.finishPurge.fn)]!.Properties;
     expect(page.Timeout).toBe(60);
     expect(page.Timeout as number).toBeLessThan(120);
     expect(finish.Timeout).toBe(10);

@@ -293,7 +293,17 @@ describe('the connect flow', () => {
     expect(read.status).toBe(200);
     const connection = JSON.parse(read.body) as Record<string, unknown>;
     expect(Object.keys(connection).sort()).toEqual(
-      ['account', 'created_at', 'enabled', 'id', 'provider', 'scope_tier', 'status', 'updated_at'].sort(),
+      [
+        'account',
+        'created_at',
+        'enabled',
+        'id',
+        'provider',
+        'scope_tier',
+        'status',
+        'status_history',
+        'updated_at',
+      ].sort(),
     );
     expect(connection).toMatchObject({
       id: created.connection_id,

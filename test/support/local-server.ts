@@ -1,11 +1,54 @@
 // Starts the real local server (`npm start`'s entry) in a child process on a free port with a fresh
 // data directory, captures everything it logs, and stops it. e2e tests talk to it over HTTP.
+//
+// One set of e2e tests, two runtimes: E2E_RUNTIME=local (the `e2e` jest project) runs the server on
+// the in-process adapters; E2E_RUNTIME=aws (the `e2e-aws` project, test/support/e2e-aws.ts) runs the
+// same entry as the emulated AWS runtime against the emulators `npm test` starts, each server with
+// resources of its own (RESOURCE_PREFIX), its queues consumed by the SQS event-source runner.
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevCredentials } from '../../functions/dev-runtime/bootstrap';
+import { AWS_ENV_FILE } from '../../functions/dev-runtime/aws-env';
+
+export type Runtime = 'local' | 'aws';
+
+/** The runtime this jest project tests. */
+export const RUNTIME: Runtime = process.env.E2E_RUNTIME === 'aws' ? 'aws' : 'local';
+
+/**
+ * A describe block that runs on the local runtime only; on the emulated AWS runtime it is skipped and
+ * its name says why, so the report shows exactly what is not covered there.
+ */
+export function describeLocalOnly(reason: string, name: string, fn: () => void): void {
+  if (RUNTIME === 'local') describe(name, fn);
+  else describe.skip(`${name} [local runtime only: ${reason}]`, fn);
+}
+
+/** The variables that select the runtime in the server's (and the admin CLI's) environment. */
+function runtimeEnv(dataDir: string): Record<string, string> {
+  if (RUNTIME === 'local') return { AWS_ENDPOINT_URL: '' }; // even when the emulators are up for other tiers
+  if (!process.env.AWS_ENDPOINT_URL) {
+    throw new Error(
+      'E2E_RUNTIME=aws needs the emulators: run `npm test` or ' +
+        '`bash scripts/with-emulators.sh node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e-aws`, ' +
+        'or set AWS_ENDPOINT_URL (LocalStack).',
+    );
+  }
+  return { RESOURCE_PREFIX: `e2e-${dataDir.slice(-6).toLowerCase()}-${randomBytes(3).toString('hex')}` };
+}
+
+/** The emulated runtime's resources, as it wrote them (`export NAME='value'` lines). */
+function awsEnv(dataDir: string): Record<string, string> {
+  if (RUNTIME === 'local') return { AWS_ENDPOINT_URL: '' };
+  const text = readFileSync(join(dataDir, AWS_ENV_FILE), 'utf8');
+  return Object.fromEntries(
+    [...text.matchAll(/^export ([A-Z0-9_]+)='(.*)'$/gm)].map((m) => [m[1]!, m[2]!.replace(/'\\''/g, "'")]),
+  );
+}
 
 export interface RunningServer {
   baseUrl: string;
@@ -15,6 +58,8 @@ export interface RunningServer {
   logs(): string;
   /** Moves the server's clock forward (LOCAL_TEST_HOOKS). */
   advanceClock(ms: number): Promise<void>;
+  /** The server's clock (epoch ms), which advanceClock moves. */
+  clockNow(): Promise<number>;
   /** Runs the admin CLI against this server's data directory; returns its parsed JSON output. */
   admin(...args: string[]): unknown;
   /** A new API key (through the admin CLI) in this server's organization, or in `organizationId`. */
@@ -42,7 +87,7 @@ export async function startLocalServer(
       PORT: '0',
       DATA_DIR: dataDir,
       LOCAL_TEST_HOOKS: '1',
-      AWS_ENDPOINT_URL: '', // the local adapters, even when the emulators are up for other tiers
+      ...runtimeEnv(dataDir),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,7 +96,11 @@ export async function startLocalServer(
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`local server did not start:\n${output}`)), 30_000);
+    // The emulated runtime provisions its resources first.
+    const deadline = setTimeout(
+      () => reject(new Error(`local server did not start:\n${output}`)),
+      RUNTIME === 'aws' ? 90_000 : 30_000,
+    );
     const poll = setInterval(() => {
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
       if (match && /Credentials|Development API key/.test(output)) {
@@ -69,9 +118,10 @@ export async function startLocalServer(
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as DevCredentials;
 
   function admin(...args: string[]): unknown {
-    const run = spawnSync(TSX, [join(ROOT, 'bin', 'admin.ts'), ...args], {
+    const target = RUNTIME === 'aws' ? ['--target', 'aws'] : [];
+    const run = spawnSync(TSX, [join(ROOT, 'bin', 'admin.ts'), ...args, ...target], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, AWS_ENDPOINT_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, ...awsEnv(dataDir) },
       encoding: 'utf8',
     });
     if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
@@ -103,6 +153,11 @@ export async function startLocalServer(
         body: JSON.stringify({ advanceMs: ms }),
       });
       if (!response.ok) throw new Error(`clock hook answered ${response.status}`);
+    },
+    clockNow: async () => {
+      const response = await fetch(`${baseUrl}/__dev/clock`);
+      if (!response.ok) throw new Error(`clock hook answered ${response.status}`);
+      return Date.parse(((await response.json()) as { now: string }).now);
     },
     admin,
     createKey,

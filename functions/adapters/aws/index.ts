@@ -22,6 +22,7 @@ import {
   WORKFLOW_ARN_ENV,
 } from '../../platform/tables';
 import type { Clock } from '../../platform/clock';
+import { QUEUE_NAMES } from '../../platform/workers';
 import { dynamo, kms, s3, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
@@ -56,7 +57,7 @@ export function awsQueues(
   deadLetterUrl: (name: QueueName) => string = (n) => getStringFromEnv(DLQ_URL_ENV[n]),
 ): Queues {
   return lazyRecord<QueueName, Queue>(
-    Object.keys(QUEUE_URL_ENV) as QueueName[],
+    QUEUE_NAMES,
     (name) => new SqsQueue(name, url(name), sqs(), () => deadLetterUrl(name)),
   );
 }

@@ -21,6 +21,8 @@ export interface SqsConsumerOptions {
   batchSize?: number;
   visibilityTimeoutMs?: number;
   maxReceiveCount?: number;
+  /** Batches handed out at once, as an SQS event source's maximum concurrency (default: no limit). */
+  maxConcurrency?: number;
 }
 
 export interface LocalQueueOptions {
@@ -82,7 +84,13 @@ export class LocalQueue implements Queue {
   attach(run: SqsConsumer, options: SqsConsumerOptions = {}): void {
     this.consumer = {
       run,
-      options: { batchSize: 10, visibilityTimeoutMs: 30_000, maxReceiveCount: 5, ...options },
+      options: {
+        batchSize: 10,
+        visibilityTimeoutMs: 30_000,
+        maxReceiveCount: 5,
+        maxConcurrency: Infinity,
+        ...options,
+      },
     };
     this.wake();
   }
@@ -143,6 +151,8 @@ export class LocalQueue implements Queue {
 
   private sleepUntilNext(): void {
     if (this.closed || !this.consumer || !this.messages.size) return;
+    // Every slot busy: the next batch to settle wakes the queue (a timer would only spin).
+    if (this.running.size >= this.consumer.options.maxConcurrency) return;
     const now = this.clock.now();
     let next = Infinity;
     for (const m of this.messages.values()) if (!this.inFlight.has(m.id)) next = Math.min(next, m.visibleAt);
@@ -158,13 +168,16 @@ export class LocalQueue implements Queue {
     const due = [...this.messages.values()]
       .filter((m) => m.visibleAt <= now && !this.inFlight.has(m.id))
       .sort((a, b) => a.visibleAt - b.visibleAt);
-    const { batchSize, maxReceiveCount } = this.consumer.options;
+    const { batchSize, maxReceiveCount, maxConcurrency } = this.consumer.options;
     // As SQS: a message already received maxReceiveCount times (a consumer that died holding it)
     // moves to the dead letters on its next receive instead of being handed out again.
     const exhausted = due.filter((m) => m.receiveCount >= maxReceiveCount);
     for (const message of exhausted) this.deadLetter(message);
     due.splice(0, due.length, ...due.filter((m) => m.receiveCount < maxReceiveCount));
     const started: Promise<void>[] = [];
+    // What waits for a free slot stays due; a batch that settles wakes the queue again.
+    const slots = Math.max(0, maxConcurrency - this.running.size);
+    due.splice(slots * batchSize);
     for (let i = 0; i < due.length; i += batchSize) {
       const run = this.deliverBatch(due.slice(i, i + batchSize), now).finally(() => {
         this.running.delete(run);

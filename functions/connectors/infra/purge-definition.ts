@@ -30,6 +30,16 @@ export const PRODUCTION_RETRY: PurgeRetry = {
   maxDelaySeconds: 60,
 };
 
+/**
+ * What the deployed state machine runs with, on AWS (lib/purge.ts) and on the emulated runtime alike:
+ * production retries, two minutes per task attempt, a day per execution.
+ */
+export const DEPLOYED_PURGE_SETTINGS = {
+  retry: PRODUCTION_RETRY,
+  taskTimeoutSeconds: 120,
+  timeoutSeconds: 24 * 3600,
+} as const satisfies Omit<PurgeDefinitionProps, 'target'>;
+
 /** The error a task throws when retrying cannot help (unknown job, another organization's job). */
 export const PURGE_REFUSED = 'PurgeRefused';
 

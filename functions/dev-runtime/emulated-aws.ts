@@ -1,0 +1,177 @@
+// The emulated AWS runtime (`npm run start:aws`, or `npm start` with AWS_ENDPOINT_URL set): provisions
+// the stack's resources at the emulator endpoint from the definitions the CDK stack deploys, serves the
+// API on the aws adapters, and stands in for what Lambda would run there:
+//   - one SQS event source per entry of the worker table, invoking the very handler module the stack
+//     deploys with the table's batch, window, concurrency and timeout (adapters/aws/event-source.ts);
+//   - the state machine's tasks: moto has no Lambda runtime, so the purge definition is provisioned in
+//     its SQS-callback variant and a task runner answers each task with the task handler module
+//     (adapters/aws/callback-tasks.ts). The Lambda-task variant runs only on AWS (and on LocalStack
+//     after `cdklocal deploy`), and on the local runtime's interpreter.
+// Scheduled workers run from ./schedules.ts, as on the local runtime.
+import type { SQSBatchResponse } from 'aws-lambda';
+import type { ProvisionedStack } from '../adapters/aws/provision';
+import { provisionStack } from '../adapters/aws/provision';
+import { CallbackTaskRunner } from '../adapters/aws/callback-tasks';
+import type { EventSourceLog } from '../adapters/aws/event-source';
+import { SqsEventSource } from '../adapters/aws/event-source';
+import { createAwsDeps } from '../compose/aws';
+import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../connectors';
+import type { Clock } from '../platform/clock';
+import { logger } from '../platform/logger';
+import type { Deps, Queue, QueueMessage, Queues } from '../platform/ports';
+import { QUEUE_NAMES, QUEUE_WORKERS, WORKFLOW_TASKS } from '../platform/workers';
+import type { HandlerLoader } from './lambda-runtime';
+import { handlerLoader, invokeFunction } from './lambda-runtime';
+
+export interface EmulatedAwsOptions {
+  /** Prefixes every resource's name, so several runtimes can share one emulator. */
+  prefix: string;
+  clock: Clock;
+  /**
+   * With the development clock hook: SQS delays longer than this many seconds are sent shorter, and
+   * the delivery worker's own hop logic re-sends a message that arrives before it is due, until the
+   * development clock says it is due. SQS measures delays in real time, which no clock port moves.
+   */
+  maxDelaySeconds?: number;
+}
+
+export interface EmulatedAws {
+  deps: Deps;
+  load: HandlerLoader;
+  provisioned: ProvisionedStack;
+  /** The development clock moved: move the visibility of the messages workers left by as much. */
+  advance(ms: number): Promise<void>;
+  /** What runs where, for the startup output. */
+  summary: string[];
+}
+
+/** Sends delays no longer than `maxSeconds` (see EmulatedAwsOptions.maxDelaySeconds). */
+function shortDelays(queues: Queues, maxSeconds: number): Queues {
+  const cap = (m: QueueMessage): QueueMessage =>
+    m.delaySeconds && m.delaySeconds > maxSeconds ? { ...m, delaySeconds: maxSeconds } : m;
+  const wrap = (name: keyof Queues): Queue => ({
+    get name() {
+      return queues[name].name;
+    },
+    send: (message) => queues[name].send(cap(message)),
+    sendBatch: (messages) => queues[name].sendBatch(messages.map(cap)),
+    listDeadLetters: (limit) => queues[name].listDeadLetters(limit),
+  });
+  return Object.fromEntries(QUEUE_NAMES.map((name) => [name, wrap(name)])) as Queues;
+}
+
+function runtimeDeps(clock: Clock, maxDelaySeconds: number | undefined): Deps {
+  const aws = createAwsDeps(clock);
+  if (maxDelaySeconds === undefined) return aws;
+  const queues = shortDelays(aws.queues, maxDelaySeconds);
+  return {
+    tables: aws.tables,
+    queues,
+    clock,
+    get keys() {
+      return aws.keys;
+    },
+    get workflows() {
+      return aws.workflows;
+    },
+    get vault() {
+      return aws.vault;
+    },
+  };
+}
+
+class UnknownTaskError extends Error {
+  constructor(workflow: string, task: string) {
+    super(`The worker table has no task ${task} in workflow ${workflow}`);
+    this.name = 'UnknownTask';
+  }
+}
+
+export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<EmulatedAws> {
+  const log = logger.child({ runtime: 'emulated-aws' });
+  const provisioned = await provisionStack({
+    prefix: options.prefix,
+    workflows: {
+      purge: (queueUrl) =>
+        purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'sqsCallback', queueUrl } }),
+    },
+  });
+  // The aws adapters read their resources' names from the environment, as in a Lambda.
+  Object.assign(process.env, provisioned.environment);
+  const deps = runtimeDeps(options.clock, options.maxDelaySeconds);
+  const load = handlerLoader(deps);
+
+  const sources = eventSources(provisioned, load, log);
+  const tasks = taskRunners(provisioned, load, log);
+  for (const runner of [...sources, ...tasks]) runner.start();
+
+  return {
+    deps,
+    load,
+    provisioned,
+    advance: async (ms) => {
+      await Promise.all(sources.map((source) => source.advance(ms)));
+    },
+    summary: summary(options),
+  };
+}
+
+/** One SQS event source per queue of the worker table, invoking its worker's handler module. */
+function eventSources(provisioned: ProvisionedStack, load: HandlerLoader, log: EventSourceLog) {
+  return QUEUE_NAMES.map((name) => {
+    const worker = QUEUE_WORKERS[name];
+    const queue = provisioned.queues[name];
+    return new SqsEventSource(
+      {
+        name: worker.id,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        batchSize: worker.batchSize,
+        batchingWindowSeconds: worker.batchingWindowSeconds,
+        maxConcurrency: worker.maxConcurrency,
+        visibilityTimeoutSeconds: worker.visibilityTimeoutSeconds,
+      },
+      (event) => invokeFunction(load, worker, event) as Promise<SQSBatchResponse | void>,
+      log,
+    );
+  });
+}
+
+/** One task runner per workflow, answering its callback tasks with the worker table's task handlers. */
+function taskRunners(provisioned: ProvisionedStack, load: HandlerLoader, log: EventSourceLog) {
+  return Object.entries(provisioned.taskQueues).map(
+    ([workflow, url]) =>
+      new CallbackTaskRunner(
+        url,
+        async ({ task, input }) => {
+          const entry = WORKFLOW_TASKS.find((t) => t.workflow === workflow && t.id === task);
+          if (!entry) throw new UnknownTaskError(workflow, task);
+          // The payload the Lambda variant's Parameters give the task function: {task, input}.
+          return invokeFunction(load, entry, { task, input });
+        },
+        log,
+      ),
+  );
+}
+
+function summary(options: EmulatedAwsOptions): string[] {
+  const lines = QUEUE_NAMES.map((name) => {
+    const w = QUEUE_WORKERS[name];
+    return (
+      `  ${w.id} <- ${options.prefix}-${name}: batch ${w.batchSize}, window ${w.batchingWindowSeconds} s, ` +
+      `at most ${w.maxConcurrency} at once, timeout ${w.timeoutSeconds} s, visibility ` +
+      `${w.visibilityTimeoutSeconds} s, dead letter after ${w.maxReceiveCount} receives`
+    );
+  });
+  return [
+    `Provisioned ${options.prefix}-*: tables, queues with dead-letter queues and redrive, the envelope key, the purge state machine`,
+    'SQS event sources (the worker table):',
+    ...lines,
+    "Purge tasks: the emulator has no Lambda runtime, so the state machine runs the definition's SQS-callback variant and a task runner answers each task with the task handler; the production Lambda-task variant runs only on AWS (or LocalStack after cdklocal deploy) and on the local runtime",
+    ...(options.maxDelaySeconds !== undefined
+      ? [
+          `Development clock: SQS delays are sent at most ${options.maxDelaySeconds} s long and re-sent until due on the clock; moving the clock moves the visibility of messages the workers left`,
+        ]
+      : []),
+  ];
+}

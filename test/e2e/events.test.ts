@@ -150,7 +150,11 @@ describe('events through the local server', () => {
     expect((await publish(system, { matterId: 'm', name: 'x'.repeat(70_000) })).status).toBe(413);
     const nowhere = await system('/webhooks/v1/events', {
       method: 'POST',
-      body: JSON.stringify({ organizationId: 'org_nosuchorganizationzz', type: 'matter.created', data: {} }),
+      body: JSON.stringify({
+        organizationId: 'org_nosuchorganizationzz',
+        type: 'matter.created',
+        data: { matterId: 'mat_1', name: 'x' },
+      }),
     });
     expect(nowhere.status).toBe(400);
     expect(((await nowhere.json()) as { error: { message: string } }).error.message).toContain(

@@ -1,6 +1,17 @@
 // Connector routes (section of the route table in ../routes.ts). `uses` is what each Lambda may
 // touch: its IAM grants are derived from it, so KMS appears only where tokens or verifiers are sealed or opened.
+import * as z from 'zod';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
+import {
+  connectionListView,
+  connectionView,
+  connectorJobView,
+  jobStartedView,
+  pendingConnectionView,
+  providerListView,
+  providerSettingView,
+} from '../domain/views';
 import { jobIdPath } from './job-schemas';
 import {
   callbackPath,
@@ -23,7 +34,7 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: 'connectors:read',
     summary: 'List the providers, their scope tiers, and whether each is enabled for the organization',
-    responses: { 200: { description: 'The providers' } },
+    responses: { 200: { description: 'The providers', schema: providerListView } },
     uses: { tables: { connectors: 'read' } },
   },
   createConnection: {
@@ -34,8 +45,18 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: 'connectors:write',
     summary: 'Create a pending connection and its one-time connect URL',
-    request: { body: createConnectionBody },
-    responses: { 201: { description: 'The pending connection: connection_id, connect_url, expires_at' } },
+    request: { body: createConnectionBody, headers: idempotencyHeaders },
+    responses: {
+      201: {
+        description: 'The pending connection: connection_id, connect_url, expires_at',
+        schema: pendingConnectionView,
+        headers: IDEMPOTENT_REPLAYED_HEADER,
+      },
+      409: {
+        description:
+          'The Idempotency-Key was used with another request, or its first request is still running (CONFLICT)',
+      },
+    },
     uses: { tables: { connectors: 'write' } },
   },
   listConnections: {
@@ -47,7 +68,7 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: "List the organization's connections (limit, offset, provider and status filters)",
     request: { query: listConnectionsQuery },
-    responses: { 200: { description: 'A page of connections' } },
+    responses: { 200: { description: 'A page of connections', schema: connectionListView } },
     uses: { tables: { connectors: 'read' } },
   },
   setProviderEnabled: {
@@ -59,7 +80,12 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:write',
     summary: 'Turn a provider off (or on again) for the whole organization without disconnecting',
     request: { body: setProviderEnabledBody },
-    responses: { 200: { description: 'The provider setting: provider, enabled, updated_at' } },
+    responses: {
+      200: {
+        description: 'The provider setting: provider, enabled, updated_at',
+        schema: providerSettingView,
+      },
+    },
     uses: { tables: { connectors: 'write' } },
   },
   getConnection: {
@@ -71,7 +97,7 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: 'Read a connection',
     request: { path: connectionIdPath },
-    responses: { 200: { description: 'The connection' } },
+    responses: { 200: { description: 'The connection', schema: connectionView } },
     uses: { tables: { connectors: 'read' } },
   },
   deleteConnection: {
@@ -86,6 +112,7 @@ export const CONNECTOR_ROUTE = {
     responses: {
       202: {
         description: 'Disconnected; with purge=true, the purge job that deletes the imported documents',
+        schema: jobStartedView,
       },
       204: { description: 'Disconnected' },
       409: { description: 'The connection cannot be purged now (CONFLICT)' },
@@ -107,7 +134,7 @@ export const CONNECTOR_ROUTE = {
     summary:
       'Poll a connector job (a purge on disconnect): processing, then succeeded or failed, with counts',
     request: { path: jobIdPath },
-    responses: { 200: { description: 'The job' } },
+    responses: { 200: { description: 'The job', schema: connectorJobView } },
     uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
   },
   showConnectLink: {
@@ -120,7 +147,11 @@ export const CONNECTOR_ROUTE = {
       "Opened by the user's browser: a page whose button starts the flow; the link is not spent by opening it (link previews)",
     request: { path: connectTokenPath },
     responses: {
-      200: { description: 'An HTML page with a button that POSTs to this URL' },
+      200: {
+        description: 'An HTML page with a button that POSTs to this URL',
+        schema: z.string(),
+        mediaType: 'text/html',
+      },
       410: { description: 'The connect link has expired (GONE)' },
     },
     uses: { tables: { connectors: 'read' } },
@@ -135,7 +166,14 @@ export const CONNECTOR_ROUTE = {
       "The page's button: spends the link, binds the browser and redirects to the provider's consent screen",
     request: { path: connectTokenPath },
     responses: {
-      302: { description: "Redirect to the provider's consent screen; sets the browser-binding cookie" },
+      302: {
+        description: "Redirect to the provider's consent screen; sets the browser-binding cookie",
+        headers: {
+          'Set-Cookie': {
+            description: 'The browser-binding cookie (HttpOnly, Secure, SameSite=Lax) the callback checks',
+          },
+        },
+      },
       410: { description: 'The connect link has expired (GONE)' },
     },
     uses: { tables: { connectors: 'write' }, kms: 'encrypt' },

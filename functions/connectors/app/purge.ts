@@ -12,8 +12,9 @@ import { PURGE_REFUSED } from '../infra/purge-definition';
 import type { LedgerEntryRef } from './ledger';
 import { Ledger } from './ledger';
 import { ConnectorStore } from './store';
+import type { ConnectorJob, JobStarted } from '../domain/views';
 
-export type JobStatus = 'processing' | 'succeeded' | 'failed';
+export type JobStatus = ConnectorJob['status'];
 
 /** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
 export const PURGE_PAGE_SIZE = 500;
@@ -42,17 +43,7 @@ export interface JobRecord {
 
 type JobItem = Item & JobRecord;
 
-export interface JobView {
-  id: string;
-  kind: 'purge';
-  status: JobStatus;
-  connection_id: string;
-  counts: { deleted: number; pages: number };
-  reason?: string;
-  created_at: string;
-  updated_at: string;
-  finished_at?: string;
-}
+export type JobView = ConnectorJob;
 
 /** A task input retrying cannot fix: the workflow's Retry skips this error name. */
 export class PurgeRefusedError extends Error {
@@ -153,7 +144,7 @@ export async function startPurge(
   organizationId: string,
   connectionId: string,
   options: { pageSize?: number } = {},
-): Promise<{ id: string; status: JobStatus }> {
+): Promise<JobStarted> {
   const ports = { tables: deps.tables, clock: deps.clock, workflows: deps.workflows };
   const table = deps.tables.connectors;
   const connection = await new ConnectorStore(table).getConnection(connectionId);

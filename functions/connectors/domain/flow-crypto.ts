@@ -16,7 +16,9 @@ export function newConnectToken(): { token: string; hash: string } {
   return { token, hash: sha256(token) };
 }
 
-export const isConnectToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
+/** A connect token as newConnectToken makes it: 32 random bytes in base64url. */
+export const CONNECT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const isConnectToken = (value: string): boolean => CONNECT_TOKEN_PATTERN.test(value);
 
 export interface StatePayload {
   /** Connection id. */

@@ -25,8 +25,10 @@ const LABEL = '(?!xn--)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 /** The last label starts with a letter: a host that ends in a number is an IPv4 address to WHATWG. */
 const TOP_LABEL = '(?!xn--|localhost(?:[:/?]|$))[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?';
-const PATH = "(?:/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?";
-const QUERY = "(?:\\?[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*)?";
+/** RFC 3986 path and query characters; a `%` only as an escape, so the form is a URI as well as a URL. */
+const CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})";
+const PATH = `(?:/${CHAR}*)?`;
+const QUERY = `(?:\\?(?:${CHAR}|\\?)*)?`;
 
 /**
  * An https URL in its plain form, as the OpenAPI document shows the URLs a client sends (return_url,
@@ -38,6 +40,10 @@ const QUERY = "(?:\\?[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*)?";
  */
 export const HTTPS_URL_PATTERN = `^https://(?:${LABEL}\\.)+${TOP_LABEL}${PORT}${PATH}${QUERY}$`;
 
-/** Documents a URL schema with the plain form every stage accepts (the refinements cannot be shown). */
+/**
+ * Documents a URL schema with the plain form every stage accepts (the refinements cannot be shown). No
+ * `format: uri`: the server accepts WHATWG URLs that RFC 3986 does not (a stray `%`), so a client
+ * checking the format would refuse URLs the server takes.
+ */
 export const documentedUrl = <T extends z.ZodType>(schema: T, description: string): T =>
-  schema.meta({ format: 'uri', pattern: HTTPS_URL_PATTERN, description });
+  schema.meta({ pattern: HTTPS_URL_PATTERN, description });

@@ -10,6 +10,7 @@ import { DOCS_ROUTE } from '../../functions/docs/api/routes';
 import type { OpenApiOperation, OpenApiParameter } from '../../functions/docs/app/openapi';
 import { buildOpenApi, jsonSchemaOf } from '../../functions/docs/app/openapi';
 import { EVENT_TYPE_NAMES } from '../../functions/events';
+import { HTTPS_URL_PATTERN } from '../../functions/platform/urls';
 import { ROUTES } from '../../functions/routes';
 import { WEBHOOK_ROUTE } from '../../functions/webhooks/api/routes';
 
@@ -133,13 +134,14 @@ describe('the OpenAPI document', () => {
   it('secures each operation by its auth kind with a declared bearer scheme', () => {
     for (const route of ROUTES) {
       const op = operationOf(route.method, route.path);
-      const expected = { apiKey: [{ apiKey: [] }], console: [{ consoleSession: [] }], public: [] }[
-        route.auth
-      ];
+      const expected = route.systemOnly
+        ? [{ systemKey: [] }]
+        : { apiKey: [{ apiKey: [] }], console: [{ consoleSession: [] }], public: [] }[route.auth];
       expect({ route: route.id, security: op.security }).toEqual({ route: route.id, security: expected });
     }
     expect(doc.components.securitySchemes).toMatchObject({
       apiKey: { type: 'http', scheme: 'bearer' },
+      systemKey: { type: 'http', scheme: 'bearer' },
       consoleSession: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     });
   });
@@ -235,11 +237,7 @@ describe('the OpenAPI document', () => {
     const create = inlined(doc.components.schemas.CreateWebhookEndpointRequest) as {
       properties: Record<string, { pattern?: string; items?: { enum?: string[] }; uniqueItems?: boolean }>;
     };
-    expect(create.properties.url).toMatchObject({
-      format: 'uri',
-      maxLength: 2048,
-      pattern: expect.any(String),
-    });
+    expect(create.properties.url).toMatchObject({ maxLength: 2048, pattern: HTTPS_URL_PATTERN });
     expect(create.properties.eventTypeFilters!.uniqueItems).toBe(true);
     expect(create.properties.eventTypeFilters!.items!.enum).toEqual(
       expect.arrayContaining(['*', 'vault.*', 'vault.ingest.*', 'vault.ingest.completed']),

@@ -5,7 +5,7 @@ import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
 import { documentedUrl, normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { CONNECTION_STATUSES } from '../domain/connection';
-import { CONNECT_TOKEN_PATTERN } from '../domain/flow-crypto';
+import { CONNECT_TOKEN_PATTERN, STATE_PATTERN } from '../domain/flow-crypto';
 import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
 import type { ProviderId } from '../domain/providers';
 
@@ -112,12 +112,21 @@ export const connectTokenPath = z.object({
   token: z.string().regex(CONNECT_TOKEN_PATTERN, 'must be a connect token (43 characters of base64url)'),
 });
 
-export const callbackPath = z.object({ provider });
+export const callbackPath = z.object({
+  provider: z.enum(PROVIDER_IDS, { error: `must be one of ${PROVIDER_IDS.join(', ')}` }),
+});
 
-/** What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). */
+/**
+ * What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). `state` is
+ * always there (we always send one): without it the callback cannot name its flow. Only the connect flow
+ * can make a state that verifies; any other of this form is forged (400).
+ */
 export const callbackQuery = z.looseObject({
   code: z.string().max(4096).optional(),
-  state: z.string().max(4096).optional(),
+  state: z
+    .string({ error: 'missing, forged or unknown' })
+    .regex(STATE_PATTERN, 'missing, forged or unknown')
+    .describe('The signed state the connect flow sent to the provider'),
   error: z.string().max(256).optional(),
   iss: z.string().max(2048).optional(),
 });

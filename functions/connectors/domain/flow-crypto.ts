@@ -45,8 +45,11 @@ export type StateCheck =
   | { ok: false; reason: 'malformed' | 'signature' }
   | { ok: false; reason: 'expired'; payload: StatePayload };
 
+/** What signState makes: the payload and its HMAC-SHA256, each in base64url. */
+export const STATE_PATTERN = /^([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/;
+
 export function verifyState(key: Buffer, state: string | undefined, now: number): StateCheck {
-  const match = /^([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/.exec(state ?? '');
+  const match = STATE_PATTERN.exec(state ?? '');
   if (!match) return { ok: false, reason: 'malformed' };
   const expected = mac(key, match[1]!);
   const presented = Buffer.from(match[2]!, 'base64url');

@@ -73,6 +73,10 @@ const SECURITY = {
   public: [],
 } satisfies Record<RouteDefinition['auth'], Record<string, string[]>[]>;
 
+/** A system-only route takes a credential of its own kind: a system key of the platform. */
+const securityOf = (route: RouteDefinition) =>
+  route.systemOnly ? [{ systemKey: [] }] : SECURITY[route.auth];
+
 const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({
   $ref: `#/components/${kind}/${name}`,
 });
@@ -278,7 +282,7 @@ function operation(route: RouteDefinition, schemas: Record<string, JsonSchema>):
     summary: route.summary,
     ...(description ? { description } : {}),
     tags: [tag.name],
-    security: SECURITY[route.auth],
+    security: securityOf(route),
     ...(params.length ? { parameters: params } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
@@ -369,6 +373,12 @@ export function buildOpenApi(routes: readonly RouteDefinition[]): OpenApiDocumen
           type: 'http',
           scheme: 'bearer',
           description: 'An API key of the organization: `Authorization: Bearer <API_KEY>`',
+        },
+        systemKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A system key (a platform service's API key, system flag set): `Authorization: Bearer <API_KEY>`",
         },
         consoleSession: {
           type: 'http',

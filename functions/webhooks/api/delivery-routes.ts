@@ -38,6 +38,7 @@ export const DELIVERY_ROUTE = {
         schema: eventView,
         headers: IDEMPOTENT_REPLAYED_HEADER,
       },
+      404: { description: 'organizationId names no organization (NOT_FOUND)' },
       409: {
         description:
           'The Idempotency-Key was used with another request, or its first request is still running (CONFLICT)',

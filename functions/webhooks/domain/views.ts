@@ -17,7 +17,7 @@ const nullableTime = isoTimeSchema.nullable();
 export const webhookEndpointView = z
   .object({
     id: endpointId,
-    url: z.url().describe('The receiver, in its normalised form'),
+    url: z.string().describe('The receiver, in its normalised (WHATWG) form'),
     description: z.string().nullable(),
     eventTypeFilters: z.array(z.string()),
     resourceScopes: z

@@ -132,6 +132,42 @@ const errorResponse = (description: string, headers: Record<string, unknown> = {
   content: { 'application/json': { schema: ref('schemas', 'Error') } },
 });
 
+/** The errors every route of a kind can answer, described once under components.responses. */
+const SHARED_RESPONSES: Record<string, ReturnType<typeof errorResponse>> = {
+  InvalidRequest: errorResponse('The request is malformed or fails validation (INVALID_REQUEST)'),
+  PermissionDenied: errorResponse(
+    'The credentials lack the permission the operation needs (PERMISSION_DENIED)',
+  ),
+  NotFound: errorResponse('No such resource for the organization (NOT_FOUND)'),
+  PayloadTooLarge: errorResponse('The request body is too large (PAYLOAD_TOO_LARGE)'),
+  UnsupportedMediaType: errorResponse(
+    'The body is labelled as something other than application/json (UNSUPPORTED_MEDIA_TYPE)',
+  ),
+  HeadersTooLarge: errorResponse('The URL and headers exceed 16 KiB (HEADERS_TOO_LARGE)'),
+  AuthInvalid: errorResponse('Missing or invalid credentials (AUTH_INVALID)', {
+    'WWW-Authenticate': header('The scheme to authenticate with (RFC 6750)', { const: 'Bearer' }, true),
+  }),
+  RateLimitExceeded: errorResponse('The key exceeded its rate limit (RATE_LIMIT_EXCEEDED)', {
+    ...Object.fromEntries(
+      Object.entries(RATE_LIMIT_HEADER_TEXT).map(([name, text]) => [name, header(text, { type: 'integer' })]),
+    ),
+    'Retry-After': header('Seconds to wait before the next request', { type: 'integer' }),
+  }),
+  InternalError: errorResponse('An internal error; the message quotes the request id (INTERNAL_ERROR)'),
+};
+
+/**
+ * A public route answers a person's browser (Accept: text/html) with the same error as a page; a
+ * program gets the JSON body. 431 comes from the HTTP server itself, before any route: JSON only.
+ */
+const withPage = (response: ReturnType<typeof errorResponse>) => ({
+  ...response,
+  content: {
+    ...response.content,
+    'text/html': { schema: { type: 'string', description: 'The error as a page, for a browser' } },
+  },
+});
+
 /** A zod schema as the JSON Schema (2020-12, what OpenAPI 3.1 speaks) of what a client sends. */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
@@ -230,7 +266,10 @@ function response(
   declared: RouteResponse,
   components: Record<string, JsonSchema>,
 ): unknown {
-  if (status >= 400) return errorResponse(declared.description);
+  if (status >= 400) {
+    const error = errorResponse(declared.description);
+    return route.auth === 'public' ? withPage(error) : error;
+  }
   return {
     description: declared.description,
     headers: successHeaders(route, status, declared, components),
@@ -267,8 +306,11 @@ function operation(route: RouteDefinition, schemas: Record<string, JsonSchema>):
     responses[status] = response(route, Number(status), declared, schemas);
   }
   for (const error of COMMON_ERRORS) {
-    if (error.applies(route) && !responses[error.status])
-      responses[error.status] = ref('responses', error.response);
+    if (!error.applies(route) || responses[error.status]) continue;
+    responses[error.status] =
+      route.auth === 'public' && error.status !== 431
+        ? withPage(SHARED_RESPONSES[error.response]!)
+        : ref('responses', error.response);
   }
   let requestBody: OpenApiOperation['requestBody'];
   if (route.request?.body) {
@@ -334,31 +376,7 @@ export function buildOpenApi(routes: readonly RouteDefinition[]): OpenApiDocumen
     paths,
     components: {
       schemas: sortedByName(schemas),
-      responses: {
-        InvalidRequest: errorResponse('The request is malformed or fails validation (INVALID_REQUEST)'),
-        PermissionDenied: errorResponse(
-          'The credentials lack the permission the operation needs (PERMISSION_DENIED)',
-        ),
-        NotFound: errorResponse('No such resource for the organization (NOT_FOUND)'),
-        PayloadTooLarge: errorResponse('The request body is too large (PAYLOAD_TOO_LARGE)'),
-        UnsupportedMediaType: errorResponse(
-          'The body is labelled as something other than application/json (UNSUPPORTED_MEDIA_TYPE)',
-        ),
-        HeadersTooLarge: errorResponse('The URL and headers exceed 16 KiB (HEADERS_TOO_LARGE)'),
-        AuthInvalid: errorResponse('Missing or invalid credentials (AUTH_INVALID)', {
-          'WWW-Authenticate': header('The scheme to authenticate with (RFC 6750)', { const: 'Bearer' }, true),
-        }),
-        RateLimitExceeded: errorResponse('The key exceeded its rate limit (RATE_LIMIT_EXCEEDED)', {
-          ...Object.fromEntries(
-            Object.entries(RATE_LIMIT_HEADER_TEXT).map(([name, text]) => [
-              name,
-              header(text, { type: 'integer' }),
-            ]),
-          ),
-          'Retry-After': header('Seconds to wait before the next request', { type: 'integer' }),
-        }),
-        InternalError: errorResponse('An internal error; the message quotes the request id (INTERNAL_ERROR)'),
-      },
+      responses: SHARED_RESPONSES,
       headers: {
         'X-Request-Id': header('Identifies the request; quote it to support', { type: 'string' }, true),
         ...Object.fromEntries(

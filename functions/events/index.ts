@@ -1,8 +1,14 @@
 // The events area's public face: the event catalog, the published event's contract, and publishing.
 // Other areas (connectors, webhooks) import from here, never from the files behind it.
 export type { EventTypeDefinition, PublishedEventType } from './domain/catalog';
-export { EVENT_TYPES, EVENT_TYPE_NAMES, eventType, publishedCatalog } from './domain/catalog';
+export {
+  EVENT_TYPES,
+  EVENT_TYPE_NAMES,
+  eventType,
+  publishedCatalog,
+  publishedEventTypeView,
+} from './domain/catalog';
 export type { ReceiverEvent, WebhookEvent } from './domain/event';
-export { receiverBody, webhookEventSchema } from './domain/event';
+export { eventView, receiverBody, receiverEventView, webhookEventSchema } from './domain/event';
 export type { PublishInput } from './app/publish';
 export { MAX_EVENT_BYTES, publishEvent, validateEventData } from './app/publish';

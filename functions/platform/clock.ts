@@ -1,4 +1,6 @@
 // Time is a port so link expiry, retry schedules and auto-disable are tested in milliseconds.
+import * as z from 'zod';
+
 export interface Clock {
   now(): number; // epoch milliseconds
   /**
@@ -40,4 +42,7 @@ export class OffsetClock implements Clock {
 }
 
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
+
+/** What `isoTime` makes (ISO 8601 UTC with milliseconds), as the views' schemas describe it. */
+export const isoTimeSchema = z.iso.datetime({ precision: 3 });
 export const epochSeconds = (ms: number): number => Math.floor(ms / 1000);

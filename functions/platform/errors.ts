@@ -133,9 +133,9 @@ export class ConfigurationError extends Error {
 }
 
 /** The one error body of every route (and of the gateway's own responses); the OpenAPI document shows it. */
-export const errorBodySchema = z.object({
-  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
-});
+export const errorBodySchema = z
+  .object({ error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) })
+  .meta({ id: 'Error' });
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

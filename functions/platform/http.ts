@@ -14,6 +14,7 @@ import {
   AppError,
   AuthInvalidError,
   InvalidRequestError,
+  NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitExceededError,
@@ -27,7 +28,7 @@ import { isPermission } from './permissions';
 import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
 import { routePermissions } from './route-types';
-import { parseWith } from './validation';
+import { describeZodError, parseWith } from './validation';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -39,21 +40,23 @@ export interface HttpResult {
   multiValueHeaders?: Record<string, string[]>;
 }
 
-export interface RouteInput<B, Q, P> {
+export interface RouteInput<B, Q, P, H = undefined> {
   body: B;
   query: Q;
   path: P;
+  /** The route's declared request headers (`request.headers`), by their documented names. */
+  headers: H;
   event: APIGatewayProxyEvent;
   deps: Deps;
   log: Logger;
   requestId: string;
 }
 
-export interface ApiRouteInput<B, Q, P> extends RouteInput<B, Q, P> {
+export interface ApiRouteInput<B, Q, P, H = undefined> extends RouteInput<B, Q, P, H> {
   principal: Principal;
 }
 
-export interface ConsoleRouteInput<B, Q, P> extends RouteInput<B, Q, P> {
+export interface ConsoleRouteInput<B, Q, P, H = undefined> extends RouteInput<B, Q, P, H> {
   session: ConsoleSession;
 }
 
@@ -65,6 +68,24 @@ type Parsed<R, K extends keyof RouteRequest> = R extends { request: { [P in K]: 
 type Body<R> = Parsed<R, 'body'>;
 type Query<R> = Parsed<R, 'query'>;
 type Path<R> = Parsed<R, 'path'>;
+type Headers<R> = Parsed<R, 'headers'>;
+
+/** The statuses a handler answers with itself; errors are thrown as named errors. */
+type SuccessStatus = 200 | 201 | 202 | 204 | 301 | 302 | 303 | 307 | 308;
+type Responses<R> = R extends { responses: infer X } ? X : never;
+type Answered<R> = Extract<keyof Responses<R>, SuccessStatus>;
+type BodyOf<Response> = Response extends { schema: infer S extends z.ZodType }
+  ? { body: z.output<S> }
+  : { body?: undefined };
+
+/**
+ * What a route's handler returns: one of the success statuses of its route entry, with the body that
+ * status's `schema` describes (none where it has no schema). A view that drifts from its documented
+ * schema, or an undocumented status, does not compile.
+ */
+export type RouteResult<R> = {
+  [S in Answered<R>]: Omit<HttpResult, 'status' | 'body'> & { status: S } & BodyOf<Responses<R>[S]>;
+}[Answered<R>];
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -209,11 +230,11 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
   }
 }
 
-type AnyRouteInput<B, Q, P> = ApiRouteInput<B, Q, P> & ConsoleRouteInput<B, Q, P>;
+type AnyRouteInput<B, Q, P, H> = ApiRouteInput<B, Q, P, H> & ConsoleRouteInput<B, Q, P, H>;
 
 type Run<R extends RouteDefinition> = (
-  input: AnyRouteInput<Body<R>, Query<R>, Path<R>>,
-) => Promise<HttpResult>;
+  input: AnyRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>,
+) => Promise<RouteResult<R>>;
 
 /** What a handler module exports: its Lambda handler, built once from the runtime's ports. */
 export type HandlerFactory = (deps: Deps) => HttpHandler;
@@ -301,25 +322,48 @@ function authentication(route: RouteDefinition, deps: Deps): Middleware {
   };
 }
 
+/** A path whose parameters fail their schema (a malformed id) names no resource: 404, saying why. */
+function parsePath(schema: z.ZodType, event: APIGatewayProxyEvent): unknown {
+  const result = schema.safeParse(event.pathParameters ?? {});
+  if (!result.success) throw new NotFoundError(`Nothing at this path: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+/** The declared request headers by their documented names (HTTP header names are case-insensitive). */
+function declaredHeaders(schema: z.ZodObject, event: APIGatewayProxyEvent): Record<string, string> {
+  const sent = new Map(
+    Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = sent.get(name.toLowerCase());
+    if (value !== undefined && value !== null) out[name] = value;
+  }
+  return out;
+}
+
 /** Step 3: parse with the route's own schemas and run the use case. */
 function invoke<R extends RouteDefinition>(route: R, run: Run<R>, deps: Deps) {
   const schemas = route.request ?? {};
   return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
     const input = {
+      path: schemas.path ? parsePath(schemas.path, event) : undefined,
+      headers: schemas.headers
+        ? parseWith(schemas.headers, declaredHeaders(schemas.headers, event), 'headers')
+        : undefined,
       body: schemas.body ? parseWith(schemas.body, readJsonBody(event), 'request body') : undefined,
       query: schemas.query
         ? parseWith(schemas.query, event.queryStringParameters ?? {}, 'query parameters')
         : undefined,
-      path: schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path parameters') : undefined,
       event,
       deps,
       log: state.log,
       requestId: state.requestId,
       principal: state.principal!,
       session: state.session!,
-    } as AnyRouteInput<Body<R>, Query<R>, Path<R>>;
-    return toResponse(state, await run(input));
+    } as AnyRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>;
+    return toResponse(state, (await run(input)) as HttpResult);
   };
 }
 
@@ -345,7 +389,7 @@ function build<R extends RouteDefinition>(
 /** A route called with an API key (the authorizer has run; the key's permission is checked here). */
 export function apiRoute<R extends RouteDefinition>(
   route: R,
-  run: (input: ApiRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
+  run: (input: ApiRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>) => Promise<RouteResult<R>>,
 ): HandlerFactory {
   return build(route, run, 'apiKey');
 }
@@ -353,7 +397,7 @@ export function apiRoute<R extends RouteDefinition>(
 /** A route called with a console session (the console authorizer has run; roles are core's business). */
 export function consoleRoute<R extends RouteDefinition>(
   route: R,
-  run: (input: ConsoleRouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
+  run: (input: ConsoleRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>) => Promise<RouteResult<R>>,
 ): HandlerFactory {
   return build(route, run, 'console');
 }
@@ -361,7 +405,7 @@ export function consoleRoute<R extends RouteDefinition>(
 /** A route without an API key: a browser or a provider calls it. */
 export function publicRoute<R extends RouteDefinition>(
   route: R,
-  run: (input: RouteInput<Body<R>, Query<R>, Path<R>>) => Promise<HttpResult>,
+  run: (input: RouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>) => Promise<RouteResult<R>>,
 ): HandlerFactory {
   return build(route, run, 'public');
 }

@@ -2,13 +2,12 @@
 // retry instead of a second resource (a second event id, a second pending connection). One record per
 // (key, route, Idempotency-Key), claimed with a conditional write, kept 24 hours.
 import { createHash } from 'node:crypto';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import * as z from 'zod';
 import type { Clock } from './clock';
-import { ConditionFailedError, ConflictError, InvalidRequestError } from './errors';
+import { ConditionFailedError, ConflictError } from './errors';
 import type { Item, Table } from './ports';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-const HEADER = 'idempotency-key';
 
 interface IdempotencyItem extends Item {
   fingerprint: string;
@@ -17,17 +16,25 @@ interface IdempotencyItem extends Item {
   stored?: unknown;
 }
 
-/** The Idempotency-Key header: 1-255 visible ASCII characters, or undefined when absent. */
-export function idempotencyKeyOf(event: APIGatewayProxyEvent): string | undefined {
-  const headers = event.headers ?? {};
-  const name = Object.keys(headers).find((h) => h.toLowerCase() === HEADER);
-  const value = name ? headers[name] : undefined;
-  if (value === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(value)) {
-    throw new InvalidRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-  }
-  return value;
-}
+/** The request header of a create route that may be retried (the route entry's `request.headers`). */
+export const idempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .describe(
+      'A retry with the same key and the same request answers the first outcome (kept 24 hours); ' +
+        'the same key with another request is 409',
+    ),
+});
+
+/** The response header that marks an answer as the first outcome, replayed. */
+export const IDEMPOTENT_REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: 'true when this answer replays the first request with the same Idempotency-Key',
+    schema: z.literal('true'),
+  },
+};
 
 export interface IdempotentOutcome<S> {
   stored: S;

@@ -1,5 +1,6 @@
 // Identifiers: a type prefix and 20 random base32 characters (100 bits), sortable by nothing.
 import { createHash, randomBytes } from 'node:crypto';
+import * as z from 'zod';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -17,8 +18,11 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase32(20)}`;
 }
 
+/** What `newId(prefix)` makes, and nothing else. */
+export const idPattern = (prefix: IdPrefix): RegExp => new RegExp(`^${prefix}_[a-z2-7]{20}$`);
+
 export function isId(prefix: IdPrefix, value: string): boolean {
-  return new RegExp(`^${prefix}_[a-z2-7]{20}$`).test(value);
+  return idPattern(prefix).test(value);
 }
 
 /**
@@ -31,3 +35,10 @@ export function derivedId(prefix: IdPrefix, name: string): string {
   for (let i = 0; i < 20; i++) out += ALPHABET[digest[i]! & 31];
   return `${prefix}_${out}`;
 }
+
+/**
+ * An id of one kind as a zod schema: request paths and bodies validate with it, views are typed by
+ * it, and the OpenAPI document shows its pattern.
+ */
+export const idSchema = (prefix: IdPrefix, what: string) =>
+  z.string().regex(idPattern(prefix), `must be ${what} id (${prefix}_ and 20 characters a-z, 2-7)`);

@@ -35,6 +35,20 @@ export const paginationQuery = z.object({
 
 export type Pagination = z.infer<typeof paginationQuery>;
 
+const pageFields = {
+  limit: z.int().min(1).max(MAX_LIMIT).describe('The limit asked for (default 50)'),
+  offset: z.int().min(0).max(MAX_OFFSET).describe('Items skipped before this page'),
+};
+const hasMore = z.boolean().describe('Whether items follow this page');
+
+/** A page of a list as connector and application routes answer it (snake_case, like the Connection resource). */
+export const snakeCasePage = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), ...pageFields, has_more: hasMore });
+
+/** A page of a list as webhook routes answer it (camelCase, like the webhook resources). */
+export const camelCasePage = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), ...pageFields, hasMore });
+
 export interface Window<T> {
   items: T[];
   hasMore: boolean;

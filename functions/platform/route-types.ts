@@ -16,13 +16,32 @@ export type RouteUses = ResourceUses;
 export interface RouteRequest {
   body?: z.ZodType;
   query?: z.ZodType;
+  /** A path that fails it names no resource: 404, not 400 (platform/http.ts). */
   path?: z.ZodType;
+  /** Request headers the route reads, named as documented; looked up case-insensitively. */
+  headers?: z.ZodObject;
+}
+
+/** A header a response carries beyond the common ones (X-Request-Id; X-RateLimit-* on API-key routes). */
+export interface RouteResponseHeader {
+  description: string;
+  /** Whether every such response carries it. */
+  required?: boolean;
+  /** Its value; any string when omitted. */
+  schema?: z.ZodType;
 }
 
 export interface RouteResponse {
   description: string;
-  /** The body, when a zod schema describes it; otherwise the document shows no body schema. */
+  /**
+   * The body. On a success status this one field is the route's answer: the handler's returned body
+   * is typed by it (platform/http.ts), the OpenAPI document shows it, and the e2e tier and
+   * schemathesis check real answers against it. Left out only where there is no body (204, 302).
+   */
   schema?: z.ZodType;
+  /** The body's media type when it is not JSON: a page for a person's browser. */
+  mediaType?: 'text/html';
+  headers?: Record<string, RouteResponseHeader>;
 }
 
 export interface RouteDefinition {
@@ -52,8 +71,9 @@ export interface RouteDefinition {
   timeoutSeconds?: number;
   request?: RouteRequest;
   /**
-   * The success responses, and the errors particular to the route (409, 410). The errors every route
-   * of its kind can answer (400, 401, 403, 404, 413, 429, 500) are added by the OpenAPI generator.
+   * The success responses, each with its body's `schema`, and the errors particular to the route (409,
+   * 410). The errors every route of its kind can answer (400, 401, 403, 404, 413, 429, 500) are added
+   * by the OpenAPI generator.
    */
   responses: Record<number, RouteResponse>;
 }

@@ -1,5 +1,6 @@
 // One reading of a URL a client gives us (return_url, webhook endpoint url): what we store, redirect to
 // and deliver to is the WHATWG-normalised form, so what was validated is exactly what is used.
+import type * as z from 'zod';
 
 /** C0 controls, space, DEL: never part of a URL; WHATWG parsing would silently strip or encode them. */
 const forbidden = (char: string): boolean => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f;
@@ -19,3 +20,30 @@ export function rawUrlProblem(raw: string): string | undefined {
 export function normalizeUrl(raw: string): string {
   return new URL(raw).href;
 }
+
+const LABEL = '(?!xn--)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+/** The last label starts with a letter: a host that ends in a number is an IPv4 address to WHATWG. */
+const TOP_LABEL = '(?!xn--|localhost(?:[:/?]|$))[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?';
+/** RFC 3986 path and query characters; a `%` only as an escape, so the form is a URI as well as a URL. */
+const CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})";
+const PATH = `(?:/${CHAR}*)?`;
+const QUERY = `(?:\\?(?:${CHAR}|\\?)*)?`;
+
+/**
+ * An https URL in its plain form, as the OpenAPI document shows the URLs a client sends (return_url,
+ * webhook endpoint url): a lower-case DNS name (no address literal, no localhost, no punycode label,
+ * which must decode), an optional port, path and query. Every URL of this form passes the URL rules in
+ * every stage (test/unit/url-pattern.test.ts holds them to it), so a client that sends this form is
+ * never refused; the rules also accept other spellings of a URL (upper case, IDN host names, characters
+ * to percent-encode), which are stored normalised, and http on localhost outside production.
+ */
+export const HTTPS_URL_PATTERN = `^https://(?:${LABEL}\\.)+${TOP_LABEL}${PORT}${PATH}${QUERY}$`;
+
+/**
+ * Documents a URL schema with the plain form every stage accepts (the refinements cannot be shown). No
+ * `format: uri`: the server accepts WHATWG URLs that RFC 3986 does not (a stray `%`), so a client
+ * checking the format would refuse URLs the server takes.
+ */
+export const documentedUrl = <T extends z.ZodType>(schema: T, description: string): T =>
+  schema.meta({ pattern: HTTPS_URL_PATTERN, description });

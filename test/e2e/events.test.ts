@@ -141,7 +141,7 @@ describe('events through the local server', () => {
     expect((await withMatters(`/webhooks/v1/endpoints/${endpoint.id}/rotate-secret`, post)).status).toBe(200);
   });
 
-  it('refuses a non-system key with 403 and bad input with 400 or 413', async () => {
+  it('refuses a non-system key with 403, bad input with 400 or 413, an unknown organization with 404', async () => {
     expect((await publish(call)).status).toBe(403);
     expect((await publish(system, { matterId: 5 })).status).toBe(400);
     const extra = await publish(system, { matterId: 'm', name: 'x', clientSecret: 'leak' });
@@ -150,9 +150,13 @@ describe('events through the local server', () => {
     expect((await publish(system, { matterId: 'm', name: 'x'.repeat(70_000) })).status).toBe(413);
     const nowhere = await system('/webhooks/v1/events', {
       method: 'POST',
-      body: JSON.stringify({ organizationId: 'org_nosuchorganizationzz', type: 'matter.created', data: {} }),
+      body: JSON.stringify({
+        organizationId: 'org_nosuchorganizationzz',
+        type: 'matter.created',
+        data: { matterId: 'mat_1', name: 'x' },
+      }),
     });
-    expect(nowhere.status).toBe(400);
+    expect(nowhere.status).toBe(404); // well formed, names no organization
     expect(((await nowhere.json()) as { error: { message: string } }).error.message).toContain(
       'organizationId: no such organization',
     );
@@ -183,7 +187,7 @@ describe('events through the local server', () => {
       });
     // An organization that does not exist is refused, not accepted into the void.
     const missing = await toOrg(system, 'org_aaaaaaaaaaaaaaaaaaaa');
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('organizationId: no such organization');
 
     const other = server.otherOrganization('publish-target');

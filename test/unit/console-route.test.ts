@@ -1,20 +1,26 @@
 // consoleRoute: the middy stack for console routes reads the session the console authorizer left in
 // the request context, and takes no per-key rate-limit token.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import * as z from 'zod';
 import { createLocalDeps } from '../../functions/compose/local';
 import { consoleRoute } from '../../functions/platform/http';
 import type { RouteDefinition } from '../../functions/platform/route-types';
 
-const route: RouteDefinition = {
+const route = {
   id: 'consoleTestRoute',
   method: 'PUT',
   path: '/test',
   handler: 'unused',
   auth: 'console',
   summary: 'test',
-  responses: { 200: { description: 'ok' } },
+  responses: {
+    200: {
+      description: 'ok',
+      schema: z.object({ userId: z.string(), organizationId: z.string(), role: z.string() }),
+    },
+  },
   uses: {},
-};
+} satisfies RouteDefinition;
 
 const handler = consoleRoute(route, async ({ session }) => ({ status: 200, body: session }))(
   createLocalDeps(),
@@ -55,7 +61,8 @@ describe('consoleRoute', () => {
   });
 
   it('refuses to build on a route that is not a console route', () => {
-    expect(() => consoleRoute({ ...route, auth: 'apiKey' }, async () => ({ status: 200 }))).toThrow(
+    const apiKeyRoute = { ...route, auth: 'apiKey' } satisfies RouteDefinition;
+    expect(() => consoleRoute(apiKeyRoute, async ({ session }) => ({ status: 200, body: session }))).toThrow(
       /auth apiKey/,
     );
   });

@@ -20,7 +20,12 @@ const route = {
     query: paginationQuery,
     path: z.object({ id: z.string() }),
   },
-  responses: { 201: { description: 'created' } },
+  responses: {
+    201: {
+      description: 'created',
+      schema: z.object({ name: z.string(), limit: z.int(), offset: z.int(), org: z.string() }),
+    },
+  },
   uses: {},
 } satisfies RouteDefinition;
 
@@ -87,6 +92,7 @@ describe('apiRoute', () => {
       { ...route, id: 'platformRoute', rateLimit: 'platform' as const },
       async () => ({
         status: 201,
+        body: { name: 'x', limit: 1, offset: 0, org: 'org_a' },
       }),
     )(createLocalDeps());
     const system = {

@@ -9,6 +9,8 @@ import { APPLICATION_ROUTE } from '../../functions/directory/api/routes';
 import { DOCS_ROUTE } from '../../functions/docs/api/routes';
 import type { OpenApiOperation, OpenApiParameter } from '../../functions/docs/app/openapi';
 import { buildOpenApi, jsonSchemaOf } from '../../functions/docs/app/openapi';
+import { EVENT_TYPE_NAMES } from '../../functions/events';
+import { HTTPS_URL_PATTERN } from '../../functions/platform/urls';
 import { ROUTES } from '../../functions/routes';
 import { WEBHOOK_ROUTE } from '../../functions/webhooks/api/routes';
 
@@ -34,8 +36,25 @@ function resolve(pointer: string): unknown {
     .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], doc);
 }
 
-const paramsIn = (op: OpenApiOperation, where: 'path' | 'query'): OpenApiParameter[] =>
+const paramsIn = (op: OpenApiOperation, where: 'path' | 'query' | 'header'): OpenApiParameter[] =>
   (op.parameters ?? []).filter((p) => p.in === where);
+
+/**
+ * A schema with every reference replaced by what it names: the document's into components.schemas,
+ * zod's into the $defs beside it. Two schemas that say the same thing compare equal however they are
+ * split into named parts.
+ */
+function inlined(schema: unknown, defs: Record<string, unknown> = {}): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => inlined(item, defs));
+  if (!schema || typeof schema !== 'object') return schema;
+  const { $ref, $defs, ...rest } = schema as { $ref?: string; $defs?: Record<string, unknown> };
+  const known = { ...defs, ...$defs };
+  if ($ref?.startsWith('#/components/schemas/')) return inlined(resolve($ref), known);
+  if ($ref?.startsWith('#/$defs/')) return inlined(known[$ref.slice('#/$defs/'.length)], known);
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inlined(value, known)]));
+}
+
+const SUCCESS = (status: number) => status >= 200 && status < 400;
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 at version 1.0.0 of the description, with a {base_url} server', () => {
@@ -64,9 +83,9 @@ describe('the OpenAPI document', () => {
       const { body, query, path } = route.request ?? {};
       if (body) {
         const schema = op.requestBody!.content['application/json']!.schema;
-        expect({ route: route.id, schema: resolve(schema.$ref as string) }).toEqual({
+        expect({ route: route.id, schema: inlined(schema) }).toEqual({
           route: route.id,
-          schema: jsonSchemaOf(body),
+          schema: inlined(jsonSchemaOf(body)),
         });
       } else {
         expect({ route: route.id, body: op.requestBody }).toEqual({ route: route.id, body: undefined });
@@ -115,13 +134,14 @@ describe('the OpenAPI document', () => {
   it('secures each operation by its auth kind with a declared bearer scheme', () => {
     for (const route of ROUTES) {
       const op = operationOf(route.method, route.path);
-      const expected = { apiKey: [{ apiKey: [] }], console: [{ consoleSession: [] }], public: [] }[
-        route.auth
-      ];
+      const expected = route.systemOnly
+        ? [{ systemKey: [] }]
+        : { apiKey: [{ apiKey: [] }], console: [{ consoleSession: [] }], public: [] }[route.auth];
       expect({ route: route.id, security: op.security }).toEqual({ route: route.id, security: expected });
     }
     expect(doc.components.securitySchemes).toMatchObject({
       apiKey: { type: 'http', scheme: 'bearer' },
+      systemKey: { type: 'http', scheme: 'bearer' },
       consoleSession: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     });
   });
@@ -151,6 +171,7 @@ describe('the OpenAPI document', () => {
       );
     }
     expect(Object.keys(resolve('#/components/responses/RateLimitExceeded/headers') as object)).toEqual([
+      'X-Request-Id',
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',
@@ -159,6 +180,77 @@ describe('the OpenAPI document', () => {
     expect(operationOf('GET', '/connectors/v1/connect/{token}').responses['410']).toMatchObject({
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     });
+  });
+
+  it('gives every success status a response schema (none only on 204 and redirects), shown in the document', () => {
+    for (const route of ROUTES) {
+      const op = operationOf(route.method, route.path);
+      for (const [code, declared] of Object.entries(route.responses)) {
+        const status = Number(code);
+        if (!SUCCESS(status)) continue;
+        const bodiless = status === 204 || status >= 300;
+        expect({ route: route.id, status, hasSchema: declared.schema !== undefined }).toEqual({
+          route: route.id,
+          status,
+          hasSchema: !bodiless,
+        });
+        const shown = op.responses[code] as {
+          headers: Record<string, unknown>;
+          content?: Record<string, { schema: unknown }>;
+        };
+        expect(Object.keys(shown.headers)).toContain('X-Request-Id');
+        if (status >= 300) expect(shown.headers.Location).toMatchObject({ required: true });
+        if (!declared.schema) {
+          expect({ route: route.id, content: shown.content }).toEqual({
+            route: route.id,
+            content: undefined,
+          });
+          continue;
+        }
+        const media = declared.mediaType ?? 'application/json';
+        expect({ route: route.id, schema: inlined(shown.content?.[media]?.schema) }).toEqual({
+          route: route.id,
+          schema: inlined(jsonSchemaOf(declared.schema, 'output')),
+        });
+      }
+    }
+  });
+
+  it('names each resource once under components.schemas and refers to it from every operation', () => {
+    const endpointRefs = refs(doc.paths).filter(
+      ([, target]) => target === '#/components/schemas/WebhookEndpoint',
+    );
+    expect(endpointRefs.length).toBe(4); // get, update, enable, disable; the others through lists and secrets
+    expect(doc.components.schemas.WebhookEndpoint).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { id: { pattern: '^we_[a-z2-7]{20}$' } },
+    });
+    expect(JSON.stringify(doc.components.schemas.WebhookEndpoint)).not.toMatch(/secret"|permissions/i);
+  });
+
+  it('shows what the server enforces: id patterns, URL rules, the filter syntax, per-type event data', () => {
+    const [endpointId] = paramsIn(operationOf('GET', '/webhooks/v1/endpoints/{id}'), 'path');
+    expect(endpointId!.schema).toEqual({ type: 'string', pattern: '^we_[a-z2-7]{20}$' });
+    const [connectionId] = paramsIn(operationOf('GET', '/connectors/v1/connections/{id}'), 'path');
+    expect(connectionId!.schema).toMatchObject({ pattern: '^conn_[a-z2-7]{20}$' });
+    const create = inlined(doc.components.schemas.CreateWebhookEndpointRequest) as {
+      properties: Record<string, { pattern?: string; items?: { enum?: string[] }; uniqueItems?: boolean }>;
+    };
+    expect(create.properties.url).toMatchObject({ maxLength: 2048, pattern: HTTPS_URL_PATTERN });
+    expect(create.properties.eventTypeFilters!.uniqueItems).toBe(true);
+    expect(create.properties.eventTypeFilters!.items!.enum).toEqual(
+      expect.arrayContaining(['*', 'vault.*', 'vault.ingest.*', 'vault.ingest.completed']),
+    );
+    expect(create.properties.eventTypeFilters!.items!.enum).not.toContain('nope.*');
+    const publish = inlined(doc.components.schemas.PublishWebhookEventRequest) as {
+      oneOf: { properties: { type: { const: string }; data: { required: string[] } } }[];
+    };
+    expect(publish.oneOf.map((branch) => branch.properties.type.const)).toEqual(EVENT_TYPE_NAMES);
+    const ingest = publish.oneOf.find((b) => b.properties.type.const === 'vault.ingest.completed')!;
+    expect(ingest.properties.data.required).toEqual(['vaultId', 'objectId', 'durationMs', 'chunkCount']);
+    const [idempotencyKey] = paramsIn(operationOf('POST', '/webhooks/v1/events'), 'header');
+    expect(idempotencyKey).toMatchObject({ name: 'Idempotency-Key', required: false });
   });
 
   it('keys every route section by route id, so a handler names the entry whose schemas it parses with', () => {

@@ -34,7 +34,13 @@ export const sourcesQuery = z.object({
 
 export const createLinkBody = z.strictObject({
   vault_id: vaultId,
-  source: z.strictObject({ id: providerId }, { error: 'source must be an object {id}' }),
+  source: z.strictObject(
+    {
+      id: providerId,
+      name: z.string().min(1).max(512).optional().describe('A label for people (the name the picker showed)'),
+    },
+    { error: 'source must be an object {id, name?}' },
+  ),
   schedule: z
     .strictObject({
       every_minutes: z

@@ -1,5 +1,6 @@
 // Request schemas of the connector job routes.
 import * as z from 'zod';
+import { idSchema } from '../../platform/ids';
 
-/** Any string: a malformed id reads as not found (404), like another organization's job. */
-export const jobIdPath = z.object({ id: z.string().max(64) });
+/** A malformed id names no job: 404 (platform/http.ts), like another organization's job. */
+export const jobIdPath = z.object({ id: idSchema('job', 'a job') });

@@ -1,6 +1,23 @@
 // Connector routes (section of the route table in ../routes.ts). `uses` is what each Lambda may
 // touch: its IAM grants are derived from it, so KMS appears only where tokens or verifiers are sealed or opened.
+import * as z from 'zod';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
+import {
+  connectionListView,
+  connectionView,
+  connectionDetailView,
+  connectorJobView,
+  importLinkListView,
+  importLinkView,
+  jobStartedView,
+  linkDocumentListView,
+  sourceListView,
+  syncRunListView,
+  pendingConnectionView,
+  providerListView,
+  providerSettingView,
+} from '../domain/views';
 import { jobIdPath } from './job-schemas';
 import { createExportBody, createLinkBody, linkIdPath, sourcesQuery } from './import-schemas';
 import { paginationQuery } from '../../platform/pagination';
@@ -32,7 +49,7 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: 'connectors:read',
     summary: 'List the providers, their scope tiers, and whether each is enabled for the organization',
-    responses: { 200: { description: 'The providers' } },
+    responses: { 200: { description: 'The providers', schema: providerListView } },
     uses: { tables: { connectors: 'read' } },
   },
   createConnection: {
@@ -43,8 +60,18 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: 'connectors:write',
     summary: 'Create a pending connection and its one-time connect URL',
-    request: { body: createConnectionBody },
-    responses: { 201: { description: 'The pending connection: connection_id, connect_url, expires_at' } },
+    request: { body: createConnectionBody, headers: idempotencyHeaders },
+    responses: {
+      201: {
+        description: 'The pending connection: connection_id, connect_url, expires_at',
+        schema: pendingConnectionView,
+        headers: IDEMPOTENT_REPLAYED_HEADER,
+      },
+      409: {
+        description:
+          'The Idempotency-Key was used with another request, or its first request is still running (CONFLICT)',
+      },
+    },
     uses: { tables: { connectors: 'write' } },
   },
   listConnections: {
@@ -56,7 +83,7 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: "List the organization's connections (limit, offset, provider and status filters)",
     request: { query: listConnectionsQuery },
-    responses: { 200: { description: 'A page of connections' } },
+    responses: { 200: { description: 'A page of connections', schema: connectionListView } },
     uses: { tables: { connectors: 'read' } },
   },
   setProviderEnabled: {
@@ -68,7 +95,12 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:write',
     summary: 'Turn a provider off (or on again) for the whole organization without disconnecting',
     request: { body: setProviderEnabledBody },
-    responses: { 200: { description: 'The provider setting: provider, enabled, updated_at' } },
+    responses: {
+      200: {
+        description: 'The provider setting: provider, enabled, updated_at',
+        schema: providerSettingView,
+      },
+    },
     uses: { tables: { connectors: 'write' } },
   },
   getConnection: {
@@ -80,7 +112,9 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: 'Read a connection',
     request: { path: connectionIdPath },
-    responses: { 200: { description: 'The connection' } },
+    responses: {
+      200: { description: 'The connection, with its status history', schema: connectionDetailView },
+    },
     uses: { tables: { connectors: 'read' } },
   },
   deleteConnection: {
@@ -95,6 +129,7 @@ export const CONNECTOR_ROUTE = {
     responses: {
       202: {
         description: 'Disconnected; with purge=true, the purge job that deletes the imported documents',
+        schema: jobStartedView,
       },
       204: { description: 'Disconnected' },
       409: { description: 'The connection cannot be purged now (CONFLICT)' },
@@ -116,7 +151,7 @@ export const CONNECTOR_ROUTE = {
     summary:
       'Poll a connector job (a purge, an import run, an export): processing, then succeeded or failed, with counts',
     request: { path: jobIdPath },
-    responses: { 200: { description: 'The job' } },
+    responses: { 200: { description: 'The job', schema: connectorJobView } },
     uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
   },
   listSources: {
@@ -129,7 +164,17 @@ export const CONNECTOR_ROUTE = {
     summary:
       "Browse the provider through the connection: its top level (matters, folders) or a container's entries (`parent`), a page at a time (`page_token`)",
     request: { path: connectionIdPath, query: sourcesQuery },
-    responses: { 200: { description: 'Containers and files, and the next page token (null at the end)' } },
+    responses: {
+      200: {
+        description: 'Containers and files, and the next page token (null at the end)',
+        schema: sourceListView,
+      },
+      409: { description: 'The connection cannot be used now, or its provider is turned off (CONFLICT)' },
+      503: {
+        description:
+          'The provider rate limits the account or cannot be reached: retry after Retry-After (SERVICE_UNAVAILABLE)',
+      },
+    },
     uses: PROVIDER_CALLS,
   },
   createImportLink: {
@@ -143,8 +188,12 @@ export const CONNECTOR_ROUTE = {
       'Link a provider container to a vault (optionally on a schedule); the source is checked at the provider',
     request: { path: connectionIdPath, body: createLinkBody },
     responses: {
-      201: { description: 'The import link' },
+      201: { description: 'The import link', schema: importLinkView },
       409: { description: 'The connection cannot be used now, or the link exists (CONFLICT)' },
+      503: {
+        description:
+          'The provider rate limits the account or cannot be reached: retry after Retry-After (SERVICE_UNAVAILABLE)',
+      },
     },
     uses: PROVIDER_CALLS,
   },
@@ -157,7 +206,7 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: "The connection's import links, newest first (limit, offset)",
     request: { path: connectionIdPath, query: paginationQuery },
-    responses: { 200: { description: 'A page of import links' } },
+    responses: { 200: { description: 'A page of import links', schema: importLinkListView } },
     uses: { tables: { connectors: 'read' } },
   },
   getImportLink: {
@@ -169,7 +218,7 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: 'Read an import link: its source, vault, schedule, last run and the run in flight',
     request: { path: linkIdPath },
-    responses: { 200: { description: 'The import link' } },
+    responses: { 200: { description: 'The import link', schema: importLinkView } },
     uses: { tables: { connectors: 'read' } },
   },
   deleteImportLink: {
@@ -196,7 +245,7 @@ export const CONNECTOR_ROUTE = {
       'Start an import run of the link (one at a time: the run in flight is returned); poll GET /connectors/jobs/{id}',
     request: { path: linkIdPath },
     responses: {
-      202: { description: 'The run as a job: id and status processing' },
+      202: { description: 'The run as a job: id and status processing', schema: jobStartedView },
       409: { description: 'The connection cannot be used now or its provider is turned off (CONFLICT)' },
     },
     uses: { tables: { connectors: 'write' }, queues: ['syncs'] },
@@ -210,7 +259,7 @@ export const CONNECTOR_ROUTE = {
     permission: 'connectors:read',
     summary: "The link's runs, newest first, with their counts (limit, offset)",
     request: { path: linkIdPath, query: paginationQuery },
-    responses: { 200: { description: 'A page of runs' } },
+    responses: { 200: { description: 'A page of runs', schema: syncRunListView } },
     uses: { tables: { connectors: 'read' } },
   },
   listLinkDocuments: {
@@ -223,7 +272,7 @@ export const CONNECTOR_ROUTE = {
     summary:
       'The vault documents the link imported: its ledger (provider file and version -> vault document)',
     request: { path: linkIdPath, query: paginationQuery },
-    responses: { 200: { description: 'A page of ledger entries' } },
+    responses: { 200: { description: 'A page of ledger entries', schema: linkDocumentListView } },
     uses: { tables: { connectors: 'read' } },
   },
   createExport: {
@@ -237,8 +286,12 @@ export const CONNECTOR_ROUTE = {
       'Export vault documents to a provider container (idempotent per document version); poll GET /connectors/jobs/{id}',
     request: { path: connectionIdPath, body: createExportBody },
     responses: {
-      202: { description: 'The export as a job: id and status processing' },
+      202: { description: 'The export as a job: id and status processing', schema: jobStartedView },
       409: { description: 'The connection cannot be used now or lacks the upload scope (CONFLICT)' },
+      503: {
+        description:
+          'The provider rate limits the account or cannot be reached: retry after Retry-After (SERVICE_UNAVAILABLE)',
+      },
     },
     uses: { ...PROVIDER_CALLS, queues: ['events', 'syncs'] },
   },
@@ -252,7 +305,11 @@ export const CONNECTOR_ROUTE = {
       "Opened by the user's browser: a page whose button starts the flow; the link is not spent by opening it (link previews)",
     request: { path: connectTokenPath },
     responses: {
-      200: { description: 'An HTML page with a button that POSTs to this URL' },
+      200: {
+        description: 'An HTML page with a button that POSTs to this URL',
+        schema: z.string(),
+        mediaType: 'text/html',
+      },
       410: { description: 'The connect link has expired (GONE)' },
     },
     uses: { tables: { connectors: 'read' } },
@@ -267,7 +324,14 @@ export const CONNECTOR_ROUTE = {
       "The page's button: spends the link, binds the browser and redirects to the provider's consent screen",
     request: { path: connectTokenPath },
     responses: {
-      302: { description: "Redirect to the provider's consent screen; sets the browser-binding cookie" },
+      302: {
+        description: "Redirect to the provider's consent screen; sets the browser-binding cookie",
+        headers: {
+          'Set-Cookie': {
+            description: 'The browser-binding cookie (HttpOnly, Secure, SameSite=Lax) the callback checks',
+          },
+        },
+      },
       410: { description: 'The connect link has expired (GONE)' },
     },
     uses: { tables: { connectors: 'write' }, kms: 'encrypt' },

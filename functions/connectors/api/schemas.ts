@@ -1,11 +1,13 @@
 // Request schemas of the connector routes: the single source of their types (and of the OpenAPI document).
 import * as z from 'zod';
 import { loopbackAllowed } from '../../platform/config';
-import { isId } from '../../platform/ids';
+import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
-import { normalizeUrl, rawUrlProblem } from '../../platform/urls';
+import { documentedUrl, normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { CONNECTION_STATUSES } from '../domain/connection';
-import { PROVIDER_IDS } from '../domain/providers';
+import { CONNECT_TOKEN_PATTERN, STATE_PATTERN } from '../domain/flow-crypto';
+import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
+import type { ProviderId } from '../domain/providers';
 
 const MAX_RETURN_URL = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
@@ -33,26 +35,59 @@ export function returnUrlProblem(value: string, options: { loopbackAllowed: bool
   return 'must be an absolute https URL';
 }
 
-export const returnUrl = z
-  .string({ error: 'return_url is required and must be a string' })
-  .superRefine((value, ctx) => {
-    const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  // Stored and redirected to in the form that was validated (punycode host, encoded query).
-  .transform(normalizeUrl);
+export const returnUrl = documentedUrl(
+  z
+    .string({ error: 'return_url is required and must be a string' })
+    .max(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`)
+    .superRefine((value, ctx) => {
+      const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    // Stored and redirected to in the form that was validated (punycode host, encoded query).
+    .transform(normalizeUrl),
+  'Where the browser is sent back, with connection_id or error appended: absolute, https (http on ' +
+    'localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters',
+);
 
-const provider = z.enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` });
+const providerMessage = `provider must be one of ${PROVIDER_IDS.join(', ')}`;
+const provider = z.enum(PROVIDER_IDS, { error: providerMessage });
 
-export const createConnectionBody = z.strictObject({
-  provider,
-  return_url: returnUrl,
-  scope_tier: z.string().min(1).max(64).optional(),
-});
+/**
+ * The provider's scope tiers as configured (PROVIDER_<ID>_PROFILE), read at the first parse, not at
+ * import, so a route reads only the providers it touches; the document shows the tiers of the
+ * configuration it is built under.
+ */
+const scopeTier = (id: ProviderId) =>
+  z
+    .lazy(() => {
+      const tiers = Object.keys(PROVIDERS[id].scopeTiers) as [string, ...string[]];
+      return z.enum(tiers, { error: `unknown for ${id}; known: ${tiers.join(', ')}` });
+    })
+    .optional()
+    .describe("A scope tier of the provider; omitted means the provider's default tier");
 
-export const connectionIdPath = z.object({
-  id: z.string().refine((v) => isId('conn', v), 'must be a connection id (conn_...)'),
-});
+/** One shape per provider, so the scope tiers shown (and accepted) are that provider's own. */
+export const createConnectionBody = z.discriminatedUnion(
+  'provider',
+  PROVIDER_IDS.map((id) =>
+    z.strictObject({ provider: z.literal(id), return_url: returnUrl, scope_tier: scopeTier(id) }),
+  ) as unknown as [CreateConnectionShape, ...CreateConnectionShape[]],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? providerMessage
+        : issue.code === 'invalid_type'
+          ? 'must be an object'
+          : undefined,
+  },
+);
+type CreateConnectionShape = z.ZodObject<{
+  provider: z.ZodLiteral<ProviderId>;
+  return_url: typeof returnUrl;
+  scope_tier: ReturnType<typeof scopeTier>;
+}>;
+
+export const connectionIdPath = z.object({ id: idSchema('conn', 'a connection') });
 
 export const listConnectionsQuery = paginationQuery.extend({
   provider: provider.optional(),
@@ -73,14 +108,25 @@ export const setProviderEnabledBody = z.strictObject({
   }),
 });
 
-export const connectTokenPath = z.object({ token: z.string() });
+export const connectTokenPath = z.object({
+  token: z.string().regex(CONNECT_TOKEN_PATTERN, 'must be a connect token (43 characters of base64url)'),
+});
 
-export const callbackPath = z.object({ provider });
+export const callbackPath = z.object({
+  provider: z.enum(PROVIDER_IDS, { error: `must be one of ${PROVIDER_IDS.join(', ')}` }),
+});
 
-/** What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). */
+/**
+ * What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). `state` is
+ * always there (we always send one): without it the callback cannot name its flow. Only the connect flow
+ * can make a state that verifies; any other of this form is forged (400).
+ */
 export const callbackQuery = z.looseObject({
   code: z.string().max(4096).optional(),
-  state: z.string().max(4096).optional(),
+  state: z
+    .string({ error: 'missing, forged or unknown' })
+    .regex(STATE_PATTERN, 'missing, forged or unknown')
+    .describe('The signed state the connect flow sent to the provider'),
   error: z.string().max(256).optional(),
   iss: z.string().max(2048).optional(),
 });

@@ -18,6 +18,7 @@ import type { ConnectionStatus } from '../domain/connection';
 import type { ConnectionItem, TokenItem } from './store';
 import { ConnectorStore } from './store';
 import { effectiveStatus } from '../domain/token-policy';
+import type { Connection, ConnectionDetail, ConnectionList, PendingConnection } from '../domain/views';
 
 /** Statuses of a connection that holds a live grant: completing a flow for its account reconnects it. */
 export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
@@ -29,16 +30,7 @@ export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
 /** Links and flow records are kept a day past expiry so a late visit still reads 410, not 404. */
 export const RECORD_GRACE_SECONDS = 24 * 3600;
 
-export interface Connection {
-  id: string;
-  provider: ProviderId;
-  status: ConnectionStatus;
-  enabled: boolean;
-  scope_tier: string;
-  account: { external_id: string; email: string; display_name: string } | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { Connection } from '../domain/views';
 
 export const tokenContext = (organizationId: string, connectionId: string) => ({
   organization: organizationId,
@@ -64,7 +56,7 @@ export async function createConnection(
   organizationId: string,
   input: { provider: ProviderId; return_url: string; scope_tier?: string },
   baseUrl: string,
-): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
+): Promise<PendingConnection> {
   const definition = PROVIDERS[input.provider];
   const tier = input.scope_tier ?? definition.defaultTier;
   if (!Object.hasOwn(definition.scopeTiers, tier)) {
@@ -99,7 +91,7 @@ async function mintConnectLink(
   connection: { id: string; organizationId: string; provider: ProviderId; scopeTier: string },
   now: number,
   baseUrl: string,
-): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
+): Promise<PendingConnection> {
   const { token, hash } = newConnectToken();
   const linkExpiresAt = now + CONNECT_LINK_TTL_MS;
   await store.putLink(hash, {
@@ -127,7 +119,7 @@ export async function reissueConnectLink(
   organizationId: string,
   connectionId: string,
   baseUrl: string,
-): Promise<{ connection_id: string; connect_url: string; expires_at: string }> {
+): Promise<PendingConnection> {
   const store = new ConnectorStore(deps.tables.connectors);
   const connection = await owned(store, organizationId, connectionId);
   if (connection.status !== 'pending') {
@@ -154,7 +146,7 @@ export async function getConnection(
   deps: Deps,
   organizationId: string,
   id: string,
-): Promise<Connection & { status_history: { status: string; at: string }[] }> {
+): Promise<ConnectionDetail> {
   const store = new ConnectorStore(deps.tables.connectors);
   const item = await owned(store, organizationId, id);
   const [enabled, history] = await Promise.all([
@@ -171,7 +163,7 @@ export async function listConnections(
   deps: Deps,
   organizationId: string,
   query: Pagination & { provider?: ProviderId; status?: ConnectionStatus },
-) {
+): Promise<ConnectionList> {
   const store = new ConnectorStore(deps.tables.connectors);
   const now = deps.clock.now();
   const window = await store.listConnections(

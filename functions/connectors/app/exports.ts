@@ -22,6 +22,7 @@ import {
   exportUploadKey,
 } from '../domain/sync-policy';
 import { owned } from './connections';
+import type { ExportJob, JobStarted } from '../domain/views';
 import type { JobItem } from './jobs';
 import { jobKey, jobViewBase } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
@@ -56,9 +57,10 @@ export interface ExportJobRecord extends SteppedJob, ExportCounts {
 
 export type ExportJobItem = JobItem<ExportJobRecord>;
 
-export function exportJobView(job: ExportJobRecord) {
+export function exportView(job: ExportJobRecord): ExportJob {
   return {
     ...jobViewBase(job),
+    kind: 'export',
     ...(job.message ? { message: job.message } : {}),
     vault_id: job.vaultId,
     destination: { id: job.destination },
@@ -87,7 +89,7 @@ export async function startExport(
   connectionId: string,
   input: ExportInput,
   log: Logger,
-): Promise<{ id: string; status: 'processing' }> {
+): Promise<JobStarted> {
   const store = new ConnectorStore(deps.tables.connectors);
   const connection = await owned(store, organizationId, connectionId);
   await requireUsable(deps, connection);

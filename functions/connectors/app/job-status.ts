@@ -1,19 +1,20 @@
 // GET /connectors/jobs/{id}: any connector job of the organization, in the view of its kind.
 import type { Deps } from '../../platform/ports';
 import { NotFoundError } from '../../platform/errors';
+import type { ConnectorJob } from '../domain/views';
 import type { ExportJobRecord } from './exports';
-import { exportJobView } from './exports';
+import { exportView } from './exports';
 import { findJob } from './jobs';
 import type { JobRecord as PurgeJobRecord } from './purge';
 import { purgeJobView } from './purge';
 import type { SyncJobRecord } from './sync-runs';
-import { syncJobView } from './sync-runs';
+import { syncRunView } from './sync-runs';
 
 export async function getConnectorJob(
   deps: Pick<Deps, 'tables' | 'workflows'>,
   organizationId: string,
   id: string,
-) {
+): Promise<ConnectorJob> {
   const job = await findJob<PurgeJobRecord | SyncJobRecord | ExportJobRecord>(
     deps.tables.connectors,
     organizationId,
@@ -24,8 +25,8 @@ export async function getConnectorJob(
     case 'purge':
       return purgeJobView(deps, job);
     case 'sync':
-      return syncJobView(job);
+      return syncRunView(job);
     case 'export':
-      return exportJobView(job);
+      return exportView(job);
   }
 }

@@ -20,6 +20,9 @@ import { queryAll, queryWindow } from '../../platform/pagination';
 import type { Item, Table } from '../../platform/ports';
 import type { ConnectorConfig } from '../infra/config';
 import type { ProviderId } from '../domain/providers';
+import type { ImportLinkView } from '../domain/views';
+
+export type { ImportLinkView };
 import { nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import type { JobStatus } from './jobs';
@@ -43,6 +46,8 @@ export interface ImportLinkRecord {
   vaultId: string;
   /** The provider container synced (a matter, a folder). */
   sourceId: string;
+  /** A label for people, as the client named the source. */
+  sourceName?: string;
   schedule?: { everyMinutes: number };
   /** While scheduled: when the sweep starts the next run (epoch ms). */
   nextRunAt?: number;
@@ -58,27 +63,6 @@ export interface ImportLinkRecord {
 }
 
 export type ImportLinkItem = Item & ImportLinkRecord;
-
-export interface ImportLinkView {
-  id: string;
-  connection_id: string;
-  vault_id: string;
-  source: { id: string };
-  schedule: { every_minutes: number } | null;
-  status: 'idle' | 'running';
-  active_run_id: string | null;
-  last_run: {
-    job_id: string;
-    status: JobStatus;
-    reason?: string;
-    finished_at: string;
-    counts: SyncCounts;
-  } | null;
-  next_run_at: string | null;
-  last_skipped: { at: string; reason: string } | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export const linkKey = (id: string) => ({ pk: `ILINK#${id}`, sk: 'ILINK' });
 const connectionLinks = (connectionId: string) => `CONN#${connectionId}#ILINKS`;
@@ -98,7 +82,7 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     id: link.id,
     connection_id: link.connectionId,
     vault_id: link.vaultId,
-    source: { id: link.sourceId },
+    source: { id: link.sourceId, name: link.sourceName ?? null },
     schedule: link.schedule ? { every_minutes: link.schedule.everyMinutes } : null,
     status: link.activeRunId ? 'running' : 'idle',
     active_run_id: link.activeRunId ?? null,
@@ -193,7 +177,7 @@ export class Links {
 
 export interface CreateLinkInput {
   vault_id: string;
-  source: { id: string };
+  source: { id: string; name?: string };
   schedule?: { every_minutes: number };
 }
 
@@ -238,6 +222,7 @@ export async function createLink(
     provider: connection.provider,
     vaultId: input.vault_id,
     sourceId: input.source.id,
+    ...(input.source.name ? { sourceName: input.source.name } : {}),
     ...(input.schedule ? { schedule: { everyMinutes: input.schedule.every_minutes }, nextRunAt: now } : {}),
     createdAt: now,
     updatedAt: now,
@@ -288,7 +273,11 @@ export async function listLinkDocuments(
       vault_id: entry.vaultId,
       source: { id: entry.sourceId, name: entry.name, version: entry.sourceVersion ?? null },
       vault_version: entry.vaultVersion ?? null,
-      status: entry.sourceDeletedAt ? 'deleted_at_source' : entry.sourceVersion ? 'imported' : 'importing',
+      status: entry.sourceDeletedAt
+        ? ('deleted_at_source' as const)
+        : entry.sourceVersion
+          ? ('imported' as const)
+          : ('importing' as const),
       imported_at: isoTime(entry.importedAt),
       updated_at: isoTime(entry.updatedAt),
     })),

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock';
 import type { Item, Table } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
+import type { ProviderSetting, ProviderView } from '../domain/views';
 
 interface SettingItem extends Item {
   enabled: boolean;
@@ -46,13 +47,13 @@ export async function setProviderEnabled(
   organizationId: string,
   provider: ProviderId,
   enabled: boolean,
-): Promise<{ provider: ProviderId; enabled: boolean; updated_at: string }> {
+): Promise<ProviderSetting> {
   const updatedAt = clock.now();
   await table.put({ ...settingKey(organizationId, provider), enabled, updatedAt });
   return { provider, enabled, updated_at: isoTime(updatedAt) };
 }
 
-export async function listProviders(table: Table, organizationId: string) {
+export async function listProviders(table: Table, organizationId: string): Promise<ProviderView[]> {
   const enabled = await enabledProviders(table, organizationId);
   return PROVIDER_IDS.map((id) => {
     const p = PROVIDERS[id];

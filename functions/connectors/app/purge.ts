@@ -13,6 +13,7 @@ import { failProcessingJob as failJob, findJob, jobKey, jobViewBase } from './jo
 import type { LedgerEntryRef } from './ledger';
 import { Ledger } from './ledger';
 import { ConnectorStore } from './store';
+import type { JobStarted, PurgeJob } from '../domain/views';
 
 /** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
 export const PURGE_PAGE_SIZE = 500;
@@ -33,7 +34,7 @@ export interface JobRecord extends JobBase {
 
 type PurgeJobItem = JobItem<JobRecord>;
 
-export type JobView = ReturnType<typeof jobViewBase> & { counts: { deleted: number; pages: number } };
+export type JobView = PurgeJob;
 
 /** A task input retrying cannot fix: the workflow's Retry skips this error name. */
 export class PurgeRefusedError extends Error {
@@ -48,7 +49,7 @@ const purgePointerKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`,
 const FIRST_PAGE = '^';
 
 export function jobView(job: JobRecord): JobView {
-  return { ...jobViewBase(job), counts: { deleted: job.deleted, pages: job.pages } };
+  return { ...jobViewBase(job), kind: 'purge', counts: { deleted: job.deleted, pages: job.pages } };
 }
 
 export type PurgeDeps = Pick<Deps, 'tables' | 'clock'> & { workflows: Workflows; vault: VaultDocuments };
@@ -116,7 +117,7 @@ export async function startPurge(
   organizationId: string,
   connectionId: string,
   options: { pageSize?: number } = {},
-): Promise<{ id: string; status: JobStatus }> {
+): Promise<JobStarted> {
   const ports = { tables: deps.tables, clock: deps.clock, workflows: deps.workflows };
   const table = deps.tables.connectors;
   const connection = await new ConnectorStore(table).getConnection(connectionId);

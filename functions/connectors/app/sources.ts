@@ -5,19 +5,10 @@ import { NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import type { SourceEntry } from '../infra/content';
+import type { SourceView } from '../domain/views';
 import { owned } from './connections';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectorStore } from './store';
-
-export interface SourceView {
-  id: string;
-  name: string;
-  kind: 'container' | 'file';
-  size?: number;
-  version?: string;
-  content_type?: string;
-  updated_at?: string;
-}
 
 const sourceView = (entry: SourceEntry): SourceView => ({
   id: entry.id,

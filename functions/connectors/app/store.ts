@@ -163,14 +163,14 @@ export class ConnectorStore {
   }
 
   /** The statuses the connection went through, newest first (repeats, such as a throttle extended, once). */
-  async statusHistory(id: string, limit = 20): Promise<{ status: string; at: number }[]> {
-    const page = await this.table.query<Item & { status: string; at: number }>({
+  async statusHistory(id: string, limit = 20): Promise<{ status: ConnectionStatus; at: number }[]> {
+    const page = await this.table.query<Item & { status: ConnectionStatus; at: number }>({
       partition: `CONN#${id}`,
       beginsWith: 'HIST#',
       descending: true,
       limit: limit * 2,
     });
-    const out: { status: string; at: number }[] = [];
+    const out: { status: ConnectionStatus; at: number }[] = [];
     for (const item of page.items) {
       if (out.at(-1)?.status === item.status) out[out.length - 1] = { status: item.status, at: item.at };
       else out.push({ status: item.status, at: item.at });

@@ -23,6 +23,7 @@ import {
   STALE_JOB_MS,
   ingestEventId,
 } from '../domain/sync-policy';
+import type { SyncJob } from '../domain/views';
 import type { JobItem } from './jobs';
 import { jobKey, jobViewBase } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
@@ -55,9 +56,10 @@ export interface SyncJobRecord extends SteppedJob, SyncCounts {
 
 export type SyncJobItem = JobItem<SyncJobRecord>;
 
-export function syncJobView(job: SyncJobRecord) {
+export function syncRunView(job: SyncJobRecord): SyncJob {
   return {
     ...jobViewBase(job),
+    kind: 'sync',
     ...(job.message ? { message: job.message } : {}),
     link_id: job.linkId,
     vault_id: job.vaultId,
@@ -67,8 +69,6 @@ export function syncJobView(job: SyncJobRecord) {
     ...waitingView(job),
   };
 }
-
-export type SyncJobView = ReturnType<typeof syncJobView>;
 
 export const countsOf = (job: SyncCounts): SyncCounts => ({
   listed: job.listed,
@@ -174,7 +174,7 @@ export async function listRuns(deps: Deps, organizationId: string, linkId: strin
     page,
   );
   return {
-    data: window.items.map(syncJobView),
+    data: window.items.map(syncRunView),
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,

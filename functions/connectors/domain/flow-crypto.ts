@@ -16,7 +16,9 @@ export function newConnectToken(): { token: string; hash: string } {
   return { token, hash: sha256(token) };
 }
 
-export const isConnectToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
+/** A connect token as newConnectToken makes it: 32 random bytes in base64url. */
+export const CONNECT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const isConnectToken = (value: string): boolean => CONNECT_TOKEN_PATTERN.test(value);
 
 export interface StatePayload {
   /** Connection id. */
@@ -43,8 +45,11 @@ export type StateCheck =
   | { ok: false; reason: 'malformed' | 'signature' }
   | { ok: false; reason: 'expired'; payload: StatePayload };
 
+/** What signState makes: the payload and its HMAC-SHA256, each in base64url. */
+export const STATE_PATTERN = /^([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/;
+
 export function verifyState(key: Buffer, state: string | undefined, now: number): StateCheck {
-  const match = /^([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/.exec(state ?? '');
+  const match = STATE_PATTERN.exec(state ?? '');
   if (!match) return { ok: false, reason: 'malformed' };
   const expected = mac(key, match[1]!);
   const presented = Buffer.from(match[2]!, 'base64url');

@@ -2,6 +2,7 @@
 // console with a console session, never with an API key.
 import type { RouteDefinition } from '../../platform/route-types';
 import { paginationQuery } from '../../platform/pagination';
+import { applicationListView, keyBindingView } from '../domain/views';
 import { applicationKeyPath } from './schemas';
 
 const APPLICATION_KEY = '/connectors/v1/applications/{id}/keys/{keyId}';
@@ -17,7 +18,12 @@ export const APPLICATION_ROUTE = {
     summary:
       "The organization's applications with the keys bound to each, and its API keys with where each is bound (any console role)",
     request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of applications, and every key of the organization' } },
+    responses: {
+      200: {
+        description: 'A page of applications, and every key of the organization',
+        schema: applicationListView,
+      },
+    },
     uses: { tables: { platform: 'read' } },
   },
   bindApplicationKey: {
@@ -29,7 +35,7 @@ export const APPLICATION_ROUTE = {
     summary: 'Bind a connector API key to an application (owner or admin console session); idempotent',
     request: { path: applicationKeyPath },
     responses: {
-      200: { description: 'The binding: id, application_id, api_key_id' },
+      200: { description: 'The binding: id, application_id, api_key_id', schema: keyBindingView },
       409: { description: 'The key is bound to another application (CONFLICT)' },
     },
     uses: { tables: { platform: 'write' } },

@@ -1,7 +1,9 @@
 // Request schemas of the application routes (functions/directory/routes.ts).
 import * as z from 'zod';
+import { idSchema } from '../../platform/ids';
 
+/** A malformed id names nothing: 404 (platform/http.ts), like an unknown application or key. */
 export const applicationKeyPath = z.object({
-  id: z.string().min(1).max(128),
-  keyId: z.string().min(1).max(128),
+  id: idSchema('app', 'an application'),
+  keyId: idSchema('key', 'an API key'),
 });

@@ -15,6 +15,7 @@ import { queryAll } from '../../platform/pagination';
 import type { Item, Table } from '../../platform/ports';
 import type { ApiKeyRecord, Application } from './directory';
 import { Directory } from './directory';
+import type { KeyBindingBody } from '../domain/views';
 
 export interface KeyBinding {
   id: string;
@@ -26,12 +27,7 @@ export interface KeyBinding {
   createdBy: string;
 }
 
-/** The spec's binding object. */
-export interface KeyBindingBody {
-  id: string;
-  application_id: string;
-  api_key_id: string;
-}
+export type { KeyBindingBody } from '../domain/views';
 
 type BindingItem = Item & KeyBinding;
 

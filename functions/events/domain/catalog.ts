@@ -4,6 +4,7 @@
 // does not name is refused (400) at publish, as the published JSON Schema's additionalProperties: false says.
 import * as z from 'zod';
 import type { Permission } from '../../platform/permissions';
+import { PERMISSIONS } from '../../platform/permissions';
 
 export interface EventTypeDefinition {
   type: string;
@@ -36,12 +37,26 @@ const exportJob = {
   destinationId: id('provider container the documents went to'),
 };
 
+/** `vault.ingest.completed` -> `VaultIngestCompletedData`: the data schema's name in the OpenAPI document. */
+const dataSchemaName = (type: string): string =>
+  type
+    .split(/[._]/)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('') + 'Data';
+
 const define = (
   type: string,
   permission: Permission,
   description: string,
   data: z.ZodRawShape,
-): EventTypeDefinition => ({ type, permission, description, data: z.strictObject(data) });
+): EventTypeDefinition => ({
+  type,
+  permission,
+  description,
+  data: z
+    .strictObject(data)
+    .meta({ id: dataSchemaName(type), description: `data of ${type}: ${description}` }),
+});
 
 export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   define('vault.ingest.completed', 'vaults:read', 'Ingestion of a vault object finished', {
@@ -183,14 +198,28 @@ export function eventType(type: string): EventTypeDefinition | undefined {
   return BY_TYPE.get(type);
 }
 
-export interface PublishedEventType {
-  type: string;
-  description: string;
-  permission: Permission;
-  schema: Record<string, unknown>;
-}
+/** A catalog entry as GET /webhooks/v1/event-types shows it. */
+export const publishedEventTypeView = z
+  .object({
+    type: z.string(),
+    description: z.string(),
+    permission: z.enum(PERMISSIONS).describe('The permission a key needs to receive it'),
+    schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the event's data"),
+  })
+  .meta({ id: 'EventType' });
+export type PublishedEventType = z.infer<typeof publishedEventTypeView>;
 
 let published: PublishedEventType[] | undefined;
+
+/** A data schema as standalone JSON Schema: inline, although its id makes zod emit a $ref to $defs. */
+function standalone(data: z.ZodObject): Record<string, unknown> {
+  const { $ref, $defs, ...rest } = z.toJSONSchema(data) as Record<string, unknown> & {
+    $ref?: string;
+    $defs?: Record<string, Record<string, unknown>>;
+  };
+  const name = $ref?.replace('#/$defs/', '');
+  return name && $defs?.[name] ? { ...rest, ...$defs[name] } : rest;
+}
 
 /** The catalog as the API shows it, with each `data` schema as JSON Schema. */
 export function publishedCatalog(): PublishedEventType[] {
@@ -198,7 +227,7 @@ export function publishedCatalog(): PublishedEventType[] {
     type,
     description,
     permission,
-    schema: z.toJSONSchema(data) as Record<string, unknown>,
+    schema: standalone(data),
   }));
   return published;
 }

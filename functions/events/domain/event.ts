@@ -14,8 +14,16 @@ export const webhookEventSchema = z.object({
 
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
+/** A published event as POST /webhooks/v1/events answers it. */
+export const eventView = webhookEventSchema.meta({ id: 'Event' });
+
+/** What a receiver is sent, and what delivery history shows. */
+export const receiverEventView = webhookEventSchema
+  .omit({ organizationId: true })
+  .meta({ id: 'ReceiverEvent' });
+
 /** What a receiver is sent: the event without the organization it belongs to. */
-export type ReceiverEvent = Omit<WebhookEvent, 'organizationId'>;
+export type ReceiverEvent = z.infer<typeof receiverEventView>;
 
 /** The receiver's JSON body (fixed key order). The one serialisation of the event a receiver sees. */
 export function receiverBody(event: ReceiverEvent): string {

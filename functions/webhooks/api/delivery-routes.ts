@@ -1,8 +1,19 @@
 // Event publishing, delivery history, replay and recovery routes (section of the route table in ../routes.ts).
+import { eventView } from '../../events';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
 import {
+  deadLetterListView,
+  deliveryListView,
+  deliveryView,
+  deliveryWithAttemptsView,
+  webhookJobView,
+} from '../domain/views';
+import {
   deadLettersQuery,
-  idPath,
+  deliveryIdPath,
+  endpointIdPath,
+  jobIdPath,
   listDeliveriesQuery,
   publishEventBody,
   recoverBody,
@@ -20,8 +31,19 @@ export const DELIVERY_ROUTE = {
     systemOnly: true,
     rateLimit: 'platform',
     summary: 'Publish an event for an organization (system keys only: platform services)',
-    request: { body: publishEventBody },
-    responses: { 202: { description: 'The event, accepted for delivery' } },
+    request: { body: publishEventBody, headers: idempotencyHeaders },
+    responses: {
+      202: {
+        description: 'The event, accepted for delivery',
+        schema: eventView,
+        headers: IDEMPOTENT_REPLAYED_HEADER,
+      },
+      404: { description: 'organizationId names no organization (NOT_FOUND)' },
+      409: {
+        description:
+          'The Idempotency-Key was used with another request, or its first request is still running (CONFLICT)',
+      },
+    },
     uses: { queues: ['events'], tables: { platform: 'read', webhooks: 'write' } },
   },
   listWebhookDeadLetters: {
@@ -34,7 +56,12 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:read',
     summary: "The organization's events and delivery steps that reached a dead-letter queue, newest first",
     request: { query: deadLettersQuery },
-    responses: { 200: { description: 'Dead letters: ids and receive counts, never event data' } },
+    responses: {
+      200: {
+        description: 'Dead letters: ids and receive counts, never event data',
+        schema: deadLetterListView,
+      },
+    },
     uses: { tables: { webhooks: 'read' }, deadLetters: ['events', 'deliveries'] },
   },
   listWebhookDeliveries: {
@@ -46,8 +73,8 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "An endpoint's deliveries, newest first, optionally of one status",
-    request: { path: idPath, query: listDeliveriesQuery },
-    responses: { 200: { description: 'A page of deliveries' } },
+    request: { path: endpointIdPath, query: listDeliveriesQuery },
+    responses: { 200: { description: 'A page of deliveries', schema: deliveryListView } },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookDelivery: {
@@ -59,8 +86,8 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'A delivery with every attempt',
-    request: { path: idPath },
-    responses: { 200: { description: 'The delivery and its attempts' } },
+    request: { path: deliveryIdPath },
+    responses: { 200: { description: 'The delivery and its attempts', schema: deliveryWithAttemptsView } },
     uses: { tables: { webhooks: 'read' } },
   },
   replayWebhookDelivery: {
@@ -72,9 +99,9 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send the same event (same id) to the endpoint again now',
-    request: { path: idPath },
+    request: { path: deliveryIdPath },
     responses: {
-      202: { description: 'The replay, queued' },
+      202: { description: 'The replay, queued', schema: deliveryView },
       409: { description: 'The delivery was replayed at the same time; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
@@ -88,8 +115,8 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Replay every failed or skipped delivery of a time window, as a job',
-    request: { path: idPath, body: recoverBody },
-    responses: { 202: { description: 'The recover job' } },
+    request: { path: endpointIdPath, body: recoverBody },
+    responses: { 202: { description: 'The recover job', schema: webhookJobView } },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
   },
   getWebhookJob: {
@@ -101,8 +128,8 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Poll a webhooks job (recover)',
-    request: { path: idPath },
-    responses: { 200: { description: 'The job' } },
+    request: { path: jobIdPath },
+    responses: { 200: { description: 'The job', schema: webhookJobView } },
     uses: { tables: { webhooks: 'read' } },
   },
 } satisfies Record<string, RouteDefinition>;

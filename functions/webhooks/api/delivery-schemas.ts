@@ -1,28 +1,56 @@
 // Request schemas of the event and delivery routes.
 import * as z from 'zod';
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../events';
+import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
 import { DELIVERY_STATUSES } from '../domain/retry-policy';
 
-export const publishEventBody = z.strictObject({
-  organizationId: z
-    .string({ error: 'must be a string' })
-    .regex(/^org_[a-z2-7]{20}$/, 'must be an organization id'),
-  type: z.string({ error: 'must be a string' }).min(1).max(200),
-  data: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
-});
+const organizationId = idSchema('org', 'an organization');
+
+type PublishShape = z.ZodObject<{
+  organizationId: typeof organizationId;
+  type: z.ZodLiteral<string>;
+  data: z.ZodObject;
+}>;
+
+/**
+ * One shape per catalog type, told apart by `type`: the document shows each type's `data` schema, and
+ * the catalog schema is what publishing validates `data` with (events/app/publish.ts).
+ */
+export const publishEventBody = z.discriminatedUnion(
+  'type',
+  EVENT_TYPES.map((definition) =>
+    z.strictObject({
+      organizationId,
+      type: z.literal(definition.type),
+      data: definition.data,
+    }),
+  ) as [PublishShape, ...PublishShape[]],
+  {
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      const type: unknown = (issue.input as { type?: unknown } | undefined)?.type;
+      return typeof type === 'string' && type.length <= 200
+        ? `unknown event type ${type} (GET /webhooks/v1/event-types lists them)`
+        : `must be one of the ${EVENT_TYPE_NAMES.length} catalog types (GET /webhooks/v1/event-types lists them)`;
+    },
+  },
+);
 
 export const listDeliveriesQuery = paginationQuery.extend({
-  status: z
-    .enum(DELIVERY_STATUSES as [string, ...string[]], {
-      error: `must be one of ${DELIVERY_STATUSES.join(', ')}`,
-    })
-    .optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
 });
 
 const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
 
-export const recoverBody = z.strictObject({ since: timestamp, until: timestamp.optional() });
+export const recoverBody = z.strictObject({
+  since: timestamp.describe('Start of the window; must be before until'),
+  until: timestamp.optional().describe('End of the window (default: now)'),
+});
 
-export const idPath = z.object({ id: z.string() });
+// A malformed id names nothing: 404 (platform/http.ts), like an unknown or another organization's one.
+export const endpointIdPath = z.object({ id: idSchema('we', 'a webhook endpoint') });
+export const deliveryIdPath = z.object({ id: idSchema('dlv', 'a delivery') });
+export const jobIdPath = z.object({ id: idSchema('job', 'a job') });
 
 export const deadLettersQuery = paginationQuery.pick({ limit: true });

@@ -4,7 +4,7 @@
 // trusted on its own.
 import type { Principal } from '../../platform/principal';
 import type { OrganizationRecord } from '../../platform/tenancy';
-import { InvalidRequestError, PermissionDeniedError } from '../../platform/errors';
+import { NotFoundError, PermissionDeniedError } from '../../platform/errors';
 
 export async function assertMayPublishInto(
   organization: (id: string) => Promise<OrganizationRecord | undefined>,
@@ -19,7 +19,8 @@ export async function assertMayPublishInto(
       "This system key is bound to its organization: organizationId must be the key's own",
     );
   }
+  // Well formed but naming no organization: the target is not found (404), the request is not malformed.
   if (!(await organization(organizationId))) {
-    throw new InvalidRequestError('Invalid request body: organizationId: no such organization');
+    throw new NotFoundError('organizationId: no such organization');
   }
 }

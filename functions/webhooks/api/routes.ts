@@ -3,6 +3,13 @@
 import { paginationQuery } from '../../platform/pagination';
 import type { RouteDefinition } from '../../platform/route-types';
 import { createEndpointBody, endpointPath, updateEndpointBody } from '../domain/endpoint-schemas';
+import {
+  endpointListView,
+  endpointWithSecretView,
+  eventTypeListView,
+  testDeliveryView,
+  webhookEndpointView,
+} from '../domain/views';
 
 const ENDPOINTS = '/webhooks/v1/endpoints';
 const ENDPOINT = `${ENDPOINTS}/{id}`;
@@ -18,7 +25,9 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Create an endpoint; the response carries its signing secret, shown this once',
     request: { body: createEndpointBody },
-    responses: { 201: { description: 'The endpoint, with its signing secret' } },
+    responses: {
+      201: { description: 'The endpoint, with its signing secret', schema: endpointWithSecretView },
+    },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
   },
   listWebhookEndpoints: {
@@ -30,7 +39,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:read',
     summary: "List the organization's endpoints, newest first",
     request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of endpoints' } },
+    responses: { 200: { description: 'A page of endpoints', schema: endpointListView } },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookEndpoint: {
@@ -42,7 +51,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:read',
     summary: 'Get an endpoint',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint' } },
+    responses: { 200: { description: 'The endpoint', schema: webhookEndpointView } },
     uses: { tables: { webhooks: 'read' } },
   },
   updateWebhookEndpoint: {
@@ -54,7 +63,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: "Change an endpoint's url, filters, resource scopes or description",
     request: { path: endpointPath, body: updateEndpointBody },
-    responses: { 200: { description: 'The endpoint as changed' } },
+    responses: { 200: { description: 'The endpoint as changed', schema: webhookEndpointView } },
     uses: { tables: { webhooks: 'write' } },
   },
   deleteWebhookEndpoint: {
@@ -78,7 +87,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Enable an endpoint (also one that was disabled automatically)',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint, enabled' } },
+    responses: { 200: { description: 'The endpoint, enabled', schema: webhookEndpointView } },
     uses: { tables: { webhooks: 'write' } },
   },
   disableWebhookEndpoint: {
@@ -90,7 +99,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Disable an endpoint',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint, disabled' } },
+    responses: { 200: { description: 'The endpoint, disabled', schema: webhookEndpointView } },
     uses: { tables: { webhooks: 'write' } },
   },
   rotateWebhookSecret: {
@@ -103,7 +112,7 @@ export const WEBHOOK_ROUTE = {
     summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
     request: { path: endpointPath },
     responses: {
-      200: { description: 'The new signing secret, shown this once' },
+      200: { description: 'The new signing secret, shown this once', schema: endpointWithSecretView },
       409: { description: 'The endpoint changed during the rotation; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
@@ -117,7 +126,9 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The test attempt: status code or error, latency' } },
+    responses: {
+      200: { description: 'The test attempt: status code or error, latency', schema: testDeliveryView },
+    },
     uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
     // The attempt may take the full 15 s delivery timeout, plus the KMS and table reads around it.
     timeoutSeconds: 20,
@@ -131,7 +142,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:read',
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
     request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of the event-type catalog' } },
+    responses: { 200: { description: 'A page of the event-type catalog', schema: eventTypeListView } },
     uses: {},
   },
 } satisfies Record<string, RouteDefinition>;

@@ -8,19 +8,9 @@ import type { DeadLetter, Deps } from '../../platform/ports';
 import { deliveriesMessage } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
 import { deliveryKey } from '../domain/records';
+import type { DeadLetterView } from '../domain/views';
 
-export interface DeadLetterView {
-  id: string;
-  queue: 'events' | 'deliveries';
-  kind: 'event' | 'attempt' | 'recover';
-  eventId: string | null;
-  eventType: string | null;
-  deliveryId: string | null;
-  endpointId: string | null;
-  jobId: string | null;
-  receiveCount: number;
-  deadAt: string;
-}
+export type { DeadLetterView } from '../domain/views';
 
 const parse = (body: string): unknown => {
   try {

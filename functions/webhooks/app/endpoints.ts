@@ -1,7 +1,6 @@
 // Webhook endpoint use cases over the webhooks table: subscriptions with KMS-sealed signing secrets,
 // organization-scoped (another organization's endpoint is simply not found).
 import type { Principal } from '../../platform/principal';
-import type { AttemptView } from '../domain/records';
 import type { SendOptions } from '../infra/send';
 import { sendWebhook } from '../infra/send';
 import { receiverBody } from '../../events';
@@ -24,7 +23,7 @@ import type { OpenedSecret } from './endpoint-cache';
 import { cacheSecrets, cachedSecrets, forgetEndpoint } from './endpoint-cache';
 import type { CreateEndpointInput, UpdateEndpointInput } from '../domain/endpoint-schemas';
 import type { EndpointItem } from '../domain/endpoint';
-import type { ResourceScopes } from '../domain/filters';
+import type { EndpointWithSecret, TestDelivery, WebhookEndpoint } from '../domain/views';
 import { generateSigningSecret } from '../domain/signing';
 
 export type { EndpointItem } from '../domain/endpoint';
@@ -34,21 +33,8 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 type EndpointDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
 
-/** The endpoint as the API shows it: never a secret, nor the stored permissions. */
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  eventTypeFilters: string[];
-  resourceScopes: ResourceScopes | null;
-  enabled: boolean;
-  disabledAt: string | null;
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** When the secret replaced by the last rotation stops signing; null outside a rotation window. */
-  previousSecretExpiresAt: string | null;
-}
+/** The endpoint as the API shows it (domain/views.ts): never a secret, nor the stored permissions. */
+export type { WebhookEndpoint } from '../domain/views';
 
 const endpointKey = (organizationId: string, id: string) => ({
   pk: `ORG#${organizationId}`,
@@ -109,7 +95,7 @@ export async function createEndpoint(
   deps: EndpointDeps,
   principal: Principal,
   input: CreateEndpointInput,
-): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
+): Promise<EndpointWithSecret> {
   checkReceivable(input.eventTypeFilters, principal);
   const now = deps.clock.now();
   const id = newId('we');
@@ -284,7 +270,7 @@ export async function rotateSecret(
   organizationId: string,
   id: string,
   overlapMs = SECRET_OVERLAP_MS,
-): Promise<{ endpoint: WebhookEndpoint; signingSecret: string }> {
+): Promise<EndpointWithSecret> {
   const signingSecret = generateSigningSecret();
   const sealed = await seal(deps.keys, signingSecret, secretContext(organizationId, id));
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -340,10 +326,7 @@ export async function activeSigningSecrets(deps: EndpointDeps, endpoint: Endpoin
 }
 
 /** The test attempt, reported like an attempt in a delivery's history. */
-export interface TestDeliveryResult extends Omit<AttemptView, 'attempt' | 'attemptedAt'> {
-  eventId: string;
-  delivered: boolean;
-}
+export type TestDeliveryResult = TestDelivery;
 
 /** Sends a `webhook.test` event to the endpoint now (enabled or not), signed with its active secrets. */
 export async function sendTestEvent(

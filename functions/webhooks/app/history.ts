@@ -6,7 +6,8 @@ import { isId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
 import { queryAll, queryWindow } from '../../platform/pagination';
 import { loadEndpoint } from './endpoints';
-import type { AttemptItem, AttemptView, DeliveryItem, DeliveryView } from '../domain/records';
+import type { AttemptItem, DeliveryItem, DeliveryView } from '../domain/records';
+import type { DeliveryWithAttempts } from '../domain/views';
 import { attemptView, deliveryKey, deliveryView, endpointDeliveries } from '../domain/records';
 import type { DeliveryStatus } from '../domain/retry-policy';
 
@@ -33,7 +34,7 @@ export async function getDeliveryWithAttempts(
   deps: Pick<Deps, 'tables'>,
   organizationId: string,
   id: string,
-): Promise<DeliveryView & { attempts: AttemptView[] }> {
+): Promise<DeliveryWithAttempts> {
   if (!isId('dlv', id)) throw new NotFoundError('Delivery not found');
   const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk });
   const delivery = items.find((i) => i.sk === 'DELIVERY') as DeliveryItem | undefined;

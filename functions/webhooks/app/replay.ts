@@ -15,6 +15,7 @@ import { loadEndpoint } from './endpoints';
 import type { RecoverMessage } from '../domain/messages';
 import { attemptBody } from '../domain/messages';
 import type { DeliveryItem, DeliveryView } from '../domain/records';
+import type { WebhookJob } from '../domain/views';
 import {
   deliveryKey,
   deliveryView,
@@ -70,7 +71,7 @@ export async function replayDelivery(
   }
 }
 
-export type JobStatus = 'processing' | 'succeeded' | 'failed';
+export type JobStatus = WebhookJob['status'];
 
 export interface JobItem extends Item {
   id: string;
@@ -87,18 +88,7 @@ export interface JobItem extends Item {
   updatedAt: number;
 }
 
-export interface JobView {
-  id: string;
-  type: JobItem['type'];
-  status: JobStatus;
-  endpointId: string;
-  since: string;
-  until: string;
-  counts: JobItem['counts'];
-  error: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type JobView = WebhookJob;
 
 const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
 

@@ -1,10 +1,21 @@
 // How one delivery attempt came out: the vocabulary of the retry policy and the history.
 
-export type ErrorKind =
-  'blocked_address' | 'invalid_url' | 'dns' | 'connection' | 'tls' | 'timeout' | 'redirect' | 'http_status';
+export const ERROR_KINDS = [
+  'blocked_address',
+  'invalid_url',
+  'dns',
+  'connection',
+  'tls',
+  'timeout',
+  'redirect',
+  'http_status',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export const ATTEMPT_OUTCOMES = ['delivered', 'retry', 'failed'] as const;
 
 export interface AttemptOutcome {
-  kind: 'delivered' | 'retry' | 'failed';
+  kind: (typeof ATTEMPT_OUTCOMES)[number];
   statusCode?: number;
   errorKind?: ErrorKind;
   /** What went wrong, for the delivery history (never a secret). */

@@ -2,8 +2,9 @@
 import * as z from 'zod';
 import { isIpLiteral, classifyAddress } from './addresses';
 import { loopbackAllowed } from '../../platform/config';
-import { normalizeUrl, rawUrlProblem } from '../../platform/urls';
-import { filterProblem } from './filters';
+import { idSchema } from '../../platform/ids';
+import { documentedUrl, normalizeUrl, rawUrlProblem } from '../../platform/urls';
+import { VALID_FILTERS, filterProblem } from './filters';
 
 export const LIMITS = {
   urlLength: 2048,
@@ -48,63 +49,75 @@ export function endpointUrlProblem(raw: string, options: { loopbackAllowed: bool
   return undefined;
 }
 
-const endpointUrl = z
-  .string({ error: 'must be a string' })
-  .max(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`)
-  .superRefine((value, ctx) => {
-    const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  // Stored, shown and delivered to in the one normalised form that was validated.
-  .transform(normalizeUrl);
+const endpointUrl = documentedUrl(
+  z
+    .string({ error: 'must be a string' })
+    .max(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`)
+    .superRefine((value, ctx) => {
+      const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    // Stored, shown and delivered to in the one normalised form that was validated.
+    .transform(normalizeUrl),
+  'The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no ' +
+    'spaces or control characters; in production no localhost and no private, loopback, link-local ' +
+    'or metadata address',
+);
 
-function noDuplicates(values: string[], ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
-  values.forEach((value, index) => {
-    if (seen.has(value)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value ${value}` });
-    seen.add(value);
-  });
-}
+/** Refuses repeated values (400 naming the index) and says so in the document (uniqueItems). */
+const distinct = <T extends z.ZodArray<z.ZodType<string>>>(array: T): T =>
+  array
+    .superRefine((values, ctx) => {
+      const seen = new Set<string>();
+      values.forEach((value, index) => {
+        if (seen.has(value))
+          ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value ${value}` });
+        seen.add(value);
+      });
+    })
+    .meta({ uniqueItems: true });
 
-const eventTypeFilters = z
-  .array(
-    z
-      .string({ error: 'must be a string' })
-      .max(LIMITS.filterLength, `must be at most ${LIMITS.filterLength} characters`),
-    {
-      error: 'must be an array of strings',
-    },
-  )
-  .min(1, 'must name at least one filter')
-  .max(LIMITS.filters, `must name at most ${LIMITS.filters} filters`)
-  .superRefine((filters, ctx) => {
-    filters.forEach((filter, index) => {
-      const problem = filterProblem(filter);
-      if (problem) ctx.addIssue({ code: 'custom', path: [index], message: problem });
-    });
-    noDuplicates(filters, ctx);
-  });
+/** An enum of every acceptable filter; the message says why one is not. */
+const eventTypeFilter = z.enum(VALID_FILTERS as [string, ...string[]], {
+  error: (issue) => {
+    const input: unknown = issue.input;
+    if (typeof input !== 'string') return 'must be a string';
+    if (input.length > LIMITS.filterLength) return `must be at most ${LIMITS.filterLength} characters`;
+    return filterProblem(input);
+  },
+});
 
-const scopeIds = z
-  .array(
-    z
-      .string({ error: 'must be a string' })
-      .regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)')
-      .max(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`),
-    { error: 'must be an array of strings' },
-  )
-  .min(1, 'must name at least one id (omit the field for no restriction)')
-  .max(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`)
-  .superRefine(noDuplicates);
+const eventTypeFilters = distinct(
+  z
+    .array(eventTypeFilter, { error: 'must be an array of strings' })
+    .min(1, 'must name at least one filter')
+    .max(LIMITS.filters, `must name at most ${LIMITS.filters} filters`)
+    .describe('Exact event types, prefix wildcards that select at least one type (vault.*), or *'),
+);
+
+const scopeIds = distinct(
+  z
+    .array(
+      z
+        .string({ error: 'must be a string' })
+        .regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)')
+        .max(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`),
+      { error: 'must be an array of strings' },
+    )
+    .min(1, 'must name at least one id (omit the field for no restriction)')
+    .max(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`),
+);
 
 /** "must be an object" for a wrong type; zod's own message (naming the key) for unknown keys. */
 function objectExpected(issue: { code?: string }): string | undefined {
   return issue.code === 'invalid_type' ? 'must be an object' : undefined;
 }
 
+// minProperties: the document's way of saying "at least one of the fields", which is the refinement.
 const resourceScopes = z
   .strictObject({ vaultIds: scopeIds.optional(), matterIds: scopeIds.optional() }, { error: objectExpected })
-  .refine((s) => s.vaultIds !== undefined || s.matterIds !== undefined, 'must name vaultIds or matterIds');
+  .refine((s) => s.vaultIds !== undefined || s.matterIds !== undefined, 'must name vaultIds or matterIds')
+  .meta({ minProperties: 1 });
 
 const description = z
   .string({ error: 'must be a string' })
@@ -134,9 +147,10 @@ export const updateEndpointBody = z
   .refine(
     (patch) => Object.keys(patch).length > 0,
     'must change at least one of url, eventTypeFilters, resourceScopes, description',
-  );
+  )
+  .meta({ minProperties: 1 });
 
-export const endpointPath = z.object({ id: z.string() });
+export const endpointPath = z.object({ id: idSchema('we', 'a webhook endpoint') });
 
 export type CreateEndpointInput = z.infer<typeof createEndpointBody>;
 export type UpdateEndpointInput = z.infer<typeof updateEndpointBody>;

@@ -45,6 +45,21 @@ export function typesMatching(filter: string): string[] {
   return EVENT_TYPES.filter((t) => filterMatches(filter, t.type)).map((t) => t.type);
 }
 
+/**
+ * Every acceptable filter: `*`, each catalog type, and each prefix wildcard that selects one. A finite
+ * list, so the request schema is an enum and the OpenAPI document shows exactly what is accepted.
+ */
+export const VALID_FILTERS: readonly [string, ...string[]] = [
+  '*',
+  ...EVENT_TYPES.map((t) => t.type),
+  ...new Set(
+    EVENT_TYPES.flatMap((t) => {
+      const segments = t.type.split('.');
+      return segments.slice(1).map((_, i) => `${segments.slice(0, i + 1).join('.')}.*`);
+    }),
+  ),
+];
+
 /** Why a filter is not acceptable, or undefined when it is. */
 export function filterProblem(filter: string): string | undefined {
   const kind = filterKind(filter);

@@ -7,8 +7,9 @@ import type { Item, Table } from '../../platform/ports';
 import type { ReceiverEvent, WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
-import type { AttemptOutcome } from './attempt';
+import type { AttemptOutcome, ErrorKind } from './attempt';
 import { shownErrorMessage } from './addresses';
+import type { AttemptView, DeliveryView } from './views';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -71,7 +72,7 @@ export interface AttemptItem extends Item {
   attemptedAt: number;
   outcome: AttemptOutcome['kind'];
   statusCode?: number;
-  errorKind?: string;
+  errorKind?: ErrorKind;
   errorMessage?: string;
   latencyMs: number;
   responseBody: string;
@@ -136,34 +137,7 @@ export async function loadDelivery(
   return item && item.organizationId === organizationId ? item : undefined;
 }
 
-export interface DeliveryView {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  status: DeliveryStatus;
-  failureReason: FailureReason | null;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  event: ReceiverEvent;
-}
-
-export interface AttemptView {
-  attempt: number;
-  attemptedAt: string;
-  outcome: AttemptOutcome['kind'];
-  statusCode: number | null;
-  errorKind: string | null;
-  errorMessage: string | null;
-  latencyMs: number;
-  responseBody: string;
-}
+export type { AttemptView, DeliveryView } from './views';
 
 export function deliveryView(stored: DeliveryItem): DeliveryView {
   const item = current(stored);

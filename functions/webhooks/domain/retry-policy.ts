@@ -31,16 +31,11 @@ export const MAX_QUEUE_DELAY_SECONDS = 900;
 /** An endpoint failing for this long with no success, when a delivery fails for good, is disabled. */
 export const AUTO_DISABLE_AFTER_MS = 5 * DAY;
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'skipped_disabled';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
-  'pending',
-  'retrying',
-  'delivered',
-  'failed',
-  'skipped_disabled',
-];
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'skipped_disabled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** Why a delivery failed: the receiver refused it (no retry), retries ran out, or the endpoint is gone. */
-export type FailureReason = 'rejected' | 'exhausted' | 'endpoint_deleted';
+export const FAILURE_REASONS = ['rejected', 'exhausted', 'endpoint_deleted'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 export type NextStep =
   | { kind: 'delivered' }

@@ -1,9 +1,12 @@
 // How a flow step answers the browser: a 302 that leaks nothing through Referer or caches.
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { HttpResult } from '../../../platform/http';
 import type { FlowRedirect } from '../../app/connect-flow';
 
-export function redirect(result: FlowRedirect): HttpResult {
+export function redirect(result: FlowRedirect): {
+  status: 302;
+  headers: Record<string, string>;
+  multiValueHeaders?: Record<string, string[]>;
+} {
   return {
     status: 302,
     headers: { Location: result.location, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' },

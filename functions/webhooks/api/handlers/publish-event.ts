@@ -1,13 +1,13 @@
 import { publishEvent } from '../../../events';
 import { organizationRecord } from '../../../platform/tenancy';
 import { apiRoute } from '../../../platform/http';
-import { idempotencyKeyOf, idempotent } from '../../../platform/idempotency';
+import { idempotent } from '../../../platform/idempotency';
 import { assertMayPublishInto } from '../publish-scope';
 import { DELIVERY_ROUTE } from '../delivery-routes';
 
 export const create = apiRoute(
   DELIVERY_ROUTE.publishWebhookEvent,
-  async ({ deps, principal, body, event: request, log }) => {
+  async ({ deps, principal, body, headers, log }) => {
     await assertMayPublishInto(
       (id) => organizationRecord(deps.tables.platform, id),
       principal,
@@ -20,7 +20,7 @@ export const create = apiRoute(
       {
         keyId: principal.keyId,
         route: DELIVERY_ROUTE.publishWebhookEvent.id,
-        key: idempotencyKeyOf(request),
+        key: headers['Idempotency-Key'],
         request: body,
       },
       () => publishEvent(deps, body),

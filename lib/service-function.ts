@@ -30,6 +30,11 @@ export const TABLE_ACTIONS = {
 
 export const FUNCTIONS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'functions');
 const ENTRIES_DIR = join(FUNCTIONS_DIR, '..', '.build', 'lambda-entries');
+/**
+ * Named, not looked up: NodejsFunction otherwise searches upwards from the working directory and
+ * fails ("Cannot find a package lock file") when `cdk` runs from anywhere but the repository root.
+ */
+export const DEPS_LOCK_FILE = join(FUNCTIONS_DIR, '..', 'package-lock.json');
 
 /**
  * The Lambda's entry: the handler module's factory called with the deployed runtime's ports
@@ -94,6 +99,7 @@ export class ServiceFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Function', {
       role,
       entry: lambdaEntry(props.handler),
+      depsLockFilePath: DEPS_LOCK_FILE,
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,

@@ -1,7 +1,7 @@
 // The REST API, built from the route table: one Lambda per route, the API-key authorizer on every
 // apiKey route, the console-session authorizer on every console route, and gateway responses that
 // speak the service's one error body.
-import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IResource } from 'aws-cdk-lib/aws-apigateway';
 import {
   AccessLogFormat,
@@ -63,7 +63,12 @@ export class Api extends Construct {
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
-      cloudWatchRole: false,
+      // API Gateway writes execution and access logs through one role per account and region (the
+      // AWS::ApiGateway::Account setting); a fresh account has none and refuses a logging stage. The
+      // stack sets it unless the account's setting is owned elsewhere (docs/deploy.md). Retained: other
+      // APIs of the account log through it too, so deleting this stack must not take it away.
+      cloudWatchRole: stage.apiGatewayCloudWatchRole,
+      ...(stage.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
 
     const errorBody = (code: string, message: string) => ({

@@ -3,10 +3,10 @@
 // fails test/cdk/nag.test.ts until someone decides about it.
 import type { IAspect } from 'aws-cdk-lib';
 import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
-import { CfnMethod, CfnRestApi, CfnStage } from 'aws-cdk-lib/aws-apigateway';
+import { CfnMethod, CfnRestApi, CfnStage, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import { CfnTable, CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
-import { CfnPolicy } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 // The flattening cdk-nag itself uses to name a finding, so an acknowledgement names exactly that.
@@ -68,6 +68,16 @@ const PUBLIC_ROUTES: Record<string, string> = {
   getOpenApi: 'The API description is public documentation: the function touches no table, key or queue',
 };
 
+/** The one AWS managed policy the stack attaches, and only to API Gateway's account-level logging role. */
+export const API_GATEWAY_LOGS_POLICY =
+  'arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs';
+
+/** The role RestApi makes for the account's API Gateway logging setting (`cloudWatchRole: true`). */
+const isApiGatewayAccountRole = (node: CfnResource): boolean =>
+  node instanceof CfnRole &&
+  node.node.scope?.node.id === 'CloudWatchRole' &&
+  node.node.scope.node.scope instanceof RestApi;
+
 const AUTHORIZED_ROUTE =
   'API keys (hashed, per organization) and console sessions (the console identity provider JWTs) are checked by Lambda authorizers; there is no Cognito user pool in this design';
 
@@ -77,7 +87,12 @@ export class NagAcknowledgements implements IAspect {
     if (!(node instanceof CfnResource)) return;
     const ack = (id: string, reason: string) => Validations.of(node).acknowledge({ id, reason });
     if (node instanceof CfnPolicy) this.wildcards(node, ack);
-    else if (node instanceof CfnRestApi) {
+    else if (isApiGatewayAccountRole(node)) {
+      ack(
+        `AwsSolutions-IAM4[Policy::${API_GATEWAY_LOGS_POLICY}]`,
+        "API Gateway's account-level logging role (AWS::ApiGateway::Account) serves every REST API of the account and region, so it cannot be scoped to this stack's log groups; AWS maintains this policy for exactly this role",
+      );
+    } else if (node instanceof CfnRestApi) {
       ack(
         'AwsSolutions-APIG2',
         'Every route validates its body, query and path with the zod schemas of the route table (functions/*/schemas.ts) and answers the common error body; a gateway model would duplicate them',

@@ -3,6 +3,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { API_GATEWAY_LOGS_POLICY } from '../../lib/nag';
 import { synthStack } from '../support/synth';
 
 const CONSOLE = {
@@ -50,10 +51,12 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  it('acknowledges no managed policy and no wildcard beyond X-Ray, log delivery, table indexes, executions and task versions', () => {
+  it('acknowledges no managed policy but API Gateway logging, and no wildcard beyond X-Ray, log delivery, table indexes, executions and task versions', () => {
     const { stack } = findings({ stage: 'prod' });
     const ids = [...new Set(acknowledgements(stack).map(([id]) => id.replace(/^annotation::/i, '')))];
-    expect(ids.filter((id) => id.startsWith('AwsSolutions-IAM4'))).toEqual([]);
+    expect(ids.filter((id) => id.startsWith('AwsSolutions-IAM4'))).toEqual([
+      `AwsSolutions-IAM4[Policy::${API_GATEWAY_LOGS_POLICY}]`,
+    ]);
     for (const id of ids.filter((i) => i.startsWith('AwsSolutions-IAM5'))) {
       expect(id).toMatch(
         /^AwsSolutions-IAM5\[Resource::(\*|<Data[A-Za-z]+Table[A-Z0-9]+\.Arn>\/index\/\*|arn:.*:states:.*:execution:.*:\*|<Purge[A-Za-z0-9]+\.Arn>:\*)\]$/,
@@ -82,14 +85,23 @@ describe('cdk-nag AwsSolutions', () => {
     synthStack({ stage: 'dev' }).template.resourceCountIs('AWS::WAFv2::WebACL', 0);
   });
 
-  it('lets Lambda roles write only their own log group (no AWSLambdaBasicExecutionRole)', () => {
+  it('attaches no managed policy (no AWSLambdaBasicExecutionRole) but to the API Gateway account logging role', () => {
     const { template } = synthStack();
     const roles = template.findResources('AWS::IAM::Role') as Record<
       string,
       { Properties: Record<string, unknown> }
     >;
+    const accountRole = (
+      Object.values(template.findResources('AWS::ApiGateway::Account'))[0]!.Properties as {
+        CloudWatchRoleArn: { 'Fn::GetAtt': [string] };
+      }
+    ).CloudWatchRoleArn['Fn::GetAtt'][0];
     for (const [id, role] of Object.entries(roles)) {
-      expect({ id, managed: role.Properties.ManagedPolicyArns }).toEqual({ id, managed: undefined });
+      expect({ id, managed: JSON.stringify(role.Properties.ManagedPolicyArns) }).toEqual({
+        id,
+        managed:
+          id === accountRole ? expect.stringContaining('AmazonAPIGatewayPushToCloudWatchLogs') : undefined,
+      });
     }
   });
 });

@@ -39,6 +39,8 @@ export class Api extends Construct {
   readonly restApi: RestApi;
   readonly functions = new Map<string, ServiceFunction>();
   readonly authorizerFunction: ServiceFunction;
+  /** The log group of every function the API makes. */
+  readonly functionLogs: LogGroup;
   /** Made with the first console route. */
   consoleAuthorizerFunction?: ServiceFunction;
   private consoleAuthorizer?: RequestAuthorizer;
@@ -47,6 +49,13 @@ export class Api extends Construct {
     super(scope, id);
     const { stage, data, messaging } = props;
     const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
+    // Every route function and both authorizers log here: one log group per route would cost a
+    // CloudFormation resource per route (test/cdk/resource-budget.test.ts). Lambda names each stream
+    // `<date>/<function name>[<version>]<instance>`, and every line carries the function name.
+    this.functionLogs = new LogGroup(this, 'FunctionLogs', {
       retention: stage.logRetention,
       removalPolicy: stage.removalPolicy,
     });
@@ -96,6 +105,7 @@ export class Api extends Construct {
     this.authorizerFunction = new ServiceFunction(this, 'ApiKeyAuthorizer', {
       handler: API_KEY_AUTHORIZER.handler,
       stage,
+      logGroup: this.functionLogs,
       description: 'API key authorizer',
       // It also accepts console sessions (docs/decisions.md): the same identity provider settings.
       environment: stage.console
@@ -116,6 +126,7 @@ export class Api extends Construct {
       const fn = new ServiceFunction(this, pascal(route.id), {
         handler: route.handler,
         stage,
+        logGroup: this.functionLogs,
         description: `${route.method} ${route.path}`,
         environment: props.environmentFor?.(route),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
@@ -132,7 +143,9 @@ export class Api extends Construct {
 
       this.resourceFor(route.path).addMethod(
         route.method,
-        new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29) }),
+        // One invoke permission per function, for its own method on the deployed stage; the console's
+        // test-invoke permission would double the count (a CloudFormation resource per route).
+        new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29), allowTestInvoke: false }),
         {
           operationName: route.id,
           ...(route.auth === 'apiKey'
@@ -157,6 +170,7 @@ export class Api extends Construct {
     this.consoleAuthorizerFunction = new ServiceFunction(this, 'ConsoleAuthorizer', {
       handler: CONSOLE_AUTHORIZER.handler,
       stage,
+      logGroup: this.functionLogs,
       description: 'Console session authorizer',
       environment: idp
         ? { CONSOLE_ISSUER: idp.issuer, CONSOLE_AUDIENCE: idp.audience, CONSOLE_JWKS_URL: idp.jwksUrl }

@@ -86,8 +86,16 @@ export class NagAcknowledgements implements IAspect {
   visit(node: IConstruct): void {
     if (!(node instanceof CfnResource)) return;
     const ack = (id: string, reason: string) => Validations.of(node).acknowledge({ id, reason });
-    if (node instanceof CfnPolicy) this.wildcards(node, ack);
-    else if (isApiGatewayAccountRole(node)) {
+    if (node instanceof CfnPolicy) this.wildcards(node, [node.policyDocument], ack);
+    else if (node instanceof CfnRole && !isApiGatewayAccountRole(node)) {
+      // Function roles keep their grants inline (lib/service-function.ts).
+      const inline = (Stack.of(node).resolve(node.policies) ?? []) as { policyDocument: unknown }[];
+      this.wildcards(
+        node,
+        inline.map((p) => p.policyDocument),
+        ack,
+      );
+    } else if (isApiGatewayAccountRole(node)) {
       ack(
         `AwsSolutions-IAM4[Policy::${API_GATEWAY_LOGS_POLICY}]`,
         "API Gateway's account-level logging role (AWS::ApiGateway::Account) serves every REST API of the account and region, so it cannot be scoped to this stack's log groups; AWS maintains this policy for exactly this role",
@@ -142,16 +150,22 @@ export class NagAcknowledgements implements IAspect {
     }
   }
 
-  private wildcards(node: CfnPolicy, ack: (id: string, reason: string) => void): void {
+  private wildcards(
+    node: CfnResource,
+    documents: unknown[],
+    ack: (id: string, reason: string) => void,
+  ): void {
     const stack = Stack.of(node);
     const tables = stack.node
       .findAll()
       .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
       .map((c) => stack.getLogicalId(c as CfnResource));
-    const document = stack.resolve(node.policyDocument) as { Statement: Statement[] };
+    const statements = documents.flatMap(
+      (d) => (stack.resolve(d) as { Statement?: Statement[] } | undefined)?.Statement ?? [],
+    );
     // Each wildcard resource, flattened as cdk-nag names it, with the actions granted on it.
     const granted = new Map<string, string[]>();
-    for (const statement of document.Statement.filter((s) => s.Effect === 'Allow')) {
+    for (const statement of statements.filter((s) => s.Effect === 'Allow')) {
       for (const resource of list(statement.Resource).map(flattenCfnReference)) {
         if (resource.includes('*'))
           granted.set(resource, [...(granted.get(resource) ?? []), ...list(statement.Action)]);

@@ -4,7 +4,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Delivery } from '../../lib/delivery';
 import type { ServiceStack } from '../../lib/service-stack';
-import { synthStack } from '../support/synth';
+import { actionsOfRole, synthStack } from '../support/synth';
 
 let stack: ServiceStack;
 let template: Template;
@@ -20,18 +20,7 @@ const id = (construct: { node: { defaultChild?: unknown } }) =>
   stack.getLogicalId(construct.node.defaultChild as never);
 
 function actions(fn: Delivery['deliver']): string[] {
-  const roleId = id(fn.fn.role! as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
-  return [
-    ...new Set(
-      Object.values(policies)
-        .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-        .flatMap(
-          (p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
-        )
-        .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])),
-    ),
-  ].sort();
+  return actionsOfRole(template, id(fn.fn.role! as never));
 }
 
 const fnProps = (fn: Delivery['deliver']) =>

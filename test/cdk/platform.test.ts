@@ -10,10 +10,10 @@ import { KEY_ADMIN_ACTIONS } from '../../lib/data';
 import type { Delivery } from '../../lib/delivery';
 import type { PurgeWorkflow } from '../../lib/purge';
 import type { ServiceFunction } from '../../lib/service-function';
-import { TABLE_ACTIONS } from '../../lib/service-function';
+import { LOGS_POLICY, TABLE_ACTIONS } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
 import type { TokenLifecycle } from '../../lib/token-lifecycle';
-import { actionsOf, resourcesOf, synthStack } from '../support/synth';
+import { actionsOf, resourcesOf, statementsOfRole, synthStack } from '../support/synth';
 
 const { stack, template } = synthStack();
 
@@ -172,15 +172,11 @@ const refsIn = (value: unknown): string[] =>
 /** What a function's role may do: action -> the logical ids (or '*') it may do it on. */
 function grantsOf(stack: ServiceStack, fn: ServiceFunction): Record<string, string[]> {
   const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
   const grants: Record<string, Set<string>> = {};
-  for (const policy of Object.values(policies)) {
-    if (!(policy.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId)) continue;
-    for (const statement of (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
-      expect(statement.Effect).toBe('Allow');
-      for (const action of list(statement.Action)) {
-        for (const ref of list(statement.Resource).flatMap(refsIn)) (grants[action] ??= new Set()).add(ref);
-      }
+  for (const statement of statementsOfRole(template, roleId) as Statement[]) {
+    expect(statement.Effect).toBe('Allow');
+    for (const action of list(statement.Action)) {
+      for (const ref of list(statement.Resource).flatMap(refsIn)) (grants[action] ??= new Set()).add(ref);
     }
   }
   return Object.fromEntries(Object.entries(grants).map(([a, r]) => [a, [...r].sort()]));
@@ -291,8 +287,10 @@ describe('least privilege, per function', () => {
       const role = roles[(fn.Properties.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
       const statements = (
-        role.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]
-      ).flatMap((p) => p.PolicyDocument.Statement);
+        role.Properties.Policies as { PolicyName: string; PolicyDocument: { Statement: Statement[] } }[]
+      )
+        .filter((p) => p.PolicyName === LOGS_POLICY)
+        .flatMap((p) => p.PolicyDocument.Statement);
       expect(statements).toEqual([
         expect.objectContaining({
           Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -326,15 +324,11 @@ describe('least privilege, per function', () => {
     }
     // The roles named for use are exactly those granted KMS in their own policies.
     const named = new Set(statements.flatMap((s) => refsIn(s.Principal)));
-    const policies = template.findResources('AWS::IAM::Policy') as Resources;
+    const roles = Object.keys(template.findResources('AWS::IAM::Role'));
     const users = new Set(
-      Object.values(policies)
-        .filter((p) =>
-          (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) =>
-            list(s.Action).some((a) => a.startsWith('kms:')),
-          ),
-        )
-        .flatMap((p) => (p.Properties.Roles as { Ref: string }[]).map((r) => r.Ref)),
+      roles.filter((roleId) =>
+        statementsOfRole(template, roleId).some((s) => list(s.Action).some((a) => a.startsWith('kms:'))),
+      ),
     );
     expect([...named].sort()).toEqual([...users].sort());
   });

@@ -46,6 +46,13 @@ export interface Query {
   descending?: boolean;
   limit?: number;
   cursor?: string;
+  /**
+   * A strongly consistent read: every write acknowledged before the query is seen. Needed where a
+   * query reads what was just written and acts on it (a list right after its change, a check that a
+   * partition is empty after deletes). The base table only: an index is eventually consistent by
+   * nature, and asking for it there is refused (InvalidQueryError), as DynamoDB does.
+   */
+  consistent?: boolean;
 }
 
 export interface Page<T> {
@@ -55,6 +62,7 @@ export interface Page<T> {
 
 export interface Table {
   readonly name: string;
+  /** Always a strongly consistent read: callers read-modify-write, and a get is one item. */
   get<T extends Item = Item>(key: Key): Promise<T | undefined>;
   /** Throws ConditionFailedError when `condition` does not hold. */
   put(item: Item, condition?: Condition): Promise<void>;

@@ -1,5 +1,5 @@
 // Table definitions: read by the CDK stack, the emulator harness and the adapters, so they cannot drift.
-import type { IndexName, QueueName, TableName, WorkflowName } from './ports';
+import type { IndexName, Query, QueueName, TableName, WorkflowName } from './ports';
 
 export interface TableDefinition {
   /** Environment variable that carries the physical table name into a Lambda. */
@@ -52,6 +52,18 @@ export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1s
 };
 
 /** Environment variable carrying each queue's URL into a Lambda. */
+/**
+ * Both Table adapters refuse a consistent read of an index the same way (DynamoDB cannot do one), so
+ * a caller that asks for it fails in the local runtime's tests too, not first in AWS.
+ */
+export function checkQuery(query: Query): void {
+  if (query.index && query.consistent) {
+    throw new Error(
+      `A consistent read of index ${query.index} is impossible (indexes are eventually consistent): read the base table, or re-read each item`,
+    );
+  }
+}
+
 export const QUEUE_URL_ENV: Record<QueueName, string> = {
   events: 'QUEUE_EVENTS_URL',
   deliveries: 'QUEUE_DELIVERIES_URL',

@@ -87,8 +87,12 @@ export interface DataKey {
 /** Envelope-encryption master key (KMS): data keys are bound to an encryption context. */
 export interface KeyManagement {
   generateDataKey(context: Record<string, string>): Promise<DataKey>;
-  /** Throws when the context differs from the one the key was generated with. */
-  decryptDataKey(ciphertext: Buffer, context: Record<string, string>): Promise<Buffer>;
+  /**
+   * Throws when the context differs from the one the key was generated with. `keyId` is the master
+   * key the data key was generated under (stored with the ciphertext): data sealed before a change of
+   * the configured key still opens, as long as that key exists and may be used.
+   */
+  decryptDataKey(ciphertext: Buffer, context: Record<string, string>, keyId?: string): Promise<Buffer>;
 }
 
 export interface QueueMessage {

@@ -84,6 +84,14 @@ describe('connector routes in the stack', () => {
     }
   });
 
+  it("gives the OAuth callback 25 s, under API Gateway's 29 s for its integration", () => {
+    const fn = stack.api.functions.get('oauthCallback')!;
+    const resources = template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>;
+    expect(resources[stack.getLogicalId(fn.fn.node.defaultChild as never)]!.Properties.Timeout).toBe(25);
+    const method = Object.values(resources).find((r) => r.Properties.OperationName === 'oauthCallback')!;
+    expect(method.Properties.Integration).toMatchObject({ TimeoutInMillis: 29_000 });
+  });
+
   it('serves the connect link and the provider callback without the API-key authorizer, the rest with it', () => {
     const methods = template.findResources('AWS::ApiGateway::Method') as Record<
       string,

@@ -60,6 +60,8 @@ export interface DeliveryItem extends Item {
   lastStatusCode?: number;
   lastError?: string;
   deliveredAt?: number;
+  /** The recover job that last replayed it: a re-run of the job's page counts it, replays it not again. */
+  recoveredBy?: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -8,11 +8,14 @@ import type { SqsHandlerFactory } from '../../../platform/sqs';
 import { sqsHandler } from '../../../platform/sqs';
 import { ATTEMPT_TIMEOUT_MS } from '../../infra/send';
 
-/** The worker with its options; tests shorten the timeout or change the address policy. */
-export function deliveryWorker(options: Partial<DeliverOptions> = {}): SqsHandlerFactory {
+/** The worker with its options; tests shorten the timeout, change the address policy or the recover page. */
+export function deliveryWorker(
+  options: Partial<DeliverOptions> = {},
+  recovery: { pageSize?: number } = {},
+): SqsHandlerFactory {
   return sqsHandler('deliver', deliveriesMessage, async ({ message, deps, log }) => {
     if (message.kind === 'recover') {
-      await runRecovery(deps, message, log);
+      await runRecovery(deps, message, log, recovery);
       return 'done';
     }
     const result = await processAttempt(

@@ -115,6 +115,12 @@ export interface Queue {
   sendBatch(messages: QueueMessage[]): Promise<void>;
   /** The newest dead letters first, at most `limit`; reading them leaves them where they are. */
   listDeadLetters(limit?: number): Promise<DeadLetter[]>;
+  /**
+   * How many receives a message gets before the queue moves it to its dead-letter queue (SQS: the
+   * redrive policy's maxReceiveCount); undefined without one. A consumer compares a record's receive
+   * count with it to know its last chance.
+   */
+  maxReceiveCount(): Promise<number | undefined>;
 }
 
 export type QueueName = 'events' | 'deliveries';

@@ -319,6 +319,41 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
     });
   });
 
+  it('marks a delivery dead_lettered when its step fails on every receive and SQS redrives it', async () => {
+    const owner = principal();
+    const { endpoint: e } = await endpoint(owner, '/never-reached');
+    const event = await publishEvent(deps, {
+      organizationId: owner.organizationId,
+      type: 'matter.created', // not subscribed: the delivery is made here, not by fan-out
+      data: { matterId: 'm1', name: 'x' },
+    });
+    const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now());
+    await deps.tables.webhooks.put(item);
+    await deps.queues.deliveries.send({
+      body: attemptBody({ deliveryId: item.id, cycle: 0, attempt: 1, dueAt: Date.now() }),
+    });
+    await drain(urls.events, fanOutHandler);
+    // Our side fails on every receive (an outage, a bug): the redrive policy's last receive is the 2nd.
+    const broken = deliveryWorker({
+      send: async () => {
+        throw new Error('outage');
+      },
+    })(deps);
+    const deadline = Date.now() + 20_000;
+    let dead: Message[] = [];
+    while (!dead.length && Date.now() < deadline) {
+      await poll(urls.deliveries, broken);
+      dead = (await receive(urls.dlq, 0)).filter((m) => JSON.parse(m.Body!).deliveryId === item.id);
+    }
+    expect(dead).toHaveLength(1);
+    expect(await stored(event, e.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'dead_lettered',
+      attemptCount: 0,
+    });
+    expect(receiver.received.filter((r) => r.path === '/never-reached')).toHaveLength(0);
+  });
+
   it('recovers more failed deliveries than a page, one page per message, each delivered once', async () => {
     const owner = principal();
     const { endpoint: e } = await endpoint(owner, '/recovered');

@@ -40,7 +40,12 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
   'skipped_disabled',
 ];
 /** Why a delivery failed: the receiver refused it (no retry), retries ran out, or the endpoint is gone. */
-export type FailureReason = 'rejected' | 'exhausted' | 'endpoint_deleted';
+/**
+ * dead_lettered: the step's queue message failed on every receive and was moved to the dead-letter
+ * queue (a crash, a timeout, an outage of ours); replay or recover starts the delivery again, and a
+ * message redriven from the dead-letter queue resumes it.
+ */
+export type FailureReason = 'rejected' | 'exhausted' | 'endpoint_deleted' | 'dead_lettered';
 
 export type NextStep =
   | { kind: 'delivered' }

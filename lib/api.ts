@@ -28,8 +28,10 @@ export interface ApiProps {
   stage: StageConfig;
   data: DataStores;
   messaging: Messaging;
-  /** Extra environment for routes (provider endpoints and credentials, for instance). */
+  /** Extra environment for routes (provider endpoints and client ids, for instance). */
   environmentFor?: (route: RouteDefinition) => Record<string, string>;
+  /** Secrets a route reads at run time (the connector client secrets and state key), bound to its function. */
+  bindSecrets?: (route: RouteDefinition, fn: ServiceFunction) => void;
   routes?: readonly RouteDefinition[];
 }
 
@@ -134,6 +136,7 @@ export class Api extends Construct {
       for (const [name, access] of Object.entries(route.uses.tables ?? {})) {
         fn.bindTable(name as TableName, data.tables[name as TableName], access);
       }
+      props.bindSecrets?.(route, fn);
       if (route.auth === 'apiKey') fn.bindTable('ratelimits', data.tables.ratelimits, 'write');
       if (route.uses.kms) fn.bindKey(data.key, route.uses.kms);
       for (const queue of route.uses.queues ?? []) fn.bindQueue(queue, messaging.queues[queue].queue);

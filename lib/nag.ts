@@ -120,7 +120,7 @@ export class NagAcknowledgements implements IAspect {
     } else if (node instanceof CfnSecret) {
       ack(
         'AwsSolutions-SMG4',
-        'Holds OAuth client secrets issued by the providers (rotated at the provider, then put-secret-value and a deploy, docs/deploy.md) and the state-signing key; no rotation Lambda can mint either',
+        "Holds an OAuth client secret issued by a provider (rotated at the provider, then put-secret-value: the functions read it at run time, docs/deploy.md) or the state-signing key; no rotation Lambda can mint a provider's client secret",
       );
     } else if (node instanceof CfnDistribution) {
       // The console's distribution (lib/console-hosting.ts): public static files plus the API.

@@ -9,11 +9,13 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { secretArnEnv } from '../functions/platform/config';
 import { DLQ_URL_ENV, QUEUE_URL_ENV, TABLE_DEFINITIONS } from '../functions/platform/tables';
 import type { QueueName, TableName } from '../functions/platform/ports';
 import type { StageConfig } from './stage-config';
@@ -201,6 +203,19 @@ export class ServiceFunction extends Construct {
   bindDeadLetters(name: QueueName, deadLetterQueue: IQueue): this {
     deadLetterQueue.grant(this.fn, 'sqs:ReceiveMessage');
     this.fn.addEnvironment(DLQ_URL_ENV[name], deadLetterQueue.queueUrl);
+    return this;
+  }
+
+  /**
+   * Lets the function read one secret setting at run time (functions/adapters/aws/secrets-manager.ts):
+   * GetSecretValue on that secret only (not DescribeSecret: the reader does not need it), and its ARN
+   * in `<NAME>_ARN`.
+   */
+  bindSecret(name: string, secret: ISecret): this {
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+    );
+    this.fn.addEnvironment(secretArnEnv(name), secret.secretArn);
     return this;
   }
 

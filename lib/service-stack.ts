@@ -40,17 +40,19 @@ export class ServiceStack extends Stack {
       data: this.data,
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
+      bindSecrets: this.connectors.bindSecrets,
     });
     new PurgeWorkflow(this, 'Purge', { stage: props.stage, data: this.data }).bindRoutes(this.api.functions);
     if (props.stage.firewall)
       new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
     Aspects.of(this).add(new NagAcknowledgements());
-    new TokenLifecycle(this, 'TokenLifecycle', {
+    const tokens = new TokenLifecycle(this, 'TokenLifecycle', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
       connectors: this.connectors,
     });
+    this.connectors.bindSecrets({ id: 'refreshSweep' }, tokens.sweep); // the client secrets it refreshes with
     // Last: it finds every function, queue, state machine and schedule made above.
     new Observability(this, 'Observability', {
       stage: props.stage,

@@ -7,6 +7,7 @@ import { systemClock } from '../platform/clock';
 import type { Deps } from '../platform/ports';
 import type { Tables } from '../platform/ports';
 import { TABLE_NAMES } from '../platform/tables';
+import { EnvSecrets } from '../adapters/local/env-secrets';
 import { LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
@@ -60,6 +61,8 @@ export function createLocalDeps(
       }),
     },
     clock,
+    // The sandbox provider's client secrets and the state key, set in the environment at start.
+    secrets: new EnvSecrets(),
     vault: new MemoryVault(),
     // The deployed definition, its Lambda tasks run in process (vault documents live in memory only).
     workflows: new LocalWorkflows(

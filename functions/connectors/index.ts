@@ -5,7 +5,7 @@ export { runPurgeTask } from './api/handlers/purge-tasks';
 export type { PurgeRetry } from './infra/purge-definition';
 export { PURGE_TASKS, purgeDefinition } from './infra/purge-definition';
 export type { ConnectorConfig } from './infra/config';
-export { STATE_KEY_ENV, envConfig } from './infra/config';
+export { STATE_KEY_ENV, connectorConfig, envConfig } from './infra/config';
 export type { SweepSummary } from './app/sweep';
 export { runRefreshSweep } from './app/sweep';
 export { Ledger, importDocument } from './app/ledger';

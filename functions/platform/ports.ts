@@ -166,6 +166,16 @@ export interface VaultDocuments {
   delete(vaultId: string, objectId: string): Promise<void>;
 }
 
+/**
+ * Secret configuration read at run time, by name (the name of the environment variable that would
+ * hold it, e.g. PROVIDER_PRACTICE_CLIENT_SECRET): from Secrets Manager on AWS, cached for minutes, so
+ * a rotated value reaches the functions without a deploy; from the environment in the local runtime.
+ */
+export interface Secrets {
+  /** Throws ConfigurationError when the setting has no value. */
+  get(name: string): Promise<string>;
+}
+
 /** The ports a handler is built from; each runtime's composition module provides every one of them. */
 export interface Deps {
   tables: Tables;
@@ -174,4 +184,5 @@ export interface Deps {
   clock: Clock;
   workflows: Workflows;
   vault: VaultDocuments;
+  secrets: Secrets;
 }

@@ -12,6 +12,22 @@ const CONSOLE = {
   consoleJwksUrl: 'https://idp.example.com/.well-known/jwks.json',
 };
 
+/** Both providers configured: the stack then makes their client secrets too. */
+const PROVIDERS = JSON.stringify({
+  providers: Object.fromEntries(
+    ['practice', 'drive'].map((id) => [
+      id,
+      {
+        authorizeUrl: `https://${id}.example/authorize`,
+        tokenUrl: `https://${id}.example/token`,
+        revokeUrl: `https://${id}.example/revoke`,
+        accountUrl: `https://${id}.example/me`,
+        clientId: `${id}-client`,
+      },
+    ]),
+  ),
+});
+
 function findings(options: Parameters<typeof synthStack>[0]) {
   const { stack } = synthStack(options); // synthesis runs the acknowledgement aspect
   const report = new AwsSolutionsChecks(stack).validateScope(stack);
@@ -35,8 +51,11 @@ describe('cdk-nag AwsSolutions', () => {
   it.each([
     ['dev', { stage: 'dev' as const }],
     [
-      'prod with alarms and a console identity provider',
-      { stage: 'prod' as const, context: { alarmEmail: 'ops@example.com', ...CONSOLE } },
+      'prod with alarms, a console identity provider and both providers',
+      {
+        stage: 'prod' as const,
+        context: { alarmEmail: 'ops@example.com', ...CONSOLE, connectors: PROVIDERS },
+      },
     ],
   ])('leaves no unacknowledged finding on the %s stack', (_name, options) => {
     expect(findings(options).violations).toEqual([]);

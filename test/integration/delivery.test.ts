@@ -12,7 +12,7 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { awsKeys, awsQueues, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import { awsKeys, awsQueues, awsSecrets, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import type { Principal } from '../../functions/platform/principal';
 import { deliveryWorker } from '../../functions/webhooks/api/handlers/deliver';
 import { create as createFanOutWorker } from '../../functions/webhooks/api/handlers/fan-out';
@@ -146,6 +146,7 @@ beforeAll(async () => {
     // Never reached by the delivery workers; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
     vault: awsVault(),
+    secrets: awsSecrets(),
   };
   fanOutHandler = createFanOutWorker(deps);
   deliver = deliveryWorker({ timeoutMs: 500, inlinePauseMs: 50 })(deps);

@@ -18,7 +18,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { randomBytes } from 'node:crypto';
-import { awsKeys, awsQueues } from '../../functions/adapters/aws';
+import { awsKeys, awsQueues, awsSecrets } from '../../functions/adapters/aws';
 import { SfnWorkflows } from '../../functions/adapters/aws/sfn-workflows';
 import { VaultTable } from '../../functions/adapters/aws/vault-table';
 import type { ImportLinkRecord } from '../../functions/connectors/app/ledger';
@@ -169,6 +169,7 @@ beforeAll(async () => {
     keys: awsKeys('alias/unused-by-the-purge'),
     queues: awsQueues(() => 'http://unused.invalid'),
     clock: systemClock,
+    secrets: awsSecrets(), // never read by the purge; built lazily
   };
   worker = runWorker();
 }, 120_000);

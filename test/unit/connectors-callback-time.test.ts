@@ -98,6 +98,7 @@ describe('a provider that does not answer', () => {
     const flowConfig: ConnectorConfig = {
       ...config,
       provider: (id) => ({ ...config.provider(id), ...endpoints }),
+      client: async (id) => ({ ...(await config.client(id)), ...endpoints }),
     };
     const created = await createConnection(
       deps,

@@ -3,6 +3,7 @@
 // (each costs tens of ms at cold start).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KMSClient } from '@aws-sdk/client-kms';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -13,6 +14,7 @@ let documentClient: Promise<DynamoDBDocumentClient> | undefined;
 let kmsClient: Promise<KMSClient> | undefined;
 let sqsClient: Promise<SQSClient> | undefined;
 let sfnClient: Promise<SFNClient> | undefined;
+let secretsManagerClient: Promise<SecretsManagerClient> | undefined;
 
 export function dynamo(): Promise<DynamoDBDocumentClient> {
   documentClient ??= Promise.all([
@@ -46,4 +48,11 @@ export function sfn(): Promise<SFNClient> {
     ([{ SFNClient }, { traced }]) => traced(new SFNClient({})),
   );
   return sfnClient;
+}
+
+export function secretsManager(): Promise<SecretsManagerClient> {
+  secretsManagerClient ??= Promise.all([import('@aws-sdk/client-secrets-manager'), import('./tracing')]).then(
+    ([{ SecretsManagerClient }, { traced }]) => traced(new SecretsManagerClient({})),
+  );
+  return secretsManagerClient;
 }

@@ -3,6 +3,7 @@
 import { getStringFromEnv } from '../../platform/config';
 import type {
   KeyManagement,
+  Secrets,
   Queue,
   QueueName,
   Queues,
@@ -20,9 +21,10 @@ import {
   TABLE_NAMES,
   WORKFLOW_ARN_ENV,
 } from '../../platform/tables';
-import { dynamo, kms, sfn, sqs } from './clients';
+import { dynamo, kms, secretsManager, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
+import { SecretsManagerSecrets } from './secrets-manager';
 import { SfnWorkflows } from './sfn-workflows';
 import { SqsQueue } from './sqs-queue';
 import { VaultTable } from './vault-table';
@@ -73,4 +75,9 @@ export function awsVault(
   tableName: string | (() => string) = () => getStringFromEnv(TABLE_DEFINITIONS.vault.envVar),
 ): VaultDocuments {
   return new VaultTable(tableName, dynamo());
+}
+
+/** Secret settings from Secrets Manager (each NAME's secret ARN in NAME_ARN), cached per container. */
+export function awsSecrets(maxAgeSeconds?: number): Secrets {
+  return new SecretsManagerSecrets(secretsManager(), maxAgeSeconds);
 }

@@ -135,7 +135,7 @@ export async function openConnectLink(
     flowExpiresAt,
     ttl: Math.ceil(flowExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
-  const state = signState(config.stateKey(), {
+  const state = signState(await config.stateKey(), {
     c: connection.id,
     n: nonce,
     e: flowExpiresAt,
@@ -188,7 +188,7 @@ async function loadFlow(
   now: number,
 ): Promise<ActiveFlow> {
   const invalid = () => invalidField('query parameters', 'state', 'missing, forged or unknown');
-  const check = verifyState(config.stateKey(), input.query.state, now);
+  const check = verifyState(await config.stateKey(), input.query.state, now);
   if (!check.ok && check.reason !== 'expired') throw invalid();
   const { payload } = check;
   if (payload.p !== input.provider) throw invalid();
@@ -239,7 +239,7 @@ async function obtainGrant(
   time: { deadline: ProviderDeadline; limits: CallbackLimits },
 ): Promise<Grant | ReturnError> {
   const definition = PROVIDERS[flow.provider];
-  const client = config.provider(flow.provider);
+  const client = await config.client(flow.provider);
   const failed = (what: string, error: ProviderHttpError) => {
     log.warn(what, { connectionId: connection.id, status: error.status, oauthError: error.oauthError });
     return 'oauth_exchange_failed' as const;

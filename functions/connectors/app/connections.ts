@@ -224,7 +224,7 @@ export async function revokeGrant(
       return false;
     }
     try {
-      await revokeToken(config.provider(provider), token, hint, timeoutMs);
+      await revokeToken(await config.client(provider), token, hint, timeoutMs);
       return true;
     } catch (error) {
       const retriable =

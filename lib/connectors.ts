@@ -154,12 +154,19 @@ export class ConnectorSettings extends Construct {
    * Pass to `new Api(..., { bindSecrets })`; the stack binds the refresh sweep's itself.
    */
   readonly bindSecrets = (route: Pick<RouteDefinition, 'id'>, fn: ServiceFunction): void => {
-    const needs = ROUTE_NEEDS[route.id];
-    if (!needs) return;
-    if (needs.stateKey) fn.bindSecret(STATE_KEY_ENV, this.stateKey);
-    if (!needs.settings.includes('clientSecret')) return;
-    for (const [provider, secret] of Object.entries(this.clientSecrets) as [ProviderId, ISecret][]) {
-      fn.bindSecret(clientSecretName(provider), secret);
-    }
+    for (const [name, secret] of this.secretsOf(route)) fn.bindSecret(name, secret);
   };
+
+  /** The secret settings one route reads, by setting name (the CDK tier checks grants against it). */
+  secretsOf(route: Pick<RouteDefinition, 'id'>): [string, ISecret][] {
+    const needs = ROUTE_NEEDS[route.id];
+    if (!needs) return [];
+    const secrets: [string, ISecret][] = needs.stateKey ? [[STATE_KEY_ENV, this.stateKey]] : [];
+    if (needs.settings.includes('clientSecret')) {
+      for (const [provider, secret] of Object.entries(this.clientSecrets) as [ProviderId, ISecret][]) {
+        secrets.push([clientSecretName(provider), secret]);
+      }
+    }
+    return secrets;
+  }
 }

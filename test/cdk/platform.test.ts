@@ -188,7 +188,12 @@ interface WorkerUses extends RouteUses {
 }
 
 /** The grants `uses` stands for, exactly: nothing more may appear on the role. */
-function expectedGrants(stack: ServiceStack, uses: WorkerUses, apiKey = false): Record<string, string[]> {
+function expectedGrants(
+  stack: ServiceStack,
+  uses: WorkerUses,
+  apiKey = false,
+  routeId?: string,
+): Record<string, string[]> {
   const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
   const grants: Record<string, Set<string>> = {};
   const add = (actions: readonly string[], ...refs: string[]) => {
@@ -226,6 +231,10 @@ function expectedGrants(stack: ServiceStack, uses: WorkerUses, apiKey = false): 
       id(stack.messaging.queues[uses.reads].queue),
     );
   }
+  // The connector secrets a route reads at run time (lib/connectors.ts decides which), nothing more.
+  for (const [, secret] of routeId ? stack.connectors.secretsOf({ id: routeId }) : []) {
+    add(['secretsmanager:GetSecretValue'], id(secret as never));
+  }
   const purge = stack.node.findChild('Purge') as PurgeWorkflow;
   if (uses.workflows?.purge) {
     const machine = id(purge.stateMachine);
@@ -240,7 +249,7 @@ describe('least privilege, per function', () => {
     'grants route %s exactly the table actions, KMS operations, queues and workflows its `uses` declares',
     (_id, route) => {
       expect(grantsOf(stack, stack.api.functions.get(route.id)!)).toEqual(
-        expectedGrants(stack, route.uses, route.auth === 'apiKey'),
+        expectedGrants(stack, route.uses, route.auth === 'apiKey', route.id),
       );
     },
   );
@@ -249,7 +258,8 @@ describe('least privilege, per function', () => {
     const delivery = stack.node.findChild('Delivery') as Delivery;
     const purge = stack.node.findChild('Purge') as PurgeWorkflow;
     const lifecycle = stack.node.findChild('TokenLifecycle') as TokenLifecycle;
-    const cases: [string, ServiceFunction | undefined, WorkerUses][] = [
+    // The fourth field: the connector settings' name for a worker that reads secrets.
+    const cases: [string, ServiceFunction | undefined, WorkerUses, string?][] = [
       ['api key authorizer', stack.api.authorizerFunction, API_KEY_AUTHORIZER.uses],
       ['console authorizer', stack.api.consoleAuthorizerFunction, CONSOLE_AUTHORIZER.uses],
       [
@@ -271,12 +281,16 @@ describe('least privilege, per function', () => {
         'refresh sweep',
         lifecycle.sweep,
         { tables: { connectors: 'write' }, kms: 'both', queues: ['events'] },
+        'refreshSweep',
       ],
       ['purge page task', purge.pageFunction, { tables: { connectors: 'write', vault: 'write' } }],
       ['purge finish task', purge.finishFunction, { tables: { connectors: 'write' } }],
     ];
-    for (const [name, fn, uses] of cases) {
-      expect({ name, grants: grantsOf(stack, fn!) }).toEqual({ name, grants: expectedGrants(stack, uses) });
+    for (const [name, fn, uses, secretsOf] of cases) {
+      expect({ name, grants: grantsOf(stack, fn!) }).toEqual({
+        name,
+        grants: expectedGrants(stack, uses, false, secretsOf),
+      });
     }
   });
 

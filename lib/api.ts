@@ -1,7 +1,7 @@
 // The REST API, built from the route table: one Lambda per route, the API-key authorizer on every
 // apiKey route, the console-session authorizer on every console route, and gateway responses that
 // speak the service's one error body.
-import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IResource } from 'aws-cdk-lib/aws-apigateway';
 import {
   AccessLogFormat,
@@ -28,8 +28,10 @@ export interface ApiProps {
   stage: StageConfig;
   data: DataStores;
   messaging: Messaging;
-  /** Extra environment for routes (provider endpoints and credentials, for instance). */
+  /** Extra environment for routes (provider endpoints and client ids, for instance). */
   environmentFor?: (route: RouteDefinition) => Record<string, string>;
+  /** Secrets a route reads at run time (the connector client secrets and state key), bound to its function. */
+  bindSecrets?: (route: RouteDefinition, fn: ServiceFunction) => void;
   routes?: readonly RouteDefinition[];
 }
 
@@ -39,6 +41,8 @@ export class Api extends Construct {
   readonly restApi: RestApi;
   readonly functions = new Map<string, ServiceFunction>();
   readonly authorizerFunction: ServiceFunction;
+  /** The log group of every function the API makes. */
+  readonly functionLogs: LogGroup;
   /** Made with the first console route. */
   consoleAuthorizerFunction?: ServiceFunction;
   private consoleAuthorizer?: RequestAuthorizer;
@@ -47,6 +51,13 @@ export class Api extends Construct {
     super(scope, id);
     const { stage, data, messaging } = props;
     const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
+    // Every route function and both authorizers log here: one log group per route would cost a
+    // CloudFormation resource per route (test/cdk/resource-budget.test.ts). Lambda names each stream
+    // `<date>/<function name>[<version>]<instance>`, and every line carries the function name.
+    this.functionLogs = new LogGroup(this, 'FunctionLogs', {
       retention: stage.logRetention,
       removalPolicy: stage.removalPolicy,
     });
@@ -63,7 +74,12 @@ export class Api extends Construct {
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
-      cloudWatchRole: false,
+      // API Gateway writes execution and access logs through one role per account and region (the
+      // AWS::ApiGateway::Account setting); a fresh account has none and refuses a logging stage. The
+      // stack sets it unless the account's setting is owned elsewhere (docs/deploy.md). Retained: other
+      // APIs of the account log through it too, so deleting this stack must not take it away.
+      cloudWatchRole: stage.apiGatewayCloudWatchRole,
+      ...(stage.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
 
     const errorBody = (code: string, message: string) => ({
@@ -91,6 +107,7 @@ export class Api extends Construct {
     this.authorizerFunction = new ServiceFunction(this, 'ApiKeyAuthorizer', {
       handler: API_KEY_AUTHORIZER.handler,
       stage,
+      logGroup: this.functionLogs,
       description: 'API key authorizer',
       // It also accepts console sessions (docs/decisions.md): the same identity provider settings.
       environment: stage.console
@@ -111,6 +128,7 @@ export class Api extends Construct {
       const fn = new ServiceFunction(this, pascal(route.id), {
         handler: route.handler,
         stage,
+        logGroup: this.functionLogs,
         description: `${route.method} ${route.path}`,
         environment: props.environmentFor?.(route),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
@@ -118,6 +136,7 @@ export class Api extends Construct {
       for (const [name, access] of Object.entries(route.uses.tables ?? {})) {
         fn.bindTable(name as TableName, data.tables[name as TableName], access);
       }
+      props.bindSecrets?.(route, fn);
       if (route.auth === 'apiKey') fn.bindTable('ratelimits', data.tables.ratelimits, 'write');
       if (route.uses.kms) fn.bindKey(data.key, route.uses.kms);
       for (const queue of route.uses.queues ?? []) fn.bindQueue(queue, messaging.queues[queue].queue);
@@ -127,7 +146,9 @@ export class Api extends Construct {
 
       this.resourceFor(route.path).addMethod(
         route.method,
-        new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29) }),
+        // One invoke permission per function, for its own method on the deployed stage; the console's
+        // test-invoke permission would double the count (a CloudFormation resource per route).
+        new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29), allowTestInvoke: false }),
         {
           operationName: route.id,
           ...(route.auth === 'apiKey'
@@ -152,6 +173,7 @@ export class Api extends Construct {
     this.consoleAuthorizerFunction = new ServiceFunction(this, 'ConsoleAuthorizer', {
       handler: CONSOLE_AUTHORIZER.handler,
       stage,
+      logGroup: this.functionLogs,
       description: 'Console session authorizer',
       environment: idp
         ? { CONSOLE_ISSUER: idp.issuer, CONSOLE_AUDIENCE: idp.audience, CONSOLE_JWKS_URL: idp.jwksUrl }

@@ -1,12 +1,14 @@
-// Connector configuration for the Lambdas: provider endpoints and client ids from CDK context, the
-// client secrets and the OAuth state-signing key from one Secrets Manager secret. Each route gets
-// only the variables it reads (see docs/decisions.md, "Connectors").
+// Connector configuration for the Lambdas: provider endpoints and client ids from CDK context as
+// environment variables; the client secrets and the OAuth state-signing key in Secrets Manager, one
+// secret each, read at run time (functions/adapters/aws/secrets-manager.ts). Each route gets only the
+// variables it reads and may read only the secrets it needs (see docs/decisions.md, "Connectors" and
+// "Provider client secrets at run time").
 import { Annotations, RemovalPolicy, SecretValue } from 'aws-cdk-lib';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import * as z from 'zod';
-import { STATE_KEY_ENV } from '../functions/connectors/infra/config';
+import { STATE_KEY_ENV, clientSecretName } from '../functions/connectors/infra/config';
 import type { ProviderId, ProviderSetting } from '../functions/connectors/domain/providers';
 import {
   PROVIDER_IDS,
@@ -15,6 +17,7 @@ import {
   providerProfileSchema,
 } from '../functions/connectors/domain/providers';
 import type { RouteDefinition } from '../functions/platform/route-types';
+import type { ServiceFunction } from './service-function';
 import type { StageConfig } from './stage-config';
 
 type PublicSetting = Exclude<ProviderSetting, 'clientSecret'>;
@@ -40,6 +43,7 @@ const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boole
 };
 
 const endpoint = z.url({ protocol: /^https?$/ });
+const secretArn = z.string().startsWith('arn:', 'must be the complete ARN of a Secrets Manager secret');
 const providerSchema = z.strictObject({
   authorizeUrl: endpoint,
   tokenUrl: endpoint,
@@ -50,20 +54,33 @@ const providerSchema = z.strictObject({
   clientId: z.string().min(1),
   /** Account fields, scope tiers, separator, token auth method (PROVIDER_<ID>_PROFILE). */
   profile: providerProfileSchema.optional(),
+  /** A secret managed elsewhere holding the client secret (plain text); else the stack makes one. */
+  clientSecretArn: secretArn.optional(),
 });
-const contextSchema = z.object({
+const contextSchema = z.strictObject({
   providers: z.partialRecord(z.enum(PROVIDER_IDS), providerSchema).default({}),
-  /** An existing secret (complete ARN) instead of the one the stack creates. */
-  secretArn: z.string().startsWith('arn:').optional(),
-  /** Pins the secret version the Lambdas get: change it to roll out a new client secret. */
-  secretVersion: z.string().min(1).optional(),
+  /** A secret managed elsewhere holding the OAuth state-signing key; else the stack makes one. */
+  stateKeySecretArn: secretArn.optional(),
 });
+
+/** Context of the deploy-time design, refused by name rather than silently ignored. */
+const RETIRED = {
+  secretArn:
+    'the client secrets and the state key are one secret each now: give "providers.<id>.clientSecretArn" and "stateKeySecretArn"',
+  secretVersion:
+    'secrets are read at run time now (cached 5 minutes): put-secret-value is the whole rotation, no deploy',
+} as const;
 
 export type ConnectorContext = z.infer<typeof contextSchema>;
 
 /** Reads `-c connectors='{"providers":{"practice":{...}}}'` (a JSON string or, in cdk.json, an object). */
 export function connectorContext(raw: unknown): ConnectorContext {
   const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : (raw ?? {});
+  const retired = Object.keys(RETIRED).filter((k) => typeof value === 'object' && value && k in value);
+  if (retired.length) {
+    const why = retired.map((k) => `${k}: ${RETIRED[k as keyof typeof RETIRED]}`).join('; ');
+    throw new Error(`Invalid CDK context "connectors": ${why}`);
+  }
   const parsed = contextSchema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -72,12 +89,14 @@ export function connectorContext(raw: unknown): ConnectorContext {
   return parsed.data;
 }
 
-/** The JSON field of the secret holding a provider's client secret. */
-export const clientSecretField = (id: ProviderId) => `${id}_client_secret`;
-export const STATE_KEY_FIELD = 'state_signing_key';
+/** What a client secret the stack makes holds until an operator puts the real one (docs/deploy.md). */
+export const CLIENT_SECRET_PLACEHOLDER = 'set-me';
 
 export class ConnectorSettings extends Construct {
-  readonly secret: ISecret;
+  /** The state-signing key's secret. */
+  readonly stateKey: ISecret;
+  /** Each provider's client secret, by provider id (configured providers only). */
+  readonly clientSecrets: Partial<Record<ProviderId, ISecret>> = {};
 
   constructor(
     scope: Construct,
@@ -99,49 +118,66 @@ export class ConnectorSettings extends Construct {
         `Provider ${provider} has no endpoints in context "connectors": its connect flow fails until configured`,
       );
     }
-    this.secret = context.secretArn
-      ? Secret.fromSecretCompleteArn(this, 'Secret', context.secretArn)
-      : new Secret(this, 'Secret', {
+    const removalPolicy = stage.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    this.stateKey = context.stateKeySecretArn
+      ? Secret.fromSecretCompleteArn(this, 'StateSigningKey', context.stateKeySecretArn)
+      : new Secret(this, 'StateSigningKey', {
           description:
-            'Connector OAuth client secrets (set them after the first deploy) and the state-signing key',
-          generateSecretString: {
-            secretStringTemplate: JSON.stringify(
-              Object.fromEntries(PROVIDER_IDS.map((p) => [clientSecretField(p), 'set-me'])),
-            ),
-            generateStringKey: STATE_KEY_FIELD,
-            passwordLength: 64,
-            excludePunctuation: true,
-          },
-          removalPolicy: stage.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+            'HMAC key of the connector OAuth state (generated; rotating it ends flows in progress)',
+          generateSecretString: { passwordLength: 64, excludePunctuation: true },
+          removalPolicy,
         });
+    for (const [provider, configured] of Object.entries(context.providers) as [
+      ProviderId,
+      NonNullable<ConnectorContext['providers'][ProviderId]>,
+    ][]) {
+      const name = `${provider[0]!.toUpperCase()}${provider.slice(1)}ClientSecret`;
+      this.clientSecrets[provider] = configured.clientSecretArn
+        ? Secret.fromSecretCompleteArn(this, name, configured.clientSecretArn)
+        : new Secret(this, name, {
+            description: `OAuth client secret at the ${provider} provider (put the real one after the first deploy)`,
+            // Not a secret: a marker the operator replaces (docs/deploy.md, "Provider client secrets").
+            secretStringValue: SecretValue.unsafePlainText(CLIENT_SECRET_PLACEHOLDER),
+            removalPolicy,
+          });
+    }
   }
 
-  private fromSecret(field: string): string {
-    // A CloudFormation dynamic reference, resolved at deploy time (see docs/decisions.md).
-    return SecretValue.secretsManager(this.secret.secretArn, {
-      jsonField: field,
-      ...(this.props.context.secretVersion ? { versionId: this.props.context.secretVersion } : {}),
-    }).unsafeUnwrap();
-  }
-
-  /** The environment of one route: only what it reads. Pass to `new Api(..., { environmentFor })`. */
+  /** The environment of one route: the provider settings it reads that are not secret. */
   readonly environmentFor = (route: Pick<RouteDefinition, 'id'>): Record<string, string> => {
     const needs = ROUTE_NEEDS[route.id];
     if (!needs) return {};
     const env: Record<string, string> = {};
-    if (needs.stateKey) env[STATE_KEY_ENV] = this.fromSecret(STATE_KEY_FIELD);
     for (const provider of PROVIDER_IDS) {
       const configured = this.props.context.providers[provider];
       if (!configured) continue;
       if (configured.profile) env[providerEnv(provider, 'PROFILE')] = JSON.stringify(configured.profile);
-      for (const setting of needs.settings) {
-        const value =
-          setting === 'clientSecret'
-            ? this.fromSecret(clientSecretField(provider))
-            : configured[setting as PublicSetting];
+      for (const setting of needs.settings.filter((s): s is PublicSetting => s !== 'clientSecret')) {
+        const value = configured[setting];
         if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;
       }
     }
     return env;
   };
+
+  /**
+   * The secrets one route reads: GetSecretValue on exactly those, and their ARNs in its environment.
+   * Pass to `new Api(..., { bindSecrets })`; the stack binds the refresh sweep's itself.
+   */
+  readonly bindSecrets = (route: Pick<RouteDefinition, 'id'>, fn: ServiceFunction): void => {
+    for (const [name, secret] of this.secretsOf(route)) fn.bindSecret(name, secret);
+  };
+
+  /** The secret settings one route reads, by setting name (the CDK tier checks grants against it). */
+  secretsOf(route: Pick<RouteDefinition, 'id'>): [string, ISecret][] {
+    const needs = ROUTE_NEEDS[route.id];
+    if (!needs) return [];
+    const secrets: [string, ISecret][] = needs.stateKey ? [[STATE_KEY_ENV, this.stateKey]] : [];
+    if (needs.settings.includes('clientSecret')) {
+      for (const [provider, secret] of Object.entries(this.clientSecrets) as [ProviderId, ISecret][]) {
+        secrets.push([clientSecretName(provider), secret]);
+      }
+    }
+    return secrets;
+  }
 }

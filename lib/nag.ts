@@ -3,10 +3,10 @@
 // fails test/cdk/nag.test.ts until someone decides about it.
 import type { IAspect } from 'aws-cdk-lib';
 import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
-import { CfnMethod, CfnRestApi, CfnStage } from 'aws-cdk-lib/aws-apigateway';
+import { CfnMethod, CfnRestApi, CfnStage, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import { CfnTable, CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
-import { CfnPolicy } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 // The flattening cdk-nag itself uses to name a finding, so an acknowledgement names exactly that.
@@ -68,6 +68,16 @@ const PUBLIC_ROUTES: Record<string, string> = {
   getOpenApi: 'The API description is public documentation: the function touches no table, key or queue',
 };
 
+/** The one AWS managed policy the stack attaches, and only to API Gateway's account-level logging role. */
+export const API_GATEWAY_LOGS_POLICY =
+  'arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs';
+
+/** The role RestApi makes for the account's API Gateway logging setting (`cloudWatchRole: true`). */
+const isApiGatewayAccountRole = (node: CfnResource): boolean =>
+  node instanceof CfnRole &&
+  node.node.scope?.node.id === 'CloudWatchRole' &&
+  node.node.scope.node.scope instanceof RestApi;
+
 const AUTHORIZED_ROUTE =
   'API keys (hashed, per organization) and console sessions (the console identity provider JWTs) are checked by Lambda authorizers; there is no Cognito user pool in this design';
 
@@ -76,8 +86,21 @@ export class NagAcknowledgements implements IAspect {
   visit(node: IConstruct): void {
     if (!(node instanceof CfnResource)) return;
     const ack = (id: string, reason: string) => Validations.of(node).acknowledge({ id, reason });
-    if (node instanceof CfnPolicy) this.wildcards(node, ack);
-    else if (node instanceof CfnRestApi) {
+    if (node instanceof CfnPolicy) this.wildcards(node, [node.policyDocument], ack);
+    else if (node instanceof CfnRole && !isApiGatewayAccountRole(node)) {
+      // Function roles keep their grants inline (lib/service-function.ts).
+      const inline = (Stack.of(node).resolve(node.policies) ?? []) as { policyDocument: unknown }[];
+      this.wildcards(
+        node,
+        inline.map((p) => p.policyDocument),
+        ack,
+      );
+    } else if (isApiGatewayAccountRole(node)) {
+      ack(
+        `AwsSolutions-IAM4[Policy::${API_GATEWAY_LOGS_POLICY}]`,
+        "API Gateway's account-level logging role (AWS::ApiGateway::Account) serves every REST API of the account and region, so it cannot be scoped to this stack's log groups; AWS maintains this policy for exactly this role",
+      );
+    } else if (node instanceof CfnRestApi) {
       ack(
         'AwsSolutions-APIG2',
         'Every route validates its body, query and path with the zod schemas of the route table (functions/*/schemas.ts) and answers the common error body; a gateway model would duplicate them',
@@ -97,7 +120,7 @@ export class NagAcknowledgements implements IAspect {
     } else if (node instanceof CfnSecret) {
       ack(
         'AwsSolutions-SMG4',
-        'Holds OAuth client secrets issued by the providers (rotated at the provider, then put-secret-value and a deploy, docs/deploy.md) and the state-signing key; no rotation Lambda can mint either',
+        "Holds an OAuth client secret issued by a provider (rotated at the provider, then put-secret-value: the functions read it at run time, docs/deploy.md) or the state-signing key; no rotation Lambda can mint a provider's client secret",
       );
     } else if (node instanceof CfnDistribution) {
       // The console's distribution (lib/console-hosting.ts): public static files plus the API.
@@ -127,16 +150,22 @@ export class NagAcknowledgements implements IAspect {
     }
   }
 
-  private wildcards(node: CfnPolicy, ack: (id: string, reason: string) => void): void {
+  private wildcards(
+    node: CfnResource,
+    documents: unknown[],
+    ack: (id: string, reason: string) => void,
+  ): void {
     const stack = Stack.of(node);
     const tables = stack.node
       .findAll()
       .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
       .map((c) => stack.getLogicalId(c as CfnResource));
-    const document = stack.resolve(node.policyDocument) as { Statement: Statement[] };
+    const statements = documents.flatMap(
+      (d) => (stack.resolve(d) as { Statement?: Statement[] } | undefined)?.Statement ?? [],
+    );
     // Each wildcard resource, flattened as cdk-nag names it, with the actions granted on it.
     const granted = new Map<string, string[]>();
-    for (const statement of document.Statement.filter((s) => s.Effect === 'Allow')) {
+    for (const statement of statements.filter((s) => s.Effect === 'Allow')) {
       for (const resource of list(statement.Resource).map(flattenCfnReference)) {
         if (resource.includes('*'))
           granted.set(resource, [...(granted.get(resource) ?? []), ...list(statement.Action)]);

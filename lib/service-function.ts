@@ -2,17 +2,21 @@
 // grant-plus-environment helpers, so no function is configured by hand.
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { AddToPrincipalPolicyResult, RoleProps } from 'aws-cdk-lib/aws-iam';
+import { Policy, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { secretArnEnv } from '../functions/platform/config';
 import {
   DLQ_URL_ENV,
   QUEUE_URL_ENV,
@@ -36,6 +40,11 @@ export const TABLE_ACTIONS = {
 
 export const FUNCTIONS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'functions');
 const ENTRIES_DIR = join(FUNCTIONS_DIR, '..', '.build', 'lambda-entries');
+/**
+ * Named, not looked up: NodejsFunction otherwise searches upwards from the working directory and
+ * fails ("Cannot find a package lock file") when `cdk` runs from anywhere but the repository root.
+ */
+export const DEPS_LOCK_FILE = join(FUNCTIONS_DIR, '..', 'package-lock.json');
 
 /**
  * The Lambda's entry: the handler module's factory called with the deployed runtime's ports
@@ -63,6 +72,35 @@ export function lambdaEntry(handlerModule: string): string {
   return file;
 }
 
+/** The inline policies of a function's role: its log group, and every grant made to it. */
+export const LOGS_POLICY = 'logs';
+export const GRANTS_POLICY = 'grants';
+
+/**
+ * A Lambda execution role that keeps its grants in an inline policy of the role itself instead of
+ * CDK's separate AWS::IAM::Policy resource (`DefaultPolicy`): the same permissions and the same
+ * inline-policy size limit, one CloudFormation resource less per function
+ * (test/cdk/resource-budget.test.ts). Whatever depends on a grant depends on the role.
+ */
+class FunctionRole extends Role {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly inlineGrants: PolicyDocument,
+    props: RoleProps,
+  ) {
+    super(scope, id, {
+      ...props,
+      inlinePolicies: { ...props.inlinePolicies, [GRANTS_POLICY]: inlineGrants },
+    });
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.inlineGrants.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
+  }
+}
+
 export interface ServiceFunctionProps {
   /** Module under functions/ (no extension) exporting `create(deps)`, its handler's factory. */
   handler: string;
@@ -72,6 +110,12 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   environment?: Record<string, string>;
   reservedConcurrency?: number;
+  /**
+   * A log group shared with other functions (the API's route functions share one: a log group per
+   * route would cost a CloudFormation resource each). Lambda names each stream after its function.
+   * Omitted: the function gets a log group of its own.
+   */
+  logGroup?: ILogGroup;
 }
 
 export class ServiceFunction extends Construct {
@@ -79,15 +123,18 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const logGroup = new LogGroup(this, 'Logs', {
-      retention: props.stage.logRetention,
-      removalPolicy: props.stage.removalPolicy,
-    });
-    // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to its own log group only.
-    const role = new Role(this, 'Role', {
+    const logGroup =
+      props.logGroup ??
+      new LogGroup(this, 'Logs', {
+        retention: props.stage.logRetention,
+        removalPolicy: props.stage.removalPolicy,
+      });
+    // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to its log group only.
+    // Tracing's X-Ray statements come first, so the grants document is never empty.
+    const role = new FunctionRole(this, 'Role', new PolicyDocument(), {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: {
-        logs: new PolicyDocument({
+        [LOGS_POLICY]: new PolicyDocument({
           statements: [
             new PolicyStatement({
               actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -100,6 +147,7 @@ export class ServiceFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Function', {
       role,
       entry: lambdaEntry(props.handler),
+      depsLockFilePath: DEPS_LOCK_FILE,
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -145,7 +193,12 @@ export class ServiceFunction extends Construct {
       ...(use === 'encrypt' || use === 'both' ? ['kms:GenerateDataKey'] : []),
       ...(use === 'decrypt' || use === 'both' ? ['kms:Decrypt'] : []),
     ];
-    key.grant(this.fn, ...actions);
+    // A policy resource of its own, not the role's inline grants: the key policy names the role
+    // below, and the role naming the key in return would make a dependency cycle.
+    new Policy(this, 'KeyUse', {
+      roles: [this.fn.role!],
+      statements: [new PolicyStatement({ actions, resources: [key.keyArn] })],
+    });
     // The key policy delegates no use to the account (lib/data.ts): name this role in it too.
     key.addToResourcePolicy(new PolicyStatement({ principals: [this.fn.role!], actions, resources: ['*'] }));
     this.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
@@ -172,6 +225,19 @@ export class ServiceFunction extends Construct {
           : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
     this.fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
     this.fn.addEnvironment(VAULT_BUCKET_ENV, bucket.bucketName);
+    return this;
+  }
+
+  /**
+   * Lets the function read one secret setting at run time (functions/adapters/aws/secrets-manager.ts):
+   * GetSecretValue on that secret only (not DescribeSecret: the reader does not need it), and its ARN
+   * in `<NAME>_ARN`.
+   */
+  bindSecret(name: string, secret: ISecret): this {
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+    );
+    this.fn.addEnvironment(secretArnEnv(name), secret.secretArn);
     return this;
   }
 

@@ -41,6 +41,7 @@ export class ServiceStack extends Stack {
       data: this.data,
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
+      bindSecrets: this.connectors.bindSecrets,
     };
     this.queueWorkers = new QueueWorkers(this, 'Workers', workers);
     this.api = new Api(this, 'Api', {
@@ -48,6 +49,7 @@ export class ServiceStack extends Stack {
       data: this.data,
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
+      bindSecrets: this.connectors.bindSecrets,
     });
     const purge = new PurgeWorkflow(this, 'Purge', {
       stage: props.stage,

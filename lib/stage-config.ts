@@ -15,6 +15,12 @@ const contextSchema = z.object({
   consoleJwksUrl: z
     .url({ protocol: /^https$/, error: 'context "consoleJwksUrl" must be an https URL' })
     .optional(),
+  /** `-c apiGatewayCloudWatchRole=false`: the account's API Gateway logging role is managed elsewhere. */
+  apiGatewayCloudWatchRole: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+      error: 'context "apiGatewayCloudWatchRole" must be true or false',
+    })
+    .default(true),
 });
 
 const CONSOLE_CONTEXT = ['consoleIssuer', 'consoleAudience', 'consoleJwksUrl'] as const;
@@ -41,6 +47,11 @@ export interface StageConfig {
   firewall?: { requestsPerAddressPer5Minutes: number };
   /** What the CloudWatch alarms fire on (lib/observability.ts; docs/runbook.md explains each). */
   alarms: AlarmThresholds;
+  /**
+   * Whether the stack sets the account's API Gateway CloudWatch role (AWS::ApiGateway::Account), which
+   * a stage with execution or access logging needs. Off when the account's setting is owned elsewhere.
+   */
+  apiGatewayCloudWatchRole: boolean;
 }
 
 export interface AlarmThresholds {
@@ -61,6 +72,7 @@ export function stageConfig(node: Node): StageConfig {
     stage: node.tryGetContext('stage') ?? 'dev',
     publicBaseUrl: node.tryGetContext('publicBaseUrl'),
     alarmEmail: node.tryGetContext('alarmEmail'),
+    apiGatewayCloudWatchRole: node.tryGetContext('apiGatewayCloudWatchRole'),
     ...Object.fromEntries(CONSOLE_CONTEXT.map((name) => [name, node.tryGetContext(name)])),
   };
   const parsed = contextSchema.safeParse(raw);
@@ -84,6 +96,7 @@ export function stageConfig(node: Node): StageConfig {
     authorizerCacheTtl: Duration.seconds(prod ? 60 : 0),
     publicBaseUrl: parsed.data.publicBaseUrl,
     alarmEmail: parsed.data.alarmEmail,
+    apiGatewayCloudWatchRole: parsed.data.apiGatewayCloudWatchRole,
     firewall: prod ? { requestsPerAddressPer5Minutes: 10_000 } : undefined,
     alarms: {
       functionErrorPercent: prod ? 2 : 10,

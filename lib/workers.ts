@@ -51,6 +51,8 @@ export interface WorkersProps {
   data: DataStores;
   messaging: Messaging;
   environmentFor?: WorkerEnvironment;
+  /** Lets a worker read the secrets it needs at run time (the connector settings' client secrets). */
+  bindSecrets?: (worker: { id: string }, fn: ServiceFunction) => void;
 }
 
 /** Every queue's consumer, and the two alarms of each queue (dead letters, oldest message). */
@@ -77,6 +79,7 @@ export class QueueWorkers extends Construct {
       environment: props.environmentFor?.(worker),
     });
     bindUses(fn, worker.uses, props);
+    props.bindSecrets?.(worker, fn);
     // Bounded by the event source's maximum concurrency, not by reserved concurrency: an account
     // with a low concurrency quota refuses reservations (docs/decisions.md, "Workers").
     fn.fn.addEventSource(
@@ -150,6 +153,7 @@ export class ScheduledWorkers extends Construct {
       environment: props.environmentFor?.(worker),
     });
     bindUses(fn, worker.uses, props);
+    props.bindSecrets?.(worker, fn);
     const rate = Duration.minutes(worker.rateMinutes);
     const rule = new Rule(this, `${name}Schedule`, {
       description: worker.description,

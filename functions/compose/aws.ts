@@ -3,15 +3,16 @@
 // key, queue, workflow and the vault is built on first use, so a Lambda needs the environment
 // variables (and IAM grants) of only the resources it touches. The emulated AWS runtime and the
 // integration tests use the same composition against emulator endpoints.
-import { awsKeys, awsQueues, awsTables, awsVault, awsWorkflows } from '../adapters/aws';
+import { awsKeys, awsQueues, awsSecrets, awsTables, awsVault, awsWorkflows } from '../adapters/aws';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
-import type { Deps, KeyManagement, VaultDocuments, Workflows } from '../platform/ports';
+import type { Deps, KeyManagement, Secrets, VaultDocuments, Workflows } from '../platform/ports';
 
 export function createAwsDeps(clock: Clock = systemClock): Deps {
   let keys: KeyManagement | undefined;
   let workflows: Workflows | undefined;
   let vault: VaultDocuments | undefined;
+  let secrets: Secrets | undefined;
   const tables = awsTables();
   return {
     tables,
@@ -27,6 +28,10 @@ export function createAwsDeps(clock: Clock = systemClock): Deps {
     get vault() {
       vault ??= awsVault(tables, clock);
       return vault;
+    },
+    get secrets() {
+      secrets ??= awsSecrets();
+      return secrets;
     },
     clock,
   };

@@ -9,6 +9,7 @@ import type { Tables } from '../platform/ports';
 import { TABLE_NAMES } from '../platform/tables';
 import type { QueueName } from '../platform/workers';
 import { QUEUE_NAMES } from '../platform/workers';
+import { EnvSecrets } from '../adapters/local/env-secrets';
 import { LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
@@ -61,6 +62,8 @@ export function createLocalDeps(
       ]),
     ) as Record<QueueName, LocalQueue>,
     clock,
+    // The sandbox provider's client secrets and the state key, set in the environment at start.
+    secrets: new EnvSecrets(),
     // Document metadata in the journaled vault table, content in files under the data directory.
     vault: new VaultStandIn(
       tables.vault,

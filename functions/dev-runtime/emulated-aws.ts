@@ -56,6 +56,7 @@ function shortDelays(queues: Queues, maxSeconds: number): Queues {
     send: (message) => queues[name].send(cap(message)),
     sendBatch: (messages) => queues[name].sendBatch(messages.map(cap)),
     listDeadLetters: (limit) => queues[name].listDeadLetters(limit),
+    maxReceiveCount: () => queues[name].maxReceiveCount(),
   });
   return Object.fromEntries(QUEUE_NAMES.map((name) => [name, wrap(name)])) as Queues;
 }
@@ -76,6 +77,9 @@ function runtimeDeps(clock: Clock, maxDelaySeconds: number | undefined): Deps {
     },
     get vault() {
       return aws.vault;
+    },
+    get secrets() {
+      return aws.secrets;
     },
   };
 }

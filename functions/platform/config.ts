@@ -43,6 +43,9 @@ export function loopbackAllowed(): boolean {
   return stage() !== 'prod';
 }
 
+/** Where the AWS runtime finds the Secrets Manager secret holding a secret setting: `<NAME>_ARN`. */
+export const secretArnEnv = (name: string): string => `${name}_ARN`;
+
 /** Test hook: forget what was read so a test can change the environment. */
 export function resetConfigCache(): void {
   cache.clear();

@@ -48,7 +48,8 @@ export async function open(
   sealed: SealedValue,
   context: Record<string, string>,
 ): Promise<string> {
-  const dataKey = await keys.decryptDataKey(Buffer.from(sealed.dataKey, 'base64'), context);
+  // The key it was sealed under, not the one configured now: a key change must not strand old data.
+  const dataKey = await keys.decryptDataKey(Buffer.from(sealed.dataKey, 'base64'), context, sealed.keyId);
   try {
     const decipher = createDecipheriv('aes-256-gcm', dataKey, Buffer.from(sealed.iv, 'base64'));
     decipher.setAAD(canonicalContext(context));

@@ -53,6 +53,13 @@ export interface Query {
   descending?: boolean;
   limit?: number;
   cursor?: string;
+  /**
+   * A strongly consistent read: every write acknowledged before the query is seen. Needed where a
+   * query reads what was just written and acts on it (a list right after its change, a check that a
+   * partition is empty after deletes). The base table only: an index is eventually consistent by
+   * nature, and asking for it there is refused (InvalidQueryError), as DynamoDB does.
+   */
+  consistent?: boolean;
 }
 
 export interface Page<T> {
@@ -62,6 +69,7 @@ export interface Page<T> {
 
 export interface Table {
   readonly name: string;
+  /** Always a strongly consistent read: callers read-modify-write, and a get is one item. */
   get<T extends Item = Item>(key: Key): Promise<T | undefined>;
   /** Throws ConditionFailedError when `condition` does not hold. */
   put(item: Item, condition?: Condition): Promise<void>;
@@ -83,8 +91,12 @@ export interface DataKey {
 /** Envelope-encryption master key (KMS): data keys are bound to an encryption context. */
 export interface KeyManagement {
   generateDataKey(context: Record<string, string>): Promise<DataKey>;
-  /** Throws when the context differs from the one the key was generated with. */
-  decryptDataKey(ciphertext: Buffer, context: Record<string, string>): Promise<Buffer>;
+  /**
+   * Throws when the context differs from the one the key was generated with. `keyId` is the master
+   * key the data key was generated under (stored with the ciphertext): data sealed before a change of
+   * the configured key still opens, as long as that key exists and may be used.
+   */
+  decryptDataKey(ciphertext: Buffer, context: Record<string, string>, keyId?: string): Promise<Buffer>;
 }
 
 export interface QueueMessage {
@@ -107,6 +119,12 @@ export interface Queue {
   sendBatch(messages: QueueMessage[]): Promise<void>;
   /** The newest dead letters first, at most `limit`; reading them leaves them where they are. */
   listDeadLetters(limit?: number): Promise<DeadLetter[]>;
+  /**
+   * How many receives a message gets before the queue moves it to its dead-letter queue (SQS: the
+   * redrive policy's maxReceiveCount); undefined without one. A consumer compares a record's receive
+   * count with it to know its last chance.
+   */
+  maxReceiveCount(): Promise<number | undefined>;
 }
 
 export type Queues = Record<QueueName, Queue>;
@@ -196,6 +214,16 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
 }
 
+/**
+ * Secret configuration read at run time, by name (the name of the environment variable that would
+ * hold it, e.g. PROVIDER_PRACTICE_CLIENT_SECRET): from Secrets Manager on AWS, cached for minutes, so
+ * a rotated value reaches the functions without a deploy; from the environment in the local runtime.
+ */
+export interface Secrets {
+  /** Throws ConfigurationError when the setting has no value. */
+  get(name: string): Promise<string>;
+}
+
 /** The ports a handler is built from; each runtime's composition module provides every one of them. */
 export interface Deps {
   tables: Tables;
@@ -204,4 +232,5 @@ export interface Deps {
   clock: Clock;
   workflows: Workflows;
   vault: VaultDocuments;
+  secrets: Secrets;
 }

@@ -3,7 +3,7 @@
 // failed (batchItemFailures), so one bad message never redelivers its neighbours.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
-import type { Deps } from './ports';
+import type { Deps, Queue } from './ports';
 import { describeZodError } from './validation';
 import type { Logger } from './logger';
 import { powertoolsLogger, logger as rootLogger } from './logger';
@@ -66,4 +66,20 @@ export function sqsHandler<S extends z.ZodType>(
     }
     return { batchItemFailures };
   };
+}
+
+/**
+ * Whether this is the record's last receive before its queue's redrive policy moves it to the
+ * dead-letter queue. Unknown (no policy, or the policy could not be read): false, and logged, so a
+ * worker never stops on it.
+ */
+export async function isLastReceive(queue: Queue, record: SQSRecord, log: Logger): Promise<boolean> {
+  const received = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+  try {
+    const max = await queue.maxReceiveCount();
+    return max !== undefined && received >= max;
+  } catch (error) {
+    log.warn('redrive policy unreadable: last receive not recognised', { queue: queue.name, error });
+    return false;
+  }
 }

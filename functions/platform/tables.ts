@@ -1,6 +1,6 @@
 // Table definitions: read by the CDK stack, the emulator harness and the adapters, so they cannot drift.
 // Also the environment variables that carry every resource's physical name into a Lambda.
-import type { IndexName, QueueName, TableName, WorkflowName } from './ports';
+import type { IndexName, Query, QueueName, TableName, WorkflowName } from './ports';
 import { QUEUE_NAMES } from './workers';
 
 export interface TableDefinition {
@@ -52,6 +52,18 @@ export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1s
   gsi1: { pk: 'gsi1pk', sk: 'gsi1sk' },
   gsi2: { pk: 'gsi2pk', sk: 'gsi2sk' },
 };
+
+/**
+ * Both Table adapters refuse a consistent read of an index the same way (DynamoDB cannot do one), so
+ * a caller that asks for it fails in the local runtime's tests too, not first in AWS.
+ */
+export function checkQuery(query: Query): void {
+  if (query.index && query.consistent) {
+    throw new Error(
+      `A consistent read of index ${query.index} is impossible (indexes are eventually consistent): read the base table, or re-read each item`,
+    );
+  }
+}
 
 const queueEnv = (suffix: string) =>
   Object.fromEntries(QUEUE_NAMES.map((q) => [q, `QUEUE_${q.toUpperCase()}_${suffix}`])) as Record<

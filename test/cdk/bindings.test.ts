@@ -7,7 +7,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { APPLICATION_ROUTES } from '../../functions/directory/api/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { stageConfig } from '../../lib/stage-config';
-import { actionsOf, resourcesOf, synthStack } from '../support/synth';
+import { actionsOf, actionsOfRole, resourcesOf, synthStack } from '../support/synth';
 
 const CONSOLE_CONTEXT = {
   consoleIssuer: 'https://console.example.test',
@@ -23,7 +23,6 @@ beforeAll(() => {
 });
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
-type Statement = { Action: string | string[] };
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
   stack.getLogicalId(construct.node.defaultChild as never);
@@ -45,11 +44,7 @@ function authorizerIdFor(handlerLogicalId: string): string {
 function consoleAuthorizerActions(): string[] {
   const fn = stack.api.consoleAuthorizerFunction!;
   const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
-  return Object.values(policies)
-    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
-    .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+  return actionsOfRole(template, roleId);
 }
 
 describe('application key routes in the service stack', () => {

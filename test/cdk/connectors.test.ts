@@ -1,8 +1,10 @@
 // Wiring of the connector routes: least-privilege KMS and table grants from the route table's `uses`,
-// public browser routes, provider configuration from context and secrets as dynamic references.
+// public browser routes, provider configuration from context, secrets read at run time (ARNs and
+// GetSecretValue on exactly the ones a route needs).
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { CONNECTOR_ROUTES } from '../../functions/connectors/api/routes';
+import { CLIENT_SECRET_PLACEHOLDER } from '../../lib/connectors';
 import type { ServiceStack } from '../../lib/service-stack';
 import { actionsOf, resourcesOf, synthStack } from '../support/synth';
 
@@ -84,6 +86,14 @@ describe('connector routes in the stack', () => {
     }
   });
 
+  it("gives the OAuth callback 25 s, under API Gateway's 29 s for its integration", () => {
+    const fn = stack.api.functions.get('oauthCallback')!;
+    const resources = template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>;
+    expect(resources[stack.getLogicalId(fn.fn.node.defaultChild as never)]!.Properties.Timeout).toBe(25);
+    const method = Object.values(resources).find((r) => r.Properties.OperationName === 'oauthCallback')!;
+    expect(method.Properties.Integration).toMatchObject({ TimeoutInMillis: 29_000 });
+  });
+
   it('serves the connect link and the provider callback without the API-key authorizer, the rest with it', () => {
     const methods = template.findResources('AWS::ApiGateway::Method') as Record<
       string,
@@ -108,20 +118,13 @@ describe('connector routes in the stack', () => {
     template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'callback' });
   });
 
-  it('hands each route only the provider settings it reads, client secrets and the state key as secret references', () => {
+  it('hands each route only the provider settings it reads, and no secret value', () => {
     const callback = environmentOf('oauthCallback');
     expect(callback).toMatchObject({
       PROVIDER_PRACTICE_TOKEN_URL: 'https://practice.example/oauth/token',
       PROVIDER_PRACTICE_ACCOUNT_URL: 'https://practice.example/api/v1/me',
       PROVIDER_DRIVE_CLIENT_ID: 'drive-client',
     });
-    const reference = (value: unknown) => JSON.stringify(value);
-    expect(reference(callback.PROVIDER_PRACTICE_CLIENT_SECRET)).toMatch(
-      /\{\{resolve:secretsmanager:.*practice_client_secret/,
-    );
-    expect(reference(callback.CONNECT_STATE_SIGNING_KEY)).toMatch(
-      /\{\{resolve:secretsmanager:.*state_signing_key/,
-    );
     expect(callback.PROVIDER_PRACTICE_AUTHORIZE_URL).toBeUndefined();
 
     const open = environmentOf('openConnectLink');
@@ -129,15 +132,14 @@ describe('connector routes in the stack', () => {
       PROVIDER_PRACTICE_AUTHORIZE_URL: 'https://practice.example/oauth/authorize',
       PROVIDER_PRACTICE_CLIENT_ID: 'practice-client',
     });
-    expect(JSON.stringify(open.CONNECT_STATE_SIGNING_KEY)).toContain(':SecretString:state_signing_key::}}');
-    expect(Object.keys(open).filter((k) => k.endsWith('CLIENT_SECRET') || k.endsWith('TOKEN_URL'))).toEqual(
-      [],
-    );
+    expect(Object.keys(open).filter((k) => k.endsWith('TOKEN_URL'))).toEqual([]);
 
     const disconnect = environmentOf('deleteConnection');
     expect(disconnect.PROVIDER_DRIVE_REVOKE_URL).toBe('https://drive.example/oauth/revoke');
-    expect(disconnect.CONNECT_STATE_SIGNING_KEY).toBeUndefined();
 
+    // Secrets are read at run time: no value and no dynamic reference in any function's configuration.
+    const functions = template.findResources('AWS::Lambda::Function');
+    expect(JSON.stringify(functions)).not.toContain('resolve:secretsmanager');
     for (const id of [
       'createConnection',
       'getConnection',
@@ -151,17 +153,49 @@ describe('connector routes in the stack', () => {
     }
   });
 
-  it('creates the secret with a generated state-signing key and placeholders for the client secrets', () => {
-    template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: Match.objectLike({
-        GenerateStringKey: 'state_signing_key',
-        PasswordLength: 64,
-        SecretStringTemplate: JSON.stringify({
-          practice_client_secret: 'set-me',
-          drive_client_secret: 'set-me',
-        }),
-      }),
+  it('lets each route read exactly the secrets it needs, with GetSecretValue alone', () => {
+    const settings = stack.connectors;
+    const secret = (s: { node: { defaultChild?: unknown } }) =>
+      stack.getLogicalId(s.node.defaultChild as never);
+    const state = secret(settings.stateKey as never);
+    const practice = secret(settings.clientSecrets.practice as never);
+    const drive = secret(settings.clientSecrets.drive as never);
+    const expected: Record<string, string[]> = {
+      openConnectLink: [state],
+      oauthCallback: [drive, practice, state].sort(),
+      deleteConnection: [drive, practice].sort(),
+    };
+    for (const route of CONNECTOR_ROUTES) {
+      const actions = actionsOf(template, stack, route.id).filter((a) => a.startsWith('secretsmanager:'));
+      const targets = resourcesOf(template, stack, route.id, 'secretsmanager:');
+      expect({ route: route.id, actions, targets }).toEqual({
+        route: route.id,
+        actions: expected[route.id] ? ['secretsmanager:GetSecretValue'] : [],
+        targets: expected[route.id] ?? [],
+      });
+    }
+    // Where to find them: each secret's ARN beside the name of the setting it holds.
+    expect(environmentOf('oauthCallback')).toMatchObject({
+      CONNECT_STATE_SIGNING_KEY_ARN: { Ref: state },
+      PROVIDER_PRACTICE_CLIENT_SECRET_ARN: { Ref: practice },
+      PROVIDER_DRIVE_CLIENT_SECRET_ARN: { Ref: drive },
     });
+    expect(Object.keys(environmentOf('openConnectLink')).filter((k) => k.endsWith('_ARN'))).toEqual([
+      'CONNECT_STATE_SIGNING_KEY_ARN',
+    ]);
+  });
+
+  it('makes a generated state-signing key and a placeholder client secret per configured provider', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+    });
+    const placeholders = Object.values(
+      template.findResources('AWS::SecretsManager::Secret', {
+        Properties: { SecretString: CLIENT_SECRET_PLACEHOLDER },
+      }),
+    );
+    expect(placeholders).toHaveLength(2);
   });
 });
 
@@ -178,5 +212,38 @@ describe('connector configuration checks', () => {
       providers: { practice: { ...CONTEXT.providers.practice, tokenUrl: 'http://practice.example/token' } },
     };
     expect(() => synthStack({ stage: 'prod', context: { connectors: plain } })).toThrow(/https in prod/);
+  });
+
+  it('uses secrets managed elsewhere, by complete ARN, and makes none of its own then', () => {
+    const arn = (name: string) => `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${name}-AbCdEf`;
+    const context = {
+      providers: {
+        practice: { ...CONTEXT.providers.practice, clientSecretArn: arn('practice') },
+        drive: { ...CONTEXT.providers.drive, clientSecretArn: arn('drive') },
+      },
+      stateKeySecretArn: arn('state'),
+    };
+    const { template: own, stack: elsewhere } = synthStack({
+      context: { connectors: JSON.stringify(context) },
+    });
+    own.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    const fn = elsewhere.api.functions.get('oauthCallback')!;
+    const variables = (
+      own.toJSON().Resources[elsewhere.getLogicalId(fn.fn.node.defaultChild as never)] as {
+        Properties: { Environment: { Variables: Record<string, unknown> } };
+      }
+    ).Properties.Environment.Variables;
+    expect(variables).toMatchObject({
+      CONNECT_STATE_SIGNING_KEY_ARN: arn('state'),
+      PROVIDER_PRACTICE_CLIENT_SECRET_ARN: arn('practice'),
+    });
+  });
+
+  it('refuses the retired secretArn and secretVersion context, saying what replaced them', () => {
+    for (const retired of [{ secretArn: 'arn:aws:secretsmanager:x' }, { secretVersion: 'v1' }]) {
+      expect(() =>
+        synthStack({ context: { connectors: JSON.stringify({ ...CONTEXT, ...retired }) } }),
+      ).toThrow(/read at run time|one secret each/);
+    }
   });
 });

@@ -3,6 +3,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { API_GATEWAY_LOGS_POLICY } from '../../lib/nag';
 import { synthStack } from '../support/synth';
 
 const CONSOLE = {
@@ -10,6 +11,22 @@ const CONSOLE = {
   consoleAudience: 'connector-event-service',
   consoleJwksUrl: 'https://idp.example.com/.well-known/jwks.json',
 };
+
+/** Both providers configured: the stack then makes their client secrets too. */
+const PROVIDERS = JSON.stringify({
+  providers: Object.fromEntries(
+    ['practice', 'drive'].map((id) => [
+      id,
+      {
+        authorizeUrl: `https://${id}.example/authorize`,
+        tokenUrl: `https://${id}.example/token`,
+        revokeUrl: `https://${id}.example/revoke`,
+        accountUrl: `https://${id}.example/me`,
+        clientId: `${id}-client`,
+      },
+    ]),
+  ),
+});
 
 function findings(options: Parameters<typeof synthStack>[0]) {
   const { stack } = synthStack(options); // synthesis runs the acknowledgement aspect
@@ -34,8 +51,11 @@ describe('cdk-nag AwsSolutions', () => {
   it.each([
     ['dev', { stage: 'dev' as const }],
     [
-      'prod with alarms and a console identity provider',
-      { stage: 'prod' as const, context: { alarmEmail: 'ops@example.com', ...CONSOLE } },
+      'prod with alarms, a console identity provider and both providers',
+      {
+        stage: 'prod' as const,
+        context: { alarmEmail: 'ops@example.com', ...CONSOLE, connectors: PROVIDERS },
+      },
     ],
   ])('leaves no unacknowledged finding on the %s stack', (_name, options) => {
     expect(findings(options).violations).toEqual([]);
@@ -50,10 +70,12 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  it('acknowledges no managed policy and no wildcard beyond X-Ray, log delivery, table indexes, executions and task versions', () => {
+  it('acknowledges no managed policy but API Gateway logging, and no wildcard beyond X-Ray, log delivery, table indexes, executions and task versions', () => {
     const { stack } = findings({ stage: 'prod' });
     const ids = [...new Set(acknowledgements(stack).map(([id]) => id.replace(/^annotation::/i, '')))];
-    expect(ids.filter((id) => id.startsWith('AwsSolutions-IAM4'))).toEqual([]);
+    expect(ids.filter((id) => id.startsWith('AwsSolutions-IAM4'))).toEqual([
+      `AwsSolutions-IAM4[Policy::${API_GATEWAY_LOGS_POLICY}]`,
+    ]);
     for (const id of ids.filter((i) => i.startsWith('AwsSolutions-IAM5'))) {
       expect(id).toMatch(
         /^AwsSolutions-IAM5\[Resource::(\*|<Data[A-Za-z]+Table[A-Z0-9]+\.Arn>\/index\/\*|arn:.*:states:.*:execution:.*:\*|<Purge[A-Za-z0-9]+\.Arn>:\*)\]$/,
@@ -82,14 +104,23 @@ describe('cdk-nag AwsSolutions', () => {
     synthStack({ stage: 'dev' }).template.resourceCountIs('AWS::WAFv2::WebACL', 0);
   });
 
-  it('lets Lambda roles write only their own log group (no AWSLambdaBasicExecutionRole)', () => {
+  it('attaches no managed policy (no AWSLambdaBasicExecutionRole) but to the API Gateway account logging role', () => {
     const { template } = synthStack();
     const roles = template.findResources('AWS::IAM::Role') as Record<
       string,
       { Properties: Record<string, unknown> }
     >;
+    const accountRole = (
+      Object.values(template.findResources('AWS::ApiGateway::Account'))[0]!.Properties as {
+        CloudWatchRoleArn: { 'Fn::GetAtt': [string] };
+      }
+    ).CloudWatchRoleArn['Fn::GetAtt'][0];
     for (const [id, role] of Object.entries(roles)) {
-      expect({ id, managed: role.Properties.ManagedPolicyArns }).toEqual({ id, managed: undefined });
+      expect({ id, managed: JSON.stringify(role.Properties.ManagedPolicyArns) }).toEqual({
+        id,
+        managed:
+          id === accountRole ? expect.stringContaining('AmazonAPIGatewayPushToCloudWatchLogs') : undefined,
+      });
     }
   });
 });

@@ -16,9 +16,9 @@ import {
 import { KEY_ADMIN_ACTIONS } from '../../lib/data';
 import type { PurgeWorkflow } from '../../lib/purge';
 import type { ServiceFunction } from '../../lib/service-function';
-import { TABLE_ACTIONS } from '../../lib/service-function';
+import { LOGS_POLICY, TABLE_ACTIONS } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { actionsOf, resourcesOf, synthStack } from '../support/synth';
+import { actionsOf, resourcesOf, statementsOfRole, synthStack } from '../support/synth';
 
 const { stack, template } = synthStack();
 
@@ -177,15 +177,11 @@ const refsIn = (value: unknown): string[] =>
 /** What a function's role may do: action -> the logical ids (or '*') it may do it on. */
 function grantsOf(stack: ServiceStack, fn: ServiceFunction): Record<string, string[]> {
   const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
-  const policies = template.findResources('AWS::IAM::Policy') as Resources;
   const grants: Record<string, Set<string>> = {};
-  for (const policy of Object.values(policies)) {
-    if (!(policy.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId)) continue;
-    for (const statement of (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
-      expect(statement.Effect).toBe('Allow');
-      for (const action of list(statement.Action)) {
-        for (const ref of list(statement.Resource).flatMap(refsIn)) (grants[action] ??= new Set()).add(ref);
-      }
+  for (const statement of statementsOfRole(template, roleId) as Statement[]) {
+    expect(statement.Effect).toBe('Allow');
+    for (const action of list(statement.Action)) {
+      for (const ref of list(statement.Resource).flatMap(refsIn)) (grants[action] ??= new Set()).add(ref);
     }
   }
   return Object.fromEntries(Object.entries(grants).map(([a, r]) => [a, [...r].sort()]));
@@ -197,7 +193,12 @@ interface WorkerUses extends RouteUses {
 }
 
 /** The grants `uses` stands for, exactly: nothing more may appear on the role. */
-function expectedGrants(stack: ServiceStack, uses: WorkerUses, apiKey = false): Record<string, string[]> {
+function expectedGrants(
+  stack: ServiceStack,
+  uses: WorkerUses,
+  apiKey = false,
+  routeId?: string,
+): Record<string, string[]> {
   const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
   const grants: Record<string, Set<string>> = {};
   const add = (actions: readonly string[], ...refs: string[]) => {
@@ -235,6 +236,10 @@ function expectedGrants(stack: ServiceStack, uses: WorkerUses, apiKey = false): 
       id(stack.messaging.queues[uses.reads].queue),
     );
   }
+  // The connector secrets a route reads at run time (lib/connectors.ts decides which), nothing more.
+  for (const [, secret] of routeId ? stack.connectors.secretsOf({ id: routeId }) : []) {
+    add(['secretsmanager:GetSecretValue'], id(secret as never));
+  }
   const purge = stack.node.findChild('Purge') as PurgeWorkflow;
   if (uses.workflows?.purge) {
     const machine = id(purge.stateMachine);
@@ -249,7 +254,7 @@ describe('least privilege, per function', () => {
     'grants route %s exactly the table actions, KMS operations, queues and workflows its `uses` declares',
     (_id, route) => {
       expect(grantsOf(stack, stack.api.functions.get(route.id)!)).toEqual(
-        expectedGrants(stack, route.uses, route.auth === 'apiKey'),
+        expectedGrants(stack, route.uses, route.auth === 'apiKey', route.id),
       );
     },
   );
@@ -276,7 +281,10 @@ describe('least privilege, per function', () => {
       ]),
     ];
     for (const [name, fn, uses] of cases) {
-      expect({ name, grants: grantsOf(stack, fn!) }).toEqual({ name, grants: expectedGrants(stack, uses) });
+      expect({ name, grants: grantsOf(stack, fn!) }).toEqual({
+        name,
+        grants: expectedGrants(stack, uses, false, name),
+      });
     }
     // What the delivery design relies on, spelled out: fan-out has no key, delivery only decrypts.
     expect(QUEUE_WORKERS.events.uses).toEqual({ tables: { webhooks: 'write' }, queues: ['deliveries'] });
@@ -290,8 +298,10 @@ describe('least privilege, per function', () => {
       const role = roles[(fn.Properties.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
       const statements = (
-        role.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]
-      ).flatMap((p) => p.PolicyDocument.Statement);
+        role.Properties.Policies as { PolicyName: string; PolicyDocument: { Statement: Statement[] } }[]
+      )
+        .filter((p) => p.PolicyName === LOGS_POLICY)
+        .flatMap((p) => p.PolicyDocument.Statement);
       expect(statements).toEqual([
         expect.objectContaining({
           Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -325,15 +335,11 @@ describe('least privilege, per function', () => {
     }
     // The roles named for use are exactly those granted KMS in their own policies.
     const named = new Set(statements.flatMap((s) => refsIn(s.Principal)));
-    const policies = template.findResources('AWS::IAM::Policy') as Resources;
+    const roles = Object.keys(template.findResources('AWS::IAM::Role'));
     const users = new Set(
-      Object.values(policies)
-        .filter((p) =>
-          (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) =>
-            list(s.Action).some((a) => a.startsWith('kms:')),
-          ),
-        )
-        .flatMap((p) => (p.Properties.Roles as { Ref: string }[]).map((r) => r.Ref)),
+      roles.filter((roleId) =>
+        statementsOfRole(template, roleId).some((s) => list(s.Action).some((a) => a.startsWith('kms:'))),
+      ),
     );
     expect([...named].sort()).toEqual([...users].sort());
   });

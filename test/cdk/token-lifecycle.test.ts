@@ -80,7 +80,7 @@ describe('the token refresh sweep in the stack', () => {
     expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: logicalId(logs) } });
   });
 
-  it('grants exactly the connectors table, the envelope key both ways and sending to the events queue', () => {
+  it('grants exactly the connectors table, the envelope key both ways, sending to the events queue and the client secrets', () => {
     expect(actions()).toEqual([
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
@@ -89,6 +89,7 @@ describe('the token refresh sweep in the stack', () => {
       'dynamodb:UpdateItem',
       'kms:Decrypt',
       'kms:GenerateDataKey',
+      'secretsmanager:GetSecretValue',
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:SendMessage',
@@ -98,10 +99,13 @@ describe('the token refresh sweep in the stack', () => {
     expect(targetsOf('dynamodb:')).toEqual([logicalId(stack.data.tables.connectors)]);
     expect(targetsOf('kms:')).toEqual([logicalId(stack.data.key)]);
     expect(targetsOf('sqs:')).toEqual([logicalId(stack.messaging.queues.events.queue)]);
-    expect(actions().some((a) => a.startsWith('secretsmanager:') || a.startsWith('states:'))).toBe(false);
+    // The providers' client secrets, read at run time; not the state-signing key.
+    const secrets = Object.values(stack.connectors.clientSecrets).map((secret) => logicalId(secret as never));
+    expect(targetsOf('secretsmanager:')).toEqual(secrets.sort());
+    expect(targetsOf('secretsmanager:')).not.toContain(logicalId(stack.connectors.stateKey as never));
   });
 
-  it('gets the token endpoints, client ids and client secrets (as dynamic references), nothing else of the providers', () => {
+  it('gets the token endpoints, client ids and where the client secrets are, nothing else of the providers', () => {
     const fn = template.toJSON().Resources[functionId] as {
       Properties: { Environment: { Variables: Record<string, unknown> } };
     };
@@ -115,10 +119,14 @@ describe('the token refresh sweep in the stack', () => {
       KMS_KEY_ID: expect.anything(),
       QUEUE_EVENTS_URL: expect.anything(),
     });
-    expect(JSON.stringify(env.PROVIDER_PRACTICE_CLIENT_SECRET)).toContain('{{resolve:secretsmanager:');
+    expect(env.PROVIDER_PRACTICE_CLIENT_SECRET_ARN).toEqual({
+      Ref: logicalId(stack.connectors.clientSecrets.practice as never),
+    });
+    expect(env.PROVIDER_PRACTICE_CLIENT_SECRET).toBeUndefined(); // read at run time, never configured
+    expect(JSON.stringify(env)).not.toContain('resolve:secretsmanager');
     const names = Object.keys(env);
     expect(names.filter((n) => /AUTHORIZE_URL|REVOKE_URL|ACCOUNT_URL/.test(n))).toEqual([]);
-    expect(names).not.toContain('CONNECT_STATE_SIGNING_KEY');
+    expect(names.filter((n) => n.startsWith('CONNECT_STATE_SIGNING_KEY'))).toEqual([]);
     expect(names.filter((n) => n.startsWith('TABLE_'))).toEqual(['TABLE_CONNECTORS']);
   });
 });

@@ -45,10 +45,29 @@ describe.each(adapters)('KeyManagement port: %s', (_name, make) => {
     await expect(open(keys, a, { organization: 'org_2', connection: 'conn_1' })).rejects.toThrow();
   });
 
+  it('opens a value only under the master key it names', async () => {
+    const sealed = await seal(keys, 'value', context);
+    await expect(open(keys, { ...sealed, keyId: 'another-key' }, context)).rejects.toThrow();
+  });
+
   it('detects a tampered ciphertext', async () => {
     const sealed = await seal(keys, 'value', context);
     const bytes = Buffer.from(sealed.ciphertext, 'base64');
     bytes[0] = bytes[0]! ^ 1;
     await expect(open(keys, { ...sealed, ciphertext: bytes.toString('base64') }, context)).rejects.toThrow();
+  });
+});
+
+describe('KeyManagement port: aws (KMS) after a change of key', () => {
+  it('opens values sealed under the previous key with the key id stored beside them', async () => {
+    const context = { organization: 'org_1', connection: 'conn_1' };
+    const before = awsKeys(await createKmsKey());
+    const sealed = await seal(before, 'sealed-before-the-change', context);
+    const after = awsKeys(await createKmsKey()); // KMS_KEY_ID now names another key
+    expect(await open(after, sealed, context)).toBe('sealed-before-the-change');
+    // New values are sealed under the new key.
+    const fresh = await seal(after, 'sealed-after', context);
+    expect(fresh.keyId).not.toBe(sealed.keyId);
+    expect(await open(after, fresh, context)).toBe('sealed-after');
   });
 });

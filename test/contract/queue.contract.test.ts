@@ -188,6 +188,8 @@ describe.each([
     const dead = await harness.queue.listDeadLetters(10);
     expect(dead.map((d) => d.body)).toEqual(['poison']);
     expect(dead[0]!.receiveCount).toBeGreaterThanOrEqual(3);
+    // What a consumer compares a record's receive count with to know its last chance.
+    expect(await harness.queue.maxReceiveCount()).toBe(3);
   });
 
   it('loses nothing when the consumer dies mid-batch: a restarted process receives what was not settled', async () => {

@@ -125,6 +125,23 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
     const page = await table.query({ index: 'gsi1', partition: 'ORG#1' });
     expect(page.items.map((i) => i.pk)).toEqual(['I#2', 'I#1']);
   });
+
+  it('reads its own writes and deletes in a consistent query of the base table', async () => {
+    for (const sk of ['E#1', 'E#2', 'E#3']) await table.put({ pk: 'R#1', sk });
+    await table.delete({ pk: 'R#1', sk: 'E#2' });
+    await table.update({ pk: 'R#1', sk: 'E#3' }, { set: { seen: true } });
+    const page = await table.query({ partition: 'R#1', consistent: true });
+    expect(page.items).toEqual([
+      { pk: 'R#1', sk: 'E#1' },
+      { pk: 'R#1', sk: 'E#3', seen: true },
+    ]);
+  });
+
+  it('refuses a consistent query of a secondary index, which cannot be one', async () => {
+    await expect(table.query({ index: 'gsi1', partition: 'ORG#1', consistent: true })).rejects.toThrow(
+      /consistent read of index gsi1 is impossible/,
+    );
+  });
 });
 
 describe('MemoryTable journal', () => {

@@ -1,6 +1,6 @@
 // The connect flow's core on DynamoDB Local and moto KMS, with the sandbox provider in process: tokens
 // are stored only as ciphertext bound to {organization, connection}, single use holds on DynamoDB.
-import { awsKeys, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import { awsKeys, awsSecrets, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import { LocalQueue } from '../../functions/adapters/local/local-queue';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { completeConnection, openConnectLink } from '../../functions/connectors/app/connect-flow';
@@ -45,6 +45,7 @@ beforeAll(async () => {
     // Not used by these use cases; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
     vault: awsVault(tables, clock),
+    secrets: awsSecrets(),
   };
 });
 

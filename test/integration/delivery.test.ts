@@ -12,11 +12,12 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { awsKeys, awsQueues, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import { awsKeys, awsQueues, awsSecrets, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import type { Principal } from '../../functions/platform/principal';
 import { deliveryWorker } from '../../functions/webhooks/api/handlers/deliver';
 import { create as createFanOutWorker } from '../../functions/webhooks/api/handlers/fan-out';
 import { getDeliveryWithAttempts } from '../../functions/webhooks/app/history';
+import { getJob, startRecovery } from '../../functions/webhooks/app/replay';
 import { attemptBody } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
 import { deliveryId, deliveryKey, newDelivery } from '../../functions/webhooks/domain/records';
@@ -146,6 +147,7 @@ beforeAll(async () => {
     // Never reached by the delivery workers; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
     vault: awsVault(tables, systemClock),
+    secrets: awsSecrets(),
   };
   fanOutHandler = createFanOutWorker(deps);
   deliver = deliveryWorker({ timeoutMs: 500, inlinePauseMs: 50 })(deps);
@@ -317,6 +319,79 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
       failureReason: 'exhausted',
       attemptCount: MAX_ATTEMPTS,
     });
+  });
+
+  it('marks a delivery dead_lettered when its step fails on every receive and SQS redrives it', async () => {
+    const owner = principal();
+    const { endpoint: e } = await endpoint(owner, '/never-reached');
+    const event = await publishEvent(deps, {
+      organizationId: owner.organizationId,
+      type: 'matter.created', // not subscribed: the delivery is made here, not by fan-out
+      data: { matterId: 'm1', name: 'x' },
+    });
+    const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now());
+    await deps.tables.webhooks.put(item);
+    await deps.queues.deliveries.send({
+      body: attemptBody({ deliveryId: item.id, cycle: 0, attempt: 1, dueAt: Date.now() }),
+    });
+    await drain(urls.events, fanOutHandler);
+    // Our side fails on every receive (an outage, a bug): the redrive policy's last receive is the 2nd.
+    const broken = deliveryWorker({
+      send: async () => {
+        throw new Error('outage');
+      },
+    })(deps);
+    const deadline = Date.now() + 20_000;
+    let dead: Message[] = [];
+    while (!dead.length && Date.now() < deadline) {
+      await poll(urls.deliveries, broken);
+      dead = (await receive(urls.dlq, 0)).filter((m) => JSON.parse(m.Body!).deliveryId === item.id);
+    }
+    expect(dead).toHaveLength(1);
+    expect(await stored(event, e.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'dead_lettered',
+      attemptCount: 0,
+    });
+    expect(receiver.received.filter((r) => r.path === '/never-reached')).toHaveLength(0);
+  });
+
+  it('recovers more failed deliveries than a page, one page per message, each delivered once', async () => {
+    const owner = principal();
+    const { endpoint: e } = await endpoint(owner, '/recovered');
+    const failed: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const event = await publishEvent(deps, {
+        organizationId: owner.organizationId,
+        type: 'matter.created', // the endpoint takes vault.*: fan-out makes no delivery of its own
+        data: { matterId: `m${i}`, name: 'x' },
+      });
+      const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now() - 60_000 + i);
+      await deps.tables.webhooks.put({
+        ...item,
+        status: 'failed',
+        failureReason: 'exhausted',
+        attemptCount: 12,
+      });
+      failed.push(event.id);
+    }
+    await drain(urls.events, fanOutHandler);
+    const job = await startRecovery(deps, owner.organizationId, e.id, {
+      since: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    const sent: string[] = [];
+    const paging = deliveryWorker({ timeoutMs: 500, inlinePauseMs: 50 }, { pageSize: 3 })(deps);
+    await drain(urls.deliveries, async (event) => {
+      for (const r of event.Records) if (JSON.parse(r.body).kind === 'recover') sent.push(r.body);
+      return paging(event);
+    });
+    expect(sent.map((body) => JSON.parse(body).page)).toEqual([0, 1, 2]);
+    expect(await getJob(deps, owner.organizationId, job.id)).toMatchObject({
+      status: 'succeeded',
+      counts: { matched: 7, replayed: 7, failed: 0 },
+    });
+    const requests = receiver.received.filter((r) => r.path === '/recovered');
+    expect(requests.map((r) => r.headers['webhook-id']).sort()).toEqual([...failed].sort());
   });
 
   it('loses nothing when the worker crashes mid-batch: every event delivered, one delivered record each', async () => {

@@ -14,7 +14,14 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { randomBytes } from 'node:crypto';
-import { awsKeys, awsQueues, awsTables, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import {
+  awsKeys,
+  awsQueues,
+  awsSecrets,
+  awsTables,
+  awsVault,
+  awsWorkflows,
+} from '../../functions/adapters/aws';
 import { SfnWorkflows } from '../../functions/adapters/aws/sfn-workflows';
 import { Readable } from 'node:stream';
 import { S3BlobStore } from '../../functions/adapters/aws/s3-blobs';
@@ -213,6 +220,7 @@ beforeAll(async () => {
     keys: awsKeys('alias/unused-by-the-purge'),
     queues: awsQueues(() => 'http://unused.invalid'),
     clock: systemClock,
+    secrets: awsSecrets(), // never read by the purge; built lazily
   };
   worker = startTaskRunner();
 }, 120_000);

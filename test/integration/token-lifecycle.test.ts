@@ -1,7 +1,7 @@
 // The token lifecycle on DynamoDB Local and moto KMS, against the sandbox provider in process (which
 // rotates refresh tokens and revokes the whole grant when a spent one is presented again): concurrent
 // refreshers spend a refresh token once, a lapse becomes reauth_required, a 429 a throttle that ends.
-import { awsKeys, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import { awsKeys, awsSecrets, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import { LocalQueue } from '../../functions/adapters/local/local-queue';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { completeConnection, openConnectLink } from '../../functions/connectors/app/connect-flow';
@@ -49,6 +49,7 @@ beforeAll(async () => {
     // Not used by these use cases; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
     vault: awsVault(tables, clock),
+    secrets: awsSecrets(),
   };
   store = new ConnectorStore(deps.tables.connectors);
 });
@@ -128,7 +129,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     expect(stored.leaseOwner).toBeUndefined();
     // Valid at the provider: the grant was not revoked by a second use of the spent refresh token.
     const account = await fetchAccount(
-      config.provider('practice'),
+      await config.client('practice'),
       PROVIDERS.practice,
       tokens[0]!.accessToken,
     );

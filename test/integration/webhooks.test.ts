@@ -1,7 +1,7 @@
 // The endpoint store on DynamoDB Local with KMS (moto): secrets are stored only as ciphertext, bound to
 // their organization and endpoint, and rotation keeps the previous one signing for its window.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { awsKeys, awsVault, awsWorkflows } from '../../functions/adapters/aws';
+import { awsKeys, awsSecrets, awsVault, awsWorkflows } from '../../functions/adapters/aws';
 import { createLocalDeps } from '../../functions/compose/local';
 import type { Principal } from '../../functions/directory/app/directory';
 import { ManualClock } from '../../functions/platform/clock';
@@ -46,6 +46,7 @@ beforeAll(async () => {
     // Not used by these use cases; built lazily, so they need no resource here.
     workflows: awsWorkflows(),
     vault: awsVault(tables, clock),
+    secrets: awsSecrets(),
   };
 });
 

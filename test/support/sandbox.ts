@@ -17,17 +17,18 @@ export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string
   };
   for (const id of PROVIDER_IDS) setting(id, 'CLIENT_ID');
   const stateKey = randomBytes(32);
+  const provider = (id: ProviderId) => ({
+    authorizeUrl: setting(id, 'AUTHORIZE_URL'),
+    tokenUrl: setting(id, 'TOKEN_URL'),
+    revokeUrl: setting(id, 'REVOKE_URL'),
+    accountUrl: setting(id, 'ACCOUNT_URL'),
+    apiUrl: setting(id, 'API_URL'),
+    clientId: setting(id, 'CLIENT_ID'),
+  });
   return {
-    stateKey: () => stateKey,
-    provider: (id) => ({
-      authorizeUrl: setting(id, 'AUTHORIZE_URL'),
-      tokenUrl: setting(id, 'TOKEN_URL'),
-      revokeUrl: setting(id, 'REVOKE_URL'),
-      accountUrl: setting(id, 'ACCOUNT_URL'),
-      apiUrl: setting(id, 'API_URL'),
-      clientId: setting(id, 'CLIENT_ID'),
-      clientSecret: setting(id, 'CLIENT_SECRET'),
-    }),
+    stateKey: async () => stateKey,
+    provider,
+    client: async (id) => ({ ...provider(id), clientSecret: setting(id, 'CLIENT_SECRET') }),
   };
 }
 

@@ -5,6 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack } from '../../lib/service-stack';
 import { stageConfig } from '../../lib/stage-config';
 import type { ServiceFunction } from '../../lib/service-function';
+import { GRANTS_POLICY } from '../../lib/service-function';
 
 export function synthStack(
   options: { stage?: 'dev' | 'prod'; bundle?: boolean; context?: Record<string, unknown> } = {},
@@ -26,11 +27,21 @@ export function synthStack(
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 type Statement = { Action: string | string[]; Resource: unknown };
 
-/** The policy statements attached to a role, by the role's logical id. */
+type InlinePolicy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
+
+/**
+ * The grants of a role, by the role's logical id: its policy resources, and the inline policy a
+ * function role keeps its grants in (lib/service-function.ts). Not the function's log-group statement.
+ */
 export function statementsOfRole(template: Template, roleId: string): Statement[] {
-  return Object.values(template.findResources('AWS::IAM::Policy') as Resources)
+  const role = (template.findResources('AWS::IAM::Role') as Resources)[roleId];
+  const inline = ((role?.Properties.Policies ?? []) as InlinePolicy[])
+    .filter((p) => p.PolicyName === GRANTS_POLICY)
+    .flatMap((p) => p.PolicyDocument.Statement);
+  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Resources)
     .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
     .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return [...inline, ...attached];
 }
 
 /** Every IAM action granted to a role, sorted, once each. */

@@ -49,6 +49,7 @@ function setup() {
     send: async (m: QueueMessage) => void sent.push(m),
     sendBatch: async (ms: QueueMessage[]) => void sent.push(...ms),
     listDeadLetters: async () => [],
+    maxReceiveCount: async () => undefined,
   });
   let decrypts = 0;
   const keys = {

@@ -58,6 +58,9 @@ class SimulatedQueue implements Queue {
   async listDeadLetters() {
     return [];
   }
+  async maxReceiveCount() {
+    return undefined;
+  }
 }
 
 function setup() {

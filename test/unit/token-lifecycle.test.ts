@@ -169,17 +169,18 @@ let script: (n: number) => Answer;
 let issuedCount: number;
 const realFetch = globalThis.fetch;
 
+const settings = {
+  authorizeUrl: 'https://provider.test/authorize',
+  tokenUrl: 'https://provider.test/token',
+  revokeUrl: 'https://provider.test/revoke',
+  accountUrl: 'https://provider.test/account',
+  apiUrl: 'https://provider.test/api/v1',
+  clientId: 'client',
+};
 const config: ConnectorConfig = {
-  stateKey: () => Buffer.alloc(32, 1),
-  provider: () => ({
-    authorizeUrl: 'https://provider.test/authorize',
-    tokenUrl: 'https://provider.test/token',
-    revokeUrl: 'https://provider.test/revoke',
-    accountUrl: 'https://provider.test/account',
-    apiUrl: 'https://provider.test/api/v1',
-    clientId: 'client',
-    clientSecret: 'secret',
-  }),
+  stateKey: async () => Buffer.alloc(32, 1),
+  provider: () => settings,
+  client: async () => ({ ...settings, clientSecret: 'secret' }),
 };
 
 const issue = (): Answer => {

@@ -4,6 +4,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -15,6 +16,7 @@ let kmsClient: Promise<KMSClient> | undefined;
 let sqsClient: Promise<SQSClient> | undefined;
 let sfnClient: Promise<SFNClient> | undefined;
 let s3Client: Promise<S3Client> | undefined;
+let secretsManagerClient: Promise<SecretsManagerClient> | undefined;
 
 export function dynamo(): Promise<DynamoDBDocumentClient> {
   documentClient ??= Promise.all([
@@ -57,4 +59,11 @@ export function s3(): Promise<S3Client> {
     ([{ S3Client }, { traced }]) => traced(new S3Client({ forcePathStyle: emulated })),
   );
   return s3Client;
+}
+
+export function secretsManager(): Promise<SecretsManagerClient> {
+  secretsManagerClient ??= Promise.all([import('@aws-sdk/client-secrets-manager'), import('./tracing')]).then(
+    ([{ SecretsManagerClient }, { traced }]) => traced(new SecretsManagerClient({})),
+  );
+  return secretsManagerClient;
 }

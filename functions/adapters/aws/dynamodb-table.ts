@@ -2,7 +2,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Table, Update } from '../../platform/ports';
-import { INDEX_KEYS } from '../../platform/tables';
+import { INDEX_KEYS, checkQuery } from '../../platform/tables';
 import type { ClientRef } from './clients';
 
 const commands = () => import('@aws-sdk/lib-dynamodb');
@@ -139,6 +139,7 @@ export class DynamoDbTable implements Table {
   }
 
   async query<T extends Item = Item>(query: Query): Promise<Page<T>> {
+    checkQuery(query);
     const [client, { QueryCommand }] = await Promise.all([this.client, commands()]);
     const keys = query.index ? INDEX_KEYS[query.index] : { pk: 'pk', sk: 'sk' };
     const expr = new Expressions();
@@ -153,6 +154,7 @@ export class DynamoDbTable implements Table {
         ScanIndexForward: !query.descending,
         Limit: query.limit,
         ExclusiveStartKey: decodeCursor(query.cursor),
+        ...(query.consistent ? { ConsistentRead: true } : {}),
         ...expr.params(),
       }),
     );

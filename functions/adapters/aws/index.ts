@@ -3,6 +3,7 @@
 import { getStringFromEnv } from '../../platform/config';
 import type {
   KeyManagement,
+  Secrets,
   Queue,
   QueueName,
   Queues,
@@ -23,9 +24,10 @@ import {
 } from '../../platform/tables';
 import type { Clock } from '../../platform/clock';
 import { QUEUE_NAMES } from '../../platform/workers';
-import { dynamo, kms, s3, sfn, sqs } from './clients';
+import { dynamo, kms, s3, secretsManager, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';
+import { SecretsManagerSecrets } from './secrets-manager';
 import { SfnWorkflows } from './sfn-workflows';
 import { SqsQueue } from './sqs-queue';
 import { VaultStandIn } from '../vault/stand-in';
@@ -80,4 +82,9 @@ export function awsVault(
   bucket: string | (() => string) = () => getStringFromEnv(VAULT_BUCKET_ENV),
 ): VaultDocuments {
   return new VaultStandIn(tables.vault, new S3BlobStore(bucket, s3()), clock);
+}
+
+/** Secret settings from Secrets Manager (each NAME's secret ARN in NAME_ARN), cached per container. */
+export function awsSecrets(maxAgeSeconds?: number): Secrets {
+  return new SecretsManagerSecrets(secretsManager(), maxAgeSeconds);
 }

@@ -24,10 +24,19 @@ export class KmsKeyManagement implements KeyManagement {
     };
   }
 
-  async decryptDataKey(ciphertext: Buffer, context: Record<string, string>): Promise<Buffer> {
+  /**
+   * Decrypts with the key the data key names (`keyId`, stored with it), falling back to the configured
+   * key for a caller that has none. Naming a key (rather than leaving KMS to read it from the blob) is
+   * KMS's advice: the call fails unless the ciphertext is of exactly that key.
+   */
+  async decryptDataKey(ciphertext: Buffer, context: Record<string, string>, keyId?: string): Promise<Buffer> {
     const [client, { DecryptCommand }] = await Promise.all([this.client, commands()]);
     const out = await client.send(
-      new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: ciphertext, EncryptionContext: context }),
+      new DecryptCommand({
+        KeyId: keyId ?? this.keyId,
+        CiphertextBlob: ciphertext,
+        EncryptionContext: context,
+      }),
     );
     if (!out.Plaintext) throw new Error('KMS returned no plaintext');
     return Buffer.from(out.Plaintext);

@@ -7,6 +7,8 @@ import type { ClientRef } from './clients';
 const commands = () => import('@aws-sdk/client-sqs');
 
 export class SqsQueue implements Queue {
+  private redrive: Promise<number | undefined> | undefined;
+
   constructor(
     readonly name: string,
     private readonly url: string,
@@ -47,6 +49,24 @@ export class SqsQueue implements Queue {
       if (found.size === before) break;
     }
     return [...found.values()].sort((a, b) => b.deadAt - a.deadAt).slice(0, limit);
+  }
+
+  /** Read once per container from the queue's redrive policy (sqs:GetQueueAttributes). */
+  maxReceiveCount(): Promise<number | undefined> {
+    this.redrive ??= (async () => {
+      const [client, { GetQueueAttributesCommand }] = await Promise.all([this.client, commands()]);
+      const { Attributes } = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl: this.url, AttributeNames: ['RedrivePolicy'] }),
+      );
+      const policy = Attributes?.RedrivePolicy;
+      if (!policy) return undefined;
+      const count = Number((JSON.parse(policy) as { maxReceiveCount?: unknown }).maxReceiveCount);
+      return Number.isInteger(count) && count > 0 ? count : undefined;
+    })().catch((error: unknown) => {
+      this.redrive = undefined; // not cached: the next message asks again
+      throw error;
+    });
+    return this.redrive;
   }
 
   async send(message: QueueMessage): Promise<void> {

@@ -31,7 +31,11 @@ export class LocalKeyManagement implements KeyManagement {
     return { plaintext, ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]), keyId: this.keyId };
   }
 
-  async decryptDataKey(ciphertext: Buffer, context: Record<string, string>): Promise<Buffer> {
+  async decryptDataKey(ciphertext: Buffer, context: Record<string, string>, keyId?: string): Promise<Buffer> {
+    // One master key here: a data key of another (a copied database) cannot open, as with KMS.
+    if (keyId !== undefined && keyId !== this.keyId) {
+      throw new Error('Data key was generated under another master key');
+    }
     const decipher = createDecipheriv('aes-256-gcm', this.masterKey, ciphertext.subarray(0, 12));
     decipher.setAAD(canonicalContext(context));
     decipher.setAuthTag(ciphertext.subarray(12, 28));

@@ -80,6 +80,11 @@ export class LocalQueue implements Queue {
     return this.dead.slice(-limit).reverse();
   }
 
+  /** The attached consumer's, as SQS's redrive policy; undefined before one is attached. */
+  async maxReceiveCount(): Promise<number | undefined> {
+    return this.consumer?.options.maxReceiveCount;
+  }
+
   /** Attach an SQS-triggered Lambda handler, with SQS's batch, visibility and redrive behaviour. */
   attach(run: SqsConsumer, options: SqsConsumerOptions = {}): void {
     this.consumer = {

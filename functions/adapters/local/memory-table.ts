@@ -13,7 +13,7 @@ import {
 import { dirname } from 'node:path';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Scalar, Table, Update } from '../../platform/ports';
-import { INDEX_KEYS } from '../../platform/tables';
+import { INDEX_KEYS, checkQuery } from '../../platform/tables';
 
 type JournalEntry = { op: 'put'; item: Item } | { op: 'delete'; key: Key };
 
@@ -156,6 +156,7 @@ export class MemoryTable implements Table {
   }
 
   async query<T extends Item = Item>(query: Query): Promise<Page<T>> {
+    checkQuery(query); // always consistent here, but an index may not be asked to be
     this.refresh();
     const keys = query.index ? INDEX_KEYS[query.index] : { pk: 'pk' as const, sk: 'sk' as const };
     const order = (item: Item): string => JSON.stringify([item[keys.sk], item.pk, item.sk]);

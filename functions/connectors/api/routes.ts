@@ -346,6 +346,9 @@ export const CONNECTOR_ROUTE = {
     request: { path: callbackPath, query: callbackQuery },
     responses: { 302: { description: 'Redirect to return_url with connection_id or error' } },
     uses: { tables: { connectors: 'write' }, kms: 'both' },
+    // The provider calls' 20 s budget (CALLBACK_LIMITS) plus the table and KMS calls around them,
+    // under API Gateway's 29 s: the user always gets the redirect, never a gateway error.
+    timeoutSeconds: 25,
   },
 } satisfies Record<string, RouteDefinition>;
 

@@ -23,7 +23,7 @@ import {
   verifyState,
 } from '../domain/flow-crypto';
 import type { TokenSet } from '../infra/oauth-client';
-import { ProviderHttpError, exchangeCode, fetchAccount } from '../infra/oauth-client';
+import { ProviderDeadline, ProviderHttpError, exchangeCode, fetchAccount } from '../infra/oauth-client';
 import { isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
@@ -51,6 +51,21 @@ export interface FlowRedirect {
   outcome: ReturnError | 'consent' | 'connected' | 'reconnected';
   connectionId: string;
 }
+
+/**
+ * The callback's provider calls, bounded so that every outcome is a redirect well inside API Gateway's
+ * 29 s (a gateway 504 would strand the user on an error page): the code exchange and the account lookup
+ * each have a cap, and together with any revocation of a grant not kept they share one budget. The
+ * route's Lambda timeout (routes.ts, 25 s) is the budget plus room for the table and KMS calls around
+ * them; test/unit/connectors-callback-time.test.ts checks the arithmetic.
+ */
+export interface CallbackLimits {
+  budgetMs: number;
+  tokenMs: number;
+  accountMs: number;
+}
+
+export const CALLBACK_LIMITS: CallbackLimits = { budgetMs: 20_000, tokenMs: 8_000, accountMs: 6_000 };
 
 const verifierContext = (organizationId: string, connectionId: string) => ({
   ...tokenContext(organizationId, connectionId),
@@ -120,7 +135,7 @@ export async function openConnectLink(
     flowExpiresAt,
     ttl: Math.ceil(flowExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
-  const state = signState(config.stateKey(), {
+  const state = signState(await config.stateKey(), {
     c: connection.id,
     n: nonce,
     e: flowExpiresAt,
@@ -173,7 +188,7 @@ async function loadFlow(
   now: number,
 ): Promise<ActiveFlow> {
   const invalid = () => invalidField('query parameters', 'state', 'missing, forged or unknown');
-  const check = verifyState(config.stateKey(), input.query.state, now);
+  const check = verifyState(await config.stateKey(), input.query.state, now);
   if (!check.ok && check.reason !== 'expired') throw invalid();
   const { payload } = check;
   if (payload.p !== input.provider) throw invalid();
@@ -221,9 +236,10 @@ async function obtainGrant(
   { flow, connection }: ActiveFlow,
   input: CallbackInput & { query: { code: string } },
   log: Logger,
+  time: { deadline: ProviderDeadline; limits: CallbackLimits },
 ): Promise<Grant | ReturnError> {
   const definition = PROVIDERS[flow.provider];
-  const client = config.provider(flow.provider);
+  const client = await config.client(flow.provider);
   const failed = (what: string, error: ProviderHttpError) => {
     log.warn(what, { connectionId: connection.id, status: error.status, oauthError: error.oauthError });
     return 'oauth_exchange_failed' as const;
@@ -235,17 +251,18 @@ async function obtainGrant(
       flow.verifier,
       verifierContext(connection.organizationId, connection.id),
     );
-    tokens = await exchangeCode(client, definition, {
-      code: input.query.code,
-      verifier,
-      redirectUri: callbackUrl(input.baseUrl, flow.provider),
-    });
+    tokens = await exchangeCode(
+      client,
+      definition,
+      { code: input.query.code, verifier, redirectUri: callbackUrl(input.baseUrl, flow.provider) },
+      time.deadline.timeout(time.limits.tokenMs),
+    );
   } catch (error) {
     if (!(error instanceof ProviderHttpError)) throw error;
     return failed('provider code exchange failed', error);
   }
   const discard = async (outcome: ReturnError) => {
-    await revokeGrant(config, flow.provider, tokens, connection.id, log);
+    await revokeGrant(config, flow.provider, tokens, connection.id, log, time.deadline);
     return outcome;
   };
   const tier = definition.scopeTiers[flow.scopeTier]!;
@@ -256,7 +273,12 @@ async function obtainGrant(
     return discard('connector_scope_not_enabled');
   }
   try {
-    return { tokens, granted, account: await fetchAccount(client, definition, tokens.accessToken) };
+    const timeoutMs = time.deadline.timeout(time.limits.accountMs);
+    return {
+      tokens,
+      granted,
+      account: await fetchAccount(client, definition, tokens.accessToken, timeoutMs),
+    };
   } catch (error) {
     if (!(error instanceof ProviderHttpError)) throw error;
     return discard(failed('provider account lookup failed', error));
@@ -269,7 +291,10 @@ export async function completeConnection(
   config: ConnectorConfig,
   input: CallbackInput,
   log: Logger,
+  limits: CallbackLimits = CALLBACK_LIMITS,
 ): Promise<FlowRedirect> {
+  // From the first line: the table and KMS calls before the exchange spend the same 29 s.
+  const deadline = new ProviderDeadline(limits.budgetMs);
   const now = deps.clock.now();
   const store = new ConnectorStore(deps.tables.connectors);
   const active = await loadFlow(store, config, input, now);
@@ -287,6 +312,7 @@ export async function completeConnection(
     active,
     { ...input, query: { ...input.query, code: input.query.code! } },
     log,
+    { deadline, limits },
   );
   if (typeof grant === 'string') return end(grant);
 
@@ -299,6 +325,7 @@ export async function completeConnection(
     grant.account,
     grant.tokens,
     grant.granted,
+    deadline,
   );
   if (!attached) return end('oauth_flow_inactive');
   const reconnected = attached !== connection.id;
@@ -368,6 +395,7 @@ async function revokeSuperseded(
   previous: TokenItem,
   tokens: TokenSet,
   log: Logger,
+  deadline: ProviderDeadline,
 ): Promise<void> {
   let old: { access_token: string; refresh_token?: string };
   try {
@@ -391,6 +419,7 @@ async function revokeSuperseded(
     { accessToken: old.access_token, refreshToken: old.refresh_token },
     previous.connectionId,
     log,
+    deadline,
   );
   log.info('superseded grant revoked at the provider', { connectionId: previous.connectionId, revoked });
 }
@@ -409,6 +438,7 @@ async function attach(
   account: Account,
   tokens: TokenSet,
   scopes: string[],
+  deadline: ProviderDeadline,
 ): Promise<string | undefined> {
   const { organizationId, provider } = pending;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -417,7 +447,7 @@ async function attach(
     const holder = holderId && holderId !== pending.id ? await store.getConnection(holderId) : undefined;
     if (holder && ACTIVE_STATUSES.has(holder.status)) {
       const superseded = await storeTokens(deps, store, holder, tokens, scopes);
-      if (superseded) await revokeSuperseded(deps, config, superseded, tokens, log);
+      if (superseded) await revokeSuperseded(deps, config, superseded, tokens, log, deadline);
       const updated = await store.updateConnection(
         holder.id,
         { status: 'healthy', account, updatedAt: now },

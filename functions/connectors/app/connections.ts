@@ -10,6 +10,7 @@ import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
 import { CONNECT_LINK_TTL_MS, newConnectToken } from '../domain/flow-crypto';
+import type { ProviderDeadline } from '../infra/oauth-client';
 import { ProviderHttpError, revokeToken } from '../infra/oauth-client';
 import { enabledProviders, isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
@@ -218,13 +219,20 @@ export async function revokeGrant(
   grant: { accessToken: string; refreshToken?: string },
   connectionId: string,
   log: Logger,
+  /** The caller's time budget (the OAuth callback's): attempts and pauses stop when it runs out. */
+  deadline?: ProviderDeadline,
 ): Promise<boolean> {
   const [token, hint] = grant.refreshToken
     ? [grant.refreshToken, 'refresh_token' as const]
     : [grant.accessToken, 'access_token' as const];
   for (let attempt = 1; attempt <= REVOKE_ATTEMPTS; attempt++) {
+    const timeoutMs = deadline ? deadline.timeout(REVOKE_ATTEMPT_TIMEOUT_MS) : REVOKE_ATTEMPT_TIMEOUT_MS;
+    if (timeoutMs === 0) {
+      log.warn('provider revocation given up: no time left', { connectionId, attempt });
+      return false;
+    }
     try {
-      await revokeToken(config.provider(provider), token, hint, REVOKE_ATTEMPT_TIMEOUT_MS);
+      await revokeToken(await config.client(provider), token, hint, timeoutMs);
       return true;
     } catch (error) {
       const retriable =
@@ -234,7 +242,9 @@ export async function revokeGrant(
         error instanceof ProviderHttpError ? { status: error.status, oauthError: error.oauthError } : {};
       log.warn('provider revocation failed', { connectionId, attempt, ...details });
       if (!retriable || attempt === REVOKE_ATTEMPTS) return false;
-      await new Promise((resolve) => setTimeout(resolve, 100 * 3 ** attempt));
+      const pauseMs = 100 * 3 ** attempt;
+      if (deadline && deadline.left() < pauseMs + REVOKE_ATTEMPT_TIMEOUT_MS / 4) return false;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
   return false;

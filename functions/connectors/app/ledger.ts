@@ -146,6 +146,9 @@ export class Ledger {
       beginsWith: 'LEDGER#',
       limit: options.limit,
       cursor: options.cursor,
+      // A purge pages through entries it deletes as it goes, and its last step checks the ledger is
+      // empty right after: a stale read would show deleted entries and fail the job.
+      consistent: true,
     });
   }
 

@@ -33,6 +33,8 @@ export async function enabledProviders(
   const settings = await table.query<SettingItem>({
     partition: `ORG#${organizationId}`,
     beginsWith: 'PROVIDER#',
+    // Read after a PATCH of the switch (and by the routes it governs): the write must show at once.
+    consistent: true,
   });
   const disabled = new Set(
     settings.items.filter((s) => !s.enabled).map((s) => s.sk.slice('PROVIDER#'.length)),

@@ -155,13 +155,14 @@ async function requestRefresh(
 ): Promise<{ ok: true; set: TokenSet } | { ok: false; failure: ProviderFailure }> {
   const sleep = options.sleep ?? realSleep;
   let failure: ProviderFailure = { kind: 'transient' };
+  const client = await config.client(tokens.provider);
   for (let attempt = 1; attempt <= REFRESH_ATTEMPTS; attempt++) {
     // Never call the provider unless the lease outlasts the call: a second refresher must not start
     // with the same refresh token while this one may still be spending it.
     if (deps.clock.now() + REFRESH_ATTEMPT_TIMEOUT_MS + 5_000 > leaseEndsAt) break;
     try {
       const set = await refreshTokens(
-        config.provider(tokens.provider),
+        client,
         PROVIDERS[tokens.provider],
         refreshToken,
         REFRESH_ATTEMPT_TIMEOUT_MS,

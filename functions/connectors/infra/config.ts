@@ -1,17 +1,26 @@
 // What the flow needs from configuration: the state-signing key and each provider's endpoints and
-// client. Read lazily, so a route needs only the variables of what it touches.
+// client. Endpoints and client ids are environment variables; the state key and the client secrets are
+// secret settings read at run time through the Secrets port (Secrets Manager on AWS, so a rotated
+// value arrives without a deploy). Each is read when first needed, so a route touches only its own.
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
+import type { Secrets } from '../../platform/ports';
 import type { ProviderEndpoints, ProviderId } from '../domain/providers';
-import { providerIssuer } from '../domain/providers';
-import { providerEndpoints } from '../domain/providers';
+import { providerEndpoints, providerEnv, providerIssuer } from '../domain/providers';
+import type { ProviderClient } from './oauth-client';
 
 export const STATE_KEY_ENV = 'CONNECT_STATE_SIGNING_KEY';
 
+/** A provider's settings that are not secret: its endpoints and client id. */
+export type ProviderSettings = Omit<ProviderEndpoints, 'clientSecret'>;
+
 export interface ConnectorConfig {
   /** HMAC key of the OAuth state (at least 32 bytes). */
-  stateKey(): Buffer;
-  provider(id: ProviderId): ProviderEndpoints;
+  stateKey(): Promise<Buffer>;
+  /** The provider's endpoints and client id (what the connect link's redirect needs). */
+  provider(id: ProviderId): ProviderSettings;
+  /** The provider's token, revocation and account endpoints with the client's id and secret. */
+  client(id: ProviderId): Promise<ProviderClient>;
   /**
    * The provider's issuer identifier when it advertises RFC 9207 (`authorization_response_iss_parameter_supported`):
    * the callback then requires `iss` to equal it. Undefined: the provider does not send `iss`.
@@ -19,12 +28,68 @@ export interface ConnectorConfig {
   issuer?(id: ProviderId): string | undefined;
 }
 
-export const envConfig: ConnectorConfig = {
-  stateKey: () => {
-    const key = Buffer.from(getStringFromEnv(STATE_KEY_ENV), 'utf8');
-    if (key.length < 32) throw new ConfigurationError(`${STATE_KEY_ENV} must be at least 32 bytes`);
-    return key;
-  },
-  provider: providerEndpoints,
-  issuer: providerIssuer,
-};
+/** The name of the secret setting holding a provider's client secret. */
+export const clientSecretName = (id: ProviderId): string => providerEnv(id, 'CLIENT_SECRET');
+
+/**
+ * A provider's settings, each read when first used: a route is given only the variables it reads
+ * (lib/connectors.ts), so reading one it does not use would fail.
+ */
+function lazySettings(id: ProviderId): ProviderSettings {
+  const endpoints = providerEndpoints(id);
+  return {
+    get authorizeUrl() {
+      return endpoints.authorizeUrl;
+    },
+    get tokenUrl() {
+      return endpoints.tokenUrl;
+    },
+    get revokeUrl() {
+      return endpoints.revokeUrl;
+    },
+    get accountUrl() {
+      return endpoints.accountUrl;
+    },
+    get apiUrl() {
+      return endpoints.apiUrl;
+    },
+    get clientId() {
+      return endpoints.clientId;
+    },
+  };
+}
+
+/** The configuration of a runtime whose secret settings come from `secrets`. */
+export function connectorConfig(secrets: Secrets): ConnectorConfig {
+  return {
+    stateKey: async () => {
+      const key = Buffer.from(await secrets.get(STATE_KEY_ENV), 'utf8');
+      if (key.length < 32) throw new ConfigurationError(`${STATE_KEY_ENV} must be at least 32 bytes`);
+      return key;
+    },
+    provider: lazySettings,
+    client: async (id) => {
+      const clientSecret = await secrets.get(clientSecretName(id));
+      const settings = lazySettings(id);
+      return {
+        get tokenUrl() {
+          return settings.tokenUrl;
+        },
+        get revokeUrl() {
+          return settings.revokeUrl;
+        },
+        get accountUrl() {
+          return settings.accountUrl;
+        },
+        get clientId() {
+          return settings.clientId;
+        },
+        clientSecret,
+      };
+    },
+    issuer: providerIssuer,
+  };
+}
+
+/** The local runtime's configuration: every setting, secret or not, from the environment. */
+export const envConfig: ConnectorConfig = connectorConfig({ get: async (name) => getStringFromEnv(name) });

@@ -3,6 +3,36 @@
 import type { ProviderDefinition, ProviderEndpoints } from '../domain/providers';
 
 const TIMEOUT_MS = 10_000;
+/** Below this, a call is not worth starting: it would time out before a provider could answer. */
+const MIN_CALL_MS = 250;
+
+/**
+ * A time budget several provider calls share (the OAuth callback's, which must answer before API
+ * Gateway's 29 s): each call gets its own cap or what is left, whichever is less, and none starts
+ * once too little is left. Real elapsed time (network timeouts are real), not the clock port.
+ */
+export class ProviderDeadline {
+  private readonly end: number;
+
+  constructor(
+    budgetMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.end = now() + budgetMs;
+  }
+
+  /** Milliseconds left of the budget. */
+  left(): number {
+    return Math.max(0, this.end - this.now());
+  }
+
+  /** The timeout for the next call: at most `capMs`; 0 when too little is left to start one. */
+  timeout(capMs: number): number {
+    // Whole milliseconds: AbortSignal.timeout refuses a fraction.
+    const left = Math.floor(this.left());
+    return left < MIN_CALL_MS ? 0 : Math.min(capMs, left);
+  }
+}
 
 export class ProviderHttpError extends Error {
   constructor(
@@ -43,10 +73,13 @@ async function send(
   init: RequestInit,
   timeoutMs = TIMEOUT_MS,
 ): Promise<Response> {
+  // No time left in the caller's budget: fail as a timeout would, without a request.
+  if (timeoutMs <= 0) throw new ProviderHttpError(operation, undefined, 'timeout');
   try {
     return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-  } catch {
-    throw new ProviderHttpError(operation, undefined, 'network_error');
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    throw new ProviderHttpError(operation, undefined, timedOut ? 'timeout' : 'network_error');
   }
 }
 
@@ -131,13 +164,19 @@ export function exchangeCode(
   client: ProviderClient,
   definition: ProviderDefinition,
   input: { code: string; verifier: string; redirectUri: string },
+  timeoutMs = TIMEOUT_MS,
 ): Promise<TokenSet> {
-  return tokenRequest(client, definition, {
-    grant_type: 'authorization_code',
-    code: input.code,
-    code_verifier: input.verifier,
-    redirect_uri: input.redirectUri,
-  });
+  return tokenRequest(
+    client,
+    definition,
+    {
+      grant_type: 'authorization_code',
+      code: input.code,
+      code_verifier: input.verifier,
+      redirect_uri: input.redirectUri,
+    },
+    timeoutMs,
+  );
 }
 
 export function refreshTokens(
@@ -158,10 +197,14 @@ export async function fetchAccount(
   client: ProviderClient,
   definition: ProviderDefinition,
   accessToken: string,
+  timeoutMs = TIMEOUT_MS,
 ): Promise<{ external_id: string; email: string; display_name: string }> {
-  const response = await send('account', client.accountUrl, {
-    headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
-  });
+  const response = await send(
+    'account',
+    client.accountUrl,
+    { headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' } },
+    timeoutMs,
+  );
   if (!response.ok) throw await failure('account', response);
   const body = (await response.json()) as Record<string, unknown>;
   const field = (name: string) =>

@@ -4,7 +4,7 @@
 // for the auto-disable policy. Redelivered and stale messages are recognised and do no second attempt.
 import { epochSeconds, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import { ConditionFailedError, NotFoundError } from '../../platform/errors';
+import { ConditionFailedError, NotFoundError, won } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
 import type { Update } from '../../platform/ports';
@@ -78,7 +78,8 @@ function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, 
     lastAttemptAt: times.startedAt,
     updatedAt: at,
   };
-  const remove: string[] = [];
+  // A recorded attempt replaces a dead_lettered mark of its message's last receive.
+  const remove: string[] = ['strandedFrom'];
   if (outcome.statusCode !== undefined) set.lastStatusCode = outcome.statusCode;
   else remove.push('lastStatusCode');
   if (outcome.errorKind) set.lastError = `${outcome.errorKind}: ${outcome.errorMessage ?? ''}`.slice(0, 500);
@@ -91,6 +92,7 @@ function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, 
     remove.push('nextAttemptAt');
   } else {
     Object.assign(set, { status: 'retrying', nextAttemptAt: now + step.waitMs });
+    remove.push('failureReason');
   }
   return { set, remove };
 }
@@ -104,7 +106,10 @@ async function settleWithoutAttempt(
   await deps.tables.webhooks
     .update(
       deliveryKey(delivery.id),
-      { set: { ...set, updatedAt: deps.clock.now() }, remove: ['nextAttemptAt'] },
+      {
+        set: { ...set, updatedAt: deps.clock.now() },
+        remove: ['nextAttemptAt', 'strandedFrom', ...(set.failureReason ? [] : ['failureReason'])],
+      },
       {
         and: [
           { attr: 'cycle', op: '=', value: delivery.cycle },
@@ -164,6 +169,15 @@ interface Attempted {
   delivery: DeliveryItem;
 }
 
+/**
+ * Still to be attempted: pending or retrying, or marked dead_lettered by its message's last receive
+ * (that receive itself, or the message redriven from the dead-letter queue by an operator).
+ */
+const live = (delivery: DeliveryItem): boolean =>
+  delivery.status === 'pending' ||
+  delivery.status === 'retrying' ||
+  (delivery.status === 'failed' && delivery.failureReason === 'dead_lettered');
+
 /** Checks a message before any attempt: undefined to go on, or the result that ends the step. */
 async function screen(
   deps: DeliverDeps,
@@ -172,7 +186,7 @@ async function screen(
 ): Promise<StepResult | undefined> {
   if (!delivery || delivery.cycle !== message.cycle) return 'done'; // gone, or replayed since: stale
   if (delivery.attemptCount >= message.attempt) return settleRedelivered(deps, delivery, message);
-  if (!['pending', 'retrying'].includes(delivery.status)) return 'done';
+  if (!live(delivery)) return 'done';
   const hop = hopDelaySeconds(message.dueAt, deps.clock.now());
   if (hop > 0) {
     await deps.queues.deliveries.send({ body: attemptBody(message), delaySeconds: hop });
@@ -339,4 +353,81 @@ export async function processAttempt(
     delivery = attempted.delivery;
     await (options.sleep ?? realSleep)(attempted.step.kind === 'retry' ? attempted.step.waitMs : 0);
   }
+}
+
+/**
+ * Marks the delivery failed (dead_lettered) ahead of its message's last receive, when the step is
+ * still to be made. True when this call set the mark.
+ */
+async function markDeadLettered(deps: DeliverDeps, message: AttemptMessage, log: Logger): Promise<boolean> {
+  const delivery = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
+  if (!delivery || delivery.cycle !== message.cycle || delivery.attemptCount >= message.attempt) return false;
+  if (delivery.status !== 'pending' && delivery.status !== 'retrying') return false;
+  const marked = await won(
+    deps.tables.webhooks.update(
+      deliveryKey(delivery.id),
+      {
+        set: {
+          status: 'failed',
+          failureReason: 'dead_lettered',
+          strandedFrom: delivery.status,
+          updatedAt: deps.clock.now(),
+        },
+      },
+      {
+        and: [
+          { attr: 'cycle', op: '=', value: delivery.cycle },
+          { attr: 'attemptCount', op: '=', value: delivery.attemptCount },
+          { attr: 'status', op: '=', value: delivery.status },
+        ],
+      },
+    ),
+  );
+  if (marked)
+    log.warn('last receive of a delivery step: marked dead_lettered until it ends', {
+      deliveryId: delivery.id,
+      attempt: message.attempt,
+    });
+  return marked;
+}
+
+/** Takes the mark back when the last receive ended without recording an attempt (a hop, a settled step). */
+async function unmarkDeadLettered(deps: DeliverDeps, message: AttemptMessage): Promise<void> {
+  const delivery = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
+  if (delivery?.failureReason !== 'dead_lettered' || !delivery.strandedFrom) return;
+  await won(
+    deps.tables.webhooks.update(
+      deliveryKey(delivery.id),
+      {
+        set: { status: delivery.strandedFrom, updatedAt: deps.clock.now() },
+        remove: ['failureReason', 'strandedFrom'],
+      },
+      {
+        and: [
+          { attr: 'cycle', op: '=', value: delivery.cycle },
+          { attr: 'attemptCount', op: '=', value: delivery.attemptCount },
+          { attr: 'failureReason', op: '=', value: 'dead_lettered' },
+        ],
+      },
+    ),
+  );
+}
+
+/**
+ * A step's message on its last receive before the queue's redrive moves it to the dead-letter queue.
+ * Nothing runs after a crash or a timeout, so the delivery is marked failed (dead_lettered) first: if
+ * this receive fails too, the delivery does not stay pending or retrying forever with no message left
+ * to move it (recover and replay restart it; a redriven message resumes it). If the step ends, its
+ * recorded attempt replaces the mark, or the mark is taken back.
+ */
+export async function processLastAttempt(
+  deps: DeliverDeps,
+  message: AttemptMessage,
+  options: DeliverOptions,
+  log: Logger,
+): Promise<StepResult> {
+  const marked = await markDeadLettered(deps, message, log);
+  const result = await processAttempt(deps, message, options, log);
+  if (marked) await unmarkDeadLettered(deps, message);
+  return result;
 }

@@ -209,6 +209,8 @@ export function listEndpointItems(
   return queryAll<EndpointItem>(deps.tables.webhooks, {
     partition: `ORG#${organizationId}`,
     beginsWith: 'WEP#',
+    // Fan-out reads it (behind a 5 s cache): an endpoint created or disabled just before an event counts.
+    consistent: true,
   });
 }
 

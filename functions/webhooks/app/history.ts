@@ -36,7 +36,8 @@ export async function getDeliveryWithAttempts(
   id: string,
 ): Promise<DeliveryWithAttempts> {
   if (!isId('dlv', id)) throw new NotFoundError('Delivery not found');
-  const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk });
+  // Read right after a replay or an attempt: show the delivery as it now is.
+  const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk, consistent: true });
   const delivery = items.find((i) => i.sk === 'DELIVERY') as DeliveryItem | undefined;
   if (!delivery || delivery.organizationId !== organizationId) throw new NotFoundError('Delivery not found');
   const attempts = (items.filter((i) => i.sk.startsWith('ATT#')) as AttemptItem[]).map(attemptView);

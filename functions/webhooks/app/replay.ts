@@ -7,13 +7,14 @@ import {
   ConflictError,
   InvalidRequestError,
   NotFoundError,
+  won,
 } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import type { Item } from '../../platform/ports';
 import { loadEndpoint } from './endpoints';
 import type { RecoverMessage } from '../domain/messages';
-import { attemptBody } from '../domain/messages';
+import { attemptBody, recoverBody } from '../domain/messages';
 import type { DeliveryItem, DeliveryView } from '../domain/records';
 import type { WebhookJob } from '../domain/views';
 import {
@@ -29,7 +30,11 @@ type ReplayDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 /** The most deliveries one recover job replays. */
 export const MAX_RECOVER_DELIVERIES = 10_000;
 
-async function startCycle(deps: ReplayDeps, delivery: DeliveryItem): Promise<DeliveryItem> {
+async function startCycle(
+  deps: ReplayDeps,
+  delivery: DeliveryItem,
+  recoveredBy?: string,
+): Promise<DeliveryItem> {
   const now = deps.clock.now();
   const attempt = delivery.attemptCount + 1;
   const cycle = delivery.cycle + 1;
@@ -44,6 +49,7 @@ async function startCycle(deps: ReplayDeps, delivery: DeliveryItem): Promise<Del
         nextAttemptAt: now,
         updatedAt: now,
         ttl: retentionExpiry(now),
+        ...(recoveredBy ? { recoveredBy } : {}),
       },
       remove: ['failureReason'],
     },
@@ -83,6 +89,12 @@ export interface JobItem extends Item {
   until: number;
   status: JobStatus;
   counts: { matched: number; replayed: number; failed: number };
+  /**
+   * The page the next recover message runs (0 first; absent on a job started before paging), and
+   * where in the endpoint's deliveries it starts.
+   */
+  page?: number;
+  cursor?: string;
   error?: string;
   createdAt: number;
   updatedAt: number;
@@ -127,13 +139,12 @@ export async function startRecovery(
     until,
     status: 'processing',
     counts: { matched: 0, replayed: 0, failed: 0 },
+    page: 0,
     createdAt: now,
     updatedAt: now,
   };
   await deps.tables.webhooks.put(job, { itemExists: false });
-  await deps.queues.deliveries.send({
-    body: JSON.stringify({ kind: 'recover', organizationId, jobId: id } satisfies RecoverMessage),
-  });
+  await deps.queues.deliveries.send({ body: recoverBody({ organizationId, jobId: id, page: 0 }) });
   return jobView(job);
 }
 
@@ -162,43 +173,160 @@ export function recoverable(delivery: DeliveryItem, now: number): boolean {
   return false;
 }
 
-/** Runs a recover job: newest first through the endpoint's deliveries until `since`. */
-export async function runRecovery(deps: ReplayDeps, message: RecoverMessage, log: Logger): Promise<void> {
+/** How many of the endpoint's deliveries one recover message reads (and at most replays). */
+export const RECOVER_PAGE_SIZE = 200;
+/** Replays in flight at once within a page. */
+const REPLAY_CONCURRENCY = 8;
+
+type Counts = JobItem['counts'];
+
+interface PageOutcome {
+  counts: Counts;
+  /** Where the next page starts; undefined when the job is done. */
+  cursor?: string;
+}
+
+/**
+ * Replays one recoverable delivery for the job, or recognises one this job already replayed (a page
+ * run again after a crash or a duplicate message): counted either way, replayed once.
+ */
+async function recoverOne(deps: ReplayDeps, job: JobItem, delivery: DeliveryItem): Promise<keyof Counts> {
+  if (delivery.recoveredBy === job.id) return 'replayed';
+  try {
+    await startCycle(deps, delivery, job.id);
+    return 'replayed';
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+    // The index is eventually consistent: read the item itself before deciding who replayed it.
+    const now = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(delivery.id));
+    return now?.recoveredBy === job.id ? 'replayed' : 'failed'; // failed: replayed by someone else
+  }
+}
+
+/** One page of a job: the next `pageSize` deliveries of the endpoint, newest first, down to `since`. */
+async function recoverPage(deps: ReplayDeps, job: JobItem, pageSize: number): Promise<PageOutcome> {
+  const page = await deps.tables.webhooks.query<DeliveryItem>({
+    index: 'gsi1',
+    partition: endpointDeliveries(job.endpointId),
+    descending: true,
+    limit: pageSize,
+    cursor: job.cursor,
+  });
+  const counts: Counts = { matched: 0, replayed: 0, failed: 0 };
+  const chosen: DeliveryItem[] = [];
+  let finished = page.cursor === undefined;
+  for (const delivery of page.items) {
+    if (delivery.createdAt < job.since) {
+      finished = true;
+      break;
+    }
+    const ours = delivery.recoveredBy === job.id;
+    if (delivery.createdAt > job.until || !(ours || recoverable(delivery, deps.clock.now()))) continue;
+    if (job.counts.matched + ++counts.matched > MAX_RECOVER_DELIVERIES) {
+      finished = true;
+      break;
+    }
+    chosen.push(delivery);
+  }
+  for (let i = 0; i < chosen.length; i += REPLAY_CONCURRENCY) {
+    const outcomes = await Promise.all(
+      chosen.slice(i, i + REPLAY_CONCURRENCY).map((delivery) => recoverOne(deps, job, delivery)),
+    );
+    for (const outcome of outcomes) counts[outcome]++;
+  }
+  return { counts, cursor: finished ? undefined : page.cursor };
+}
+
+const sendPage = (deps: ReplayDeps, job: JobItem, page: number) =>
+  deps.queues.deliveries.send({
+    body: recoverBody({ organizationId: job.organizationId, jobId: job.id, page }),
+  });
+
+/**
+ * Commits a page: the counts added and the next page's start recorded, or the job finished, in one
+ * write conditional on the page still being the job's current one. false: a duplicate message
+ * committed it first.
+ */
+async function commitPage(deps: ReplayDeps, job: JobItem, outcome: PageOutcome): Promise<boolean> {
+  const counts = {
+    matched: job.counts.matched + outcome.counts.matched,
+    replayed: job.counts.replayed + outcome.counts.replayed,
+    failed: job.counts.failed + outcome.counts.failed,
+  };
+  const done = outcome.cursor === undefined;
+  return won(
+    deps.tables.webhooks.update(
+      jobKey(job.id),
+      {
+        set: {
+          counts,
+          page: (job.page ?? 0) + 1,
+          updatedAt: deps.clock.now(),
+          ...(done ? { status: 'succeeded' } : { cursor: outcome.cursor }),
+        },
+        ...(done ? { remove: ['cursor'] } : {}),
+      },
+      {
+        and: [
+          { attr: 'status', op: '=', value: 'processing' },
+          // A job started before paging has no page attribute: its first commit sets it.
+          job.page === undefined
+            ? { attr: 'page', exists: false }
+            : { attr: 'page', op: '=', value: job.page },
+        ],
+      },
+    ),
+  );
+}
+
+/**
+ * Runs one page of a recover job and hands the next page to a new message, so a job of any size
+ * finishes, each message well inside the worker's timeout. The job record holds the progress (page,
+ * cursor, counts): a redelivered message whose page was committed only makes sure its successor was
+ * sent; one whose page was not runs it again, replaying nothing twice.
+ */
+export async function runRecovery(
+  deps: ReplayDeps,
+  message: RecoverMessage,
+  log: Logger,
+  options: { pageSize?: number } = {},
+): Promise<void> {
   const job = await deps.tables.webhooks.get<JobItem>(jobKey(message.jobId));
   if (!job || job.status !== 'processing') return; // finished: a redelivered message
-  const counts = { matched: 0, replayed: 0, failed: 0 };
-  const finish = (status: JobStatus, error?: string) =>
-    deps.tables.webhooks.update(jobKey(job.id), {
-      set: { status, counts, updatedAt: deps.clock.now(), ...(error ? { error } : {}) },
-    });
-  try {
-    let cursor: string | undefined;
-    scan: do {
-      const page = await deps.tables.webhooks.query<DeliveryItem>({
-        index: 'gsi1',
-        partition: endpointDeliveries(job.endpointId),
-        descending: true,
-        limit: 200,
-        cursor,
-      });
-      for (const delivery of page.items) {
-        if (delivery.createdAt < job.since) break scan;
-        if (delivery.createdAt > job.until || !recoverable(delivery, deps.clock.now())) continue;
-        if (++counts.matched > MAX_RECOVER_DELIVERIES) break scan;
-        try {
-          await startCycle(deps, delivery);
-          counts.replayed++;
-        } catch (error) {
-          if (!(error instanceof ConditionFailedError)) throw error;
-          counts.failed++; // replayed concurrently by someone else
-        }
-      }
-      cursor = page.cursor;
-    } while (cursor);
-    await finish('succeeded');
-    log.info('recover job finished', { jobId: job.id, endpointId: job.endpointId, ...counts });
-  } catch (error) {
-    log.error('recover job failed', { jobId: job.id, error });
-    await finish('failed', 'The job stopped on an internal error; deliveries replayed so far stay replayed');
+  const current = job.page ?? 0; // jobs started before paging have no page: their first
+  if (message.page < current) {
+    // Committed already; a crash may have come between the commit and sending the next page.
+    if (message.page === current - 1) await sendPage(deps, job, current);
+    return;
   }
+  if (message.page > current) {
+    log.warn('recover message ahead of its job: dropped', { jobId: job.id, page: message.page, current });
+    return;
+  }
+  try {
+    const outcome = await recoverPage(deps, job, options.pageSize ?? RECOVER_PAGE_SIZE);
+    if (!(await commitPage(deps, job, outcome))) return; // a duplicate committed it
+    if (outcome.cursor !== undefined) await sendPage(deps, job, current + 1);
+    else log.info('recover job finished', { jobId: job.id, endpointId: job.endpointId, pages: current + 1 });
+  } catch (error) {
+    log.error('recover job failed', { jobId: job.id, page: current, error });
+    await failJob(deps, job.id);
+  }
+}
+
+/** Marks a processing job failed (a page that threw, or whose message is being given up on). */
+export async function failJob(deps: Pick<Deps, 'tables' | 'clock'>, jobId: string): Promise<void> {
+  await won(
+    deps.tables.webhooks.update(
+      jobKey(jobId),
+      {
+        set: {
+          status: 'failed',
+          updatedAt: deps.clock.now(),
+          error: 'The job stopped on an internal error; deliveries replayed so far stay replayed',
+        },
+      },
+      { attr: 'status', op: '=', value: 'processing' },
+    ),
+  );
 }

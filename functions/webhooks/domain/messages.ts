@@ -16,12 +16,18 @@ export const recoverMessage = z.object({
   kind: z.literal('recover'),
   organizationId: z.string().min(1),
   jobId: z.string().regex(/^job_[a-z2-7]{20}$/),
+  /** The page of the job this message runs (0 first); absent in messages sent before paging: 0. */
+  page: z.int().min(0).default(0),
 });
 
 export const deliveriesMessage = z.discriminatedUnion('kind', [attemptMessage, recoverMessage]);
 
 export type AttemptMessage = z.infer<typeof attemptMessage>;
 export type RecoverMessage = z.infer<typeof recoverMessage>;
+
+export function recoverBody(message: Omit<RecoverMessage, 'kind'>): string {
+  return JSON.stringify({ kind: 'recover', ...message } satisfies RecoverMessage);
+}
 export type DeliveriesMessage = z.infer<typeof deliveriesMessage>;
 
 export function attemptBody(message: Omit<AttemptMessage, 'kind'>): string {

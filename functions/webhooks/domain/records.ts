@@ -61,6 +61,10 @@ export interface DeliveryItem extends Item {
   lastStatusCode?: number;
   lastError?: string;
   deliveredAt?: number;
+  /** Marked failed (dead_lettered) on its message's last receive: the status to restore if that receive ends well. */
+  strandedFrom?: 'pending' | 'retrying';
+  /** The recover job that last replayed it: a re-run of the job's page counts it, replays it not again. */
+  recoveredBy?: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -34,7 +34,12 @@ export const AUTO_DISABLE_AFTER_MS = 5 * DAY;
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'skipped_disabled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** Why a delivery failed: the receiver refused it (no retry), retries ran out, or the endpoint is gone. */
-export const FAILURE_REASONS = ['rejected', 'exhausted', 'endpoint_deleted'] as const;
+export const FAILURE_REASONS = ['rejected', 'exhausted', 'endpoint_deleted', 'dead_lettered'] as const;
+/**
+ * dead_lettered: the step's queue message failed on every receive and was moved to the dead-letter
+ * queue (a crash, a timeout, an outage of ours); replay or recover starts the delivery again, and a
+ * message redriven from the dead-letter queue resumes it.
+ */
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 export type NextStep =

@@ -1,6 +1,6 @@
 import { publicBaseUrl, publicRoute } from '../../../platform/http';
 import { CONNECTOR_ROUTE } from '../routes';
-import { envConfig } from '../../infra/config';
+import { connectorConfig } from '../../infra/config';
 import { completeConnection } from '../../app/connect-flow';
 import { cookieHeader, redirect } from './redirect';
 
@@ -10,7 +10,7 @@ export const create = publicRoute(
   async ({ path, query, deps, event, log }) => {
     const result = await completeConnection(
       deps,
-      envConfig,
+      connectorConfig(deps.secrets),
       {
         provider: path.provider,
         query: { code: query.code, state: query.state, error: query.error, iss: query.iss },

@@ -3,7 +3,7 @@
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../../platform/ports';
 import { logger } from '../../../platform/logger';
-import { envConfig } from '../../infra/config';
+import { connectorConfig } from '../../infra/config';
 import type { SweepSummary } from '../../app/sweep';
 import { runRefreshSweep } from '../../app/sweep';
 
@@ -14,7 +14,7 @@ export const create =
   (deps: Deps) =>
   async (_event: unknown, context: Context): Promise<SweepSummary> => {
     const log = logger.child({ requestId: context.awsRequestId, worker: 'refreshSweep' });
-    const summary = await runRefreshSweep(deps, envConfig, {
+    const summary = await runRefreshSweep(deps, connectorConfig(deps.secrets), {
       log,
       timeLeft: () => context.getRemainingTimeInMillis() - SAFETY_MS,
     });

@@ -1,21 +1,26 @@
 // SQS (deliveries queue) -> one signed attempt step per message, or a recover job.
 import { getNumberFromEnv, loopbackAllowed } from '../../../platform/config';
 import type { DeliverOptions } from '../../app/deliver';
-import { processAttempt } from '../../app/deliver';
+import { processAttempt, processLastAttempt } from '../../app/deliver';
 import { deliveriesMessage } from '../../domain/messages';
 import { runRecovery } from '../../app/replay';
 import type { SqsHandlerFactory } from '../../../platform/sqs';
-import { sqsHandler } from '../../../platform/sqs';
+import { isLastReceive, sqsHandler } from '../../../platform/sqs';
 import { ATTEMPT_TIMEOUT_MS } from '../../infra/send';
 
-/** The worker with its options; tests shorten the timeout or change the address policy. */
-export function deliveryWorker(options: Partial<DeliverOptions> = {}): SqsHandlerFactory {
-  return sqsHandler('deliver', deliveriesMessage, async ({ message, deps, log }) => {
+/** The worker with its options; tests shorten the timeout, change the address policy or the recover page. */
+export function deliveryWorker(
+  options: Partial<DeliverOptions> = {},
+  recovery: { pageSize?: number } = {},
+): SqsHandlerFactory {
+  return sqsHandler('deliver', deliveriesMessage, async ({ message, record, deps, log }) => {
     if (message.kind === 'recover') {
-      await runRecovery(deps, message, log);
+      await runRecovery(deps, message, log, recovery);
       return 'done';
     }
-    const result = await processAttempt(
+    // On its last receive a step marks its delivery first (docs/decisions.md, "A dead-lettered step").
+    const last = await isLastReceive(deps.queues.deliveries, record, log);
+    const result = await (last ? processLastAttempt : processAttempt)(
       deps,
       message,
       {

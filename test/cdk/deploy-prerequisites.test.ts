@@ -1,0 +1,93 @@
+// What a deploy needs from the machine and the account beyond the stack's own resources: it must
+// synthesize from any working directory, and a fresh account or region must be able to create the
+// API stage with its logging on (docs/deploy.md, "Account prerequisites").
+import { App, Stack } from 'aws-cdk-lib';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEPS_LOCK_FILE, ServiceFunction } from '../../lib/service-function';
+import { stageConfig } from '../../lib/stage-config';
+import { synthStack } from '../support/synth';
+
+describe('synthesis outside the repository root', () => {
+  const cwd = process.cwd();
+  let elsewhere: string;
+
+  beforeAll(() => {
+    elsewhere = mkdtempSync(join(tmpdir(), 'cdk-elsewhere-'));
+  });
+
+  afterAll(() => {
+    process.chdir(cwd);
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+
+  it('bundles a function with the repository lock file when cdk runs from another directory', () => {
+    // A directory with no package lock anywhere above it: NodejsFunction's own lookup fails there.
+    process.chdir(elsewhere);
+    const app = new App({
+      outdir: join(elsewhere, 'cdk.out'),
+      context: { stage: 'dev', 'aws:cdk:bundling-stacks': ['**'] },
+    });
+    const stack = new Stack(app, 'Elsewhere');
+    new ServiceFunction(stack, 'OpenApi', {
+      handler: 'docs/api/handlers/get-openapi',
+      stage: stageConfig(app.node),
+    });
+    const assembly = app.synth();
+
+    expect(DEPS_LOCK_FILE).toBe(join(cwd, 'package-lock.json'));
+    const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
+    expect(assets).toHaveLength(1);
+    expect(readdirSync(join(assembly.directory, assets[0]!))).toEqual(
+      expect.arrayContaining(['index.mjs', 'index.mjs.map']),
+    );
+  });
+});
+
+describe("the account's API Gateway logging role", () => {
+  type Resources = Record<
+    string,
+    { Properties: Record<string, unknown>; DependsOn?: string[]; DeletionPolicy?: string }
+  >;
+
+  it('is set by the stack, retained, and created before the logging stage', () => {
+    const { template } = synthStack({ stage: 'prod' });
+    const accounts = template.findResources('AWS::ApiGateway::Account') as Resources;
+    expect(Object.keys(accounts)).toHaveLength(1);
+    const [accountId, account] = Object.entries(accounts)[0]!;
+    expect(account.DeletionPolicy).toBe('Retain');
+    const roleId = (account.Properties.CloudWatchRoleArn as { 'Fn::GetAtt': [string, string] })[
+      'Fn::GetAtt'
+    ][0];
+    const role = (template.findResources('AWS::IAM::Role') as Resources)[roleId]!;
+    expect(role.DeletionPolicy).toBe('Retain');
+    expect(role.Properties.AssumeRolePolicyDocument).toMatchObject({
+      Statement: [{ Action: 'sts:AssumeRole', Principal: { Service: 'apigateway.amazonaws.com' } }],
+    });
+    expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toContain(
+      ':iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+    );
+    // The stage that turns on execution and access logging waits for the account setting.
+    const stages = Object.values(template.findResources('AWS::ApiGateway::Stage') as Resources);
+    expect(stages).toHaveLength(1);
+    expect(stages[0]!.Properties).toMatchObject({
+      MethodSettings: [expect.objectContaining({ LoggingLevel: 'ERROR' })],
+      AccessLogSetting: expect.objectContaining({ DestinationArn: expect.anything() }),
+    });
+    expect(stages[0]!.DependsOn).toContain(accountId);
+  });
+
+  it('is left to the account with -c apiGatewayCloudWatchRole=false', () => {
+    const { template } = synthStack({ context: { apiGatewayCloudWatchRole: 'false' } });
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    const roles = Object.values(template.findResources('AWS::IAM::Role') as Resources);
+    expect(roles.filter((r) => JSON.stringify(r).includes('apigateway.amazonaws.com'))).toEqual([]);
+  });
+
+  it('refuses a value of apiGatewayCloudWatchRole other than true or false', () => {
+    expect(() => synthStack({ context: { apiGatewayCloudWatchRole: 'maybe' } })).toThrow(
+      /apiGatewayCloudWatchRole" must be true or false/,
+    );
+  });
+});

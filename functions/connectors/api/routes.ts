@@ -5,7 +5,6 @@ import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/i
 import type { RouteDefinition } from '../../platform/route-types';
 import {
   connectionListView,
-  connectionView,
   connectionDetailView,
   connectorJobView,
   importLinkListView,

@@ -1,0 +1,143 @@
+// Applications and API keys: which keys are bound where; owners and admins bind and unbind.
+import { api, canWrite } from '../api';
+import { badge, formatTime, h } from '../dom';
+import { PAGE_SIZE, act, loadInto, main, pager } from '../widgets';
+
+interface ApplicationsPage {
+  data: { id: string; name: string; created_at: string; api_key_ids: string[] }[];
+  keys: {
+    id: string;
+    name: string;
+    permissions: string[];
+    system: boolean;
+    revoked: boolean;
+    application_id: string | null;
+  }[];
+  offset: number;
+  has_more: boolean;
+}
+
+export function applicationsPage(offset = 0): void {
+  document.title = 'Applications — Console';
+  const lists = h('div', {});
+  const key = h('input', { id: 'bind-key', type: 'text', autocomplete: 'off' });
+  const app = h('input', { id: 'bind-app', type: 'text', autocomplete: 'off' });
+  const load = () =>
+    loadInto(lists, async () => {
+      const page = await api<ApplicationsPage>(
+        'GET',
+        `/connectors/v1/applications?limit=${PAGE_SIZE}&offset=${offset}`,
+      );
+      const keyName = new Map(page.keys.map((k) => [k.id, k.name]));
+      return h(
+        'div',
+        {},
+        h('h2', {}, 'Applications'),
+        page.data.length === 0
+          ? h('p', { class: 'empty' }, 'No applications yet (npm run admin -- create-app).')
+          : h(
+              'table',
+              {},
+              h('caption', { class: 'visually-hidden' }, 'Applications'),
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ['Application', 'Id', 'Bound keys', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                page.data.map((a) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', {}, a.name),
+                    h('td', {}, h('code', {}, a.id)),
+                    h(
+                      'td',
+                      {},
+                      a.api_key_ids.length
+                        ? a.api_key_ids.map((id) => `${keyName.get(id) ?? id} (${id})`).join(', ')
+                        : '—',
+                    ),
+                    h('td', {}, formatTime(a.created_at)),
+                  ),
+                ),
+              ),
+            ),
+        pager({ offset, hasMore: page.has_more }, applicationsPage),
+        h('h2', {}, 'API keys'),
+        h(
+          'table',
+          {},
+          h('caption', { class: 'visually-hidden' }, 'API keys'),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['Key', 'Id', 'Permissions', 'Bound to', 'State'].map((c) => h('th', { scope: 'col' }, c)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            page.keys.map((k) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, k.name),
+                h('td', {}, h('code', {}, k.id)),
+                h('td', {}, k.system ? 'system' : k.permissions.join(', ')),
+                h('td', {}, k.application_id ?? '—'),
+                h('td', {}, k.revoked ? badge('revoked', 'neutral') : badge('active', 'ok')),
+              ),
+            ),
+          ),
+        ),
+      );
+    });
+  const path = () =>
+    `/connectors/v1/applications/${encodeURIComponent(app.value.trim())}/keys/${encodeURIComponent(key.value.trim())}`;
+  const form = h(
+    'form',
+    { class: 'card' },
+    h('h2', {}, 'Bind an API key to an application'),
+    h('label', { for: 'bind-app' }, 'Application id'),
+    app,
+    h('label', { for: 'bind-key' }, 'API key id'),
+    key,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit' }, 'Bind'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () =>
+            void act('Key unbound', async () => {
+              await api('DELETE', path());
+              await load();
+            }),
+        },
+        'Unbind',
+      ),
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void act('Key bound', async () => {
+      await api('PUT', path());
+      await load();
+    });
+  });
+  main().replaceChildren(h('h1', {}, 'Applications and keys'), ...(canWrite() ? [form] : []), lists);
+  void load();
+}

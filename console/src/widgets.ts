@@ -1,0 +1,74 @@
+// The shared pieces every page is made of: the main region, error and loading states, actions that
+// report their outcome, pagination and the once-only secret panel.
+import { ApiFailure } from './api';
+import { announce, h } from './dom';
+
+export const PAGE_SIZE = 20;
+
+export const main = () => document.getElementById('main')!;
+
+export function errorState(error: unknown): HTMLElement {
+  const message =
+    error instanceof ApiFailure ? `${error.error.message} (${error.error.code})` : String(error);
+  return h('div', { class: 'notice notice-bad', role: 'alert' }, message);
+}
+
+/** Runs an action; shows the API's error message rather than failing silently. */
+export async function act(label: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+    announce(label);
+  } catch (error) {
+    announce(error instanceof ApiFailure ? error.error.message : String(error), 'bad');
+  }
+}
+
+export function pager(page: { offset: number; hasMore: boolean }, go: (offset: number) => void): HTMLElement {
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pagination' },
+    h(
+      'button',
+      {
+        type: 'button',
+        disabled: page.offset === 0,
+        onclick: () => go(Math.max(0, page.offset - PAGE_SIZE)),
+      },
+      'Previous',
+    ),
+    h('span', {}, `Items ${page.offset + 1}–${page.offset + PAGE_SIZE}`),
+    h(
+      'button',
+      { type: 'button', disabled: !page.hasMore, onclick: () => go(page.offset + PAGE_SIZE) },
+      'Next',
+    ),
+  );
+}
+
+/** A section that loads, then shows content, an empty message or the error. */
+export async function loadInto(container: HTMLElement, load: () => Promise<Node>): Promise<void> {
+  container.replaceChildren(h('p', { class: 'loading', role: 'status' }, 'Loading…'));
+  try {
+    container.replaceChildren(await load());
+  } catch (error) {
+    container.replaceChildren(errorState(error));
+  }
+}
+
+export function secretPanel(title: string, secret: string): HTMLElement {
+  const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy');
+  copy.addEventListener('click', () => {
+    void navigator.clipboard?.writeText(secret).then(
+      () => announce('Secret copied to the clipboard'),
+      () => announce('Copy failed: select the secret and copy it by hand', 'bad'),
+    );
+  });
+  return h(
+    'div',
+    { class: 'secret', role: 'region', 'aria-label': title },
+    h('h3', {}, title),
+    h('p', {}, 'Shown this once: store it now. It cannot be shown again.'),
+    h('code', { 'data-testid': 'secret' }, secret),
+    copy,
+  );
+}

@@ -72,3 +72,27 @@ export function secretPanel(title: string, secret: string): HTMLElement {
     copy,
   );
 }
+
+/** A table with a caption for screen readers (`visibleCaption` shows it), column headers and rows. */
+export function dataTable(
+  caption: string,
+  columns: string[],
+  rows: Node[],
+  options: { class?: string; visibleCaption?: boolean } = {},
+): HTMLTableElement {
+  return h(
+    'table',
+    { class: options.class },
+    h('caption', { class: options.visibleCaption ? undefined : 'visually-hidden' }, caption),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
+    h('tbody', {}, rows),
+  );
+}

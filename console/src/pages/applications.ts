@@ -1,7 +1,7 @@
 // Applications and API keys: which keys are bound where; owners and admins bind and unbind.
 import { api, canWrite } from '../api';
 import { badge, formatTime, h } from '../dom';
-import { PAGE_SIZE, act, loadInto, main, pager } from '../widgets';
+import { PAGE_SIZE, act, dataTable, loadInto, main, pager } from '../widgets';
 
 interface ApplicationsPage {
   data: { id: string; name: string; created_at: string; api_key_ids: string[] }[];
@@ -20,88 +20,78 @@ interface ApplicationsPage {
 export function applicationsPage(offset = 0): void {
   document.title = 'Applications — Console';
   const lists = h('div', {});
-  const key = h('input', { id: 'bind-key', type: 'text', autocomplete: 'off' });
-  const app = h('input', { id: 'bind-app', type: 'text', autocomplete: 'off' });
   const load = () =>
     loadInto(lists, async () => {
       const page = await api<ApplicationsPage>(
         'GET',
         `/connectors/v1/applications?limit=${PAGE_SIZE}&offset=${offset}`,
       );
-      const keyName = new Map(page.keys.map((k) => [k.id, k.name]));
       return h(
         'div',
         {},
         h('h2', {}, 'Applications'),
-        page.data.length === 0
-          ? h('p', { class: 'empty' }, 'No applications yet (npm run admin -- create-app).')
-          : h(
-              'table',
-              {},
-              h('caption', { class: 'visually-hidden' }, 'Applications'),
-              h(
-                'thead',
-                {},
-                h(
-                  'tr',
-                  {},
-                  ['Application', 'Id', 'Bound keys', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
-                ),
-              ),
-              h(
-                'tbody',
-                {},
-                page.data.map((a) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', {}, a.name),
-                    h('td', {}, h('code', {}, a.id)),
-                    h(
-                      'td',
-                      {},
-                      a.api_key_ids.length
-                        ? a.api_key_ids.map((id) => `${keyName.get(id) ?? id} (${id})`).join(', ')
-                        : '—',
-                    ),
-                    h('td', {}, formatTime(a.created_at)),
-                  ),
-                ),
-              ),
-            ),
+        applicationsTable(page),
         pager({ offset, hasMore: page.has_more }, applicationsPage),
         h('h2', {}, 'API keys'),
-        h(
-          'table',
-          {},
-          h('caption', { class: 'visually-hidden' }, 'API keys'),
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Key', 'Id', 'Permissions', 'Bound to', 'State'].map((c) => h('th', { scope: 'col' }, c)),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            page.keys.map((k) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, k.name),
-                h('td', {}, h('code', {}, k.id)),
-                h('td', {}, k.system ? 'system' : k.permissions.join(', ')),
-                h('td', {}, k.application_id ?? '—'),
-                h('td', {}, k.revoked ? badge('revoked', 'neutral') : badge('active', 'ok')),
-              ),
-            ),
-          ),
-        ),
+        keysTable(page),
       );
     });
+  main().replaceChildren(
+    h('h1', {}, 'Applications and keys'),
+    ...(canWrite() ? [bindingForm(load)] : []),
+    lists,
+  );
+  void load();
+}
+
+function applicationsTable(page: ApplicationsPage): HTMLElement {
+  if (page.data.length === 0)
+    return h('p', { class: 'empty' }, 'No applications yet (npm run admin -- create-app).');
+  const keyName = new Map(page.keys.map((k) => [k.id, k.name]));
+  return dataTable(
+    'Applications',
+    ['Application', 'Id', 'Bound keys', 'Created'],
+    page.data.map((a) =>
+      h(
+        'tr',
+        {},
+        h('td', {}, a.name),
+        h('td', {}, h('code', {}, a.id)),
+        h(
+          'td',
+          {},
+          a.api_key_ids.length
+            ? a.api_key_ids.map((id) => `${keyName.get(id) ?? id} (${id})`).join(', ')
+            : '—',
+        ),
+        h('td', {}, formatTime(a.created_at)),
+      ),
+    ),
+  );
+}
+
+function keysTable(page: ApplicationsPage): HTMLElement {
+  return dataTable(
+    'API keys',
+    ['Key', 'Id', 'Permissions', 'Bound to', 'State'],
+    page.keys.map((k) =>
+      h(
+        'tr',
+        {},
+        h('td', {}, k.name),
+        h('td', {}, h('code', {}, k.id)),
+        h('td', {}, k.system ? 'system' : k.permissions.join(', ')),
+        h('td', {}, k.application_id ?? '—'),
+        h('td', {}, k.revoked ? badge('revoked', 'neutral') : badge('active', 'ok')),
+      ),
+    ),
+  );
+}
+
+/** Bind (PUT) or unbind (DELETE) a key by the two ids. */
+function bindingForm(reload: () => Promise<void>): HTMLElement {
+  const key = h('input', { id: 'bind-key', type: 'text', autocomplete: 'off' });
+  const app = h('input', { id: 'bind-app', type: 'text', autocomplete: 'off' });
   const path = () =>
     `/connectors/v1/applications/${encodeURIComponent(app.value.trim())}/keys/${encodeURIComponent(key.value.trim())}`;
   const form = h(
@@ -124,7 +114,7 @@ export function applicationsPage(offset = 0): void {
           onclick: () =>
             void act('Key unbound', async () => {
               await api('DELETE', path());
-              await load();
+              await reload();
             }),
         },
         'Unbind',
@@ -135,9 +125,8 @@ export function applicationsPage(offset = 0): void {
     event.preventDefault();
     void act('Key bound', async () => {
       await api('PUT', path());
-      await load();
+      await reload();
     });
   });
-  main().replaceChildren(h('h1', {}, 'Applications and keys'), ...(canWrite() ? [form] : []), lists);
-  void load();
+  return form;
 }

@@ -3,7 +3,7 @@ import { api, canWrite } from '../api';
 import type { Connection } from '../connectors';
 import { CONNECTION_STATUSES, PROVIDERS, accountName, connectionTone } from '../connectors';
 import { badge, formatTime, h } from '../dom';
-import { PAGE_SIZE, act, loadInto, main, pager } from '../widgets';
+import { PAGE_SIZE, act, dataTable, loadInto, main, pager } from '../widgets';
 
 export function connectionsPage(): void {
   document.title = 'Connections — Console';
@@ -34,37 +34,7 @@ export function connectionsPage(): void {
       return h(
         'div',
         {},
-        h(
-          'table',
-          {},
-          h('caption', { class: 'visually-hidden' }, 'Connections'),
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Connection', 'Provider', 'Status', 'Account', 'Updated'].map((c) =>
-                h('th', { scope: 'col' }, c),
-              ),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            page.data.map((c) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, h('a', { href: `#/connections/${c.id}` }, c.id)),
-                h('td', {}, c.provider, c.enabled ? '' : ' (provider switched off)'),
-                h('td', {}, badge(c.status, connectionTone(c.status))),
-                h('td', {}, accountName(c)),
-                h('td', {}, formatTime(c.updated_at)),
-              ),
-            ),
-          ),
-        ),
+        connectionsTable(page.data),
         pager({ offset, hasMore: page.has_more }, (next) => {
           offset = next;
           void load();
@@ -101,6 +71,24 @@ export function connectionsPage(): void {
     list,
   );
   void load();
+}
+
+function connectionsTable(connections: Connection[]): HTMLElement {
+  return dataTable(
+    'Connections',
+    ['Connection', 'Provider', 'Status', 'Account', 'Updated'],
+    connections.map((c) =>
+      h(
+        'tr',
+        {},
+        h('td', {}, h('a', { href: `#/connections/${encodeURIComponent(c.id)}` }, c.id)),
+        h('td', {}, c.provider, c.enabled ? '' : ' (provider switched off)'),
+        h('td', {}, badge(c.status, connectionTone(c.status))),
+        h('td', {}, accountName(c)),
+        h('td', {}, formatTime(c.updated_at)),
+      ),
+    ),
+  );
 }
 
 function connectForm(reload: () => void): HTMLElement {

@@ -4,7 +4,7 @@ import { api, canWrite } from '../api';
 import { badge, formatTime, h } from '../dom';
 import type { Attempt, Delivery, Endpoint } from '../webhooks';
 import { DELIVERY_STATUSES, deliveryTone, endpointBadge } from '../webhooks';
-import { PAGE_SIZE, act, loadInto, main, pager, secretPanel } from '../widgets';
+import { PAGE_SIZE, act, dataTable, loadInto, main, pager, secretPanel } from '../widgets';
 
 export function endpointPage(id: string): void {
   document.title = 'Endpoint — Console';
@@ -56,26 +56,10 @@ export function endpointPage(id: string): void {
         'div',
         {},
         controls,
-        h(
-          'table',
-          {},
-          h('caption', { class: 'visually-hidden' }, 'Deliveries'),
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Event type', 'Status', 'Attempts', 'Last result', 'Created', ''].map((c) =>
-                h('th', { scope: 'col' }, c),
-              ),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            page.data.flatMap((d) => deliveryRows(d, () => void loadDeliveries())),
-          ),
+        dataTable(
+          'Deliveries',
+          ['Event type', 'Status', 'Attempts', 'Last result', 'Created', ''],
+          page.data.flatMap((d) => deliveryRows(d, () => void loadDeliveries())),
         ),
         pager(page, (next) => {
           offset = next;
@@ -102,42 +86,11 @@ function deliveryRows(delivery: Delivery, reload: () => void): HTMLElement[] {
           `/webhooks/v1/deliveries/${encodeURIComponent(delivery.id)}`,
         );
         if (detail.attempts.length === 0) return h('p', { class: 'empty' }, 'No attempt yet.');
-        return h(
-          'table',
-          { class: 'attempts' },
-          h('caption', {}, `Attempts of ${delivery.eventId}`),
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['#', 'Time', 'Outcome', 'Status', 'Latency', 'Error', 'Response excerpt'].map((c) =>
-                h('th', { scope: 'col' }, c),
-              ),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            detail.attempts.map((a) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, String(a.attempt)),
-                h('td', {}, formatTime(a.attemptedAt)),
-                h('td', {}, badge(a.outcome, a.outcome === 'success' ? 'ok' : 'bad')),
-                h('td', {}, a.statusCode === null ? '—' : String(a.statusCode)),
-                h('td', {}, `${a.latencyMs} ms`),
-                h(
-                  'td',
-                  {},
-                  a.errorKind ? `${a.errorKind}${a.errorMessage ? ': ' + a.errorMessage : ''}` : '—',
-                ),
-                h('td', {}, h('code', { class: 'excerpt' }, a.responseBody.slice(0, 300))),
-              ),
-            ),
-          ),
+        return dataTable(
+          `Attempts of ${delivery.eventId}`,
+          ['#', 'Time', 'Outcome', 'Status', 'Latency', 'Error', 'Response excerpt'],
+          detail.attempts.map(attemptRow),
+          { class: 'attempts', visibleCaption: true },
         );
       });
     }
@@ -174,97 +127,102 @@ function deliveryRows(delivery: Delivery, reload: () => void): HTMLElement[] {
   ];
 }
 
+function attemptRow(a: Attempt): HTMLElement {
+  return h(
+    'tr',
+    {},
+    h('td', {}, String(a.attempt)),
+    h('td', {}, formatTime(a.attemptedAt)),
+    h('td', {}, badge(a.outcome, a.outcome === 'success' ? 'ok' : 'bad')),
+    h('td', {}, a.statusCode === null ? '—' : String(a.statusCode)),
+    h('td', {}, `${a.latencyMs} ms`),
+    h('td', {}, a.errorKind ? `${a.errorKind}${a.errorMessage ? ': ' + a.errorMessage : ''}` : '—'),
+    h('td', {}, h('code', { class: 'excerpt' }, a.responseBody.slice(0, 300))),
+  );
+}
+
 function endpointHeader(
   endpoint: Endpoint,
   reload: () => Promise<void>,
   extra: HTMLElement,
   reloadDeliveries: () => void,
 ): HTMLElement {
-  const path = `/webhooks/v1/endpoints/${encodeURIComponent(endpoint.id)}`;
-  const button = (text: string, run: () => Promise<void>, label: string) =>
-    h('button', { type: 'button', onclick: () => void act(label, run) }, text);
-  const writes = canWrite()
-    ? h(
-        'div',
-        { class: 'actions', role: 'group', 'aria-label': 'Endpoint actions' },
-        endpoint.enabled
-          ? button(
-              'Disable',
-              async () => {
-                await api('POST', `${path}/disable`);
-                await reload();
-              },
-              'Endpoint disabled',
-            )
-          : button(
-              'Enable',
-              async () => {
-                await api('POST', `${path}/enable`);
-                await reload();
-              },
-              'Endpoint enabled',
-            ),
-        button(
-          'Rotate secret',
-          async () => {
-            const rotated = await api<{ signingSecret: string }>('POST', `${path}/rotate-secret`);
-            extra.replaceChildren(secretPanel('New signing secret', rotated.signingSecret));
-            await reload();
-          },
-          'Secret rotated: the previous one keeps signing for 24 hours',
-        ),
-        button(
-          'Send test event',
-          async () => {
-            await api('POST', `${path}/test`, {});
-            reloadDeliveries();
-          },
-          'Test event sent',
-        ),
-        recoverForm(path, reloadDeliveries),
-      )
-    : null;
   return h(
     'div',
     {},
     h('div', { class: 'title-row' }, h('h1', {}, endpoint.url), endpointBadge(endpoint)),
-    h(
-      'dl',
-      {},
-      h('dt', {}, 'Id'),
-      h('dd', {}, h('code', {}, endpoint.id)),
-      h('dt', {}, 'Description'),
-      h('dd', {}, endpoint.description ?? '—'),
-      h('dt', {}, 'Event types'),
-      h('dd', {}, endpoint.eventTypeFilters.join(', ')),
-      h('dt', {}, 'Resource scopes'),
+    endpointFacts(endpoint),
+    canWrite() ? endpointActions(endpoint, reload, extra, reloadDeliveries) : null,
+  );
+}
+
+function scopesText(scopes: Endpoint['resourceScopes']): string {
+  if (!scopes) return 'all resources';
+  return [
+    scopes.vaultIds?.length ? `vaults: ${scopes.vaultIds.join(', ')}` : '',
+    scopes.matterIds?.length ? `matters: ${scopes.matterIds.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+function endpointFacts(endpoint: Endpoint): HTMLElement {
+  return h(
+    'dl',
+    {},
+    h('dt', {}, 'Id'),
+    h('dd', {}, h('code', {}, endpoint.id)),
+    h('dt', {}, 'Description'),
+    h('dd', {}, endpoint.description ?? '—'),
+    h('dt', {}, 'Event types'),
+    h('dd', {}, endpoint.eventTypeFilters.join(', ')),
+    h('dt', {}, 'Resource scopes'),
+    h('dd', {}, scopesText(endpoint.resourceScopes)),
+    !endpoint.enabled && h('dt', {}, 'Disabled'),
+    !endpoint.enabled &&
       h(
         'dd',
-        {},
-        endpoint.resourceScopes
-          ? [
-              endpoint.resourceScopes.vaultIds?.length
-                ? `vaults: ${endpoint.resourceScopes.vaultIds.join(', ')}`
-                : '',
-              endpoint.resourceScopes.matterIds?.length
-                ? `matters: ${endpoint.resourceScopes.matterIds.join(', ')}`
-                : '',
-            ]
-              .filter(Boolean)
-              .join('; ')
-          : 'all resources',
+        { 'data-testid': 'disabled-reason' },
+        `${formatTime(endpoint.disabledAt)}: ${endpoint.disabledReason ?? ''}`,
       ),
-      !endpoint.enabled && h('dt', {}, 'Disabled'),
-      !endpoint.enabled &&
-        h(
-          'dd',
-          { 'data-testid': 'disabled-reason' },
-          `${formatTime(endpoint.disabledAt)}: ${endpoint.disabledReason ?? ''}`,
-        ),
-      endpoint.previousSecretExpiresAt && h('dt', {}, 'Previous secret signs until'),
-      endpoint.previousSecretExpiresAt && h('dd', {}, formatTime(endpoint.previousSecretExpiresAt)),
-    ),
-    writes,
+    endpoint.previousSecretExpiresAt && h('dt', {}, 'Previous secret signs until'),
+    endpoint.previousSecretExpiresAt && h('dd', {}, formatTime(endpoint.previousSecretExpiresAt)),
+  );
+}
+
+/** Owners and admins: enable/disable, rotate (the new secret shown in `extra`), test, recover. */
+function endpointActions(
+  endpoint: Endpoint,
+  reload: () => Promise<void>,
+  extra: HTMLElement,
+  reloadDeliveries: () => void,
+): HTMLElement {
+  const path = `/webhooks/v1/endpoints/${encodeURIComponent(endpoint.id)}`;
+  const button = (text: string, label: string, run: () => Promise<void>) =>
+    h('button', { type: 'button', onclick: () => void act(label, run) }, text);
+  const toggle = endpoint.enabled
+    ? button('Disable', 'Endpoint disabled', async () => {
+        await api('POST', `${path}/disable`);
+        await reload();
+      })
+    : button('Enable', 'Endpoint enabled', async () => {
+        await api('POST', `${path}/enable`);
+        await reload();
+      });
+  return h(
+    'div',
+    { class: 'actions', role: 'group', 'aria-label': 'Endpoint actions' },
+    toggle,
+    button('Rotate secret', 'Secret rotated: the previous one keeps signing for 24 hours', async () => {
+      const rotated = await api<{ signingSecret: string }>('POST', `${path}/rotate-secret`);
+      extra.replaceChildren(secretPanel('New signing secret', rotated.signingSecret));
+      await reload();
+    }),
+    button('Send test event', 'Test event sent', async () => {
+      await api('POST', `${path}/test`, {});
+      reloadDeliveries();
+    }),
+    recoverForm(path, reloadDeliveries),
   );
 }
 

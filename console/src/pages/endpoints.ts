@@ -4,7 +4,7 @@ import { api, canWrite } from '../api';
 import { announce, formatTime, h } from '../dom';
 import type { Endpoint, EventType } from '../webhooks';
 import { endpointBadge } from '../webhooks';
-import { PAGE_SIZE, errorState, loadInto, main, pager, secretPanel } from '../widgets';
+import { PAGE_SIZE, dataTable, errorState, loadInto, main, pager, secretPanel } from '../widgets';
 
 export function endpointsPage(offset = 0): void {
   document.title = 'Webhook endpoints — Console';
@@ -34,34 +34,17 @@ export function endpointsPage(offset = 0): void {
     return h(
       'div',
       {},
-      h(
-        'table',
-        {},
-        h('caption', { class: 'visually-hidden' }, 'Endpoints'),
-        h(
-          'thead',
-          {},
+      dataTable(
+        'Endpoints',
+        ['URL', 'Status', 'Event types', 'Created'],
+        page.data.map((endpoint) =>
           h(
             'tr',
             {},
-            h('th', { scope: 'col' }, 'URL'),
-            h('th', { scope: 'col' }, 'Status'),
-            h('th', { scope: 'col' }, 'Event types'),
-            h('th', { scope: 'col' }, 'Created'),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          page.data.map((endpoint) =>
-            h(
-              'tr',
-              {},
-              h('td', {}, h('a', { href: `#/webhooks/${encodeURIComponent(endpoint.id)}` }, endpoint.url)),
-              h('td', {}, endpointBadge(endpoint)),
-              h('td', {}, endpoint.eventTypeFilters.join(', ')),
-              h('td', {}, formatTime(endpoint.createdAt)),
-            ),
+            h('td', {}, h('a', { href: `#/webhooks/${encodeURIComponent(endpoint.id)}` }, endpoint.url)),
+            h('td', {}, endpointBadge(endpoint)),
+            h('td', {}, endpoint.eventTypeFilters.join(', ')),
+            h('td', {}, formatTime(endpoint.createdAt)),
           ),
         ),
       ),
@@ -123,81 +106,95 @@ export function newEndpointPage(): void {
   main().replaceChildren(h('h1', {}, 'New webhook endpoint'), form);
   url.focus();
 
-  void (async () => {
-    try {
-      const types: EventType[] = [];
-      for (let offset = 0; ; offset += 200) {
-        const page = await api<Page<EventType>>('GET', `/webhooks/v1/event-types?limit=200&offset=${offset}`);
-        types.push(...page.data);
-        if (!page.hasMore) break;
-      }
-      const families = [...new Set(types.map((t) => t.type.split('.')[0]!))];
-      const option = (value: string, text: string, detail?: string) =>
-        h(
-          'label',
-          { class: 'check' },
-          h('input', { type: 'checkbox', name: 'eventType', value }),
-          h('code', {}, value),
-          ' ',
-          text,
-          detail ? h('span', { class: 'help' }, ` — ${detail}`) : null,
-        );
-      picker.replaceChildren(
-        h('legend', {}, 'Event types'),
-        h(
-          'div',
-          { class: 'group' },
-          h('h3', {}, 'Wildcards'),
-          option('*', 'every type this organization may receive'),
-          families.map((f) => option(`${f}.*`, `every ${f} event`)),
-        ),
-        h(
-          'div',
-          { class: 'group' },
-          h('h3', {}, 'Catalog'),
-          types.map((t) => option(t.type, t.description, `needs ${t.permission}`)),
-        ),
-      );
-    } catch (error) {
-      picker.replaceChildren(h('legend', {}, 'Event types'), errorState(error));
-    }
-  })();
+  void fillCatalogPicker(picker);
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const filters = [...form.querySelectorAll<HTMLInputElement>('input[name=eventType]:checked')].map(
-      (i) => i.value,
-    );
-    const vaultIds = splitIds(vaults.value);
-    const matterIds = splitIds(matters.value);
-    const body: Record<string, unknown> = { url: url.value, eventTypeFilters: filters };
-    if (description.value.trim()) body.description = description.value.trim();
-    if (vaultIds.length || matterIds.length) {
-      body.resourceScopes = {
-        ...(vaultIds.length ? { vaultIds } : {}),
-        ...(matterIds.length ? { matterIds } : {}),
-      };
-    }
+    const body = endpointBody(form, { url, description, vaults, matters });
     void (async () => {
       try {
-        const created = await api<{ endpoint: Endpoint; signingSecret: string }>(
-          'POST',
-          '/webhooks/v1/endpoints',
-          body,
+        showCreated(
+          await api<{ endpoint: Endpoint; signingSecret: string }>('POST', '/webhooks/v1/endpoints', body),
         );
-        main().replaceChildren(
-          h('h1', {}, 'Endpoint created'),
-          secretPanel('Signing secret', created.signingSecret),
-          h(
-            'p',
-            {},
-            h('a', { href: `#/webhooks/${encodeURIComponent(created.endpoint.id)}` }, 'Go to the endpoint'),
-          ),
-        );
-        announce('Endpoint created');
       } catch (error) {
         result.replaceChildren(errorState(error));
       }
     })();
   });
+}
+
+/** Every catalog type (all its pages), offered with the wildcards of each family. */
+async function fillCatalogPicker(picker: HTMLElement): Promise<void> {
+  try {
+    const types: EventType[] = [];
+    for (let offset = 0; ; offset += 200) {
+      const page = await api<Page<EventType>>('GET', `/webhooks/v1/event-types?limit=200&offset=${offset}`);
+      types.push(...page.data);
+      if (!page.hasMore) break;
+    }
+    const families = [...new Set(types.map((t) => t.type.split('.')[0]!))];
+    const option = (value: string, text: string, detail?: string) =>
+      h(
+        'label',
+        { class: 'check' },
+        h('input', { type: 'checkbox', name: 'eventType', value }),
+        h('code', {}, value),
+        ' ',
+        text,
+        detail ? h('span', { class: 'help' }, ` — ${detail}`) : null,
+      );
+    picker.replaceChildren(
+      h('legend', {}, 'Event types'),
+      h(
+        'div',
+        { class: 'group' },
+        h('h3', {}, 'Wildcards'),
+        option('*', 'every type this organization may receive'),
+        families.map((f) => option(`${f}.*`, `every ${f} event`)),
+      ),
+      h(
+        'div',
+        { class: 'group' },
+        h('h3', {}, 'Catalog'),
+        types.map((t) => option(t.type, t.description, `needs ${t.permission}`)),
+      ),
+    );
+  } catch (error) {
+    picker.replaceChildren(h('legend', {}, 'Event types'), errorState(error));
+  }
+}
+
+/** The creation request from the form: scopes only when some id was given. */
+function endpointBody(
+  form: HTMLFormElement,
+  fields: Record<'url' | 'description' | 'vaults' | 'matters', HTMLInputElement>,
+): Record<string, unknown> {
+  const filters = [...form.querySelectorAll<HTMLInputElement>('input[name=eventType]:checked')].map(
+    (i) => i.value,
+  );
+  const vaultIds = splitIds(fields.vaults.value);
+  const matterIds = splitIds(fields.matters.value);
+  const body: Record<string, unknown> = { url: fields.url.value, eventTypeFilters: filters };
+  if (fields.description.value.trim()) body.description = fields.description.value.trim();
+  if (vaultIds.length || matterIds.length) {
+    body.resourceScopes = {
+      ...(vaultIds.length ? { vaultIds } : {}),
+      ...(matterIds.length ? { matterIds } : {}),
+    };
+  }
+  return body;
+}
+
+/** The secret, shown this once, and the way on to the endpoint. */
+function showCreated(created: { endpoint: Endpoint; signingSecret: string }): void {
+  main().replaceChildren(
+    h('h1', {}, 'Endpoint created'),
+    secretPanel('Signing secret', created.signingSecret),
+    h(
+      'p',
+      {},
+      h('a', { href: `#/webhooks/${encodeURIComponent(created.endpoint.id)}` }, 'Go to the endpoint'),
+    ),
+  );
+  announce('Endpoint created');
 }

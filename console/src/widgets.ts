@@ -23,10 +23,20 @@ export async function act(label: string, run: () => Promise<void>): Promise<void
   }
 }
 
-export function pager(page: { offset: number; hasMore: boolean }, go: (offset: number) => void): HTMLElement {
+/**
+ * Previous/Next over a list of `limit`/`offset` pages; nothing when everything fits on the first page.
+ * `count` (the items on this page) makes the range exact; `label` tells several pagers apart.
+ */
+export function pager(
+  page: { offset: number; hasMore: boolean; count?: number },
+  go: (offset: number) => void,
+  label = 'Pagination',
+): HTMLElement | null {
+  if (page.offset === 0 && !page.hasMore) return null;
+  const last = page.offset + (page.count ?? PAGE_SIZE);
   return h(
     'nav',
-    { class: 'pager', 'aria-label': 'Pagination' },
+    { class: 'pager', 'aria-label': label },
     h(
       'button',
       {
@@ -36,7 +46,7 @@ export function pager(page: { offset: number; hasMore: boolean }, go: (offset: n
       },
       'Previous',
     ),
-    h('span', {}, `Items ${page.offset + 1}–${page.offset + PAGE_SIZE}`),
+    h('span', {}, `Items ${page.offset + 1}–${last}`),
     h(
       'button',
       { type: 'button', disabled: !page.hasMore, onclick: () => go(page.offset + PAGE_SIZE) },

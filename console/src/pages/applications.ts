@@ -31,7 +31,11 @@ export function applicationsPage(offset = 0): void {
         {},
         h('h2', {}, 'Applications'),
         applicationsTable(page),
-        pager({ offset, hasMore: page.has_more }, applicationsPage),
+        pager(
+          { offset, hasMore: page.has_more, count: page.data.length },
+          applicationsPage,
+          'Applications pages',
+        ),
         h('h2', {}, 'API keys'),
         keysTable(page),
       );

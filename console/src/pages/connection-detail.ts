@@ -1,21 +1,22 @@
-// One connection: its account, status history and disconnect (with or without purge).
+// One connection: its account, status history, import links (with their runs and documents, and
+// exports), and disconnect (with or without purge).
 import { api, canWrite } from '../api';
-import type { Connection } from '../connectors';
+import type { ConnectionDetail } from '../connectors';
 import { accountName, connectionTone } from '../connectors';
 import { announce, badge, formatTime, h } from '../dom';
-import { act, loadInto, main } from '../widgets';
+import { watchJob } from '../job-watch';
+import { act, dataTable, loadInto, main } from '../widgets';
+import { importLinksSection } from './import-links';
 
 export function connectionPage(id: string): void {
   document.title = 'Connection — Console';
   const body = h('div', {});
-  main().replaceChildren(body);
+  const purgeJob = h('div', {});
+  main().replaceChildren(body, purgeJob);
   const load = () =>
     loadInto(body, async () => {
-      const c = await api<Connection & Record<string, unknown>>(
-        'GET',
-        `/connectors/v1/connections/${encodeURIComponent(id)}`,
-      );
-      const history = (c.status_history ?? c.history) as { status: string; at: string }[] | undefined;
+      const c = await api<ConnectionDetail>('GET', `/connectors/v1/connections/${encodeURIComponent(id)}`);
+      document.title = `${c.provider} connection — Console`;
       return h(
         'div',
         {},
@@ -25,39 +26,71 @@ export function connectionPage(id: string): void {
           h('h1', {}, `${c.provider} connection`),
           badge(c.status, connectionTone(c.status)),
         ),
-        h(
-          'dl',
-          {},
-          h('dt', {}, 'Id'),
-          h('dd', {}, h('code', {}, c.id)),
-          h('dt', {}, 'Account'),
-          h('dd', {}, accountName(c)),
-          h('dt', {}, 'Scope tier'),
-          h('dd', {}, c.scope_tier),
-          h('dt', {}, 'Created'),
-          h('dd', {}, formatTime(c.created_at)),
-          h('dt', {}, 'Updated'),
-          h('dd', {}, formatTime(c.updated_at)),
-        ),
-        history?.length
-          ? h(
-              'div',
-              {},
-              h('h2', {}, 'Status history'),
-              h(
-                'ul',
-                {},
-                history.map((e) => h('li', {}, `${formatTime(e.at)} ${e.status}`)),
-              ),
-            )
-          : null,
-        canWrite() && c.status !== 'revoked' ? disconnectForm(c.id, load) : null,
+        connectionFacts(c),
+        statusHistory(c),
+        importLinksSection(c),
+        canWrite() && c.status !== 'revoked' ? disconnectForm(c.id, load, purgeJob) : null,
       );
     });
   void load();
 }
 
-function disconnectForm(id: string, reload: () => Promise<void>): HTMLElement {
+function connectionFacts(c: ConnectionDetail): HTMLElement {
+  return h(
+    'dl',
+    {},
+    h('dt', {}, 'Id'),
+    h('dd', {}, h('code', {}, c.id)),
+    h('dt', {}, 'Provider'),
+    h(
+      'dd',
+      {},
+      c.provider,
+      c.enabled ? '' : ' (switched off for the organization: no new or scheduled runs)',
+    ),
+    h('dt', {}, 'Account'),
+    h(
+      'dd',
+      {},
+      accountName(c),
+      c.account?.email && c.account.email !== accountName(c) ? ` <${c.account.email}>` : '',
+      c.account?.external_id ? h('span', { class: 'help' }, ` (provider id ${c.account.external_id})`) : '',
+    ),
+    h('dt', {}, 'Scope tier'),
+    h('dd', {}, c.scope_tier),
+    h('dt', {}, 'Created'),
+    h('dd', {}, formatTime(c.created_at)),
+    h('dt', {}, 'Updated'),
+    h('dd', {}, formatTime(c.updated_at)),
+  );
+}
+
+/** Every status the connection went through, newest first, as the API records them. */
+function statusHistory(c: ConnectionDetail): HTMLElement {
+  const history = c.status_history ?? [];
+  return h(
+    'section',
+    { 'aria-labelledby': 'history-title' },
+    h('h2', { id: 'history-title' }, 'Status history'),
+    history.length === 0
+      ? h('p', { class: 'empty' }, 'No status change recorded yet.')
+      : dataTable(
+          'Status history, newest first',
+          ['Status', 'Since'],
+          history.map((entry) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, badge(entry.status, connectionTone(entry.status))),
+              h('td', {}, formatTime(entry.at)),
+            ),
+          ),
+          { class: 'compact' },
+        ),
+  );
+}
+
+function disconnectForm(id: string, reload: () => Promise<void>, purgeJob: HTMLElement): HTMLElement {
   const purge = h('input', { id: 'purge', type: 'checkbox' });
   const confirm = h('input', {
     id: 'confirm-purge',
@@ -83,7 +116,12 @@ function disconnectForm(id: string, reload: () => Promise<void>): HTMLElement {
       return;
     }
     void act(purge.checked ? 'Disconnected; purge started' : 'Disconnected', async () => {
-      await api('DELETE', `/connectors/v1/connections/${encodeURIComponent(id)}?purge=${purge.checked}`);
+      const job = await api<{ id: string } | undefined>(
+        'DELETE',
+        `/connectors/v1/connections/${encodeURIComponent(id)}?purge=${purge.checked}`,
+      );
+      // A purge is a job (202): follow it to its counts below the page.
+      if (job?.id) purgeJob.replaceChildren(watchJob(job.id, { title: 'Purge' }));
       await reload();
     });
   });

@@ -35,7 +35,7 @@ export function connectionsPage(): void {
         'div',
         {},
         connectionsTable(page.data),
-        pager({ offset, hasMore: page.has_more }, (next) => {
+        pager({ offset, hasMore: page.has_more, count: page.data.length }, (next) => {
           offset = next;
           void load();
         }),

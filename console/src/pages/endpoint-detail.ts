@@ -61,7 +61,7 @@ export function endpointPage(id: string): void {
           ['Event type', 'Status', 'Attempts', 'Last result', 'Created', ''],
           page.data.flatMap((d) => deliveryRows(d, () => void loadDeliveries())),
         ),
-        pager(page, (next) => {
+        pager({ ...page, count: page.data.length }, (next) => {
           offset = next;
           void loadDeliveries();
         }),

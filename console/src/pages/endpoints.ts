@@ -48,7 +48,7 @@ export function endpointsPage(offset = 0): void {
           ),
         ),
       ),
-      pager(page, endpointsPage),
+      pager({ ...page, count: page.data.length }, endpointsPage),
     );
   });
 }

@@ -131,8 +131,18 @@ describe('a connection at work in the console', () => {
     // The picker: a matter opened shows its documents, a page at a time; the breadcrumb leads back.
     await page.getByRole('button', { name: 'New import link' }).click();
     const picker = page.getByRole('group', { name: 'Source to import' });
-    await picker.getByRole('button', { name: `Open ${busyMatter.name}` }).click();
+    // By keyboard: Enter on "Open" shows the matter's entries and moves the focus to them.
+    await picker.getByRole('button', { name: `Open ${busyMatter.name}` }).focus();
+    await page.keyboard.press('Enter');
     await picker.getByText('seed-000001.txt').waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { activeElement: { getAttribute(name: string): string | null } | null };
+        };
+        return g.document.activeElement?.getAttribute('aria-label');
+      });
+    await until(async () => (await focused()) === 'Source to import: contents', 'the focus on the entries');
     const shown = await picker.locator('li.entry').count();
     expect(shown).toBeLessThan(SEEDED);
     await picker.getByRole('button', { name: 'Load more' }).click();
@@ -168,11 +178,12 @@ describe('a connection at work in the console', () => {
   it('runs a link now and shows the run with its counts, its runs and the documents it imported', async () => {
     const card = linkCard(matter.id);
     await card.getByRole('button', { name: 'Run now' }).click();
-    const job = card.locator('.job');
+    const job = card.locator('.run-job');
     await job.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     const counts = `listed ${matterFiles.length} · imported ${matterFiles.length} · updated 0 · unchanged 0 · failed 0`;
     await expect(job.getByTestId('job-counts').textContent()).resolves.toBe(counts);
-    await expect(card.getByTestId('last-run').textContent()).resolves.toContain(counts);
+    // The link itself is read again once its run settles: its last run says the same.
+    await card.getByTestId('last-run').filter({ hasText: counts }).waitFor();
 
     await card.getByRole('button', { name: 'Runs' }).click();
     const runs = card.getByRole('table', { name: 'Runs, newest first' });
@@ -220,15 +231,42 @@ describe('a connection at work in the console', () => {
     expect(landed.files.map((f) => f.name)).toEqual(expect.arrayContaining(chosen));
   });
 
+  it('shows a run waiting out a throttled provider, resuming by itself, with nothing to import again', async () => {
+    await sandbox('/__sandbox/next-api-error', { provider: 'practice', status: 429, retry_after: 3 });
+    const card = linkCard(matter.id);
+    await card.getByRole('button', { name: 'Run now' }).click();
+    const job = card.locator('.run-job');
+    await job.getByText(/Waiting \(throttled\) until .* UTC; it resumes by itself\./).waitFor();
+    await job.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
+    // From the link's cursor the provider's feed has no change: nothing listed, nothing imported again.
+    await expect(job.getByTestId('job-counts').textContent()).resolves.toBe(
+      'listed 0 · imported 0 · updated 0 · unchanged 0 · failed 0',
+    );
+    // The throttle is in the connection's history once the page is read again.
+    await page.reload();
+    await signIn(page, server, 'owner');
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByRole('link', { name: practiceId }).click();
+    await page.getByRole('table', { name: 'Status history, newest first' }).getByText('throttled').waitFor();
+  });
+
   it('deletes a link only once its confirm is accepted', async () => {
     const card = linkCard(busyMatter.id);
-    page.once('dialog', (dialog) => void dialog.dismiss());
+    const id = await card.getAttribute('data-link');
+    const linkStatus = async () => (await call()(`/connectors/v1/links/${id}`)).status;
+    let question = '';
+    page.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.dismiss();
+    });
     await card.getByRole('button', { name: 'Delete link' }).click();
-    await expect(card.count()).resolves.toBe(1);
+    expect(question).toContain('the documents it imported stay in the vault');
+    expect(await linkStatus()).toBe(200);
     page.once('dialog', (dialog) => void dialog.accept());
     await card.getByRole('button', { name: 'Delete link' }).click();
     await page.getByText('Import link deleted').waitFor();
     await until(async () => (await card.count()) === 0, 'the deleted link to leave the page');
+    expect(await linkStatus()).toBe(404);
     await linkCard(matter.id).waitFor();
   });
 

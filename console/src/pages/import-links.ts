@@ -130,7 +130,7 @@ function newLinkForm(connection: Connection, created: () => Promise<void>): HTML
 function linkCard(link: ImportLink, connection: Connection, reload: () => Promise<void>): HTMLElement {
   const titleId = `link-title-${link.id}`;
   const facts = h('div', {}, linkFacts(link));
-  const job = h('div', {});
+  const job = h('div', { class: 'run-job' });
   const refresh = () =>
     void api<ImportLink>('GET', `/connectors/v1/links/${encodeURIComponent(link.id)}`).then(
       (fresh) => facts.replaceChildren(linkFacts(fresh)),

@@ -4,21 +4,19 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-
-interface Storage {
-  length: number;
-}
-import { chromium } from 'playwright-core';
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
+import {
+  SCREENSHOTS,
+  expectAccessible as scan,
+  launchBrowser,
+  signIn as signInAs,
+  storedItems,
+  until,
+} from './browser-support';
 
-const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
-const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DAY = 24 * 3600 * 1000;
 
 let server: RunningServer;
@@ -45,14 +43,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   server = await startLocalServer();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  ({ browser, page } = await launchBrowser());
 }, 90_000);
 
 afterEach(async () => {
@@ -66,32 +57,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-/** axe-core in the page: no serious or critical violation. */
-async function expectAccessible(name: string): Promise<void> {
-  // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') refuses inline tags.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect({ page: name, violations }).toEqual({ page: name, violations: [] });
-}
-
-async function signIn(role: 'owner' | 'admin' | 'member'): Promise<void> {
-  await page.goto(`${server.baseUrl}/console/`);
-  await page.getByLabel('Role').selectOption(role);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
-}
+const expectAccessible = (name: string) => scan(page, name);
+const signIn = (role: 'owner' | 'admin' | 'member') => signInAs(page, server, role);
 
 const publish = (type: string, data: Record<string, unknown>) =>
   api(server, server.credentials.systemKey)('/webhooks/v1/events', {
@@ -104,20 +71,6 @@ async function endpointState(): Promise<{ id: string; enabled: boolean }> {
     data: { id: string; enabled: boolean }[];
   };
   return list.data[0]!;
-}
-
-async function until<T>(
-  probe: () => Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Clicks Refresh on the deliveries until a row shows `status` (the pipeline runs in the background). */
@@ -160,12 +113,7 @@ describe('console in a browser', () => {
     expect(firstSecret).toMatch(/^whsec_/);
     // Never in the URL, nor in storage.
     expect(page.url()).not.toContain(firstSecret);
-    expect(
-      await page.evaluate(() => {
-        const g = globalThis as unknown as { localStorage: Storage; sessionStorage: Storage };
-        return g.localStorage.length + g.sessionStorage.length;
-      }),
-    ).toBe(0);
+    expect(await storedItems(page)).toBe(0);
     await expectAccessible('endpoint created');
     await page.getByRole('link', { name: 'Go to the endpoint' }).click();
     await page.getByRole('heading', { name: receiverUrl }).waitFor();
@@ -278,7 +226,8 @@ describe('console in a browser', () => {
     await page.getByText('Type the connection id to confirm the purge').waitFor();
     await page.getByLabel('Also purge the data imported through this connection').uncheck();
     await page.getByRole('button', { name: 'Disconnect' }).click();
-    await page.locator('.badge', { hasText: 'revoked' }).waitFor();
+    await page.locator('.title-row .badge', { hasText: 'revoked' }).waitFor();
+    await page.getByRole('table', { name: 'Status history, newest first' }).getByText('revoked').waitFor();
   });
 
   it('binds a key to an application and shows which keys are bound where', async () => {

@@ -1,0 +1,82 @@
+// What the browser tier's files share: Chromium (Debian's, never a downloaded one) on a page against a
+// local server, an axe-core scan that fails on serious or critical violations, signing in with the
+// development identity provider, a bounded wait, and the screenshots' folder.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import type { RunningServer } from '../support/local-server';
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
+export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function launchBrowser(): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return { browser, page };
+}
+
+/** axe-core in the page: no serious or critical violation. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') refuses inline tags.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect({ page: name, violations }).toEqual({ page: name, violations: [] });
+}
+
+export async function signIn(
+  page: Page,
+  server: RunningServer,
+  role: 'owner' | 'admin' | 'member',
+): Promise<void> {
+  await page.goto(`${server.baseUrl}/console/`);
+  await page.getByLabel('Role').selectOption(role);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
+}
+
+/** Polls `probe` (every 100 ms) until it gives a value; fails after `timeoutMs`. */
+export async function until<T>(
+  probe: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface Storage {
+  length: number;
+}
+
+/** Items in the page's local and session storage (the console keeps none). */
+export const storedItems = (page: Page): Promise<number> =>
+  page.evaluate(() => {
+    const g = globalThis as unknown as { localStorage: Storage; sessionStorage: Storage };
+    return g.localStorage.length + g.sessionStorage.length;
+  });

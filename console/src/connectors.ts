@@ -34,7 +34,7 @@ export interface ImportLink {
   id: string;
   connection_id: string;
   vault_id: string;
-  source: { id: string };
+  source: { id: string; name: string | null };
   schedule: { every_minutes: number } | null;
   status: 'idle' | 'running';
   active_run_id: string | null;

@@ -112,7 +112,10 @@ function newLinkForm(connection: Connection, created: () => Promise<void>): HTML
       );
       return;
     }
-    const body: Record<string, unknown> = { vault_id: vault.value.trim(), source: { id: source.id } };
+    const body: Record<string, unknown> = {
+      vault_id: vault.value.trim(),
+      source: { id: source.id, name: source.name },
+    };
     if (every.value.trim() !== '') body.schedule = { every_minutes: Number(every.value) };
     void (async () => {
       try {
@@ -159,7 +162,9 @@ function linkCard(link: ImportLink, connection: Connection, reload: () => Promis
       'h3',
       { id: titleId },
       'Source ',
-      h('code', {}, link.source.id),
+      link.source.name
+        ? h('span', {}, link.source.name, ' ', h('code', {}, link.source.id))
+        : h('code', {}, link.source.id),
       ' into vault ',
       h('code', {}, link.vault_id),
     ),
@@ -229,7 +234,7 @@ async function runNow(link: ImportLink, follow: (jobId: string) => void): Promis
 
 async function deleteLink(link: ImportLink, reload: () => Promise<void>): Promise<void> {
   const question =
-    `Delete the import link of ${link.source.id} into vault ${link.vault_id}? ` +
+    `Delete the import link of ${link.source.name ?? link.source.id} into vault ${link.vault_id}? ` +
     'Its runs and schedule stop; the documents it imported stay in the vault.';
   if (!window.confirm(question)) return;
   await act('Import link deleted', async () => {

@@ -86,7 +86,8 @@ export class DataStores extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // S3 server access logging writes through the log-delivery ACL.
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy: stage.removalPolicy,
     });

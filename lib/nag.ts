@@ -55,6 +55,11 @@ const WILDCARDS: {
     resource: (finding) => /^<Purge[A-Za-z0-9]+Function[A-Za-z0-9]+\.Arn>:\*$/.test(finding),
     actions: /^lambda:InvokeFunction$/,
   },
+  {
+    why: "Objects of the vault stand-in's own content bucket: keys are organization/vault/document/version, made at run time; the bucket itself is named",
+    resource: (finding) => /^<DataVaultContent[A-Za-z0-9]+\.Arn>\/\*$/.test(finding),
+    actions: /^s3:(GetObject|PutObject|DeleteObject|AbortMultipartUpload)$/,
+  },
 ];
 
 /** Why each public route (no authorizer) is public; a new public route needs its own line here. */

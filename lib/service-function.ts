@@ -118,6 +118,13 @@ export interface ServiceFunctionProps {
   logGroup?: ILogGroup;
 }
 
+/** What each access to the vault content bucket grants (on its objects only). */
+export const VAULT_BUCKET_ACTIONS = {
+  read: ['s3:GetObject'],
+  delete: ['s3:DeleteObject'],
+  write: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+} as const;
+
 export class ServiceFunction extends Construct {
   readonly fn: NodejsFunction;
 
@@ -217,12 +224,7 @@ export class ServiceFunction extends Construct {
    * and DeleteObject, `delete` DeleteObject only; sets its name variable.
    */
   bindVaultBucket(bucket: IBucket, access: 'read' | 'write' | 'delete'): this {
-    const actions =
-      access === 'read'
-        ? ['s3:GetObject']
-        : access === 'delete'
-          ? ['s3:DeleteObject']
-          : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
+    const actions = [...VAULT_BUCKET_ACTIONS[access]];
     this.fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
     this.fn.addEnvironment(VAULT_BUCKET_ENV, bucket.bucketName);
     return this;

@@ -6,11 +6,12 @@ import { Transform } from 'node:stream';
 /** Counts and hashes what streams through it. */
 export class Digest extends Transform {
   private readonly hash = createHash('sha256');
-  size = 0;
+  /** Not `size`: lib-storage's Upload reads a body's `size` as its length (a Blob's), before any byte passed. */
+  bytes = 0;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.hash.update(chunk);
-    this.size += chunk.length;
+    this.bytes += chunk.length;
     done(null, chunk);
   }
 

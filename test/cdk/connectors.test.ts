@@ -61,11 +61,20 @@ describe('connector routes in the stack', () => {
     }
   });
 
-  it('lets only the disconnect route send to the events queue', () => {
+  it('lets only the routes that publish or queue work send to a queue, and each only to its own', () => {
     expect(actionsOf(template, stack, 'deleteConnection')).toContain('sqs:SendMessage');
-    for (const route of CONNECTOR_ROUTES.filter((r) => r.id !== 'deleteConnection')) {
-      expect(actionsOf(template, stack, route.id).filter((a) => a.startsWith('sqs:'))).toEqual([]);
+    for (const route of CONNECTOR_ROUTES) {
+      const sends = actionsOf(template, stack, route.id).filter((a) => a.startsWith('sqs:')).length > 0;
+      expect({ route: route.id, sends }).toEqual({
+        route: route.id,
+        sends: Boolean(route.uses.queues?.length),
+      });
     }
+    expect(
+      CONNECTOR_ROUTES.filter((r) => r.uses.queues?.length)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['createExport', 'createImportLink', 'deleteConnection', 'listSources', 'startSyncRun'].sort());
   });
 
   it('gives read routes read-only access to the connectors table', () => {
@@ -164,6 +173,10 @@ describe('connector routes in the stack', () => {
       openConnectLink: [state],
       oauthCallback: [drive, practice, state].sort(),
       deleteConnection: [drive, practice].sort(),
+      // Calls to a content API refresh the access token on use: the client secrets.
+      listSources: [drive, practice].sort(),
+      createImportLink: [drive, practice].sort(),
+      createExport: [drive, practice].sort(),
     };
     for (const route of CONNECTOR_ROUTES) {
       const actions = actionsOf(template, stack, route.id).filter((a) => a.startsWith('secretsmanager:'));

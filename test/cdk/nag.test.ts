@@ -70,7 +70,7 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  it('acknowledges no managed policy but API Gateway logging, and no wildcard beyond X-Ray, log delivery, table indexes, executions and task versions', () => {
+  it('acknowledges no managed policy but API Gateway logging, and no wildcard beyond X-Ray, log delivery, table indexes, executions, task versions and vault content objects', () => {
     const { stack } = findings({ stage: 'prod' });
     const ids = [...new Set(acknowledgements(stack).map(([id]) => id.replace(/^annotation::/i, '')))];
     expect(ids.filter((id) => id.startsWith('AwsSolutions-IAM4'))).toEqual([
@@ -78,7 +78,7 @@ describe('cdk-nag AwsSolutions', () => {
     ]);
     for (const id of ids.filter((i) => i.startsWith('AwsSolutions-IAM5'))) {
       expect(id).toMatch(
-        /^AwsSolutions-IAM5\[Resource::(\*|<Data[A-Za-z]+Table[A-Z0-9]+\.Arn>\/index\/\*|arn:.*:states:.*:execution:.*:\*|<Purge[A-Za-z0-9]+\.Arn>:\*)\]$/,
+        /^AwsSolutions-IAM5\[Resource::(\*|<Data[A-Za-z]+Table[A-Z0-9]+\.Arn>\/index\/\*|arn:.*:states:.*:execution:.*:\*|<Purge[A-Za-z0-9]+\.Arn>:\*|<DataVaultContent[A-Za-z0-9]+\.Arn>\/\*)\]$/,
       );
     }
   });

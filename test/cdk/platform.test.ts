@@ -16,7 +16,7 @@ import {
 import { KEY_ADMIN_ACTIONS } from '../../lib/data';
 import type { PurgeWorkflow } from '../../lib/purge';
 import type { ServiceFunction } from '../../lib/service-function';
-import { LOGS_POLICY, TABLE_ACTIONS } from '../../lib/service-function';
+import { LOGS_POLICY, TABLE_ACTIONS, VAULT_BUCKET_ACTIONS } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
 import { actionsOf, resourcesOf, statementsOfRole, synthStack } from '../support/synth';
 
@@ -224,6 +224,7 @@ function expectedGrants(
   for (const queue of uses.deadLetters ?? []) {
     add(['sqs:ReceiveMessage'], id(stack.messaging.queues[queue].deadLetterQueue));
   }
+  if (uses.vault) add(VAULT_BUCKET_ACTIONS[uses.vault], id(stack.data.vaultBucket));
   if (uses.reads) {
     add(
       [

@@ -95,22 +95,26 @@ describe('purge workflow in the service stack', () => {
     expect(actionsOfRole(template, role).filter((a) => !/^(lambda|logs|xray):/.test(a))).toEqual([]);
   });
 
-  it('gives the page task the connectors and vault tables, the finish task the connectors table, no KMS', () => {
+  it('gives the page task the connectors and vault tables and vault content deletion, the finish task the connectors table, no KMS', () => {
     const tables = (...names: ('connectors' | 'vault')[]) =>
       names.map((n) => logicalId(stack.data.tables[n])).sort();
     const page = roleOf(purge.taskFunctions.purgePage);
     const finish = roleOf(purge.taskFunctions.finishPurge);
     expect(targetsOfRole(template, page, 'dynamodb:')).toEqual(tables('connectors', 'vault'));
     expect(targetsOfRole(template, finish, 'dynamodb:')).toEqual(tables('connectors'));
-    for (const role of [page, finish]) {
-      expect(actionsOfRole(template, role).filter((a) => !a.startsWith('xray:'))).toEqual([
-        'dynamodb:DeleteItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:Query',
-        'dynamodb:UpdateItem',
-      ]);
-    }
+    const tableActions = [
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ];
+    expect(actionsOfRole(template, page).filter((a) => !a.startsWith('xray:'))).toEqual([
+      ...tableActions,
+      's3:DeleteObject',
+    ]);
+    expect(targetsOfRole(template, page, 's3:')).toEqual([logicalId(stack.data.vaultBucket)]);
+    expect(actionsOfRole(template, finish).filter((a) => !a.startsWith('xray:'))).toEqual(tableActions);
   });
 
   it('runs both tasks from the purge-tasks module, the page task within its state timeout', () => {

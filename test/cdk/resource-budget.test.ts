@@ -20,8 +20,8 @@ const BUDGET = 420;
 const ROUTE_COST = 5;
 /** A route that seals or opens with the envelope key adds the key grant's own policy. */
 const KEY_ROUTE_COST = ROUTE_COST + 1;
-/** Routes still to come (import/export and sync, issue 12; console routes, issue 14), each with new path parts. */
-const PLANNED_ROUTES = 12;
+/** Routes still to come (the import/export and console routes have landed), each with new path parts. */
+const PLANNED_ROUTES = 4;
 const PATH_PARTS_PER_PLANNED_ROUTE = 2;
 
 const FULL_CONTEXT = {

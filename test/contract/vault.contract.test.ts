@@ -99,7 +99,7 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
   });
 
   it('streams content of several parts through without changing a byte', async () => {
-    const big = Buffer.alloc(6 * 1024 * 1024 + 123, 7);
+    const big = Buffer.alloc(17 * 1024 * 1024 + 123, 7); // three parts of a multipart upload on S3
     big.write('start', 0);
     const stored = await vault.put({
       organizationId: ORG,

@@ -17,6 +17,7 @@ import {
   QUEUE_URL_ENV,
   TABLE_DEFINITIONS,
   TABLE_NAMES,
+  VAULT_BUCKET_ENV,
   WORKFLOW_ARN_ENV,
 } from '../../functions/platform/tables';
 import { DEAD_LETTER_RETENTION_DAYS, QUEUE_NAMES, QUEUE_WORKERS } from '../../functions/platform/workers';
@@ -39,6 +40,7 @@ describe('provisioning the stack on the emulators', () => {
   it('names every resource the aws adapters read', () => {
     const expected = [
       'KMS_KEY_ID',
+      VAULT_BUCKET_ENV,
       WORKFLOW_ARN_ENV.purge,
       ...TABLE_NAMES.map((n) => TABLE_DEFINITIONS[n].envVar),
       ...QUEUE_NAMES.flatMap((n) => [QUEUE_URL_ENV[n], DLQ_URL_ENV[n]]),

@@ -35,7 +35,7 @@ export class S3BlobStore implements BlobStore {
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
     }).done();
-    return { size: digest.size, sha256: digest.sha256 };
+    return { size: digest.bytes, sha256: digest.sha256 };
   }
 
   async get(key: string): Promise<Readable | undefined> {

@@ -32,7 +32,7 @@ export class FileBlobStore implements BlobStore {
         for await (const chunk of source) chunks.push(chunk);
       });
       this.memory.set(key, Buffer.concat(chunks));
-      return { size: digest.size, sha256: digest.sha256 };
+      return { size: digest.bytes, sha256: digest.sha256 };
     }
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
@@ -44,7 +44,7 @@ export class FileBlobStore implements BlobStore {
       await rm(temporary, { force: true });
       throw error;
     }
-    return { size: digest.size, sha256: digest.sha256 };
+    return { size: digest.bytes, sha256: digest.sha256 };
   }
 
   async get(key: string): Promise<Readable | undefined> {

@@ -1,12 +1,13 @@
 // The integration and contract tiers talk to AWS APIs at whatever endpoint the standard variables
 // name: moto server + DynamoDB Local here (scripts/with-emulators.sh), LocalStack elsewhere.
-import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import type { TableName, Tables } from '../../functions/platform/ports';
-import { INDEX_KEYS, TABLE_DEFINITIONS, TABLE_NAMES } from '../../functions/platform/tables';
+import { TABLE_NAMES } from '../../functions/platform/tables';
+import { provisionTables } from '../../functions/adapters/aws/provision';
 import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
 
 export function requireEmulators(): void {
@@ -24,48 +25,10 @@ export function documentClient(): DynamoDBDocumentClient {
   });
 }
 
-/** Creates every table of the stack, from the stack's own definitions, under a unique prefix. */
+/** Creates every table of the stack, as the emulated runtime provisions them, under a unique prefix. */
 export async function createTables(label: string): Promise<Record<TableName, string>> {
   requireEmulators();
-  const client = new DynamoDBClient({});
-  const prefix = `${label}-${randomBytes(4).toString('hex')}`;
-  const names = {} as Record<TableName, string>;
-  await Promise.all(
-    TABLE_NAMES.map(async (name) => {
-      const definition = TABLE_DEFINITIONS[name];
-      const tableName = `${prefix}-${name}`;
-      const indexAttributes = definition.indexes.flatMap((i) => [INDEX_KEYS[i].pk, INDEX_KEYS[i].sk]);
-      await client.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: [
-            { AttributeName: 'pk', KeyType: 'HASH' },
-            { AttributeName: 'sk', KeyType: 'RANGE' },
-          ],
-          AttributeDefinitions: ['pk', 'sk', ...indexAttributes].map((AttributeName) => ({
-            AttributeName,
-            AttributeType: 'S',
-          })),
-          ...(definition.indexes.length
-            ? {
-                GlobalSecondaryIndexes: definition.indexes.map((index) => ({
-                  IndexName: index,
-                  KeySchema: [
-                    { AttributeName: INDEX_KEYS[index].pk, KeyType: 'HASH' },
-                    { AttributeName: INDEX_KEYS[index].sk, KeyType: 'RANGE' },
-                  ],
-                  Projection: { ProjectionType: 'ALL' },
-                })),
-              }
-            : {}),
-        }),
-      );
-      await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
-      names[name] = tableName;
-    }),
-  );
-  return names;
+  return provisionTables(`${label}-${randomBytes(4).toString('hex')}`);
 }
 
 export async function createAwsTables(label: string): Promise<Tables> {

@@ -80,7 +80,7 @@ async function dynamoClient(): Promise<DynamoDBClient> {
 }
 
 /** Key schema, indexes (projecting everything) and TTL as lib/data.ts deploys them, on demand. */
-async function provisionTables(prefix: string): Promise<Record<TableName, string>> {
+export async function provisionTables(prefix: string): Promise<Record<TableName, string>> {
   const client = await dynamoClient();
   const names = await Promise.all(
     TABLE_NAMES.map(async (name) => {

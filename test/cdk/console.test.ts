@@ -60,7 +60,9 @@ describe('console hosting', () => {
     }
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
-    expect(config.Logging).toBeDefined();
+    expect(config.Logging).toMatchObject({
+      Bucket: { 'Fn::GetAtt': [expect.any(String), 'RegionalDomainName'] },
+    });
   });
 
   it('sends the console strict security headers (no inline script, no framing)', () => {

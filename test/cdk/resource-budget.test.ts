@@ -79,7 +79,7 @@ describe('the CloudFormation resource budget', () => {
     const plain = base.find((r) => r.id === 'getConnection')!;
     const sealing = base.find((r) => r.id === 'oauthCallback')!;
     expect(plain.uses.kms).toBeUndefined();
-    expect(sealing.uses.kms).toBeDefined();
+    expect(sealing.uses.kms).toBe('both');
     const without = apiWithRoutes(base);
     expect(apiWithRoutes([...base, probe('budgetProbe', plain)]) - without).toBe(ROUTE_COST);
     expect(apiWithRoutes([...base, probe('budgetKeyProbe', sealing)]) - without).toBe(KEY_ROUTE_COST);

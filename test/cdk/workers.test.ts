@@ -169,7 +169,7 @@ describe('the worker table in the service stack', () => {
           }),
         ],
       });
-      expect(id(rule)).toBeTruthy();
+      expect(id(rule)).toMatch(/^[A-Za-z0-9]+$/);
       expect(fnProps(fn)).toMatchObject({ Timeout: entry.timeoutSeconds, Description: entry.description });
       expect(entry.timeoutSeconds).toBeLessThan(minutes * 60);
     },

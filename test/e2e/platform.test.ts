@@ -2,6 +2,8 @@
 import type { RunningServer } from '../support/local-server';
 import { api, describeLocalOnly, startLocalServer } from '../support/local-server';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -97,12 +99,17 @@ describe('HTTP conformance', () => {
   it('answers 401 with WWW-Authenticate: Bearer and an X-Request-Id on every answer', async () => {
     const missing = await fetch(`${server.baseUrl}/connectors/v1/providers`);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer');
-    expect(missing.headers.get('x-request-id')).toBeTruthy();
+    expect(missing.headers.get('x-request-id')).toMatch(UUID);
     const wrong = await api(server, 'lpk_nope_nope')('/connectors/v1/providers');
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await fetch(`${server.baseUrl}/nothing`)).headers.get('x-request-id')).toBeTruthy();
-    expect((await api(server)('/connectors/v1/providers')).headers.get('x-request-id')).toBeTruthy();
+    const ids = [
+      missing.headers.get('x-request-id'),
+      (await fetch(`${server.baseUrl}/nothing`)).headers.get('x-request-id'),
+      (await api(server)('/connectors/v1/providers')).headers.get('x-request-id'),
+    ];
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('answers 415 to a body that is not labelled JSON', async () => {

@@ -54,7 +54,8 @@ async function settled(id: string): Promise<Job> {
     const response = await call(`/connectors/jobs/${id}`);
     expect(response.status).toBe(200);
     const job = (await response.json()) as Job;
-    if (job.status !== 'processing' || Date.now() > deadline) return job;
+    if (job.status !== 'processing') return job;
+    if (Date.now() > deadline) throw new Error(`purge job ${id} still processing after 30 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

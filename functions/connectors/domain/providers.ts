@@ -211,10 +211,17 @@ export function providerIssuer(id: ProviderId): string | undefined {
   return getStringFromEnv(providerEnv(id, 'ISSUER'), { default: '' }) || undefined;
 }
 
-/** The configuration of a provider, each value read when first used. */
-export function providerEndpoints(id: ProviderId): ProviderEndpoints {
-  const out = {} as ProviderEndpoints;
+/** A provider's settings that are not secret: its endpoints and client id. */
+export type ProviderSettings = Omit<ProviderEndpoints, 'clientSecret'>;
+
+/**
+ * A provider's non-secret settings, each a getter that reads its environment variable when first used
+ * (the client secret is a secret setting, read through the Secrets port).
+ */
+export function providerEndpoints(id: ProviderId): ProviderSettings {
+  const out = {} as ProviderSettings;
   for (const setting of Object.keys(PROVIDER_SETTINGS) as ProviderSetting[]) {
+    if (setting === 'clientSecret') continue;
     Object.defineProperty(out, setting, { enumerable: true, get: () => providerSetting(id, setting) });
   }
   return out;

@@ -5,14 +5,11 @@
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import type { Secrets } from '../../platform/ports';
-import type { ProviderEndpoints, ProviderId } from '../domain/providers';
+import type { ProviderId, ProviderSettings } from '../domain/providers';
 import { providerEndpoints, providerEnv, providerIssuer } from '../domain/providers';
 import type { ProviderClient } from './oauth-client';
 
 export const STATE_KEY_ENV = 'CONNECT_STATE_SIGNING_KEY';
-
-/** A provider's settings that are not secret: its endpoints and client id. */
-export type ProviderSettings = Omit<ProviderEndpoints, 'clientSecret'>;
 
 export interface ConnectorConfig {
   /** HMAC key of the OAuth state (at least 32 bytes). */
@@ -31,34 +28,6 @@ export interface ConnectorConfig {
 /** The name of the secret setting holding a provider's client secret. */
 export const clientSecretName = (id: ProviderId): string => providerEnv(id, 'CLIENT_SECRET');
 
-/**
- * A provider's settings, each read when first used: a route is given only the variables it reads
- * (lib/connectors.ts), so reading one it does not use would fail.
- */
-function lazySettings(id: ProviderId): ProviderSettings {
-  const endpoints = providerEndpoints(id);
-  return {
-    get authorizeUrl() {
-      return endpoints.authorizeUrl;
-    },
-    get tokenUrl() {
-      return endpoints.tokenUrl;
-    },
-    get revokeUrl() {
-      return endpoints.revokeUrl;
-    },
-    get accountUrl() {
-      return endpoints.accountUrl;
-    },
-    get apiUrl() {
-      return endpoints.apiUrl;
-    },
-    get clientId() {
-      return endpoints.clientId;
-    },
-  };
-}
-
 /** The configuration of a runtime whose secret settings come from `secrets`. */
 export function connectorConfig(secrets: Secrets): ConnectorConfig {
   return {
@@ -67,25 +36,13 @@ export function connectorConfig(secrets: Secrets): ConnectorConfig {
       if (key.length < 32) throw new ConfigurationError(`${STATE_KEY_ENV} must be at least 32 bytes`);
       return key;
     },
-    provider: lazySettings,
+    // A route is given only the variables it reads (lib/connectors.ts): each setting is a getter that
+    // reads its variable when first used, so reading one the route does not use would fail.
+    provider: providerEndpoints,
     client: async (id) => {
       const clientSecret = await secrets.get(clientSecretName(id));
-      const settings = lazySettings(id);
-      return {
-        get tokenUrl() {
-          return settings.tokenUrl;
-        },
-        get revokeUrl() {
-          return settings.revokeUrl;
-        },
-        get accountUrl() {
-          return settings.accountUrl;
-        },
-        get clientId() {
-          return settings.clientId;
-        },
-        clientSecret,
-      };
+      const settings = Object.getOwnPropertyDescriptors(providerEndpoints(id));
+      return Object.defineProperties({ clientSecret }, settings) as ProviderClient;
     },
     issuer: providerIssuer,
   };

@@ -165,6 +165,7 @@ describeLocalOnly(
       const call = api(server, created.apiKey);
       const statuses: number[] = [];
       let limited: Response | undefined;
+      const started = Date.now();
       for (let i = 0; i < 25; i++) {
         const batch = await Promise.all(Array.from({ length: 10 }, () => call('/connectors/v1/providers')));
         for (const response of batch) {
@@ -173,9 +174,11 @@ describeLocalOnly(
           else await response.arrayBuffer();
         }
       }
+      // The 200 burst plus what refills (100/min) while the loop runs: a loaded machine runs it slower.
+      const refilled = Math.ceil(((Date.now() - started) / 60_000) * 100);
       const ok = statuses.filter((s) => s === 200).length;
       expect(ok).toBeGreaterThanOrEqual(200);
-      expect(ok).toBeLessThanOrEqual(205); // 200 burst plus what refills (100/min) while the loop runs
+      expect(ok).toBeLessThanOrEqual(200 + refilled);
       expect(statuses.filter((s) => s === 429).length).toBe(250 - ok);
       expect(limited?.status).toBe(429);
       expect(limited!.headers.get('x-ratelimit-remaining')).toBe('0');

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { createHash } from 'node:crypto';
 import { FileBlobStore } from '../../functions/adapters/local/file-blobs';
@@ -12,6 +12,7 @@ import { S3BlobStore } from '../../functions/adapters/aws/s3-blobs';
 import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
 import { VaultStandIn, chunkCount } from '../../functions/adapters/vault/stand-in';
 import { ManualClock } from '../../functions/platform/clock';
+import { ByteLimit, StreamTooLargeError } from '../../functions/platform/digest';
 import type { VaultDocuments } from '../../functions/platform/ports';
 import { createBucket, createTables, documentClient } from '../support/emulators';
 
@@ -187,5 +188,32 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
     expect(
       await text((await vault.read({ organizationId: ORG, vaultId: 'vlt_e', objectId: 'doc_1' }))!),
     ).toBe('good');
+  });
+
+  it('refuses content cut off by a byte limit as it streams, storing nothing, the previous version kept', async () => {
+    await write('vlt_f', 'doc_1', 'small');
+    const limit = 9 * 1024 * 1024; // past the first part of a multipart upload on S3
+    let produced = 0;
+    const endless = new Readable({
+      read() {
+        produced += 1024 * 1024;
+        this.push(Buffer.alloc(1024 * 1024, 1));
+      },
+    });
+    const put = vault.put({
+      organizationId: ORG,
+      vaultId: 'vlt_f',
+      objectId: 'doc_1',
+      name: 'endless.bin',
+      contentType: 'application/octet-stream',
+      content: pipeline(endless, new ByteLimit(limit), () => {}),
+    });
+    await expect(put).rejects.toBeInstanceOf(StreamTooLargeError);
+    expect(endless.destroyed).toBe(true);
+    expect(produced).toBeLessThan(limit + 4 * 1024 * 1024);
+    expect(await vault.get({ organizationId: ORG, vaultId: 'vlt_f', objectId: 'doc_1' })).toMatchObject({
+      version: 1,
+      size: 5,
+    });
   });
 });

@@ -12,7 +12,8 @@ import { getConnectorJob } from '../../functions/connectors/app/job-status';
 import { createLink, listLinkDocuments, Links } from '../../functions/connectors/app/links';
 import { setProviderEnabled } from '../../functions/connectors/app/provider-settings';
 import { browseSources } from '../../functions/connectors/app/sources';
-import { startRun } from '../../functions/connectors/app/sync-runs';
+import { stepMessageSchema } from '../../functions/connectors/app/job-steps';
+import { runSyncStep, startRun } from '../../functions/connectors/app/sync-runs';
 import { runSyncSweep } from '../../functions/connectors/app/sync-sweep';
 import {
   STALE_JOB_MS,
@@ -21,6 +22,7 @@ import {
   classifyApiStatus,
   disambiguatedName,
   hopDelaySeconds,
+  importedObjectId,
 } from '../../functions/connectors/domain/sync-policy';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
@@ -170,6 +172,94 @@ describe('an import run', () => {
       lastRun: { jobId: run.id, status: 'succeeded' },
     });
     expect(link.activeRunId).toBeUndefined();
+  });
+
+  it('counts a file over the size limit failed (too_large) and stores nothing of it', async () => {
+    const { matterId, linkId } = await linked('acct-unit-too-large');
+    await sandboxPost('/__sandbox/files', {
+      provider: 'practice',
+      account_id: 'acct-unit-too-large',
+      container_id: matterId,
+      name: 'Exhibit scan.pdf',
+      size: 4096,
+    });
+    // The worker as deployed, with a 2 KiB limit instead of 1 GiB.
+    worker = (async (event: SQSEvent) => {
+      for (const { body } of event.Records)
+        await runSyncStep(deps, config, stepMessageSchema.parse(JSON.parse(body)), {
+          log,
+          maxFileBytes: 2048,
+        });
+      return { batchItemFailures: [] };
+    }) as unknown as typeof worker;
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      counts: { imported: done.counts.listed - 1, failed: 1 },
+      failures: [{ item_id: expect.any(String), name: 'Exhibit scan.pdf', reason: 'too_large' }],
+    });
+    const stored = await documents(linkId);
+    expect(stored).toHaveLength(done.counts.listed - 1);
+    expect(stored.every((d) => d.status === 'imported')).toBe(true);
+    expect(stored.map((d) => d.source.name)).not.toContain('Exhibit scan.pdf');
+  });
+
+  it('cuts off a file that declares no size at the limit as it streams: too_large, no entry left', async () => {
+    const { matterId, linkId } = await linked('acct-unit-undeclared');
+    const exhibit = await sandboxPost('/__sandbox/files', {
+      provider: 'practice',
+      account_id: 'acct-unit-undeclared',
+      container_id: matterId,
+      name: 'Undeclared scan.pdf',
+      size: 3 * 1024 * 1024,
+    });
+    // A provider that lists the file without a size and sends it without Content-Length.
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await realFetch(input, init);
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes(`/documents/${String(exhibit.id)}/content`)) {
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        return new Response(response.body, { status: response.status, headers });
+      }
+      if (!response.headers.get('content-type')?.includes('json')) return response;
+      const body = (await response.json()) as { data?: { id: string; size?: number }[] };
+      for (const doc of body.data ?? []) if (doc.id === exhibit.id) delete doc.size;
+      return Response.json(body, { status: response.status, headers: response.headers });
+    }) as typeof fetch;
+    worker = (async (event: SQSEvent) => {
+      for (const { body } of event.Records)
+        await runSyncStep(deps, config, stepMessageSchema.parse(JSON.parse(body)), {
+          log,
+          maxFileBytes: 1024 * 1024,
+        });
+      return { batchItemFailures: [] };
+    }) as unknown as typeof worker;
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    try {
+      await drive();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    const done = await job(run.id);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      counts: { imported: done.counts.listed - 1, failed: 1 },
+      failures: [{ item_id: exhibit.id, name: 'Undeclared scan.pdf', reason: 'too_large' }],
+    });
+    const stored = await documents(linkId);
+    expect(stored).toHaveLength(done.counts.listed - 1);
+    expect(stored.every((d) => d.status === 'imported')).toBe(true);
+    expect(stored.map((d) => d.source.id)).not.toContain(exhibit.id);
+    const ref = {
+      organizationId: ORG,
+      vaultId: VAULT,
+      objectId: importedObjectId(linkId, String(exhibit.id)),
+    };
+    expect(await deps.vault.get(ref)).toBeUndefined();
   });
 
   it('resumes after a worker crash before its commit without importing or counting anything twice', async () => {

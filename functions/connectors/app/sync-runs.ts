@@ -3,7 +3,9 @@
 // link's ledger, and moving the link's cursor when the pass is complete. A run is a job of stepped
 // messages (./job-steps.ts): one page of the feed per step, durable across worker crashes, one run
 // at a time per link.
+import { pipeline } from 'node:stream';
 import { publishEvent } from '../../events';
+import { ByteLimit, StreamTooLargeError } from '../../platform/digest';
 import type { Deps } from '../../platform/ports';
 import { ConflictError, NotFoundError } from '../../platform/errors';
 import { derivedId, newId } from '../../platform/ids';
@@ -86,6 +88,8 @@ export interface SyncOptions {
   /** When the step must stop taking new files (epoch ms by the deps' clock). */
   deadline?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Files larger than this are counted failed (too_large); MAX_FILE_BYTES unless a test says less. */
+  maxFileBytes?: number;
 }
 
 /**
@@ -220,7 +224,9 @@ async function syncPage(
   const page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
 
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
-  const outcomes = await importFiles(deps, { api, call, link, job, log: options.log }, page.files, deadline);
+  const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+  const context = { api, call, link, job, log: options.log, maxFileBytes };
+  const outcomes = await importFiles(deps, context, page.files, deadline);
   if (!outcomes) return { again: true };
 
   const add: Record<string, number> = { listed: page.files.length, pages: 1 };
@@ -244,6 +250,7 @@ interface ImportContext {
   link: ImportLinkItem;
   job: SyncJobRecord;
   log: Logger;
+  maxFileBytes: number;
 }
 
 interface FileOutcome {
@@ -296,7 +303,7 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
     outcome: 'failed',
     failure: { item_id: file.id, name: file.name, reason },
   });
-  if ((file.size ?? 0) > MAX_FILE_BYTES) return failed('too_large');
+  if ((file.size ?? 0) > context.maxFileBytes) return failed('too_large');
   const outcome = entry?.sourceVersion ? 'updated' : 'imported';
   const started = deps.clock.now();
   let download;
@@ -308,23 +315,34 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
       return failed('not_found_at_provider');
     throw error;
   }
-  if ((download.size ?? 0) > MAX_FILE_BYTES) {
+  if ((download.size ?? 0) > context.maxFileBytes) {
     download.body.destroy();
     return failed('too_large');
   }
-  const stored = await importDocument(
-    deps,
-    link,
-    {
-      sourceId: file.id,
-      name: file.name,
-      // What was downloaded, which may be newer than what was listed.
-      version: download.version ?? file.version,
-      contentType: file.contentType ?? download.contentType,
-      content: download.body,
-    },
-    { jobId: job.id, outcome },
-  );
+  // A provider that declares no size (or too small a one) is cut off at the limit as it streams.
+  const content = pipeline(download.body, new ByteLimit(context.maxFileBytes), () => {});
+  let stored;
+  try {
+    stored = await importDocument(
+      deps,
+      link,
+      {
+        sourceId: file.id,
+        name: file.name,
+        // What was downloaded, which may be newer than what was listed.
+        version: download.version ?? file.version,
+        contentType: file.contentType ?? download.contentType,
+        content,
+      },
+      { jobId: job.id, outcome },
+    );
+  } catch (error) {
+    if (!(error instanceof StreamTooLargeError)) throw error;
+    // Nothing was stored; a file seen for the first time leaves no entry behind (purge reads the ledger,
+    // so an entry that may stand for a stored document stays).
+    if (!entry) await ledger.remove(link.connectionId, ref);
+    return failed('too_large');
+  }
   await publishEvent(deps, {
     id: ingestEventId(link.vaultId, stored.objectId, stored.vaultVersion),
     organizationId: link.organizationId,

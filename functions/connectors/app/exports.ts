@@ -24,9 +24,9 @@ import {
 import { owned } from './connections';
 import type { ExportJob, JobStarted } from '../domain/views';
 import type { JobItem } from './jobs';
-import { jobKey, jobViewBase } from './jobs';
+import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
-import { advanceJob, queueStep, waitingView } from './job-steps';
+import { advanceJob, queueStep, steppedJobView } from './job-steps';
 import { Ledger } from './ledger';
 import { syncDueEntry } from './links';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
@@ -59,9 +59,8 @@ export type ExportJobItem = JobItem<ExportJobRecord>;
 
 export function exportView(job: ExportJobRecord): ExportJob {
   return {
-    ...jobViewBase(job),
+    ...steppedJobView(job),
     kind: 'export',
-    ...(job.message ? { message: job.message } : {}),
     vault_id: job.vaultId,
     destination: { id: job.destination },
     counts: {
@@ -71,7 +70,6 @@ export function exportView(job: ExportJobRecord): ExportJob {
       failed: job.failed,
     },
     failures: job.failures,
-    ...waitingView(job),
   };
 }
 

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
 import type { Table } from '../../platform/ports';
+import { isoTime } from '../../platform/clock';
 import { ConditionFailedError, won } from '../../platform/errors';
 import {
   MAX_QUEUE_DELAY_SECONDS,
@@ -20,7 +21,7 @@ import {
   hopDelaySeconds,
 } from '../domain/sync-policy';
 import type { JobBase, JobItem } from './jobs';
-import { jobKey } from './jobs';
+import { jobKey, jobViewBase } from './jobs';
 import { syncDueEntry } from './links';
 import { runFailureOf } from './provider-calls';
 
@@ -258,8 +259,11 @@ async function finishJob<J extends SteppedJob>(
   );
 }
 
-/** A job's waiting state for its view: why and until when. */
-export const waitingView = (job: SteppedJob) =>
-  job.waitUntil !== undefined && job.waitReason
-    ? { waiting: { reason: job.waitReason, until: new Date(job.waitUntil).toISOString() } }
-    : {};
+/** What the views of a run and an export share: the job's fields, its failure message, why it waits. */
+export const steppedJobView = (job: SteppedJob) => ({
+  ...jobViewBase(job),
+  ...(job.message ? { message: job.message } : {}),
+  ...(job.waitUntil !== undefined && job.waitReason
+    ? { waiting: { reason: job.waitReason, until: isoTime(job.waitUntil) } }
+    : {}),
+});

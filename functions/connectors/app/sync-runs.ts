@@ -27,9 +27,9 @@ import {
 } from '../domain/sync-policy';
 import type { SyncJob } from '../domain/views';
 import type { JobItem } from './jobs';
-import { jobKey, jobViewBase } from './jobs';
+import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
-import { advanceJob, queueStep, waitingView } from './job-steps';
+import { advanceJob, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome } from './ledger';
 import { Ledger, importDocument } from './ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
@@ -60,15 +60,13 @@ export type SyncJobItem = JobItem<SyncJobRecord>;
 
 export function syncRunView(job: SyncJobRecord): SyncJob {
   return {
-    ...jobViewBase(job),
+    ...steppedJobView(job),
     kind: 'sync',
-    ...(job.message ? { message: job.message } : {}),
     link_id: job.linkId,
     vault_id: job.vaultId,
     trigger: job.trigger,
     counts: countsOf(job),
     failures: job.failures,
-    ...waitingView(job),
   };
 }
 

@@ -55,6 +55,25 @@ export interface WorkersProps {
   bindSecrets?: (worker: { id: string }, fn: ServiceFunction) => void;
 }
 
+/** A worker's function: its handler, timeout and environment, granted what its `uses` declares. */
+function workerFunction(
+  scope: Construct,
+  id: string,
+  worker: QueueWorker | ScheduledWorker,
+  props: WorkersProps,
+): ServiceFunction {
+  const fn = new ServiceFunction(scope, id, {
+    handler: worker.handler,
+    stage: props.stage,
+    description: worker.description,
+    timeout: Duration.seconds(worker.timeoutSeconds),
+    environment: props.environmentFor?.(worker),
+  });
+  bindUses(fn, worker.uses, props);
+  props.bindSecrets?.(worker, fn);
+  return fn;
+}
+
 /** Every queue's consumer, and the two alarms of each queue (dead letters, oldest message). */
 export class QueueWorkers extends Construct {
   readonly functions: Record<QueueName, ServiceFunction>;
@@ -71,15 +90,7 @@ export class QueueWorkers extends Construct {
   }
 
   private worker(worker: QueueWorker, props: WorkersProps): ServiceFunction {
-    const fn = new ServiceFunction(this, pascal(worker.id), {
-      handler: worker.handler,
-      stage: props.stage,
-      description: worker.description,
-      timeout: Duration.seconds(worker.timeoutSeconds),
-      environment: props.environmentFor?.(worker),
-    });
-    bindUses(fn, worker.uses, props);
-    props.bindSecrets?.(worker, fn);
+    const fn = workerFunction(this, pascal(worker.id), worker, props);
     // Bounded by the event source's maximum concurrency, not by reserved concurrency: an account
     // with a low concurrency quota refuses reservations (docs/decisions.md, "Workers").
     fn.fn.addEventSource(
@@ -145,15 +156,7 @@ export class ScheduledWorkers extends Construct {
 
   private schedule(worker: ScheduledWorker, props: WorkersProps): void {
     const name = pascal(worker.id);
-    const fn = new ServiceFunction(this, name, {
-      handler: worker.handler,
-      stage: props.stage,
-      description: worker.description,
-      timeout: Duration.seconds(worker.timeoutSeconds),
-      environment: props.environmentFor?.(worker),
-    });
-    bindUses(fn, worker.uses, props);
-    props.bindSecrets?.(worker, fn);
+    const fn = workerFunction(this, name, worker, props);
     const rate = Duration.minutes(worker.rateMinutes);
     const rule = new Rule(this, `${name}Schedule`, {
       description: worker.description,

@@ -16,7 +16,6 @@ import {
   EXPORT_PAGE_SIZE,
   MAX_FILE_BYTES,
   MAX_RECORDED_FAILURES,
-  RUN_FAILURE_MESSAGES,
   STALE_JOB_MS,
   disambiguatedName,
   exportUploadKey,
@@ -26,7 +25,7 @@ import type { ExportJob, JobStarted } from '../domain/views';
 import type { JobItem } from './jobs';
 import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
-import { advanceJob, queueStep, steppedJobView } from './job-steps';
+import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import { Ledger } from './ledger';
 import { syncDueEntry } from './links';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
@@ -262,14 +261,7 @@ async function finishExport(
   log: Logger,
 ): Promise<void> {
   const { outcome } = job;
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(job.connectionId);
-  const common = {
-    connectionId: job.connectionId,
-    provider: connection?.provider ?? 'unknown',
-    jobId: job.id,
-    vaultId: job.vaultId,
-    destinationId: job.destination,
-  };
+  const common = { ...(await finishedEventFields(deps, job)), destinationId: job.destination };
   await publishEvent(deps, {
     id: derivedId('evt', `export:${job.id}:${outcome.status}`),
     organizationId: job.organizationId,
@@ -286,11 +278,7 @@ async function finishExport(
         }
       : {
           type: 'connector.export.failed',
-          data: {
-            ...common,
-            errorCode: outcome.reason ?? 'internal_error',
-            message: (outcome.reason && RUN_FAILURE_MESSAGES[outcome.reason]) || 'The export failed',
-          },
+          data: { ...common, ...failedEventFields(outcome, 'The export failed') },
         }),
   });
   emitMetrics(

@@ -14,16 +14,17 @@ import { isoTime } from '../../platform/clock';
 import { ConditionFailedError, won } from '../../platform/errors';
 import {
   MAX_QUEUE_DELAY_SECONDS,
-  RUN_FAILURE_MESSAGES,
   STALE_JOB_MS,
   TRANSIENT_ATTEMPTS,
   backoffSeconds,
+  failureMessage,
   hopDelaySeconds,
 } from '../domain/sync-policy';
 import type { JobBase, JobItem } from './jobs';
 import { jobKey, jobViewBase } from './jobs';
 import { syncDueEntry } from './links';
 import { runFailureOf } from './provider-calls';
+import { ConnectorStore } from './store';
 
 export const stepMessageSchema = z.object({
   kind: z.enum(['sync', 'export']),
@@ -250,7 +251,7 @@ async function finishJob<J extends SteppedJob>(
           status,
           updatedAt: now,
           finishedAt: now,
-          ...(reason ? { reason, message: RUN_FAILURE_MESSAGES[reason] ?? 'The job failed' } : {}),
+          ...(reason ? { reason, message: failureMessage(reason, 'The job failed') } : {}),
         },
         remove: ['outcome', 'gsi2pk', 'gsi2sk', 'waitUntil', 'waitReason'],
       },
@@ -266,4 +267,21 @@ export const steppedJobView = (job: SteppedJob) => ({
   ...(job.waitUntil !== undefined && job.waitReason
     ? { waiting: { reason: job.waitReason, until: isoTime(job.waitUntil) } }
     : {}),
+});
+
+/** The fields the event of every finished run or export carries ('unknown' provider once the connection is gone). */
+export async function finishedEventFields(deps: Deps, job: SteppedJob & { vaultId: string }) {
+  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(job.connectionId);
+  return {
+    connectionId: job.connectionId,
+    provider: connection?.provider ?? 'unknown',
+    jobId: job.id,
+    vaultId: job.vaultId,
+  };
+}
+
+/** What the failed event of a run or export says: the reason's code and what it means. */
+export const failedEventFields = (outcome: JobOutcome, fallback: string) => ({
+  errorCode: outcome.reason ?? 'internal_error',
+  message: failureMessage(outcome.reason, fallback),
 });

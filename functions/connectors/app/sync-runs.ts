@@ -19,7 +19,6 @@ import { ProviderApiError } from '../infra/content';
 import {
   MAX_FILE_BYTES,
   MAX_RECORDED_FAILURES,
-  RUN_FAILURE_MESSAGES,
   SYNC_CONCURRENCY,
   SYNC_PAGE_SIZE,
   STALE_JOB_MS,
@@ -29,7 +28,7 @@ import type { SyncJob } from '../domain/views';
 import type { JobItem } from './jobs';
 import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
-import { advanceJob, queueStep, steppedJobView } from './job-steps';
+import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome } from './ledger';
 import { Ledger, importDocument } from './ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
@@ -382,14 +381,7 @@ async function finishRun(
     },
     { attr: 'activeRunId', op: '=', value: job.id },
   );
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(job.connectionId);
-  const common = {
-    connectionId: job.connectionId,
-    provider: connection?.provider ?? 'unknown',
-    linkId: job.linkId,
-    jobId: job.id,
-    vaultId: job.vaultId,
-  };
+  const common = { ...(await finishedEventFields(deps, job)), linkId: job.linkId };
   await publishEvent(deps, {
     id: derivedId('evt', `sync:${job.id}:${outcome.status}`),
     organizationId: job.organizationId,
@@ -397,11 +389,7 @@ async function finishRun(
       ? { type: 'connector.sync.completed', data: { ...common, ...counts } }
       : {
           type: 'connector.sync.failed',
-          data: {
-            ...common,
-            errorCode: outcome.reason ?? 'internal_error',
-            message: failureMessage(outcome.reason),
-          },
+          data: { ...common, ...failedEventFields(outcome, 'The run failed') },
         }),
   });
   emitMetrics(
@@ -416,6 +404,3 @@ async function finishRun(
     ...counts,
   });
 }
-
-const failureMessage = (reason?: string) =>
-  (reason ? RUN_FAILURE_MESSAGES[reason] : undefined) ?? 'The run failed';

@@ -106,3 +106,7 @@ export const RUN_FAILURE_MESSAGES: Record<string, string> = {
   superseded: 'Another run of this link took its place before it started',
   internal_error: 'The job failed on our side after retries; it can be started again',
 };
+
+/** What a failure reason means, for people; `fallback` when the reason has none of its own. */
+export const failureMessage = (reason: string | undefined, fallback: string): string =>
+  (reason && RUN_FAILURE_MESSAGES[reason]) || fallback;

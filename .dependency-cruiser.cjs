@@ -23,6 +23,27 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'the-sandbox-stands-alone',
+      severity: 'error',
+      comment: 'sandbox/ is a fake of a third party: it shares no code with the service it is a provider of.',
+      from: { path: '^sandbox/' },
+      to: { path: '^(functions|bin|lib|test|bench|console)/' },
+    },
+    {
+      name: 'only-the-dev-runtime-starts-the-sandbox',
+      severity: 'error',
+      comment: 'Nothing deployed knows the sandbox; the development runtime starts it (and tests, benches).',
+      from: { path: '^functions/', pathNot: '^functions/dev-runtime/' },
+      to: { path: '^sandbox/' },
+    },
+    {
+      name: 'the-sandbox-through-its-index',
+      severity: 'error',
+      comment: 'The sandbox is reached through its public surface, sandbox/index.ts.',
+      from: { pathNot: '^sandbox/' },
+      to: { path: '^sandbox/', pathNot: '^sandbox/index\\.ts$' },
+    },
+    {
       name: 'platform-imports-no-area',
       severity: 'error',
       comment: 'platform/ is the shared kernel: it imports nothing else of functions/.',
@@ -106,7 +127,7 @@ module.exports = {
       name: 'aws-sdk-only-in-the-aws-adapters',
       severity: 'error',
       comment: 'Core and handlers never talk to AWS directly: only functions/adapters/aws does.',
-      from: { path: '^functions/', pathNot: '^functions/adapters/aws/' },
+      from: { path: '^functions/', pathNot: '^functions/(adapters/aws|dev-runtime/emulated-aws)/' },
       to: {
         path: '@aws-sdk/',
         dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],

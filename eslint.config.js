@@ -37,13 +37,16 @@ export default tseslint.config(
   {
     // Core and handlers never talk to AWS directly: only the aws adapters do.
     files: ['functions/**/*.ts'],
-    ignores: ['functions/adapters/aws/**'],
+    ignores: ['functions/adapters/aws/**', 'functions/dev-runtime/emulated-aws/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@aws-sdk/*'], message: 'Use a port; only functions/adapters/aws talks to AWS.' },
+            {
+              group: ['@aws-sdk/*'],
+              message: 'Use a port; only functions/adapters/aws (and the emulated runtime) talk to AWS.',
+            },
           ],
         },
       ],

@@ -19,8 +19,8 @@ import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { SYNC_CONCURRENCY, SYNC_PAGE_SIZE } from '../functions/connectors/domain/sync-policy';
-import { attachLocalWorkers } from '../functions/dev-runtime/workers';
-import { handlerLoader } from '../functions/dev-runtime/lambda-runtime';
+import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
+import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
 

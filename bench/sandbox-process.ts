@@ -3,9 +3,9 @@
 //   {cmd:'start'} -> {url}
 //   {cmd:'register', baseUrl} -> {env}: our clients registered (the PROVIDER_* variables naming them)
 //   {cmd:'tokens', provider, account, scopes} -> {accessToken}: a plain client's token for the raw loop
-import { startSandboxProvider } from '../functions/dev-runtime/sandbox-provider';
-import type { SandboxProvider } from '../functions/dev-runtime/sandbox-provider';
-import { registerSandboxClients } from '../functions/dev-runtime/sandbox-setup';
+import { startSandboxProvider } from '../sandbox';
+import type { SandboxProvider } from '../sandbox';
+import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { sandboxTestClient } from '../test/support/sandbox-tokens';
 
 let sandbox: SandboxProvider | undefined;

@@ -14,8 +14,11 @@ import { CONSOLE_ROLES } from '../functions/platform/console-sessions';
 import type { ConsoleRole } from '../functions/platform/console-sessions';
 import { AppError, NotFoundError } from '../functions/platform/errors';
 import type { Table } from '../functions/platform/ports';
-import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../functions/dev-runtime/dev-console-idp';
-import { AWS_ENV_FILE } from '../functions/dev-runtime/aws-env';
+import {
+  loadDevConsoleIdentityProvider,
+  mintConsoleSession,
+} from '../functions/dev-runtime/identity/dev-console-idp';
+import { AWS_ENV_FILE } from '../functions/dev-runtime/emulated-aws/aws-env';
 import { PERMISSIONS } from '../functions/platform/permissions';
 
 const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]

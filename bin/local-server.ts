@@ -7,21 +7,21 @@ import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createLocalDeps } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
-import { ensureDevCredentials } from '../functions/dev-runtime/bootstrap';
-import { createLocalServer } from '../functions/dev-runtime/server';
-import { devHooks } from '../functions/dev-runtime/dev-hooks';
-import { devLedgerHooks } from '../functions/dev-runtime/dev-ledger';
-import { devConsoleIdentityProvider } from '../functions/dev-runtime/dev-console-idp';
-import { consoleSite } from '../functions/dev-runtime/console-site';
-import { devTokenHooks } from '../functions/dev-runtime/token-hooks';
-import { devScheduleHooks } from '../functions/dev-runtime/schedules';
-import { attachLocalWorkers } from '../functions/dev-runtime/workers';
-import { startSchedules } from '../functions/dev-runtime/schedules';
-import { handlerLoader } from '../functions/dev-runtime/lambda-runtime';
-import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws';
-import { writeAwsEnv } from '../functions/dev-runtime/aws-env';
-import { startSandboxProvider } from '../functions/dev-runtime/sandbox-provider';
-import { registerSandboxClients } from '../functions/dev-runtime/sandbox-setup';
+import { ensureDevCredentials } from '../functions/dev-runtime/identity/bootstrap';
+import { createLocalServer } from '../functions/dev-runtime/server/server';
+import { devHooks } from '../functions/dev-runtime/hooks/clock-hooks';
+import { devLedgerHooks } from '../functions/dev-runtime/hooks/ledger-hooks';
+import { devConsoleIdentityProvider } from '../functions/dev-runtime/identity/dev-console-idp';
+import { consoleSite } from '../functions/dev-runtime/server/console-site';
+import { devTokenHooks } from '../functions/dev-runtime/hooks/token-hooks';
+import { devScheduleHooks } from '../functions/dev-runtime/server/schedules';
+import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
+import { startSchedules } from '../functions/dev-runtime/server/schedules';
+import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
+import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
+import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
+import { startSandboxProvider } from '../sandbox';
+import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
 import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
@@ -95,7 +95,7 @@ async function startOnEmulatedAws() {
     const runtime = await startEmulatedAws({
       prefix,
       clock,
-      // With the development clock, SQS delays follow it (functions/dev-runtime/emulated-aws.ts).
+      // With the development clock, SQS delays follow it (functions/dev-runtime/emulated-aws/runtime.ts).
       ...(process.env.LOCAL_TEST_HOOKS === '1' ? { maxDelaySeconds: 1 } : {}),
     });
     writeAwsEnv(dataDir, runtime.provisioned.environment);

@@ -29,7 +29,7 @@ import type { StageConfig } from './stage-config';
 
 const CONSOLE_DIR = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'console');
 
-/** The same policy the local server sends (functions/dev-runtime/console-site.ts). */
+/** The same policy the local server sends (functions/dev-runtime/server/console-site.ts). */
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 

@@ -22,7 +22,7 @@ export interface ConsoleSession {
 /** Asymmetric only: an HMAC secret would have to be shared with us, and `none` is never acceptable. */
 export const CONSOLE_ALGORITHMS = ['RS256', 'ES256'];
 
-/** The local server's development identity provider (functions/dev-runtime/dev-console-idp.ts). */
+/** The local server's development identity provider (functions/dev-runtime/identity/dev-console-idp.ts). */
 export const DEV_CONSOLE_ISSUER = 'urn:local-dev:console';
 export const DEV_CONSOLE_AUDIENCE = 'urn:local-dev:connector-and-event-service';
 export const DEV_CONSOLE_JWKS_PATH = '/__dev/console/jwks.json';

@@ -7,8 +7,8 @@ import {
   DEV_CONSOLE_ISSUER,
   DEV_CONSOLE_JWKS_PATH,
 } from '../../functions/platform/console-sessions';
-import type { DevConsoleIdentityProvider } from '../../functions/dev-runtime/dev-console-idp';
-import { loadDevConsoleIdentityProvider } from '../../functions/dev-runtime/dev-console-idp';
+import type { DevConsoleIdentityProvider } from '../../functions/dev-runtime/identity/dev-console-idp';
+import { loadDevConsoleIdentityProvider } from '../../functions/dev-runtime/identity/dev-console-idp';
 import type { RunningServer } from '../support/local-server';
 import { startLocalServer } from '../support/local-server';
 

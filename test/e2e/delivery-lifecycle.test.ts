@@ -3,7 +3,7 @@
 // with the same event id, and exhausted into the dead-letter queue by the queue's own redrive. On the
 // emulated AWS runtime every step goes through SQS (delays, receive counts, visibility timeouts,
 // partial batch failures, redrive to the DLQ) and the event-source runner; the development clock
-// walks the 3.5-day schedule in seconds (functions/dev-runtime/emulated-aws.ts says how it reaches SQS).
+// walks the 3.5-day schedule in seconds (functions/dev-runtime/emulated-aws/runtime.ts says how it reaches SQS).
 import type { RunningServer } from '../support/local-server';
 import { RUNTIME, api, startLocalServer } from '../support/local-server';
 import type { Receiver } from '../support/receiver';

@@ -11,8 +11,8 @@ import {
   tokenContext,
 } from '../../functions/connectors/app/connections';
 import type { TokenItem } from '../../functions/connectors/app/store';
-import { startSandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
-import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import { startSandboxProvider } from '../../sandbox';
+import type { SandboxProvider } from '../../sandbox';
 import { ManualClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/ports';
 import { open } from '../../functions/platform/envelope';

@@ -1,4 +1,4 @@
-// The emulated runtime's SQS event source (functions/adapters/aws/event-source.ts) on moto's SQS, held
+// The emulated runtime's SQS event source (functions/dev-runtime/emulated-aws/event-source.ts) on moto's SQS, held
 // to what Lambda's event source mapping does: a real SQSEvent (receive counts, ARN), partial batch
 // responses leave exactly the named records, a throw or a foreign identifier leaves the whole batch,
 // SQS's own redrive dead-letters what keeps failing, the batching window gathers a batch, and no more
@@ -13,8 +13,11 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
-import type { BatchInvoker, EventSourceSettings } from '../../functions/adapters/aws/event-source';
-import { SqsEventSource } from '../../functions/adapters/aws/event-source';
+import type {
+  BatchInvoker,
+  EventSourceSettings,
+} from '../../functions/dev-runtime/emulated-aws/event-source';
+import { SqsEventSource } from '../../functions/dev-runtime/emulated-aws/event-source';
 import { requireEmulators } from '../support/emulators';
 import { until } from '../support/until';
 

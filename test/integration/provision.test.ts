@@ -1,4 +1,4 @@
-// Provisioning of the emulated AWS runtime (functions/adapters/aws/provision.ts) on the emulators: every
+// Provisioning of the emulated AWS runtime (functions/dev-runtime/emulated-aws/provision.ts) on the emulators: every
 // table of platform/tables.ts with its indexes and TTL, a queue per worker-table entry with its
 // visibility (six times the worker's timeout), retention and redrive to its DLQ, a usable envelope key,
 // the purge state machine with the definition it was given; and a second run reuses all of it.
@@ -7,8 +7,8 @@ import { DescribeKeyCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/
 import { DescribeStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { randomBytes } from 'node:crypto';
-import type { ProvisionedStack } from '../../functions/adapters/aws/provision';
-import { provisionStack } from '../../functions/adapters/aws/provision';
+import type { ProvisionedStack } from '../../functions/dev-runtime/emulated-aws/provision';
+import { provisionStack } from '../../functions/dev-runtime/emulated-aws/provision';
 import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
 import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../../functions/connectors/infra/purge-definition';
 import {

@@ -38,7 +38,7 @@ import type { Deps } from '../../functions/platform/ports';
 import { newId } from '../../functions/platform/ids';
 import type { VaultDocuments, VaultRef, Workflows } from '../../functions/platform/ports';
 import { create } from '../../functions/connectors/api/handlers/purge-tasks';
-import { CallbackTaskRunner } from '../../functions/adapters/aws/callback-tasks';
+import { CallbackTaskRunner } from '../../functions/dev-runtime/emulated-aws/callback-tasks';
 import { DataStores } from '../../lib/data';
 import { Messaging } from '../../lib/messaging';
 import { PurgeWorkflow } from '../../lib/purge';

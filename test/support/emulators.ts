@@ -7,7 +7,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import type { TableName, Tables } from '../../functions/platform/ports';
 import { TABLE_NAMES } from '../../functions/platform/tables';
-import { provisionTables } from '../../functions/adapters/aws/provision';
+import { provisionTables } from '../../functions/dev-runtime/emulated-aws/provision';
 import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
 
 export function requireEmulators(): void {

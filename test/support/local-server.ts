@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DevCredentials } from '../../functions/dev-runtime/bootstrap';
-import { AWS_ENV_FILE } from '../../functions/dev-runtime/aws-env';
+import type { DevCredentials } from '../../functions/dev-runtime/identity/bootstrap';
+import { AWS_ENV_FILE } from '../../functions/dev-runtime/emulated-aws/aws-env';
 
 export type Runtime = 'local' | 'aws';
 

@@ -1,7 +1,7 @@
 // Access tokens from the sandbox provider the way a client gets them: a registered client, the
 // authorize endpoint (PKCE S256), the consent page approved for an account, the token endpoint.
 import { createHash, randomBytes } from 'node:crypto';
-import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import type { SandboxProvider } from '../../sandbox';
 
 const REDIRECT_URI = 'https://client.test.example/callback';
 

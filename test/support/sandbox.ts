@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
 import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
-import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
-import { registerSandboxClients } from '../../functions/dev-runtime/sandbox-setup';
+import type { SandboxProvider } from '../../sandbox';
+import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 
 /** Registers our clients at the sandbox (callbacks under `baseUrl`) and returns the config to use them. */
 export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string): ConnectorConfig {

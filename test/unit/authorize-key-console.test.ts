@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { createLocalDeps } from '../../functions/compose/local';
 import { create } from '../../functions/directory/api/handlers/authorize-key';
-import type { DevConsoleIdentityProvider } from '../../functions/dev-runtime/dev-console-idp';
+import type { DevConsoleIdentityProvider } from '../../functions/dev-runtime/identity/dev-console-idp';
 import {
   loadDevConsoleIdentityProvider,
   mintConsoleSession,
-} from '../../functions/dev-runtime/dev-console-idp';
+} from '../../functions/dev-runtime/identity/dev-console-idp';
 import { PERMISSIONS } from '../../functions/platform/permissions';
 
 let jwks: Server;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { createLocalDeps } from '../../functions/compose/local';
-import { ensureDevCredentials } from '../../functions/dev-runtime/bootstrap';
+import { ensureDevCredentials } from '../../functions/dev-runtime/identity/bootstrap';
 import { ManualClock } from '../../functions/platform/clock';
 
 const DAY = 24 * 3600 * 1000;

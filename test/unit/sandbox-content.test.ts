@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { get as httpGet, request as httpRequest } from 'node:http';
-import type { SandboxOptions, SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
-import { startSandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import type { SandboxOptions, SandboxProvider } from '../../sandbox';
+import { startSandboxProvider } from '../../sandbox';
 import { ManualClock } from '../../functions/platform/clock';
 import type { SandboxTestClient } from '../support/sandbox-tokens';
 import { sandboxTestClient } from '../support/sandbox-tokens';

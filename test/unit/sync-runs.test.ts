@@ -26,9 +26,9 @@ import {
 } from '../../functions/connectors/domain/sync-policy';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
-import { registerSandboxClients } from '../../functions/dev-runtime/sandbox-setup';
-import type { SandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
-import { startSandboxProvider } from '../../functions/dev-runtime/sandbox-provider';
+import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
+import type { SandboxProvider } from '../../sandbox';
+import { startSandboxProvider } from '../../sandbox';
 import { ManualClock } from '../../functions/platform/clock';
 import { ConflictError } from '../../functions/platform/errors';
 import { Logger } from '../../functions/platform/logger';

@@ -1,9 +1,9 @@
-// The file-storage shape of the sandbox's content API (routes documented in sandbox-content.ts):
+// The file-storage shape of the sandbox's content API (routes documented in ./mount.ts):
 // folder listings with cursors, a recursive change feed, downloads, and uploads by name that are
 // idempotent (the same bytes again keep the version).
 import * as z from 'zod';
-import { isoTime } from '../platform/clock';
-import type { ContentRoute, RouteContext } from './sandbox-content-types';
+import { isoTime } from '../clock';
+import type { ContentRoute, RouteContext } from './types';
 import {
   SandboxApiError,
   checkName,
@@ -15,9 +15,9 @@ import {
   sendContent,
   sendJson,
   uploadType,
-} from './sandbox-http';
-import type { AccountTree, FileNode, FolderNode, TreeNode } from './sandbox-tree';
-import { NameTakenError, beginWalk, isWithin, pathOf, walkChanges } from './sandbox-tree';
+} from './http';
+import type { AccountTree, FileNode, FolderNode, TreeNode } from './tree';
+import { NameTakenError, beginWalk, isWithin, pathOf, walkChanges } from './tree';
 
 const childrenCursor = z.strictObject({ k: z.literal('children'), f: z.string(), a: z.string() });
 const changesCursor = z.strictObject({

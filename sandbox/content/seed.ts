@@ -2,9 +2,9 @@
 // alone: the same account gets the same ids, names, content and versions in every run, so a test can
 // count on them, and two accounts get different trees.
 import { createHash } from 'node:crypto';
-import type { Clock } from '../platform/clock';
-import type { ContentShape, FolderNode } from './sandbox-tree';
-import { AccountTree, textContent } from './sandbox-tree';
+import type { Clock } from '../clock';
+import type { ContentShape, FolderNode } from './tree';
+import { AccountTree, textContent } from './tree';
 
 /** Seeded content is dated from here, one minute per change, so it too is the same in every run. */
 const SEED_EPOCH = Date.parse('2025-01-06T09:00:00.000Z');

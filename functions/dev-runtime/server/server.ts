@@ -7,11 +7,11 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type { HandlerLoader } from './lambda-runtime';
 import { handlerLoader, lambdaContext } from './lambda-runtime';
-import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../routes';
-import type { Deps } from '../platform/ports';
-import type { RouteDefinition } from '../platform/route-types';
-import { WWW_AUTHENTICATE, errorBody } from '../platform/errors';
-import { logger } from '../platform/logger';
+import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../../routes';
+import type { Deps } from '../../platform/ports';
+import type { RouteDefinition } from '../../platform/route-types';
+import { WWW_AUTHENTICATE, errorBody } from '../../platform/errors';
+import { logger } from '../../platform/logger';
 import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

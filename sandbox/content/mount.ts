@@ -1,4 +1,4 @@
-// The sandbox provider's content APIs, mounted by sandbox-provider.ts on its own origin. Two shapes,
+// The sandbox provider's content APIs, mounted by ../oauth-server.ts on its own origin. Two shapes,
 // as real providers differ (the service's provider clients are adapters over each):
 //
 // Practice management, under /practice/api/v1 (Clio-like: page tokens, a delta feed, sync tokens)
@@ -43,17 +43,17 @@
 // Which account: the account id typed on the consent page (`account_id`, default acct-1001) is the
 // grant's account, the id `GET /<provider>/account` answers and the connection's
 // `account.external_id`; each (provider, account id) has its own tree, seeded on first access
-// (sandbox-seed.ts). The test hooks (sandbox-content-hooks.ts) address a tree by the same id.
+// (./seed.ts). The test hooks (./hooks.ts) address a tree by the same id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '../platform/clock';
-import { epochSeconds } from '../platform/clock';
-import { SandboxApiError, notFound, readUpload, sendError, sendJson } from './sandbox-http';
-import { SandboxContentStore } from './sandbox-seed';
-import type { ContentShape } from './sandbox-tree';
-import type { ContentRoute, ContentState, GrantDirectory, InjectedError } from './sandbox-content-types';
-import { contentHooks } from './sandbox-content-hooks';
-import { driveRoutes } from './sandbox-drive-api';
-import { practiceRoutes } from './sandbox-practice-api';
+import type { Clock } from '../clock';
+import { epochSeconds } from '../clock';
+import { SandboxApiError, notFound, readUpload, sendError, sendJson } from './http';
+import { SandboxContentStore } from './seed';
+import type { ContentShape } from './tree';
+import type { ContentRoute, ContentState, GrantDirectory, InjectedError } from './types';
+import { contentHooks } from './hooks';
+import { driveRoutes } from './drive-api';
+import { practiceRoutes } from './practice-api';
 
 export interface ContentApiOptions {
   clock: Clock;

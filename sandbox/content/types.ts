@@ -1,9 +1,9 @@
 // The types the sandbox's content APIs, their route modules and their test hooks share.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '../platform/clock';
-import type { Upload } from './sandbox-http';
-import type { SandboxContentStore } from './sandbox-seed';
-import type { AccountTree, ContentShape } from './sandbox-tree';
+import type { Clock } from '../clock';
+import type { Upload } from './http';
+import type { SandboxContentStore } from './seed';
+import type { AccountTree, ContentShape } from './tree';
 
 /** What the authorization server knows of an access token: whose, and what it may do. */
 export interface BearerGrant {

@@ -5,8 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as z from 'zod';
-import type { FileNode } from './sandbox-tree';
-import { contentChunks } from './sandbox-tree';
+import type { FileNode } from './tree';
+import { contentChunks } from './tree';
 
 /** An answer other than success, as the providers give it: `{"error": code}` (OAuth style). */
 export class SandboxApiError extends Error {

@@ -4,11 +4,11 @@
 // so a person trying the service need not wait 5 minutes; 0 turns the timers off). One run of a
 // worker at a time: a run asked for while one is going waits for it, then runs afresh.
 import { randomUUID } from 'node:crypto';
-import { getNumberFromEnv } from '../platform/config';
-import type { Clock } from '../platform/clock';
-import { logger } from '../platform/logger';
-import type { ScheduledWorker } from '../platform/workers';
-import { SCHEDULED_WORKERS } from '../platform/workers';
+import { getNumberFromEnv } from '../../platform/config';
+import type { Clock } from '../../platform/clock';
+import { logger } from '../../platform/logger';
+import type { ScheduledWorker } from '../../platform/workers';
+import { SCHEDULED_WORKERS } from '../../platform/workers';
 import type { HandlerLoader } from './lambda-runtime';
 import { invokeFunction } from './lambda-runtime';
 import type { Extension } from './server';

@@ -5,7 +5,7 @@
 // Lambda fails it (the caller sees an error; the handler's promise is abandoned, not awaited).
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { Deps } from '../platform/ports';
+import type { Deps } from '../../platform/ports';
 
 export type Invocable = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -17,7 +17,9 @@ export function handlerLoader(deps: Deps): HandlerLoader {
   return (module) => {
     let loaded = built.get(module);
     if (!loaded) {
-      loaded = import(`../${module}.ts`).then((m: { create: (deps: Deps) => Invocable }) => m.create(deps));
+      loaded = import(`../../${module}.ts`).then((m: { create: (deps: Deps) => Invocable }) =>
+        m.create(deps),
+      );
       built.set(module, loaded);
     }
     return loaded;

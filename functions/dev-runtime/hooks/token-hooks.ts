@@ -6,17 +6,17 @@
 //                                                one; answers its version, expiry and a fingerprint
 //                                                (SHA-256 prefix), never the token
 import { createHash } from 'node:crypto';
-import { envConfig } from '../connectors';
+import { envConfig } from '../../connectors/index';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
   TokenUnavailableError,
   getAccessToken,
-} from '../connectors';
-import type { Deps } from '../platform/ports';
-import { logger } from '../platform/logger';
-import type { Schedules } from './schedules';
-import type { Extension } from './server';
+} from '../../connectors/index';
+import type { Deps } from '../../platform/ports';
+import { logger } from '../../platform/logger';
+import type { Schedules } from '../server/schedules';
+import type { Extension } from '../server/server';
 
 const ACCESS_TOKEN_PATH = /^\/__dev\/connections\/(conn_[a-z2-7]{20})\/access-token$/;
 

@@ -1,9 +1,9 @@
-// The practice-management shape of the sandbox's content API (routes documented in sandbox-content.ts):
+// The practice-management shape of the sandbox's content API (routes documented in ./mount.ts):
 // matters and their documents, a delta feed with sync tokens, downloads, and uploads made safe to
 // retry by an Idempotency-Key.
 import * as z from 'zod';
-import { isoTime } from '../platform/clock';
-import type { ContentRoute, RouteContext } from './sandbox-content-types';
+import { isoTime } from '../clock';
+import type { ContentRoute, RouteContext } from './types';
 import {
   SandboxApiError,
   checkName,
@@ -15,9 +15,9 @@ import {
   sendContent,
   sendJson,
   uploadType,
-} from './sandbox-http';
-import type { AccountTree, FileNode, FolderNode } from './sandbox-tree';
-import { beginWalk, walkChanges } from './sandbox-tree';
+} from './http';
+import type { AccountTree, FileNode, FolderNode } from './tree';
+import { beginWalk, walkChanges } from './tree';
 
 const IDEMPOTENCY_MS = 24 * 3600_000;
 

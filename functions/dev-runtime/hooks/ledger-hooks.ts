@@ -7,10 +7,10 @@
 // of the platform: these stand in for its API.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ConnectorStore, Links, importDocument } from '../connectors';
-import { newId } from '../platform/ids';
-import type { Deps } from '../platform/ports';
-import type { Extension } from './server';
+import { ConnectorStore, Links, importDocument } from '../../connectors/index';
+import { newId } from '../../platform/ids';
+import type { Deps } from '../../platform/ports';
+import type { Extension } from '../server/server';
 
 const MAX_SEED = 5_000;
 const DOCUMENT = /^\/__dev\/vault\/([^/]+)\/([^/]+)\/([^/]+?)(\/content)?$/;

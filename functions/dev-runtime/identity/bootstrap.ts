@@ -4,11 +4,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLocalJWKSet } from 'jose';
-import { Directory } from '../directory';
-import type { ConsoleSession } from '../platform/console-sessions';
-import { DEV_CONSOLE_AUDIENCE, DEV_CONSOLE_ISSUER, verifyConsoleSession } from '../platform/console-sessions';
-import type { Deps } from '../platform/ports';
-import { PERMISSIONS } from '../platform/permissions';
+import { Directory } from '../../directory/index';
+import type { ConsoleSession } from '../../platform/console-sessions';
+import {
+  DEV_CONSOLE_AUDIENCE,
+  DEV_CONSOLE_ISSUER,
+  verifyConsoleSession,
+} from '../../platform/console-sessions';
+import type { Deps } from '../../platform/ports';
+import { PERMISSIONS } from '../../platform/permissions';
 import type { DevConsoleIdentityProvider } from './dev-console-idp';
 import { loadDevConsoleIdentityProvider, mintConsoleSession } from './dev-console-idp';
 

@@ -7,22 +7,22 @@
 //                    when the client says so; a reused rotated token revokes the grant)
 //   POST revoke      RFC 7009
 //   GET  account     the account behind a bearer access token
-//   /api/v1/...      the provider's content API (practice and drive; sandbox-content.ts documents it)
+//   /api/v1/...      the provider's content API (practice and drive; content/mount.ts documents it)
 // Test hooks (exposeIssued): GET /__sandbox/issued lists every code and token issued and revoked, and
 // every token-endpoint request with its grant type and answer (tests count refreshes with it);
 // POST /__sandbox/next-token-error {provider, error: invalid_grant|rate_limited|server_error, retry_after?}
 // makes the next token request for that provider fail; the content APIs' hooks (API errors, revoking
-// grants, adding, changing, deleting and listing files) are in sandbox-content-hooks.ts.
+// grants, adding, changing, deleting and listing files) are in content/hooks.ts.
 // GET /return shows what a return_url received.
 // Issued values carry recognisable prefixes (sbx_code_, sbx_at_, sbx_rt_) so a log scan can find leaks.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../platform/clock';
-import { systemClock } from '../platform/clock';
-import type { BearerGrant, GrantDirectory } from './sandbox-content-types';
-import { mountSandboxContent } from './sandbox-content';
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import type { BearerGrant, GrantDirectory } from './content/types';
+import { mountSandboxContent } from './content/mount';
 
 export interface SandboxClient {
   provider: string;
@@ -43,7 +43,7 @@ export interface SandboxEndpoints {
   accountUrl: string;
   /** RFC 9207: the `iss` every authorization response carries (the sandbox advertises it). */
   issuer: string;
-  /** Base of the provider's content API (sandbox-content.ts), e.g. `<url>/practice/api/v1`. */
+  /** Base of the provider's content API (content/mount.ts), e.g. `<url>/practice/api/v1`. */
   apiUrl: string;
 }
 

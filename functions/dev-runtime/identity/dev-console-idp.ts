@@ -5,13 +5,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CryptoKey, JWK } from 'jose';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose';
-import type { ConsoleRole } from '../platform/console-sessions';
+import type { ConsoleRole } from '../../platform/console-sessions';
 import {
   DEV_CONSOLE_AUDIENCE,
   DEV_CONSOLE_ISSUER,
   DEV_CONSOLE_JWKS_PATH,
-} from '../platform/console-sessions';
-import type { Extension } from './server';
+} from '../../platform/console-sessions';
+import type { Extension } from '../server/server';
 
 const ALGORITHM = 'ES256';
 const FILE = 'console-idp.json';

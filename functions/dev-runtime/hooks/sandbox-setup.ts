@@ -1,11 +1,11 @@
 // Points the service's providers at the sandbox: registers one client per provider (exact redirect
 // URI of the service's callback) and returns the PROVIDER_* variables that name it.
 import { randomBytes } from 'node:crypto';
-import { callbackUrl } from '../connectors';
-import type { ProviderId } from '../connectors';
-import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../connectors';
-import { CONTENT_SCOPES, isContentShape } from './sandbox-content';
-import type { SandboxProvider } from './sandbox-provider';
+import { callbackUrl } from '../../connectors/index';
+import type { ProviderId } from '../../connectors/index';
+import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../connectors/index';
+import { CONTENT_SCOPES, isContentShape } from '../../../sandbox';
+import type { SandboxProvider } from '../../../sandbox';
 
 export function registerSandboxClients(
   sandbox: SandboxProvider,

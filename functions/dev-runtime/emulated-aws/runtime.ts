@@ -2,26 +2,26 @@
 // the stack's resources at the emulator endpoint from the definitions the CDK stack deploys, serves the
 // API on the aws adapters, and stands in for what Lambda would run there:
 //   - one SQS event source per entry of the worker table, invoking the very handler module the stack
-//     deploys with the table's batch, window, concurrency and timeout (adapters/aws/event-source.ts);
+//     deploys with the table's batch, window, concurrency and timeout (./event-source.ts);
 //   - the state machine's tasks: moto has no Lambda runtime, so the purge definition is provisioned in
 //     its SQS-callback variant and a task runner answers each task with the task handler module
-//     (adapters/aws/callback-tasks.ts). The Lambda-task variant runs only on AWS (and on LocalStack
+//     (./callback-tasks.ts). The Lambda-task variant runs only on AWS (and on LocalStack
 //     after `cdklocal deploy`), and on the local runtime's interpreter.
 // Scheduled workers run from ./schedules.ts, as on the local runtime.
 import type { SQSBatchResponse } from 'aws-lambda';
-import type { ProvisionedStack } from '../adapters/aws/provision';
-import { provisionStack } from '../adapters/aws/provision';
-import { CallbackTaskRunner } from '../adapters/aws/callback-tasks';
-import type { EventSourceLog } from '../adapters/aws/event-source';
-import { SqsEventSource } from '../adapters/aws/event-source';
-import { createAwsDeps } from '../compose/aws';
-import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../connectors';
-import type { Clock } from '../platform/clock';
-import { logger } from '../platform/logger';
-import type { Deps, Queue, QueueMessage, Queues } from '../platform/ports';
-import { QUEUE_NAMES, QUEUE_WORKERS, WORKFLOW_TASKS } from '../platform/workers';
-import type { HandlerLoader } from './lambda-runtime';
-import { handlerLoader, invokeFunction } from './lambda-runtime';
+import type { ProvisionedStack } from './provision';
+import { provisionStack } from './provision';
+import { CallbackTaskRunner } from './callback-tasks';
+import type { EventSourceLog } from './event-source';
+import { SqsEventSource } from './event-source';
+import { createAwsDeps } from '../../compose/aws';
+import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../../connectors/index';
+import type { Clock } from '../../platform/clock';
+import { logger } from '../../platform/logger';
+import type { Deps, Queue, QueueMessage, Queues } from '../../platform/ports';
+import { QUEUE_NAMES, QUEUE_WORKERS, WORKFLOW_TASKS } from '../../platform/workers';
+import type { HandlerLoader } from '../server/lambda-runtime';
+import { handlerLoader, invokeFunction } from '../server/lambda-runtime';
 
 export interface EmulatedAwsOptions {
   /** Prefixes every resource's name, so several runtimes can share one emulator. */

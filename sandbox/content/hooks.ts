@@ -16,11 +16,11 @@
 // container_id is a matter id (practice) or a folder id, `root` the top (drive).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
-import { isoTime } from '../platform/clock';
-import type { ContentState } from './sandbox-content-types';
-import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJson } from './sandbox-http';
-import type { AccountTree, FileContent, FolderNode } from './sandbox-tree';
-import { pathOf, sha256Of, textContent } from './sandbox-tree';
+import { isoTime } from '../clock';
+import type { ContentState } from './types';
+import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJson } from './http';
+import type { AccountTree, FileContent, FolderNode } from './tree';
+import { pathOf, sha256Of, textContent } from './tree';
 
 const provider = z.enum(['practice', 'drive']);
 const accountId = z.string().min(1).max(128);

@@ -4,13 +4,13 @@
 // on AWS the same files come from S3 through CloudFront (lib/console-hosting.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONSOLE_ROLES } from '../platform/console-sessions';
-import type { ConsoleRole } from '../platform/console-sessions';
-import type { Clock } from '../platform/clock';
-import { loadDevConsoleIdentityProvider, mintConsoleSession } from './dev-console-idp';
+import { CONSOLE_ROLES } from '../../platform/console-sessions';
+import type { ConsoleRole } from '../../platform/console-sessions';
+import type { Clock } from '../../platform/clock';
+import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../identity/dev-console-idp';
 import type { Extension } from './server';
 
-const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', '..');
 export const CONSOLE_SOURCE = join(ROOT, 'console');
 const SIGN_IN_PATH = '/__dev/console/sign-in';
 const SESSION_TTL_SECONDS = 8 * 3600;

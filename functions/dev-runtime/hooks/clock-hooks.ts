@@ -2,8 +2,8 @@
 // or an e2e test can see a connect link expire or a throttle clear. Enabled by LOCAL_TEST_HOOKS=1.
 // `onAdvance` lets a runtime move timers the clock port does not drive (the emulated runtime's SQS
 // visibility timeouts) by the same amount, before the hook answers.
-import type { OffsetClock } from '../platform/clock';
-import type { Extension } from './server';
+import type { OffsetClock } from '../../platform/clock';
+import type { Extension } from '../server/server';
 
 export function devHooks(clock: OffsetClock, onAdvance?: (ms: number) => Promise<void>): Extension {
   return async (request, response, url, body) => {

@@ -96,7 +96,8 @@ const REFUSAL: Record<ConnectionCommand['kind'], RefusalReason> = {
 const THROTTLE: Attribute[] = ['throttleEndsAt', 'previousStatus'];
 
 export function decide(
-  connection: ConnectionRecord & Record<string, unknown>,
+  /** As stored: with the events its outbox still holds. */
+  connection: ConnectionRecord,
   command: ConnectionCommand,
   now: number,
 ): Decision {
@@ -113,7 +114,8 @@ export function decide(
   });
   // A change that takes the connection out of the sweep keeps it there while its outbox holds events
   // (a flush that did not happen yet): the sweep flushes them, then drops the entry.
-  const drop = (): Change['due'] => (pendingEvents(connection).length ? now : 'drop');
+  const drop = (): Change['due'] =>
+    pendingEvents(connection as unknown as Record<string, unknown>).length ? now : 'drop';
   const event = (type: ConnectionEventType, data: Record<string, unknown>): EventDraft => ({
     type,
     data: { connectionId: connection.id, provider: connection.provider, ...data },

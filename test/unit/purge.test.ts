@@ -3,7 +3,8 @@
 import { createLocalDeps } from '../../functions/compose/local';
 import type { LocalDeps } from '../../functions/compose/local';
 import { Readable } from 'node:stream';
-import { importDocument, Ledger } from '../../functions/connectors/app/ledger';
+import { importDocument } from '../../functions/connectors/app/ledger';
+import { Ledger } from '../../functions/connectors/infra/repositories/ledger';
 import type { ImportLinkRecord } from '../../functions/connectors/app/links';
 import { Links } from '../../functions/connectors/app/links';
 import { getConnectorJob } from '../../functions/connectors/app/job-status';

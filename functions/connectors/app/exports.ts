@@ -26,7 +26,7 @@ import type { JobItem } from './jobs';
 import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
-import { Ledger } from './ledger';
+import { Ledger } from '../infra/repositories/ledger';
 import { syncDueEntry } from './links';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';

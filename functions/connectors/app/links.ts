@@ -27,7 +27,7 @@ import { nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import type { JobStatus } from './jobs';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
-import { Ledger } from './ledger';
+import { Ledger } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface SyncCounts {

@@ -10,8 +10,8 @@ import type { Item, Table, VaultDocuments, Workflows } from '../../platform/port
 import { PURGE_REFUSED } from '../infra/purge-definition';
 import type { JobBase, JobItem, JobStatus } from './jobs';
 import { failProcessingJob as failJob, findJob, jobKey, jobViewBase } from './jobs';
-import type { LedgerEntryRef } from './ledger';
-import { Ledger } from './ledger';
+import type { LedgerEntryRef } from '../infra/repositories/ledger';
+import { Ledger } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
 import type { JobStarted, PurgeJob } from '../domain/views';
 

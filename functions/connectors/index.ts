@@ -13,7 +13,7 @@ export type { SweepSummary } from './app/sweep';
 export { runRefreshSweep } from './app/sweep';
 export { importDocument } from './app/ledger';
 export { Ledger } from './infra/repositories/ledger';
-export { Links } from './app/links';
+export { Links } from './infra/repositories/import-links';
 export { ConnectionRepository } from './infra/repositories/connections';
 export { callbackUrl } from './domain/flow-crypto';
 export type { ProviderId } from './domain/providers';

@@ -9,7 +9,8 @@ import type { LocalDeps } from '../../functions/compose/local';
 import { create as createSyncWorker } from '../../functions/connectors/api/handlers/sync-worker';
 import { startExport } from '../../functions/connectors/app/exports';
 import { getConnectorJob } from '../../functions/connectors/app/job-status';
-import { createLink, listLinkDocuments, Links } from '../../functions/connectors/app/links';
+import { createLink, listLinkDocuments } from '../../functions/connectors/app/links';
+import { Links } from '../../functions/connectors/infra/repositories/import-links';
 import { setProviderEnabled } from '../../functions/connectors/app/provider-settings';
 import { browseSources } from '../../functions/connectors/app/sources';
 import { stepMessageSchema } from '../../functions/connectors/app/job-steps';
@@ -367,7 +368,7 @@ describe('an import run', () => {
     const { linkId } = await linked('acct-unit-one');
     const first = await startRun(deps, ORG, linkId, 'api', log);
     expect(await startRun(deps, ORG, linkId, 'api', log)).toMatchObject({ id: first.id, started: false });
-    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', false);
+    await setProviderEnabled({ tables: deps.tables, clock }, ORG, 'practice', false);
     await drive(); // in flight: finishes
     expect((await job(first.id)).status).toBe('succeeded');
     await expect(startRun(deps, ORG, linkId, 'api', log)).rejects.toBeInstanceOf(ConflictError);
@@ -384,14 +385,14 @@ describe('the sync sweep', () => {
     expect(link.nextRunAt).toBeGreaterThan(clock.now());
 
     expect((await runSyncSweep(deps, { log })).started ?? 0).toBe(0); // not due yet
-    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', false);
+    await setProviderEnabled({ tables: deps.tables, clock }, ORG, 'practice', false);
     clock.advance(16 * 60_000);
     expect((await runSyncSweep(deps, { log })).skipped).toBe(1);
     link = (await new Links(deps.tables.connectors).get(linkId))!;
     expect(link.lastSkip).toMatchObject({ reason: 'provider_disabled' });
     expect(link.nextRunAt).toBeGreaterThan(clock.now());
 
-    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', true);
+    await setProviderEnabled({ tables: deps.tables, clock }, ORG, 'practice', true);
     clock.advance(16 * 60_000);
     expect((await runSyncSweep(deps, { log })).started).toBe(1);
     await drive();

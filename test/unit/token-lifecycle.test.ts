@@ -459,7 +459,7 @@ describe('the sweep', () => {
 
   it('skips a provider turned off for the organization, while on-use refresh still works', async () => {
     const id = await seedConnection();
-    await setProviderEnabled(deps.tables.connectors, clock, ORG, 'practice', false);
+    await setProviderEnabled({ tables: deps.tables, clock }, ORG, 'practice', false);
     clock.advance(55 * MIN);
     expect(await sweep()).toMatchObject({ skipped_disabled: 1 });
     expect(tokenCalls).toHaveLength(0);

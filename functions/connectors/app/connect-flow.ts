@@ -119,7 +119,7 @@ export async function openConnectLink(
     connectionId: connection.id,
   });
   if (connection.status !== 'pending') return end('oauth_flow_inactive');
-  if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, link.provider))) {
+  if (!(await isProviderEnabled(deps, connection.organizationId, link.provider))) {
     return end('connector_scope_not_enabled');
   }
 
@@ -229,7 +229,7 @@ async function flowRefusal(
   }
   if (input.query.error) return input.query.error === 'access_denied' ? 'access_denied' : 'provider_error';
   if (!input.query.code) return 'missing_code';
-  if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, flow.provider))) {
+  if (!(await isProviderEnabled(deps, connection.organizationId, flow.provider))) {
     return 'connector_scope_not_enabled';
   }
   return undefined;

@@ -156,7 +156,7 @@ export async function getConnection(
   const store = new ConnectionRepository(deps.tables.connectors);
   const item = await owned(store, organizationId, id);
   const [enabled, history] = await Promise.all([
-    isProviderEnabled(deps.tables.connectors, organizationId, item.provider),
+    isProviderEnabled(deps, organizationId, item.provider),
     store.statusHistory(id),
   ]);
   return {
@@ -178,7 +178,7 @@ export async function listConnections(
       (!query.provider || c.provider === query.provider) &&
       (!query.status || effectiveStatus(c, now) === query.status),
   );
-  const enabled = await enabledProviders(deps.tables.connectors, organizationId);
+  const enabled = await enabledProviders(deps, organizationId);
   return {
     data: window.items.map((item) => connectionView(item, enabled[item.provider], now)),
     limit: query.limit,

@@ -23,11 +23,10 @@ import {
 import { owned } from './connections';
 import type { ExportJob, JobStarted } from '../domain/views';
 import type { JobItem } from './jobs';
-import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import { Ledger } from '../infra/repositories/ledger';
-import { syncDueEntry } from './links';
+import { JobRepository } from '../infra/repositories/jobs';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
@@ -133,11 +132,7 @@ export async function startExport(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.tables.connectors.put({
-    ...jobKey(job.id),
-    ...job,
-    ...syncDueEntry('JOB', job.id, now + STALE_JOB_MS),
-  });
+  await new JobRepository(deps.tables.connectors).create(job, { heartbeatAt: now + STALE_JOB_MS });
   await queueStep(deps, job);
   log.info('export started', { jobId: job.id, connectionId, documents: documentIds.length });
   return { id: job.id, status: 'processing' };

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../platform/errors';
 import type { ConnectorJob } from '../domain/views';
 import type { ExportJobRecord } from './exports';
 import { exportView } from './exports';
-import { findJob } from './jobs';
+import { JobRepository } from '../infra/repositories/jobs';
 import type { JobRecord as PurgeJobRecord } from './purge';
 import { purgeJobView } from './purge';
 import type { SyncJobRecord } from './sync-runs';
@@ -15,11 +15,9 @@ export async function getConnectorJob(
   organizationId: string,
   id: string,
 ): Promise<ConnectorJob> {
-  const job = await findJob<PurgeJobRecord | SyncJobRecord | ExportJobRecord>(
-    deps.tables.connectors,
-    organizationId,
-    id,
-  );
+  const job = await new JobRepository(deps.tables.connectors).find<
+    PurgeJobRecord | SyncJobRecord | ExportJobRecord
+  >(organizationId, id);
   if (!job) throw new NotFoundError('Job not found');
   switch (job.kind) {
     case 'purge':

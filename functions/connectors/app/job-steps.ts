@@ -9,9 +9,7 @@
 import * as z from 'zod';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
-import type { Table } from '../../platform/ports';
 import { isoTime } from '../../platform/clock';
-import { ConditionFailedError, won } from '../../platform/errors';
 import {
   MAX_QUEUE_DELAY_SECONDS,
   STALE_JOB_MS,
@@ -21,8 +19,8 @@ import {
   hopDelaySeconds,
 } from '../domain/sync-policy';
 import type { JobBase, JobItem } from './jobs';
-import { jobKey, jobViewBase } from './jobs';
-import { syncDueEntry } from './links';
+import { jobViewBase } from './jobs';
+import { JobRepository } from '../infra/repositories/jobs';
 import { runFailureOf } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
@@ -79,8 +77,6 @@ export interface StepSpec<J extends SteppedJob> {
 
 type StepDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
-const heartbeat = (id: string, at: number) => syncDueEntry('JOB', id, at + STALE_JOB_MS);
-
 /** Queues the job's next message after `delaySeconds`, under a new ticket; false when the job moved on. */
 export async function queueStep(
   deps: StepDeps,
@@ -90,17 +86,13 @@ export async function queueStep(
 ): Promise<boolean> {
   const now = deps.clock.now();
   const ticket = job.ticket + 1;
-  const moved = await won(
-    deps.tables.connectors.update(
-      jobKey(job.id),
-      { set: { ...set, ticket, updatedAt: now, ...heartbeat(job.id, now + delaySeconds * 1000) } },
-      {
-        and: [
-          { attr: 'status', op: '=', value: 'processing' },
-          { attr: 'ticket', op: '=', value: job.ticket },
-        ],
-      },
-    ),
+  // The heartbeat: the sync sweep re-drives the job if nothing advanced it by then (a lost message).
+  const heartbeatAt = now + delaySeconds * 1000 + STALE_JOB_MS;
+  const moved = await new JobRepository(deps.tables.connectors).nextTicket(
+    job.id,
+    job.ticket,
+    { ...set, updatedAt: now },
+    heartbeatAt,
   );
   if (moved) {
     await deps.queues.syncs.send({
@@ -118,13 +110,13 @@ export async function advanceJob<J extends SteppedJob>(
   spec: StepSpec<J>,
   log: Logger,
 ): Promise<void> {
-  const table = deps.tables.connectors;
-  const job = await table.get<JobItem<J>>(jobKey(message.jobId));
+  const jobs = new JobRepository(deps.tables.connectors);
+  const job = await jobs.get<J>(message.jobId);
   if (!job || job.kind !== spec.kind || job.status !== 'processing' || job.ticket !== message.ticket) {
     log.info('stale job message dropped', { jobId: message.jobId, ticket: message.ticket });
     return;
   }
-  if (job.outcome) return finishJob(table, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
+  if (job.outcome) return finishJob(jobs, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
   const now = deps.clock.now();
   if (job.waitUntil !== undefined && job.waitUntil > now) {
     await queueStep(deps, job, hopDelaySeconds(job.waitUntil, now)); // another hop of a long wait
@@ -141,44 +133,30 @@ export async function advanceJob<J extends SteppedJob>(
     await queueStep(deps, job);
     return;
   }
-  const committed = await commitStep(table, deps.clock.now(), job, result);
+  const committed = await commitStep(jobs, deps.clock.now(), job, result);
   if (!committed) return; // a duplicate of this step committed first
   if (committed.outcome)
-    return finishJob(table, deps.clock.now(), committed as J & { outcome: JobOutcome }, spec);
+    return finishJob(jobs, deps.clock.now(), committed as J & { outcome: JobOutcome }, spec);
   await queueStep(deps, committed);
 }
 
 /** The step's progress and the next ticket's state in one write, conditional on the ticket it ran under. */
 async function commitStep<J extends SteppedJob>(
-  table: Table,
+  jobs: JobRepository,
   now: number,
   job: J,
   result: StepResult,
 ): Promise<JobItem<J> | undefined> {
-  try {
-    return await table.update<JobItem<J>>(
-      jobKey(job.id),
-      {
-        add: result.add,
-        set: {
-          ...result.set,
-          attempts: 0,
-          updatedAt: now,
-          ...(result.outcome ? { outcome: result.outcome } : {}),
-        },
-        remove: [...(result.remove ?? []), 'waitUntil', 'waitReason'],
-      },
-      {
-        and: [
-          { attr: 'status', op: '=', value: 'processing' },
-          { attr: 'ticket', op: '=', value: job.ticket },
-        ],
-      },
-    );
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return undefined;
-    throw error;
-  }
+  return jobs.commitStep<J>(job.id, job.ticket, {
+    add: result.add,
+    set: {
+      ...result.set,
+      attempts: 0,
+      updatedAt: now,
+      ...(result.outcome ? { outcome: result.outcome } : {}),
+    },
+    remove: [...(result.remove ?? []), 'waitUntil', 'waitReason'],
+  });
 }
 
 async function afterFailure<J extends SteppedJob>(
@@ -220,43 +198,38 @@ async function afterFailure<J extends SteppedJob>(
       : failure
         ? 'provider_unavailable'
         : 'internal_error';
-  await decide(deps.tables.connectors, now, job, { status: 'failed', reason }, spec);
+  await decide(new JobRepository(deps.tables.connectors), now, job, { status: 'failed', reason }, spec);
 }
 
 /** Records an outcome decided outside a step's commit (a failure), then finishes the job. */
 async function decide<J extends SteppedJob>(
-  table: Table,
+  jobs: JobRepository,
   now: number,
   job: J,
   outcome: JobOutcome,
   spec: StepSpec<J>,
 ): Promise<void> {
-  const decided = await commitStep(table, now, job, { outcome });
-  if (decided) await finishJob(table, now, decided as J & { outcome: JobOutcome }, spec);
+  const decided = await commitStep(jobs, now, job, { outcome });
+  if (decided) await finishJob(jobs, now, decided as J & { outcome: JobOutcome }, spec);
 }
 
 async function finishJob<J extends SteppedJob>(
-  table: Table,
+  jobs: JobRepository,
   now: number,
   job: J & { outcome: JobOutcome },
   spec: StepSpec<J>,
 ): Promise<void> {
   await spec.finish(job);
   const { status, reason } = job.outcome;
-  await won(
-    table.update(
-      jobKey(job.id),
-      {
-        set: {
-          status,
-          updatedAt: now,
-          finishedAt: now,
-          ...(reason ? { reason, message: failureMessage(reason, 'The job failed') } : {}),
-        },
-        remove: ['outcome', 'gsi2pk', 'gsi2sk', 'waitUntil', 'waitReason'],
-      },
-      { attr: 'status', op: '=', value: 'processing' },
-    ),
+  await jobs.finish(
+    job.id,
+    {
+      status,
+      updatedAt: now,
+      finishedAt: now,
+      ...(reason ? { reason, message: failureMessage(reason, 'The job failed') } : {}),
+    },
+    ['outcome', 'waitUntil', 'waitReason'],
   );
 }
 

@@ -1,81 +1,25 @@
 // Import links: a provider container (a matter, a folder) synced into a vault, on demand or on a
-// schedule. Records in the connectors table:
-//   ILINK#<link> / ILINK    the link (gsi1: its connection's links, newest first; gsi2, while scheduled:
-//                           the sync sweep's due index, SYNC_DUE#<shard> / <next run ISO>#LINK#<link>)
+// schedule (stored by infra/repositories/import-links.ts).
 // A link keeps the provider's cursor of its last complete pass: the next run lists only what changed.
-import { createHash } from 'node:crypto';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import {
-  ConditionFailedError,
-  ConflictError,
-  InvalidRequestError,
-  NotFoundError,
-  won,
-} from '../../platform/errors';
-import { isId, newId } from '../../platform/ids';
+import { ConflictError, InvalidRequestError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
-import { queryAll, queryWindow } from '../../platform/pagination';
-import type { Item, Table } from '../../platform/ports';
 import type { ConnectorConfig } from '../infra/config';
-import type { ProviderId } from '../domain/providers';
 import type { ImportLinkView } from '../domain/views';
 
 export type { ImportLinkView };
 import { nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
-import type { JobStatus } from './jobs';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { Ledger } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
+import type { ImportLinkRecord } from '../infra/repositories/import-links';
+import { Links } from '../infra/repositories/import-links';
 
-export interface SyncCounts {
-  listed: number;
-  imported: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-}
-
-export interface ImportLinkRecord {
-  id: string;
-  organizationId: string;
-  connectionId: string;
-  provider: ProviderId;
-  vaultId: string;
-  /** The provider container synced (a matter, a folder). */
-  sourceId: string;
-  /** A label for people, as the client named the source. */
-  sourceName?: string;
-  schedule?: { everyMinutes: number };
-  /** While scheduled: when the sweep starts the next run (epoch ms). */
-  nextRunAt?: number;
-  /** The provider's cursor after the last complete pass. */
-  cursor?: string;
-  /** The run in flight: one at a time per link. */
-  activeRunId?: string;
-  lastRun?: { jobId: string; status: JobStatus; reason?: string; finishedAt: number; counts: SyncCounts };
-  /** The last scheduled run that did not start, and why (recorded, not lost). */
-  lastSkip?: { at: number; reason: string };
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type ImportLinkItem = Item & ImportLinkRecord;
-
-export const linkKey = (id: string) => ({ pk: `ILINK#${id}`, sk: 'ILINK' });
-const connectionLinks = (connectionId: string) => `CONN#${connectionId}#ILINKS`;
-
-/** The sync sweep's due index is spread over a few partitions, as the token sweep's is. */
-export const SYNC_DUE_SHARDS = 4;
-export const syncDuePartition = (shard: number) => `SYNC_DUE#${shard}`;
-const shardOf = (id: string) => createHash('sha256').update(id).digest()[0]! % SYNC_DUE_SHARDS;
-
-/** Index attributes that make a link (or a job) come due for the sync sweep at `dueAt` (ms). */
-export function syncDueEntry(kind: 'LINK' | 'JOB', id: string, dueAt: number) {
-  return { gsi2pk: syncDuePartition(shardOf(id)), gsi2sk: `${isoTime(dueAt)}#${kind}#${id}` };
-}
+export type { ImportLinkItem, ImportLinkRecord, SyncCounts } from '../infra/repositories/import-links';
 
 export function linkView(link: ImportLinkRecord): ImportLinkView {
   return {
@@ -100,79 +44,6 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     created_at: isoTime(link.createdAt),
     updated_at: isoTime(link.updatedAt),
   };
-}
-
-export class Links {
-  constructor(private readonly table: Table) {}
-
-  get(id: string): Promise<ImportLinkItem | undefined> {
-    return isId('lnk', id) ? this.table.get<ImportLinkItem>(linkKey(id)) : Promise.resolve(undefined);
-  }
-
-  /** The organization's link; another organization's id reads as not found. */
-  async owned(organizationId: string, id: string): Promise<ImportLinkItem> {
-    const link = await this.get(id);
-    if (!link || link.organizationId !== organizationId) throw new NotFoundError('Import link not found');
-    return link;
-  }
-
-  async put(link: ImportLinkRecord): Promise<void> {
-    await this.table.put(
-      {
-        ...linkKey(link.id),
-        gsi1pk: connectionLinks(link.connectionId),
-        gsi1sk: `${isoTime(link.createdAt)}#${link.id}`,
-        ...(link.nextRunAt !== undefined ? syncDueEntry('LINK', link.id, link.nextRunAt) : {}),
-        ...link,
-      },
-      { itemExists: false },
-    );
-  }
-
-  list(connectionId: string, page: Pagination) {
-    return queryWindow<ImportLinkItem>(
-      this.table,
-      { index: 'gsi1', partition: connectionLinks(connectionId), descending: true },
-      page,
-    );
-  }
-
-  all(connectionId: string): Promise<ImportLinkItem[]> {
-    return queryAll<ImportLinkItem>(this.table, { index: 'gsi1', partition: connectionLinks(connectionId) });
-  }
-
-  /** Updates a link that still exists; undefined when it does not (deleted meanwhile) or `condition` fails. */
-  async update(
-    id: string,
-    update: { set?: Record<string, unknown>; remove?: string[] },
-    condition?: Parameters<Table['update']>[2],
-  ): Promise<ImportLinkItem | undefined> {
-    try {
-      return await this.table.update<ImportLinkItem>(
-        linkKey(id),
-        update,
-        condition ? { and: [{ itemExists: true }, condition] } : { itemExists: true },
-      );
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return undefined;
-      throw error;
-    }
-  }
-
-  /** One run at a time: true when this run became the link's active run. */
-  claimRun(id: string, jobId: string, now: number): Promise<boolean> {
-    return won(
-      this.table.update(
-        linkKey(id),
-        { set: { activeRunId: jobId, updatedAt: now } },
-        { and: [{ itemExists: true }, { attr: 'activeRunId', exists: false }] },
-      ),
-    );
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.table.delete(linkKey(id));
-  }
 }
 
 export interface CreateLinkInput {
@@ -296,6 +167,5 @@ export const advanceSchedule = (link: ImportLinkRecord, now: number) =>
   link.schedule
     ? {
         nextRunAt: nextScheduledRun(now, link.schedule.everyMinutes),
-        ...syncDueEntry('LINK', link.id, nextScheduledRun(now, link.schedule.everyMinutes)),
       }
     : {};

@@ -45,7 +45,7 @@ export async function requireUsable(
   if (status === 'reauth_required') {
     throw new ConflictError('The connection needs the user to reconnect (status reauth_required)');
   }
-  if (!(await isProviderEnabled(deps.tables.connectors, connection.organizationId, connection.provider))) {
+  if (!(await isProviderEnabled(deps, connection.organizationId, connection.provider))) {
     throw new ConflictError(
       `The ${connection.provider} provider is turned off for the organization (PATCH /connectors/v1/connections turns it on)`,
     );

@@ -1,62 +1,44 @@
 // Organization-wide provider switches: a provider can be turned off without disconnecting anything.
 import { isoTime } from '../../platform/clock';
-import type { Clock } from '../../platform/clock';
-import type { Item, Table } from '../../platform/ports';
+import type { Deps } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
 import type { ProviderSetting, ProviderView } from '../domain/views';
+import { ProviderSettings } from '../infra/repositories/provider-settings';
 
-interface SettingItem extends Item {
-  enabled: boolean;
-  updatedAt?: number;
-}
-
-const settingKey = (organizationId: string, provider: ProviderId) => ({
-  pk: `ORG#${organizationId}`,
-  sk: `PROVIDER#${provider}`,
-});
-
-export async function isProviderEnabled(
-  table: Table,
+export function isProviderEnabled(
+  deps: Pick<Deps, 'tables'>,
   organizationId: string,
   provider: ProviderId,
 ): Promise<boolean> {
-  const item = await table.get<SettingItem>(settingKey(organizationId, provider));
-  return item?.enabled ?? true;
+  return new ProviderSettings(deps.tables.connectors).isEnabled(organizationId, provider);
 }
 
 /** Every provider's switch for an organization (on unless turned off). */
-export async function enabledProviders(
-  table: Table,
+export function enabledProviders(
+  deps: Pick<Deps, 'tables'>,
   organizationId: string,
 ): Promise<Record<ProviderId, boolean>> {
-  const settings = await table.query<SettingItem>({
-    partition: `ORG#${organizationId}`,
-    beginsWith: 'PROVIDER#',
-    // Read after a PATCH of the switch (and by the routes it governs): the write must show at once.
-    consistent: true,
-  });
-  const disabled = new Set(
-    settings.items.filter((s) => !s.enabled).map((s) => s.sk.slice('PROVIDER#'.length)),
-  );
-  return Object.fromEntries(PROVIDER_IDS.map((id) => [id, !disabled.has(id)])) as Record<ProviderId, boolean>;
+  return new ProviderSettings(deps.tables.connectors).all(organizationId);
 }
 
 /** Turns a provider off (or on again) for the whole organization; connections and credentials stay. */
 export async function setProviderEnabled(
-  table: Table,
-  clock: Clock,
+  deps: Pick<Deps, 'tables' | 'clock'>,
   organizationId: string,
   provider: ProviderId,
   enabled: boolean,
 ): Promise<ProviderSetting> {
-  const updatedAt = clock.now();
-  await table.put({ ...settingKey(organizationId, provider), enabled, updatedAt });
+  const updatedAt = deps.clock.now();
+  await new ProviderSettings(deps.tables.connectors).set(organizationId, provider, enabled, updatedAt);
   return { provider, enabled, updated_at: isoTime(updatedAt) };
 }
 
-export async function listProviders(table: Table, organizationId: string): Promise<ProviderView[]> {
-  const enabled = await enabledProviders(table, organizationId);
+export async function listProviders(
+  deps: Pick<Deps, 'tables'>,
+  organizationId: string,
+): Promise<ProviderView[]> {
+  const enabled = await enabledProviders(deps, organizationId);
   return PROVIDER_IDS.map((id) => {
     const p = PROVIDERS[id];
     return {

@@ -1,15 +1,16 @@
-// Purge on disconnect: a job record, the durable workflow that deletes every vault document in the
-// connection's ledgers page by page, and the tasks it runs. Records in the connectors table:
-//   JOB#<job> / JOB               the job (status, counts, reason; the page being deleted, while it is)
-//   CONN#<connection> / PURGE     the connection's current purge job: a repeated DELETE returns it
+// Purge on disconnect: a job record (with the page being deleted, while it is), the durable workflow
+// that deletes every vault document in the connection's ledgers page by page, and the tasks it runs.
+// The connection's current purge job is recorded too: a repeated DELETE returns it
+// (infra/repositories/jobs.ts stores both).
 import type { Deps } from '../../platform/ports';
-import { ConditionFailedError, ConflictError, NotFoundError, won } from '../../platform/errors';
+import { ConflictError, NotFoundError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
-import type { Item, Table, VaultDocuments, Workflows } from '../../platform/ports';
+import type { VaultDocuments, Workflows } from '../../platform/ports';
 import { PURGE_REFUSED } from '../infra/purge-definition';
 import type { JobBase, JobItem, JobStatus } from './jobs';
-import { failProcessingJob as failJob, findJob, jobKey, jobViewBase } from './jobs';
+import { jobViewBase } from './jobs';
+import { JobRepository } from '../infra/repositories/jobs';
 import type { LedgerEntryRef } from '../infra/repositories/ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -44,7 +45,6 @@ export class PurgeRefusedError extends Error {
   }
 }
 
-const purgePointerKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'PURGE' });
 /** The start of the ledger, as a page's start cursor. */
 const FIRST_PAGE = '^';
 
@@ -53,8 +53,6 @@ export function jobView(job: JobRecord): JobView {
 }
 
 export type PurgeDeps = Pick<Deps, 'tables' | 'clock'> & { workflows: Workflows; vault: VaultDocuments };
-
-const getJob = (table: Table, id: string) => table.get<PurgeJobItem>(jobKey(id));
 
 async function ensureStarted(
   deps: Pick<PurgeDeps, 'tables' | 'clock' | 'workflows'>,
@@ -73,7 +71,7 @@ async function ensureStarted(
   try {
     // The job id names the execution: starting twice (a repeated DELETE after a crash) starts it once.
     const executionId = await deps.workflows.start('purge', input, job.id);
-    await deps.tables.connectors.update(jobKey(job.id), { set: { executionId } });
+    await new JobRepository(deps.tables.connectors).setExecution(job.id, executionId);
   } catch (error) {
     await failProcessingJob(deps, job.id, 'The purge workflow could not be started');
     throw error;
@@ -86,7 +84,7 @@ async function failProcessingJob(
   jobId: string,
   reason: string,
 ): Promise<void> {
-  await failJob(deps.tables.connectors, jobId, reason, deps.clock.now());
+  await new JobRepository(deps.tables.connectors).failProcessing(jobId, reason, deps.clock.now());
 }
 
 const ENDED_UNMARKED = (status: string) =>
@@ -119,8 +117,8 @@ export async function startPurge(
   options: { pageSize?: number } = {},
 ): Promise<JobStarted> {
   const ports = { tables: deps.tables, clock: deps.clock, workflows: deps.workflows };
-  const table = deps.tables.connectors;
-  const connection = await new ConnectionRepository(table).get(connectionId);
+  const jobs = new JobRepository(deps.tables.connectors);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(connectionId);
   if (!connection || connection.organizationId !== organizationId)
     throw new NotFoundError('Connection not found');
   if (connection.status !== 'revoked') {
@@ -128,9 +126,9 @@ export async function startPurge(
   }
   const pageSize = options.pageSize ?? PURGE_PAGE_SIZE;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const pointer = await table.get<Item & { jobId: string }>(purgePointerKey(connectionId));
-    const current = pointer ? await getJob(table, pointer.jobId) : undefined;
-    if (pointer && !current) return { id: pointer.jobId, status: 'processing' }; // its creator is writing it
+    const pointer = await jobs.purgeOf(connectionId);
+    const current = pointer ? await jobs.get<JobRecord>(pointer) : undefined;
+    if (pointer && !current) return { id: pointer, status: 'processing' }; // its creator is writing it
     if (current && current.status !== 'failed' && !(await abandoned(ports, current))) {
       if (current.status === 'processing') await ensureStarted(ports, current, pageSize);
       return { id: current.id, status: current.status };
@@ -147,14 +145,8 @@ export async function startPurge(
       createdAt: now,
       updatedAt: now,
     };
-    const claimed = await won(
-      table.put(
-        { ...purgePointerKey(connectionId), jobId: job.id },
-        pointer ? { attr: 'jobId', op: '=', value: pointer.jobId } : { itemExists: false },
-      ),
-    );
-    if (!claimed) continue; // a concurrent request started one: return that
-    await table.put({ ...jobKey(job.id), ...job }, { itemExists: false });
+    if (!(await jobs.claimPurge(connectionId, job.id, pointer))) continue; // a concurrent request started one
+    await jobs.create(job);
     await ensureStarted(ports, job, pageSize);
     return { id: job.id, status: job.status };
   }
@@ -177,10 +169,10 @@ export async function purgeJobView(deps: Pick<Deps, 'workflows'>, job: JobRecord
 }
 
 async function jobFor(
-  table: Table,
+  jobs: JobRepository,
   input: { jobId: string; organizationId: string; connectionId?: string },
 ): Promise<PurgeJobItem> {
-  const job = await findJob<JobRecord>(table, input.organizationId, input.jobId);
+  const job = await jobs.find<JobRecord>(input.organizationId, input.jobId);
   if (!job || job.kind !== 'purge') {
     throw new PurgeRefusedError(`No purge job ${input.jobId} for this organization`);
   }
@@ -219,10 +211,10 @@ export async function purgePage(
   input: PurgePageInput,
   log?: Logger,
 ): Promise<PurgePageResult> {
-  const table = deps.tables.connectors;
-  const job = await jobFor(table, input);
+  const jobs = new JobRepository(deps.tables.connectors);
+  const job = await jobFor(jobs, input);
   if (job.status !== 'processing') throw new PurgeRefusedError(`Job ${job.id} is already ${job.status}`);
-  const ledger = new Ledger(table);
+  const ledger = new Ledger(deps.tables.connectors);
   const start = input.cursor ?? FIRST_PAGE;
   const size = input.pageSize ?? PURGE_PAGE_SIZE;
 
@@ -237,7 +229,7 @@ export async function purgePage(
     entries = page.items.map(({ linkId, vaultId, objectId }) => ({ linkId, vaultId, objectId }));
     next = page.cursor ?? null;
     if (entries.length === 0) return { count: 0, cursor: null, done: true };
-    await table.update(jobKey(job.id), { set: { pageStart: start, pageEntries: entries, pageNext: next } });
+    await jobs.startPage(job.id, start, entries, next);
   }
 
   await inBatches(entries, DELETE_CONCURRENCY, async (entry) => {
@@ -249,17 +241,7 @@ export async function purgePage(
     await ledger.remove(input.connectionId, entry);
   });
 
-  const committed = await won(
-    table.update(
-      jobKey(job.id),
-      {
-        add: { deleted: entries.length },
-        set: { updatedAt: deps.clock.now() },
-        remove: ['pageStart', 'pageEntries', 'pageNext'],
-      },
-      { attr: 'pageStart', op: '=', value: start },
-    ),
-  );
+  const committed = await jobs.commitPage(job.id, start, entries.length, deps.clock.now());
   // Not committed: a duplicate delivery of this very task committed it first; count it once.
   log?.info('purge page deleted', { jobId: job.id, count: entries.length, committed, more: next !== null });
   return { count: entries.length, cursor: next, done: next === null || entries.length < size };
@@ -296,27 +278,25 @@ export async function finishPurge(
   input: FinishPurgeInput,
   log?: Logger,
 ): Promise<JobView> {
-  const table = deps.tables.connectors;
-  const job = await jobFor(table, input);
+  const jobs = new JobRepository(deps.tables.connectors);
+  const job = await jobFor(jobs, input);
   if (job.status !== 'processing') return jobView(job);
   let status: JobStatus = input.outcome;
   let reason = input.outcome === 'failed' ? failureReason(input.error) : undefined;
-  if (status === 'succeeded' && !(await new Ledger(table).isEmpty(job.connectionId))) {
+  if (status === 'succeeded' && !(await new Ledger(deps.tables.connectors).isEmpty(job.connectionId))) {
     status = 'failed';
     reason = 'Ledger entries remained after the last page';
   }
   if (input.outcome === 'failed') log?.warn('purge failed', { jobId: job.id, error: input.error });
   const now = deps.clock.now();
-  try {
-    const updated = await table.update<PurgeJobItem>(
-      jobKey(job.id),
-      { set: { status, reason, pages: input.pages, updatedAt: now, finishedAt: now } },
-      { attr: 'status', op: '=', value: 'processing' },
-    );
-    log?.info('purge finished', { jobId: job.id, status, deleted: updated.deleted });
-    return jobView(updated);
-  } catch (error) {
-    if (!(error instanceof ConditionFailedError)) throw error;
-    return jobView((await getJob(table, job.id))!);
-  }
+  const updated = await jobs.finish<PurgeJobItem>(job.id, {
+    status,
+    reason,
+    pages: input.pages,
+    updatedAt: now,
+    finishedAt: now,
+  });
+  if (!updated) return jobView((await jobs.get<JobRecord>(job.id))!); // finished by a duplicate task
+  log?.info('purge finished', { jobId: job.id, status, deleted: updated.deleted });
+  return jobView(updated);
 }

@@ -51,7 +51,7 @@ export async function runRefreshSweep(
       const key = `${organizationId}#${provider}`;
       let enabled = switches.get(key);
       if (!enabled) {
-        enabled = isProviderEnabled(deps.tables.connectors, organizationId, provider);
+        enabled = isProviderEnabled(deps, organizationId, provider);
         switches.set(key, enabled);
       }
       return enabled;

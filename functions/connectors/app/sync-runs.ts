@@ -12,7 +12,6 @@ import { derivedId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
 import type { Pagination } from '../../platform/pagination';
-import { queryWindow } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
 import type { ChangedFile, ContentApi } from '../infra/content';
 import { ProviderApiError } from '../infra/content';
@@ -26,14 +25,14 @@ import {
 } from '../domain/sync-policy';
 import type { SyncJob } from '../domain/views';
 import type { JobItem } from './jobs';
-import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome } from '../infra/repositories/ledger';
 import { importDocument } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
-import { Links, syncDueEntry } from './links';
+import { Links } from '../infra/repositories/import-links';
+import { JobRepository } from '../infra/repositories/jobs';
 import { contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
@@ -132,15 +131,10 @@ export async function startRun(
   };
   // The job first, then the claim: a crash in between leaves a job the sweep re-drives and the first
   // step fails as superseded, never a link claimed by a run that does not exist.
-  await deps.tables.connectors.put({
-    ...jobKey(job.id),
-    gsi1pk: runsPartition(link.id),
-    gsi1sk: `${new Date(now).toISOString()}#${job.id}`,
-    ...job,
-    ...syncDueEntry('JOB', job.id, now + STALE_JOB_MS),
-  });
+  const jobs = new JobRepository(deps.tables.connectors);
+  await jobs.create(job, { runOf: link.id, heartbeatAt: now + STALE_JOB_MS });
   if (!(await links.claimRun(link.id, job.id, now))) {
-    await deps.tables.connectors.delete(jobKey(job.id));
+    await jobs.delete(job.id);
     const current = await activeRun(deps, (await links.get(link.id)) ?? link);
     if (current) return { id: current.id, status: current.status, started: false };
     throw new ConflictError('Another run of this link is starting; retry');
@@ -153,7 +147,7 @@ export async function startRun(
 /** The link's run in flight; a claim left by a run that already finished is released. */
 async function activeRun(deps: Deps, link: ImportLinkItem): Promise<SyncJobItem | undefined> {
   if (!link.activeRunId) return undefined;
-  const job = await deps.tables.connectors.get<SyncJobItem>(jobKey(link.activeRunId));
+  const job = await new JobRepository(deps.tables.connectors).get<SyncJobRecord>(link.activeRunId);
   if (job?.status === 'processing') return job;
   await new Links(deps.tables.connectors).update(
     link.id,
@@ -170,11 +164,7 @@ async function activeRun(deps: Deps, link: ImportLinkItem): Promise<SyncJobItem 
 /** A link's runs, newest first. */
 export async function listRuns(deps: Deps, organizationId: string, linkId: string, page: Pagination) {
   const link = await new Links(deps.tables.connectors).owned(organizationId, linkId);
-  const window = await queryWindow<SyncJobItem>(
-    deps.tables.connectors,
-    { index: 'gsi1', partition: runsPartition(link.id), descending: true },
-    page,
-  );
+  const window = await new JobRepository(deps.tables.connectors).listRuns<SyncJobRecord>(link.id, page);
   return {
     data: window.items.map(syncRunView),
     limit: page.limit,
@@ -182,8 +172,6 @@ export async function listRuns(deps: Deps, organizationId: string, linkId: strin
     has_more: window.hasMore,
   };
 }
-
-const runsPartition = (linkId: string) => `ILINK#${linkId}#RUNS`;
 
 /** One step of a run, as the syncs queue's worker takes it. */
 export function runSyncStep(

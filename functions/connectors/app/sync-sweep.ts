@@ -8,10 +8,11 @@ import type { Logger } from '../../platform/logger';
 import { effectiveStatus } from '../domain/token-policy';
 import { queueStep } from './job-steps';
 import type { SteppedJob } from './job-steps';
-import type { JobItem } from './jobs';
-import { jobKey } from './jobs';
 import type { ImportLinkItem } from './links';
-import { Links, SYNC_DUE_SHARDS, advanceSchedule, syncDuePartition } from './links';
+import { advanceSchedule } from './links';
+import { Links } from '../infra/repositories/import-links';
+import { JobRepository } from '../infra/repositories/jobs';
+import { SYNC_DUE_SHARDS, syncDueAtOf, syncDuePage } from '../infra/repositories/sync-due';
 import { isProviderEnabled } from './provider-settings';
 import { ConnectionRepository } from '../infra/repositories/connections';
 import { startRun } from './sync-runs';
@@ -23,7 +24,6 @@ export type SyncSweepSummary = Partial<Record<SyncSweepOutcome, number>> & {
   truncated: boolean;
 };
 
-const dueAtOf = (sortKey: unknown) => Date.parse(String(sortKey ?? '').split('#')[0]!);
 const PAGE_SIZE = 50;
 const MAX_PAGES = 200;
 
@@ -42,24 +42,19 @@ export async function runSyncSweep(
         summary.truncated = true;
         break;
       }
-      const page = await deps.tables.connectors.query({
-        index: 'gsi2',
-        partition: syncDuePartition(shard),
-        limit: PAGE_SIZE,
-        cursor,
-      });
-      const due = page.items.filter((item) => dueAtOf(item.gsi2sk) <= startedAt);
+      const page = await syncDuePage(deps.tables.connectors, shard, cursor, PAGE_SIZE);
+      const due = page.items.filter((item) => item.dueAt <= startedAt);
       for (const item of due) {
         summary.entries++;
         try {
           count(
-            item.sk === 'ILINK'
-              ? await scheduledRun(deps, String(item.id), options.log)
-              : await redrive(deps, String(item.id), options.log),
+            item.kind === 'LINK'
+              ? await scheduledRun(deps, item.id, options.log)
+              : await redrive(deps, item.id, options.log),
           );
         } catch (error) {
           count('errors');
-          options.log.error('sync sweep entry failed', { pk: item.pk, error });
+          options.log.error('sync sweep entry failed', { kind: item.kind, id: item.id, error });
         }
       }
       if (due.length < page.items.length) break; // the rest comes due later
@@ -75,8 +70,7 @@ async function skipReason(deps: Deps, link: ImportLinkItem): Promise<string | un
   const status = connection ? effectiveStatus(connection, deps.clock.now()) : 'revoked';
   if (status === 'revoked' || status === 'pending' || status === 'reauth_required')
     return `connection_${status}`;
-  if (!(await isProviderEnabled(deps.tables.connectors, link.organizationId, link.provider)))
-    return 'provider_disabled';
+  if (!(await isProviderEnabled(deps, link.organizationId, link.provider))) return 'provider_disabled';
   return undefined;
 }
 
@@ -86,7 +80,7 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
   const now = deps.clock.now();
   if (!link) return 'cleaned';
   if (!link.schedule) {
-    await links.update(link.id, { remove: ['gsi2pk', 'gsi2sk', 'nextRunAt'] });
+    await links.update(link.id, { remove: ['nextRunAt'] });
     return 'cleaned';
   }
   if ((link.nextRunAt ?? 0) > now) return 'not_due';
@@ -111,7 +105,7 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
         ...(reason ? { lastSkip: { at: now, reason } } : {}),
         updatedAt: now,
       },
-      ...(unschedule ? { remove: ['gsi2pk', 'gsi2sk', 'nextRunAt'] } : {}),
+      ...(unschedule ? { remove: ['nextRunAt'] } : {}),
     },
     { attr: 'nextRunAt', op: '=', value: link.nextRunAt! },
   );
@@ -120,13 +114,14 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
 }
 
 async function redrive(deps: Deps, jobId: string, log: Logger): Promise<SyncSweepOutcome> {
-  const job = await deps.tables.connectors.get<JobItem<SteppedJob>>(jobKey(jobId));
+  const jobs = new JobRepository(deps.tables.connectors);
+  const job = await jobs.get<SteppedJob>(jobId);
   if (!job) return 'cleaned';
   if (job.status !== 'processing') {
-    await deps.tables.connectors.update(jobKey(jobId), { remove: ['gsi2pk', 'gsi2sk'] });
+    await jobs.clearHeartbeat(jobId);
     return 'cleaned';
   }
-  if (dueAtOf(job.gsi2sk) > deps.clock.now()) return 'not_due';
+  if (syncDueAtOf(job) > deps.clock.now()) return 'not_due';
   log.warn('re-driving a job nobody advanced', { jobId, kind: job.kind, ticket: job.ticket });
   return (await queueStep(deps, job)) ? 'redriven' : 'not_due';
 }

@@ -4,5 +4,5 @@ import { listProviders } from '../../app/provider-settings';
 
 export const create = apiRoute(CONNECTOR_ROUTE.listProviders, async ({ deps, principal }) => ({
   status: 200,
-  body: { data: await listProviders(deps.tables.connectors, principal.organizationId) },
+  body: { data: await listProviders(deps, principal.organizationId) },
 }));

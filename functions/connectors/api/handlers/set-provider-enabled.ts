@@ -4,13 +4,7 @@ import { setProviderEnabled } from '../../app/provider-settings';
 
 /** PATCH /connectors/v1/connections: a provider off (or on) for the whole organization; 200 {provider, enabled, updated_at}. */
 export const create = apiRoute(CONNECTOR_ROUTE.setProviderEnabled, async ({ body, deps, principal, log }) => {
-  const result = await setProviderEnabled(
-    deps.tables.connectors,
-    deps.clock,
-    principal.organizationId,
-    body.provider,
-    body.enabled,
-  );
+  const result = await setProviderEnabled(deps, principal.organizationId, body.provider, body.enabled);
   log.info('provider switched for the organization', { provider: body.provider, enabled: body.enabled });
   return { status: 200, body: result };
 });

@@ -3,7 +3,7 @@
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import { isProviderEnabled } from './provider-settings';
-import { ConnectionRepository, DUE_SHARDS, dueAtOf } from '../infra/repositories/connections';
+import { ConnectionRepository, DUE_SHARDS } from '../infra/repositories/connections';
 import type { LifecycleDeps, SweepContext, SweepOutcome } from './token-lifecycle';
 import { sweepEntry } from './token-lifecycle';
 
@@ -72,9 +72,9 @@ export async function runRefreshSweep(
         break;
       }
       const page = await store.queryDue(shard, cursor, options.pageSize ?? 50);
-      const firstLater = page.items.findIndex((item) => dueAtOf(item) > startedAt);
+      const firstLater = page.items.findIndex((item) => item.dueAt > startedAt);
       const due = (firstLater === -1 ? page.items : page.items.slice(0, firstLater)).filter((item) => {
-        const key = `${item.pk}|${item.sk}`;
+        const key = `${item.connectionId}|${item.kind}`;
         if (seen.has(key)) return false;
         seen.add(key);
         return true;
@@ -89,7 +89,7 @@ export async function runRefreshSweep(
           count(await sweepEntry(deps, config, item, context));
         } catch (error) {
           count('errors');
-          options.log.error('refresh sweep entry failed', { pk: item.pk, sk: item.sk, error });
+          options.log.error('refresh sweep entry failed', { ...item, error });
         }
       });
       if (firstLater !== -1 || summary.truncated) break;

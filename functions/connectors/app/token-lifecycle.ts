@@ -13,7 +13,8 @@ import type { TokenSet } from '../infra/oauth-client';
 import { ProviderHttpError, refreshTokens } from '../infra/oauth-client';
 import { PROVIDERS } from '../domain/providers';
 import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositories/connections';
-import { ConnectionRepository, dueAtOf, dueSubject } from '../infra/repositories/connections';
+import { ConnectionRepository, dueAtOf } from '../infra/repositories/connections';
+import type { DueEntry } from '../infra/repositories/connections';
 import type { SweepOutcome } from '../domain/connection-decide';
 import { AFTER_REFRESH } from '../domain/connection-decide';
 import type { Freshness, ProviderFailure } from '../domain/token-policy';
@@ -429,11 +430,11 @@ export interface SweepContext extends LifecycleOptions {
 export async function sweepEntry(
   deps: LifecycleDeps,
   config: ConnectorConfig,
-  entry: { pk: string; sk: string; gsi2sk?: unknown },
+  entry: DueEntry,
   context: SweepContext,
 ): Promise<SweepOutcome> {
   const repository = new ConnectionRepository(deps.tables.connectors);
-  const { connectionId, kind } = dueSubject(entry);
+  const { connectionId, kind } = entry;
   let connection = await repository.get(connectionId);
   if (kind === 'CONN') {
     if (!connection) return 'cleaned';

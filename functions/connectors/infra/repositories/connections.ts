@@ -15,7 +15,7 @@ import type { SealedValue } from '../../../platform/envelope';
 import { ConditionFailedError, won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { queryWindow } from '../../../platform/pagination';
-import type { Condition, Item, Key, Page, Table } from '../../../platform/ports';
+import type { Condition, Item, Page, Table } from '../../../platform/ports';
 import type { ProviderId } from '../../domain/providers';
 import type { ConnectionRecord, ConnectionStatus } from '../../domain/connection';
 import type { Change } from '../../domain/connection-decide';
@@ -61,7 +61,7 @@ export const DUE_SHARDS = 8;
 const duePartition = (shard: number) => `TOKEN_DUE#${shard}`;
 const dueShard = (connectionId: string) =>
   createHash('sha256').update(connectionId).digest()[0]! % DUE_SHARDS;
-type DueKind = 'TOKENS' | 'CONN';
+export type DueKind = 'TOKENS' | 'CONN';
 const DUE_ATTRIBUTES = ['gsi2pk', 'gsi2sk'];
 
 /** The index attributes that make an item come due at `dueAt` (ms). */
@@ -75,9 +75,11 @@ function dueEntry(connectionId: string, kind: DueKind, dueAt: number) {
 /** When an index entry comes due (ms), read from its sort key; NaN for an item with no entry. */
 export const dueAtOf = (item: Item): number => Date.parse(String(item.gsi2sk ?? '').split('#')[0]!);
 
-/** What a due-index entry is about: a connection's tokens (a refresh) or the connection itself. */
-export function dueSubject(entry: Key): { connectionId: string; kind: DueKind } {
-  return { connectionId: entry.pk.slice('CONN#'.length), kind: entry.sk === 'CONN' ? 'CONN' : 'TOKENS' };
+/** A refresh-sweep entry: a connection's tokens (a refresh) or the connection itself, and when it is due. */
+export interface DueEntry {
+  connectionId: string;
+  kind: DueKind;
+  dueAt: number;
 }
 
 /** The tokens item's entry: due when the access token should be refreshed. */
@@ -283,8 +285,21 @@ export class ConnectionRepository {
   }
 
   /** One page of a due-index partition, earliest first. */
-  queryDue(shard: number, cursor: string | undefined, limit: number): Promise<Page<Item>> {
-    return this.table.query<Item>({ index: 'gsi2', partition: duePartition(shard), cursor, limit });
+  async queryDue(shard: number, cursor: string | undefined, limit: number): Promise<Page<DueEntry>> {
+    const page = await this.table.query<Item>({
+      index: 'gsi2',
+      partition: duePartition(shard),
+      cursor,
+      limit,
+    });
+    return {
+      items: page.items.map((item) => ({
+        connectionId: item.pk.slice('CONN#'.length),
+        kind: item.sk === 'CONN' ? 'CONN' : 'TOKENS',
+        dueAt: dueAtOf(item),
+      })),
+      cursor: page.cursor,
+    };
   }
 
   async deleteTokens(connectionId: string): Promise<void> {

@@ -1,7 +1,7 @@
-// A webhook endpoint as stored in the webhooks table (the API's view is in app/endpoints.ts).
+// A webhook endpoint as stored (its keys are the endpoint repository's; the API's view is in
+// app/endpoints.ts).
 import type { SealedValue } from '../../platform/envelope';
 import type { Permission } from '../../platform/permissions';
-import type { Item } from '../../platform/ports';
 import type { ResourceScopes } from './filters';
 
 export interface StoredSecret {
@@ -11,7 +11,18 @@ export interface StoredSecret {
   retiresAt?: number;
 }
 
-export interface EndpointItem extends Item {
+/**
+ * An event the endpoint's last change emits, written with that change (the item-embedded outbox) and
+ * published after it by the worker that made it, or by the next worker that reads the endpoint.
+ */
+export interface OutboxEvent {
+  /** Fixed when the change is written: a second publication is the same event (fan-out is idempotent per id). */
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface EndpointItem {
   id: string;
   organizationId: string;
   url: string;
@@ -29,4 +40,7 @@ export interface EndpointItem extends Item {
   /** Newest first. */
   signingSecrets: StoredSecret[];
   secretVersion: number;
+  /** Events of the last change not yet known to be published, and the token that clears them. */
+  outbox?: OutboxEvent[];
+  outboxToken?: string;
 }

@@ -13,7 +13,7 @@ export type { SweepSummary } from './app/sweep';
 export { runRefreshSweep } from './app/sweep';
 export { Ledger, importDocument } from './app/ledger';
 export { Links } from './app/links';
-export { ConnectorStore } from './app/store';
+export { ConnectionRepository } from './infra/repositories/connections';
 export { callbackUrl } from './domain/flow-crypto';
 export type { ProviderId } from './domain/providers';
 export { PROVIDERS, PROVIDER_IDS, providerEnv } from './domain/providers';

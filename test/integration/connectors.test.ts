@@ -10,7 +10,7 @@ import {
   getConnection,
   tokenContext,
 } from '../../functions/connectors/app/connections';
-import type { TokenItem } from '../../functions/connectors/app/store';
+import type { TokenItem } from '../../functions/connectors/infra/repositories/connections';
 import { startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
 import { ManualClock } from '../../functions/platform/clock';

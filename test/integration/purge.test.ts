@@ -32,7 +32,7 @@ import type { ImportLinkRecord } from '../../functions/connectors/app/links';
 import { Links } from '../../functions/connectors/app/links';
 import type { JobView } from '../../functions/connectors/app/purge';
 import { startPurge } from '../../functions/connectors/app/purge';
-import { ConnectorStore } from '../../functions/connectors/app/store';
+import { ConnectionRepository } from '../../functions/connectors/infra/repositories/connections';
 import { systemClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/ports';
 import { newId } from '../../functions/platform/ids';
@@ -113,7 +113,7 @@ type PurgeDeps = typeof deps;
 async function revokedConnection(d: PurgeDeps = deps): Promise<string> {
   const id = newId('conn');
   const now = Date.now();
-  await new ConnectorStore(d.tables.connectors).putConnection({
+  await new ConnectionRepository(d.tables.connectors).create({
     id,
     organizationId: ORG,
     provider: 'practice',

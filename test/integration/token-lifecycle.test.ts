@@ -8,8 +8,8 @@ import { completeConnection, openConnectLink } from '../../functions/connectors/
 import { createConnection, disconnect, getConnection } from '../../functions/connectors/app/connections';
 import { fetchAccount } from '../../functions/connectors/infra/oauth-client';
 import { PROVIDERS } from '../../functions/connectors/domain/providers';
-import type { ConnectionItem } from '../../functions/connectors/app/store';
-import { ConnectorStore } from '../../functions/connectors/app/store';
+import type { ConnectionItem } from '../../functions/connectors/infra/repositories/connections';
+import { ConnectionRepository } from '../../functions/connectors/infra/repositories/connections';
 import { runRefreshSweep } from '../../functions/connectors/app/sweep';
 import { getAccessToken } from '../../functions/connectors/app/token-lifecycle';
 import type { SandboxProvider } from '../../sandbox';
@@ -30,7 +30,7 @@ let sandbox: SandboxProvider;
 let clock: ManualClock;
 let deps: Deps & { queues: { events: LocalQueue; deliveries: LocalQueue; syncs: LocalQueue } };
 let config: ConnectorConfig;
-let store: ConnectorStore;
+let store: ConnectionRepository;
 
 beforeAll(async () => {
   clock = new ManualClock(Date.now());
@@ -51,7 +51,7 @@ beforeAll(async () => {
     vault: awsVault(tables, clock),
     secrets: awsSecrets(),
   };
-  store = new ConnectorStore(deps.tables.connectors);
+  store = new ConnectionRepository(deps.tables.connectors);
 });
 
 afterAll(async () => {
@@ -202,7 +202,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     clock.advance(HOUR - 5 * 60_000);
 
     expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({ throttled: 1 });
-    const throttled = (await store.getConnection(id))!;
+    const throttled = (await store.get(id))!;
     expect(throttled).toMatchObject({ status: 'throttled', previousStatus: 'healthy' });
     expect(throttled.throttleEndsAt!).toBe(clock.now() + 90_000);
     expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toEqual({
@@ -215,7 +215,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
       unthrottled: 1,
       refreshed: 1,
     });
-    const restored = (await store.getConnection(id))!;
+    const restored = (await store.get(id))!;
     expect(restored.status).toBe('healthy');
     expect(restored.throttleEndsAt).toBeUndefined();
     expect(restored.gsi2pk).toBeUndefined();

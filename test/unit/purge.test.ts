@@ -10,7 +10,7 @@ import { getConnectorJob } from '../../functions/connectors/app/job-status';
 import type { JobView } from '../../functions/connectors/app/purge';
 import { failureReason, purgePage, startPurge } from '../../functions/connectors/app/purge';
 import type { VaultRef } from '../../functions/platform/ports';
-import { ConnectorStore } from '../../functions/connectors/app/store';
+import { ConnectionRepository } from '../../functions/connectors/infra/repositories/connections';
 import { ManualClock } from '../../functions/platform/clock';
 import { ConflictError, NotFoundError } from '../../functions/platform/errors';
 import { newId } from '../../functions/platform/ids';
@@ -31,7 +31,7 @@ beforeEach(() => {
 
 async function connection(status: 'revoked' | 'healthy' = 'revoked', organizationId = ORG): Promise<string> {
   const id = newId('conn');
-  await new ConnectorStore(deps.tables.connectors).putConnection({
+  await new ConnectionRepository(deps.tables.connectors).create({
     id,
     organizationId,
     provider: 'practice',

@@ -7,8 +7,12 @@ import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { getConnection, listConnections, tokenContext } from '../../functions/connectors/app/connections';
 import { parseRetryAfter } from '../../functions/connectors/infra/oauth-client';
 import { setProviderEnabled } from '../../functions/connectors/app/provider-settings';
-import type { ConnectionItem, TokenItem } from '../../functions/connectors/app/store';
-import { ConnectorStore, DUE_SHARDS, dueAtOf } from '../../functions/connectors/app/store';
+import type { ConnectionItem, TokenItem } from '../../functions/connectors/infra/repositories/connections';
+import {
+  ConnectionRepository,
+  DUE_SHARDS,
+  dueAtOf,
+} from '../../functions/connectors/infra/repositories/connections';
 import { runRefreshSweep } from '../../functions/connectors/app/sweep';
 import {
   ConnectionThrottledError,
@@ -27,6 +31,8 @@ import {
   tokenFreshness,
 } from '../../functions/connectors/domain/token-policy';
 import { ManualClock } from '../../functions/platform/clock';
+import { outboxEvent, pendingEvents } from '../../functions/events';
+import { decide } from '../../functions/connectors/domain/connection-decide';
 import { open, seal } from '../../functions/platform/envelope';
 import { Logger } from '../../functions/platform/logger';
 
@@ -163,7 +169,7 @@ type Answer = { status: number; body: Record<string, unknown>; headers?: Record<
 
 let clock: ManualClock;
 let deps: LocalDeps;
-let store: ConnectorStore;
+let store: ConnectionRepository;
 let tokenCalls: URLSearchParams[];
 let script: (n: number) => Answer;
 let issuedCount: number;
@@ -200,7 +206,7 @@ beforeEach(() => {
   clock = new ManualClock(T0);
   deps = createLocalDeps({ clock });
   const { tables } = deps;
-  store = new ConnectorStore(tables.connectors);
+  store = new ConnectionRepository(tables.connectors);
   tokenCalls = [];
   issuedCount = 0;
   script = () => issue();
@@ -221,7 +227,7 @@ afterEach(() => {
 
 async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string> {
   const now = clock.now();
-  await store.putConnection({
+  await store.create({
     id,
     organizationId: ORG,
     provider: 'practice',
@@ -255,7 +261,7 @@ async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string>
 }
 
 const stored = async (id: string) => ({
-  connection: (await store.getConnection(id)) as ConnectionItem,
+  connection: (await store.get(id)) as ConnectionItem,
   tokens: (await store.getTokens(id)) as TokenItem,
 });
 const events = () => deps.queues.events.drain().map((b) => JSON.parse(b) as { type: string; data: unknown });
@@ -348,7 +354,7 @@ describe('lapse', () => {
     expect(tokenCalls).toHaveLength(1);
     const { connection, tokens } = await stored(id);
     expect(connection).toMatchObject({ status: 'reauth_required' });
-    expect(connection.reauthEventPending).toBeUndefined();
+    expect(pendingEvents(connection)).toEqual([]);
     expect(tokens.gsi2pk).toBeUndefined();
     expect(events()).toEqual([
       expect.objectContaining({
@@ -461,13 +467,59 @@ describe('the sweep', () => {
     await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
   });
 
-  it('publishes a reauth_required event whose publisher died, then drops the entry', async () => {
+  it('publishes, from the sweep, the reauth_required event of a process that died after the change', async () => {
     const id = await seedConnection();
-    await store.updateConnection(id, { status: 'reauth_required', reauthEventPending: 'healthy' });
-    clock.advance(55 * MIN);
-    expect(await sweep()).toMatchObject({ cleaned: 1 });
-    expect(events().map((e) => e.type)).toEqual(['connection.reauth_required']);
-    expect((await stored(id)).tokens.gsi2pk).toBeUndefined();
-    expect(tokenCalls).toHaveLength(0);
+    script = () => ({ status: 400, body: { error: 'invalid_grant' } });
+    const send = deps.queues.events.send.bind(deps.queues.events);
+    deps.queues.events.send = async () => {
+      throw new Error('the process died before publishing');
+    };
+    clock.advance(2 * HOUR);
+    await expect(getAccessToken(deps, config, id, { log })).rejects.toMatchObject({
+      reason: 'reauth_required',
+    });
+    deps.queues.events.send = send;
+    const { connection } = await stored(id);
+    expect(connection.status).toBe('reauth_required');
+    const pending = pendingEvents(connection);
+    expect(pending.map((e) => e.type)).toEqual(['connection.reauth_required']);
+    expect(events()).toEqual([]);
+
+    clock.advance(MIN);
+    expect(await sweep()).toMatchObject({ entries: 1, cleaned: 1 });
+    expect(events()).toEqual([
+      expect.objectContaining({
+        id: pending[0]!.id,
+        occurred_at: new Date(T0 + 2 * HOUR).toISOString(),
+        data: {
+          connectionId: id,
+          provider: 'practice',
+          status: 'reauth_required',
+          previousStatus: 'healthy',
+        },
+      }),
+    ]);
+    const after = (await stored(id)).connection;
+    expect(pendingEvents(after)).toEqual([]);
+    expect(after.gsi2pk).toBeUndefined();
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    expect(events()).toEqual([]);
+    expect(tokenCalls).toHaveLength(1);
+  });
+
+  it('stores and publishes no event for a change whose conditional write lost', async () => {
+    const id = await seedConnection();
+    const read = (await stored(id)).connection;
+    await throttleConnection(deps, id, 30, { log }); // another change wins first
+    const lapse = decide(read, { kind: 'lapse' }, clock.now());
+    if (lapse.outcome !== 'change') throw new Error('expected a change');
+    const event = outboxEvent({ organizationId: ORG, ...lapse.events[0]! }, clock.now());
+    expect(await store.apply(read, lapse, [event])).toBeUndefined();
+    const { connection } = await stored(id);
+    expect(connection.status).toBe('throttled');
+    expect(pendingEvents(connection)).toEqual([]);
+    clock.advance(HOUR);
+    await sweep();
+    expect(events().map((e) => e.type)).not.toContain('connection.reauth_required');
   });
 });

@@ -27,8 +27,12 @@ import { ProviderDeadline, ProviderHttpError, exchangeCode, fetchAccount } from 
 import { isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
-import type { Account, ConnectionItem, FlowItem, TokenItem, TokenRecord } from './store';
-import { ConnectorStore } from './store';
+import type { Account } from '../domain/connection';
+import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositories/connections';
+import { ConnectionRepository } from '../infra/repositories/connections';
+import type { FlowItem } from '../infra/repositories/connect-flows';
+import { ConnectFlowRepository } from '../infra/repositories/connect-flows';
+import { transition } from './connection-changes';
 import { GoneError, NotFoundError } from '../../platform/errors';
 import { invalidField } from '../../platform/validation';
 
@@ -73,9 +77,9 @@ const verifierContext = (organizationId: string, connectionId: string) => ({
 });
 
 /** The link a connect token names, when it can still start a flow (404 unknown or used, 410 expired). */
-async function usableLink(store: ConnectorStore, token: string, now: number) {
+async function usableLink(flows: ConnectFlowRepository, token: string, now: number) {
   if (!isConnectToken(token)) throw new NotFoundError('This connect link is not valid');
-  const link = await store.getLink(sha256(token));
+  const link = await flows.getLink(sha256(token));
   if (!link) throw new NotFoundError('This connect link is not valid');
   if (link.usedAt !== undefined) throw new NotFoundError('This connect link has already been used');
   if (now > link.linkExpiresAt) throw new GoneError('This connect link has expired; create a new connection');
@@ -90,7 +94,7 @@ export async function describeConnectLink(
   deps: Pick<Deps, 'tables' | 'clock'>,
   token: string,
 ): Promise<{ providerName: string }> {
-  const link = await usableLink(new ConnectorStore(deps.tables.connectors), token, deps.clock.now());
+  const link = await usableLink(new ConnectFlowRepository(deps.tables.connectors), token, deps.clock.now());
   return { providerName: PROVIDERS[link.provider].displayName };
 }
 
@@ -100,14 +104,14 @@ export async function openConnectLink(
   config: ConnectorConfig,
   input: { token: string; cookieHeader?: string; baseUrl: string },
 ): Promise<FlowRedirect> {
-  const store = new ConnectorStore(deps.tables.connectors);
+  const flows = new ConnectFlowRepository(deps.tables.connectors);
   const hash = sha256(input.token);
   const now = deps.clock.now();
-  const link = await usableLink(store, input.token, now);
-  if (!(await store.consumeLink(hash, now)))
+  const link = await usableLink(flows, input.token, now);
+  if (!(await flows.consumeLink(hash, now)))
     throw new NotFoundError('This connect link has already been used');
 
-  const connection = await store.getConnection(link.connectionId);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
   if (!connection) throw new NotFoundError('This connect link is not valid');
   const end = (outcome: ReturnError): FlowRedirect => ({
     location: appendQuery(connection.returnUrl, 'error', outcome),
@@ -125,7 +129,7 @@ export async function openConnectLink(
   const nonce = newNonce();
   const pkce = newPkce();
   const flowExpiresAt = now + STATE_TTL_MS;
-  await store.putFlow(nonce, {
+  await flows.putFlow(nonce, {
     connectionId: connection.id,
     organizationId: connection.organizationId,
     provider: link.provider,
@@ -182,7 +186,7 @@ interface ActiveFlow {
 
 /** Step 1: the signed state names a flow and its pending connection, or the callback is forged. */
 async function loadFlow(
-  store: ConnectorStore,
+  deps: Pick<Deps, 'tables'>,
   config: ConnectorConfig,
   input: CallbackInput,
   now: number,
@@ -192,7 +196,10 @@ async function loadFlow(
   if (!check.ok && check.reason !== 'expired') throw invalid();
   const { payload } = check;
   if (payload.p !== input.provider) throw invalid();
-  const [flow, connection] = await Promise.all([store.getFlow(payload.n), store.getConnection(payload.c)]);
+  const [flow, connection] = await Promise.all([
+    new ConnectFlowRepository(deps.tables.connectors).getFlow(payload.n),
+    new ConnectionRepository(deps.tables.connectors).get(payload.c),
+  ]);
   if (!flow || !connection || flow.connectionId !== connection.id) throw invalid();
   return { nonce: payload.n, flow, connection, inDate: check.ok };
 }
@@ -201,14 +208,15 @@ async function loadFlow(
 async function flowRefusal(
   deps: Deps,
   config: ConnectorConfig,
-  store: ConnectorStore,
   { nonce, flow, connection, inDate }: ActiveFlow,
   input: CallbackInput,
   now: number,
   log: Logger,
 ): Promise<ReturnError | undefined> {
   if (!inDate || now > flow.flowExpiresAt) return 'oauth_flow_inactive';
-  if (!(await store.consumeFlow(nonce, now))) return 'oauth_flow_inactive';
+  if (!(await new ConnectFlowRepository(deps.tables.connectors).consumeFlow(nonce, now))) {
+    return 'oauth_flow_inactive';
+  }
   const cookie = readCookie(input.cookieHeader, BROWSER_COOKIE);
   if (!cookie || !sameHash(sha256(cookie), flow.browserHash)) return 'oauth_flow_inactive';
   if (connection.status !== 'pending') return 'oauth_flow_inactive';
@@ -296,15 +304,14 @@ export async function completeConnection(
   // From the first line: the table and KMS calls before the exchange spend the same 29 s.
   const deadline = new ProviderDeadline(limits.budgetMs);
   const now = deps.clock.now();
-  const store = new ConnectorStore(deps.tables.connectors);
-  const active = await loadFlow(store, config, input, now);
+  const active = await loadFlow(deps, config, input, now);
   const { connection } = active;
   const end = (outcome: ReturnError): FlowRedirect => ({
     location: appendQuery(connection.returnUrl, 'error', outcome),
     outcome,
     connectionId: connection.id,
   });
-  const refusal = await flowRefusal(deps, config, store, active, input, now, log);
+  const refusal = await flowRefusal(deps, config, active, input, now, log);
   if (refusal) return end(refusal);
   const grant = await obtainGrant(
     deps,
@@ -320,7 +327,6 @@ export async function completeConnection(
     deps,
     config,
     log,
-    store,
     connection,
     grant.account,
     grant.tokens,
@@ -370,7 +376,7 @@ async function sealTokens(
  */
 async function storeTokens(
   deps: Deps,
-  store: ConnectorStore,
+  store: ConnectionRepository,
   connection: ConnectionItem,
   tokens: TokenSet,
   scopes: string[],
@@ -433,7 +439,6 @@ async function attach(
   deps: Deps,
   config: ConnectorConfig,
   log: Logger,
-  store: ConnectorStore,
   pending: ConnectionItem,
   account: Account,
   tokens: TokenSet,
@@ -441,31 +446,23 @@ async function attach(
   deadline: ProviderDeadline,
 ): Promise<string | undefined> {
   const { organizationId, provider } = pending;
+  const store = new ConnectionRepository(deps.tables.connectors);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const now = deps.clock.now();
     const holderId = await store.accountHolder(organizationId, provider, account.external_id);
-    const holder = holderId && holderId !== pending.id ? await store.getConnection(holderId) : undefined;
+    const holder = holderId && holderId !== pending.id ? await store.get(holderId) : undefined;
     if (holder && ACTIVE_STATUSES.has(holder.status)) {
       const superseded = await storeTokens(deps, store, holder, tokens, scopes);
       if (superseded) await revokeSuperseded(deps, config, superseded, tokens, log, deadline);
-      const updated = await store.updateConnection(
-        holder.id,
-        { status: 'healthy', account, updatedAt: now },
-        { not: 'revoked' },
-      );
-      if (!updated) continue; // disconnected meanwhile: it released the account, so claim it below
-      await store.updateConnection(
-        pending.id,
-        { status: 'revoked', supersededBy: holder.id, revokedAt: now, updatedAt: now },
-        'pending',
-      );
+      const reconnected = await transition(deps, holder.id, { kind: 'reconnect', account }, log);
+      if (reconnected.outcome !== 'changed') continue; // disconnected meanwhile: it released the account
+      await transition(deps, pending.id, { kind: 'supersede', by: holder.id }, log);
       return holder.id;
     }
     if (!(await store.claimAccount(organizationId, provider, account.external_id, pending.id, holderId)))
       continue;
     await storeTokens(deps, store, pending, tokens, scopes);
-    if (await store.updateConnection(pending.id, { status: 'healthy', account, updatedAt: now }, 'pending'))
-      return pending.id;
+    const connected = await transition(deps, pending.id, { kind: 'connect', account }, log);
+    if (connected.outcome === 'changed') return pending.id;
     await store.deleteTokens(pending.id);
     await store.releaseAccount(organizationId, provider, account.external_id, pending.id);
     return undefined;

@@ -1,5 +1,4 @@
 // Connection use cases: create a pending connection with its one-time link, read and list, disconnect.
-import { publishEvent } from '../../events';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open } from '../../platform/envelope';
@@ -16,17 +15,16 @@ import { enabledProviders, isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
 import type { ConnectionStatus } from '../domain/connection';
-import type { ConnectionItem, TokenItem } from './store';
-import { ConnectorStore } from './store';
+import { APPLIES_FROM } from '../domain/connection-decide';
+import type { ConnectionItem, TokenItem } from '../infra/repositories/connections';
+import { ConnectionRepository } from '../infra/repositories/connections';
+import { ConnectFlowRepository } from '../infra/repositories/connect-flows';
+import { flushConnection, transition } from './connection-changes';
 import { effectiveStatus } from '../domain/token-policy';
 import type { Connection, ConnectionDetail, ConnectionList, PendingConnection } from '../domain/views';
 
 /** Statuses of a connection that holds a live grant: completing a flow for its account reconnects it. */
-export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
-  'healthy',
-  'reauth_required',
-  'throttled',
-]);
+export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set(APPLIES_FROM.reconnect);
 
 /** Links and flow records are kept a day past expiry so a late visit still reads 410, not 404. */
 export const RECORD_GRACE_SECONDS = 24 * 3600;
@@ -67,8 +65,7 @@ export async function createConnection(
   const now = deps.clock.now();
   const id = newId('conn');
   const createdAt = now;
-  const store = new ConnectorStore(deps.tables.connectors);
-  await store.putConnection({
+  await new ConnectionRepository(deps.tables.connectors).create({
     id,
     organizationId,
     provider: input.provider,
@@ -79,7 +76,7 @@ export async function createConnection(
     updatedAt: createdAt,
   });
   return mintConnectLink(
-    store,
+    new ConnectFlowRepository(deps.tables.connectors),
     { id, organizationId, provider: input.provider, scopeTier: tier },
     now,
     baseUrl,
@@ -88,14 +85,14 @@ export async function createConnection(
 
 /** A one-time connect link for a pending connection: only the token's hash is stored. */
 async function mintConnectLink(
-  store: ConnectorStore,
+  flows: ConnectFlowRepository,
   connection: { id: string; organizationId: string; provider: ProviderId; scopeTier: string },
   now: number,
   baseUrl: string,
 ): Promise<PendingConnection> {
   const { token, hash } = newConnectToken();
   const linkExpiresAt = now + CONNECT_LINK_TTL_MS;
-  await store.putLink(hash, {
+  await flows.putLink(hash, {
     connectionId: connection.id,
     organizationId: connection.organizationId,
     provider: connection.provider,
@@ -121,23 +118,31 @@ export async function reissueConnectLink(
   connectionId: string,
   baseUrl: string,
 ): Promise<PendingConnection> {
-  const store = new ConnectorStore(deps.tables.connectors);
-  const connection = await owned(store, organizationId, connectionId);
+  const connection = await owned(
+    new ConnectionRepository(deps.tables.connectors),
+    organizationId,
+    connectionId,
+  );
   if (connection.status !== 'pending') {
     throw new ConflictError(
       `The connection created with this Idempotency-Key is ${connection.status}; GET /connectors/v1/connections/${connectionId}`,
     );
   }
-  return mintConnectLink(store, connection, deps.clock.now(), baseUrl);
+  return mintConnectLink(
+    new ConnectFlowRepository(deps.tables.connectors),
+    connection,
+    deps.clock.now(),
+    baseUrl,
+  );
 }
 
 /** The organization's connection; another organization's id reads as not found. */
 export async function owned(
-  store: ConnectorStore,
+  connections: ConnectionRepository,
   organizationId: string,
   id: string,
 ): Promise<ConnectionItem> {
-  const item = await store.getConnection(id);
+  const item = await connections.get(id);
   if (!item || item.organizationId !== organizationId) throw new NotFoundError('Connection not found');
   return item;
 }
@@ -148,7 +153,7 @@ export async function getConnection(
   organizationId: string,
   id: string,
 ): Promise<ConnectionDetail> {
-  const store = new ConnectorStore(deps.tables.connectors);
+  const store = new ConnectionRepository(deps.tables.connectors);
   const item = await owned(store, organizationId, id);
   const [enabled, history] = await Promise.all([
     isProviderEnabled(deps.tables.connectors, organizationId, item.provider),
@@ -165,9 +170,8 @@ export async function listConnections(
   organizationId: string,
   query: Pagination & { provider?: ProviderId; status?: ConnectionStatus },
 ): Promise<ConnectionList> {
-  const store = new ConnectorStore(deps.tables.connectors);
   const now = deps.clock.now();
-  const window = await store.listConnections(
+  const window = await new ConnectionRepository(deps.tables.connectors).list(
     organizationId,
     query,
     (c) =>
@@ -250,25 +254,10 @@ export async function revokeGrant(
   return false;
 }
 
-async function publishRevoked(
-  deps: Deps,
-  store: ConnectorStore,
-  item: ConnectionItem,
-  purge: boolean,
-): Promise<void> {
-  await publishEvent(deps, {
-    organizationId: item.organizationId,
-    type: 'connection.revoked',
-    // The webhooks catalog's shape (functions/webhooks/catalog.ts): purge says whether the DELETE asked
-    // for the connection's imported documents to be purged too.
-    data: { connectionId: item.id, provider: item.provider, status: 'revoked', purge },
-  });
-  await store.updateConnection(item.id, {}, undefined, ['revokedEventPending']);
-}
-
 /**
- * DELETE: revoke and delete the tokens, mark revoked, publish connection.revoked (with `purge` as the
- * caller asked; the purge itself is started by the caller). Idempotent.
+ * DELETE: revoke and delete the tokens, mark revoked with connection.revoked in the same write (`purge`
+ * as the caller asked; the purge itself is started by the caller), publish it. Idempotent: a repeat
+ * publishes what an interrupted earlier call left in the outbox, nothing else.
  */
 export async function disconnect(
   deps: Deps,
@@ -279,11 +268,10 @@ export async function disconnect(
   options: { purge?: boolean } = {},
 ): Promise<void> {
   const purge = options.purge ?? false;
-  const store = new ConnectorStore(deps.tables.connectors);
+  const store = new ConnectionRepository(deps.tables.connectors);
   const connection = await owned(store, organizationId, id);
   if (connection.status === 'revoked') {
-    // A repeat: finish what an interrupted earlier call left (publishing the event), nothing else.
-    if (connection.revokedEventPending) await publishRevoked(deps, store, connection, purge);
+    await flushConnection(deps, connection, log);
     return;
   }
   const tokens = await store.getTokens(id);
@@ -292,15 +280,8 @@ export async function disconnect(
     log.info('connection tokens deleted', { connectionId: id, revokedAtProvider: revoked });
     await store.deleteTokens(id);
   }
-  const now = deps.clock.now();
-  const updated = await store.updateConnection(
-    id,
-    { status: 'revoked', revokedAt: now, updatedAt: now, revokedEventPending: true },
-    { not: 'revoked' },
-  );
-  if (!updated) return; // a concurrent DELETE won the transition; it publishes the event
-  if (connection.account) {
-    await store.releaseAccount(organizationId, connection.provider, connection.account.external_id, id);
-  }
-  await publishRevoked(deps, store, updated, purge);
+  const result = await transition(deps, connection, { kind: 'revoke', purge }, log);
+  if (result.outcome !== 'changed') return; // a concurrent DELETE made the change and sent its event
+  const { account } = result.before;
+  if (account) await store.releaseAccount(organizationId, connection.provider, account.external_id, id);
 }

@@ -29,7 +29,7 @@ import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJ
 import { Ledger } from './ledger';
 import { syncDueEntry } from './links';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ExportCounts {
   requested: number;
@@ -87,7 +87,7 @@ export async function startExport(
   input: ExportInput,
   log: Logger,
 ): Promise<JobStarted> {
-  const store = new ConnectorStore(deps.tables.connectors);
+  const store = new ConnectionRepository(deps.tables.connectors);
   const connection = await owned(store, organizationId, connectionId);
   await requireUsable(deps, connection);
   const tokens = await store.getTokens(connectionId);
@@ -175,7 +175,7 @@ async function exportPage(
   job: ExportJobRecord,
   options: ExportOptions,
 ): Promise<StepResult> {
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(job.connectionId);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(job.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
   const api = contentFor(config, connection.provider);
   const ids = job.documentIds.slice(job.position, job.position + EXPORT_PAGE_SIZE);

@@ -24,7 +24,7 @@ import type { JobBase, JobItem } from './jobs';
 import { jobKey, jobViewBase } from './jobs';
 import { syncDueEntry } from './links';
 import { runFailureOf } from './provider-calls';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 
 export const stepMessageSchema = z.object({
   kind: z.enum(['sync', 'export']),
@@ -271,7 +271,7 @@ export const steppedJobView = (job: SteppedJob) => ({
 
 /** The fields the event of every finished run or export carries ('unknown' provider once the connection is gone). */
 export async function finishedEventFields(deps: Deps, job: SteppedJob & { vaultId: string }) {
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(job.connectionId);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(job.connectionId);
   return {
     connectionId: job.connectionId,
     provider: connection?.provider ?? 'unknown',

@@ -28,7 +28,7 @@ import { owned } from './connections';
 import type { JobStatus } from './jobs';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { Ledger } from './ledger';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface SyncCounts {
   listed: number;
@@ -193,7 +193,11 @@ export async function createLink(
   input: CreateLinkInput,
   log: Logger,
 ): Promise<ImportLinkView> {
-  const connection = await owned(new ConnectorStore(deps.tables.connectors), organizationId, connectionId);
+  const connection = await owned(
+    new ConnectionRepository(deps.tables.connectors),
+    organizationId,
+    connectionId,
+  );
   await requireUsable(deps, connection);
   const links = new Links(deps.tables.connectors);
   const twin = (await links.all(connectionId)).find(
@@ -237,7 +241,7 @@ export async function getLink(deps: Deps, organizationId: string, id: string): P
 }
 
 export async function listLinks(deps: Deps, organizationId: string, connectionId: string, page: Pagination) {
-  await owned(new ConnectorStore(deps.tables.connectors), organizationId, connectionId);
+  await owned(new ConnectionRepository(deps.tables.connectors), organizationId, connectionId);
   const window = await new Links(deps.tables.connectors).list(connectionId, page);
   return {
     data: window.items.map(linkView),

@@ -13,9 +13,10 @@ import { PROVIDERS } from '../domain/providers';
 import type { RunFailure } from '../domain/sync-policy';
 import { RUN_FAILURE_MESSAGES, classifyApiStatus } from '../domain/sync-policy';
 import { effectiveStatus } from '../domain/token-policy';
+import { AFTER_REFRESH } from '../domain/connection-decide';
 import { isProviderEnabled } from './provider-settings';
-import type { ConnectionItem } from './store';
-import { ConnectorStore } from './store';
+import type { ConnectionItem } from '../infra/repositories/connections';
+import { ConnectionRepository } from '../infra/repositories/connections';
 import type { LifecycleDeps } from './token-lifecycle';
 import {
   ConnectionThrottledError,
@@ -109,29 +110,26 @@ async function refreshedAfterRefusal(
   refusedVersion: number,
   lifecycle: { log: Logger; sleep?: (ms: number) => Promise<void> },
 ): Promise<boolean> {
-  const store = new ConnectorStore(deps.tables.connectors);
-  const [connection, tokens] = await Promise.all([
-    store.getConnection(connectionId),
-    store.getTokens(connectionId),
-  ]);
+  const store = new ConnectionRepository(deps.tables.connectors);
+  const [connection, tokens] = await Promise.all([store.get(connectionId), store.getTokens(connectionId)]);
   if (!connection || !tokens) throw new ConnectionUnusableError(connectionId, 'revoked');
   if (tokens.tokenVersion > refusedVersion) return true; // refreshed by someone else meanwhile
   const result = await refreshConnection(deps, config, connection, tokens, 'always', lifecycle);
-  switch (result.outcome) {
-    case 'refreshed':
-    case 'refreshed_elsewhere':
+  const action = AFTER_REFRESH[result.outcome].afterRefusal;
+  switch (action) {
+    case 'retry':
       return true;
-    case 'lapsed':
-      throw new ConnectionUnusableError(connectionId, 'reauth_required');
+    case 'reauth_required':
+    case 'revoked':
+      throw new ConnectionUnusableError(connectionId, action);
     case 'throttled':
-      throw new ConnectionThrottledError(connectionId, new Date(result.until).toISOString());
-    case 'gone':
-      throw new ConnectionUnusableError(connectionId, 'revoked');
-    default:
-      throw new TokenUnavailableError(
+      throw new ConnectionThrottledError(
         connectionId,
-        result.outcome === 'busy' ? 'refresh_in_progress' : 'provider_unavailable',
+        new Date('until' in result ? result.until : deps.clock.now()).toISOString(),
       );
+    case 'provider_unavailable':
+    case 'refresh_in_progress':
+      throw new TokenUnavailableError(connectionId, action);
   }
 }
 

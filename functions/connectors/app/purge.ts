@@ -12,7 +12,7 @@ import type { JobBase, JobItem, JobStatus } from './jobs';
 import { failProcessingJob as failJob, findJob, jobKey, jobViewBase } from './jobs';
 import type { LedgerEntryRef } from './ledger';
 import { Ledger } from './ledger';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 import type { JobStarted, PurgeJob } from '../domain/views';
 
 /** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
@@ -120,7 +120,7 @@ export async function startPurge(
 ): Promise<JobStarted> {
   const ports = { tables: deps.tables, clock: deps.clock, workflows: deps.workflows };
   const table = deps.tables.connectors;
-  const connection = await new ConnectorStore(table).getConnection(connectionId);
+  const connection = await new ConnectionRepository(table).get(connectionId);
   if (!connection || connection.organizationId !== organizationId)
     throw new NotFoundError('Connection not found');
   if (connection.status !== 'revoked') {

@@ -8,7 +8,7 @@ import type { SourceEntry } from '../infra/content';
 import type { SourceView } from '../domain/views';
 import { owned } from './connections';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 
 const sourceView = (entry: SourceEntry): SourceView => ({
   id: entry.id,
@@ -28,7 +28,11 @@ export async function browseSources(
   query: { parent?: string; limit: number; page_token?: string },
   log: Logger,
 ): Promise<{ data: SourceView[]; next_page_token: string | null }> {
-  const connection = await owned(new ConnectorStore(deps.tables.connectors), organizationId, connectionId);
+  const connection = await owned(
+    new ConnectionRepository(deps.tables.connectors),
+    organizationId,
+    connectionId,
+  );
   await requireUsable(deps, connection);
   const api = contentFor(config, connection.provider);
   try {

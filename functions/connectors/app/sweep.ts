@@ -3,7 +3,7 @@
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import { isProviderEnabled } from './provider-settings';
-import { ConnectorStore, DUE_SHARDS, dueAtOf } from './store';
+import { ConnectionRepository, DUE_SHARDS, dueAtOf } from '../infra/repositories/connections';
 import type { LifecycleDeps, SweepContext, SweepOutcome } from './token-lifecycle';
 import { sweepEntry } from './token-lifecycle';
 
@@ -41,7 +41,7 @@ export async function runRefreshSweep(
   config: ConnectorConfig,
   options: SweepOptions,
 ): Promise<SweepSummary> {
-  const store = new ConnectorStore(deps.tables.connectors);
+  const store = new ConnectionRepository(deps.tables.connectors);
   const startedAt = deps.clock.now();
   const switches = new Map<string, Promise<boolean>>();
   const context: SweepContext = {

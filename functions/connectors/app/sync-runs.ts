@@ -34,7 +34,7 @@ import { Ledger, importDocument } from './ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links, syncDueEntry } from './links';
 import { contentFor, requireUsable, withProvider } from './provider-calls';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ItemFailure {
   item_id: string;
@@ -102,7 +102,7 @@ export async function startRun(
 ): Promise<{ id: string; status: 'processing' | 'succeeded' | 'failed'; started: boolean }> {
   const links = new Links(deps.tables.connectors);
   const link = await links.owned(organizationId, linkId);
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(link.connectionId);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
   if (!connection) throw new NotFoundError('Import link not found');
   await requireUsable(deps, connection);
   const active = await activeRun(deps, link);
@@ -212,7 +212,7 @@ async function syncPage(
   const link = await new Links(deps.tables.connectors).get(job.linkId);
   if (!link) return { outcome: { status: 'failed', reason: 'link_deleted' } };
   if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(link.connectionId);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>

@@ -13,7 +13,7 @@ import { jobKey } from './jobs';
 import type { ImportLinkItem } from './links';
 import { Links, SYNC_DUE_SHARDS, advanceSchedule, syncDuePartition } from './links';
 import { isProviderEnabled } from './provider-settings';
-import { ConnectorStore } from './store';
+import { ConnectionRepository } from '../infra/repositories/connections';
 import { startRun } from './sync-runs';
 
 export type SyncSweepOutcome = 'started' | 'skipped' | 'redriven' | 'not_due' | 'cleaned' | 'errors';
@@ -71,7 +71,7 @@ export async function runSyncSweep(
 
 /** Why a scheduled run cannot start now, or undefined when it can. */
 async function skipReason(deps: Deps, link: ImportLinkItem): Promise<string | undefined> {
-  const connection = await new ConnectorStore(deps.tables.connectors).getConnection(link.connectionId);
+  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
   const status = connection ? effectiveStatus(connection, deps.clock.now()) : 'revoked';
   if (status === 'revoked' || status === 'pending' || status === 'reauth_required')
     return `connection_${status}`;

@@ -2,21 +2,20 @@
 // a lease, written version-fenced, so a rotating refresh token is spent once; a lapsed grant becomes
 // reauth_required (with its event), a rate limit becomes a throttle that ends on its own.
 import { randomBytes } from 'node:crypto';
-import { publishEvent } from '../../events';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open, seal } from '../../platform/envelope';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
-import type { Condition } from '../../platform/ports';
 import type { ConnectorConfig } from '../infra/config';
 import { tokenContext } from './connections';
 import type { TokenSet } from '../infra/oauth-client';
 import { ProviderHttpError, refreshTokens } from '../infra/oauth-client';
 import { PROVIDERS } from '../domain/providers';
-import type { ConnectionStatus } from '../domain/connection';
-import type { ConnectionItem, TokenItem, TokenRecord } from './store';
-import { ConnectorStore, DUE_ATTRIBUTES, dueAtOf, dueEntry } from './store';
+import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositories/connections';
+import { ConnectionRepository, dueAtOf, dueSubject } from '../infra/repositories/connections';
+import type { SweepOutcome } from '../domain/connection-decide';
+import { AFTER_REFRESH } from '../domain/connection-decide';
 import type { Freshness, ProviderFailure } from '../domain/token-policy';
 import {
   DISABLED_RECHECK_MS,
@@ -25,10 +24,10 @@ import {
   REFRESH_ATTEMPT_TIMEOUT_MS,
   classifyTokenFailure,
   effectiveStatus,
-  nextThrottle,
   throttleEnded,
   tokenFreshness,
 } from '../domain/token-policy';
+import { flushConnection, transition } from './connection-changes';
 
 export type LifecycleDeps = Pick<Deps, 'tables' | 'keys' | 'queues' | 'clock'>;
 
@@ -82,6 +81,7 @@ export class TokenUnavailableError extends Error {
   }
 }
 
+/** Its kinds are the domain's RefreshOutcomeKind, each with its meaning in AFTER_REFRESH. */
 export type RefreshOutcome =
   | { outcome: 'fresh'; tokens: TokenItem }
   /** This worker called the provider and stored version n+1. */
@@ -96,12 +96,12 @@ export type RefreshOutcome =
   /** The tokens or the connection went away (disconnected) meanwhile. */
   | { outcome: 'gone' };
 
+export type { SweepOutcome } from '../domain/connection-decide';
+
 interface PlainTokens {
   access_token: string;
   refresh_token?: string;
 }
-
-const THROTTLE_ATTRIBUTES = ['throttleEndsAt', 'previousStatus'];
 
 async function openTokens(deps: LifecycleDeps, tokens: TokenItem): Promise<PlainTokens> {
   const context = tokenContext(tokens.organizationId, tokens.connectionId);
@@ -198,7 +198,7 @@ export async function refreshConnection(
   when: 'due' | 'expired' | 'always',
   options: LifecycleOptions,
 ): Promise<RefreshOutcome> {
-  const store = new ConnectorStore(deps.tables.connectors);
+  const repository = new ConnectionRepository(deps.tables.connectors);
   const freshness = tokenFreshness(tokens, deps.clock.now());
   if (when !== 'always' && (freshness === 'fresh' || (when === 'expired' && freshness === 'due'))) {
     return { outcome: 'fresh', tokens };
@@ -206,8 +206,8 @@ export async function refreshConnection(
   const version = tokens.tokenVersion;
   const owner = randomBytes(12).toString('base64url');
   const leaseStart = deps.clock.now();
-  if (!(await store.acquireRefreshLease(connection.id, version, owner, leaseStart, LEASE_MS))) {
-    const now = await store.getTokens(connection.id);
+  if (!(await repository.acquireRefreshLease(connection.id, version, owner, leaseStart, LEASE_MS))) {
+    const now = await repository.getTokens(connection.id);
     if (!now) return { outcome: 'gone' };
     return now.tokenVersion > version
       ? { outcome: 'refreshed_elsewhere', tokens: now }
@@ -230,25 +230,22 @@ export async function refreshConnection(
     );
     if (answer.ok) {
       const record = await nextTokens(deps, tokens, plain, answer.set);
-      if (await store.putTokens(record, version)) {
+      if (await repository.putTokens(record, version)) {
         if (connection.throttleCount) {
-          await store.updateConnectionIf(connection.id, { remove: ['throttleCount'] }, { itemExists: true });
+          await transition(deps, connection.id, { kind: 'refresh_succeeded' }, options.log);
         }
         options.log.info('provider tokens refreshed', {
           connectionId: connection.id,
           tokenVersion: record.tokenVersion,
         });
         emitMetrics({ TokenRefreshes: 1 }, { connectionId: connection.id, provider: connection.provider });
-        return {
-          outcome: 'refreshed',
-          tokens: { pk: `CONN#${record.connectionId}`, sk: 'TOKENS', ...record },
-        };
+        return { outcome: 'refreshed', tokens: repository.tokenItem(record) };
       }
       // A reconnect or a disconnect wrote meanwhile; what it stored stands.
       options.log.warn('refreshed tokens discarded: the stored version changed', {
         connectionId: connection.id,
       });
-      const now = await store.getTokens(connection.id);
+      const now = await repository.getTokens(connection.id);
       return now ? { outcome: 'refreshed_elsewhere', tokens: now } : { outcome: 'gone' };
     }
     const { failure } = answer;
@@ -273,14 +270,14 @@ export async function refreshConnection(
     );
     return { outcome: 'failed', failure: failure.kind };
   } finally {
-    await store.releaseRefreshLease(connection.id, owner);
+    await repository.releaseRefreshLease(connection.id, owner);
   }
 }
 
 /**
  * The provider said the grant is gone. Re-read first: if another writer stored a newer version (a
  * concurrent refresh or a reconnect), that version stands. Otherwise the connection becomes
- * reauth_required, once, and connection.reauth_required is published by whoever made the change.
+ * reauth_required, once, with connection.reauth_required in the same write (published from the outbox).
  * Returns the outcome when the tokens turned out to be current after all.
  */
 export async function markReauthRequired(
@@ -289,53 +286,20 @@ export async function markReauthRequired(
   version: number,
   options: LifecycleOptions,
 ): Promise<RefreshOutcome | undefined> {
-  const store = new ConnectorStore(deps.tables.connectors);
-  const stored = await store.getTokens(connectionId);
+  const repository = new ConnectionRepository(deps.tables.connectors);
+  const stored = await repository.getTokens(connectionId);
   if (!stored) return { outcome: 'gone' };
   if (stored.tokenVersion > version) return { outcome: 'refreshed_elsewhere', tokens: stored };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const connection = await store.getConnection(connectionId);
-    if (!connection) return { outcome: 'gone' };
-    if (connection.status !== 'healthy' && connection.status !== 'throttled') return undefined;
-    const now = deps.clock.now();
-    const updated = await store.updateConnectionIf(
-      connectionId,
-      {
-        set: { status: 'reauth_required', reauthEventPending: connection.status, updatedAt: now },
-        remove: [...THROTTLE_ATTRIBUTES, ...DUE_ATTRIBUTES],
-      },
-      { attr: 'status', op: '=', value: connection.status },
-    );
-    if (!updated) continue; // the status changed under us: look again
-    options.log.info('connection needs reauthorization', {
-      connectionId,
-      previousStatus: connection.status,
-    });
-    emitMetrics({ ConnectionsReauthRequired: 1 }, { connectionId, provider: connection.provider });
-    await publishReauthRequired(deps, updated);
-    await store.dropRefreshEntry(connectionId, version);
-    return undefined;
-  }
-  return undefined;
-}
-
-/** Publishes connection.reauth_required (webhooks catalog shape) and clears the pending mark. */
-async function publishReauthRequired(deps: LifecycleDeps, connection: ConnectionItem): Promise<void> {
-  await publishEvent(deps, {
-    organizationId: connection.organizationId,
-    type: 'connection.reauth_required',
-    data: {
-      connectionId: connection.id,
-      provider: connection.provider,
-      status: 'reauth_required',
-      previousStatus: connection.reauthEventPending ?? 'healthy',
-    },
+  const result = await transition(deps, connectionId, { kind: 'lapse' }, options.log);
+  if (result.outcome === 'gone') return { outcome: 'gone' };
+  if (result.outcome !== 'changed') return undefined; // not live any more: someone else decided
+  options.log.info('connection needs reauthorization', {
+    connectionId,
+    previousStatus: result.before.status,
   });
-  await new ConnectorStore(deps.tables.connectors).updateConnectionIf(
-    connection.id,
-    { remove: ['reauthEventPending'] },
-    { itemExists: true },
-  );
+  emitMetrics({ ConnectionsReauthRequired: 1 }, { connectionId, provider: result.connection.provider });
+  await repository.dropRefreshEntry(connectionId, version);
+  return undefined;
 }
 
 /**
@@ -349,87 +313,36 @@ export async function throttleConnection(
   retryAfterSeconds: number | undefined,
   options: LifecycleOptions,
 ): Promise<ConnectionItem | undefined> {
-  const store = new ConnectorStore(deps.tables.connectors);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const connection = await store.getConnection(connectionId);
-    if (!connection) return undefined;
-    const now = deps.clock.now();
-    const next = nextThrottle(connection, now, retryAfterSeconds);
-    if (!next) return undefined;
-    const condition: Condition =
-      connection.status === 'throttled'
-        ? {
-            and: [
-              { attr: 'status', op: '=', value: 'throttled' },
-              connection.throttleEndsAt === undefined
-                ? { attr: 'throttleEndsAt', exists: false }
-                : { attr: 'throttleEndsAt', op: '=', value: connection.throttleEndsAt },
-            ],
-          }
-        : { attr: 'status', op: '=', value: connection.status };
-    const updated = await store.updateConnectionIf(
-      connectionId,
-      {
-        set: {
-          status: 'throttled',
-          ...next,
-          updatedAt: connection.status === 'throttled' ? connection.updatedAt : now,
-          ...dueEntry(connectionId, 'CONN', next.throttleEndsAt),
-        },
-      },
-      condition,
-    );
-    if (updated) {
-      options.log.info('connection throttled by the provider', {
-        connectionId,
-        throttleEndsAt: next.throttleEndsAt,
-        throttleCount: next.throttleCount,
-      });
-      emitMetrics({ ConnectionThrottles: 1 }, { connectionId, provider: connection.provider });
-      return updated;
-    }
-  }
-  return undefined;
+  const result = await transition(deps, connectionId, { kind: 'throttle', retryAfterSeconds }, options.log);
+  if (result.outcome !== 'changed') return undefined;
+  const { connection } = result;
+  options.log.info('connection throttled by the provider', {
+    connectionId,
+    throttleEndsAt: connection.throttleEndsAt,
+    throttleCount: connection.throttleCount,
+  });
+  emitMetrics({ ConnectionThrottles: 1 }, { connectionId, provider: connection.provider });
+  return connection;
 }
 
 /**
  * Ends a throttle whose window has passed: back to the status it came from. A connection that is no
- * longer throttled (reconnected, disconnected) only loses its stale index entry. Idempotent.
+ * longer throttled (reconnected, disconnected) only loses its stale fields and sweep entry. Idempotent.
  */
 export async function endThrottle(
   deps: LifecycleDeps,
-  connection: ConnectionItem,
+  connection: ConnectionItem | string,
   options: LifecycleOptions,
 ): Promise<ConnectionItem | undefined> {
-  const store = new ConnectorStore(deps.tables.connectors);
-  const now = deps.clock.now();
-  if (connection.status !== 'throttled') {
-    return store.updateConnectionIf(
-      connection.id,
-      { remove: [...THROTTLE_ATTRIBUTES, ...DUE_ATTRIBUTES] },
-      { attr: 'status', op: '=', value: connection.status },
-    );
+  const result = await transition(deps, connection, { kind: 'end_throttle' }, options.log);
+  if (result.outcome !== 'changed') return undefined;
+  if (result.before.status === 'throttled') {
+    options.log.info('connection throttle ended', {
+      connectionId: result.connection.id,
+      status: result.connection.status,
+    });
   }
-  if (!throttleEnded(connection, now)) return undefined;
-  const restored: ConnectionStatus = connection.previousStatus ?? 'healthy';
-  const updated = await store.updateConnectionIf(
-    connection.id,
-    {
-      set: { status: restored, updatedAt: now },
-      remove: [...THROTTLE_ATTRIBUTES, ...DUE_ATTRIBUTES],
-    },
-    {
-      and: [
-        { attr: 'status', op: '=', value: 'throttled' },
-        connection.throttleEndsAt === undefined
-          ? { attr: 'throttleEndsAt', exists: false }
-          : { attr: 'throttleEndsAt', op: '=', value: connection.throttleEndsAt },
-      ],
-    },
-  );
-  if (updated)
-    options.log.info('connection throttle ended', { connectionId: connection.id, status: restored });
-  return updated;
+  return result.connection;
 }
 
 const WAIT_STEPS_MS = [25, 50, 100, 200, 400];
@@ -446,10 +359,10 @@ export async function getAccessToken(
   connectionId: string,
   options: LifecycleOptions,
 ): Promise<AccessToken> {
-  const store = new ConnectorStore(deps.tables.connectors);
+  const repository = new ConnectionRepository(deps.tables.connectors);
   const sleep = options.sleep ?? realSleep;
   for (let wait = 0; wait < MAX_WAITS; wait++) {
-    let connection = await store.getConnection(connectionId);
+    let connection = await repository.get(connectionId);
     if (!connection) throw new ConnectionUnusableError(connectionId, 'not_found');
     if (connection.status === 'throttled') {
       if (!throttleEnded(connection, deps.clock.now())) {
@@ -458,8 +371,7 @@ export async function getAccessToken(
           isoTime(connection.throttleEndsAt ?? deps.clock.now()),
         );
       }
-      connection =
-        (await endThrottle(deps, connection, options)) ?? (await store.getConnection(connectionId));
+      connection = (await endThrottle(deps, connection, options)) ?? (await repository.get(connectionId));
       if (!connection) throw new ConnectionUnusableError(connectionId, 'not_found');
       if (connection.status === 'throttled') continue; // throttled again meanwhile: look again
     }
@@ -469,46 +381,37 @@ export async function getAccessToken(
         connection.status as 'pending' | 'revoked' | 'reauth_required',
       );
     }
-    const tokens = await store.getTokens(connectionId);
+    const tokens = await repository.getTokens(connectionId);
     if (!tokens) throw new ConnectionUnusableError(connectionId, 'revoked');
     const freshness: Freshness = tokenFreshness(tokens, deps.clock.now());
     if (freshness === 'fresh') return accessTokenOf(deps, tokens);
     const result = await refreshConnection(deps, config, connection, tokens, 'due', options);
-    switch (result.outcome) {
-      case 'fresh':
-      case 'refreshed':
-      case 'refreshed_elsewhere':
-        return accessTokenOf(deps, result.tokens);
-      case 'busy':
-        if (freshness === 'due') return accessTokenOf(deps, tokens); // still valid; the other refresher renews it
+    const action = AFTER_REFRESH[result.outcome].onUse;
+    switch (action) {
+      case 'use':
+        return accessTokenOf(deps, 'tokens' in result ? result.tokens : tokens);
+      case 'use_or_wait':
+      case 'use_or_unavailable':
+        // Still valid: use it; the other refresher (or a later one) renews it.
+        if (freshness === 'due') return accessTokenOf(deps, tokens);
+        if (action === 'use_or_unavailable') {
+          throw new TokenUnavailableError(connectionId, 'provider_unavailable');
+        }
         await sleep(WAIT_STEPS_MS[Math.min(wait, WAIT_STEPS_MS.length - 1)]!);
         continue;
-      case 'lapsed':
+      case 'reauth_required':
         throw new ConnectionUnusableError(connectionId, 'reauth_required');
       case 'throttled':
-        throw new ConnectionThrottledError(connectionId, isoTime(result.until));
-      case 'failed':
-        if (freshness === 'due') return accessTokenOf(deps, tokens); // still valid; refreshed later
-        throw new TokenUnavailableError(connectionId, 'provider_unavailable');
-      case 'gone':
+        throw new ConnectionThrottledError(
+          connectionId,
+          isoTime('until' in result ? result.until : deps.clock.now()),
+        );
+      case 'revoked':
         throw new ConnectionUnusableError(connectionId, 'revoked');
     }
   }
   throw new TokenUnavailableError(connectionId, 'refresh_in_progress');
 }
-
-export type SweepOutcome =
-  | 'not_due'
-  | 'refreshed'
-  | 'refreshed_elsewhere'
-  | 'busy'
-  | 'lapsed'
-  | 'throttled'
-  | 'unthrottled'
-  | 'deferred'
-  | 'skipped_disabled'
-  | 'failed'
-  | 'cleaned';
 
 export interface SweepContext extends LifecycleOptions {
   /** Whether the organization has the provider turned on (cached by the caller for one sweep). */
@@ -516,10 +419,12 @@ export interface SweepContext extends LifecycleOptions {
 }
 
 /**
- * One due-index entry, as the scheduled sweep takes it: a throttled connection whose window ended goes
- * back to its status; a tokens item due for refresh is refreshed, unless the connection cannot be
- * (its entry is dropped), is still throttled (deferred to the throttle's end) or its provider is
- * turned off for the organization (deferred: scheduled work stops, on-use refresh still works).
+ * One due-index entry, as the scheduled sweep takes it. A connection's entry: its outbox is flushed
+ * (events a process that died after the change did not publish), then a throttle whose window ended
+ * goes back to its status, and an entry with nothing left to do is dropped. A tokens item due for
+ * refresh is refreshed, unless the connection cannot be (its entry is dropped), is still throttled
+ * (deferred to the throttle's end) or its provider is turned off for the organization (deferred:
+ * scheduled work stops, on-use refresh still works).
  */
 export async function sweepEntry(
   deps: LifecycleDeps,
@@ -527,54 +432,46 @@ export async function sweepEntry(
   entry: { pk: string; sk: string; gsi2sk?: unknown },
   context: SweepContext,
 ): Promise<SweepOutcome> {
-  const store = new ConnectorStore(deps.tables.connectors);
-  const connectionId = entry.pk.slice('CONN#'.length);
-  let connection = await store.getConnection(connectionId);
-  if (entry.sk === 'CONN') {
+  const repository = new ConnectionRepository(deps.tables.connectors);
+  const { connectionId, kind } = dueSubject(entry);
+  let connection = await repository.get(connectionId);
+  if (kind === 'CONN') {
     if (!connection) return 'cleaned';
+    if (!(await flushConnection(deps, connection, context.log))) return 'failed';
     if (connection.status === 'throttled' && !throttleEnded(connection, deps.clock.now())) return 'not_due';
     const ended = connection.status === 'throttled';
-    await endThrottle(deps, connection, context);
+    await endThrottle(deps, connectionId, context); // read again: the flush emptied the outbox
     return ended ? 'unthrottled' : 'cleaned';
   }
 
-  const tokens = await store.getTokens(connectionId);
+  const tokens = await repository.getTokens(connectionId);
   if (!tokens) return 'cleaned';
   if (dueAtOf(tokens) > deps.clock.now()) return 'not_due'; // moved since the index was read
   if (!connection || connection.status === 'pending' || connection.status === 'revoked') {
-    await store.dropRefreshEntry(connectionId, tokens.tokenVersion);
+    await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
     return 'cleaned';
   }
   if (connection.status === 'reauth_required') {
-    // A transition whose event was not published yet (the publisher died): publish it now.
-    if (connection.reauthEventPending) await publishReauthRequired(deps, connection);
-    await store.dropRefreshEntry(connectionId, tokens.tokenVersion);
+    // An event the change did not get to publish goes now (the connection's own entry would too).
+    if (!(await flushConnection(deps, connection, context.log))) return 'failed';
+    await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
     return 'cleaned';
   }
   if (connection.status === 'throttled') {
     if (!throttleEnded(connection, deps.clock.now())) {
-      await store.deferRefresh(connectionId, tokens.tokenVersion, connection.throttleEndsAt!);
+      await repository.deferRefresh(connectionId, tokens.tokenVersion, connection.throttleEndsAt!);
       return 'deferred';
     }
-    connection = (await endThrottle(deps, connection, context)) ?? (await store.getConnection(connectionId));
+    connection = (await endThrottle(deps, connection, context)) ?? (await repository.get(connectionId));
     if (!connection || effectiveStatus(connection, deps.clock.now()) !== 'healthy') return 'not_due';
   }
   if (!(await context.providerEnabled(connection.organizationId, connection.provider))) {
-    await store.deferRefresh(connectionId, tokens.tokenVersion, deps.clock.now() + DISABLED_RECHECK_MS);
+    await repository.deferRefresh(connectionId, tokens.tokenVersion, deps.clock.now() + DISABLED_RECHECK_MS);
     return 'skipped_disabled';
   }
   const result = await refreshConnection(deps, config, connection, tokens, 'due', context);
-  switch (result.outcome) {
-    case 'fresh':
-      return 'not_due';
-    case 'gone':
-      return 'cleaned';
-    case 'throttled':
-      await store.deferRefresh(connectionId, tokens.tokenVersion, result.until);
-      return 'throttled';
-    case 'failed':
-      return 'failed';
-    default:
-      return result.outcome;
+  if (result.outcome === 'throttled') {
+    await repository.deferRefresh(connectionId, tokens.tokenVersion, result.until);
   }
+  return AFTER_REFRESH[result.outcome].sweep;
 }

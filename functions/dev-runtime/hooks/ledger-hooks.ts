@@ -7,7 +7,7 @@
 // of the platform: these stand in for its API.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ConnectorStore, Links, importDocument } from '../../connectors/index';
+import { ConnectionRepository, Links, importDocument } from '../../connectors/index';
 import { newId } from '../../platform/ids';
 import type { Deps } from '../../platform/ports';
 import type { Extension } from '../server/server';
@@ -47,7 +47,7 @@ export function devLedgerHooks(deps: Deps): Extension {
     };
     const count = Math.min(Math.max(Number(input.count ?? 1), 0), MAX_SEED);
     const connection = input.connectionId
-      ? await new ConnectorStore(deps.tables.connectors).getConnection(input.connectionId)
+      ? await new ConnectionRepository(deps.tables.connectors).get(input.connectionId)
       : undefined;
     if (!connection) return answer(404, { error: { code: 'NOT_FOUND', message: 'Connection not found' } });
     const now = deps.clock.now();

@@ -21,6 +21,8 @@ export interface PublishInput {
    * delivered once per endpoint (fan-out is idempotent per event id) and receivers deduplicate on it.
    */
   id?: string;
+  /** When the fact happened (epoch ms); now when absent. The outbox passes the change's time. */
+  occurredAt?: number;
 }
 
 /** The event's data as the catalog schema parses it; throws InvalidRequestError naming the field. */
@@ -44,7 +46,7 @@ export async function publishEvent(
     id: input.id ?? newId('evt'),
     organizationId: input.organizationId,
     type: input.type,
-    occurred_at: isoTime(deps.clock.now()),
+    occurred_at: isoTime(input.occurredAt ?? deps.clock.now()),
     data: validateEventData(input.type, input.data),
   };
   const body = JSON.stringify(event);

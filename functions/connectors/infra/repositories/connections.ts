@@ -1,75 +1,25 @@
-// Connector records over the Table port (the connectors table):
-//   CONN#<id> / CONN            the connection (gsi1: the organization's connections, newest first)
+// The connection aggregate over the Table port (the connectors table). The only code that knows its keys:
+//   CONN#<id> / CONN            the connection (gsi1: the organization's connections, newest first);
+//                               pending events in its outbox (outbox_<event id>)
 //   CONN#<id> / TOKENS          its sealed provider tokens, version-fenced
-//   LINK#<sha256(token)> / LINK a connect link, consumed once
-//   FLOW#<nonce> / FLOW         one consent flow: browser binding, sealed PKCE verifier, consumed once
-//   ORG#<org> / ACCOUNT#<provider>#<external id>   which connection holds a provider account
 //   CONN#<id> / HIST#<at ISO>#<status>   a status the connection entered (kept 90 days, by TTL)
+//   ORG#<org> / ACCOUNT#<provider>#<external id>   which connection holds a provider account
 // The refresh sweep's index (gsi2, sparse): TOKEN_DUE#<shard> / <due ISO>#<TOKENS|CONN>#<connection>
-// on the tokens item (refresh due) and on a throttled connection (throttle ends).
+// on the tokens item (refresh due) and on a connection (a throttle ends, or its outbox is to be
+// flushed).
 import { createHash } from 'node:crypto';
-import { isoTime } from '../../platform/clock';
-import type { SealedValue } from '../../platform/envelope';
-import { ConditionFailedError, won } from '../../platform/errors';
-import type { Pagination, Window } from '../../platform/pagination';
-import { queryWindow } from '../../platform/pagination';
-import type { Condition, Item, Page, Table, Update } from '../../platform/ports';
-import type { ProviderId } from '../domain/providers';
-import type { ConnectionStatus } from '../domain/connection';
-import { refreshDueAt } from '../domain/token-policy';
-
-export interface Account {
-  external_id: string;
-  email: string;
-  display_name: string;
-}
-
-export interface ConnectionRecord {
-  id: string;
-  organizationId: string;
-  provider: ProviderId;
-  status: ConnectionStatus;
-  scopeTier: string;
-  returnUrl: string;
-  account?: Account;
-  /** Epoch ms, as every stored instant (ISO only in API views). */
-  createdAt: number;
-  updatedAt: number;
-  /** Set when a reconnect folded this pending connection into an existing one. */
-  supersededBy?: string;
-  revokedAt?: number;
-  /** connection.revoked still to be published (a repeated DELETE publishes it). */
-  revokedEventPending?: boolean;
-  /** While throttled: when the throttle ends and the status it returns to. */
-  throttleEndsAt?: number;
-  previousStatus?: ConnectionStatus;
-  /** Consecutive throttles since the last successful refresh (drives the backoff without Retry-After). */
-  throttleCount?: number;
-  /** connection.reauth_required still to be published, with the status it replaced (the sweep retries). */
-  reauthEventPending?: ConnectionStatus;
-}
-
-export interface LinkRecord {
-  connectionId: string;
-  organizationId: string;
-  provider: ProviderId;
-  scopeTier: string;
-  linkExpiresAt: number;
-  usedAt?: number;
-  ttl?: number;
-}
-
-export interface FlowRecord {
-  connectionId: string;
-  organizationId: string;
-  provider: ProviderId;
-  scopeTier: string;
-  browserHash: string;
-  verifier: SealedValue;
-  flowExpiresAt: number;
-  consumedAt?: number;
-  ttl?: number;
-}
+import type { OutboxEvent } from '../../../events';
+import { outboxAttributes, outboxRemoval } from '../../../events';
+import { isoTime } from '../../../platform/clock';
+import type { SealedValue } from '../../../platform/envelope';
+import { ConditionFailedError, won } from '../../../platform/errors';
+import type { Pagination, Window } from '../../../platform/pagination';
+import { queryWindow } from '../../../platform/pagination';
+import type { Condition, Item, Key, Page, Table } from '../../../platform/ports';
+import type { ProviderId } from '../../domain/providers';
+import type { ConnectionRecord, ConnectionStatus } from '../../domain/connection';
+import type { Change } from '../../domain/connection-decide';
+import { refreshDueAt } from '../../domain/token-policy';
 
 export interface TokenRecord {
   connectionId: string;
@@ -89,8 +39,6 @@ export interface TokenRecord {
 }
 
 export type ConnectionItem = Item & ConnectionRecord;
-export type LinkItem = Item & LinkRecord;
-export type FlowItem = Item & FlowRecord;
 export type TokenItem = Item & TokenRecord;
 
 interface AccountClaimItem extends Item {
@@ -99,8 +47,6 @@ interface AccountClaimItem extends Item {
 
 const connectionKey = (id: string) => ({ pk: `CONN#${id}`, sk: 'CONN' });
 const tokensKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'TOKENS' });
-const linkKey = (hash: string) => ({ pk: `LINK#${hash}`, sk: 'LINK' });
-const flowKey = (nonce: string) => ({ pk: `FLOW#${nonce}`, sk: 'FLOW' });
 const claimKey = (organizationId: string, provider: string, externalId: string) => ({
   pk: `ORG#${organizationId}`,
   sk: `ACCOUNT#${provider}#${externalId}`,
@@ -112,37 +58,43 @@ const HISTORY_DAYS = 90;
 
 /** The due index is spread over a few partitions so no single key takes every write. */
 export const DUE_SHARDS = 8;
-export const duePartition = (shard: number) => `TOKEN_DUE#${shard}`;
+const duePartition = (shard: number) => `TOKEN_DUE#${shard}`;
 const dueShard = (connectionId: string) =>
   createHash('sha256').update(connectionId).digest()[0]! % DUE_SHARDS;
-export type DueKind = 'TOKENS' | 'CONN';
-export const DUE_ATTRIBUTES = ['gsi2pk', 'gsi2sk'];
+type DueKind = 'TOKENS' | 'CONN';
+const DUE_ATTRIBUTES = ['gsi2pk', 'gsi2sk'];
 
 /** The index attributes that make an item come due at `dueAt` (ms). */
-export function dueEntry(connectionId: string, kind: DueKind, dueAt: number) {
+function dueEntry(connectionId: string, kind: DueKind, dueAt: number) {
   return {
     gsi2pk: duePartition(dueShard(connectionId)),
     gsi2sk: `${isoTime(dueAt)}#${kind}#${connectionId}`,
   };
 }
 
-/** When an index entry comes due (ms), read from its sort key. */
+/** When an index entry comes due (ms), read from its sort key; NaN for an item with no entry. */
 export const dueAtOf = (item: Item): number => Date.parse(String(item.gsi2sk ?? '').split('#')[0]!);
 
+/** What a due-index entry is about: a connection's tokens (a refresh) or the connection itself. */
+export function dueSubject(entry: Key): { connectionId: string; kind: DueKind } {
+  return { connectionId: entry.pk.slice('CONN#'.length), kind: entry.sk === 'CONN' ? 'CONN' : 'TOKENS' };
+}
+
 /** The tokens item's entry: due when the access token should be refreshed. */
-export const tokensDueEntry = (tokens: TokenRecord) =>
+const tokensDueEntry = (tokens: TokenRecord) =>
   dueEntry(tokens.connectionId, 'TOKENS', refreshDueAt(tokens.accessTokenExpiresAt, tokens.obtainedAt));
 
-export class ConnectorStore {
+export class ConnectionRepository {
   constructor(private readonly table: Table) {}
 
-  async putConnection(connection: ConnectionRecord): Promise<void> {
+  async create(connection: ConnectionRecord): Promise<void> {
     await this.table.put(
       {
         ...connectionKey(connection.id),
         gsi1pk: organizationPartition(connection.organizationId),
         gsi1sk: `${isoTime(connection.createdAt)}#${connection.id}`,
         ...connection,
+        version: 1,
       },
       { itemExists: false },
     );
@@ -178,26 +130,44 @@ export class ConnectorStore {
     return out.slice(0, limit);
   }
 
-  getConnection(id: string): Promise<ConnectionItem | undefined> {
+  get(id: string): Promise<ConnectionItem | undefined> {
     return this.table.get<ConnectionItem>(connectionKey(id));
   }
 
-  /** Sets attributes; with `fromStatus`, only while the connection is still in that status. */
-  async updateConnection(
-    id: string,
-    set: Partial<ConnectionItem>,
-    fromStatus?: ConnectionStatus | { not: ConnectionStatus },
-    remove?: string[],
+  /**
+   * Writes a decided change, with the events it emits in the item's outbox, over the version and
+   * status it was decided on (as the next version). Undefined when another change came first: nothing
+   * was written, no event is stored.
+   */
+  async apply(
+    connection: ConnectionItem,
+    change: Change,
+    events: readonly OutboxEvent[],
   ): Promise<ConnectionItem | undefined> {
-    const condition =
-      fromStatus === undefined
-        ? { itemExists: true }
-        : typeof fromStatus === 'string'
-          ? { attr: 'status', op: '=' as const, value: fromStatus }
-          : { and: [{ itemExists: true }, { attr: 'status', op: '<>' as const, value: fromStatus.not }] };
+    const { version, status } = change.expect;
+    const due =
+      change.due === undefined
+        ? {}
+        : change.due === 'drop'
+          ? { remove: DUE_ATTRIBUTES }
+          : { set: dueEntry(connection.id, 'CONN', change.due) };
+    const condition: Condition = {
+      and: [
+        { itemExists: true },
+        { attr: 'status', op: '=', value: status },
+        version === 0 ? { attr: 'version', exists: false } : { attr: 'version', op: '=', value: version },
+      ],
+    };
     try {
-      const updated = await this.table.update<ConnectionItem>(connectionKey(id), { set, remove }, condition);
-      await this.recordStatus(id, set.status, set.updatedAt);
+      const updated = await this.table.update<ConnectionItem>(
+        connectionKey(connection.id),
+        {
+          set: { ...change.set, ...due.set, ...outboxAttributes(events), version: version + 1 },
+          remove: [...change.remove, ...(due.remove ?? [])],
+        },
+        condition,
+      );
+      await this.recordStatus(connection.id, change.set.status, change.set.updatedAt);
       return updated;
     } catch (error) {
       if (error instanceof ConditionFailedError) return undefined;
@@ -205,7 +175,13 @@ export class ConnectorStore {
     }
   }
 
-  listConnections(
+  /** Takes a published event out of the connection's outbox (if a concurrent flush did not already). */
+  acknowledge(connectionId: string, eventId: string): Promise<boolean> {
+    const { update, condition } = outboxRemoval(eventId);
+    return won(this.table.update(connectionKey(connectionId), update, condition));
+  }
+
+  list(
     organizationId: string,
     page: Pagination,
     keep: (c: ConnectionItem) => boolean,
@@ -218,45 +194,13 @@ export class ConnectorStore {
     );
   }
 
-  async putLink(hash: string, link: LinkRecord): Promise<void> {
-    await this.table.put({ ...linkKey(hash), ...link }, { itemExists: false });
-  }
-
-  getLink(hash: string): Promise<LinkItem | undefined> {
-    return this.table.get<LinkItem>(linkKey(hash));
-  }
-
-  /** Single use: of any number of concurrent opens, exactly one wins. */
-  consumeLink(hash: string, now: number): Promise<boolean> {
-    return won(
-      this.table.update(
-        linkKey(hash),
-        { set: { usedAt: now } },
-        { and: [{ itemExists: true }, { attr: 'usedAt', exists: false }] },
-      ),
-    );
-  }
-
-  async putFlow(nonce: string, flow: FlowRecord): Promise<void> {
-    await this.table.put({ ...flowKey(nonce), ...flow }, { itemExists: false });
-  }
-
-  getFlow(nonce: string): Promise<FlowItem | undefined> {
-    return this.table.get<FlowItem>(flowKey(nonce));
-  }
-
-  consumeFlow(nonce: string, now: number): Promise<boolean> {
-    return won(
-      this.table.update(
-        flowKey(nonce),
-        { set: { consumedAt: now } },
-        { and: [{ itemExists: true }, { attr: 'consumedAt', exists: false }] },
-      ),
-    );
-  }
-
   getTokens(connectionId: string): Promise<TokenItem | undefined> {
     return this.table.get<TokenItem>(tokensKey(connectionId));
+  }
+
+  /** The tokens item as `putTokens` stores it (what a refresher hands on without reading it back). */
+  tokenItem(tokens: TokenRecord): TokenItem {
+    return { ...tokensKey(tokens.connectionId), ...tokens };
   }
 
   /**
@@ -341,24 +285,6 @@ export class ConnectorStore {
   /** One page of a due-index partition, earliest first. */
   queryDue(shard: number, cursor: string | undefined, limit: number): Promise<Page<Item>> {
     return this.table.query<Item>({ index: 'gsi2', partition: duePartition(shard), cursor, limit });
-  }
-
-  /** An update under an explicit condition; undefined when the condition did not hold. */
-  async updateConnectionIf(
-    id: string,
-    update: Update,
-    condition: Condition,
-  ): Promise<ConnectionItem | undefined> {
-    try {
-      const updated = await this.table.update<ConnectionItem>(connectionKey(id), update, {
-        and: [{ itemExists: true }, condition],
-      });
-      await this.recordStatus(id, update.set?.status, update.set?.updatedAt);
-      return updated;
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return undefined;
-      throw error;
-    }
   }
 
   async deleteTokens(connectionId: string): Promise<void> {

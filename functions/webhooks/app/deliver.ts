@@ -11,7 +11,7 @@ import { cacheEndpoint, cacheEpoch, cachedEndpoint, forgetEndpoint } from './end
 import type { EndpointItem } from './endpoints';
 import { activeSigningSecrets, loadEndpoint } from './endpoints';
 import { afterPermanentFailure, recordFailure, recordSuccess } from './health';
-import { flushOutbox, hasPendingEvents } from './outbox';
+import { flushEndpointOutbox, hasPendingEvents } from './outbox';
 import type { Decision, Send, Step, StepOutcome } from '../domain/delivery-step';
 import { step } from '../domain/delivery-step';
 import type { AttemptMessage } from '../domain/messages';
@@ -55,7 +55,7 @@ async function findEndpoint(deps: DeliverDeps, delivery: DeliveryItem): Promise<
   const epoch = cacheEpoch(scope);
   try {
     const item = await loadEndpoint(deps, delivery.organizationId, delivery.endpointId);
-    if (hasPendingEvents(item)) await flushOutbox(deps, item);
+    if (hasPendingEvents(item)) await flushEndpointOutbox(deps, item);
     cacheEndpoint(scope, item, now, epoch);
     return item;
   } catch (error) {

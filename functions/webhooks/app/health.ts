@@ -1,11 +1,12 @@
 // Endpoint health for the auto-disable policy: the last success and when the current failing streak
 // began (infra/repositories/health.ts), and the auto-disable itself.
+import { outboxEvent, outboxAttributes } from '../../events';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
 import type { EndpointItem } from './endpoints';
 import { forgetEndpoint } from './endpoint-cache';
-import { flushOutbox, outboxEvent } from './outbox';
+import { flushEndpointOutbox } from './outbox';
 import { disableEnabledEndpoint, endpointScope } from '../infra/repositories/endpoints';
 import {
   endFailingStreak,
@@ -66,11 +67,14 @@ export async function afterPermanentFailure(
   const health = await getHealth(deps, endpoint.id);
   if (!shouldAutoDisable(health, now)) return false;
   const reason = autoDisableReason(health.failingSinceAt!);
-  const event = outboxEvent('webhook.endpoint.disabled', {
-    endpointId: endpoint.id,
-    url: endpoint.url,
-    reason,
-  });
+  const event = outboxEvent(
+    {
+      organizationId: endpoint.organizationId,
+      type: 'webhook.endpoint.disabled',
+      data: { endpointId: endpoint.id, url: endpoint.url, reason },
+    },
+    now,
+  );
   const disabled = await disableEnabledEndpoint(
     deps,
     endpoint,
@@ -83,6 +87,6 @@ export async function afterPermanentFailure(
     endpointId: endpoint.id,
     failingSince: isoTime(health.failingSinceAt!),
   });
-  await flushOutbox(deps, { ...endpoint, outbox: [event], outboxToken: event.id });
+  await flushEndpointOutbox(deps, { ...endpoint, ...outboxAttributes([event]) });
   return true;
 }

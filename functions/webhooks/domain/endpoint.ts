@@ -11,17 +11,6 @@ export interface StoredSecret {
   retiresAt?: number;
 }
 
-/**
- * An event the endpoint's last change emits, written with that change (the item-embedded outbox) and
- * published after it by the worker that made it, or by the next worker that reads the endpoint.
- */
-export interface OutboxEvent {
-  /** Fixed when the change is written: a second publication is the same event (fan-out is idempotent per id). */
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
 export interface EndpointItem {
   id: string;
   organizationId: string;
@@ -40,7 +29,6 @@ export interface EndpointItem {
   /** Newest first. */
   signingSecrets: StoredSecret[];
   secretVersion: number;
-  /** Events of the last change not yet known to be published, and the token that clears them. */
-  outbox?: OutboxEvent[];
-  outboxToken?: string;
+  // Events a change emitted and not yet known to be published ride in `outbox_<event id>`
+  // attributes (functions/events' outbox; app/outbox.ts flushes them).
 }

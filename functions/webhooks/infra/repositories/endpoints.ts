@@ -6,7 +6,9 @@ import { ConditionFailedError, won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { queryAll, queryWindow } from '../../../platform/pagination';
 import type { Deps, Item } from '../../../platform/ports';
-import type { EndpointItem, OutboxEvent } from '../../domain/endpoint';
+import type { OutboxEvent } from '../../../events';
+import { outboxAttributes, outboxRemoval } from '../../../events';
+import type { EndpointItem } from '../../domain/endpoint';
 
 type TableDeps = Pick<Deps, 'tables'>;
 
@@ -84,31 +86,26 @@ export function disableEnabledEndpoint(
   deps: TableDeps,
   endpoint: Pick<EndpointItem, 'organizationId' | 'id'>,
   set: Pick<EndpointItem, 'disabledAt' | 'disabledReason' | 'updatedAt'>,
-  outbox: OutboxEvent[],
+  events: readonly OutboxEvent[],
 ): Promise<boolean> {
   return won(
     deps.tables.webhooks.update(
       endpointKey(endpoint.organizationId, endpoint.id),
-      {
-        set: { ...set, enabled: false, ...(outbox.length ? { outbox, outboxToken: outbox[0]!.id } : {}) },
-      },
+      { set: { ...set, enabled: false, ...outboxAttributes(events) } },
       { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
     ),
   );
 }
 
-/** Clears an outbox once its events are published; a newer change's outbox (another token) stays. */
-export function clearOutbox(
+/** Takes a published event off the endpoint (unless a concurrent flush took it first). */
+export function removeOutboxEvent(
   deps: TableDeps,
   endpoint: Pick<EndpointItem, 'organizationId' | 'id'>,
-  token: string,
+  eventId: string,
 ): Promise<boolean> {
+  const { update, condition } = outboxRemoval(eventId);
   return won(
-    deps.tables.webhooks.update(
-      endpointKey(endpoint.organizationId, endpoint.id),
-      { remove: ['outbox', 'outboxToken'] },
-      { and: [{ itemExists: true }, { attr: 'outboxToken', op: '=', value: token }] },
-    ),
+    deps.tables.webhooks.update(endpointKey(endpoint.organizationId, endpoint.id), update, condition),
   );
 }
 

@@ -1,8 +1,8 @@
 // A recover job as stored (its keys are the job repository's): every failed or skipped delivery of an
 // endpoint in a time window replayed, a page per queue message.
-import type { WebhookJob } from './views';
 
-export type JobStatus = WebhookJob['status'];
+/** The job view's status (its zod view schema lists the same three). */
+export type JobStatus = 'processing' | 'succeeded' | 'failed';
 
 export interface JobItem {
   id: string;

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LocalDeps } from '../functions/compose/local';
@@ -262,11 +262,11 @@ const asRecord = (body: string, i: number) =>
  * The delivery handler on prepared messages, IN_FLIGHT records at once (batches of 8, 8 at a time),
  * in its own composition. Returns a function that measures one round of `count` deliveries.
  */
-async function handlerRounds(receiver: Receiver, urls: string[]) {
+async function handlerRounds(receiver: Receiver, urls: string[], events = CPU_EVENTS) {
   const deps = createLocalDeps(); // nothing attached: messages stay queued until taken
   const org = await organization(deps, urls);
   await receiver.secrets(org.secrets);
-  for (let i = 0; i < CPU_EVENTS; i++) await publish(deps, org, i);
+  for (let i = 0; i < events; i++) await publish(deps, org, i);
   for (const body of deps.queues.events.drain()) {
     await fanOut(deps, webhookEventSchema.parse(JSON.parse(body)), quiet);
   }
@@ -438,6 +438,46 @@ async function hangingPhase(b: Bench, control: LatencyRow | undefined) {
     healthyNine,
     controlAllHealthy: control ?? null,
   };
+}
+
+/**
+ * The handler's CPU against the raw loop's alone, `count` interleaved rounds of each (after a warm
+ * round of each), for profiling (`bench/delivery-profile.ts` runs it under --cpu-prof). The median
+ * ratio and every round, plus the load average before and after (a busy machine skews the figures).
+ */
+export async function deliveryCpuRounds(count = 5) {
+  process.env.METRICS_EMF = '1';
+  captureMetrics(() => undefined);
+  const loadBefore = loadavg()[0]!;
+  const receiver = await Receiver.start(ENDPOINTS);
+  try {
+    const urls = (prefix: string) =>
+      receiver.ports.map((port, i) => `http://127.0.0.1:${port}/${prefix}${i}`);
+    const rawOrg = await organization(createLocalDeps(), urls('r'));
+    await receiver.secrets(rawOrg.secrets);
+    const deliveries = (count + 2) * CPU_ROUND_DELIVERIES;
+    const handlerRound = await handlerRounds(receiver, urls('c'), deliveries / ENDPOINTS);
+    await handlerRound(2 * CPU_ROUND_DELIVERIES);
+    await rawLoop(receiver.ports, rawOrg.secrets, RAW_POSTS / 2);
+    const rounds = [];
+    for (let i = 0; i < count; i++) {
+      const handler = await handlerRound(CPU_ROUND_DELIVERIES);
+      const raw = await rawLoop(receiver.ports, rawOrg.secrets, RAW_POSTS / 2);
+      rounds.push({ handler: handler.cpuMsPerDelivery, rawLoop: raw.cpuMsPerPost });
+    }
+    await receiver.take();
+    const ratios = rounds.map((r) => round(r.handler / r.rawLoop, 2)).sort((a, b) => a - b);
+    return {
+      ratio: ratios[Math.floor(ratios.length / 2)]!,
+      spread: [ratios[0]!, ratios[ratios.length - 1]!],
+      handlerCpuMs: median(rounds, (r) => r.handler).handler,
+      rawLoopCpuMs: median(rounds, (r) => r.rawLoop).rawLoop,
+      rounds,
+      loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0]!, 2) },
+    };
+  } finally {
+    receiver.close();
+  }
 }
 
 export async function runDeliveryBench(): Promise<void> {

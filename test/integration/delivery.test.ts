@@ -19,8 +19,7 @@ import { create as createFanOutWorker } from '../../functions/webhooks/api/handl
 import { getDeliveryWithAttempts } from '../../functions/webhooks/app/history';
 import { getJob, startRecovery } from '../../functions/webhooks/app/replay';
 import { attemptBody } from '../../functions/webhooks/domain/messages';
-import type { DeliveryItem } from '../../functions/webhooks/domain/records';
-import { deliveryId, deliveryKey, newDelivery } from '../../functions/webhooks/domain/records';
+import { deliveryId, newDelivery } from '../../functions/webhooks/domain/records';
 import { MAX_ATTEMPTS } from '../../functions/webhooks/domain/retry-policy';
 import { receiverBody } from '../../functions/events/domain/event';
 import { publishEvent } from '../../functions/events/app/publish';
@@ -33,6 +32,7 @@ import { createEndpoint } from '../../functions/webhooks/app/endpoints';
 import { createAwsTables, createKmsKey } from '../support/emulators';
 import type { Receiver } from '../support/receiver';
 import { startReceiver } from '../support/receiver';
+import { deliveryItem, getDelivery } from '../../functions/webhooks/infra/repositories/deliveries';
 
 type Handler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -134,7 +134,7 @@ const ingest = (organizationId: string) =>
   });
 
 const stored = (event: { id: string }, endpointId: string) =>
-  deps.tables.webhooks.get<DeliveryItem>(deliveryKey(deliveryId(event.id, endpointId)));
+  getDelivery(deps, deliveryId(event.id, endpointId));
 
 beforeAll(async () => {
   urls = await createQueues();
@@ -296,12 +296,14 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
     });
     // The delivery as the schedule leaves it before its last attempt (the unit tier walks the schedule).
     const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now());
-    await deps.tables.webhooks.put({
-      ...item,
-      status: 'retrying',
-      attemptCount: MAX_ATTEMPTS - 1,
-      scheduledAttempt: MAX_ATTEMPTS,
-    });
+    await deps.tables.webhooks.put(
+      deliveryItem({
+        ...item,
+        status: 'retrying',
+        attemptCount: MAX_ATTEMPTS - 1,
+        scheduledAttempt: MAX_ATTEMPTS,
+      }),
+    );
     await deps.queues.deliveries.send({
       body: attemptBody({ deliveryId: item.id, cycle: 0, attempt: MAX_ATTEMPTS, dueAt: Date.now() }),
     });
@@ -330,7 +332,7 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
       data: { matterId: 'm1', name: 'x' },
     });
     const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now());
-    await deps.tables.webhooks.put(item);
+    await deps.tables.webhooks.put(deliveryItem(item));
     await deps.queues.deliveries.send({
       body: attemptBody({ deliveryId: item.id, cycle: 0, attempt: 1, dueAt: Date.now() }),
     });
@@ -367,12 +369,14 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
         data: { matterId: `m${i}`, name: 'x' },
       });
       const item = newDelivery(event, receiverBody(event), e.id, 'pending', Date.now() - 60_000 + i);
-      await deps.tables.webhooks.put({
-        ...item,
-        status: 'failed',
-        failureReason: 'exhausted',
-        attemptCount: 12,
-      });
+      await deps.tables.webhooks.put(
+        deliveryItem({
+          ...item,
+          status: 'failed',
+          failureReason: 'exhausted',
+          attemptCount: 12,
+        }),
+      );
       failed.push(event.id);
     }
     await drain(urls.events, fanOutHandler);

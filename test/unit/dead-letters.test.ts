@@ -7,6 +7,7 @@ import { ManualClock } from '../../functions/platform/clock';
 import { listDeadLetters } from '../../functions/webhooks/app/dead-letters';
 import { attemptBody } from '../../functions/webhooks/domain/messages';
 import { newDelivery } from '../../functions/webhooks/domain/records';
+import { deliveryItem } from '../../functions/webhooks/infra/repositories/deliveries';
 
 const event = (organizationId: string, id: string): WebhookEvent => ({
   id,
@@ -22,7 +23,7 @@ it('lists the events and delivery steps of one organization that reached the dea
   const ours = event('org_aaaaaaaaaaaaaaaaaaaa', 'evt_aaaaaaaaaaaaaaaaaaaa');
   const theirs = event('org_bbbbbbbbbbbbbbbbbbbb', 'evt_bbbbbbbbbbbbbbbbbbbb');
   const delivery = newDelivery(ours, receiverBody(ours), 'we_aaaaaaaaaaaaaaaaaaaa', 'pending', clock.now());
-  await deps.tables.webhooks.put(delivery);
+  await deps.tables.webhooks.put(deliveryItem(delivery));
   await deps.queues.events.sendBatch([ours, theirs].map((e) => ({ body: JSON.stringify(e) })));
   await deps.queues.deliveries.send({
     body: attemptBody({ deliveryId: delivery.id, cycle: 0, attempt: 1, dueAt: clock.now() }),

@@ -8,8 +8,7 @@ import { processAttempt } from '../../functions/webhooks/app/deliver';
 import { fanOut } from '../../functions/webhooks/app/fan-out';
 import type { AttemptMessage } from '../../functions/webhooks/domain/messages';
 import { attemptMessage } from '../../functions/webhooks/domain/messages';
-import type { AttemptItem, DeliveryItem } from '../../functions/webhooks/domain/records';
-import { attemptKey, deliveryId, deliveryKey } from '../../functions/webhooks/domain/records';
+import { deliveryId } from '../../functions/webhooks/domain/records';
 import type { SendInput } from '../../functions/webhooks/infra/send';
 import { receiverBody, webhookEventSchema } from '../../functions/events/domain/event';
 import { publishEvent } from '../../functions/events/app/publish';
@@ -31,6 +30,7 @@ import {
   rotateSecret,
   setEndpointEnabled,
 } from '../../functions/webhooks/app/endpoints';
+import { deliveryWithAttempts, getDelivery } from '../../functions/webhooks/infra/repositories/deliveries';
 
 const log = new Logger({}, 'error');
 const owner: Principal = {
@@ -99,9 +99,11 @@ describe('a delivery attempt', () => {
     const started = sim.clock.now();
     const [message] = await sim.publish();
     await processAttempt(sim.deps, message!, sim.options, log);
-    const attempt = await sim.deps.tables.webhooks.get<AttemptItem>(attemptKey(message!.deliveryId, 1));
+    const attempt = (await deliveryWithAttempts(sim.deps, message!.deliveryId)).attempts.find(
+      (a) => a.attempt === 1,
+    );
     expect(attempt).toMatchObject({ attemptedAt: started, latencyMs: 3_000, outcome: 'delivered' });
-    const delivery = await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message!.deliveryId));
+    const delivery = await getDelivery(sim.deps, message!.deliveryId);
     expect(delivery).toMatchObject({
       lastAttemptAt: started,
       deliveredAt: started + 3_000,
@@ -169,7 +171,7 @@ describe('a warm worker', () => {
     await setEndpointEnabled(sim.deps, owner.organizationId, endpoint.id, false);
     await processAttempt(sim.deps, message!, sim.options, log);
     expect(sim.sends).toHaveLength(1);
-    const delivery = await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message!.deliveryId));
+    const delivery = await getDelivery(sim.deps, message!.deliveryId);
     expect(delivery!.status).toBe('skipped_disabled');
   });
 

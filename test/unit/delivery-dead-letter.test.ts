@@ -15,8 +15,9 @@ import { getDeliveryWithAttempts } from '../../functions/webhooks/app/history';
 import { recoverable } from '../../functions/webhooks/app/replay';
 import { attemptBody } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
-import { deliveryKey, newDelivery } from '../../functions/webhooks/domain/records';
+import { newDelivery } from '../../functions/webhooks/domain/records';
 import type { AttemptOutcome, SendInput } from '../../functions/webhooks/infra/send';
+import { deliveryItem, getDelivery } from '../../functions/webhooks/infra/repositories/deliveries';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const VISIBILITY_MS = 1_000;
@@ -47,7 +48,7 @@ async function setup(send: Send, state: Partial<DeliveryItem> = {}, dueAt = NOW)
     data: { vaultId: 'v', objectId: 'o', durationMs: 1, chunkCount: 1 },
   });
   const item = { ...newDelivery(event, receiverBody(event), endpoint.id, 'pending', NOW), ...state };
-  await deps.tables.webhooks.put(item);
+  await deps.tables.webhooks.put(deliveryItem(item));
   await deps.queues.deliveries.send({
     body: attemptBody({ deliveryId: item.id, cycle: 0, attempt: item.attemptCount + 1, dueAt }),
   });
@@ -56,7 +57,7 @@ async function setup(send: Send, state: Partial<DeliveryItem> = {}, dueAt = NOW)
     { batchSize: 10, visibilityTimeoutMs: VISIBILITY_MS, maxReceiveCount: MAX_RECEIVES },
   );
   opened.push(deps.queues.deliveries);
-  const stored = async () => (await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(item.id)))!;
+  const stored = async () => (await getDelivery(deps, item.id))!;
   let received = 0;
   /**
    * One receive: the visibility timeout of the previous one passes, and what is due is handed out at

@@ -12,6 +12,7 @@ import { STUCK_AFTER_MS, getJob, recoverable, startRecovery } from '../../functi
 import { deliveriesMessage } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
 import { newDelivery } from '../../functions/webhooks/domain/records';
+import { deliveryItem } from '../../functions/webhooks/infra/repositories/deliveries';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const delivery = (fields: Partial<DeliveryItem>) =>
@@ -64,12 +65,14 @@ describe('a recover job in pages', () => {
         data: { vaultId: 'v', objectId: `o${i}`, durationMs: 1, chunkCount: 1 },
       });
       const item = newDelivery(event, receiverBody(event), endpoint.id, 'pending', NOW - 3_600_000 + i);
-      await deps.tables.webhooks.put({
-        ...item,
-        status: 'failed',
-        failureReason: 'exhausted',
-        attemptCount: 12,
-      });
+      await deps.tables.webhooks.put(
+        deliveryItem({
+          ...item,
+          status: 'failed',
+          failureReason: 'exhausted',
+          attemptCount: 12,
+        }),
+      );
     }
     const worker = deliveryWorker({ allowLoopback: true }, { pageSize: PAGE })(deps);
     const job = await startRecovery(deps, owner.organizationId, endpoint.id, {

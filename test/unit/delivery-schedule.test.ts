@@ -6,8 +6,7 @@ import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
 import { processAttempt } from '../../functions/webhooks/app/deliver';
 import { fanOut } from '../../functions/webhooks/app/fan-out';
 import { deliveriesMessage } from '../../functions/webhooks/domain/messages';
-import type { DeliveryItem } from '../../functions/webhooks/domain/records';
-import { deliveryId, deliveryKey } from '../../functions/webhooks/domain/records';
+import { deliveryId } from '../../functions/webhooks/domain/records';
 import {
   AUTO_DISABLE_AFTER_MS,
   INLINE_RETRY_PAUSE_MS,
@@ -27,6 +26,7 @@ import { Logger } from '../../functions/platform/logger';
 import { PERMISSIONS } from '../../functions/platform/permissions';
 import type { Queue, QueueMessage } from '../../functions/platform/ports';
 import { createEndpoint, loadEndpoint, setEndpointEnabled } from '../../functions/webhooks/app/endpoints';
+import { endpointDeliveryWindow, getDelivery } from '../../functions/webhooks/infra/repositories/deliveries';
 
 const log = new Logger({}, 'error');
 const owner: Principal = {
@@ -193,7 +193,7 @@ describe('delivery state machine in compressed time', () => {
     expect(sim.deliveries.maxDelaySeconds).toBe(900);
     const id = deliveryId(event.id, endpoint.id);
     expect(dead).toEqual([id]);
-    const item = await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(id));
+    const item = await getDelivery(sim.deps, id);
     expect(item).toMatchObject({ status: 'failed', failureReason: 'exhausted', attemptCount: MAX_ATTEMPTS });
     // Alone, about 3.5 days of failures is short of the five-day policy.
     expect((await loadEndpoint(sim.deps, owner.organizationId, endpoint.id)).enabled).toBe(true);
@@ -213,29 +213,21 @@ describe('delivery state machine in compressed time', () => {
     expect(disabled.enabled).toBe(false);
     expect(disabled.disabledReason).toMatch(/Disabled automatically/);
     const disabledEvent = (
-      await sim.deps.tables.webhooks.query<DeliveryItem>({
-        index: 'gsi1',
-        partition: `WEP#${endpoint.id}#DELIVERIES`,
-      })
+      await endpointDeliveryWindow(sim.deps, endpoint.id, { limit: 200, offset: 0 }, () => true)
     ).items.find((d) => d.eventType === 'webhook.endpoint.disabled');
     expect(disabledEvent).toMatchObject({ status: 'skipped_disabled' });
     expect(JSON.parse(disabledEvent!.body)).toMatchObject({ data: { endpointId: endpoint.id } });
 
     const whileDisabled = await ingest(sim.deps);
     await sim.run();
-    expect(
-      (await sim.deps.tables.webhooks.get<DeliveryItem>(
-        deliveryKey(deliveryId(whileDisabled.id, endpoint.id)),
-      ))!.status,
-    ).toBe('skipped_disabled');
+    expect((await getDelivery(sim.deps, deliveryId(whileDisabled.id, endpoint.id)))!.status).toBe(
+      'skipped_disabled',
+    );
 
     await setEndpointEnabled(sim.deps, owner.organizationId, endpoint.id, true);
     sim.setAnswer(() => ({ kind: 'delivered', statusCode: 200 }));
     const after = await ingest(sim.deps);
     await sim.run();
-    expect(
-      (await sim.deps.tables.webhooks.get<DeliveryItem>(deliveryKey(deliveryId(after.id, endpoint.id))))!
-        .status,
-    ).toBe('delivered');
+    expect((await getDelivery(sim.deps, deliveryId(after.id, endpoint.id)))!.status).toBe('delivered');
   });
 });

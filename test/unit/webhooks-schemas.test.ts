@@ -124,8 +124,6 @@ describe('refused-address messages', () => {
   it('shows neither the address nor its class in attempt history or lastError', () => {
     const stored = 'Refused to connect to private address 10.1.2.3';
     const attempt = attemptView({
-      pk: 'DLV#x',
-      sk: 'ATT#1',
       deliveryId: 'dlv_x',
       attempt: 1,
       cycle: 1,
@@ -135,6 +133,7 @@ describe('refused-address messages', () => {
       errorMessage: stored,
       latencyMs: 0,
       responseBody: '',
+      ttl: 0,
     });
     expect(attempt.errorMessage).toBe(REFUSED_ADDRESS_MESSAGE);
     expect(JSON.stringify(attempt)).not.toContain('10.1.2.3');

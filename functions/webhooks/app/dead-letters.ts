@@ -6,8 +6,7 @@ import { webhookEventSchema } from '../../events';
 import { isoTime } from '../../platform/clock';
 import type { DeadLetter, Deps } from '../../platform/ports';
 import { deliveriesMessage } from '../domain/messages';
-import type { DeliveryItem } from '../domain/records';
-import { deliveryKey } from '../domain/records';
+import { getDelivery } from '../infra/repositories/deliveries';
 import type { DeadLetterView } from '../domain/views';
 
 export type { DeadLetterView } from '../domain/views';
@@ -54,7 +53,7 @@ async function deliveryLetter(
     if (message.data.organizationId !== organizationId) return undefined;
     return { ...base(letter), queue: 'deliveries', kind: 'recover', jobId: message.data.jobId };
   }
-  const delivery = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.data.deliveryId));
+  const delivery = await getDelivery(deps, message.data.deliveryId);
   if (!delivery || delivery.organizationId !== organizationId) return undefined;
   return {
     ...base(letter),

@@ -1,23 +1,25 @@
-// The delivery worker's core: one queue message is one step of a delivery's state machine. It makes
-// the attempt (and the inline retry), records every attempt, schedules the next one (in queue hops
-// when the wait is longer than SQS allows) or settles the delivery, and keeps the endpoint's health
-// for the auto-disable policy. Redelivered and stale messages are recognised and do no second attempt.
+// The delivery worker's orchestration: one queue message is one step of a delivery's state machine
+// (domain/delivery-step.ts decides every step). Here: load the delivery, ask step(), write its change,
+// send its messages, make the attempt (and the inline retry) when it says so, and keep the endpoint's
+// health for the auto-disable policy.
 import { epochSeconds, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import { ConditionFailedError, NotFoundError, won } from '../../platform/errors';
+import { NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
-import type { Update } from '../../platform/ports';
 import { cacheEndpoint, cacheEpoch, cachedEndpoint, forgetEndpoint } from './endpoint-cache';
 import type { EndpointItem } from './endpoints';
 import { activeSigningSecrets, loadEndpoint } from './endpoints';
 import { afterPermanentFailure, recordFailure, recordSuccess } from './health';
+import { flushEndpointOutbox, hasPendingEvents } from './outbox';
+import type { Decision, Send, Step, StepOutcome } from '../domain/delivery-step';
+import { step } from '../domain/delivery-step';
 import type { AttemptMessage } from '../domain/messages';
 import { attemptBody } from '../domain/messages';
-import type { AttemptItem, DeliveryItem } from '../domain/records';
-import { attemptKey, current, deliveryKey, retentionExpiry } from '../domain/records';
-import type { NextStep } from '../domain/retry-policy';
-import { INLINE_RETRY_PAUSE_MS, hopDelaySeconds, nextStep } from '../domain/retry-policy';
+import type { DeliveryItem } from '../domain/records';
+import { INLINE_RETRY_PAUSE_MS } from '../domain/retry-policy';
+import { applyChange, getDelivery, putAttempt } from '../infra/repositories/deliveries';
+import { endpointScope } from '../infra/repositories/endpoints';
 import type { AttemptOutcome, SendInput, SendOptions } from '../infra/send';
 import { sendWebhook } from '../infra/send';
 
@@ -41,224 +43,68 @@ export type StepResult = 'done' | 'dead_letter';
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The endpoint as a warm worker knows it (ENDPOINT_CACHE_TTL_MS); undefined once it is deleted. */
+/**
+ * The endpoint as a warm worker knows it (ENDPOINT_CACHE_TTL_MS); undefined once it is deleted. A
+ * fresh read that finds events left in the endpoint's outbox publishes them.
+ */
 async function findEndpoint(deps: DeliverDeps, delivery: DeliveryItem): Promise<EndpointItem | undefined> {
-  const table = deps.tables.webhooks;
+  const scope = endpointScope(deps);
   const now = deps.clock.now();
-  const cached = cachedEndpoint(table, delivery.endpointId, now);
+  const cached = cachedEndpoint(scope, delivery.endpointId, now);
   if (cached?.organizationId === delivery.organizationId) return cached;
-  const epoch = cacheEpoch(table);
+  const epoch = cacheEpoch(scope);
   try {
     const item = await loadEndpoint(deps, delivery.organizationId, delivery.endpointId);
-    cacheEndpoint(table, item, now, epoch);
+    if (hasPendingEvents(item)) await flushEndpointOutbox(deps, item);
+    cacheEndpoint(scope, item, now, epoch);
     return item;
   } catch (error) {
     if (error instanceof NotFoundError) {
-      forgetEndpoint(table, delivery.organizationId, delivery.endpointId);
+      forgetEndpoint(scope, delivery.organizationId, delivery.endpointId);
       return undefined;
     }
     throw error;
   }
 }
 
-interface AttemptTimes {
-  /** When the attempt began (the attempt's attemptedAt). */
-  startedAt: number;
-  /** When its answer, error or timeout came. */
-  finishedAt: number;
-}
+const queueMessage = ({ message, delaySeconds }: Send) => ({
+  body: attemptBody(message),
+  ...(delaySeconds ? { delaySeconds } : {}),
+});
 
-/** The delivery update that records attempt `attempt` and the step that follows it. */
-function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, times: AttemptTimes): Update {
-  const now = times.finishedAt;
-  const at = now;
-  // lastAttemptAt matches the attempt's attemptedAt (its start); the rest count from its end.
-  const set: Record<string, unknown> = {
-    attemptCount: attempt,
-    lastAttemptAt: times.startedAt,
-    updatedAt: at,
-  };
-  // A recorded attempt replaces a dead_lettered mark of its message's last receive.
-  const remove: string[] = ['strandedFrom'];
-  if (outcome.statusCode !== undefined) set.lastStatusCode = outcome.statusCode;
-  else remove.push('lastStatusCode');
-  if (outcome.errorKind) set.lastError = `${outcome.errorKind}: ${outcome.errorMessage ?? ''}`.slice(0, 500);
-  else remove.push('lastError');
-  if (step.kind === 'delivered') {
-    Object.assign(set, { status: 'delivered', deliveredAt: at });
-    remove.push('nextAttemptAt', 'failureReason');
-  } else if (step.kind === 'failed') {
-    Object.assign(set, { status: 'failed', failureReason: step.reason });
-    remove.push('nextAttemptAt');
-  } else {
-    Object.assign(set, { status: 'retrying', nextAttemptAt: now + step.waitMs });
-    remove.push('failureReason');
+/** Sends a decision's messages; a next attempt's message is then recorded as sent (step `scheduled`). */
+async function sendAll(deps: DeliverDeps, delivery: DeliveryItem, decision: Decision): Promise<void> {
+  for (const send of decision.send) {
+    await deps.queues.deliveries.send(queueMessage(send));
+    if (!send.schedules) continue;
+    const sent = step(delivery, undefined, { kind: 'scheduled', attempt: send.message.attempt }, 0);
+    if (sent.kind === 'apply') await applyChange(deps, delivery.id, sent.change!);
   }
-  return { set, remove };
 }
 
-/** Settles the delivery without an attempt (endpoint deleted or disabled since the event). */
-async function settleWithoutAttempt(
-  deps: DeliverDeps,
-  delivery: DeliveryItem,
-  set: Record<string, unknown>,
-): Promise<void> {
-  await deps.tables.webhooks
-    .update(
-      deliveryKey(delivery.id),
-      {
-        set: { ...set, updatedAt: deps.clock.now() },
-        remove: ['nextAttemptAt', 'strandedFrom', ...(set.failureReason ? [] : ['failureReason'])],
-      },
-      {
-        and: [
-          { attr: 'cycle', op: '=', value: delivery.cycle },
-          { attr: 'attemptCount', op: '=', value: delivery.attemptCount },
-        ],
-      },
-    )
-    .catch((error: unknown) => {
-      if (!(error instanceof ConditionFailedError)) throw error;
-    });
-}
-
-async function scheduleNext(
-  deps: DeliverDeps,
-  delivery: DeliveryItem,
-  attempt: number,
-  dueAt: number,
-): Promise<void> {
-  const delaySeconds = hopDelaySeconds(dueAt, deps.clock.now());
-  await deps.queues.deliveries.send({
-    body: attemptBody({ deliveryId: delivery.id, cycle: delivery.cycle, attempt, dueAt }),
-    ...(delaySeconds ? { delaySeconds } : {}),
-  });
-  await deps.tables.webhooks
-    .update(
-      deliveryKey(delivery.id),
-      { set: { scheduledAttempt: attempt } },
-      { attr: 'cycle', op: '=', value: delivery.cycle },
-    )
-    .catch((error: unknown) => {
-      if (!(error instanceof ConditionFailedError)) throw error;
-    });
-}
-
-/** A message whose attempt was already made: finish what a crash may have left, attempt nothing. */
-async function settleRedelivered(
-  deps: DeliverDeps,
-  delivery: DeliveryItem,
-  message: AttemptMessage,
-): Promise<StepResult> {
-  if (delivery.status === 'failed' && delivery.failureReason === 'exhausted') {
-    return message.attempt === delivery.attemptCount ? 'dead_letter' : 'done';
-  }
-  if (delivery.status === 'retrying' && delivery.scheduledAttempt !== delivery.attemptCount + 1) {
-    await scheduleNext(deps, delivery, delivery.attemptCount + 1, delivery.nextAttemptAt!);
-  }
-  return 'done';
-}
-
-/** What one attempt left behind: its outcome, what follows it, and the delivery as now recorded. */
-interface Attempted {
-  endpoint: EndpointItem;
-  outcome: AttemptOutcome;
-  step: NextStep;
-  /** When the answer (or the timeout) came; the schedule counts from here. */
-  finishedAt: number;
-  delivery: DeliveryItem;
-}
-
-/**
- * Still to be attempted: pending or retrying, or marked dead_lettered by its message's last receive
- * (that receive itself, or the message redriven from the dead-letter queue by an operator).
- */
-const live = (delivery: DeliveryItem): boolean =>
-  delivery.status === 'pending' ||
-  delivery.status === 'retrying' ||
-  (delivery.status === 'failed' && delivery.failureReason === 'dead_lettered');
-
-/** Checks a message before any attempt: undefined to go on, or the result that ends the step. */
-async function screen(
-  deps: DeliverDeps,
-  delivery: DeliveryItem | undefined,
-  message: AttemptMessage,
-): Promise<StepResult | undefined> {
-  if (!delivery || delivery.cycle !== message.cycle) return 'done'; // gone, or replayed since: stale
-  if (delivery.attemptCount >= message.attempt) return settleRedelivered(deps, delivery, message);
-  if (!live(delivery)) return 'done';
-  const hop = hopDelaySeconds(message.dueAt, deps.clock.now());
-  if (hop > 0) {
-    await deps.queues.deliveries.send({ body: attemptBody(message), delaySeconds: hop });
-    return 'done';
-  }
-  return undefined;
-}
-
-function attemptItem(
-  delivery: DeliveryItem,
-  attempt: number,
-  outcome: AttemptOutcome,
-  startedAt: number,
-): AttemptItem {
-  return {
-    ...attemptKey(delivery.id, attempt),
-    deliveryId: delivery.id,
-    attempt,
-    cycle: delivery.cycle,
-    attemptedAt: startedAt, // when the attempt began; latencyMs says how long it took
-    outcome: outcome.kind,
-    ...(outcome.statusCode !== undefined ? { statusCode: outcome.statusCode } : {}),
-    ...(outcome.errorKind ? { errorKind: outcome.errorKind, errorMessage: outcome.errorMessage ?? '' } : {}),
-    latencyMs: outcome.latencyMs,
-    responseBody: outcome.responseBody,
-    ttl: retentionExpiry(startedAt),
-  };
-}
-
-/**
- * Records the attempt and the delivery's new state. The two writes go out together: the attempt item
- * is keyed by attempt number, so a duplicate message writing it too writes the same record, and the
- * conditional delivery update decides which message owns the step. undefined when another did.
- */
-async function recordAttempt(
-  deps: DeliverDeps,
-  delivery: DeliveryItem,
-  attempt: number,
-  outcome: AttemptOutcome,
-  step: NextStep,
-  times: AttemptTimes,
-): Promise<DeliveryItem | undefined> {
-  const table = deps.tables.webhooks;
-  const update = table
-    .update<DeliveryItem>(deliveryKey(delivery.id), recordUpdate(attempt, outcome, step, times), {
-      and: [
-        { attr: 'cycle', op: '=', value: delivery.cycle },
-        { attr: 'attemptCount', op: '=', value: attempt - 1 },
-      ],
-    })
-    .catch((error: unknown) => {
-      if (error instanceof ConditionFailedError) return undefined; // a duplicate message recorded it first
-      throw error;
-    });
+/** Writes a decision's change; the delivery afterwards, or undefined when another message made the step. */
+async function write(deps: DeliverDeps, delivery: DeliveryItem, decision: Decision) {
+  if (!decision.change) return delivery;
+  if (!decision.record) return applyChange(deps, delivery.id, decision.change);
+  // The attempt record and the delivery's change go out together: the record is keyed by attempt
+  // number (a duplicate writes the same), and the change's guard decides which message owns the step.
   const [, updated] = await Promise.all([
-    table.put(attemptItem(delivery, attempt, outcome, times.startedAt)),
-    update,
+    putAttempt(deps, decision.record),
+    applyChange(deps, delivery.id, decision.change),
   ]);
   return updated;
 }
 
-/** Signs and sends the stored body to the endpoint, then records what happened. */
-async function attemptOnce(
+/** Signs and sends the stored body to the endpoint: what happened, as a step outcome. */
+async function attempt(
   deps: DeliverDeps,
   delivery: DeliveryItem,
   endpoint: EndpointItem,
-  attempt: number,
   options: DeliverOptions,
-): Promise<Attempted | undefined> {
+): Promise<StepOutcome & { kind: 'attempted' }> {
   const secrets = await activeSigningSecrets(deps, endpoint);
   const startedAt = deps.clock.now();
-  const outcome = await (options.send ?? sendWebhook)(
+  const result = await (options.send ?? sendWebhook)(
     {
       url: endpoint.url,
       eventId: delivery.eventId,
@@ -268,149 +114,117 @@ async function attemptOnce(
     },
     { allowLoopback: options.allowLoopback, timeoutMs: options.timeoutMs, resolve: options.resolve },
   );
-  const finishedAt = deps.clock.now();
-  const random = (options.random ?? Math.random)();
-  const pause = options.inlinePauseMs ?? INLINE_RETRY_PAUSE_MS;
-  const step = nextStep(attempt - delivery.cycleStart + 1, outcome, random, pause);
-  const recorded = await recordAttempt(deps, delivery, attempt, outcome, step, { startedAt, finishedAt });
-  return recorded && { endpoint, outcome, step, finishedAt, delivery: current(recorded) };
+  return {
+    kind: 'attempted',
+    result,
+    startedAt,
+    random: (options.random ?? Math.random)(),
+    inlinePauseMs: options.inlinePauseMs ?? INLINE_RETRY_PAUSE_MS,
+  };
 }
 
-function report(attempted: Attempted, attempt: number, log: Logger): void {
-  const { endpoint, outcome, step, finishedAt, delivery } = attempted;
+function report(
+  delivery: DeliveryItem,
+  endpoint: EndpointItem,
+  message: AttemptMessage,
+  result: AttemptOutcome,
+  decision: Decision,
+  finishedAt: number,
+  log: Logger,
+): void {
+  const next = decision.next!.kind;
   log.info('delivery attempt', {
     deliveryId: delivery.id,
     eventId: delivery.eventId,
     endpointId: endpoint.id,
-    attempt,
-    outcome: outcome.kind,
-    statusCode: outcome.statusCode,
-    errorKind: outcome.errorKind,
-    latencyMs: outcome.latencyMs,
-    next: step.kind,
+    attempt: message.attempt,
+    outcome: result.kind,
+    statusCode: result.statusCode,
+    errorKind: result.errorKind,
+    latencyMs: result.latencyMs,
+    next,
   });
   emitMetrics(
     {
       DeliveryAttempts: 1,
-      AttemptLatency: outcome.latencyMs,
-      ...(step.kind === 'delivered'
+      AttemptLatency: result.latencyMs,
+      ...(next === 'delivered'
         ? { DeliveriesDelivered: 1, DeliveryLatency: finishedAt - delivery.occurredAt }
-        : step.kind === 'failed'
+        : next === 'failed'
           ? { DeliveriesFailed: 1 }
           : { DeliveriesRetried: 1 }),
     },
-    { eventId: delivery.eventId, deliveryId: delivery.id, endpointId: endpoint.id, attempt },
+    { eventId: delivery.eventId, deliveryId: delivery.id, endpointId: endpoint.id, attempt: message.attempt },
   );
 }
 
-/** After a recorded attempt: health, then settle, schedule the next attempt, or retry inline ('inline'). */
-async function follow(
+/** The endpoint's health after an attempt: a success, a failure, and after a final one the auto-disable. */
+async function keepHealth(
   deps: DeliverDeps,
-  attempted: Attempted,
-  attempt: number,
+  endpoint: EndpointItem,
+  decision: Decision,
+  at: number,
   log: Logger,
-): Promise<StepResult | 'inline'> {
-  const { endpoint, step, finishedAt, delivery } = attempted;
-  if (step.kind === 'delivered') {
-    await recordSuccess(deps, endpoint, finishedAt);
-    return 'done';
-  }
-  await recordFailure(deps, endpoint, finishedAt);
-  if (step.kind === 'failed') {
-    await afterPermanentFailure(deps, endpoint, log);
-    return step.reason === 'exhausted' ? 'dead_letter' : 'done';
-  }
-  if (step.inline) return 'inline';
-  await scheduleNext(deps, delivery, attempt + 1, finishedAt + step.waitMs);
-  return 'done';
+): Promise<void> {
+  if (decision.health === 'success') return recordSuccess(deps, endpoint, at);
+  await recordFailure(deps, endpoint, at);
+  if (decision.health === 'final_failure') await afterPermanentFailure(deps, endpoint, log);
+}
+
+/** A refused step; a redelivered message of a failed delivery also finishes the endpoint's outbox. */
+async function refused(deps: DeliverDeps, delivery: DeliveryItem | undefined, decided: Step) {
+  if (delivery?.status === 'failed' && decided.kind === 'refuse' && decided.reason === 'already_made')
+    await findEndpoint(deps, delivery);
+  return decided.then === 'dead_letter' ? 'dead_letter' : 'done';
 }
 
 export async function processAttempt(
   deps: DeliverDeps,
-  message: AttemptMessage,
+  first: AttemptMessage,
   options: DeliverOptions,
   log: Logger,
 ): Promise<StepResult> {
-  const stored = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
-  let delivery = stored && current(stored);
-  const screened = await screen(deps, delivery, message);
-  if (screened || !delivery) return screened ?? 'done';
-  for (let attempt = message.attempt; ; attempt++) {
+  let delivery = await getDelivery(deps, first.deliveryId);
+  const screened = step(delivery, first, { kind: 'received' }, deps.clock.now());
+  if (screened.kind === 'refuse') return refused(deps, delivery, screened);
+  if (screened.then !== 'attempt') {
+    await sendAll(deps, delivery!, screened);
+    return 'done';
+  }
+  for (let message = first; delivery;) {
     const endpoint = await findEndpoint(deps, delivery);
     if (!endpoint || !endpoint.enabled) {
-      await settleWithoutAttempt(
-        deps,
-        delivery,
-        endpoint ? { status: 'skipped_disabled' } : { status: 'failed', failureReason: 'endpoint_deleted' },
-      );
+      const outcome: StepOutcome = { kind: endpoint ? 'endpoint_disabled' : 'endpoint_gone' };
+      const settled = step(delivery, message, outcome, deps.clock.now());
+      if (settled.kind === 'apply') await write(deps, delivery, settled);
       return 'done';
     }
-    const attempted = await attemptOnce(deps, delivery, endpoint, attempt, options);
-    if (!attempted) return 'done'; // a duplicate message recorded this attempt first
-    report(attempted, attempt, log);
-    const next = await follow(deps, attempted, attempt, log);
-    if (next !== 'inline') return next;
-    delivery = attempted.delivery;
-    await (options.sleep ?? realSleep)(attempted.step.kind === 'retry' ? attempted.step.waitMs : 0);
+    const attempted = await attempt(deps, delivery, endpoint, options);
+    const finishedAt = deps.clock.now();
+    const decision = step(delivery, message, attempted, finishedAt);
+    if (decision.kind === 'refuse') return decision.then;
+    const recorded = await write(deps, delivery, decision);
+    if (!recorded) return 'done'; // a duplicate message recorded this attempt first
+    report(delivery, endpoint, message, attempted.result, decision, finishedAt, log);
+    await keepHealth(deps, endpoint, decision, finishedAt, log);
+    await sendAll(deps, recorded, decision);
+    if (decision.then !== 'retry_inline') return decision.then === 'dead_letter' ? 'dead_letter' : 'done';
+    await (options.sleep ?? realSleep)(decision.next?.kind === 'retry' ? decision.next.waitMs : 0);
+    delivery = recorded;
+    message = { ...message, attempt: message.attempt + 1, dueAt: deps.clock.now() };
   }
+  return 'done';
 }
 
-/**
- * Marks the delivery failed (dead_lettered) ahead of its message's last receive, when the step is
- * still to be made. True when this call set the mark.
- */
-async function markDeadLettered(deps: DeliverDeps, message: AttemptMessage, log: Logger): Promise<boolean> {
-  const delivery = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
-  if (!delivery || delivery.cycle !== message.cycle || delivery.attemptCount >= message.attempt) return false;
-  if (delivery.status !== 'pending' && delivery.status !== 'retrying') return false;
-  const marked = await won(
-    deps.tables.webhooks.update(
-      deliveryKey(delivery.id),
-      {
-        set: {
-          status: 'failed',
-          failureReason: 'dead_lettered',
-          strandedFrom: delivery.status,
-          updatedAt: deps.clock.now(),
-        },
-      },
-      {
-        and: [
-          { attr: 'cycle', op: '=', value: delivery.cycle },
-          { attr: 'attemptCount', op: '=', value: delivery.attemptCount },
-          { attr: 'status', op: '=', value: delivery.status },
-        ],
-      },
-    ),
-  );
-  if (marked)
-    log.warn('last receive of a delivery step: marked dead_lettered until it ends', {
-      deliveryId: delivery.id,
-      attempt: message.attempt,
-    });
-  return marked;
-}
-
-/** Takes the mark back when the last receive ended without recording an attempt (a hop, a settled step). */
-async function unmarkDeadLettered(deps: DeliverDeps, message: AttemptMessage): Promise<void> {
-  const delivery = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(message.deliveryId));
-  if (delivery?.failureReason !== 'dead_lettered' || !delivery.strandedFrom) return;
-  await won(
-    deps.tables.webhooks.update(
-      deliveryKey(delivery.id),
-      {
-        set: { status: delivery.strandedFrom, updatedAt: deps.clock.now() },
-        remove: ['failureReason', 'strandedFrom'],
-      },
-      {
-        and: [
-          { attr: 'cycle', op: '=', value: delivery.cycle },
-          { attr: 'attemptCount', op: '=', value: delivery.attemptCount },
-          { attr: 'failureReason', op: '=', value: 'dead_lettered' },
-        ],
-      },
-    ),
-  );
+/** Applies a last-receive step (the mark, or taking it back); true when it was written. */
+async function lastReceiveStep(
+  deps: DeliverDeps,
+  message: AttemptMessage,
+  outcome: StepOutcome,
+): Promise<boolean> {
+  const delivery = await getDelivery(deps, message.deliveryId);
+  const decided = step(delivery, message, outcome, deps.clock.now());
+  return decided.kind === 'apply' && !!(await applyChange(deps, delivery!.id, decided.change!));
 }
 
 /**
@@ -426,8 +240,13 @@ export async function processLastAttempt(
   options: DeliverOptions,
   log: Logger,
 ): Promise<StepResult> {
-  const marked = await markDeadLettered(deps, message, log);
+  const marked = await lastReceiveStep(deps, message, { kind: 'last_receive' });
+  if (marked)
+    log.warn('last receive of a delivery step: marked dead_lettered until it ends', {
+      deliveryId: message.deliveryId,
+      attempt: message.attempt,
+    });
   const result = await processAttempt(deps, message, options, log);
-  if (marked) await unmarkDeadLettered(deps, message);
+  if (marked) await lastReceiveStep(deps, message, { kind: 'last_receive_ended' });
   return result;
 }

@@ -4,7 +4,6 @@
 // process's memory (never written anywhere). Changes made in this process (update, disable, delete,
 // rotation) forget the endpoint at once; changes made elsewhere are seen within the endpoint TTL, and a
 // rotation then changes the secret version, which is part of the secrets' key.
-import type { Table } from '../../platform/ports';
 import type { EndpointItem } from '../domain/endpoint';
 
 /** How stale an endpoint (URL, filters, enabled, secret version) fan-out or a delivery may act on. */
@@ -53,11 +52,12 @@ interface Caches {
   secrets: TtlCache<OpenedSecret[]>;
 }
 
-// Per table object: each composition (a Lambda container, a test's deps) has its own.
-const byTable = new WeakMap<Table, Caches>();
+// Per scope (the endpoint repository's endpointScope): each composition (a Lambda container, a test's
+// deps) has its own.
+const byScope = new WeakMap<object, Caches>();
 
-function caches(table: Table): Caches {
-  let found = byTable.get(table);
+function caches(scope: object): Caches {
+  let found = byScope.get(scope);
   if (!found) {
     found = {
       epoch: 0,
@@ -65,7 +65,7 @@ function caches(table: Table): Caches {
       lists: new TtlCache(ENDPOINT_CACHE_TTL_MS),
       secrets: new TtlCache(SECRET_CACHE_TTL_MS),
     };
-    byTable.set(table, found);
+    byScope.set(scope, found);
   }
   return found;
 }
@@ -73,8 +73,8 @@ function caches(table: Table): Caches {
 const secretsKey = (endpointId: string, secretVersion: number) => `${endpointId}#${secretVersion}`;
 
 /** Forget everything kept about an endpoint: called by every write to it in this process. */
-export function forgetEndpoint(table: Table, organizationId: string, endpointId: string): void {
-  const found = caches(table);
+export function forgetEndpoint(scope: object, organizationId: string, endpointId: string): void {
+  const found = caches(scope);
   const { endpoints, lists, secrets } = found;
   found.epoch++;
   lists.deleteWhere((key) => key === organizationId);
@@ -83,45 +83,45 @@ export function forgetEndpoint(table: Table, organizationId: string, endpointId:
 }
 
 /** Taken before a read whose result is then kept: the keep is skipped when a forget came between. */
-export const cacheEpoch = (table: Table): number => caches(table).epoch;
+export const cacheEpoch = (scope: object): number => caches(scope).epoch;
 
-export const cachedEndpoint = (table: Table, endpointId: string, now: number): EndpointItem | undefined =>
-  caches(table).endpoints.get(endpointId, now);
+export const cachedEndpoint = (scope: object, endpointId: string, now: number): EndpointItem | undefined =>
+  caches(scope).endpoints.get(endpointId, now);
 
-export function cacheEndpoint(table: Table, item: EndpointItem, now: number, epoch: number): void {
-  const found = caches(table);
+export function cacheEndpoint(scope: object, item: EndpointItem, now: number, epoch: number): void {
+  const found = caches(scope);
   if (found.epoch === epoch) found.endpoints.set(item.id, item, now);
 }
 
 /** An organization's endpoints as fan-out matches them (a new endpoint in this process forgets it). */
 export const cachedEndpointList = (
-  table: Table,
+  scope: object,
   organizationId: string,
   now: number,
-): EndpointItem[] | undefined => caches(table).lists.get(organizationId, now);
+): EndpointItem[] | undefined => caches(scope).lists.get(organizationId, now);
 
 export function cacheEndpointList(
-  table: Table,
+  scope: object,
   organizationId: string,
   items: EndpointItem[],
   now: number,
   epoch: number,
 ): void {
-  const found = caches(table);
+  const found = caches(scope);
   if (found.epoch === epoch) found.lists.set(organizationId, items, now);
 }
 
 export const cachedSecrets = (
-  table: Table,
+  scope: object,
   endpoint: Pick<EndpointItem, 'id' | 'secretVersion'>,
   now: number,
 ): OpenedSecret[] | undefined =>
-  caches(table).secrets.get(secretsKey(endpoint.id, endpoint.secretVersion), now);
+  caches(scope).secrets.get(secretsKey(endpoint.id, endpoint.secretVersion), now);
 
 /** Keyed by secret version, which no write ever reuses: no epoch needed. */
 export const cacheSecrets = (
-  table: Table,
+  scope: object,
   endpoint: Pick<EndpointItem, 'id' | 'secretVersion'>,
   secrets: OpenedSecret[],
   now: number,
-): void => caches(table).secrets.set(secretsKey(endpoint.id, endpoint.secretVersion), secrets, now);
+): void => caches(scope).secrets.set(secretsKey(endpoint.id, endpoint.secretVersion), secrets, now);

@@ -8,16 +8,11 @@ import { epochSeconds, isoTime, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { open, seal } from '../../platform/envelope';
 import { shownErrorMessage } from '../domain/addresses';
-import {
-  ConditionFailedError,
-  ConflictError,
-  NotFoundError,
-  PermissionDeniedError,
-  won,
-} from '../../platform/errors';
+import { ConflictError, NotFoundError, PermissionDeniedError } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
-import { queryAll, queryWindow } from '../../platform/pagination';
+import * as endpoints from '../infra/repositories/endpoints';
+import { endpointScope } from '../infra/repositories/endpoints';
 import { permissionsNeeded } from '../domain/filters';
 import type { OpenedSecret } from './endpoint-cache';
 import { cacheSecrets, cachedSecrets, forgetEndpoint } from './endpoint-cache';
@@ -35,12 +30,6 @@ type EndpointDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
 
 /** The endpoint as the API shows it (domain/views.ts): never a secret, nor the stored permissions. */
 export type { WebhookEndpoint } from '../domain/views';
-
-const endpointKey = (organizationId: string, id: string) => ({
-  pk: `ORG#${organizationId}`,
-  sk: `WEP#${id}`,
-});
-const listPartition = (organizationId: string) => `ORG#${organizationId}#WEBHOOK_ENDPOINTS`;
 
 /** Binds a sealed secret to its organization and endpoint: it opens for no other. */
 export const secretContext = (organizationId: string, endpointId: string): Record<string, string> => ({
@@ -84,9 +73,7 @@ export async function loadEndpoint(
   id: string,
 ): Promise<EndpointItem> {
   // A malformed id cannot exist; answering 404 also keeps odd strings away from the table's key.
-  const item = isId('we', id)
-    ? await deps.tables.webhooks.get<EndpointItem>(endpointKey(organizationId, id))
-    : undefined;
+  const item = isId('we', id) ? await endpoints.getEndpoint(deps, organizationId, id) : undefined;
   if (!item) throw new NotFoundError('Webhook endpoint not found');
   return item;
 }
@@ -102,9 +89,6 @@ export async function createEndpoint(
   const signingSecret = generateSigningSecret();
   const createdAt = now;
   const item: EndpointItem = {
-    ...endpointKey(principal.organizationId, id),
-    gsi1pk: listPartition(principal.organizationId),
-    gsi1sk: `${isoTime(createdAt)}#${id}`,
     id,
     organizationId: principal.organizationId,
     url: input.url,
@@ -124,8 +108,8 @@ export async function createEndpoint(
     ],
     secretVersion: 1,
   };
-  await deps.tables.webhooks.put(item, { itemExists: false });
-  forgetEndpoint(deps.tables.webhooks, principal.organizationId, id);
+  await endpoints.createEndpoint(deps, item);
+  forgetEndpoint(endpointScope(deps), principal.organizationId, id);
   return { endpoint: toView(item, now), signingSecret };
 }
 
@@ -135,12 +119,7 @@ export async function listEndpoints(
   page: Pagination,
   visible: (item: EndpointItem) => boolean = () => true,
 ): Promise<Window<WebhookEndpoint>> {
-  const window = await queryWindow<EndpointItem>(
-    deps.tables.webhooks,
-    { index: 'gsi1', partition: listPartition(organizationId), descending: true },
-    page,
-    visible,
-  );
+  const window = await endpoints.endpointWindow(deps, organizationId, page, visible);
   const now = deps.clock.now();
   return { items: window.items.map((item) => toView(item, now)), hasMore: window.hasMore };
 }
@@ -157,22 +136,20 @@ async function updateExisting(
   deps: EndpointDeps,
   organizationId: string,
   id: string,
-  set: Record<string, unknown>,
-  remove: string[] = [],
+  set: Partial<EndpointItem>,
+  remove: (keyof EndpointItem)[] = [],
 ): Promise<WebhookEndpoint> {
   await loadEndpoint(deps, organizationId, id);
-  try {
-    const updated = await deps.tables.webhooks.update<EndpointItem>(
-      endpointKey(organizationId, id),
-      { set: { ...set, updatedAt: deps.clock.now() }, ...(remove.length ? { remove } : {}) },
-      { itemExists: true },
-    );
-    forgetEndpoint(deps.tables.webhooks, organizationId, id);
-    return toView(updated, deps.clock.now());
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
-    throw error;
-  }
+  const updated = await endpoints.updateEndpoint(
+    deps,
+    organizationId,
+    id,
+    { ...set, updatedAt: deps.clock.now() },
+    remove,
+  );
+  forgetEndpoint(endpointScope(deps), organizationId, id);
+  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  return toView(updated, deps.clock.now());
 }
 
 /**
@@ -185,8 +162,8 @@ export async function updateEndpoint(
   id: string,
   patch: UpdateEndpointInput,
 ): Promise<WebhookEndpoint> {
-  const set: Record<string, unknown> = {};
-  const remove: string[] = [];
+  const set: Partial<EndpointItem> = {};
+  const remove: (keyof EndpointItem)[] = [];
   if (patch.url !== undefined) set.url = patch.url;
   if (patch.eventTypeFilters !== undefined) {
     checkReceivable(patch.eventTypeFilters, principal);
@@ -206,31 +183,7 @@ export function listEndpointItems(
   deps: Pick<Deps, 'tables'>,
   organizationId: string,
 ): Promise<EndpointItem[]> {
-  return queryAll<EndpointItem>(deps.tables.webhooks, {
-    partition: `ORG#${organizationId}`,
-    beginsWith: 'WEP#',
-    // Fan-out reads it (behind a 5 s cache): an endpoint created or disabled just before an event counts.
-    consistent: true,
-  });
-}
-
-/**
- * Disables an enabled endpoint with the reason recorded (the auto-disable policy). A conditional
- * write, so of several workers exactly one gets true; false when it was gone or already disabled.
- */
-export async function disableEndpoint(
-  deps: Pick<Deps, 'tables' | 'clock'>,
-  endpoint: Pick<EndpointItem, 'organizationId' | 'id'>,
-  reason: string,
-): Promise<boolean> {
-  const now = deps.clock.now();
-  return won(
-    deps.tables.webhooks.update(
-      endpointKey(endpoint.organizationId, endpoint.id),
-      { set: { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } },
-      { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
-    ),
-  ).finally(() => forgetEndpoint(deps.tables.webhooks, endpoint.organizationId, endpoint.id));
+  return endpoints.allEndpoints(deps, organizationId);
 }
 
 export async function setEndpointEnabled(
@@ -250,13 +203,9 @@ export async function setEndpointEnabled(
 
 export async function deleteEndpoint(deps: EndpointDeps, organizationId: string, id: string): Promise<void> {
   await loadEndpoint(deps, organizationId, id);
-  try {
-    await deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true });
-    forgetEndpoint(deps.tables.webhooks, organizationId, id);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw new NotFoundError('Webhook endpoint not found');
-    throw error;
-  }
+  const deleted = await endpoints.deleteEndpoint(deps, organizationId, id);
+  forgetEndpoint(endpointScope(deps), organizationId, id);
+  if (!deleted) throw new NotFoundError('Webhook endpoint not found');
 }
 
 /** At most this many secrets sign at once: a rotation that would make more is refused (409). */
@@ -293,12 +242,9 @@ export async function rotateSecret(
       secretVersion: current.secretVersion + 1,
       updatedAt: now,
     };
-    try {
-      await deps.tables.webhooks.put(next, { attr: 'secretVersion', op: '=', value: current.secretVersion });
-      forgetEndpoint(deps.tables.webhooks, organizationId, id);
+    if (await endpoints.replaceEndpoint(deps, next, current.secretVersion)) {
+      forgetEndpoint(endpointScope(deps), organizationId, id);
       return { endpoint: toView(next, now), signingSecret };
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
     }
   }
   throw new ConflictError('The endpoint changed while its secret was being rotated; retry');
@@ -310,7 +256,7 @@ export async function rotateSecret(
  */
 export async function activeSigningSecrets(deps: EndpointDeps, endpoint: EndpointItem): Promise<string[]> {
   const now = deps.clock.now();
-  let opened = cachedSecrets(deps.tables.webhooks, endpoint, now);
+  let opened = cachedSecrets(endpointScope(deps), endpoint, now);
   if (!opened) {
     const context = secretContext(endpoint.organizationId, endpoint.id);
     opened = await Promise.all(
@@ -322,7 +268,7 @@ export async function activeSigningSecrets(deps: EndpointDeps, endpoint: Endpoin
           ...(s.retiresAt !== undefined ? { retiresAt: s.retiresAt } : {}),
         })),
     );
-    cacheSecrets(deps.tables.webhooks, endpoint, opened, now);
+    cacheSecrets(endpointScope(deps), endpoint, opened, now);
   }
   return opened.filter((s) => s.retiresAt === undefined || s.retiresAt > now).map((s) => s.secret);
 }

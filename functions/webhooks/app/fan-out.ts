@@ -5,7 +5,6 @@
 import type { WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { Deps } from '../../platform/ports';
-import { ConditionFailedError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { cacheEndpointList, cacheEpoch, cachedEndpointList } from './endpoint-cache';
 import type { EndpointItem } from './endpoints';
@@ -13,7 +12,9 @@ import { listEndpointItems } from './endpoints';
 import { subscriptionMatches } from '../domain/filters';
 import { attemptBody } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
-import { deliveryKey, newDelivery } from '../domain/records';
+import { newDelivery } from '../domain/records';
+import { createDelivery, getDelivery } from '../infra/repositories/deliveries';
+import { endpointScope } from '../infra/repositories/endpoints';
 
 export type FanOutDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
@@ -25,13 +26,13 @@ export interface FanOutResult {
 
 /** The organization's endpoints, as this worker read them within ENDPOINT_CACHE_TTL_MS. */
 async function organizationEndpoints(deps: FanOutDeps, organizationId: string): Promise<EndpointItem[]> {
-  const table = deps.tables.webhooks;
+  const scope = endpointScope(deps);
   const now = deps.clock.now();
-  const cached = cachedEndpointList(table, organizationId, now);
+  const cached = cachedEndpointList(scope, organizationId, now);
   if (cached) return cached;
-  const epoch = cacheEpoch(table);
+  const epoch = cacheEpoch(scope);
   const items = await listEndpointItems(deps, organizationId);
-  cacheEndpointList(table, organizationId, items, now, epoch);
+  cacheEndpointList(scope, organizationId, items, now, epoch);
   return items;
 }
 
@@ -51,18 +52,16 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
       endpoint.enabled ? 'pending' : 'skipped_disabled',
       now,
     );
-    try {
-      await deps.tables.webhooks.put(item, { itemExists: false });
+    if (await createDelivery(deps, item)) {
       if (item.status === 'pending') toSend.push(item);
       else result.skippedDisabled++;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      const existing = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(item.id));
-      // A first message lost to a crash between the put and the send: send it again.
-      if (existing?.status === 'pending' && existing.attemptCount === 0 && existing.cycle === 0)
-        toSend.push(existing);
-      else result.alreadyDone++;
+      continue;
     }
+    const existing = await getDelivery(deps, item.id);
+    // A first message lost to a crash between the put and the send: send it again.
+    if (existing?.status === 'pending' && existing.attemptCount === 0 && existing.cycle === 0)
+      toSend.push(existing);
+    else result.alreadyDone++;
   }
   await deps.queues.deliveries.sendBatch(
     toSend.map((d) => ({ body: attemptBody({ deliveryId: d.id, cycle: 0, attempt: 1, dueAt: now }) })),

@@ -1,15 +1,20 @@
 // Endpoint health for the auto-disable policy: the last success and when the current failing streak
-// began, in one small item per endpoint (apart from the endpoint item, which the endpoints API rewrites).
-import { publishEvent } from '../../events';
+// began (infra/repositories/health.ts), and the auto-disable itself.
+import { outboxEvent, outboxAttributes } from '../../events';
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import { ConditionFailedError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import type { Item, Table } from '../../platform/ports';
 import type { EndpointItem } from './endpoints';
-import { disableEndpoint } from './endpoints';
-import { healthKey } from '../domain/records';
-import type { EndpointHealth } from '../domain/retry-policy';
+import { forgetEndpoint } from './endpoint-cache';
+import { flushEndpointOutbox } from './outbox';
+import { disableEnabledEndpoint, endpointScope } from '../infra/repositories/endpoints';
+import {
+  endFailingStreak,
+  getHealth,
+  healthScope,
+  startFailingStreak,
+  writeSuccess,
+} from '../infra/repositories/health';
 import { autoDisableReason, shouldAutoDisable } from '../domain/retry-policy';
 
 type HealthDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
@@ -21,12 +26,13 @@ type HealthDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
  */
 export const SUCCESS_WRITE_INTERVAL_MS = 60_000;
 
-// Per table (one per worker process or test composition): when this worker last wrote a success.
-const successWritten = new WeakMap<Table, Map<string, number>>();
+// Per composition (one per worker process or test composition): when this worker last wrote a success.
+const successWritten = new WeakMap<object, Map<string, number>>();
 
 function writtenAt(deps: Pick<Deps, 'tables'>): Map<string, number> {
-  let map = successWritten.get(deps.tables.webhooks);
-  if (!map) successWritten.set(deps.tables.webhooks, (map = new Map()));
+  const scope = healthScope(deps);
+  let map = successWritten.get(scope);
+  if (!map) successWritten.set(scope, (map = new Map()));
   return map;
 }
 
@@ -34,10 +40,7 @@ export async function recordSuccess(deps: HealthDeps, endpoint: EndpointItem, no
   const written = writtenAt(deps);
   const last = written.get(endpoint.id);
   if (last !== undefined && now >= last && now - last < SUCCESS_WRITE_INTERVAL_MS) return;
-  await deps.tables.webhooks.update(healthKey(endpoint.id), {
-    set: { endpointId: endpoint.id, lastSuccessAt: now },
-    remove: ['failingSinceAt'],
-  });
+  await writeSuccess(deps, endpoint.id, now);
   written.delete(endpoint.id); // re-inserted last, so the oldest entries go first
   written.set(endpoint.id, now);
   if (written.size > 2_000) written.delete(written.keys().next().value!);
@@ -46,29 +49,14 @@ export async function recordSuccess(deps: HealthDeps, endpoint: EndpointItem, no
 /** Starts the failing streak at the first failure after a success; later failures leave it. */
 export async function recordFailure(deps: HealthDeps, endpoint: EndpointItem, now: number): Promise<void> {
   writtenAt(deps).delete(endpoint.id);
-  try {
-    await deps.tables.webhooks.update(
-      healthKey(endpoint.id),
-      { set: { endpointId: endpoint.id, failingSinceAt: now } },
-      { attr: 'failingSinceAt', exists: false },
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionFailedError)) throw error;
-  }
-}
-
-export async function endpointHealth(
-  deps: Pick<Deps, 'tables'>,
-  endpointId: string,
-): Promise<EndpointHealth> {
-  const item = await deps.tables.webhooks.get<Item & EndpointHealth>(healthKey(endpointId));
-  return { lastSuccessAt: item?.lastSuccessAt, failingSinceAt: item?.failingSinceAt };
+  await startFailingStreak(deps, endpoint.id, now);
 }
 
 /**
- * After a delivery failed for good: disable the endpoint when the policy says so, record why on the
- * endpoint, start a fresh streak (so re-enabling gives it a new window) and publish
- * webhook.endpoint.disabled. Only one worker wins the conditional write, so the event is published once.
+ * After a delivery failed for good: disable the endpoint when the policy says so, with the reason and
+ * webhook.endpoint.disabled (in its outbox) in one conditional write, start a fresh streak (so
+ * re-enabling gives it a new window) and publish the event. Only one worker wins the write, so the
+ * event exists once; its publication may be repeated (after a crash), with the same id.
  */
 export async function afterPermanentFailure(
   deps: HealthDeps,
@@ -76,19 +64,29 @@ export async function afterPermanentFailure(
   log: Logger,
 ): Promise<boolean> {
   const now = deps.clock.now();
-  const health = await endpointHealth(deps, endpoint.id);
+  const health = await getHealth(deps, endpoint.id);
   if (!shouldAutoDisable(health, now)) return false;
   const reason = autoDisableReason(health.failingSinceAt!);
-  if (!(await disableEndpoint(deps, endpoint, reason))) return false; // deleted, or already disabled
-  await deps.tables.webhooks.update(healthKey(endpoint.id), { remove: ['failingSinceAt'] });
+  const event = outboxEvent(
+    {
+      organizationId: endpoint.organizationId,
+      type: 'webhook.endpoint.disabled',
+      data: { endpointId: endpoint.id, url: endpoint.url, reason },
+    },
+    now,
+  );
+  const disabled = await disableEnabledEndpoint(
+    deps,
+    endpoint,
+    { disabledAt: now, disabledReason: reason, updatedAt: now },
+    [event],
+  ).finally(() => forgetEndpoint(endpointScope(deps), endpoint.organizationId, endpoint.id));
+  if (!disabled) return false; // deleted, or already disabled
+  await endFailingStreak(deps, endpoint.id);
   log.warn('endpoint disabled automatically', {
     endpointId: endpoint.id,
     failingSince: isoTime(health.failingSinceAt!),
   });
-  await publishEvent(deps, {
-    organizationId: endpoint.organizationId,
-    type: 'webhook.endpoint.disabled',
-    data: { endpointId: endpoint.id, url: endpoint.url, reason },
-  });
+  await flushEndpointOutbox(deps, { ...endpoint, ...outboxAttributes([event]) });
   return true;
 }

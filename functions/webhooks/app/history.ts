@@ -4,11 +4,11 @@ import type { Deps } from '../../platform/ports';
 import { NotFoundError } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
-import { queryAll, queryWindow } from '../../platform/pagination';
 import { loadEndpoint } from './endpoints';
-import type { AttemptItem, DeliveryItem, DeliveryView } from '../domain/records';
+import type { DeliveryView } from '../domain/records';
 import type { DeliveryWithAttempts } from '../domain/views';
-import { attemptView, deliveryKey, deliveryView, endpointDeliveries } from '../domain/records';
+import { attemptView, deliveryView } from '../domain/records';
+import { deliveryWithAttempts, endpointDeliveryWindow } from '../infra/repositories/deliveries';
 import type { DeliveryStatus } from '../domain/retry-policy';
 
 type HistoryDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
@@ -21,9 +21,9 @@ export async function listDeliveries(
   status?: DeliveryStatus,
 ): Promise<Window<DeliveryView>> {
   await loadEndpoint(deps, organizationId, endpointId);
-  const window = await queryWindow<DeliveryItem>(
-    deps.tables.webhooks,
-    { index: 'gsi1', partition: endpointDeliveries(endpointId), descending: true },
+  const window = await endpointDeliveryWindow(
+    deps,
+    endpointId,
     page,
     (item) => item.organizationId === organizationId && (status === undefined || item.status === status),
   );
@@ -36,10 +36,7 @@ export async function getDeliveryWithAttempts(
   id: string,
 ): Promise<DeliveryWithAttempts> {
   if (!isId('dlv', id)) throw new NotFoundError('Delivery not found');
-  // Read right after a replay or an attempt: show the delivery as it now is.
-  const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk, consistent: true });
-  const delivery = items.find((i) => i.sk === 'DELIVERY') as DeliveryItem | undefined;
+  const { delivery, attempts } = await deliveryWithAttempts(deps, id);
   if (!delivery || delivery.organizationId !== organizationId) throw new NotFoundError('Delivery not found');
-  const attempts = (items.filter((i) => i.sk.startsWith('ATT#')) as AttemptItem[]).map(attemptView);
-  return { ...deliveryView(delivery), attempts };
+  return { ...deliveryView(delivery), attempts: attempts.map(attemptView) };
 }

@@ -2,62 +2,44 @@
 // Recover: every failed or skipped delivery of an endpoint in a time window replayed, as a job.
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import {
-  ConditionFailedError,
-  ConflictError,
-  InvalidRequestError,
-  NotFoundError,
-  won,
-} from '../../platform/errors';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
-import type { Item } from '../../platform/ports';
 import { loadEndpoint } from './endpoints';
+import { step } from '../domain/delivery-step';
 import type { RecoverMessage } from '../domain/messages';
 import { attemptBody, recoverBody } from '../domain/messages';
 import type { DeliveryItem, DeliveryView } from '../domain/records';
+import { deliveryView } from '../domain/records';
+import type { JobItem } from '../domain/recover-job';
 import type { WebhookJob } from '../domain/views';
 import {
-  deliveryKey,
-  deliveryView,
-  endpointDeliveries,
-  loadDelivery,
-  retentionExpiry,
-} from '../domain/records';
+  applyChange,
+  endpointDeliveryPage,
+  findDelivery,
+  getDelivery,
+} from '../infra/repositories/deliveries';
+import * as jobs from '../infra/repositories/jobs';
 
 type ReplayDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
 /** The most deliveries one recover job replays. */
 export const MAX_RECOVER_DELIVERIES = 10_000;
 
+/**
+ * Starts a new cycle of the delivery (step `replay`) and sends its first message; undefined when
+ * another replay started one first.
+ */
 async function startCycle(
   deps: ReplayDeps,
   delivery: DeliveryItem,
   recoveredBy?: string,
-): Promise<DeliveryItem> {
-  const now = deps.clock.now();
-  const attempt = delivery.attemptCount + 1;
-  const cycle = delivery.cycle + 1;
-  const updated = await deps.tables.webhooks.update<DeliveryItem>(
-    deliveryKey(delivery.id),
-    {
-      set: {
-        status: 'pending',
-        cycle,
-        cycleStart: attempt,
-        scheduledAttempt: attempt,
-        nextAttemptAt: now,
-        updatedAt: now,
-        ttl: retentionExpiry(now),
-        ...(recoveredBy ? { recoveredBy } : {}),
-      },
-      remove: ['failureReason'],
-    },
-    { attr: 'cycle', op: '=', value: delivery.cycle },
-  );
-  await deps.queues.deliveries.send({
-    body: attemptBody({ deliveryId: delivery.id, cycle, attempt, dueAt: now }),
-  });
+): Promise<DeliveryItem | undefined> {
+  const decided = step(delivery, undefined, { kind: 'replay', recoveredBy }, deps.clock.now());
+  if (decided.kind === 'refuse') return undefined;
+  const updated = await applyChange(deps, delivery.id, decided.change!);
+  if (!updated) return undefined;
+  for (const send of decided.send) await deps.queues.deliveries.send({ body: attemptBody(send.message) });
   return updated;
 }
 
@@ -66,43 +48,16 @@ export async function replayDelivery(
   organizationId: string,
   id: string,
 ): Promise<DeliveryView> {
-  const delivery = isId('dlv', id) ? await loadDelivery(deps.tables.webhooks, organizationId, id) : undefined;
+  const delivery = isId('dlv', id) ? await findDelivery(deps, organizationId, id) : undefined;
   if (!delivery) throw new NotFoundError('Delivery not found');
-  try {
-    return deliveryView(await startCycle(deps, delivery));
-  } catch (error) {
-    if (error instanceof ConditionFailedError)
-      throw new ConflictError('The delivery was replayed at the same time; retry');
-    throw error;
-  }
+  const replayed = await startCycle(deps, delivery);
+  if (!replayed) throw new ConflictError('The delivery was replayed at the same time; retry');
+  return deliveryView(replayed);
 }
 
-export type JobStatus = WebhookJob['status'];
-
-export interface JobItem extends Item {
-  id: string;
-  organizationId: string;
-  type: 'webhooks.endpoint.recover';
-  endpointId: string;
-  /** The window, epoch ms. */
-  since: number;
-  until: number;
-  status: JobStatus;
-  counts: { matched: number; replayed: number; failed: number };
-  /**
-   * The page the next recover message runs (0 first; absent on a job started before paging), and
-   * where in the endpoint's deliveries it starts.
-   */
-  page?: number;
-  cursor?: string;
-  error?: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { JobItem, JobStatus } from '../domain/recover-job';
 
 export type JobView = WebhookJob;
-
-const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
 
 const jobView = (job: JobItem): JobView => ({
   id: job.id,
@@ -130,7 +85,6 @@ export async function startRecovery(
   if (since >= until) throw new InvalidRequestError('since: must be before until');
   const id = newId('job');
   const job: JobItem = {
-    ...jobKey(id),
     id,
     organizationId,
     type: 'webhooks.endpoint.recover',
@@ -143,7 +97,7 @@ export async function startRecovery(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.tables.webhooks.put(job, { itemExists: false });
+  await jobs.createJob(deps, job);
   await deps.queues.deliveries.send({ body: recoverBody({ organizationId, jobId: id, page: 0 }) });
   return jobView(job);
 }
@@ -153,7 +107,7 @@ export async function getJob(
   organizationId: string,
   id: string,
 ): Promise<JobView> {
-  const job = isId('job', id) ? await deps.tables.webhooks.get<JobItem>(jobKey(id)) : undefined;
+  const job = isId('job', id) ? await jobs.getJob(deps, id) : undefined;
   if (!job || job.organizationId !== organizationId) throw new NotFoundError('Job not found');
   return jobView(job);
 }
@@ -192,26 +146,15 @@ interface PageOutcome {
  */
 async function recoverOne(deps: ReplayDeps, job: JobItem, delivery: DeliveryItem): Promise<keyof Counts> {
   if (delivery.recoveredBy === job.id) return 'replayed';
-  try {
-    await startCycle(deps, delivery, job.id);
-    return 'replayed';
-  } catch (error) {
-    if (!(error instanceof ConditionFailedError)) throw error;
-    // The index is eventually consistent: read the item itself before deciding who replayed it.
-    const now = await deps.tables.webhooks.get<DeliveryItem>(deliveryKey(delivery.id));
-    return now?.recoveredBy === job.id ? 'replayed' : 'failed'; // failed: replayed by someone else
-  }
+  if (await startCycle(deps, delivery, job.id)) return 'replayed';
+  // The index is eventually consistent: read the item itself before deciding who replayed it.
+  const now = await getDelivery(deps, delivery.id);
+  return now?.recoveredBy === job.id ? 'replayed' : 'failed'; // failed: replayed by someone else
 }
 
 /** One page of a job: the next `pageSize` deliveries of the endpoint, newest first, down to `since`. */
 async function recoverPage(deps: ReplayDeps, job: JobItem, pageSize: number): Promise<PageOutcome> {
-  const page = await deps.tables.webhooks.query<DeliveryItem>({
-    index: 'gsi1',
-    partition: endpointDeliveries(job.endpointId),
-    descending: true,
-    limit: pageSize,
-    cursor: job.cursor,
-  });
+  const page = await endpointDeliveryPage(deps, job.endpointId, pageSize, job.cursor);
   const counts: Counts = { matched: 0, replayed: 0, failed: 0 };
   const chosen: DeliveryItem[] = [];
   let finished = page.cursor === undefined;
@@ -254,28 +197,16 @@ async function commitPage(deps: ReplayDeps, job: JobItem, outcome: PageOutcome):
     failed: job.counts.failed + outcome.counts.failed,
   };
   const done = outcome.cursor === undefined;
-  return won(
-    deps.tables.webhooks.update(
-      jobKey(job.id),
-      {
-        set: {
-          counts,
-          page: (job.page ?? 0) + 1,
-          updatedAt: deps.clock.now(),
-          ...(done ? { status: 'succeeded' } : { cursor: outcome.cursor }),
-        },
-        ...(done ? { remove: ['cursor'] } : {}),
-      },
-      {
-        and: [
-          { attr: 'status', op: '=', value: 'processing' },
-          // A job started before paging has no page attribute: its first commit sets it.
-          job.page === undefined
-            ? { attr: 'page', exists: false }
-            : { attr: 'page', op: '=', value: job.page },
-        ],
-      },
-    ),
+  return jobs.commitJobPage(
+    deps,
+    job,
+    {
+      counts,
+      page: (job.page ?? 0) + 1,
+      updatedAt: deps.clock.now(),
+      ...(done ? { status: 'succeeded' } : { cursor: outcome.cursor }),
+    },
+    done ? ['cursor'] : [],
   );
 }
 
@@ -291,7 +222,7 @@ export async function runRecovery(
   log: Logger,
   options: { pageSize?: number } = {},
 ): Promise<void> {
-  const job = await deps.tables.webhooks.get<JobItem>(jobKey(message.jobId));
+  const job = await jobs.getJob(deps, message.jobId);
   if (!job || job.status !== 'processing') return; // finished: a redelivered message
   const current = job.page ?? 0; // jobs started before paging have no page: their first
   if (message.page < current) {
@@ -316,17 +247,8 @@ export async function runRecovery(
 
 /** Marks a processing job failed (a page that threw, or whose message is being given up on). */
 export async function failJob(deps: Pick<Deps, 'tables' | 'clock'>, jobId: string): Promise<void> {
-  await won(
-    deps.tables.webhooks.update(
-      jobKey(jobId),
-      {
-        set: {
-          status: 'failed',
-          updatedAt: deps.clock.now(),
-          error: 'The job stopped on an internal error; deliveries replayed so far stay replayed',
-        },
-      },
-      { attr: 'status', op: '=', value: 'processing' },
-    ),
-  );
+  await jobs.failProcessingJob(deps, jobId, {
+    updatedAt: deps.clock.now(),
+    error: 'The job stopped on an internal error; deliveries replayed so far stay replayed',
+  });
 }

@@ -1,7 +1,7 @@
-// A webhook endpoint as stored in the webhooks table (the API's view is in app/endpoints.ts).
+// A webhook endpoint as stored (its keys are the endpoint repository's; the API's view is in
+// app/endpoints.ts).
 import type { SealedValue } from '../../platform/envelope';
 import type { Permission } from '../../platform/permissions';
-import type { Item } from '../../platform/ports';
 import type { ResourceScopes } from './filters';
 
 export interface StoredSecret {
@@ -11,7 +11,7 @@ export interface StoredSecret {
   retiresAt?: number;
 }
 
-export interface EndpointItem extends Item {
+export interface EndpointItem {
   id: string;
   organizationId: string;
   url: string;
@@ -29,4 +29,6 @@ export interface EndpointItem extends Item {
   /** Newest first. */
   signingSecrets: StoredSecret[];
   secretVersion: number;
+  // Events a change emitted and not yet known to be published ride in `outbox_<event id>`
+  // attributes (functions/events' outbox; app/outbox.ts flushes them).
 }

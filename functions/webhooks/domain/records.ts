@@ -1,9 +1,8 @@
-// Delivery records over the webhooks table. One partition per delivery holds the delivery and its
-// attempts (one read serves GET /deliveries/{id}); gsi1 lists an endpoint's deliveries newest first.
-// A delivery id is derived from event id + endpoint id, so a redelivered event maps to the same record.
+// Deliveries and their attempts as records (how they are keyed and indexed is the delivery
+// repository's, infra/repositories/deliveries.ts). A delivery id is derived from event id + endpoint
+// id, so a redelivered event maps to the same record.
 import { createHash } from 'node:crypto';
 import { isoTime } from '../../platform/clock';
-import type { Item, Table } from '../../platform/ports';
 import type { ReceiverEvent, WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
@@ -29,15 +28,7 @@ export const DELIVERY_RETENTION_DAYS = 30;
 export const retentionExpiry = (now: number): number =>
   Math.ceil(now / 1000) + DELIVERY_RETENTION_DAYS * 24 * 60 * 60;
 
-export const deliveryKey = (id: string) => ({ pk: `DLV#${id}`, sk: 'DELIVERY' });
-export const attemptKey = (id: string, attempt: number) => ({
-  pk: `DLV#${id}`,
-  sk: `ATT#${String(attempt).padStart(5, '0')}`,
-});
-export const endpointDeliveries = (endpointId: string) => `WEP#${endpointId}#DELIVERIES`;
-export const healthKey = (endpointId: string) => ({ pk: `WEP#${endpointId}`, sk: 'HEALTH' });
-
-export interface DeliveryItem extends Item {
+export interface DeliveryItem {
   id: string;
   organizationId: string;
   endpointId: string;
@@ -67,9 +58,12 @@ export interface DeliveryItem extends Item {
   recoveredBy?: string;
   createdAt: number;
   updatedAt: number;
+  /** Epoch seconds the record expires (retentionExpiry). */
+  ttl: number;
 }
 
-export interface AttemptItem extends Item {
+/** One attempt as recorded (its delivery's history). */
+export interface AttemptRecord {
   deliveryId: string;
   attempt: number;
   cycle: number;
@@ -80,6 +74,7 @@ export interface AttemptItem extends Item {
   errorMessage?: string;
   latencyMs: number;
   responseBody: string;
+  ttl: number;
 }
 
 /** `body` is receiverBody(event), serialised once per event by the caller and shared by its deliveries. */
@@ -93,9 +88,6 @@ export function newDelivery(
   const id = deliveryId(event.id, endpointId);
   const createdAt = now;
   return {
-    ...deliveryKey(id),
-    gsi1pk: endpointDeliveries(endpointId),
-    gsi1sk: `${isoTime(createdAt)}#${id}`,
     id,
     organizationId: event.organizationId,
     endpointId,
@@ -131,16 +123,6 @@ export function current(item: DeliveryItem): DeliveryItem {
   };
 }
 
-/** The one delivery, or undefined when it does not exist or belongs to another organization. */
-export async function loadDelivery(
-  table: Table,
-  organizationId: string,
-  id: string,
-): Promise<DeliveryItem | undefined> {
-  const item = await table.get<DeliveryItem>(deliveryKey(id));
-  return item && item.organizationId === organizationId ? item : undefined;
-}
-
 export type { AttemptView, DeliveryView } from './views';
 
 export function deliveryView(stored: DeliveryItem): DeliveryView {
@@ -174,7 +156,7 @@ function shownLastError(lastError: string | undefined): string | null {
   return kind === 'blocked_address' ? `${kind}: ${shownErrorMessage(kind, undefined)}` : lastError;
 }
 
-export function attemptView(item: AttemptItem): AttemptView {
+export function attemptView(item: AttemptRecord): AttemptView {
   return {
     attempt: item.attempt,
     attemptedAt: isoTime(item.attemptedAt),

@@ -13,6 +13,14 @@ export function deliveryWorker(
   options: Partial<DeliverOptions> = {},
   recovery: { pageSize?: number } = {},
 ): SqsHandlerFactory {
+  // Read once per worker, on its first message (not per message: config is read once).
+  let settings: DeliverOptions | undefined;
+  const configured = (): DeliverOptions =>
+    (settings ??= {
+      allowLoopback: loopbackAllowed(),
+      timeoutMs: getNumberFromEnv('DELIVERY_ATTEMPT_TIMEOUT_MS', { default: ATTEMPT_TIMEOUT_MS }),
+      ...options,
+    });
   return sqsHandler('deliver', deliveriesMessage, async ({ message, record, deps, log }) => {
     if (message.kind === 'recover') {
       await runRecovery(deps, message, log, recovery);
@@ -20,16 +28,7 @@ export function deliveryWorker(
     }
     // On its last receive a step marks its delivery first (docs/decisions.md, "A dead-lettered step").
     const last = await isLastReceive(deps.queues.deliveries, record, log);
-    const result = await (last ? processLastAttempt : processAttempt)(
-      deps,
-      message,
-      {
-        allowLoopback: loopbackAllowed(),
-        timeoutMs: getNumberFromEnv('DELIVERY_ATTEMPT_TIMEOUT_MS', { default: ATTEMPT_TIMEOUT_MS }),
-        ...options,
-      },
-      log,
-    );
+    const result = await (last ? processLastAttempt : processAttempt)(deps, message, configured(), log);
     return result === 'dead_letter' ? 'retry' : 'done';
   });
 }

@@ -1,22 +1,16 @@
 import { publishEvent } from '../../../events';
-import { organizationRecord } from '../../../platform/tenancy';
 import { apiRoute } from '../../../platform/http';
-import { idempotent } from '../../../platform/idempotency';
+import { organizations, publishOnce } from '../../infra/repositories/publishing';
 import { assertMayPublishInto } from '../publish-scope';
 import { DELIVERY_ROUTE } from '../delivery-routes';
 
 export const create = apiRoute(
   DELIVERY_ROUTE.publishWebhookEvent,
   async ({ deps, principal, body, headers, log }) => {
-    await assertMayPublishInto(
-      (id) => organizationRecord(deps.tables.platform, id),
-      principal,
-      body.organizationId,
-    );
+    await assertMayPublishInto(organizations(deps), principal, body.organizationId);
     // A retried publish with the same Idempotency-Key answers the first event: no second event id.
-    const { stored: event, replayed } = await idempotent(
-      deps.tables.webhooks,
-      deps.clock,
+    const { stored: event, replayed } = await publishOnce(
+      deps,
       {
         keyId: principal.keyId,
         route: DELIVERY_ROUTE.publishWebhookEvent.id,

@@ -1,0 +1,128 @@
+// The delivery repository: the only code that knows how deliveries and their attempts are keyed in
+// the webhooks table. One partition per delivery holds the delivery and its attempts (one read serves
+// GET /deliveries/{id}); gsi1 lists an endpoint's deliveries newest first. A step's guard
+// (domain/delivery-step.ts) becomes the write's condition here.
+import { isoTime } from '../../../platform/clock';
+import { ConditionFailedError, won } from '../../../platform/errors';
+import type { Pagination, Window } from '../../../platform/pagination';
+import { queryAll, queryWindow } from '../../../platform/pagination';
+import type { Condition, Deps, Item } from '../../../platform/ports';
+import type { Change, Guard } from '../../domain/delivery-step';
+import type { AttemptRecord, DeliveryItem } from '../../domain/records';
+import { current } from '../../domain/records';
+
+type TableDeps = Pick<Deps, 'tables'>;
+
+export const deliveryKey = (id: string) => ({ pk: `DLV#${id}`, sk: 'DELIVERY' });
+export const attemptKey = (id: string, attempt: number) => ({
+  pk: `DLV#${id}`,
+  sk: `ATT#${String(attempt).padStart(5, '0')}`,
+});
+const endpointDeliveries = (endpointId: string) => `WEP#${endpointId}#DELIVERIES`;
+
+/** The delivery as stored: its keys and its place in the endpoint's list. */
+export const deliveryItem = (delivery: DeliveryItem): Item => ({
+  ...delivery,
+  ...deliveryKey(delivery.id),
+  gsi1pk: endpointDeliveries(delivery.endpointId),
+  gsi1sk: `${isoTime(delivery.createdAt)}#${delivery.id}`,
+});
+
+const guardCondition = (over: Guard): Condition => ({
+  and: Object.entries(over).map(([attr, value]) => ({ attr, op: '=', value: value as string | number })),
+});
+
+/** The delivery as this code reads it (legacy records converted), or undefined. */
+export async function getDelivery(deps: TableDeps, id: string): Promise<DeliveryItem | undefined> {
+  const item = await deps.tables.webhooks.get<Item>(deliveryKey(id));
+  return item && current(item as unknown as DeliveryItem);
+}
+
+/** The one delivery, or undefined when it does not exist or belongs to another organization. */
+export async function findDelivery(
+  deps: TableDeps,
+  organizationId: string,
+  id: string,
+): Promise<DeliveryItem | undefined> {
+  const delivery = await getDelivery(deps, id);
+  return delivery?.organizationId === organizationId ? delivery : undefined;
+}
+
+/** Writes a new delivery; false when it exists already (a redelivered event). */
+export function createDelivery(deps: TableDeps, delivery: DeliveryItem): Promise<boolean> {
+  return won(deps.tables.webhooks.put(deliveryItem(delivery), { itemExists: false }));
+}
+
+/**
+ * Applies a step's change over its guard: the delivery as it is afterwards, or undefined when the
+ * guard no longer held (another message made this step first).
+ */
+export async function applyChange(
+  deps: TableDeps,
+  id: string,
+  change: Change,
+): Promise<DeliveryItem | undefined> {
+  try {
+    const updated = await deps.tables.webhooks.update<Item>(
+      deliveryKey(id),
+      { set: change.set, ...(change.remove.length ? { remove: change.remove } : {}) },
+      guardCondition(change.over),
+    );
+    return current(updated as unknown as DeliveryItem);
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return undefined;
+    throw error;
+  }
+}
+
+/** Keyed by attempt number: a duplicate message writing it too writes the same record. */
+export function putAttempt(deps: TableDeps, record: AttemptRecord): Promise<void> {
+  return deps.tables.webhooks.put({ ...record, ...attemptKey(record.deliveryId, record.attempt) });
+}
+
+/** The delivery and its attempts in one read, as they now are (read right after a replay or an attempt). */
+export async function deliveryWithAttempts(
+  deps: TableDeps,
+  id: string,
+): Promise<{ delivery?: DeliveryItem; attempts: AttemptRecord[] }> {
+  const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk, consistent: true });
+  const stored = items.find((i) => i.sk === 'DELIVERY') as unknown as DeliveryItem | undefined;
+  const attempts = items.filter((i) => i.sk.startsWith('ATT#')) as unknown as AttemptRecord[];
+  return { delivery: stored && current(stored), attempts };
+}
+
+/** An endpoint's deliveries newest first, a window of them, keeping those `keep` accepts. */
+export async function endpointDeliveryWindow(
+  deps: TableDeps,
+  endpointId: string,
+  page: Pagination,
+  keep: (delivery: DeliveryItem) => boolean,
+): Promise<Window<DeliveryItem>> {
+  const window = await queryWindow<Item>(
+    deps.tables.webhooks,
+    { index: 'gsi1', partition: endpointDeliveries(endpointId), descending: true },
+    page,
+    (item) => keep(item as unknown as DeliveryItem),
+  );
+  return {
+    items: window.items.map((item) => current(item as unknown as DeliveryItem)),
+    hasMore: window.hasMore,
+  };
+}
+
+/** One page of an endpoint's deliveries newest first, from `cursor` (a recover job's walk). */
+export async function endpointDeliveryPage(
+  deps: TableDeps,
+  endpointId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: DeliveryItem[]; cursor?: string }> {
+  const page = await deps.tables.webhooks.query<Item>({
+    index: 'gsi1',
+    partition: endpointDeliveries(endpointId),
+    descending: true,
+    limit,
+    cursor,
+  });
+  return { items: page.items as unknown as DeliveryItem[], ...(page.cursor ? { cursor: page.cursor } : {}) };
+}

@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../../platform/errors';
 import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
 import type { ContentApi } from './api';
 import { DriveApi } from './drive';
+import { GoogleDriveApi } from './google-drive';
 import { PracticeApi } from './practice';
 
 /** What a client is built from: the API's origin and the provider's own settings. */
@@ -22,6 +23,8 @@ type ClientFactory = (
 const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
   'practice-v1': (settings) => new PracticeApi(settings.apiUrl),
   'drive-v1': (settings) => new DriveApi(settings.apiUrl),
+  'google-drive-v3': (settings, definition) =>
+    new GoogleDriveApi(settings.apiUrl, definition.throttleReasons),
 };
 
 /** Whether a content-API client speaks this kind yet (a provider without one can only connect). */

@@ -17,7 +17,7 @@ export { Links } from './infra/repositories/import-links';
 export { ConnectionRepository } from './infra/repositories/connections';
 export { callbackUrl } from './domain/flow-crypto';
 export type { ProviderId } from './domain/providers';
-export { PROVIDERS, PROVIDER_IDS, providerEnv } from './domain/providers';
+export { PROVIDERS, PROVIDER_IDS, isRealProvider, providerEnv } from './domain/providers';
 export {
   ConnectionThrottledError,
   ConnectionUnusableError,

@@ -186,6 +186,12 @@ describe('console in a browser', () => {
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByText('No connections match.').waitFor();
     await expectAccessible('connections (empty)');
+    // The picker follows GET /connectors/v1/providers: locally all six, by display name.
+    await page
+      .locator('#connect-provider option', { hasText: 'Google Drive' })
+      .waitFor({ state: 'attached' });
+    expect(await page.locator('#connect-provider option').count()).toBe(6);
+    await page.locator('#connect-provider').selectOption('practice');
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
       page.getByRole('button', { name: 'Start connection' }).click(),

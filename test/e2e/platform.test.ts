@@ -22,7 +22,14 @@ describe('local server authentication', () => {
     expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(100);
     expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
     const body = (await response.json()) as { data: { id: string }[] };
-    expect(body.data.map((p) => p.id)).toEqual(['practice', 'drive']);
+    expect(body.data.map((p) => p.id)).toEqual([
+      'practice',
+      'drive',
+      'clio',
+      'google_drive',
+      'onedrive',
+      'dropbox',
+    ]);
   });
 
   it('answers 401 AUTH_INVALID without a key, with a malformed one, and with a wrong secret', async () => {

@@ -5,18 +5,32 @@ import { CONNECTION_STATUSES, PROVIDERS, accountName, connectionTone } from '../
 import { badge, formatTime, h } from '../dom';
 import { PAGE_SIZE, act, dataTable, loadInto, main, pager } from '../widgets';
 
+/**
+ * Fills a provider select from GET /connectors/v1/providers (the deployment's offered providers, with
+ * their display names), keeping what is selected; until it answers, the sandbox's two are there.
+ */
+function providerOptions(select: HTMLSelectElement, first: HTMLElement[] = []): HTMLSelectElement {
+  const fill = (providers: { id: string; display_name: string }[]) => {
+    const chosen = select.value;
+    select.replaceChildren(...first, ...providers.map((p) => h('option', { value: p.id }, p.display_name)));
+    if (providers.some((p) => p.id === chosen)) select.value = chosen;
+  };
+  fill(PROVIDERS.map((id) => ({ id, display_name: id })));
+  void api<{ data: { id: string; display_name: string }[] }>('GET', '/connectors/v1/providers')
+    .then((list) => fill(list.data))
+    .catch(() => undefined); // the static list stays: the API's own error shows where it is used
+  return select;
+}
+
 export function connectionsPage(): void {
   document.title = 'Connections — Console';
   let provider = '';
   let status = '';
   let offset = 0;
   const list = h('div', {});
-  const providerFilter = h(
-    'select',
-    { id: 'filter-provider' },
+  const providerFilter = providerOptions(h('select', { id: 'filter-provider' }), [
     h('option', { value: '' }, 'All providers'),
-    PROVIDERS.map((p) => h('option', { value: p }, p)),
-  );
+  ]);
   const statusFilter = h(
     'select',
     { id: 'filter-status' },
@@ -92,11 +106,7 @@ function connectionsTable(connections: Connection[]): HTMLElement {
 }
 
 function connectForm(reload: () => void): HTMLElement {
-  const provider = h(
-    'select',
-    { id: 'connect-provider' },
-    PROVIDERS.map((p) => h('option', { value: p }, p)),
-  );
+  const provider = providerOptions(h('select', { id: 'connect-provider' }));
   const form = h(
     'form',
     { class: 'inline card' },
@@ -124,11 +134,7 @@ function connectForm(reload: () => void): HTMLElement {
 }
 
 function providerSwitch(reload: () => void): HTMLElement {
-  const provider = h(
-    'select',
-    { id: 'switch-provider' },
-    PROVIDERS.map((p) => h('option', { value: p }, p)),
-  );
+  const provider = providerOptions(h('select', { id: 'switch-provider' }));
   const enabled = h(
     'select',
     { id: 'switch-enabled' },

@@ -2,7 +2,7 @@
 import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
-import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
+import { PROVIDERS, PROVIDER_IDS, providerConfigured } from '../domain/providers';
 import type { ProviderSetting, ProviderView } from '../domain/views';
 import { ProviderSettings } from '../infra/repositories/provider-settings';
 
@@ -34,12 +34,14 @@ export async function setProviderEnabled(
   return { provider, enabled, updated_at: isoTime(updatedAt) };
 }
 
+/** The providers this deployment offers, with the organization's switch of each. */
 export async function listProviders(
   deps: Pick<Deps, 'tables'>,
   organizationId: string,
 ): Promise<ProviderView[]> {
   const enabled = await enabledProviders(deps, organizationId);
-  return PROVIDER_IDS.map((id) => {
+  // A real provider without a configured client is not offered at all (not merely turned off).
+  return PROVIDER_IDS.filter(providerConfigured).map((id) => {
     const p = PROVIDERS[id];
     return {
       id,

@@ -18,6 +18,8 @@ export class ProviderApiError extends Error {
     /** Retry-After as an HTTP date (epoch ms). */
     readonly retryAt?: number,
     readonly providerError?: string,
+    /** The provider said "slow down" in its own words (Google's 403 userRateLimitExceeded). */
+    readonly throttled = false,
   ) {
     super(
       `provider ${operation} failed${status ? ` with HTTP ${status}` : ' (no answer)'}${providerError ? ` (${providerError})` : ''}`,
@@ -42,23 +44,57 @@ export interface ApiRequest {
   operation: string;
   url: string;
   token: string;
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
+  throttleReasons?: readonly string[];
+  /** Statuses that are not failures here (a resumable upload's 308). */
+  accept?: readonly number[];
+  /** No Authorization header (a pre-authenticated URL: Graph's download, an upload session). */
+  anonymous?: boolean;
   headers?: Record<string, string>;
   body?: Readable;
   /** Bytes of `body`, when known (uploads send Content-Length rather than chunks). */
   length?: number;
 }
 
-async function failure(operation: string, response: Response): Promise<ProviderApiError> {
+const REASON = /^[\w.-]{1,64}$/;
+
+/**
+ * The provider's own error reason, from the shapes providers answer in: OAuth's `{"error": code}`,
+ * Google's `{"error":{"errors":[{"reason"}]}}`, Graph's `{"error":{"code"}}`, Dropbox's
+ * `{"error":{".tag"}}` (or `{"error":{"reason":{".tag"}}}`). Only a short token, never free text.
+ */
+export function providerReason(body: unknown): string | undefined {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') return REASON.test(error) ? error : undefined;
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as Record<string, unknown>;
+  const candidates = [
+    (Array.isArray(e.errors) ? (e.errors[0] as Record<string, unknown> | undefined) : undefined)?.reason,
+    e.code,
+    e['.tag'],
+    (e.reason as Record<string, unknown> | undefined)?.['.tag'],
+  ];
+  return candidates.find((c): c is string => typeof c === 'string' && REASON.test(c));
+}
+
+async function failure(operation: string, response: Response, throttleReasons: readonly string[] = []) {
   let providerError: string | undefined;
   try {
-    const body = (await response.json()) as { error?: unknown };
-    if (typeof body.error === 'string' && /^[\w.-]{1,64}$/.test(body.error)) providerError = body.error;
+    providerError = providerReason(await response.json());
   } catch {
     // not JSON: the status says enough
   }
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  return new ProviderApiError(operation, response.status, retryAfter.seconds, retryAfter.at, providerError);
+  const throttled = providerError !== undefined && throttleReasons.includes(providerError);
+  return new ProviderApiError(
+    operation,
+    response.status,
+    retryAfter.seconds,
+    retryAfter.at,
+    providerError,
+    throttled,
+  );
 }
 
 /** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
@@ -72,7 +108,7 @@ export async function send(request: ApiRequest): Promise<Response> {
       redirect: 'error',
       signal: controller.signal,
       headers: {
-        Authorization: `Bearer ${request.token}`,
+        ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),
         Accept: 'application/json',
         ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
         ...request.headers,
@@ -86,7 +122,8 @@ export async function send(request: ApiRequest): Promise<Response> {
   } finally {
     clearTimeout(deadline);
   }
-  if (!response.ok) throw await failure(request.operation, response);
+  if (!response.ok && !request.accept?.includes(response.status))
+    throw await failure(request.operation, response, request.throttleReasons);
   return response;
 }
 

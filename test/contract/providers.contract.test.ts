@@ -1,0 +1,458 @@
+// The provider contract: every provider (the sandbox's two and the real four) through the PRODUCTION
+// OAuth client (functions/connectors/infra/oauth-client.ts) and content-API client
+// (functions/connectors/infra/content/*) against its sandbox fake over real HTTP. The fakes behave as
+// the providers document (sandbox/providers/<id>/); a case that passes here exercises our client
+// against the provider's wire format. Needs no emulator.
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { startSandboxProvider } from '../../sandbox';
+import type { SandboxProvider } from '../../sandbox';
+import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
+import type { ProviderId } from '../../functions/connectors/domain/providers';
+import {
+  PROVIDERS,
+  PROVIDER_IDS,
+  isRealProvider,
+  providerEnv,
+} from '../../functions/connectors/domain/providers';
+import { authorizeUrl, callbackUrl, newPkce } from '../../functions/connectors/domain/flow-crypto';
+import {
+  ProviderHttpError,
+  exchangeCode,
+  fetchAccount,
+  refreshTokens,
+  revokeToken,
+} from '../../functions/connectors/infra/oauth-client';
+import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/oauth-client';
+import type { ContentApi, SourceEntry } from '../../functions/connectors/infra/content';
+import { ProviderApiError, contentApi, hasContentApi } from '../../functions/connectors/infra/content';
+
+const BASE = 'http://127.0.0.1:9';
+let sandbox: SandboxProvider;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sandbox = await startSandboxProvider({ exposeIssued: true });
+  env = registerSandboxClients(sandbox, BASE);
+});
+afterAll(() => sandbox.close());
+
+const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
+const clientOf = (id: ProviderId): ProviderClient => ({
+  tokenUrl: setting(id, 'TOKEN_URL'),
+  revokeUrl: setting(id, 'REVOKE_URL'),
+  accountUrl: setting(id, 'ACCOUNT_URL'),
+  clientId: setting(id, 'CLIENT_ID'),
+  clientSecret: setting(id, 'CLIENT_SECRET'),
+});
+const apiOf = (id: ProviderId): ContentApi =>
+  contentApi(PROVIDERS[id], { apiUrl: setting(id, 'API_URL'), setting: (name) => setting(id, name) });
+
+async function hook(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** The consent as a user gives it at the provider's page; the code and `iss` it redirects back with. */
+async function consent(id: ProviderId, account: string, tier = PROVIDERS[id].defaultTier) {
+  const pkce = newPkce();
+  const definition = PROVIDERS[id];
+  const redirectUri = callbackUrl(BASE, id);
+  const url = authorizeUrl(setting(id, 'AUTHORIZE_URL'), {
+    clientId: setting(id, 'CLIENT_ID'),
+    redirectUri,
+    scopes: definition.scopeTiers[tier]!.scopes,
+    separator: definition.scopeSeparator,
+    state: 'state-1',
+    challenge: pkce.challenge,
+    extra: definition.authorizeParams,
+  });
+  const page = await fetch(url, { redirect: 'manual' });
+  const html = await page.text();
+  expect(page.status).toBe(200);
+  const requestId = /name="request_id" value="([^"]+)"/.exec(html)![1]!;
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
+  const answer = await fetch(`${sandbox.url}${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      request_id: requestId,
+      decision: 'approve',
+      simulate: 'none',
+      account_id: account,
+      email: `${account}@example.com`,
+      display_name: `User ${account}`,
+    }),
+  });
+  const back = new URL(answer.headers.get('location')!);
+  expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+  return {
+    code: back.searchParams.get('code')!,
+    iss: back.searchParams.get('iss') ?? undefined,
+    verifier: pkce.verifier,
+    redirectUri,
+  };
+}
+
+async function connect(id: ProviderId, account: string, tier?: string): Promise<TokenSet> {
+  const { code, verifier, redirectUri } = await consent(id, account, tier);
+  return exchangeCode(clientOf(id), PROVIDERS[id], { code, verifier, redirectUri });
+}
+
+const sha256 = async (body: Readable) => {
+  const hash = createHash('sha256');
+  for await (const chunk of body) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+};
+
+describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
+  const definition = PROVIDERS[id];
+
+  describe('OAuth through the production client', () => {
+    it('connects with the documented parameters: a refresh token, the account, the issuer where sent', async () => {
+      const account = `acct-${id}-1`;
+      const { code, iss, verifier, redirectUri } = await consent(id, account);
+      // RFC 9207: where the provider sends `iss`, it is the issuer we configure for it.
+      expect(iss).toBe(setting(id, 'ISSUER') || undefined);
+      const tokens = await exchangeCode(clientOf(id), definition, { code, verifier, redirectUri });
+      // Offline access asked for as the provider wants it (access_type, offline_access, token_access_type).
+      expect(tokens.refreshToken).toEqual(expect.any(String));
+      const tier = definition.scopeTiers[definition.defaultTier]!;
+      for (const scope of tier.required) expect(tokens.scopes ?? tier.scopes).toContain(scope);
+      await expect(fetchAccount(clientOf(id), definition, tokens.accessToken)).resolves.toEqual({
+        external_id: account,
+        email: `${account}@example.com`,
+        display_name: `User ${account}`,
+      });
+    });
+
+    it('refreshes (rotating or not, as the provider does) and the new access token works', async () => {
+      const tokens = await connect(id, `acct-${id}-2`);
+      const fresh = await refreshTokens(clientOf(id), definition, tokens.refreshToken!);
+      expect(fresh.accessToken).not.toBe(tokens.accessToken);
+      if (definition.rotatesRefreshTokens) expect(fresh.refreshToken).not.toBe(tokens.refreshToken);
+      else expect(fresh.refreshToken ?? tokens.refreshToken).toBe(tokens.refreshToken);
+      await expect(fetchAccount(clientOf(id), definition, fresh.accessToken)).resolves.toMatchObject({
+        external_id: `acct-${id}-2`,
+      });
+    });
+
+    it('revokes the grant as the provider asks for it (or says it cannot)', async () => {
+      const tokens = await connect(id, `acct-${id}-3`);
+      const revocation = definition.revocation;
+      if (revocation.style === 'none') {
+        expect(setting(id, 'REVOKE_URL')).toBe('');
+        return;
+      }
+      const [token, hint] =
+        revocation.style === 'rfc7009' && tokens.refreshToken
+          ? [tokens.refreshToken, 'refresh_token' as const]
+          : [tokens.accessToken, 'access_token' as const];
+      await revokeToken(clientOf(id), revocation, token, hint);
+      await expect(fetchAccount(clientOf(id), definition, tokens.accessToken)).rejects.toMatchObject({
+        status: 401,
+      });
+      await expect(refreshTokens(clientOf(id), definition, tokens.refreshToken!)).rejects.toBeInstanceOf(
+        ProviderHttpError,
+      );
+    });
+  });
+
+  const content = hasContentApi(definition.contentApi) ? describe : describe.skip;
+  content('content API through the production client', () => {
+    const account = `acct-${id}-content`;
+    let token: string;
+    let api: ContentApi;
+    /** The first container at the top (a folder or a matter) and what the fake holds in it. */
+    let container: SourceEntry;
+
+    beforeAll(async () => {
+      token = (await connect(id, account, Object.keys(definition.scopeTiers).at(-1))).accessToken;
+      api = apiOf(id);
+      const top = await api.browse(token, undefined, { limit: 100 });
+      container = top.entries.find((e) => e.kind === 'container')!;
+      expect(container).toBeDefined();
+    });
+
+    it('browses a container a page at a time', async () => {
+      const seen: SourceEntry[] = [];
+      let next: string | undefined;
+      do {
+        const page = await api.browse(token, container.id, { token: next, limit: 1 });
+        expect(page.entries.length).toBeLessThanOrEqual(1);
+        seen.push(...page.entries);
+        next = page.next;
+      } while (next);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+    });
+
+    it('imports in full, then only what changed: created, modified, deleted', async () => {
+      const walk = async (cursor?: string) => {
+        const files = [];
+        let position: { page: string } | { cursor?: string } = { cursor };
+        for (;;) {
+          const page = await api.changes(token, container.id, position, 2);
+          files.push(...page.files);
+          if ('cursor' in page.next) return { files, cursor: page.next.cursor };
+          position = page.next;
+        }
+      };
+      const full = await walk();
+      expect(full.files.length).toBeGreaterThan(0);
+      const victim = full.files.find((f) => !f.deleted)!;
+      const body = (await api.download(token, victim.id)).body;
+      expect((await sha256(body)).length).toBe(64);
+
+      const created = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: container.id,
+        name: 'contract-new.txt',
+        content: 'new',
+      });
+      const changedOne = full.files.find((f) => !f.deleted && f.id !== victim.id)!;
+      await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: container.id,
+        name: changedOne.name,
+        content: 'changed',
+      });
+      const del = await fetch(
+        `${sandbox.url}/__sandbox/files/${id}/${account}/${encodeURIComponent(victim.id)}`,
+        { method: 'DELETE' },
+      );
+      expect(del.status).toBe(204);
+
+      const delta = await walk(full.cursor);
+      const byId = new Map(delta.files.map((f) => [f.id, f]));
+      expect(byId.get(String(created.id))).toMatchObject({ name: 'contract-new.txt', deleted: false });
+      expect(byId.get(changedOne.id)?.version).not.toBe(changedOne.version);
+      expect(byId.get(victim.id)).toMatchObject({ deleted: true });
+      const download = await api.download(token, String(created.id));
+      expect(await sha256(download.body)).toBe(createHash('sha256').update('new').digest('hex'));
+    });
+
+    it('reports throttling with its Retry-After', async () => {
+      await hook('/__sandbox/next-api-error', { provider: id, status: 429, retry_after: 7 });
+      const failure = await api.browse(token, container.id, { limit: 1 }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(ProviderApiError);
+      expect(failure).toMatchObject({ status: 429, retryAfterSeconds: 7 });
+    });
+
+    it('answers 401 for an expired or refused token (the caller refreshes once)', async () => {
+      await hook('/__sandbox/next-api-error', { provider: id, status: 401 });
+      await expect(api.browse(token, container.id, { limit: 1 })).rejects.toMatchObject({ status: 401 });
+    });
+
+    it('answers 401 for a revoked grant', async () => {
+      const other = (await connect(id, `${account}-revoked`)).accessToken;
+      await hook('/__sandbox/revoke-grants', { provider: id, account_id: `${account}-revoked` });
+      await expect(api.browse(other, undefined, { limit: 1 })).rejects.toMatchObject({ status: 401 });
+    });
+  });
+});
+
+/** What only real providers' clients promise (the sandbox's own shapes overwrite by name, scope by subtree). */
+const REAL_WITH_CONTENT = PROVIDER_IDS.filter(
+  (id) => isRealProvider(id) && hasContentApi(PROVIDERS[id].contentApi),
+);
+
+describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provider', (id) => {
+  const definition = PROVIDERS[id];
+  const account = `acct-${id}-real`;
+  let token: string;
+  let api: ContentApi;
+  let clients: SourceEntry;
+  let templates: SourceEntry;
+  const files = async (container?: string) =>
+    (
+      (await (
+        await fetch(
+          `${sandbox.url}/__sandbox/files?provider=${id}&account_id=${account}${container ? `&container_id=${container}` : ''}`,
+        )
+      ).json()) as {
+        files: { id: string; name: string; container_id: string; sha256: string; size: number }[];
+      }
+    ).files;
+  const walk = async (container: string, cursor?: string) => {
+    const out = [];
+    let position: { page: string } | { cursor?: string } = { cursor };
+    for (;;) {
+      const page = await api.changes(token, container, position, 50);
+      out.push(...page.files);
+      if ('cursor' in page.next) return { files: out, cursor: page.next.cursor };
+      position = page.next;
+    }
+  };
+
+  beforeAll(async () => {
+    token = (await connect(id, account, Object.keys(definition.scopeTiers).at(-1))).accessToken;
+    api = apiOf(id);
+    const root = (await api.browse(token, undefined, { limit: 100 })).entries.find(
+      (e) => e.kind === 'container',
+    )!;
+    const top = (await api.browse(token, root.id, { limit: 100 })).entries;
+    clients = top.find((e) => e.name === 'Clients')!;
+    templates = top.find((e) => e.name === 'Templates')!;
+    expect(clients && templates).toBeTruthy();
+  });
+
+  it("imports a folder's whole subtree, then reports moves out as deletions and moves in as files", async () => {
+    const full = await walk(clients.id);
+    const inside = await files(clients.id);
+    expect(full.files.filter((f) => !f.deleted).length).toBeGreaterThanOrEqual(3); // subfolders too
+    const leaving = full.files.find((f) => !f.deleted)!;
+    const arriving = (await files(templates.id))[0]!;
+    await hook('/__sandbox/move', {
+      provider: id,
+      account_id: account,
+      file_id: leaving.id,
+      container_id: templates.id,
+    });
+    await hook('/__sandbox/move', {
+      provider: id,
+      account_id: account,
+      file_id: arriving.id,
+      container_id: clients.id,
+    });
+    const delta = await walk(clients.id, full.cursor);
+    const byId = new Map(delta.files.map((f) => [f.id, f]));
+    expect(byId.get(leaving.id)).toMatchObject({ deleted: true });
+    expect(byId.get(arriving.id)).toMatchObject({ deleted: false, name: arriving.name });
+    expect(inside.length).toBeGreaterThan(0);
+  });
+
+  it('streams a 200 MiB file within a memory budget', async () => {
+    const size = 200 * 1024 * 1024;
+    const created = await hook('/__sandbox/files', {
+      provider: id,
+      account_id: account,
+      container_id: templates.id,
+      name: 'large.bin',
+      size,
+    });
+    const expected = (await files(templates.id)).find((f) => f.id === created.id)!.sha256;
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    try {
+      const download = await api.download(token, String(created.id));
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for await (const chunk of download.body) {
+        hash.update(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+      }
+      expect(bytes).toBe(size);
+      expect(hash.digest('hex')).toBe(expected);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak - before).toBeLessThan(96 * 1024 * 1024);
+  });
+
+  it('exports above the small-upload size through an upload session, and a retry does not make a second file', async () => {
+    const bytes = Buffer.alloc(6 * 1024 * 1024 + 12_345, 7);
+    const upload = () =>
+      api.upload(token, templates.id, {
+        name: 'session-export.bin',
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        body: Readable.from([bytes.subarray(0, 1_000_000), bytes.subarray(1_000_000)]),
+        idempotencyKey: 'exp_session_1',
+      });
+    const first = await upload();
+    const again = await upload();
+    expect(again.id).toBe(first.id);
+    const stored = (await files(templates.id)).filter((f) => f.name === 'session-export.bin');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it("never overwrites a file of the user's of the same name: the export takes a numbered name", async () => {
+    await hook('/__sandbox/files', {
+      provider: id,
+      account_id: account,
+      container_id: templates.id,
+      name: 'Report.txt',
+      content: 'the user wrote this',
+    });
+    const send = (text: string, key: string) =>
+      api.upload(token, templates.id, {
+        name: 'Report.txt',
+        contentType: 'text/plain',
+        size: Buffer.byteLength(text),
+        body: Readable.from([Buffer.from(text)]),
+        idempotencyKey: key,
+      });
+    const ours = await send('exported v1', 'exp_report_1');
+    const listed = await files(templates.id);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(listed.find((f) => f.name === 'Report.txt')!.sha256).toBe(sha('the user wrote this'));
+    expect(listed.find((f) => f.name === 'Report (2).txt')).toMatchObject({
+      id: ours.id,
+      sha256: sha('exported v1'),
+    });
+    // The next version of our export updates our file, still not the user's.
+    const next = await send('exported v2', 'exp_report_2');
+    expect(next.id).toBe(ours.id);
+    const after = await files(templates.id);
+    expect(after.find((f) => f.name === 'Report.txt')!.sha256).toBe(sha('the user wrote this'));
+    expect(after.find((f) => f.name === 'Report (2).txt')!.sha256).toBe(sha('exported v2'));
+  });
+
+  if (id === 'google_drive') {
+    it('exports Google-native documents to an Office format, refusing those over the 10 MB export limit', async () => {
+      const doc = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Memo',
+        content: 'native memo',
+        content_type: 'application/vnd.google-apps.document',
+      });
+      const download = await api.download(token, String(doc.id));
+      expect(download.contentType).toBe(
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      );
+      expect(await sha256(download.body)).toBe(createHash('sha256').update('native memo').digest('hex'));
+      const big = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Huge sheet',
+        size: 11 * 1024 * 1024,
+        content_type: 'application/vnd.google-apps.spreadsheet',
+      });
+      await expect(api.download(token, String(big.id))).rejects.toMatchObject({
+        status: 403,
+        providerError: 'exportSizeLimitExceeded',
+        throttled: false,
+      });
+    });
+
+    it('reads a 403 userRateLimitExceeded as throttling, with its Retry-After', async () => {
+      await hook('/__sandbox/next-api-error', {
+        provider: id,
+        status: 403,
+        reason: 'userRateLimitExceeded',
+        retry_after: 3,
+      });
+      await expect(api.browse(token, templates.id, { limit: 1 })).rejects.toMatchObject({
+        status: 403,
+        providerError: 'userRateLimitExceeded',
+        throttled: true,
+        retryAfterSeconds: 3,
+      });
+    });
+  }
+});

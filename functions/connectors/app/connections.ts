@@ -9,7 +9,7 @@ import { invalidField } from '../../platform/validation';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
-import { CONNECT_LINK_TTL_MS, newConnectToken } from '../domain/flow-crypto';
+import { CONNECT_LINK_TTL_MS, STATE_TTL_MS, newConnectToken } from '../domain/flow-crypto';
 import type { ProviderDeadline } from '../infra/oauth-client';
 import { ProviderHttpError, revokeToken } from '../infra/oauth-client';
 import { enabledProviders, isProviderEnabled } from './provider-settings';
@@ -49,6 +49,10 @@ export function connectionView(item: ConnectionItem, enabled: boolean, now: numb
     account: item.account ?? null,
     created_at: isoTime(item.createdAt),
     updated_at: isoTime(item.updatedAt),
+    // The link lives 10 minutes from creation, the flow it opens 10 more: past both, nothing completes it.
+    ...(item.status === 'pending'
+      ? { pending_until: isoTime(item.createdAt + CONNECT_LINK_TTL_MS + STATE_TTL_MS) }
+      : {}),
   };
 }
 

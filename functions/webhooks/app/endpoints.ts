@@ -5,7 +5,9 @@ import type { SendOptions } from '../infra/send';
 import { sendWebhook } from '../infra/send';
 import { receiverBody } from '../../events';
 import { epochSeconds, isoTime, wallTime } from '../../platform/clock';
-import type { Deps } from '../../platform/ports';
+import type { Deps, Item } from '../../platform/ports';
+import { healthKey } from '../domain/records';
+import type { EndpointHealth } from '../domain/retry-policy';
 import { open, seal } from '../../platform/envelope';
 import { shownErrorMessage } from '../domain/addresses';
 import {
@@ -142,7 +144,8 @@ export async function listEndpoints(
     visible,
   );
   const now = deps.clock.now();
-  return { items: window.items.map((item) => toView(item, now)), hasMore: window.hasMore };
+  const items = await Promise.all(window.items.map((item) => withHealth(deps, toView(item, now))));
+  return { items, hasMore: window.hasMore };
 }
 
 export async function getEndpoint(
@@ -150,7 +153,17 @@ export async function getEndpoint(
   organizationId: string,
   id: string,
 ): Promise<WebhookEndpoint> {
-  return toView(await loadEndpoint(deps, organizationId, id), deps.clock.now());
+  return withHealth(deps, toView(await loadEndpoint(deps, organizationId, id), deps.clock.now()));
+}
+
+/**
+ * The read views say whether deliveries keep failing (the health item's streak, written by the
+ * delivery worker): an endpoint retrying every delivery reads `failingSince`, not just `enabled`.
+ */
+export async function withHealth(deps: EndpointDeps, view: WebhookEndpoint): Promise<WebhookEndpoint> {
+  const health = await deps.tables.webhooks.get<Item & EndpointHealth>(healthKey(view.id));
+  const since = health?.failingSinceAt;
+  return { ...view, failingSince: since === undefined ? null : isoTime(since) };
 }
 
 async function updateExisting(

@@ -31,6 +31,11 @@ export const webhookEndpointView = z
     previousSecretExpiresAt: nullableTime.describe(
       'When the secret replaced by the last rotation stops signing; null outside a rotation window',
     ),
+    failingSince: nullableTime
+      .optional()
+      .describe(
+        'Reads (get, list): when the current streak of failed attempts began (no success since); null while healthy',
+      ),
   })
   .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointView>;

@@ -25,6 +25,8 @@ export interface Connection {
   updated_at: string;
   /** Pending only: when its connect flow can no longer complete. */
   pending_until?: string;
+  /** Pending only: the flow was never completed and no longer can be. */
+  abandoned?: boolean;
 }
 
 /** GET /connectors/v1/connections/{id} adds the status history, newest first. */
@@ -88,9 +90,8 @@ export interface LinkDocument {
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
-/** A pending connection whose connect flow can no longer complete: the user never finished it. */
-export const abandoned = (c: Connection, now = Date.now()): boolean =>
-  c.status === 'pending' && c.pending_until !== undefined && Date.parse(c.pending_until) <= now;
+/** A pending connection whose connect flow can no longer complete (the API's clock says so). */
+export const abandoned = (c: Connection): boolean => c.status === 'pending' && c.abandoned === true;
 
 /** The status as the user reads it: an abandoned pending connection says it expired. */
 export function connectionBadge(c: Connection): HTMLElement {

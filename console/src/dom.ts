@@ -72,6 +72,20 @@ export function copyable(value: string, label = 'id'): HTMLElement {
   return h('span', { class: 'copyable' }, h('code', {}, value), button);
 }
 
+let flashed: string | undefined;
+
+/** An outcome to announce on the next page (an action that navigates: a deleted endpoint's list). */
+export function flash(message: string): void {
+  flashed = message;
+}
+
+/** The flashed outcome, once. */
+export function takeFlash(): string | undefined {
+  const message = flashed;
+  flashed = undefined;
+  return message;
+}
+
 /** A polite live region: screen readers hear outcomes of actions. */
 export function announce(message: string, tone: 'ok' | 'bad' = 'ok'): void {
   const region = document.getElementById('status');

@@ -2,7 +2,7 @@
 // region. The routes below are the console's one route table: a hash pattern and the page it shows.
 // Every page has its own hash (a deep link); a session that ends sends the user to sign in and back.
 import { api, currentSession, setSession } from './api';
-import { announce, h } from './dom';
+import { announce, h, takeFlash } from './dom';
 import { applicationsPage } from './pages/applications';
 import { connectionPage } from './pages/connection-detail';
 import { connectionsPage } from './pages/connections';
@@ -91,6 +91,8 @@ export async function route(): Promise<void> {
   }
   announce('');
   document.getElementById('status')!.className = '';
+  const flashed = takeFlash();
+  if (flashed) announce(flashed);
   const [, section, rawId] = hash.split('/');
   const id = rawId ? decodeURIComponent(rawId) : '';
   const match = ROUTES.find(

@@ -138,9 +138,36 @@ export function autoRefresh(element: HTMLElement, ms: number, refresh: () => voi
   };
 }
 
-/** True while the user is working inside `container` (focus in it, a row's detail open): no redraw then. */
+/**
+ * True while the user is working inside `container` (typing in a field of it, a row's detail open):
+ * no redraw then. Focus on a button is no reason to wait: a quiet redraw puts it back.
+ */
 export const busy = (container: HTMLElement): boolean =>
-  container.contains(document.activeElement) || container.querySelector('[aria-expanded="true"]') !== null;
+  container.querySelector('[aria-expanded="true"]') !== null ||
+  (container.contains(document.activeElement) &&
+    /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement?.tagName ?? ''));
+
+interface FocusKey {
+  row: string;
+  text: string;
+}
+
+/** What identifies the focused control in `container`: its row's data attributes and its text. */
+function focusKey(container: HTMLElement): FocusKey | undefined {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !container.contains(active)) return undefined;
+  const row = active.closest('tr');
+  const attrs = row ? [...row.attributes].filter((a) => a.name.startsWith('data-')) : [];
+  return { row: attrs.map((a) => `[${a.name}="${a.value}"]`).join(''), text: active.textContent ?? '' };
+}
+
+function refocus(container: HTMLElement, key: FocusKey): void {
+  const scope = key.row ? container.querySelector(`tr${key.row}`) : container;
+  const match = [...(scope?.querySelectorAll<HTMLElement>('button, a, input, select') ?? [])].find(
+    (element) => element.textContent === key.text,
+  );
+  match?.focus();
+}
 
 /**
  * Previous/Next over a list of `limit`/`offset` pages; nothing when everything fits on the first page.
@@ -186,7 +213,10 @@ export async function loadInto(
   if (!options.quiet) container.replaceChildren(h('p', { class: 'loading', role: 'status' }, 'Loading…'));
   try {
     const content = await load();
+    // A quiet redraw keeps focus where it was: the same control of the same row, found again.
+    const was = options.quiet ? focusKey(container) : undefined;
     container.replaceChildren(content);
+    if (was) refocus(container, was);
   } catch (error) {
     if (!options.quiet) container.replaceChildren(errorState(error));
   }

@@ -1,7 +1,7 @@
 // One webhook endpoint: its settings and actions (each saying what happened), edit and delete, recovery
 // of a time window, and its deliveries (deliveries.ts).
 import { api, canWrite } from '../api';
-import { announce, badge, copyable, formatTime, h, when } from '../dom';
+import { announce, badge, copyable, flash, formatTime, h, when } from '../dom';
 import type { Endpoint, TestDelivery } from '../webhooks';
 import { endpointBadge } from '../webhooks';
 import {
@@ -185,10 +185,13 @@ function endpointActions(endpoint: Endpoint, context: Context): HTMLElement {
           class: 'danger',
           onclick: () => {
             if (!confirmed(`Delete ${endpoint.url}? Its deliveries stop and it cannot be restored.`)) return;
-            void act('Endpoint deleted', async () => {
-              await api('DELETE', path);
-              location.hash = '#/webhooks';
-            });
+            void api('DELETE', path).then(
+              () => {
+                flash('Endpoint deleted');
+                location.hash = '#/webhooks';
+              },
+              (error: unknown) => announce(userMessage(error), 'bad'),
+            );
           },
         },
         'Delete',

@@ -50,10 +50,14 @@ export function connectionView(item: ConnectionItem, enabled: boolean, now: numb
     created_at: isoTime(item.createdAt),
     updated_at: isoTime(item.updatedAt),
     // The link lives 10 minutes from creation, the flow it opens 10 more: past both, nothing completes it.
-    ...(item.status === 'pending'
-      ? { pending_until: isoTime(item.createdAt + CONNECT_LINK_TTL_MS + STATE_TTL_MS) }
-      : {}),
+    ...(item.status === 'pending' ? pendingWindow(item.createdAt, now) : {}),
   };
+}
+
+/** Until when a pending connection's flow can complete, and whether that time has passed (abandoned). */
+function pendingWindow(createdAt: number, now: number): { pending_until: string; abandoned: boolean } {
+  const until = createdAt + CONNECT_LINK_TTL_MS + STATE_TTL_MS;
+  return { pending_until: isoTime(until), abandoned: now >= until };
 }
 
 export async function createConnection(

@@ -58,7 +58,13 @@ export const connectionView = z
     pending_until: isoTimeSchema
       .optional()
       .describe(
-        'Pending connections only: when its connect flow can no longer complete (the connect link and the flow it starts have both expired); a connection still pending after it was abandoned',
+        'Pending connections only: when its connect flow can no longer complete (the connect link and the flow it starts have both expired)',
+      ),
+    abandoned: z
+      .boolean()
+      .optional()
+      .describe(
+        'Pending connections only: true once pending_until has passed; the flow was never completed and cannot be',
       ),
   })
   .meta({ id: 'Connection' });

@@ -385,6 +385,23 @@ describe('console, round two', () => {
       'the reconnected connection to leave reauth_required',
     );
     await page.getByRole('row', { name: /healthy/ }).waitFor();
+
+    // A connection's page fits a phone too.
+    await page
+      .getByRole('row', { name: /healthy/ })
+      .getByRole('link')
+      .click();
+    await page.getByRole('heading', { name: 'practice connection' }).waitFor();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole('heading', { name: 'Import links' }).waitFor();
+      const overflow = Number(
+        await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+      );
+      expect({ width, overflow }).toEqual({ width, overflow: 0 });
+      await scan(`connection at ${width}`);
+      await page.screenshot({ path: join(SCREENSHOTS, `connection-${width}.png`), fullPage: true });
+    }
   });
 
   it('keeps the session and the page across a reload and a new tab, and signs in back to the same page', async () => {

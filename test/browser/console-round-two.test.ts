@@ -161,6 +161,9 @@ describe('console, round two', () => {
       .first()
       .waitFor();
     await detail.getByText('Next attempt').waitFor();
+    await detail.getByText('Request headers sent').first().click();
+    await detail.getByText('v1,…').first().waitFor();
+    await detail.getByText('Response headers').first().click();
     await detail.getByRole('button', { name: `Copy event id ${eventId}` }).click();
     await page.getByText(`Copied ${eventId}`).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(eventId);

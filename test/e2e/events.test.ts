@@ -71,6 +71,21 @@ describe('events through the local server', () => {
       attempts: { statusCode: number }[];
     };
     expect(detail).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 204 }] });
+    // The attempt keeps the headers sent (the signature cut to its prefix) and the answer's headers.
+    const [attempt] = (
+      detail as unknown as {
+        attempts: { requestHeaders: Record<string, string>; responseHeaders: Record<string, string> }[];
+      }
+    ).attempts;
+    expect(attempt!.requestHeaders).toMatchObject({
+      'content-type': 'application/json',
+      'webhook-id': event.id,
+      'webhook-timestamp': request.headers['webhook-timestamp'],
+      'webhook-signature': 'v1,…',
+    });
+    expect(String(request.headers['webhook-signature'])).toMatch(/^v1,.{20,}/);
+    expect(JSON.stringify(detail)).not.toContain(String(request.headers['webhook-signature']).slice(3));
+    expect(attempt!.responseHeaders).toEqual(expect.objectContaining({ date: expect.any(String) }));
 
     const replay = await call(`/webhooks/v1/deliveries/${list.data[0]!.id}/replay`, { method: 'POST' });
     expect(replay.status).toBe(202);

@@ -212,6 +212,8 @@ function attemptItem(
     ...(outcome.errorKind ? { errorKind: outcome.errorKind, errorMessage: outcome.errorMessage ?? '' } : {}),
     latencyMs: outcome.latencyMs,
     responseBody: outcome.responseBody,
+    ...(outcome.requestHeaders ? { requestHeaders: outcome.requestHeaders } : {}),
+    ...(outcome.responseHeaders ? { responseHeaders: outcome.responseHeaders } : {}),
     ttl: retentionExpiry(startedAt),
   };
 }

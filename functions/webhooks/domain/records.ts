@@ -80,6 +80,8 @@ export interface AttemptItem extends Item {
   errorMessage?: string;
   latencyMs: number;
   responseBody: string;
+  requestHeaders?: Record<string, string>;
+  responseHeaders?: Record<string, string>;
 }
 
 /** `body` is receiverBody(event), serialised once per event by the caller and shared by its deliveries. */
@@ -184,5 +186,8 @@ export function attemptView(item: AttemptItem): AttemptView {
     errorMessage: shownErrorMessage(item.errorKind, item.errorMessage),
     latencyMs: item.latencyMs,
     responseBody: item.responseBody,
+    // Attempts recorded before the headers were kept have none.
+    ...(item.requestHeaders ? { requestHeaders: item.requestHeaders } : {}),
+    ...(item.responseHeaders ? { responseHeaders: item.responseHeaders } : {}),
   };
 }

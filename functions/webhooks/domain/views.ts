@@ -63,8 +63,20 @@ const attemptResult = {
   responseBody: z.string().describe("The first 16 KiB of the receiver's answer"),
 };
 
+const headerMap = z.record(z.string(), z.string());
+
 export const attemptView = z
-  .object({ attempt: z.int().min(1), attemptedAt: isoTimeSchema, ...attemptResult })
+  .object({
+    attempt: z.int().min(1),
+    attemptedAt: isoTimeSchema,
+    ...attemptResult,
+    requestHeaders: headerMap
+      .optional()
+      .describe('The headers sent; each webhook-signature cut to its version prefix (v1,…)'),
+    responseHeaders: headerMap
+      .optional()
+      .describe("The receiver's response headers (the first 50, values cut at 500 characters)"),
+  })
   .meta({ id: 'DeliveryAttempt' });
 export type AttemptView = z.infer<typeof attemptView>;
 

@@ -330,4 +330,22 @@ describe('a connection at work in the console', () => {
     expect(await scriptVisibleSecrets(page)).not.toContain(memberAuthorization.slice('Bearer '.length));
     expect(server.logs()).not.toContain(memberAuthorization.slice('Bearer '.length));
   });
+
+  it("purges a connection: the header shows revoked and a link's card no longer shows a schedule", async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, server, 'owner');
+    await page.goto(`${server.baseUrl}/console/#/connections/${practiceId}`);
+    const card = linkCard(matter.id);
+    await card.waitFor();
+    await page.getByLabel('Also purge the data imported through this connection').check();
+    await page.getByLabel('Confirmation').fill(practiceId);
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.locator('.title-row .badge', { hasText: 'revoked' }).waitFor();
+    await page.locator('[data-job]').locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
+    await expect(linkCard(matter.id).getByTestId('schedule').textContent()).resolves.toBe(
+      'stopped: the connection is revoked',
+    );
+    await expect(linkCard(matter.id).getByTestId('next-run').textContent()).resolves.toBe('—');
+    await expectAccessible(page, 'connection purged');
+  });
 });

@@ -26,6 +26,8 @@ export interface Delivery {
   failureReason: string | null;
   attemptCount: number;
   lastStatusCode: number | null;
+  /** How long the last attempt took (absent before the first attempt). */
+  lastLatencyMs?: number;
   lastError: string | null;
   createdAt: string;
   lastAttemptAt: string | null;

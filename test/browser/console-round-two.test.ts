@@ -172,6 +172,11 @@ describe('console, round two', () => {
     expect(await time.textContent()).toMatch(/E[SD]T$/);
     expect(await time.getAttribute('title')).toMatch(/ UTC$/);
     await page.getByText(/% delivered of the last \d+ deliveries/).waitFor();
+    const perDay = page.getByRole('table', { name: 'Success rate and latency per day' });
+    await perDay
+      .getByRole('cell', { name: /^\d+ ms$/ })
+      .first()
+      .waitFor();
     await scan('delivery detail');
     await page.screenshot({ path: join(SCREENSHOTS, 'delivery-detail.png'), fullPage: true });
 

@@ -71,6 +71,8 @@ describe('events through the local server', () => {
       attempts: { statusCode: number }[];
     };
     expect(detail).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 204 }] });
+    // The delivery says how long its last attempt took (the console's latency chart).
+    expect((detail as unknown as { lastLatencyMs: number }).lastLatencyMs).toEqual(expect.any(Number));
     // The attempt keeps the headers sent (the signature cut to its prefix) and the answer's headers.
     const [attempt] = (
       detail as unknown as {

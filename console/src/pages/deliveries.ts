@@ -86,7 +86,7 @@ export function deliveriesSection(options: DeliveriesOptions): {
     h('h2', { id: 'deliveries-title' }, 'Deliveries'),
     form,
     list,
-    h('h2', {}, 'Success rate'),
+    h('h2', {}, 'Success rate and latency'),
     chart,
   );
   void load();
@@ -303,7 +303,10 @@ function successChart(deliveries: Delivery[]): HTMLElement {
     (d) => d.status === 'delivered' || d.status === 'failed' || d.status === 'retrying',
   );
   if (settled.length === 0) return h('p', { class: 'empty' }, 'No delivery outcome yet.');
-  const days = new Map<string, { ok: number; total: number; label: string }>();
+  const days = new Map<
+    string,
+    { ok: number; total: number; label: string; latency: number; timed: number }
+  >();
   for (const d of settled) {
     const date = new Date(d.createdAt);
     const key = `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
@@ -311,13 +314,21 @@ function successChart(deliveries: Delivery[]): HTMLElement {
       ok: 0,
       total: 0,
       label: date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
+      latency: 0,
+      timed: 0,
     };
     day.total += 1;
     if (d.status === 'delivered') day.ok += 1;
+    if (d.lastLatencyMs !== undefined) {
+      day.latency += d.lastLatencyMs;
+      day.timed += 1;
+    }
     days.set(key, day);
   }
   const rows = [...days.values()].reverse().slice(-14);
   const pct = (d: { ok: number; total: number }) => Math.round((100 * d.ok) / d.total);
+  const latency = (d: { latency: number; timed: number }) =>
+    d.timed ? `${Math.round(d.latency / d.timed)} ms` : '—';
   const overall = settled.filter((d) => d.status === 'delivered').length;
   return h(
     'div',
@@ -338,10 +349,17 @@ function successChart(deliveries: Delivery[]): HTMLElement {
       }),
     ),
     dataTable(
-      'Success rate per day',
-      ['Day', 'Delivered', 'Rate'],
+      'Success rate and latency per day',
+      ['Day', 'Delivered', 'Rate', 'Mean latency (last attempt)'],
       rows.map((d) =>
-        h('tr', {}, h('td', {}, d.label), h('td', {}, `${d.ok} of ${d.total}`), h('td', {}, `${pct(d)}%`)),
+        h(
+          'tr',
+          {},
+          h('td', {}, d.label),
+          h('td', {}, `${d.ok} of ${d.total}`),
+          h('td', {}, `${pct(d)}%`),
+          h('td', {}, latency(d)),
+        ),
       ),
       { class: 'compact' },
     ),

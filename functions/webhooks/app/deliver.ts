@@ -76,6 +76,7 @@ function recordUpdate(attempt: number, outcome: AttemptOutcome, step: NextStep, 
   const set: Record<string, unknown> = {
     attemptCount: attempt,
     lastAttemptAt: times.startedAt,
+    lastLatencyMs: outcome.latencyMs,
     updatedAt: at,
   };
   // A recorded attempt replaces a dead_lettered mark of its message's last receive.

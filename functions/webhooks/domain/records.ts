@@ -58,6 +58,8 @@ export interface DeliveryItem extends Item {
   /** The attempt whose queue message was sent (a redelivered message re-sends it when it is missing). */
   scheduledAttempt?: number;
   lastAttemptAt?: number;
+  /** How long the last attempt took (its receiver's latency, for the console's chart). */
+  lastLatencyMs?: number;
   lastStatusCode?: number;
   lastError?: string;
   deliveredAt?: number;
@@ -159,6 +161,7 @@ export function deliveryView(stored: DeliveryItem): DeliveryView {
     nextAttemptAt: retrying ? isoOrNull(item.nextAttemptAt) : null,
     lastAttemptAt: isoOrNull(item.lastAttemptAt),
     lastStatusCode: item.lastStatusCode ?? null,
+    ...(item.lastLatencyMs !== undefined ? { lastLatencyMs: item.lastLatencyMs } : {}),
     lastError: shownLastError(item.lastError),
     deliveredAt: isoOrNull(item.deliveredAt),
     createdAt: isoTime(item.createdAt),

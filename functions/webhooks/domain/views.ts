@@ -92,6 +92,11 @@ export const deliveryView = z
     nextAttemptAt: nullableTime,
     lastAttemptAt: nullableTime,
     lastStatusCode: z.int().nullable(),
+    lastLatencyMs: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('How long the last attempt took, in ms (absent before the first attempt)'),
     lastError: z.string().nullable(),
     deliveredAt: nullableTime,
     createdAt: isoTimeSchema,

@@ -37,15 +37,20 @@ const CSP =
 export function buildConsoleAssets(root = mkdtempSync(join(tmpdir(), 'console-assets-'))): string {
   const out = join(root, 'console');
   mkdirSync(out, { recursive: true });
-  buildSync({
-    entryPoints: [join(CONSOLE_DIR, 'src', 'main.ts')],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    outfile: join(out, 'console.js'),
-    logLevel: 'silent',
-  });
+  for (const [entry, name] of [
+    ['main.ts', 'console.js'],
+    ['connected.ts', 'connected.js'],
+  ]) {
+    buildSync({
+      entryPoints: [join(CONSOLE_DIR, 'src', entry!)],
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      minify: true,
+      outfile: join(out, name!),
+      logLevel: 'silent',
+    });
+  }
   for (const name of ['index.html', 'connected.html', 'console.css']) {
     cpSync(join(CONSOLE_DIR, 'public', name), join(out, name));
   }

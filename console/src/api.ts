@@ -1,5 +1,7 @@
-// The console's only way to the service: the public API on the same origin, with the console session
-// as the bearer. The session lives in this module's memory only (never a URL, storage or a log).
+// The console's only way to the service: the public API on the same origin. The session token lives in
+// an HttpOnly, SameSite=Strict cookie that no script (this one or an injected one) can read; every call
+// carries the X-Console-Request header, without which the edge does not turn the cookie into the
+// bearer (a cross-site form cannot set it). This module holds only who is signed in and with what role.
 
 export interface ApiError {
   status: number;
@@ -8,7 +10,6 @@ export interface ApiError {
 }
 
 export interface Session {
-  token: string;
   role: 'owner' | 'admin' | 'member';
   organizationId: string;
   userId: string;
@@ -28,19 +29,18 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The JWT's claims, read (not verified: the API verifies) to show who is signed in and with what role. */
-export function sessionFromToken(token: string): Session {
-  const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as {
-    role: Session['role'];
-    org_id: string;
-    sub: string;
-  };
-  return { token, role: payload.role, organizationId: payload.org_id, userId: payload.sub };
+/** Who the session cookie signs in, if anyone (a reload, a link opened in a new tab). */
+export async function restoreSession(): Promise<Session | undefined> {
+  try {
+    session = await api<Session>('GET', '/__dev/console/session');
+  } catch {
+    session = undefined;
+  }
+  return session;
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (session) headers.Authorization = `Bearer ${session.token}`;
+  const headers: Record<string, string> = { 'X-Console-Request': '1' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -49,7 +49,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       redirect: 'manual',
-      credentials: 'omit',
+      credentials: 'same-origin',
     });
   } catch {
     throw new ApiFailure({ status: 0, code: 'NETWORK', message: 'The service could not be reached' });

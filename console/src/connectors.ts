@@ -1,5 +1,7 @@
 // What the connection pages read from the API (the connector routes' snake_case views), and how its
 // states are shown.
+import { api } from './api';
+import { badge } from './dom';
 
 export const CONNECTION_STATUSES = ['pending', 'healthy', 'reauth_required', 'revoked', 'throttled'];
 export const PROVIDERS = ['practice', 'drive'];
@@ -21,6 +23,10 @@ export interface Connection {
   account: { external_id?: string; email?: string; display_name?: string } | null;
   created_at: string;
   updated_at: string;
+  /** Pending only: when its connect flow can no longer complete. */
+  pending_until?: string;
+  /** Pending only: the flow was never completed and no longer can be. */
+  abandoned?: boolean;
 }
 
 /** GET /connectors/v1/connections/{id} adds the status history, newest first. */
@@ -83,6 +89,41 @@ export interface LinkDocument {
 }
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
+
+/** A pending connection whose connect flow can no longer complete (the API's clock says so). */
+export const abandoned = (c: Connection): boolean => c.status === 'pending' && c.abandoned === true;
+
+/** The status as the user reads it: an abandoned pending connection says it expired. */
+export function connectionBadge(c: Connection): HTMLElement {
+  if (abandoned(c)) return badge('expired', 'neutral');
+  return badge(c.status.replace(/_/g, ' '), connectionTone(c.status));
+}
+
+/**
+ * Starts a connect flow for `provider` in a new tab (the console keeps its page meanwhile); completing
+ * it for an account already connected reconnects that connection.
+ */
+export async function startConnectFlow(provider: string): Promise<void> {
+  const created = await api<{ connection_id: string; connect_url: string }>(
+    'POST',
+    '/connectors/v1/connections',
+    {
+      provider,
+      return_url: `${location.origin}/console/connected`,
+    },
+  );
+  window.open(created.connect_url, '_blank');
+}
+
+/** Calls `changed` when a connect flow this browser opened ends (its landing page says so). */
+export function onConnectFlowEnd(owner: HTMLElement, changed: (end: { error: string | null }) => void): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel('console-connect');
+  channel.onmessage = (event: MessageEvent<{ error: string | null }>) => {
+    if (!owner.isConnected) return channel.close();
+    changed(event.data);
+  };
+}
 
 export function connectionTone(status: string): Tone {
   return status === 'healthy'

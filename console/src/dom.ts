@@ -26,12 +26,64 @@ export function badge(text: string, tone: 'ok' | 'warn' | 'bad' | 'neutral'): HT
   return h('span', { class: `badge badge-${tone}` }, text);
 }
 
+const LOCAL_TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** A time in the browser's time zone, with the zone named ("23 Nov 2026, 14:05:09 EST"). */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
+  return LOCAL_TIME.format(new Date(iso));
+}
+
+/** The same time in UTC ("2026-11-23 19:05:09 UTC"), shown on hover. */
+export function utcTime(iso: string): string {
   return new Date(iso)
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC');
+}
+
+/** A <time> in the browser's zone, UTC on hover. */
+export function when(iso: string | null | undefined): Node {
+  if (!iso) return document.createTextNode('—');
+  return h('time', { datetime: iso, title: utcTime(iso) }, formatTime(iso));
+}
+
+/** A value (an id) with a button that copies it: every id in the console can be copied. */
+export function copyable(value: string, label = 'id'): HTMLElement {
+  const button = h(
+    'button',
+    { type: 'button', class: 'copy', title: `Copy ${label}`, 'aria-label': `Copy ${label} ${value}` },
+    'Copy',
+  );
+  button.addEventListener('click', () => {
+    void navigator.clipboard?.writeText(value).then(
+      () => announce(`Copied ${value}`),
+      () => announce('Copy failed: select the text and copy it by hand', 'bad'),
+    );
+  });
+  return h('span', { class: 'copyable' }, h('code', {}, value), button);
+}
+
+let flashed: string | undefined;
+
+/** An outcome to announce on the next page (an action that navigates: a deleted endpoint's list). */
+export function flash(message: string): void {
+  flashed = message;
+}
+
+/** The flashed outcome, once. */
+export function takeFlash(): string | undefined {
+  const message = flashed;
+  flashed = undefined;
+  return message;
 }
 
 /** A polite live region: screen readers hear outcomes of actions. */

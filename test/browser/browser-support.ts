@@ -1,10 +1,11 @@
 // What the browser tier's files share: Chromium (Debian's, never a downloaded one) on a page against a
-// local server, an axe-core scan that fails on serious or critical violations, signing in with the
-// development identity provider, a bounded wait, and the screenshots' folder.
+// local server (in a time zone that is not UTC, so the console's times are seen converted), an axe-core
+// scan that fails on any violation of any impact, signing in with the development identity provider,
+// the session cookie as a test reads it, a bounded wait, and the screenshots' folder.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { RunningServer } from '../support/local-server';
 
@@ -12,19 +13,29 @@ const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname,
 export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export async function launchBrowser(): Promise<{ browser: Browser; page: Page }> {
+/** The zone every browser test runs in: times on the page must be this zone's, UTC only on hover. */
+export const TIME_ZONE = 'America/New_York';
+
+export async function launchBrowser(
+  options: BrowserContextOptions = {},
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    timezoneId: TIME_ZONE,
+    locale: 'en-US',
+    ...options,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return { browser, page };
 }
 
-/** axe-core in the page: no serious or critical violation. */
+/** axe-core in the page: no violation of any impact (minor and moderate included). */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') refuses inline tags.
   await page.evaluate(AXE);
@@ -37,9 +48,9 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
       }
     ).axe;
     const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return result.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
   });
   expect({ page: name, violations }).toEqual({ page: name, violations: [] });
 }
@@ -54,6 +65,32 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
 }
+
+/** The console session's cookie as the browser holds it (HttpOnly: a test reads it, the page cannot). */
+export async function sessionCookie(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'console_session');
+  if (!cookie) throw new Error('no console session cookie');
+  expect({ httpOnly: cookie.httpOnly, sameSite: cookie.sameSite }).toEqual({
+    httpOnly: true,
+    sameSite: 'Strict',
+  });
+  return cookie.value;
+}
+
+/** What script in the page can read of cookies and storage: never the session. */
+export const scriptVisibleSecrets = (page: Page): Promise<string> =>
+  page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie);
+
+/** The focused element: its tag and id ("H1", "bind-app"). */
+export const focused = (page: Page): Promise<{ tag: string; id: string; text: string }> =>
+  page.evaluate(() => {
+    const active = (
+      globalThis as unknown as {
+        document: { activeElement: { tagName: string; id: string; textContent: string | null } | null };
+      }
+    ).document.activeElement;
+    return { tag: active?.tagName ?? '', id: active?.id ?? '', text: active?.textContent ?? '' };
+  });
 
 /** Polls `probe` (every 100 ms) until it gives a value; fails after `timeoutMs`. */
 export async function until<T>(

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
-import { SCREENSHOTS, expectAccessible, launchBrowser, signIn, storedItems, until } from './browser-support';
+import {
+  SCREENSHOTS,
+  expectAccessible,
+  focused,
+  launchBrowser,
+  scriptVisibleSecrets,
+  sessionCookie,
+  signIn,
+  storedItems,
+  until,
+} from './browser-support';
 
 const PRACTICE_ACCOUNT = 'acct-console-practice';
 const DRIVE_ACCOUNT = 'acct-console-drive';
@@ -75,7 +85,7 @@ async function connect(provider: 'practice' | 'drive', account: string, displayN
   await popup.getByLabel('Display name').fill(displayName);
   sandboxUrl = new URL(popup.url()).origin;
   await popup.getByRole('button', { name: 'Approve' }).click();
-  await popup.getByRole('heading', { name: 'Connection flow finished' }).waitFor();
+  await popup.getByRole('heading', { name: 'Connected' }).waitFor();
   await popup.close();
 }
 
@@ -172,7 +182,7 @@ describe('a connection at work in the console', () => {
     await page.getByLabel('Run every (minutes, optional)').fill('60');
     await page.getByRole('button', { name: 'Create link' }).click();
     await linkCard(busyMatter.id).getByText('every 60 minutes').waitFor();
-    await expect(linkCard(busyMatter.id).getByTestId('next-run').textContent()).resolves.toMatch(/UTC$/);
+    await expect(linkCard(busyMatter.id).getByTestId('next-run').textContent()).resolves.toMatch(/E[SD]T$/);
   });
 
   it('runs a link now and shows the run with its counts, its runs and the documents it imported', async () => {
@@ -236,18 +246,19 @@ describe('a connection at work in the console', () => {
     const card = linkCard(matter.id);
     await card.getByRole('button', { name: 'Run now' }).click();
     const job = card.locator('.run-job');
-    await job.getByText(/Waiting \(throttled\) until .* UTC; it resumes by itself\./).waitFor();
+    await job.getByText(/Waiting \(throttled\) until .* E[SD]T; it resumes by itself\./).waitFor();
     await job.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     // From the link's cursor the provider's feed has no change: nothing listed, nothing imported again.
     await expect(job.getByTestId('job-counts').textContent()).resolves.toBe(
       'listed 0 · imported 0 · updated 0 · unchanged 0 · failed 0',
     );
-    // The throttle is in the connection's history once the page is read again.
+    // The throttle is in the connection's history once the page is read again: a reload keeps the
+    // session and the page (its address), and focus starts at its heading.
     await page.reload();
-    await signIn(page, server, 'owner');
-    await page.getByRole('link', { name: 'Connections' }).click();
-    await page.getByRole('link', { name: practiceId }).click();
+    await page.getByRole('heading', { name: 'practice connection' }).waitFor();
+    expect(page.url()).toContain(`#/connections/${practiceId}`);
     await page.getByRole('table', { name: 'Status history, newest first' }).getByText('throttled').waitFor();
+    expect((await focused(page)).tag).toBe('H1');
   });
 
   it('deletes a link only once its confirm is accepted', async () => {
@@ -272,12 +283,8 @@ describe('a connection at work in the console', () => {
 
   it("shows a member the links, runs and documents without write controls, and the API refuses the member's writes", async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    let memberAuthorization = '';
-    page.on('request', (request) => {
-      const value = request.headers()['authorization'];
-      if (value) memberAuthorization = value;
-    });
     await signIn(page, server, 'member');
+    const memberAuthorization = `Bearer ${await sessionCookie(page)}`;
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByRole('link', { name: practiceId }).click();
     const card = linkCard(matter.id);
@@ -320,6 +327,25 @@ describe('a connection at work in the console', () => {
     // Neither the session nor a provider page token is kept in the URL or in storage, nor logged.
     expect(page.url()).not.toMatch(/page_token|ey[A-Za-z0-9_-]{20}/);
     expect(await storedItems(page)).toBe(0);
+    expect(await scriptVisibleSecrets(page)).not.toContain(memberAuthorization.slice('Bearer '.length));
     expect(server.logs()).not.toContain(memberAuthorization.slice('Bearer '.length));
+  });
+
+  it("purges a connection: the header shows revoked and a link's card no longer shows a schedule", async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, server, 'owner');
+    await page.goto(`${server.baseUrl}/console/#/connections/${practiceId}`);
+    const card = linkCard(matter.id);
+    await card.waitFor();
+    await page.getByLabel('Also purge the data imported through this connection').check();
+    await page.getByLabel('Confirmation').fill(practiceId);
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.locator('.title-row .badge', { hasText: 'revoked' }).waitFor();
+    await page.locator('[data-job]').locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
+    await expect(linkCard(matter.id).getByTestId('schedule').textContent()).resolves.toBe(
+      'stopped: the connection is revoked',
+    );
+    await expect(linkCard(matter.id).getByTestId('next-run').textContent()).resolves.toBe('—');
+    await expectAccessible(page, 'connection purged');
   });
 });

@@ -10,8 +10,12 @@ import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
 import {
   SCREENSHOTS,
+  TIME_ZONE,
   expectAccessible as scan,
+  focused,
   launchBrowser,
+  scriptVisibleSecrets,
+  sessionCookie,
   signIn as signInAs,
   storedItems,
   until,
@@ -122,10 +126,13 @@ describe('console in a browser', () => {
   it('shows a published event as a delivery with its attempt', async () => {
     expect((await publish('matter.created', { matterId: 'mat_1', name: 'Smith v Jones' })).status).toBe(202);
     await refreshUntilDelivery('delivered');
-    await page.getByRole('button', { name: 'Attempts' }).first().click();
-    const attempts = page.locator('table.attempts');
+    await page
+      .getByRole('button', { name: /^Attempts/ })
+      .first()
+      .click();
+    const attempts = page.locator('ol.attempts');
     await attempts.getByText('received by the test receiver').waitFor();
-    await expect(attempts.locator('tbody tr').first().textContent()).resolves.toContain('200');
+    await expect(attempts.locator('li.attempt').first().textContent()).resolves.toContain('HTTP 200');
     await expectAccessible('endpoint detail');
     await page.screenshot({ path: join(SCREENSHOTS, 'endpoint-deliveries.png'), fullPage: true });
   });
@@ -165,6 +172,16 @@ describe('console in a browser', () => {
     await page.getByLabel('Status').selectOption('delivered');
     await refreshUntilDelivery('delivered');
 
+    // Rotating asks first: declining rotates nothing.
+    let question = '';
+    page.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    expect(question).toContain('previous one keeps signing for 24 hours');
+    expect(await page.getByTestId('secret').count()).toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const rotated = (await page.getByTestId('secret').textContent()) ?? '';
     expect(rotated).toMatch(/^whsec_/);
@@ -173,12 +190,28 @@ describe('console in a browser', () => {
 
     const beforeTest = received.length;
     await page.getByRole('button', { name: 'Send test event' }).click();
-    await page.getByText('Test event sent').waitFor();
+    await page.getByTestId('test-result').getByText('Test event delivered').waitFor();
     await until(async () => received.length > beforeTest, 'the test event at the receiver');
 
-    const hourAgo = new Date(Date.now() - 3600_000).toISOString().slice(0, 16);
-    await page.getByLabel('Recover from (UTC)').fill(hourAgo);
-    await page.getByRole('button', { name: 'Recover failed deliveries' }).click();
+    // The window is typed in the browser's zone (as every time is shown) and sent as that instant.
+    const hourAgo = new Date(Date.now() - 3600_000);
+    hourAgo.setSeconds(0, 0);
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .format(hourAgo)
+      .replace(' ', 'T');
+    await page.getByLabel(`Recover from (${TIME_ZONE})`).fill(local);
+    const [recover] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/recover')),
+      page.getByRole('button', { name: 'Recover failed deliveries' }).click(),
+    ]);
+    expect(JSON.parse(recover.postData() ?? '{}')).toEqual({ since: hourAgo.toISOString() });
     await page.getByText('Recovery started').waitFor();
   });
 
@@ -199,13 +232,12 @@ describe('console in a browser', () => {
     // The connect link opens on its interstitial page: only the person's click spends it.
     await popup.getByRole('button', { name: 'Continue' }).click();
     await popup.getByRole('button', { name: 'Approve' }).click();
-    await popup.getByRole('heading', { name: 'Connection flow finished' }).waitFor();
+    await popup.getByRole('heading', { name: 'Connected' }).waitFor();
     await popup.close();
 
-    await until(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await page.locator('.badge', { hasText: 'healthy' }).count()) > 0;
-    }, 'a healthy connection');
+    // The landing tab told this one: the list shows the connection without a click on Refresh.
+    await page.locator('.badge', { hasText: 'healthy' }).waitFor();
+    await page.getByText('Connection completed').waitFor();
     await expectAccessible('connections');
     await page.screenshot({ path: join(SCREENSHOTS, 'connections.png'), fullPage: true });
 
@@ -231,8 +263,15 @@ describe('console in a browser', () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByText('Type the connection id to confirm the purge').waitFor();
     await page.getByLabel('Also purge the data imported through this connection').uncheck();
+    // Without purge it asks too: declining changes nothing.
+    page.once('dialog', (dialog) => void dialog.dismiss());
     await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.locator('.title-row .badge', { hasText: 'healthy' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    // The header shows the status the action left, and focus goes to it.
     await page.locator('.title-row .badge', { hasText: 'revoked' }).waitFor();
+    expect((await focused(page)).tag).toBe('H1');
     await page.getByRole('table', { name: 'Status history, newest first' }).getByText('revoked').waitFor();
   });
 
@@ -249,8 +288,14 @@ describe('console in a browser', () => {
     const { keyId } = server.createKey('connectors:read');
     await page.getByRole('link', { name: 'Applications' }).click();
     await page.getByRole('cell', { name: 'Docketing' }).waitFor();
-    await page.getByLabel('Application id').fill(appId);
-    await page.getByLabel('API key id').fill(keyId);
+    // Picked from lists: nothing to type; nothing picked is said on the fields, before any request.
+    await page.getByRole('button', { name: 'Bind', exact: true }).click();
+    await page.getByText('Choose the application.').waitFor();
+    expect((await focused(page)).id).toBe('bind-app');
+    expect(await page.getByLabel('Application', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible('applications (errors)');
+    await page.getByLabel('Application', { exact: true }).selectOption(appId);
+    await page.getByLabel('API key', { exact: true }).selectOption(keyId);
     await page.getByRole('button', { name: 'Bind', exact: true }).click();
     await page.getByText('Key bound').waitFor();
     await page.getByRole('row', { name: new RegExp(`Docketing.*${keyId}`) }).waitFor();
@@ -261,27 +306,40 @@ describe('console in a browser', () => {
 
   it('shows a member no write controls, and the API refuses a write forged with the member session', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    let memberAuthorization = '';
-    page.on('request', (request) => {
-      const value = request.headers()['authorization'];
-      if (value) memberAuthorization = value;
-    });
     await signIn('member');
+    const memberAuthorization = `Bearer ${await sessionCookie(page)}`;
     await page.getByRole('link', { name: receiverUrl }).waitFor();
     expect(await page.getByRole('link', { name: 'New endpoint' }).count()).toBe(0);
     await page.getByRole('link', { name: receiverUrl }).click();
     await page.getByRole('heading', { name: receiverUrl }).waitFor();
     await page.locator('tr[data-delivery]').first().waitFor();
-    for (const name of ['Disable', 'Enable', 'Rotate secret', 'Send test event', 'Replay']) {
+    for (const name of [
+      'Disable',
+      'Enable',
+      'Rotate secret',
+      'Send test event',
+      'Replay',
+      'Edit',
+      'Delete',
+    ]) {
       expect({ name, count: await page.getByRole('button', { name }).count() }).toEqual({ name, count: 0 });
     }
     await expectAccessible('endpoint detail (member)');
 
     expect(memberAuthorization).toMatch(/^Bearer ey/);
+    // The page's script cannot read the session; its cookie alone (no CSRF header) authorizes nothing.
+    expect(await scriptVisibleSecrets(page)).not.toContain(memberAuthorization.slice('Bearer '.length));
     const { id } = await endpointState();
+    const cookieOnly = await fetch(`${server.baseUrl}/webhooks/v1/endpoints/${id}`, {
+      headers: { Cookie: `console_session=${memberAuthorization.slice('Bearer '.length)}` },
+    });
+    expect(cookieOnly.status).toBe(401);
     const forged = await fetch(`${server.baseUrl}/webhooks/v1/endpoints/${id}/disable`, {
       method: 'POST',
-      headers: { Authorization: memberAuthorization },
+      headers: {
+        Cookie: `console_session=${memberAuthorization.slice('Bearer '.length)}`,
+        'X-Console-Request': '1',
+      },
     });
     expect(forged.status).toBe(403);
     expect(await forged.json()).toEqual({

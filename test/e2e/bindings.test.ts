@@ -134,8 +134,12 @@ describe('PUT /connectors/v1/applications/{id}/keys/{keyId}', () => {
     expect(res.status).toBe(200);
   });
 
-  it('answers 409 CONFLICT when the key is bound to another application', async () => {
-    await expectError(put(apps.b, keys.k1, owner), 409, 'CONFLICT');
+  it('answers 409 CONFLICT when the key is bound to another application, naming that application', async () => {
+    const res = await put(apps.b, keys.k1, owner);
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('CONFLICT');
+    expect(body.error.message).toContain(apps.a);
   });
 
   it('answers 401 AUTH_INVALID without a session, with an API key alone, and with garbage', async () => {

@@ -71,6 +71,23 @@ describe('events through the local server', () => {
       attempts: { statusCode: number }[];
     };
     expect(detail).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 204 }] });
+    // The delivery says how long its last attempt took (the console's latency chart).
+    expect((detail as unknown as { lastLatencyMs: number }).lastLatencyMs).toEqual(expect.any(Number));
+    // The attempt keeps the headers sent (the signature cut to its prefix) and the answer's headers.
+    const [attempt] = (
+      detail as unknown as {
+        attempts: { requestHeaders: Record<string, string>; responseHeaders: Record<string, string> }[];
+      }
+    ).attempts;
+    expect(attempt!.requestHeaders).toMatchObject({
+      'content-type': 'application/json',
+      'webhook-id': event.id,
+      'webhook-timestamp': request.headers['webhook-timestamp'],
+      'webhook-signature': 'v1,…',
+    });
+    expect(String(request.headers['webhook-signature'])).toMatch(/^v1,.{20,}/);
+    expect(JSON.stringify(detail)).not.toContain(String(request.headers['webhook-signature']).slice(3));
+    expect(attempt!.responseHeaders).toEqual(expect.objectContaining({ date: expect.any(String) }));
 
     const replay = await call(`/webhooks/v1/deliveries/${list.data[0]!.id}/replay`, { method: 'POST' });
     expect(replay.status).toBe(202);
@@ -294,6 +311,70 @@ describe('events through the local server', () => {
         data: unknown[];
       };
       return body.data.length ? true : undefined;
+    });
+  });
+
+  it('filters deliveries by event type, event id and creation window, and marks an endpoint failing until a success', async () => {
+    let failing = true;
+    receiver.on('/e2e-filter', () => ({ status: failing ? 500 : 200 }));
+    const { endpoint } = await register('/e2e-filter');
+    const start = new Date(Date.now() - 1000).toISOString();
+    const created = (await (await publish(system)).json()) as { id: string };
+    const updated = (await (
+      await system('/webhooks/v1/events', {
+        method: 'POST',
+        body: JSON.stringify({
+          organizationId: server.credentials.organizationId,
+          type: 'matter.updated',
+          data: { matterId: 'mat_1', changedFields: ['name'] },
+        }),
+      })
+    ).json()) as { id: string };
+    const list = async (query: string) => {
+      const response = await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?${query}`);
+      expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      return ((await response.json()) as { data: { eventId: string; eventType: string }[] }).data;
+    };
+    await until('both deliveries', async () => ((await list('')).length === 2 ? true : undefined));
+    expect((await list('eventType=matter.updated')).map((d) => d.eventId)).toEqual([updated.id]);
+    expect((await list(`eventId=${created.id}`)).map((d) => d.eventType)).toEqual(['matter.created']);
+    expect(await list(`since=${encodeURIComponent(start)}`)).toHaveLength(2);
+    expect(await list(`until=${encodeURIComponent(start)}`)).toHaveLength(0);
+    expect(await list('eventType=matter.created&eventId=' + updated.id)).toHaveLength(0);
+    for (const bad of [
+      'eventId=nope',
+      'since=yesterday',
+      `since=${encodeURIComponent(new Date().toISOString())}&until=${encodeURIComponent(start)}`,
+    ]) {
+      const response = await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?${bad}`);
+      expect({ bad, status: response.status }).toEqual({ bad, status: 400 });
+    }
+
+    // A 500 starts a failing streak: the endpoint reads failingSince (get and list), enabled as it is.
+    const failingSince = await until('the endpoint to read failing', async () => {
+      const body = (await (await call(`/webhooks/v1/endpoints/${endpoint.id}`)).json()) as {
+        enabled: boolean;
+        failingSince: string | null;
+      };
+      return body.failingSince ? body : undefined;
+    });
+    expect(failingSince.enabled).toBe(true);
+    const listed = (await (await call('/webhooks/v1/endpoints?limit=200')).json()) as {
+      data: { id: string; failingSince: string | null }[];
+    };
+    expect(listed.data.find((e) => e.id === endpoint.id)!.failingSince).toBe(failingSince.failingSince);
+    failing = false;
+    const test = await call(`/webhooks/v1/endpoints/${endpoint.id}/test`, { method: 'POST', body: '{}' });
+    expect(test.status).toBe(200);
+    const delivery = (await list(`eventId=${created.id}`)) as unknown as { id: string }[];
+    expect((await call(`/webhooks/v1/deliveries/${delivery[0]!.id}/replay`, { method: 'POST' })).status).toBe(
+      202,
+    );
+    await until('the endpoint to read healthy again', async () => {
+      const body = (await (await call(`/webhooks/v1/endpoints/${endpoint.id}`)).json()) as {
+        failingSince: string | null;
+      };
+      return body.failingSince === null ? true : undefined;
     });
   });
 });

@@ -1,18 +1,26 @@
-// Applications and API keys: which keys are bound where; owners and admins bind and unbind.
+// Applications and API keys: which keys are bound where; owners and admins bind and unbind by picking
+// an application and a key (no ids to type), and every id has a copy button.
 import { api, canWrite } from '../api';
-import { badge, formatTime, h } from '../dom';
-import { PAGE_SIZE, act, dataTable, loadInto, main, pager } from '../widgets';
+import { badge, copyable, h, when } from '../dom';
+import { PAGE_SIZE, act, dataTable, fieldErrors, loadInto, main, pager } from '../widgets';
 
+interface Application {
+  id: string;
+  name: string;
+  created_at: string;
+  api_key_ids: string[];
+}
+interface ApiKey {
+  id: string;
+  name: string;
+  permissions: string[];
+  system: boolean;
+  revoked: boolean;
+  application_id: string | null;
+}
 interface ApplicationsPage {
-  data: { id: string; name: string; created_at: string; api_key_ids: string[] }[];
-  keys: {
-    id: string;
-    name: string;
-    permissions: string[];
-    system: boolean;
-    revoked: boolean;
-    application_id: string | null;
-  }[];
+  data: Application[];
+  keys: ApiKey[];
   offset: number;
   has_more: boolean;
 }
@@ -20,12 +28,33 @@ interface ApplicationsPage {
 export function applicationsPage(offset = 0): void {
   document.title = 'Applications — Console';
   const lists = h('div', {});
+  const binding = h('div', {});
+  let keysOffset = 0;
   const load = () =>
     loadInto(lists, async () => {
       const page = await api<ApplicationsPage>(
         'GET',
         `/connectors/v1/applications?limit=${PAGE_SIZE}&offset=${offset}`,
       );
+      if (canWrite()) binding.replaceChildren(bindingForm(page, load));
+      const keys = h('div', {});
+      const drawKeys = () =>
+        keys.replaceChildren(
+          keysTable(page, page.keys.slice(keysOffset, keysOffset + PAGE_SIZE)),
+          pager(
+            {
+              offset: keysOffset,
+              hasMore: keysOffset + PAGE_SIZE < page.keys.length,
+              count: Math.min(PAGE_SIZE, page.keys.length - keysOffset),
+            },
+            (next) => {
+              keysOffset = next;
+              drawKeys();
+            },
+            'API keys pages',
+          ) ?? '',
+        );
+      drawKeys();
       return h(
         'div',
         {},
@@ -37,14 +66,10 @@ export function applicationsPage(offset = 0): void {
           'Applications pages',
         ),
         h('h2', {}, 'API keys'),
-        keysTable(page),
+        keys,
       );
     });
-  main().replaceChildren(
-    h('h1', {}, 'Applications and keys'),
-    ...(canWrite() ? [bindingForm(load)] : []),
-    lists,
-  );
+  main().replaceChildren(h('h1', {}, 'Applications and keys'), binding, lists);
   void load();
 }
 
@@ -60,7 +85,7 @@ function applicationsTable(page: ApplicationsPage): HTMLElement {
         'tr',
         {},
         h('td', {}, a.name),
-        h('td', {}, h('code', {}, a.id)),
+        h('td', {}, copyable(a.id, 'application id')),
         h(
           'td',
           {},
@@ -68,67 +93,92 @@ function applicationsTable(page: ApplicationsPage): HTMLElement {
             ? a.api_key_ids.map((id) => `${keyName.get(id) ?? id} (${id})`).join(', ')
             : '—',
         ),
-        h('td', {}, formatTime(a.created_at)),
+        h('td', {}, when(a.created_at)),
       ),
     ),
   );
 }
 
-function keysTable(page: ApplicationsPage): HTMLElement {
+function keysTable(page: ApplicationsPage, keys: ApiKey[]): HTMLElement {
+  const appName = new Map(page.data.map((a) => [a.id, a.name]));
   return dataTable(
     'API keys',
     ['Key', 'Id', 'Permissions', 'Bound to', 'State'],
-    page.keys.map((k) =>
+    keys.map((k) =>
       h(
         'tr',
         {},
         h('td', {}, k.name),
-        h('td', {}, h('code', {}, k.id)),
+        h('td', {}, copyable(k.id, 'key id')),
         h('td', {}, k.system ? 'system' : k.permissions.join(', ')),
-        h('td', {}, k.application_id ?? '—'),
+        h(
+          'td',
+          {},
+          k.application_id ? `${appName.get(k.application_id) ?? ''} (${k.application_id})`.trim() : '—',
+        ),
         h('td', {}, k.revoked ? badge('revoked', 'neutral') : badge('active', 'ok')),
       ),
     ),
   );
 }
 
-/** Bind (PUT) or unbind (DELETE) a key by the two ids. */
-function bindingForm(reload: () => Promise<void>): HTMLElement {
-  const key = h('input', { id: 'bind-key', type: 'text', autocomplete: 'off' });
-  const app = h('input', { id: 'bind-app', type: 'text', autocomplete: 'off' });
-  const path = () =>
-    `/connectors/v1/applications/${encodeURIComponent(app.value.trim())}/keys/${encodeURIComponent(key.value.trim())}`;
+/** Bind (PUT) or unbind (DELETE) a key picked from the lists; what cannot work is said before sending. */
+function bindingForm(page: ApplicationsPage, reload: () => Promise<void>): HTMLElement {
+  const bindable = page.keys.filter((k) => !k.system && !k.revoked);
+  const app = h(
+    'select',
+    { id: 'bind-app' },
+    h('option', { value: '' }, 'Choose an application'),
+    page.data.map((a) => h('option', { value: a.id }, `${a.name} (${a.id})`)),
+  );
+  const key = h(
+    'select',
+    { id: 'bind-key' },
+    h('option', { value: '' }, 'Choose an API key'),
+    bindable.map((k) =>
+      h(
+        'option',
+        { value: k.id },
+        `${k.name} (${k.id})${k.application_id ? ` — bound to ${page.data.find((a) => a.id === k.application_id)?.name ?? k.application_id}` : ''}`,
+      ),
+    ),
+  );
   const form = h(
     'form',
-    { class: 'card' },
-    h('h2', {}, 'Bind an API key to an application'),
-    h('label', { for: 'bind-app' }, 'Application id'),
+    { class: 'card', novalidate: true, 'aria-labelledby': 'bind-title' },
+    h('h2', { id: 'bind-title' }, 'Bind an API key to an application'),
+    h('label', { for: 'bind-app' }, 'Application'),
     app,
-    h('label', { for: 'bind-key' }, 'API key id'),
+    h('label', { for: 'bind-key' }, 'API key'),
     key,
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'submit' }, 'Bind'),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: () =>
-            void act('Key unbound', async () => {
-              await api('DELETE', path());
-              await reload();
-            }),
-        },
-        'Unbind',
-      ),
+      h('button', { type: 'submit', value: 'bind' }, 'Bind'),
+      h('button', { type: 'submit', class: 'secondary', value: 'unbind' }, 'Unbind'),
     ),
   );
+  const errors = fieldErrors(form);
+  const appName = (id: string | null) => page.data.find((a) => a.id === id)?.name ?? id ?? '';
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void act('Key bound', async () => {
-      await api('PUT', path());
+    const unbind = (event as SubmitEvent).submitter?.getAttribute('value') === 'unbind';
+    errors.clear();
+    if (!app.value) errors.mark(app, 'Choose the application.');
+    if (!key.value) errors.mark(key, 'Choose the API key.');
+    if (!errors.ok()) return;
+    const chosen = bindable.find((k) => k.id === key.value)!;
+    if (!unbind && chosen.application_id && chosen.application_id !== app.value) {
+      errors.mark(key, `This key is bound to ${appName(chosen.application_id)}: unbind it there first.`);
+      return;
+    }
+    if (unbind && chosen.application_id !== app.value) {
+      errors.mark(key, `This key is not bound to ${appName(app.value)}.`);
+      return;
+    }
+    const path = `/connectors/v1/applications/${encodeURIComponent(app.value)}/keys/${encodeURIComponent(key.value)}`;
+    void act(unbind ? 'Key unbound' : 'Key bound', async () => {
+      await api(unbind ? 'DELETE' : 'PUT', path);
       await reload();
     });
   });

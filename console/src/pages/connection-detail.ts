@@ -2,10 +2,11 @@
 // exports), and disconnect (with or without purge).
 import { api, canWrite } from '../api';
 import type { ConnectionDetail } from '../connectors';
-import { accountName, connectionTone } from '../connectors';
-import { announce, badge, formatTime, h } from '../dom';
+import { abandoned, accountName, connectionBadge, connectionTone, onConnectFlowEnd } from '../connectors';
+import { announce, badge, copyable, h, when } from '../dom';
 import { watchJob } from '../job-watch';
-import { act, dataTable, loadInto, main } from '../widgets';
+import { act, autoRefresh, busy, confirmed, dataTable, focusHeading, loadInto, main } from '../widgets';
+import { reconnectButton } from './connections';
 import { importLinksSection } from './import-links';
 
 export function connectionPage(id: string): void {
@@ -13,26 +14,49 @@ export function connectionPage(id: string): void {
   const body = h('div', {});
   const purgeJob = h('div', {});
   main().replaceChildren(body, purgeJob);
-  const load = () =>
-    loadInto(body, async () => {
-      const c = await api<ConnectionDetail>('GET', `/connectors/v1/connections/${encodeURIComponent(id)}`);
-      document.title = `${c.provider} connection — Console`;
-      return h(
-        'div',
-        {},
-        h(
-          'div',
-          { class: 'title-row' },
-          h('h1', {}, `${c.provider} connection`),
-          badge(c.status, connectionTone(c.status)),
-        ),
-        connectionFacts(c),
-        statusHistory(c),
-        importLinksSection(c),
-        canWrite() && c.status !== 'revoked' ? disconnectForm(c.id, load, purgeJob) : null,
-      );
-    });
+  const path = `/connectors/v1/connections/${encodeURIComponent(id)}`;
+  let shown: ConnectionDetail | undefined;
+  const draw = (c: ConnectionDetail): HTMLElement => {
+    shown = c;
+    document.title = `${c.provider} connection — Console`;
+    return h(
+      'div',
+      {},
+      h('div', { class: 'title-row' }, h('h1', {}, `${c.provider} connection`), connectionBadge(c)),
+      abandoned(c)
+        ? h(
+            'p',
+            { class: 'notice notice-bad' },
+            'Expired: the connect flow was never completed and can no longer be. Start a new connection.',
+          )
+        : null,
+      canWrite() && c.status === 'reauth_required'
+        ? h(
+            'div',
+            { class: 'notice notice-bad' },
+            'The provider no longer honours this connection: reconnect the account to resume. ',
+            reconnectButton(c),
+          )
+        : null,
+      connectionFacts(c),
+      statusHistory(c),
+      importLinksSection(c),
+      canWrite() && c.status !== 'revoked' ? disconnectForm(c.id, load, purgeJob) : null,
+    );
+  };
+  const load = (): Promise<void> =>
+    loadInto(body, async () => draw(await api<ConnectionDetail>('GET', path)));
   void load();
+  // Its status changes behind the page (a token refresh refused, a reconnect in another tab): redrawn
+  // when it does, unless the user is working in the page.
+  const check = async () => {
+    if (busy(body)) return;
+    const c = await api<ConnectionDetail>('GET', path).catch(() => undefined);
+    if (c && shown && (c.status !== shown.status || c.updated_at !== shown.updated_at))
+      body.replaceChildren(draw(c));
+  };
+  autoRefresh(body, 10_000, () => void check());
+  onConnectFlowEnd(body, () => void check());
 }
 
 function connectionFacts(c: ConnectionDetail): HTMLElement {
@@ -40,7 +64,7 @@ function connectionFacts(c: ConnectionDetail): HTMLElement {
     'dl',
     {},
     h('dt', {}, 'Id'),
-    h('dd', {}, h('code', {}, c.id)),
+    h('dd', {}, copyable(c.id, 'connection id')),
     h('dt', {}, 'Provider'),
     h(
       'dd',
@@ -59,9 +83,9 @@ function connectionFacts(c: ConnectionDetail): HTMLElement {
     h('dt', {}, 'Scope tier'),
     h('dd', {}, c.scope_tier),
     h('dt', {}, 'Created'),
-    h('dd', {}, formatTime(c.created_at)),
+    h('dd', {}, when(c.created_at)),
     h('dt', {}, 'Updated'),
-    h('dd', {}, formatTime(c.updated_at)),
+    h('dd', {}, when(c.updated_at)),
   );
 }
 
@@ -82,7 +106,7 @@ function statusHistory(c: ConnectionDetail): HTMLElement {
               'tr',
               {},
               h('td', {}, badge(entry.status, connectionTone(entry.status))),
-              h('td', {}, formatTime(entry.at)),
+              h('td', {}, when(entry.at)),
             ),
           ),
           { class: 'compact' },
@@ -112,9 +136,18 @@ function disconnectForm(id: string, reload: () => Promise<void>, purgeJob: HTMLE
     event.preventDefault();
     if (purge.checked && confirm.value.trim() !== id) {
       announce('Type the connection id to confirm the purge', 'bad');
+      confirm.setAttribute('aria-invalid', 'true');
       confirm.focus();
       return;
     }
+    confirm.removeAttribute('aria-invalid');
+    if (
+      !purge.checked &&
+      !confirmed(
+        'Disconnect this connection? Its grant is revoked at the provider and its import links stop; the imported documents stay.',
+      )
+    )
+      return;
     void act(purge.checked ? 'Disconnected; purge started' : 'Disconnected', async () => {
       const job = await api<{ id: string } | undefined>(
         'DELETE',
@@ -123,6 +156,8 @@ function disconnectForm(id: string, reload: () => Promise<void>, purgeJob: HTMLE
       // A purge is a job (202): follow it to its counts below the page.
       if (job?.id) purgeJob.replaceChildren(watchJob(job.id, { title: 'Purge' }));
       await reload();
+      // The form is gone (a revoked connection has nothing to disconnect): focus the new status.
+      focusHeading();
     });
   });
   return form;

@@ -1,9 +1,18 @@
-// Connections: the list with its filters, starting a connection, the organization-wide provider switch.
+// Connections: the list with its filters (kept current while visible, and at once when a connect tab
+// ends its flow), starting a connection, reconnecting one, the organization-wide provider switch.
 import { api, canWrite } from '../api';
 import type { Connection } from '../connectors';
-import { CONNECTION_STATUSES, PROVIDERS, accountName, connectionTone } from '../connectors';
-import { badge, formatTime, h } from '../dom';
-import { PAGE_SIZE, act, dataTable, loadInto, main, pager } from '../widgets';
+import {
+  CONNECTION_STATUSES,
+  PROVIDERS,
+  abandoned,
+  accountName,
+  connectionBadge,
+  onConnectFlowEnd,
+  startConnectFlow,
+} from '../connectors';
+import { announce, h, when } from '../dom';
+import { PAGE_SIZE, act, autoRefresh, busy, confirmed, dataTable, loadInto, main, pager } from '../widgets';
 
 /**
  * Fills a provider select from GET /connectors/v1/providers (the deployment's offered providers, with
@@ -35,26 +44,30 @@ export function connectionsPage(): void {
     'select',
     { id: 'filter-status' },
     h('option', { value: '' }, 'All statuses'),
-    CONNECTION_STATUSES.map((s) => h('option', { value: s }, s)),
+    CONNECTION_STATUSES.map((s) => h('option', { value: s }, s.replace(/_/g, ' '))),
   );
-  const load = () =>
-    loadInto(list, async () => {
-      const query = `limit=${PAGE_SIZE}&offset=${offset}${provider ? `&provider=${provider}` : ''}${status ? `&status=${status}` : ''}`;
-      const page = await api<{ data: Connection[]; has_more: boolean; offset: number }>(
-        'GET',
-        `/connectors/v1/connections?${query}`,
-      );
-      if (page.data.length === 0) return h('p', { class: 'empty' }, 'No connections match.');
-      return h(
-        'div',
-        {},
-        connectionsTable(page.data),
-        pager({ offset, hasMore: page.has_more, count: page.data.length }, (next) => {
-          offset = next;
-          void load();
-        }),
-      );
-    });
+  const load = (quiet = false) =>
+    loadInto(
+      list,
+      async () => {
+        const query = `limit=${PAGE_SIZE}&offset=${offset}${provider ? `&provider=${provider}` : ''}${status ? `&status=${status}` : ''}`;
+        const page = await api<{ data: Connection[]; has_more: boolean; offset: number }>(
+          'GET',
+          `/connectors/v1/connections?${query}`,
+        );
+        if (page.data.length === 0) return h('p', { class: 'empty' }, 'No connections match.');
+        return h(
+          'div',
+          {},
+          connectionsTable(page.data),
+          pager({ offset, hasMore: page.has_more, count: page.data.length }, (next) => {
+            offset = next;
+            void load();
+          }),
+        );
+      },
+      { quiet },
+    );
   providerFilter.addEventListener('change', () => {
     provider = providerFilter.value;
     offset = 0;
@@ -69,43 +82,82 @@ export function connectionsPage(): void {
     h('div', { class: 'title-row' }, h('h1', {}, 'Connections')),
     h(
       'div',
-      {},
-      canWrite() && connectForm(() => void load()),
+      { class: 'forms' },
+      canWrite() && connectForm(),
       canWrite() && providerSwitch(() => void load()),
     ),
     h(
       'div',
       { class: 'filters' },
-      h('label', { for: 'filter-provider' }, 'Provider'),
-      providerFilter,
-      h('label', { for: 'filter-status' }, 'Status'),
-      statusFilter,
+      h('div', {}, h('label', { for: 'filter-provider' }, 'Provider'), providerFilter),
+      h('div', {}, h('label', { for: 'filter-status' }, 'Status'), statusFilter),
       h('button', { type: 'button', class: 'secondary', onclick: () => void load() }, 'Refresh'),
     ),
     list,
   );
   void load();
+  autoRefresh(list, 10_000, () => {
+    if (!busy(list)) void load(true);
+  });
+  // The connect tab landed on its page: the list shows the outcome now.
+  onConnectFlowEnd(list, (end) => {
+    announce(
+      end.error ? `The connection was not made (${end.error.replace(/_/g, ' ')})` : 'Connection completed',
+      end.error ? 'bad' : 'ok',
+    );
+    void load(true);
+  });
 }
 
 function connectionsTable(connections: Connection[]): HTMLElement {
   return dataTable(
     'Connections',
-    ['Connection', 'Provider', 'Status', 'Account', 'Updated'],
+    ['Connection', 'Provider', 'Status', 'Account', 'Updated', 'Actions'],
     connections.map((c) =>
       h(
         'tr',
-        {},
+        { 'data-connection': c.id },
         h('td', {}, h('a', { href: `#/connections/${encodeURIComponent(c.id)}` }, c.id)),
         h('td', {}, c.provider, c.enabled ? '' : ' (provider switched off)'),
-        h('td', {}, badge(c.status, connectionTone(c.status))),
+        h(
+          'td',
+          {},
+          connectionBadge(c),
+          abandoned(c)
+            ? h('span', { class: 'help' }, ' the connect flow was never completed; start a new connection')
+            : c.status === 'pending' && c.pending_until
+              ? h('span', { class: 'help' }, ' waiting for consent until ', when(c.pending_until))
+              : null,
+        ),
         h('td', {}, accountName(c)),
-        h('td', {}, formatTime(c.updated_at)),
+        h('td', {}, when(c.updated_at)),
+        h(
+          'td',
+          { class: 'actions' },
+          canWrite() && c.status === 'reauth_required' ? reconnectButton(c) : null,
+        ),
       ),
     ),
   );
 }
 
-function connectForm(reload: () => void): HTMLElement {
+/** A connection the provider stopped honouring: a new flow for the same account brings it back. */
+export function reconnectButton(c: Connection): HTMLElement {
+  return h(
+    'button',
+    {
+      type: 'button',
+      onclick: () =>
+        void act('Reconnect opened in a new tab: approve there, the status updates here', () =>
+          startConnectFlow(c.provider),
+        ),
+    },
+    'Reconnect',
+    h('span', { class: 'visually-hidden' }, ` ${c.provider} ${accountName(c)}`),
+  );
+}
+
+function connectForm(): HTMLElement {
   const provider = providerOptions(h('select', { id: 'connect-provider' }));
   const form = h(
     'form',
@@ -116,19 +168,8 @@ function connectForm(reload: () => void): HTMLElement {
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void act('Connect flow opened in a new tab; come back and refresh when it is done', async () => {
-      const created = await api<{ connection_id: string; connect_url: string }>(
-        'POST',
-        '/connectors/v1/connections',
-        {
-          provider: provider.value,
-          return_url: `${location.origin}/console/connected`,
-        },
-      );
-      // A new tab keeps this page (and the session that lives only in its memory) while the user consents.
-      window.open(created.connect_url, '_blank');
-      reload();
-    });
+    // A new tab keeps this page while the user consents; the list updates when that tab lands.
+    void act('Connect flow opened in a new tab', () => startConnectFlow(provider.value));
   });
   return form;
 }
@@ -154,7 +195,7 @@ function providerSwitch(reload: () => void): HTMLElement {
     event.preventDefault();
     const on = enabled.value === 'true';
     if (
-      !window.confirm(
+      !confirmed(
         `${on ? 'Switch on' : 'Switch off'} ${provider.value} for every application of the organization?`,
       )
     )

@@ -4,7 +4,7 @@
 import { api, canWrite } from '../api';
 import type { Connection, ConnectorJob, ImportLink, ListPage } from '../connectors';
 import { countsText, jobTone } from '../connectors';
-import { announce, badge, formatTime, h } from '../dom';
+import { announce, badge, formatTime, h, when } from '../dom';
 import { watchJob } from '../job-watch';
 import { sourcePicker } from '../source-picker';
 import { PAGE_SIZE, act, errorState, loadInto, pager } from '../widgets';
@@ -132,11 +132,11 @@ function newLinkForm(connection: Connection, created: () => Promise<void>): HTML
 
 function linkCard(link: ImportLink, connection: Connection, reload: () => Promise<void>): HTMLElement {
   const titleId = `link-title-${link.id}`;
-  const facts = h('div', {}, linkFacts(link));
+  const facts = h('div', {}, linkFacts(link, connection));
   const job = h('div', { class: 'run-job' });
   const refresh = () =>
     void api<ImportLink>('GET', `/connectors/v1/links/${encodeURIComponent(link.id)}`).then(
-      (fresh) => facts.replaceChildren(linkFacts(fresh)),
+      (fresh) => facts.replaceChildren(linkFacts(fresh, connection)),
       (error: unknown) => facts.replaceChildren(errorState(error)),
     );
   const follow = (jobId: string) =>
@@ -186,8 +186,10 @@ function linkCard(link: ImportLink, connection: Connection, reload: () => Promis
   return card;
 }
 
-function linkFacts(link: ImportLink): HTMLElement {
+function linkFacts(link: ImportLink, connection: Connection): HTMLElement {
   const last = link.last_run;
+  // A revoked connection runs nothing: its links keep their settings but no schedule applies.
+  const stopped = connection.status === 'revoked';
   return h(
     'dl',
     {},
@@ -196,9 +198,17 @@ function linkFacts(link: ImportLink): HTMLElement {
     h('dt', {}, 'Link id'),
     h('dd', {}, h('code', {}, link.id)),
     h('dt', {}, 'Schedule'),
-    h('dd', {}, link.schedule ? `every ${link.schedule.every_minutes} minutes` : 'none (runs when started)'),
+    h(
+      'dd',
+      { 'data-testid': 'schedule' },
+      stopped
+        ? 'stopped: the connection is revoked'
+        : link.schedule
+          ? `every ${link.schedule.every_minutes} minutes`
+          : 'none (runs when started)',
+    ),
     h('dt', {}, 'Next run'),
-    h('dd', { 'data-testid': 'next-run' }, link.next_run_at ? formatTime(link.next_run_at) : '—'),
+    h('dd', { 'data-testid': 'next-run' }, stopped ? '—' : when(link.next_run_at)),
     h('dt', {}, 'Last run'),
     h(
       'dd',
@@ -206,7 +216,9 @@ function linkFacts(link: ImportLink): HTMLElement {
       last
         ? [
             badge(last.status, jobTone(last.status)),
-            ` ${formatTime(last.finished_at)} · ${countsText(last.counts)}`,
+            ' ',
+            when(last.finished_at),
+            ` · ${countsText(last.counts)}`,
             last.reason ? ` · reason: ${last.reason}` : '',
           ]
         : 'never run',

@@ -3,7 +3,7 @@
 import { api } from '../api';
 import type { Connection, ConnectorJob, ImportLink, LinkDocument, ListPage } from '../connectors';
 import { countsText, jobTone } from '../connectors';
-import { badge, formatTime, h } from '../dom';
+import { badge, formatTime, h, when } from '../dom';
 import { PAGE_SIZE, dataTable, loadInto, pager } from '../widgets';
 import { exportForm } from './export-form';
 
@@ -54,8 +54,8 @@ function runRow(run: ConnectorJob): HTMLElement {
     h('td', {}, badge(run.status, jobTone(run.status))),
     h('td', {}, countsText(run.counts)),
     h('td', {}, reason),
-    h('td', {}, formatTime(run.created_at)),
-    h('td', {}, formatTime(run.finished_at)),
+    h('td', {}, when(run.created_at)),
+    h('td', {}, when(run.finished_at)),
   );
 }
 
@@ -134,8 +134,8 @@ function documentsTable(documents: LinkDocument[], selection: Selection | undefi
       h('td', {}, badge(doc.status.replace(/_/g, ' '), doc.status === 'imported' ? 'ok' : 'neutral')),
       h('td', {}, doc.source.version ?? '—'),
       h('td', {}, doc.vault_version === null ? '—' : String(doc.vault_version)),
-      h('td', {}, formatTime(doc.imported_at)),
-      h('td', {}, formatTime(doc.updated_at)),
+      h('td', {}, when(doc.imported_at)),
+      h('td', {}, when(doc.updated_at)),
     );
   });
   const selectPage =

@@ -1,5 +1,6 @@
-// The development identity provider's sign-in: a role picked, a session minted, kept in memory only.
-import { api, sessionFromToken, setSession } from '../api';
+// The development identity provider's sign-in: a role picked, a session minted into an HttpOnly cookie.
+import type { Session } from '../api';
+import { api, setSession } from '../api';
 import { h } from '../dom';
 import { errorState } from '../widgets';
 
@@ -33,10 +34,7 @@ export function signInPage(onSignedIn: () => void, notice?: string): void {
     event.preventDefault();
     void (async () => {
       try {
-        const { token } = await api<{ token: string }>('POST', '/__dev/console/sign-in', {
-          role: role.value,
-        });
-        setSession(sessionFromToken(token));
+        setSession(await api<Session>('POST', '/__dev/console/sign-in', { role: role.value }));
         onSignedIn();
       } catch (error) {
         result.replaceChildren(errorState(error));

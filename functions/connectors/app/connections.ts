@@ -8,7 +8,7 @@ import { invalidField } from '../../platform/validation';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
-import { CONNECT_LINK_TTL_MS, newConnectToken } from '../domain/flow-crypto';
+import { CONNECT_LINK_TTL_MS, STATE_TTL_MS, newConnectToken } from '../domain/flow-crypto';
 import type { ProviderDeadline } from '../infra/oauth-client';
 import { ProviderHttpError, revokeToken } from '../infra/oauth-client';
 import { enabledProviders, isProviderEnabled } from './provider-settings';
@@ -47,7 +47,15 @@ export function connectionView(item: ConnectionItem, enabled: boolean, now: numb
     account: item.account ?? null,
     created_at: isoTime(item.createdAt),
     updated_at: isoTime(item.updatedAt),
+    // The link lives 10 minutes from creation, the flow it opens 10 more: past both, nothing completes it.
+    ...(item.status === 'pending' ? pendingWindow(item.createdAt, now) : {}),
   };
+}
+
+/** Until when a pending connection's flow can complete, and whether that time has passed (abandoned). */
+function pendingWindow(createdAt: number, now: number): { pending_until: string; abandoned: boolean } {
+  const until = createdAt + CONNECT_LINK_TTL_MS + STATE_TTL_MS;
+  return { pending_until: isoTime(until), abandoned: now >= until };
 }
 
 export async function createConnection(

@@ -55,6 +55,17 @@ export const connectionView = z
       .describe('The provider account, once the connect flow has completed'),
     created_at: isoTimeSchema,
     updated_at: isoTimeSchema,
+    pending_until: isoTimeSchema
+      .optional()
+      .describe(
+        'Pending connections only: when its connect flow can no longer complete (the connect link and the flow it starts have both expired)',
+      ),
+    abandoned: z
+      .boolean()
+      .optional()
+      .describe(
+        'Pending connections only: true once pending_until has passed; the flow was never completed and cannot be',
+      ),
   })
   .meta({ id: 'Connection' });
 export type Connection = z.infer<typeof connectionView>;

@@ -94,7 +94,11 @@ export class KeyBindings {
       }
       const existing = await this.get(key.id);
       if (existing?.applicationId === application.id) return existing;
-      if (existing) throw new ConflictError('The API key is bound to another application');
+      // The other application by id (the console shows its name): the caller can unbind it there.
+      if (existing)
+        throw new ConflictError(
+          `The API key is bound to another application (${existing.applicationId}); unbind it there first`,
+        );
       // Unbound between our put and our read (a concurrent unbind): try again, a few times.
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('The API key binding is changing; retry');
     }

@@ -72,7 +72,8 @@ export const DELIVERY_ROUTE = {
     tag: 'delivery',
     auth: 'apiKey',
     permission: 'webhooks:read',
-    summary: "An endpoint's deliveries, newest first, optionally of one status",
+    summary:
+      "An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window of creation times",
     request: { path: endpointIdPath, query: listDeliveriesQuery },
     responses: { 200: { description: 'A page of deliveries', schema: deliveryListView } },
     uses: { tables: { webhooks: 'read' } },

@@ -37,11 +37,25 @@ export const publishEventBody = z.discriminatedUnion(
   },
 );
 
-export const listDeliveriesQuery = paginationQuery.extend({
-  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
-});
-
 const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
+
+export const listDeliveriesQuery = paginationQuery
+  .extend({
+    status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+    eventType: z
+      .string()
+      .min(1)
+      .max(200, 'must be at most 200 characters')
+      .optional()
+      .describe('Only deliveries of this event type'),
+    eventId: idSchema('evt', 'an event').optional().describe('Only the delivery of this event'),
+    since: timestamp.optional().describe('Only deliveries created at or after this time'),
+    until: timestamp.optional().describe('Only deliveries created before this time'),
+  })
+  .refine((q) => !q.since || !q.until || Date.parse(q.since) < Date.parse(q.until), {
+    message: 'since must be before until',
+    path: ['since'],
+  });
 
 export const recoverBody = z.strictObject({
   since: timestamp.describe('Start of the window; must be before until'),

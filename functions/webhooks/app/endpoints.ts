@@ -6,6 +6,7 @@ import { sendWebhook } from '../infra/send';
 import { receiverBody } from '../../events';
 import { epochSeconds, isoTime, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
+import { getHealth } from '../infra/repositories/health';
 import { open, seal } from '../../platform/envelope';
 import { shownErrorMessage } from '../domain/addresses';
 import { ConflictError, NotFoundError, PermissionDeniedError } from '../../platform/errors';
@@ -121,7 +122,8 @@ export async function listEndpoints(
 ): Promise<Window<WebhookEndpoint>> {
   const window = await endpoints.endpointWindow(deps, organizationId, page, visible);
   const now = deps.clock.now();
-  return { items: window.items.map((item) => toView(item, now)), hasMore: window.hasMore };
+  const items = await Promise.all(window.items.map((item) => withHealth(deps, toView(item, now))));
+  return { items, hasMore: window.hasMore };
 }
 
 export async function getEndpoint(
@@ -129,7 +131,16 @@ export async function getEndpoint(
   organizationId: string,
   id: string,
 ): Promise<WebhookEndpoint> {
-  return toView(await loadEndpoint(deps, organizationId, id), deps.clock.now());
+  return withHealth(deps, toView(await loadEndpoint(deps, organizationId, id), deps.clock.now()));
+}
+
+/**
+ * The read views say whether deliveries keep failing (the health item's streak, written by the
+ * delivery worker): an endpoint retrying every delivery reads `failingSince`, not just `enabled`.
+ */
+export async function withHealth(deps: EndpointDeps, view: WebhookEndpoint): Promise<WebhookEndpoint> {
+  const since = (await getHealth(deps, view.id)).failingSinceAt;
+  return { ...view, failingSince: since === undefined ? null : isoTime(since) };
 }
 
 async function updateExisting(

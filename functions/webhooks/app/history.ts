@@ -5,7 +5,7 @@ import { NotFoundError } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
 import { loadEndpoint } from './endpoints';
-import type { DeliveryView } from '../domain/records';
+import type { DeliveryItem, DeliveryView } from '../domain/records';
 import type { DeliveryWithAttempts } from '../domain/views';
 import { attemptView, deliveryView } from '../domain/records';
 import { deliveryWithAttempts, endpointDeliveryWindow } from '../infra/repositories/deliveries';
@@ -13,19 +13,40 @@ import type { DeliveryStatus } from '../domain/retry-policy';
 
 type HistoryDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
 
+/** What a delivery list may be narrowed to; every field optional, all given must hold. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  eventType?: string;
+  eventId?: string;
+  /** Epoch ms: created at or after. */
+  since?: number;
+  /** Epoch ms: created before. */
+  until?: number;
+}
+
+export function matchesFilter(item: DeliveryItem, filter: DeliveryFilter): boolean {
+  return (
+    (filter.status === undefined || item.status === filter.status) &&
+    (filter.eventType === undefined || item.eventType === filter.eventType) &&
+    (filter.eventId === undefined || item.eventId === filter.eventId) &&
+    (filter.since === undefined || item.createdAt >= filter.since) &&
+    (filter.until === undefined || item.createdAt < filter.until)
+  );
+}
+
 export async function listDeliveries(
   deps: HistoryDeps,
   organizationId: string,
   endpointId: string,
   page: Pagination,
-  status?: DeliveryStatus,
+  filter: DeliveryFilter = {},
 ): Promise<Window<DeliveryView>> {
   await loadEndpoint(deps, organizationId, endpointId);
   const window = await endpointDeliveryWindow(
     deps,
     endpointId,
     page,
-    (item) => item.organizationId === organizationId && (status === undefined || item.status === status),
+    (item) => item.organizationId === organizationId && matchesFilter(item, filter),
   );
   return { items: window.items.map(deliveryView), hasMore: window.hasMore };
 }

@@ -25,4 +25,35 @@ export interface AttemptOutcome {
   latencyMs: number;
   /** The first 16 KiB of the response body, as text. */
   responseBody: string;
+  /** The headers sent, each signature cut to its version prefix (`v1,…`): never a whole signature. */
+  requestHeaders?: Record<string, string>;
+  /** The receiver's response headers (the first 50, values cut at 500 characters), when it answered. */
+  responseHeaders?: Record<string, string>;
+}
+
+/** The headers as the history shows them: a signature keeps its scheme prefix only. */
+export function shownRequestHeaders(headers: Record<string, string | number>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name.toLowerCase(),
+      name.toLowerCase() === 'webhook-signature'
+        ? String(value)
+            .split(' ')
+            .map((signature) => `${signature.split(',')[0]},…`)
+            .join(' ')
+        : String(value),
+    ]),
+  );
+}
+
+/** A receiver's response headers, bounded: the first 50, each value at most 500 characters. */
+export function shownResponseHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+      .slice(0, 50)
+      .map(([name, value]) => [name, (Array.isArray(value) ? value.join(', ') : value).slice(0, 500)]),
+  );
 }

@@ -186,7 +186,12 @@ function attempted(
   const { result, startedAt } = outcome;
   const next = nextStep(attempt - delivery.cycleStart + 1, result, outcome.random, outcome.inlinePauseMs);
   // lastAttemptAt matches the attempt's attemptedAt (its start); the rest count from its end (now).
-  const set: Change['set'] = { attemptCount: attempt, lastAttemptAt: startedAt, updatedAt: now };
+  const set: Change['set'] = {
+    attemptCount: attempt,
+    lastAttemptAt: startedAt,
+    lastLatencyMs: result.latencyMs,
+    updatedAt: now,
+  };
   // A recorded attempt replaces a dead_lettered mark of its message's last receive.
   const remove: DeliveryField[] = ['strandedFrom'];
   if (result.statusCode !== undefined) set.lastStatusCode = result.statusCode;
@@ -220,6 +225,8 @@ function attempted(
       ...(result.errorKind ? { errorKind: result.errorKind, errorMessage: result.errorMessage ?? '' } : {}),
       latencyMs: result.latencyMs,
       responseBody: result.responseBody,
+      ...(result.requestHeaders ? { requestHeaders: result.requestHeaders } : {}),
+      ...(result.responseHeaders ? { responseHeaders: result.responseHeaders } : {}),
       ttl: retentionExpiry(startedAt),
     },
     send,

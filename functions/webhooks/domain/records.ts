@@ -49,6 +49,8 @@ export interface DeliveryItem {
   /** The attempt whose queue message was sent (a redelivered message re-sends it when it is missing). */
   scheduledAttempt?: number;
   lastAttemptAt?: number;
+  /** How long the last attempt took (its receiver's latency, for the console's chart). */
+  lastLatencyMs?: number;
   lastStatusCode?: number;
   lastError?: string;
   deliveredAt?: number;
@@ -74,6 +76,8 @@ export interface AttemptRecord {
   errorMessage?: string;
   latencyMs: number;
   responseBody: string;
+  requestHeaders?: Record<string, string>;
+  responseHeaders?: Record<string, string>;
   ttl: number;
 }
 
@@ -139,6 +143,7 @@ export function deliveryView(stored: DeliveryItem): DeliveryView {
     nextAttemptAt: retrying ? isoOrNull(item.nextAttemptAt) : null,
     lastAttemptAt: isoOrNull(item.lastAttemptAt),
     lastStatusCode: item.lastStatusCode ?? null,
+    ...(item.lastLatencyMs !== undefined ? { lastLatencyMs: item.lastLatencyMs } : {}),
     lastError: shownLastError(item.lastError),
     deliveredAt: isoOrNull(item.deliveredAt),
     createdAt: isoTime(item.createdAt),
@@ -166,5 +171,8 @@ export function attemptView(item: AttemptRecord): AttemptView {
     errorMessage: shownErrorMessage(item.errorKind, item.errorMessage),
     latencyMs: item.latencyMs,
     responseBody: item.responseBody,
+    // Attempts recorded before the headers were kept have none.
+    ...(item.requestHeaders ? { requestHeaders: item.requestHeaders } : {}),
+    ...(item.responseHeaders ? { responseHeaders: item.responseHeaders } : {}),
   };
 }

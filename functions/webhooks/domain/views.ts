@@ -31,6 +31,11 @@ export const webhookEndpointView = z
     previousSecretExpiresAt: nullableTime.describe(
       'When the secret replaced by the last rotation stops signing; null outside a rotation window',
     ),
+    failingSince: nullableTime
+      .optional()
+      .describe(
+        'Reads (get, list): when the current streak of failed attempts began (no success since); null while healthy',
+      ),
   })
   .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointView>;
@@ -58,8 +63,20 @@ const attemptResult = {
   responseBody: z.string().describe("The first 16 KiB of the receiver's answer"),
 };
 
+const headerMap = z.record(z.string(), z.string());
+
 export const attemptView = z
-  .object({ attempt: z.int().min(1), attemptedAt: isoTimeSchema, ...attemptResult })
+  .object({
+    attempt: z.int().min(1),
+    attemptedAt: isoTimeSchema,
+    ...attemptResult,
+    requestHeaders: headerMap
+      .optional()
+      .describe('The headers sent; each webhook-signature cut to its version prefix (v1,…)'),
+    responseHeaders: headerMap
+      .optional()
+      .describe("The receiver's response headers (the first 50, values cut at 500 characters)"),
+  })
   .meta({ id: 'DeliveryAttempt' });
 export type AttemptView = z.infer<typeof attemptView>;
 
@@ -75,6 +92,11 @@ export const deliveryView = z
     nextAttemptAt: nullableTime,
     lastAttemptAt: nullableTime,
     lastStatusCode: z.int().nullable(),
+    lastLatencyMs: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('How long the last attempt took, in ms (absent before the first attempt)'),
     lastError: z.string().nullable(),
     deliveredAt: nullableTime,
     createdAt: isoTimeSchema,

@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { AttemptOutcome, ErrorKind } from '../domain/attempt';
+import { shownRequestHeaders, shownResponseHeaders } from '../domain/attempt';
 import { webhookHeaders } from '../domain/signing';
 
 export type { AttemptOutcome, ErrorKind } from '../domain/attempt';
@@ -172,7 +173,10 @@ function readResponse(response: IncomingMessage, finish: (outcome: Outcome) => v
   const complete = () => {
     const body = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
     const retryAfter = response.headers['retry-after'];
-    finish(classifyResponse(response.statusCode ?? 0, body, retryAfter, Date.now()));
+    finish({
+      ...classifyResponse(response.statusCode ?? 0, body, retryAfter, Date.now()),
+      responseHeaders: shownResponseHeaders(response.headers),
+    });
   };
   response.on('data', (chunk: Buffer) => {
     if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
@@ -268,9 +272,13 @@ export async function sendWebhook(input: SendInput, options: SendOptions): Promi
     const vetted = isIP(bareAddress(target.hostname))
       ? await vetting
       : await withinTimeout(vetting, timeoutMs);
-    outcome = Array.isArray(vetted)
-      ? await post(target, requestOptions(target, input, vetted, options), input.body, started, timeoutMs)
-      : vetted;
+    if (Array.isArray(vetted)) {
+      const request = requestOptions(target, input, vetted, options);
+      outcome = {
+        ...(await post(target, request, input.body, started, timeoutMs)),
+        requestHeaders: shownRequestHeaders(request.headers as Record<string, string | number>),
+      };
+    } else outcome = vetted;
   } catch (error) {
     outcome = networkOutcome(error as NodeJS.ErrnoException);
   }

@@ -14,9 +14,9 @@ export const create = publicRoute(CONNECTOR_ROUTE.showConnectLink, async ({ path
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connect ${escapeHtml(providerName)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"></head>
 <body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">
-<h1>Connect your ${escapeHtml(providerName)} account</h1>
+<main><h1>Connect your ${escapeHtml(providerName)} account</h1>
 <p>You will be sent to ${escapeHtml(providerName)} to approve access.</p>
-<form method="post" action="${escapeHtml(action)}"><button type="submit">Continue</button></form>
+<form method="post" action="${escapeHtml(action)}"><button type="submit">Continue</button></form></main>
 </body></html>`;
   return {
     status: 200,

@@ -8,13 +8,19 @@ export const create = apiRoute(
   DELIVERY_ROUTE.listWebhookDeliveries,
   async ({ deps, principal, path, query }) => {
     await endpointForCaller(deps, principal, path.id);
-    const { limit, offset, status } = query;
+    const { limit, offset, status, eventType, eventId, since, until } = query;
     const window = await listDeliveries(
       deps,
       principal.organizationId,
       path.id,
       { limit, offset },
-      status as DeliveryStatus | undefined,
+      {
+        status: status as DeliveryStatus | undefined,
+        eventType,
+        eventId,
+        since: since === undefined ? undefined : Date.parse(since),
+        until: until === undefined ? undefined : Date.parse(until),
+      },
     );
     return { status: 200, body: { data: window.items, limit, offset, hasMore: window.hasMore } };
   },

@@ -19,7 +19,7 @@ import type { ConnectionStatus } from '../domain/connection';
 import type { ConnectionItem, TokenItem } from './store';
 import { ConnectorStore } from './store';
 import { effectiveStatus } from '../domain/token-policy';
-import type { Connection, ConnectionDetail, ConnectionList, PendingConnection } from '../domain/views';
+import type { Connection, ConnectionDetail, ConnectionList, PendingConnection } from '../api/views';
 
 /** Statuses of a connection that holds a live grant: completing a flow for its account reconnects it. */
 export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
@@ -31,7 +31,7 @@ export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set([
 /** Links and flow records are kept a day past expiry so a late visit still reads 410, not 404. */
 export const RECORD_GRACE_SECONDS = 24 * 3600;
 
-export type { Connection } from '../domain/views';
+export type { Connection } from '../api/views';
 
 export const tokenContext = (organizationId: string, connectionId: string) => ({
   organization: organizationId,

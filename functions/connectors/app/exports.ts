@@ -21,7 +21,7 @@ import {
   exportUploadKey,
 } from '../domain/sync-policy';
 import { owned } from './connections';
-import type { ExportJob, JobStarted } from '../domain/views';
+import type { ExportJob, JobStarted } from '../api/views';
 import type { JobItem } from './jobs';
 import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';

@@ -1,7 +1,7 @@
 // GET /connectors/jobs/{id}: any connector job of the organization, in the view of its kind.
 import type { Deps } from '../../platform/ports';
 import { NotFoundError } from '../../platform/errors';
-import type { ConnectorJob } from '../domain/views';
+import type { ConnectorJob } from '../api/views';
 import type { ExportJobRecord } from './exports';
 import { exportView } from './exports';
 import { findJob } from './jobs';

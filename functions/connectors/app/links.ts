@@ -20,7 +20,7 @@ import { queryAll, queryWindow } from '../../platform/pagination';
 import type { Item, Table } from '../../platform/ports';
 import type { ConnectorConfig } from '../infra/config';
 import type { ProviderId } from '../domain/providers';
-import type { ImportLinkView } from '../domain/views';
+import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
 import { nextScheduledRun } from '../domain/sync-policy';

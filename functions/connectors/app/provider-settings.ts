@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock';
 import type { Item, Table } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
-import type { ProviderSetting, ProviderView } from '../domain/views';
+import type { ProviderSetting, ProviderView } from '../api/views';
 
 interface SettingItem extends Item {
   enabled: boolean;

@@ -13,7 +13,7 @@ import { failProcessingJob as failJob, findJob, jobKey, jobViewBase } from './jo
 import type { LedgerEntryRef } from './ledger';
 import { Ledger } from './ledger';
 import { ConnectorStore } from './store';
-import type { JobStarted, PurgeJob } from '../domain/views';
+import type { JobStarted, PurgeJob } from '../api/views';
 
 /** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
 export const PURGE_PAGE_SIZE = 500;

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import type { SourceEntry } from '../infra/content';
-import type { SourceView } from '../domain/views';
+import type { SourceView } from '../api/views';
 import { owned } from './connections';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectorStore } from './store';

@@ -24,7 +24,7 @@ import {
   STALE_JOB_MS,
   ingestEventId,
 } from '../domain/sync-policy';
-import type { SyncJob } from '../domain/views';
+import type { SyncJob } from '../api/views';
 import type { JobItem } from './jobs';
 import { jobKey } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';

@@ -15,7 +15,7 @@ import { queryAll } from '../../platform/pagination';
 import type { Item, Table } from '../../platform/ports';
 import type { ApiKeyRecord, Application } from './directory';
 import { Directory } from './directory';
-import type { KeyBindingBody } from '../domain/views';
+import type { KeyBindingBody } from '../api/views';
 
 export interface KeyBinding {
   id: string;
@@ -27,7 +27,7 @@ export interface KeyBinding {
   createdBy: string;
 }
 
-export type { KeyBindingBody } from '../domain/views';
+export type { KeyBindingBody } from '../api/views';
 
 type BindingItem = Item & KeyBinding;
 

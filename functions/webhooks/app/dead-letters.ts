@@ -8,9 +8,9 @@ import type { DeadLetter, Deps } from '../../platform/ports';
 import { deliveriesMessage } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
 import { deliveryKey } from '../domain/records';
-import type { DeadLetterView } from '../domain/views';
+import type { DeadLetterView } from '../api/views';
 
-export type { DeadLetterView } from '../domain/views';
+export type { DeadLetterView } from '../api/views';
 
 const parse = (body: string): unknown => {
   try {

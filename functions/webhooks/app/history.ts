@@ -6,9 +6,11 @@ import { isId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
 import { queryAll, queryWindow } from '../../platform/pagination';
 import { loadEndpoint } from './endpoints';
-import type { AttemptItem, DeliveryItem, DeliveryView } from '../domain/records';
-import type { DeliveryWithAttempts } from '../domain/views';
-import { attemptView, deliveryKey, deliveryView, endpointDeliveries } from '../domain/records';
+import type { AttemptItem, DeliveryItem } from '../domain/records';
+import type { DeliveryView } from '../api/views';
+import { toAttemptView, toDeliveryView } from '../api/views';
+import type { DeliveryWithAttempts } from '../api/views';
+import { deliveryKey, endpointDeliveries } from '../domain/records';
 import type { DeliveryStatus } from '../domain/retry-policy';
 
 type HistoryDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
@@ -27,7 +29,7 @@ export async function listDeliveries(
     page,
     (item) => item.organizationId === organizationId && (status === undefined || item.status === status),
   );
-  return { items: window.items.map(deliveryView), hasMore: window.hasMore };
+  return { items: window.items.map(toDeliveryView), hasMore: window.hasMore };
 }
 
 export async function getDeliveryWithAttempts(
@@ -40,6 +42,6 @@ export async function getDeliveryWithAttempts(
   const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk, consistent: true });
   const delivery = items.find((i) => i.sk === 'DELIVERY') as DeliveryItem | undefined;
   if (!delivery || delivery.organizationId !== organizationId) throw new NotFoundError('Delivery not found');
-  const attempts = (items.filter((i) => i.sk.startsWith('ATT#')) as AttemptItem[]).map(attemptView);
-  return { ...deliveryView(delivery), attempts };
+  const attempts = (items.filter((i) => i.sk.startsWith('ATT#')) as AttemptItem[]).map(toAttemptView);
+  return { ...toDeliveryView(delivery), attempts };
 }

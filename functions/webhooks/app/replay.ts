@@ -15,15 +15,10 @@ import type { Item } from '../../platform/ports';
 import { loadEndpoint } from './endpoints';
 import type { RecoverMessage } from '../domain/messages';
 import { attemptBody, recoverBody } from '../domain/messages';
-import type { DeliveryItem, DeliveryView } from '../domain/records';
-import type { WebhookJob } from '../domain/views';
-import {
-  deliveryKey,
-  deliveryView,
-  endpointDeliveries,
-  loadDelivery,
-  retentionExpiry,
-} from '../domain/records';
+import type { DeliveryItem } from '../domain/records';
+import type { DeliveryView, WebhookJob } from '../api/views';
+import { toDeliveryView } from '../api/views';
+import { deliveryKey, endpointDeliveries, loadDelivery, retentionExpiry } from '../domain/records';
 
 type ReplayDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
@@ -69,7 +64,7 @@ export async function replayDelivery(
   const delivery = isId('dlv', id) ? await loadDelivery(deps.tables.webhooks, organizationId, id) : undefined;
   if (!delivery) throw new NotFoundError('Delivery not found');
   try {
-    return deliveryView(await startCycle(deps, delivery));
+    return toDeliveryView(await startCycle(deps, delivery));
   } catch (error) {
     if (error instanceof ConditionFailedError)
       throw new ConflictError('The delivery was replayed at the same time; retry');

@@ -35,6 +35,23 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration is read through one place (functions/platform/config.ts); the compositions and the
+    // development runtime, which set the environment up, may read it directly.
+    files: ['functions/**/*.ts'],
+    ignores: ['functions/platform/config.ts', 'functions/compose/**', 'functions/dev-runtime/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Read configuration through functions/platform/config.ts (getStringFromEnv, getOptionalStringFromEnv, ...).',
+        },
+      ],
+    },
+  },
+  {
     // Core and handlers never talk to AWS directly: only the aws adapters do.
     files: ['functions/**/*.ts'],
     ignores: ['functions/adapters/aws/**', 'functions/dev-runtime/emulated-aws/**'],

@@ -61,9 +61,18 @@ module.exports = {
       name: 'areas-choose-no-adapter',
       severity: 'error',
       comment:
-        'Adapters are chosen only by a composition module (functions/compose, functions/dev-runtime, bin, tests).',
+        'Adapters are chosen only by a composition module (functions/compose; tests may build their own).',
       from: { path: `^functions/${AREAS}/` },
       to: { path: '^functions/(adapters|compose|dev-runtime)/' },
+    },
+    {
+      name: 'adapters-are-chosen-in-the-compositions',
+      severity: 'error',
+      comment:
+        'The development runtimes and the CLIs ask a composition (functions/compose/aws.ts, local.ts) for ' +
+        'their ports, and for the SDK clients the emulator tools use; they never pick an adapter themselves.',
+      from: { path: '^(functions/dev-runtime|bin)/' },
+      to: { path: '^functions/adapters/' },
     },
     {
       name: 'nothing-imports-the-dev-runtime',

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { awsTables } from '../functions/adapters/aws';
+import { createAwsDeps } from '../functions/compose/aws';
 import { createLocalDeps } from '../functions/compose/local';
 import { systemClock } from '../functions/platform/clock';
 import { KeyBindings } from '../functions/directory';
@@ -68,7 +68,7 @@ const dataDir = () => resolve(process.env.DATA_DIR ?? '.data');
 
 let table: Table | undefined;
 function platformTable(): Table {
-  if (values.target === 'aws') return (table ??= awsTables().platform);
+  if (values.target === 'aws') return (table ??= createAwsDeps(systemClock).tables.platform);
   if (values.target !== 'local') throw new UsageError('--target must be local or aws');
   return (table ??= createLocalDeps({ dataDir: dataDir(), owner: false }).tables.platform);
 }

@@ -9,7 +9,7 @@ import { createAwsDeps } from '../functions/compose/aws';
 import { createLocalDeps } from '../functions/compose/local';
 import { systemClock } from '../functions/platform/clock';
 import { KeyBindings } from '../functions/directory';
-import { Directory } from '../functions/directory';
+import { Directory, directoryRepositories } from '../functions/directory';
 import { CONSOLE_ROLES } from '../functions/platform/console-sessions';
 import type { ConsoleRole } from '../functions/platform/console-sessions';
 import { AppError, NotFoundError } from '../functions/platform/errors';
@@ -73,8 +73,10 @@ function platformTable(): Table {
   return (table ??= createLocalDeps({ dataDir: dataDir(), owner: false }).tables.platform);
 }
 
-const directory = () => new Directory(platformTable(), systemClock);
-const bindings = () => new KeyBindings(platformTable(), systemClock);
+const directory = () =>
+  new Directory(directoryRepositories({ tables: { platform: platformTable() } }), systemClock);
+const bindings = () =>
+  new KeyBindings(directoryRepositories({ tables: { platform: platformTable() } }), systemClock);
 
 async function listAppKeys(applicationId: string): Promise<unknown> {
   const application = await directory().getApplication(applicationId);

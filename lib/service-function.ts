@@ -149,20 +149,19 @@ export class ServiceFunction extends Construct {
    * The execution role's name, chosen here rather than by CloudFormation: the envelope key's policy
    * (in the parent stack) names the role by ARN while the role lives in an area's nested stack, and a
    * reference to the role itself would make the parent depend on the nested stack that depends on the
-   * key (docs/decisions.md, "One stack per area"). Root stack name, region, construct id and a hash of
-   * the path: unique per account, at most 61 characters.
+   * key (docs/decisions.md, "One stack per area"). Root stack name (26), region (at most 14), construct
+   * id (14) and a hash of the path: unique per account, at most 61 characters.
    */
   readonly roleName: string;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const root = rootStackOf(this);
-    const path = this.node.path.split('/').slice(1).join('/');
     this.roleName = [
-      root.stackName.slice(0, 24),
+      root.stackName.slice(0, 26),
       literalOr(root.region, Aws.REGION),
-      id.slice(0, 16),
-      createHash('sha256').update(path).digest('hex').slice(0, 4),
+      id.slice(0, 14),
+      createHash('sha256').update(this.node.path).digest('hex').slice(0, 4),
     ].join('-');
     const logGroup =
       props.logGroup ??

@@ -61,9 +61,18 @@ module.exports = {
       name: 'areas-choose-no-adapter',
       severity: 'error',
       comment:
-        'Adapters are chosen only by a composition module (functions/compose, functions/dev-runtime, bin, tests).',
+        'Adapters are chosen only by a composition module (functions/compose; tests may build their own).',
       from: { path: `^functions/${AREAS}/` },
       to: { path: '^functions/(adapters|compose|dev-runtime)/' },
+    },
+    {
+      name: 'adapters-are-chosen-in-the-compositions',
+      severity: 'error',
+      comment:
+        'The development runtimes and the CLIs ask a composition (functions/compose/aws.ts, local.ts) for ' +
+        'their ports, and for the SDK clients the emulator tools use; they never pick an adapter themselves.',
+      from: { path: '^(functions/dev-runtime|bin)/' },
+      to: { path: '^functions/adapters/' },
     },
     {
       name: 'nothing-imports-the-dev-runtime',
@@ -113,9 +122,26 @@ module.exports = {
     {
       name: 'app-does-not-know-the-edge',
       severity: 'error',
-      comment: 'Use cases do not import routes, schemas or handlers of the HTTP/SQS edge.',
+      comment:
+        'Use cases do not import routes, schemas or handlers of the HTTP/SQS edge. The one exception is ' +
+        'api/views.ts (the API resources a use case answers with; docs/decisions.md, issue 22): app/ may ' +
+        'name it, infra/ may not.',
       from: { path: `^functions/${AREAS}/(app|infra)/` },
-      to: { path: `^functions/${AREAS}/api/` },
+      to: { path: `^functions/${AREAS}/api/`, pathNot: `^functions/${AREAS}/api/views\\.ts$` },
+    },
+    {
+      name: 'infra-does-not-know-the-views',
+      severity: 'error',
+      from: { path: `^functions/${AREAS}/infra/` },
+      to: { path: `^functions/${AREAS}/api/views\\.ts$` },
+    },
+    {
+      name: 'views-are-the-edge-of-the-api',
+      severity: 'error',
+      comment:
+        'The views shape records for the API: they read domain/ and platform/, never a use case or handler.',
+      from: { path: `^functions/${AREAS}/api/views\\.ts$` },
+      to: { path: `^functions/${AREAS}/(app|infra|api)/`, pathNot: `^functions/${AREAS}/api/views\\.ts$` },
     },
     {
       name: 'infra-uses-no-use-case',

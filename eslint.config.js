@@ -1,6 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Use `import * as z from 'zod'` (every file). */
+const ZOD_NAMESPACE_IMPORT = {
+  selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+  message: "Use `import * as z from 'zod'`: it tree-shakes (about 90 KB in a bundle instead of 450 KB).",
+};
+
+const REPOSITORY_ONLY =
+  "Table access belongs in the area's repositories (functions/<area>/infra/repositories/): they own the key and index formats (docs/decisions.md, issue 22).";
+
 export default tseslint.config(
   {
     ignores: [
@@ -24,12 +33,65 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
-      'no-restricted-syntax': [
+      'no-restricted-syntax': ['error', ZOD_NAMESPACE_IMPORT],
+    },
+  },
+  {
+    // Repositories own the keys: in an area, only infra/repositories/** names the Table port, reads a
+    // table off the ports (`deps.tables`), pages a table or spells a platform key. The platform kernel
+    // (rate limit, idempotency, tenancy) keeps its own tables' keys, each in its one module.
+    files: ['functions/{connectors,directory,docs,events,webhooks}/**/*.ts'],
+    ignores: ['functions/*/infra/repositories/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          patterns: [
+            {
+              group: ['**/platform/ports'],
+              importNames: [
+                'Table',
+                'Tables',
+                'Item',
+                'Key',
+                'Condition',
+                'Update',
+                'Query',
+                'Page',
+                'IndexName',
+              ],
+              message: REPOSITORY_ONLY,
+            },
+            {
+              group: ['**/platform/pagination'],
+              importNames: ['queryAll', 'queryWindow'],
+              message: REPOSITORY_ONLY,
+            },
+            { group: ['**/platform/tenancy'], importNames: ['organizationKey'], message: REPOSITORY_ONLY },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ZOD_NAMESPACE_IMPORT,
+        { selector: "MemberExpression[property.name='tables']", message: REPOSITORY_ONLY },
+        { selector: "ObjectPattern > Property[key.name='tables']", message: REPOSITORY_ONLY },
+      ],
+    },
+  },
+  {
+    // Configuration is read through one place (functions/platform/config.ts); the compositions and the
+    // development runtime, which set the environment up, may read it directly.
+    files: ['functions/**/*.ts'],
+    ignores: ['functions/platform/config.ts', 'functions/compose/**', 'functions/dev-runtime/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
           message:
-            "Use `import * as z from 'zod'`: it tree-shakes (about 90 KB in a bundle instead of 450 KB).",
+            'Read configuration through functions/platform/config.ts (getStringFromEnv, getOptionalStringFromEnv, ...).',
         },
       ],
     },

@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { awsTables } from '../functions/adapters/aws';
+import { createAwsDeps } from '../functions/compose/aws';
 import { createLocalDeps } from '../functions/compose/local';
 import { systemClock } from '../functions/platform/clock';
 import { KeyBindings } from '../functions/directory';
-import { Directory } from '../functions/directory';
+import { Directory, directoryRepositories } from '../functions/directory';
 import { CONSOLE_ROLES } from '../functions/platform/console-sessions';
 import type { ConsoleRole } from '../functions/platform/console-sessions';
 import { AppError, NotFoundError } from '../functions/platform/errors';
@@ -68,13 +68,15 @@ const dataDir = () => resolve(process.env.DATA_DIR ?? '.data');
 
 let table: Table | undefined;
 function platformTable(): Table {
-  if (values.target === 'aws') return (table ??= awsTables().platform);
+  if (values.target === 'aws') return (table ??= createAwsDeps(systemClock).tables.platform);
   if (values.target !== 'local') throw new UsageError('--target must be local or aws');
   return (table ??= createLocalDeps({ dataDir: dataDir(), owner: false }).tables.platform);
 }
 
-const directory = () => new Directory(platformTable(), systemClock);
-const bindings = () => new KeyBindings(platformTable(), systemClock);
+const directory = () =>
+  new Directory(directoryRepositories({ tables: { platform: platformTable() } }), systemClock);
+const bindings = () =>
+  new KeyBindings(directoryRepositories({ tables: { platform: platformTable() } }), systemClock);
 
 async function listAppKeys(applicationId: string): Promise<unknown> {
   const application = await directory().getApplication(applicationId);

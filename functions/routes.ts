@@ -16,6 +16,25 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...DOCS_ROUTES,
 ];
 
+/** The areas that own routes: each deploys as a stack of its own (lib/area-stacks.ts). */
+export const ROUTE_AREAS = ['connectors', 'webhooks', 'directory', 'docs'] as const;
+export type RouteArea = (typeof ROUTE_AREAS)[number];
+
+/** The route table by area: each area's section, as the area's module exports it. */
+export const ROUTE_SECTIONS: Readonly<Record<RouteArea, readonly RouteDefinition[]>> = {
+  connectors: CONNECTOR_ROUTES,
+  webhooks: [...WEBHOOK_ROUTES, ...DELIVERY_ROUTES],
+  directory: APPLICATION_ROUTES,
+  docs: DOCS_ROUTES,
+};
+
+/** The area a handler module belongs to (`<area>/api/handlers/...`), for routes and workers alike. */
+export function areaOfHandler(handler: string): RouteArea {
+  const area = handler.split('/', 1)[0] as RouteArea;
+  if (!ROUTE_AREAS.includes(area)) throw new Error(`${handler} is in no area of ${ROUTE_AREAS.join(', ')}`);
+  return area;
+}
+
 /** The API Gateway Lambda authorizer for `apiKey` routes. */
 export const API_KEY_AUTHORIZER = {
   handler: 'directory/api/handlers/authorize-key',

@@ -33,6 +33,11 @@ export interface ApiProps {
   /** Secrets a route reads at run time (the connector client secrets and state key), bound to its function. */
   bindSecrets?: (route: RouteDefinition, fn: ServiceFunction) => void;
   routes?: readonly RouteDefinition[];
+  /**
+   * Where a route's function is made: its area's nested stack (lib/area-stacks.ts). The methods, the
+   * authorizers and their functions stay with the REST API. Omitted: in this construct.
+   */
+  functionScope?: (route: RouteDefinition) => Construct;
 }
 
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
@@ -125,7 +130,7 @@ export class Api extends Construct {
     });
 
     for (const route of props.routes ?? ROUTES) {
-      const fn = new ServiceFunction(this, pascal(route.id), {
+      const fn = new ServiceFunction(props.functionScope?.(route) ?? this, pascal(route.id), {
         handler: route.handler,
         stage,
         logGroup: this.functionLogs,

@@ -2,7 +2,7 @@
 // narrowly: a wildcard is acknowledged only for the resource and actions named here, so a new one
 // fails test/cdk/nag.test.ts until someone decides about it.
 import type { IAspect } from 'aws-cdk-lib';
-import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { CfnResource, Names, Stack, Validations } from 'aws-cdk-lib';
 import { CfnMethod, CfnRestApi, CfnStage, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import { CfnTable, CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
@@ -41,7 +41,8 @@ const WILDCARDS: {
   },
   {
     why: "Query on the service's own table's secondary indexes (gsi1, gsi2), which the Table port reads; the table itself is named",
-    resource: (finding, tables) => tables.some((t) => finding === `<${t}.Arn>/index/*`),
+    resource: (finding, tables) =>
+      tables.some((t) => finding === `<${t}.Arn>/index/*` || finding === `<referenceto${t}Arn>/index/*`),
     actions:
       /^dynamodb:(GetItem|Query|PutItem|UpdateItem|DeleteItem|ConditionCheckItem|BatchGetItem|Scan|GetRecords|GetShardIterator|DescribeTable)$/,
   },
@@ -52,12 +53,18 @@ const WILDCARDS: {
   },
   {
     why: 'InvokeFunction on the versions and aliases (":*") of the two purge task functions, which the state machine names',
-    resource: (finding) => /^<Purge[A-Za-z0-9]+Function[A-Za-z0-9]+\.Arn>:\*$/.test(finding),
+    resource: (finding) =>
+      /^<(Purge[A-Za-z0-9]+Function[A-Za-z0-9]+\.Arn|[A-Za-z0-9]+\.Outputs\.[A-Za-z0-9]+WorkflowArea(PurgePage|FinishPurge)Function[A-Za-z0-9]+Arn)>:\*$/.test(
+        finding,
+      ),
     actions: /^lambda:InvokeFunction$/,
   },
   {
     why: "Objects of the vault stand-in's own content bucket: keys are organization/vault/document/version, made at run time; the bucket itself is named",
-    resource: (finding) => /^<DataVaultContent[A-Za-z0-9]+\.Arn>\/\*$/.test(finding),
+    resource: (finding) =>
+      /^<(DataVaultContent[A-Za-z0-9]+\.Arn|referenceto[A-Za-z0-9]*DataVaultContent[A-Za-z0-9]+Arn)>\/\*$/.test(
+        finding,
+      ),
     actions: /^s3:(GetObject|PutObject|DeleteObject|AbortMultipartUpload)$/,
   },
 ];
@@ -85,6 +92,56 @@ const isApiGatewayAccountRole = (node: CfnResource): boolean =>
 
 const AUTHORIZED_ROUTE =
   'API keys (hashed, per organization) and console sessions (the console identity provider JWTs) are checked by Lambda authorizers; there is no Cognito user pool in this design';
+
+/**
+ * A policy as CloudFormation will read it once references across stacks are wired (the areas' nested
+ * stacks, lib/area-stacks.ts), which is how cdk-nag names its findings: at the time aspects run, a
+ * reference to another stack's resource still resolves to that resource's own logical id. A nested
+ * stack reads a parent's resource through a parameter (`referenceto<unique id><attribute>`); the parent
+ * reads a nested stack's resource through an output of the nested stack's resource.
+ */
+function acrossStacks(stack: Stack, resolved: unknown): unknown {
+  let root = stack;
+  while (root.nestedStackParent) root = root.nestedStackParent;
+  const owners = new Map<string, CfnResource>();
+  for (const c of root.node.findAll()) {
+    if (c instanceof CfnResource && Stack.of(c) !== stack) owners.set(Stack.of(c).getLogicalId(c), c);
+  }
+  const mine = new Set(
+    stack.node
+      .findAll()
+      .filter((c): c is CfnResource => c instanceof CfnResource && Stack.of(c) === stack)
+      .map((c) => stack.getLogicalId(c)),
+  );
+  const foreign = (id: unknown): CfnResource | undefined =>
+    typeof id === 'string' && !mine.has(id) ? owners.get(id) : undefined;
+  const wired = (target: CfnResource, attribute: string): unknown => {
+    const name = `${Names.nodeUniqueId(target.node)}${attribute}`;
+    const from = Stack.of(target);
+    if (from.nestedStackParent === stack && from.nestedStackResource) {
+      return {
+        'Fn::GetAtt': [stack.getLogicalId(from.nestedStackResource as CfnResource), `Outputs.${name}`],
+      };
+    }
+    return { Ref: `referenceto${name}` };
+  };
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 1) {
+      const [key, arg] = entries[0]!;
+      const ref = key === 'Ref' ? foreign(arg) : undefined;
+      if (ref) return wired(ref, 'Ref');
+      if (key === 'Fn::GetAtt' && Array.isArray(arg)) {
+        const target = foreign(arg[0]);
+        if (target) return wired(target, String(arg[1]));
+      }
+    }
+    return Object.fromEntries(entries.map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(resolved);
+}
 
 /** Adds the acknowledgements to the stack's resources at synthesis (after every construct exists). */
 export class NagAcknowledgements implements IAspect {
@@ -161,12 +218,16 @@ export class NagAcknowledgements implements IAspect {
     ack: (id: string, reason: string) => void,
   ): void {
     const stack = Stack.of(node);
-    const tables = stack.node
+    // The service's tables: by logical id in the parent, by unique id where an area's stack reads them.
+    let root = stack;
+    while (root.nestedStackParent) root = root.nestedStackParent;
+    const tables = root.node
       .findAll()
       .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
-      .map((c) => stack.getLogicalId(c as CfnResource));
+      .flatMap((c) => [root.getLogicalId(c as CfnResource), Names.nodeUniqueId(c.node)]);
     const statements = documents.flatMap(
-      (d) => (stack.resolve(d) as { Statement?: Statement[] } | undefined)?.Statement ?? [],
+      (d) =>
+        (acrossStacks(stack, stack.resolve(d)) as { Statement?: Statement[] } | undefined)?.Statement ?? [],
     );
     // Each wildcard resource, flattened as cdk-nag names it, with the actions granted on it.
     const granted = new Map<string, string[]>();

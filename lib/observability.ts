@@ -118,6 +118,8 @@ export class Observability extends Construct {
     const stack = Stack.of(this);
     for (const fn of functions) {
       const name = pascal(fn.node.path.replace(`${stack.node.path}/`, ''));
+      // In the function's own stack (its area's nested stack): the alarm goes and comes with it.
+      const scope = Stack.of(fn) === stack ? this : Stack.of(fn);
       const invocations = fn.fn.metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum' });
       const errors = fn.fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' });
       this.alarm(`${name}ErrorRate`, {
@@ -129,6 +131,7 @@ export class Observability extends Construct {
         }),
         threshold: stage.alarms.functionErrorPercent,
         description: `More than ${stage.alarms.functionErrorPercent}% of ${fn.node.path} invocations ended in an error (crash or timeout) in 5 minutes`,
+        scope,
       });
     }
     // No function reserves concurrency (workers are bounded by their event source's maximum
@@ -225,6 +228,7 @@ export class Observability extends Construct {
     for (const rule of rules) {
       const name = pascal(rule.node.path.replace(`${stack.node.path}/`, ''));
       this.alarm(`${name}FailedInvocations`, {
+        scope: Stack.of(rule) === stack ? this : Stack.of(rule),
         metric: new Metric({
           namespace: 'AWS/Events',
           metricName: 'FailedInvocations',
@@ -246,9 +250,16 @@ export class Observability extends Construct {
 
   private alarm(
     id: string,
-    props: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number },
+    props: {
+      metric: IMetric;
+      threshold: number;
+      description: string;
+      evaluationPeriods?: number;
+      /** Where the alarm is made: the stack of what it watches when that is a nested one. */
+      scope?: Construct;
+    },
   ): void {
-    const alarm = new Alarm(this, id, {
+    const alarm = new Alarm(props.scope ?? this, id, {
       metric: props.metric,
       threshold: props.threshold,
       evaluationPeriods: props.evaluationPeriods ?? 1,

@@ -33,6 +33,8 @@ export interface PurgeWorkflowProps {
    * Lambda invocations, which moto cannot run (docs/notes/step-functions-on-moto.md).
    */
   callbackQueue?: IQueue;
+  /** Where a task's function is made (the connectors area's workflow stack); omitted: in this construct. */
+  functionScope?: (handler: string) => Construct;
 }
 
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
@@ -51,7 +53,7 @@ export class PurgeWorkflow extends Construct {
     if (missing.length) throw new Error(`The worker table has no purge task ${missing.join(', ')}`);
     this.taskFunctions = Object.fromEntries(
       tasks.map((task) => {
-        const fn = new ServiceFunction(this, pascal(task.id), {
+        const fn = new ServiceFunction(props.functionScope?.(task.handler) ?? this, pascal(task.id), {
           handler: task.handler,
           stage,
           description: task.description,

@@ -1,9 +1,16 @@
 // Every Lambda of the service is made here: runtime, architecture, tracing, logs, bundling and the
 // grant-plus-environment helpers, so no function is configured by hand.
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, Token } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { AddToPrincipalPolicyResult, RoleProps } from 'aws-cdk-lib/aws-iam';
-import { Policy, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  AccountRootPrincipal,
+  Policy,
+  PolicyDocument,
+  PolicyStatement,
+  Role,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -13,6 +20,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -125,11 +133,36 @@ export const VAULT_BUCKET_ACTIONS = {
   write: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
 } as const;
 
+/** The stack at the top of a construct's nested stacks: its name is a literal, never a token. */
+function rootStackOf(scope: Construct): Stack {
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  return stack;
+}
+
+/** A literal of the root stack's environment when it has one, else the pseudo parameter (the same in every stack). */
+const literalOr = (value: string, pseudo: string) => (Token.isUnresolved(value) ? pseudo : value);
+
 export class ServiceFunction extends Construct {
   readonly fn: NodejsFunction;
+  /**
+   * The execution role's name, chosen here rather than by CloudFormation: the envelope key's policy
+   * (in the parent stack) names the role by ARN while the role lives in an area's nested stack, and a
+   * reference to the role itself would make the parent depend on the nested stack that depends on the
+   * key (docs/decisions.md, "One stack per area"). Root stack name (26), region (at most 14), construct
+   * id (14) and a hash of the path: unique per account, at most 61 characters.
+   */
+  readonly roleName: string;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    const root = rootStackOf(this);
+    this.roleName = [
+      root.stackName.slice(0, 26),
+      literalOr(root.region, Aws.REGION),
+      id.slice(0, 14),
+      createHash('sha256').update(this.node.path).digest('hex').slice(0, 4),
+    ].join('-');
     const logGroup =
       props.logGroup ??
       new LogGroup(this, 'Logs', {
@@ -139,6 +172,7 @@ export class ServiceFunction extends Construct {
     // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to its log group only.
     // Tracing's X-Ray statements come first, so the grants document is never empty.
     const role = new FunctionRole(this, 'Role', new PolicyDocument(), {
+      roleName: this.roleName,
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: {
         [LOGS_POLICY]: new PolicyDocument({
@@ -206,10 +240,26 @@ export class ServiceFunction extends Construct {
       roles: [this.fn.role!],
       statements: [new PolicyStatement({ actions, resources: [key.keyArn] })],
     });
-    // The key policy delegates no use to the account (lib/data.ts): name this role in it too.
-    key.addToResourcePolicy(new PolicyStatement({ principals: [this.fn.role!], actions, resources: ['*'] }));
+    // The key policy delegates no use to the account (lib/data.ts): it allows this use to this role
+    // only, by the role's ARN as a condition. Not as a principal: that would reference the role (in a
+    // nested stack) from the key (in the parent), a dependency cycle; and KMS refuses a principal that
+    // does not exist yet, while a condition is only a string.
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new AccountRootPrincipal()],
+        actions,
+        resources: ['*'],
+        conditions: { ArnEquals: { 'aws:PrincipalArn': this.roleArnIn() } },
+      }),
+    );
     this.fn.addEnvironment('KMS_KEY_ID', key.keyArn);
     return this;
+  }
+
+  /** The role's ARN from its name alone, without a reference to the role (the same string in any stack). */
+  roleArnIn(): string {
+    const root = rootStackOf(this);
+    return `arn:${Aws.PARTITION}:iam::${literalOr(root.account, Aws.ACCOUNT_ID)}:role/${this.roleName}`;
   }
 
   /** Lets the function peek at a queue's dead-letter queue (receive only) and sets its URL variable. */

@@ -4,6 +4,7 @@ import { Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITIONS, TABLE_NAMES, WORKFLOW_ARN_ENV } from '../functions/platform/tables';
 import { Api } from './api';
+import { AreaStacks } from './area-stacks';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { ConsoleHosting } from './console-hosting';
 import { DataStores } from './data';
@@ -26,6 +27,8 @@ export class ServiceStack extends Stack {
   readonly connectors: ConnectorSettings;
   readonly queueWorkers: QueueWorkers;
   readonly scheduledWorkers: ScheduledWorkers;
+  /** One nested stack per area: its route and worker functions, roles, schedules and alarms. */
+  readonly areas: AreaStacks;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -35,8 +38,10 @@ export class ServiceStack extends Stack {
       stage: props.stage,
       context: connectorContext(this.node.tryGetContext('connectors')),
     });
+    this.areas = new AreaStacks(this);
     // The worker table's queue consumers and schedules (functions/platform/workers.ts).
     const workers = {
+      functionScope: (handler: string) => this.areas.scopeFor(handler),
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
@@ -50,11 +55,13 @@ export class ServiceStack extends Stack {
       messaging: this.messaging,
       environmentFor: this.connectors.environmentFor,
       bindSecrets: this.connectors.bindSecrets,
+      functionScope: (route) => this.areas.scopeFor(route.handler),
     });
     const purge = new PurgeWorkflow(this, 'Purge', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
+      functionScope: (handler) => this.areas.scopeFor(handler, 'workflow'),
     }).bindRoutes(this.api.functions);
     if (props.stage.firewall)
       new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });

@@ -53,6 +53,11 @@ export interface WorkersProps {
   environmentFor?: WorkerEnvironment;
   /** Lets a worker read the secrets it needs at run time (the connector settings' client secrets). */
   bindSecrets?: (worker: { id: string }, fn: ServiceFunction) => void;
+  /**
+   * Where a worker's function (and its schedule) is made: the nested stack of the area owning its
+   * handler module (lib/area-stacks.ts). Omitted: in this construct.
+   */
+  functionScope?: (handler: string) => Construct;
 }
 
 /** A worker's function: its handler, timeout and environment, granted what its `uses` declares. */
@@ -62,7 +67,7 @@ function workerFunction(
   worker: QueueWorker | ScheduledWorker,
   props: WorkersProps,
 ): ServiceFunction {
-  const fn = new ServiceFunction(scope, id, {
+  const fn = new ServiceFunction(props.functionScope?.(worker.handler) ?? scope, id, {
     handler: worker.handler,
     stage: props.stage,
     description: worker.description,
@@ -158,7 +163,7 @@ export class ScheduledWorkers extends Construct {
     const name = pascal(worker.id);
     const fn = workerFunction(this, name, worker, props);
     const rate = Duration.minutes(worker.rateMinutes);
-    const rule = new Rule(this, `${name}Schedule`, {
+    const rule = new Rule(props.functionScope?.(worker.handler) ?? this, `${name}Schedule`, {
       description: worker.description,
       schedule: Schedule.rate(rate),
       // A missed run is not retried: the next one finds everything still due.

@@ -4,6 +4,14 @@
 // variables (and IAM grants) of only the resources it touches. The emulated AWS runtime and the
 // integration tests use the same composition against emulator endpoints.
 import { awsKeys, awsQueues, awsSecrets, awsTables, awsVault, awsWorkflows } from '../adapters/aws';
+
+/**
+ * The SDK clients as the aws adapters build them (traced, path-style S3 at an emulator), for the
+ * emulated runtime's own tools (provisioning, the SQS event source, the callback task runner): they
+ * get them from this composition, not from the adapters.
+ */
+export type { ClientRef } from '../adapters/aws/clients';
+export { kms, s3, sfn, sqs } from '../adapters/aws/clients';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
 import type { Deps, KeyManagement, Secrets, VaultDocuments, Workflows } from '../platform/ports';

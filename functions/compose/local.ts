@@ -20,6 +20,9 @@ import type { PurgeRetry } from '../connectors';
 import { PURGE_TASKS, purgeDefinition } from '../connectors';
 import { runPurgeTask } from '../connectors';
 
+/** The in-process queue: the local runtime attaches the worker table's consumers to it. */
+export { LocalQueue };
+
 export interface LocalDeps extends Deps {
   queues: Record<QueueName, LocalQueue>;
   workflows: LocalWorkflows;

@@ -4,3 +4,5 @@ export { APPLICATION_ROUTES } from './api/routes';
 export type { ApiKeyRecord, Application, Organization } from './app/directory';
 export { Directory } from './app/directory';
 export { KeyBindings } from './app/bindings';
+export type { DirectoryRepositories } from './infra/repositories';
+export { directoryRepositories } from './infra/repositories';

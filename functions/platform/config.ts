@@ -1,5 +1,7 @@
-// Environment configuration: every variable is read once, through here (on Powertools' environment
-// helpers), and a missing one fails loudly as a ConfigurationError (a generic 500 at the edge).
+// Environment configuration: every variable is read through here (on Powertools' environment helpers),
+// once, and a missing one fails loudly as a ConfigurationError (a generic 500 at the edge). Nothing
+// else in functions/ reads process.env but the compositions and the development runtime (eslint
+// no-restricted-properties, eslint.config.js).
 import { getStringFromEnv as readEnv } from '@aws-lambda-powertools/commons/utils/env';
 import { ConfigurationError } from './errors';
 
@@ -16,6 +18,16 @@ export function getStringFromEnv(name: string, options: { default?: string } = {
   }
   cache.set(name, value);
   return value;
+}
+
+/**
+ * A setting that may be absent (undefined then, never an empty string), read each time it is asked
+ * for: the switches of the runtime itself (Lambda's own variables, the emulator endpoints, the
+ * development server's public URL, which it learns only once it listens).
+ */
+export function getOptionalStringFromEnv(name: string): string | undefined {
+  const raw = readEnv({ key: name, defaultValue: '' });
+  return raw === '' ? undefined : raw;
 }
 
 export function getNumberFromEnv(name: string, options: { default?: number } = {}): number {

@@ -5,7 +5,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { stage } from './config';
+import { getOptionalStringFromEnv, stage } from './config';
 import type { ConsoleSession } from './console-sessions';
 import { CONSOLE_ROLES } from './console-sessions';
 import type { Deps } from './ports';
@@ -127,7 +127,7 @@ export function consoleSessionFrom(event: APIGatewayProxyEvent): ConsoleSession 
 
 /** The public base URL callers reached us on (custom domain, or the API Gateway stage URL). */
 export function publicBaseUrl(event: APIGatewayProxyEvent): string {
-  const configured = process.env.PUBLIC_BASE_URL;
+  const configured = getOptionalStringFromEnv('PUBLIC_BASE_URL');
   if (configured) return configured.replace(/\/+$/, '');
   const host = event.headers?.Host ?? event.headers?.host ?? 'localhost';
   const proto = event.headers?.['X-Forwarded-Proto'] ?? event.headers?.['x-forwarded-proto'] ?? 'https';

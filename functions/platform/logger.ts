@@ -2,6 +2,7 @@
 // X-Ray trace id on every line), with our redaction as its JSON replacer: secrets are redacted by field
 // name and, as a second net, by value shape, whatever a call site passes.
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { getStringFromEnv } from './config';
 
 export const SERVICE_NAME = 'connector-event-service';
 
@@ -71,7 +72,8 @@ export function redactingReplacer(key: string, value: unknown): unknown {
 /** The one Powertools Logger of a process; the middy stack and the workers add the Lambda context to it. */
 export const powertoolsLogger = new PowertoolsLogger({
   serviceName: SERVICE_NAME,
-  logLevel: (process.env.LOG_LEVEL ?? 'INFO').toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR',
+  logLevel: getStringFromEnv('LOG_LEVEL', { default: 'INFO' }).toUpperCase() as
+    'DEBUG' | 'INFO' | 'WARN' | 'ERROR',
   jsonReplacerFn: redactingReplacer,
 });
 

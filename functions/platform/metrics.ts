@@ -4,6 +4,7 @@
 // (lib/observability.ts), so both sides speak of the same metric.
 import type { MetricUnit } from '@aws-lambda-powertools/metrics/types';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { getOptionalStringFromEnv, stage } from './config';
 import { SERVICE_NAME, redact } from './logger';
 
 export const METRICS_NAMESPACE = 'ConnectorEventService';
@@ -60,7 +61,9 @@ export function captureMetrics(writer: Write): () => void {
 }
 
 /** In Lambda (or when METRICS_EMF=1); the local runtime and tests stay quiet otherwise. */
-const enabled = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) || process.env.METRICS_EMF === '1';
+const enabled = () =>
+  Boolean(getOptionalStringFromEnv('AWS_LAMBDA_FUNCTION_NAME')) ||
+  getOptionalStringFromEnv('METRICS_EMF') === '1';
 
 let metrics: Metrics | undefined;
 
@@ -80,7 +83,7 @@ export function emitMetrics(
     metrics ??= new Metrics({
       namespace: METRICS_NAMESPACE,
       serviceName: SERVICE_NAME,
-      defaultDimensions: { Stage: process.env.STAGE ?? 'local' },
+      defaultDimensions: { Stage: stage() },
     });
     for (const name of names) metrics.addMetric(name, METRICS[name] as MetricUnit, values[name]!);
     for (const [key, value] of Object.entries(redact(properties) as Record<string, unknown>)) {

@@ -7,7 +7,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { APPLICATION_ROUTES } from '../../functions/directory/api/routes';
 import type { ServiceStack } from '../../lib/service-stack';
 import { stageConfig } from '../../lib/stage-config';
-import { actionsOf, actionsOfRole, resourcesOf, synthStack } from '../support/synth';
+import { actionsOf, actionsOfRole, logicalIdOf, resourcesOf, synthStack } from '../support/synth';
 
 const CONSOLE_CONTEXT = {
   consoleIssuer: 'https://console.example.test',
@@ -25,7 +25,7 @@ beforeAll(() => {
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+  logicalIdOf(construct.node.defaultChild as never);
 
 function methodOf(routeId: string): Record<string, unknown> {
   const methods = template.findResources('AWS::ApiGateway::Method') as Resources;
@@ -43,7 +43,7 @@ function authorizerIdFor(handlerLogicalId: string): string {
 /** Every action in the policies of the console authorizer's role. */
 function consoleAuthorizerActions(): string[] {
   const fn = stack.api.consoleAuthorizerFunction!;
-  const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
+  const roleId = logicalIdOf(fn.fn.role!.node.defaultChild as never);
   return actionsOfRole(template, roleId);
 }
 

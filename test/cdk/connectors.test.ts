@@ -6,7 +6,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { CONNECTOR_ROUTES } from '../../functions/connectors/api/routes';
 import { CLIENT_SECRET_PLACEHOLDER } from '../../lib/connectors';
 import type { ServiceStack } from '../../lib/service-stack';
-import { actionsOf, resourcesOf, synthStack } from '../support/synth';
+import { actionsOf, logicalIdOf, resourcesOf, synthStack } from '../support/synth';
 
 const endpoints = (host: string) => ({
   authorizeUrl: `https://${host}/oauth/authorize`,
@@ -33,7 +33,7 @@ const kmsActions = (routeId: string) =>
 
 function environmentOf(routeId: string): Record<string, unknown> {
   const fn = stack.api.functions.get(routeId)!;
-  const id = stack.getLogicalId(fn.fn.node.defaultChild as never);
+  const id = logicalIdOf(fn.fn.node.defaultChild as never);
   const resource = template.toJSON().Resources[id] as {
     Properties: { Environment: { Variables: Record<string, unknown> } };
   };
@@ -78,7 +78,7 @@ describe('connector routes in the stack', () => {
   });
 
   it('gives read routes read-only access to the connectors table', () => {
-    const connectorsTable = stack.getLogicalId(stack.data.tables.connectors.node.defaultChild as never);
+    const connectorsTable = logicalIdOf(stack.data.tables.connectors.node.defaultChild as never);
     for (const id of ['getConnection', 'listConnections', 'listProviders']) {
       expect(resourcesOf(template, stack, id, 'dynamodb:GetItem')).toContain(connectorsTable);
       expect(resourcesOf(template, stack, id, 'dynamodb:PutItem')).not.toContain(connectorsTable);
@@ -98,7 +98,7 @@ describe('connector routes in the stack', () => {
   it("gives the OAuth callback 25 s, under API Gateway's 29 s for its integration", () => {
     const fn = stack.api.functions.get('oauthCallback')!;
     const resources = template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>;
-    expect(resources[stack.getLogicalId(fn.fn.node.defaultChild as never)]!.Properties.Timeout).toBe(25);
+    expect(resources[logicalIdOf(fn.fn.node.defaultChild as never)]!.Properties.Timeout).toBe(25);
     const method = Object.values(resources).find((r) => r.Properties.OperationName === 'oauthCallback')!;
     expect(method.Properties.Integration).toMatchObject({ TimeoutInMillis: 29_000 });
   });
@@ -164,8 +164,7 @@ describe('connector routes in the stack', () => {
 
   it('lets each route read exactly the secrets it needs, with GetSecretValue alone', () => {
     const settings = stack.connectors;
-    const secret = (s: { node: { defaultChild?: unknown } }) =>
-      stack.getLogicalId(s.node.defaultChild as never);
+    const secret = (s: { node: { defaultChild?: unknown } }) => logicalIdOf(s.node.defaultChild as never);
     const state = secret(settings.stateKey as never);
     const practice = secret(settings.clientSecrets.practice as never);
     const drive = secret(settings.clientSecrets.drive as never);
@@ -242,7 +241,7 @@ describe('connector configuration checks', () => {
     own.resourceCountIs('AWS::SecretsManager::Secret', 0);
     const fn = elsewhere.api.functions.get('oauthCallback')!;
     const variables = (
-      own.toJSON().Resources[elsewhere.getLogicalId(fn.fn.node.defaultChild as never)] as {
+      own.toJSON().Resources[logicalIdOf(fn.fn.node.defaultChild as never)] as {
         Properties: { Environment: { Variables: Record<string, unknown> } };
       }
     ).Properties.Environment.Variables;

@@ -5,7 +5,14 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { actionsOf, actionsOfRole, roleIdOf, statementsOfRole, synthStack } from '../support/synth';
+import {
+  actionsOf,
+  actionsOfRole,
+  logicalIdOf,
+  roleIdOf,
+  statementsOfRole,
+  synthStack,
+} from '../support/synth';
 
 let stack: ServiceStack;
 let template: Template;
@@ -39,7 +46,7 @@ const environmentOf = (fn: ServiceFunction) =>
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 const id = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+  logicalIdOf(construct.node.defaultChild as never);
 
 describe('the vault content bucket', () => {
   it('is encrypted, blocks every public access, refuses plain HTTP and logs access', () => {

@@ -8,7 +8,7 @@ import { QUEUE_NAMES } from '../../functions/platform/workers';
 import type { Observability } from '../../lib/observability';
 import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { synthStack } from '../support/synth';
+import { logicalIdOf, synthStack } from '../support/synth';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
@@ -63,7 +63,7 @@ describe('observability (prod, with an alarm email)', () => {
 
   it('watches every dead-letter queue and the age of the oldest message', () => {
     for (const name of QUEUE_NAMES) {
-      const dlq = stack.getLogicalId(stack.messaging.queues[name].deadLetterQueue.node.defaultChild as never);
+      const dlq = logicalIdOf(stack.messaging.queues[name].deadLetterQueue.node.defaultChild as never);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'ApproximateNumberOfMessagesVisible',
         Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],

@@ -18,7 +18,7 @@ import type { PurgeWorkflow } from '../../lib/purge';
 import type { ServiceFunction } from '../../lib/service-function';
 import { LOGS_POLICY, TABLE_ACTIONS, VAULT_BUCKET_ACTIONS } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { actionsOf, resourcesOf, statementsOfRole, synthStack } from '../support/synth';
+import { actionsOf, logicalIdOf, resourcesOf, statementsOfRole, synthStack } from '../support/synth';
 
 const { stack, template } = synthStack();
 
@@ -74,7 +74,7 @@ describe('service stack (dev)', () => {
       'dynamodb:GetItem',
       'dynamodb:Query',
     ]);
-    const platformTable = stack.getLogicalId(stack.data.tables.platform.node.defaultChild as never);
+    const platformTable = logicalIdOf(stack.data.tables.platform.node.defaultChild as never);
     expect(resourcesOf(template, stack, 'authorizer', 'dynamodb:')).toEqual([platformTable]);
   });
 
@@ -100,7 +100,7 @@ describe('service stack (dev)', () => {
   });
 
   it('lets every API-key route write its rate-limit bucket', () => {
-    const ratelimits = stack.getLogicalId(stack.data.tables.ratelimits.node.defaultChild as never);
+    const ratelimits = logicalIdOf(stack.data.tables.ratelimits.node.defaultChild as never);
     for (const route of ROUTES.filter((r) => r.auth === 'apiKey')) {
       expect(resourcesOf(template, stack, route.id, 'dynamodb:PutItem')).toContain(ratelimits);
     }
@@ -176,7 +176,7 @@ const refsIn = (value: unknown): string[] =>
 
 /** What a function's role may do: action -> the logical ids (or '*') it may do it on. */
 function grantsOf(stack: ServiceStack, fn: ServiceFunction): Record<string, string[]> {
-  const roleId = stack.getLogicalId(fn.fn.role!.node.defaultChild as never);
+  const roleId = logicalIdOf(fn.fn.role!.node.defaultChild as never);
   const grants: Record<string, Set<string>> = {};
   for (const statement of statementsOfRole(template, roleId) as Statement[]) {
     expect(statement.Effect).toBe('Allow');
@@ -199,7 +199,7 @@ function expectedGrants(
   apiKey = false,
   routeId?: string,
 ): Record<string, string[]> {
-  const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
+  const id = (c: { node: { defaultChild?: unknown } }) => logicalIdOf(c.node.defaultChild as never);
   const grants: Record<string, Set<string>> = {};
   const add = (actions: readonly string[], ...refs: string[]) => {
     for (const a of actions) for (const r of refs) (grants[a] ??= new Set()).add(r);
@@ -322,26 +322,49 @@ describe('least privilege, per function', () => {
     expect(Object.keys(keys)).toHaveLength(1);
     const key = Object.values(keys)[0]!.Properties;
     expect(key.EnableKeyRotation).toBe(true);
-    const statements = (key.KeyPolicy as { Statement: Statement[] }).Statement;
+    const statements = (key.KeyPolicy as { Statement: (Statement & { Condition?: unknown })[] }).Statement;
     const crypto = /^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey|CreateGrant|\*)/;
+    // A role ARN as the key policy spells it (partition as a pseudo parameter), resolved for comparing.
+    const text = (value: unknown): string =>
+      typeof value === 'string'
+        ? value
+        : ((value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1] as unknown[])
+            .map((part) =>
+              typeof part === 'string'
+                ? part
+                : JSON.stringify(part) === '{"Ref":"AWS::Partition"}'
+                  ? 'aws'
+                  : '?',
+            )
+            .join('');
+    const named = new Set<string>();
     for (const statement of statements) {
       const actions = list(statement.Action);
-      if (JSON.stringify(statement.Principal).includes(':root')) {
+      if (!statement.Condition) {
+        // Administration, without use.
+        expect(JSON.stringify(statement.Principal)).toContain(':root');
         expect(actions.sort()).toEqual([...KEY_ADMIN_ACTIONS].sort());
-      } else {
-        expect(actions.every((a) => ['kms:Decrypt', 'kms:GenerateDataKey'].includes(a))).toBe(true);
+        continue;
       }
-      if (actions.some((a) => crypto.test(a)))
-        expect(JSON.stringify(statement.Principal)).not.toContain(':root');
+      // Use: only Decrypt and GenerateDataKey, each statement for exactly one role, by its ARN (the
+      // roles live in the areas' nested stacks; lib/service-function.ts, bindKey).
+      expect(actions.every((a) => ['kms:Decrypt', 'kms:GenerateDataKey'].includes(a))).toBe(true);
+      expect(actions.some((a) => crypto.test(a))).toBe(true);
+      const condition = statement.Condition as { ArnEquals: Record<string, unknown> };
+      expect(Object.keys(condition)).toEqual(['ArnEquals']);
+      expect(Object.keys(condition.ArnEquals)).toEqual(['aws:PrincipalArn']);
+      named.add(text(condition.ArnEquals['aws:PrincipalArn']));
     }
     // The roles named for use are exactly those granted KMS in their own policies.
-    const named = new Set(statements.flatMap((s) => refsIn(s.Principal)));
-    const roles = Object.keys(template.findResources('AWS::IAM::Role'));
+    const roles = template.findResources('AWS::IAM::Role') as Resources;
     const users = new Set(
-      roles.filter((roleId) =>
-        statementsOfRole(template, roleId).some((s) => list(s.Action).some((a) => a.startsWith('kms:'))),
-      ),
+      Object.keys(roles)
+        .filter((roleId) =>
+          statementsOfRole(template, roleId).some((s) => list(s.Action).some((a) => a.startsWith('kms:'))),
+        )
+        .map((roleId) => `arn:aws:iam::123456789012:role/${text(roles[roleId]!.Properties.RoleName)}`),
     );
+    expect(users.size).toBeGreaterThan(0);
     expect([...named].sort()).toEqual([...users].sort());
   });
 });

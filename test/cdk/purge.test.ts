@@ -7,7 +7,14 @@ import { ROUTES } from '../../functions/routes';
 import { WORKFLOW_ARN_ENV } from '../../functions/platform/tables';
 import { PRODUCTION_RETRY, purgeDefinition } from '../../functions/connectors/infra/purge-definition';
 import type { ServiceFunction } from '../../lib/service-function';
-import { actionsOf, actionsOfRole, resourcesOf, synthStack, targetsOfRole } from '../support/synth';
+import {
+  actionsOf,
+  actionsOfRole,
+  logicalIdOf,
+  resourcesOf,
+  synthStack,
+  targetsOfRole,
+} from '../support/synth';
 
 let stack: ServiceStack;
 let template: Template;
@@ -21,7 +28,7 @@ beforeAll(() => {
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+  logicalIdOf(construct.node.defaultChild as never);
 
 const roleOf = (fn: ServiceFunction) => logicalId(fn.fn.role! as never);
 

@@ -6,7 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { actionsOfRole, roleIdOf, synthStack, targetsOfRole } from '../support/synth';
+import { actionsOfRole, logicalIdOf, roleIdOf, synthStack, targetsOfRole } from '../support/synth';
 
 const endpoints = (host: string, clientId: string) => ({
   authorizeUrl: `https://${host}/oauth/authorize`,
@@ -33,7 +33,7 @@ beforeAll(() => {
     sweep: stack.scheduledWorkers.functions.get('refreshSweep')!,
     schedule: stack.scheduledWorkers.rules.get('refreshSweep')!,
   };
-  functionId = stack.getLogicalId(lifecycle.sweep.fn.node.defaultChild as never);
+  functionId = logicalIdOf(lifecycle.sweep.fn.node.defaultChild as never);
 });
 
 const sweepRole = () => roleIdOf(stack, lifecycle.sweep);
@@ -42,7 +42,7 @@ const actions = () => actionsOfRole(template, sweepRole());
 const targetsOf = (prefix: string) => targetsOfRole(template, sweepRole(), prefix);
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+  logicalIdOf(construct.node.defaultChild as never);
 
 describe('the token refresh sweep in the stack', () => {
   it('is invoked by an EventBridge rule every 5 minutes, without retries of a missed run', () => {

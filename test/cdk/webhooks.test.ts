@@ -3,7 +3,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
 import { WEBHOOK_ROUTES } from '../../functions/webhooks/api/routes';
-import { actionsOf, resourcesOf, synthStack } from '../support/synth';
+import { actionsOf, logicalIdOf, resourcesOf, synthStack } from '../support/synth';
 
 let stack: ServiceStack;
 let template: Template;
@@ -15,14 +15,14 @@ beforeAll(() => {
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
 const tableId = (name: 'webhooks' | 'ratelimits') =>
-  stack.getLogicalId(stack.data.tables[name].node.defaultChild as never);
-const keyId = () => stack.getLogicalId(stack.data.key.node.defaultChild as never);
+  logicalIdOf(stack.data.tables[name].node.defaultChild as never);
+const keyId = () => logicalIdOf(stack.data.key.node.defaultChild as never);
 const kmsActions = (routeId: string) =>
   actionsOf(template, stack, routeId).filter((a) => a.startsWith('kms:'));
 const variables = (routeId: string) => {
   const fn = stack.api.functions.get(routeId)!;
   const resource = template.findResources('AWS::Lambda::Function')[
-    stack.getLogicalId(fn.fn.node.defaultChild as never)
+    logicalIdOf(fn.fn.node.defaultChild as never)
   ] as {
     Properties: { Environment: { Variables: Record<string, unknown> } };
   };
@@ -53,7 +53,7 @@ describe('webhook routes in the service stack', () => {
   });
 
   it('puts the API-key authorizer on every webhook route', () => {
-    const authorizerFunction = stack.getLogicalId(stack.api.authorizerFunction.fn.node.defaultChild as never);
+    const authorizerFunction = logicalIdOf(stack.api.authorizerFunction.fn.node.defaultChild as never);
     const authorizers = Object.entries(template.findResources('AWS::ApiGateway::Authorizer') as Resources)
       .filter(([, a]) => JSON.stringify(a.Properties.AuthorizerUri).includes(authorizerFunction))
       .map(([id]) => id);

@@ -13,7 +13,7 @@ import {
 } from '../../functions/platform/workers';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { actionsOfRole, roleIdOf, synthStack } from '../support/synth';
+import { actionsOfRole, logicalIdOf, roleIdOf, synthStack } from '../support/synth';
 
 let stack: ServiceStack;
 let template: Template;
@@ -24,7 +24,7 @@ beforeAll(() => {
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 const id = (construct: { node: { defaultChild?: unknown } }) =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+  logicalIdOf(construct.node.defaultChild as never);
 
 const fnProps = (fn: ServiceFunction) =>
   (template.findResources('AWS::Lambda::Function') as Resources)[id(fn.fn)]!.Properties;

@@ -2,6 +2,7 @@
 // key to two applications; the conditional put lets exactly one application have it.
 import { KeyBindings } from '../../functions/directory/app/bindings';
 import { Directory } from '../../functions/directory/app/directory';
+import { directoryRepositories } from '../../functions/directory/infra/repositories';
 import { systemClock } from '../../functions/platform/clock';
 import type { ConsoleSession } from '../../functions/platform/console-sessions';
 import { ConflictError } from '../../functions/platform/errors';
@@ -10,7 +11,7 @@ import { createAwsTables } from '../support/emulators';
 describe('key bindings on DynamoDB', () => {
   it('binds one key to exactly one application when 10 binds to two applications race', async () => {
     const tables = await createAwsTables('bindings');
-    const directory = new Directory(tables.platform, systemClock);
+    const directory = new Directory(directoryRepositories({ tables }), systemClock);
     const org = await directory.createOrganization('Race');
     const [first, second] = await Promise.all([
       directory.createApplication(org.id, 'first'),
@@ -25,7 +26,11 @@ describe('key bindings on DynamoDB', () => {
 
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
-        new KeyBindings(tables.platform, systemClock).bind(session, (i % 2 ? second : first)!.id, key.id),
+        new KeyBindings(directoryRepositories({ tables }), systemClock).bind(
+          session,
+          (i % 2 ? second : first)!.id,
+          key.id,
+        ),
       ),
     );
 
@@ -37,7 +42,7 @@ describe('key bindings on DynamoDB', () => {
     expect(lost).toHaveLength(5);
     for (const error of lost) expect(error).toBeInstanceOf(ConflictError);
 
-    const bindings = new KeyBindings(tables.platform, systemClock);
+    const bindings = new KeyBindings(directoryRepositories({ tables }), systemClock);
     const loser = winner === first!.id ? second! : first!;
     expect(await bindings.listForApplication(winner)).toEqual([won[0]]);
     expect(await bindings.listForApplication(loser.id)).toEqual([]);

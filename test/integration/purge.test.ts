@@ -244,7 +244,7 @@ describe('purge workflow on moto Step Functions and DynamoDB Local', () => {
   it('purges 1,000 ledger entries in pages, retries a failed task, and touches no other connection', async () => {
     const purged = await revokedConnection();
     const kept = await revokedConnection();
-    const ledger = new Ledger(deps.tables.connectors);
+    const ledger = Ledger.of(deps);
     const purgedIds = await seed(await link(purged, 'vlt_shared'), 1000, 'purged');
     const keptIds = await seed(await link(kept, 'vlt_shared'), 25, 'kept');
 

@@ -51,7 +51,7 @@ beforeAll(async () => {
     vault: awsVault(tables, clock),
     secrets: awsSecrets(),
   };
-  store = new ConnectionRepository(deps.tables.connectors);
+  store = ConnectionRepository.of(deps);
 });
 
 afterAll(async () => {

@@ -1,14 +1,15 @@
 // The binding rules in core, on the in-memory table: who may bind, what may be bound, and unbinding.
 import { KeyBindings } from '../../functions/directory/app/bindings';
 import { Directory } from '../../functions/directory/app/directory';
+import { directoryRepositories } from '../../functions/directory/infra/repositories';
 import { createLocalDeps } from '../../functions/compose/local';
 import { ManualClock } from '../../functions/platform/clock';
 import type { ConsoleSession } from '../../functions/platform/console-sessions';
 
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const table = createLocalDeps({ clock }).tables.platform;
-const directory = new Directory(table, clock);
-const bindings = new KeyBindings(table, clock);
+const directory = new Directory(directoryRepositories({ tables: { platform: table } }), clock);
+const bindings = new KeyBindings(directoryRepositories({ tables: { platform: table } }), clock);
 
 let org: string;
 let app: string;

@@ -1,4 +1,10 @@
-import { getNumberFromEnv, getStringFromEnv, resetConfigCache, stage } from '../../functions/platform/config';
+import {
+  getNumberFromEnv,
+  getOptionalStringFromEnv,
+  getStringFromEnv,
+  resetConfigCache,
+  stage,
+} from '../../functions/platform/config';
 import { ConfigurationError } from '../../functions/platform/errors';
 
 afterEach(() => {
@@ -33,5 +39,15 @@ describe('configuration', () => {
     resetConfigCache();
     process.env.STAGE = 'staging';
     expect(() => stage()).toThrow('STAGE must be local, dev or prod, not staging');
+  });
+
+  it('answers an optional setting with undefined when unset or empty, and reads it each time', () => {
+    expect(getOptionalStringFromEnv('TEST_VALUE')).toBeUndefined();
+    process.env.TEST_VALUE = '';
+    expect(getOptionalStringFromEnv('TEST_VALUE')).toBeUndefined();
+    process.env.TEST_VALUE = 'http://localhost:4000';
+    expect(getOptionalStringFromEnv('TEST_VALUE')).toBe('http://localhost:4000');
+    process.env.TEST_VALUE = 'http://localhost:4001';
+    expect(getOptionalStringFromEnv('TEST_VALUE')).toBe('http://localhost:4001');
   });
 });

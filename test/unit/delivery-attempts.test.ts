@@ -3,6 +3,7 @@
 import { createLocalDeps } from '../../functions/compose/local';
 import type { Principal } from '../../functions/directory/app/directory';
 import { Directory } from '../../functions/directory/app/directory';
+import { directoryRepositories } from '../../functions/directory/infra/repositories';
 import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
 import { processAttempt } from '../../functions/webhooks/app/deliver';
 import { fanOut } from '../../functions/webhooks/app/fan-out';
@@ -215,7 +216,7 @@ describe('a warm worker', () => {
 describe('whose permissions bound an endpoint', () => {
   it('keeps the permissions of the key that last set its filters, also after that key is revoked', async () => {
     const sim = setup();
-    const directory = new Directory(sim.deps.tables.platform, sim.clock);
+    const directory = new Directory(directoryRepositories(sim.deps), sim.clock);
     const org = await directory.createOrganization('Bound firm');
     const { key } = await directory.createApiKey({
       organizationId: org.id,

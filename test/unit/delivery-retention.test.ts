@@ -1,10 +1,10 @@
 import {
   DELIVERY_RETENTION_DAYS,
   current,
-  deliveryView,
   newDelivery,
   retentionExpiry,
 } from '../../functions/webhooks/domain/records';
+import { toDeliveryView } from '../../functions/webhooks/api/views';
 import { receiverBody } from '../../functions/events/domain/event';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -30,12 +30,12 @@ describe('delivery history retention', () => {
       '{"id":"evt_aaaaaaaaaaaaaaaaaaaa","type":"webhook.test","occurred_at":"2026-01-01T00:00:00.000Z","data":{}}',
     );
     expect(item).not.toHaveProperty('event');
-    expect(deliveryView(item)).toMatchObject({
+    expect(toDeliveryView(item)).toMatchObject({
       eventId: event.id,
       eventType: 'webhook.test',
       event: { id: event.id, type: 'webhook.test', occurred_at: event.occurred_at, data: {} },
     });
-    expect(deliveryView(item).event).not.toHaveProperty('organizationId');
+    expect(toDeliveryView(item).event).not.toHaveProperty('organizationId');
   });
 
   it('reads a record written before the body was stored (event as a map) as if written now', () => {
@@ -51,14 +51,14 @@ describe('delivery history retention', () => {
       event: { id: eventId, type: eventType, occurred_at: new Date(occurredAt).toISOString(), data: {} },
     };
     expect(current(legacy as never)).toMatchObject({ body, eventId, eventType, occurredAt });
-    expect(deliveryView(legacy as never)).toEqual(
-      deliveryView(newDelivery(event, body, 'we_1', 'pending', NOW)),
+    expect(toDeliveryView(legacy as never)).toEqual(
+      toDeliveryView(newDelivery(event, body, 'we_1', 'pending', NOW)),
     );
   });
 
   it('keeps the TTL attribute out of the API view', () => {
     expect(
-      deliveryView(newDelivery(event, receiverBody(event), 'we_1', 'skipped_disabled', NOW)),
+      toDeliveryView(newDelivery(event, receiverBody(event), 'we_1', 'skipped_disabled', NOW)),
     ).not.toHaveProperty('ttl');
   });
 });

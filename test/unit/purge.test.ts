@@ -32,7 +32,7 @@ beforeEach(() => {
 
 async function connection(status: 'revoked' | 'healthy' = 'revoked', organizationId = ORG): Promise<string> {
   const id = newId('conn');
-  await new ConnectionRepository(deps.tables.connectors).create({
+  await ConnectionRepository.of(deps).create({
     id,
     organizationId,
     provider: 'practice',
@@ -61,7 +61,7 @@ async function seed(connectionId: string, count: number, vaultId = 'vlt_main'): 
     createdAt: now,
     updatedAt: now,
   };
-  await new Links(deps.tables.connectors).put(link);
+  await Links.of(deps).put(link);
   for (let i = 0; i < count; i++) {
     await importDocument(
       deps,
@@ -110,8 +110,8 @@ describe('purge on disconnect (local runtime)', () => {
       counts: { deleted: 250, pages: 3 },
     });
     expect(await vaultSize()).toBe(5);
-    expect(await new Ledger(deps.tables.connectors).isEmpty(purged)).toBe(true);
-    const keptEntries = (await new Ledger(deps.tables.connectors).page(kept, { limit: 10 })).items;
+    expect(await Ledger.of(deps).isEmpty(purged)).toBe(true);
+    const keptEntries = (await Ledger.of(deps).page(kept, { limit: 10 })).items;
     expect(keptEntries).toHaveLength(5);
     expect(
       await deps.vault.get({ organizationId: ORG, vaultId: 'vlt_main', objectId: keptEntries[0]!.objectId }),

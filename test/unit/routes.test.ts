@@ -1,4 +1,5 @@
-import { ROUTES } from '../../functions/routes';
+import { QUEUE_WORKERS, SCHEDULED_WORKERS, WORKFLOW_TASKS } from '../../functions/platform/workers';
+import { ROUTES, ROUTE_AREAS, ROUTE_SECTIONS, areaOfHandler } from '../../functions/routes';
 
 describe('the route table', () => {
   it('names each route once and serves each method and path once', () => {
@@ -13,5 +14,24 @@ describe('the route table', () => {
         guarded: true,
       });
     }
+  });
+});
+
+describe('the route table by area (one stack per area, lib/area-stacks.ts)', () => {
+  it('has every route in exactly one section, the section of its handler module', () => {
+    const sectioned = ROUTE_AREAS.flatMap((area) => ROUTE_SECTIONS[area].map((r) => ({ area, id: r.id })));
+    expect(sectioned.map((r) => r.id).sort()).toEqual(ROUTES.map((r) => r.id).sort());
+    for (const area of ROUTE_AREAS) {
+      for (const route of ROUTE_SECTIONS[area])
+        expect([route.id, areaOfHandler(route.handler)]).toEqual([route.id, area]);
+    }
+  });
+
+  it('places every worker in an area, and refuses a handler outside the areas', () => {
+    const handlers = [...Object.values(QUEUE_WORKERS), ...SCHEDULED_WORKERS, ...WORKFLOW_TASKS].map(
+      (w) => w.handler,
+    );
+    for (const handler of handlers) expect(ROUTE_AREAS).toContain(areaOfHandler(handler));
+    expect(() => areaOfHandler('platform/workers')).toThrow('platform/workers is in no area');
   });
 });

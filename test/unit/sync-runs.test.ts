@@ -167,7 +167,7 @@ describe('an import run', () => {
     expect(done.counts.listed).toBeGreaterThan(230);
     expect(messages).toBe(Math.ceil(done.counts.listed / 100));
     expect(await documents(linkId)).toHaveLength(done.counts.listed);
-    const link = (await new Links(deps.tables.connectors).get(linkId))!;
+    const link = (await Links.of(deps).get(linkId))!;
     expect(link).toMatchObject({
       cursor: expect.any(String),
       lastRun: { jobId: run.id, status: 'succeeded' },
@@ -380,7 +380,7 @@ describe('the sync sweep', () => {
     const { linkId } = await linked('acct-unit-schedule', { schedule: 15 });
     expect((await runSyncSweep(deps, { log })).started).toBe(1);
     await drive();
-    let link = (await new Links(deps.tables.connectors).get(linkId))!;
+    let link = (await Links.of(deps).get(linkId))!;
     expect(link.lastRun).toMatchObject({ status: 'succeeded' });
     expect(link.nextRunAt).toBeGreaterThan(clock.now());
 
@@ -388,7 +388,7 @@ describe('the sync sweep', () => {
     await setProviderEnabled({ tables: deps.tables, clock }, ORG, 'practice', false);
     clock.advance(16 * 60_000);
     expect((await runSyncSweep(deps, { log })).skipped).toBe(1);
-    link = (await new Links(deps.tables.connectors).get(linkId))!;
+    link = (await Links.of(deps).get(linkId))!;
     expect(link.lastSkip).toMatchObject({ reason: 'provider_disabled' });
     expect(link.nextRunAt).toBeGreaterThan(clock.now());
 

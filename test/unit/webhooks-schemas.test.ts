@@ -4,7 +4,7 @@ import {
   REFUSED_ADDRESS_MESSAGE,
   shownErrorMessage,
 } from '../../functions/webhooks/domain/addresses';
-import { attemptView } from '../../functions/webhooks/domain/records';
+import { toAttemptView } from '../../functions/webhooks/api/views';
 import { endpointUrlProblem } from '../../functions/webhooks/domain/endpoint-schemas';
 
 describe('endpoint URL rules', () => {
@@ -123,7 +123,7 @@ describe('address classification', () => {
 describe('refused-address messages', () => {
   it('shows neither the address nor its class in attempt history or lastError', () => {
     const stored = 'Refused to connect to private address 10.1.2.3';
-    const attempt = attemptView({
+    const attempt = toAttemptView({
       deliveryId: 'dlv_x',
       attempt: 1,
       cycle: 1,

@@ -7,6 +7,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { getOptionalStringFromEnv } from '../../platform/config';
 
 /** A client, or the promise of one (adapters accept both, so tests can pass a ready client). */
 export type ClientRef<T> = T | Promise<T>;
@@ -54,7 +55,9 @@ export function sfn(): Promise<SFNClient> {
 
 export function s3(): Promise<S3Client> {
   // An emulator endpoint (moto, LocalStack) serves buckets by path, not by virtual host.
-  const emulated = Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL);
+  const emulated = Boolean(
+    getOptionalStringFromEnv('AWS_ENDPOINT_URL_S3') ?? getOptionalStringFromEnv('AWS_ENDPOINT_URL'),
+  );
   s3Client ??= Promise.all([import('@aws-sdk/client-s3'), import('./tracing')]).then(
     ([{ S3Client }, { traced }]) => traced(new S3Client({ forcePathStyle: emulated })),
   );

@@ -16,7 +16,7 @@ import {
   pendingConnectionView,
   providerListView,
   providerSettingView,
-} from '../domain/views';
+} from './views';
 import { jobIdPath } from './job-schemas';
 import { createExportBody, createLinkBody, linkIdPath, sourcesQuery } from './import-schemas';
 import { paginationQuery } from '../../platform/pagination';

@@ -94,7 +94,7 @@ export async function describeConnectLink(
   deps: Pick<Deps, 'tables' | 'clock'>,
   token: string,
 ): Promise<{ providerName: string }> {
-  const link = await usableLink(new ConnectFlowRepository(deps.tables.connectors), token, deps.clock.now());
+  const link = await usableLink(ConnectFlowRepository.of(deps), token, deps.clock.now());
   return { providerName: PROVIDERS[link.provider].displayName };
 }
 
@@ -104,14 +104,14 @@ export async function openConnectLink(
   config: ConnectorConfig,
   input: { token: string; cookieHeader?: string; baseUrl: string },
 ): Promise<FlowRedirect> {
-  const flows = new ConnectFlowRepository(deps.tables.connectors);
+  const flows = ConnectFlowRepository.of(deps);
   const hash = sha256(input.token);
   const now = deps.clock.now();
   const link = await usableLink(flows, input.token, now);
   if (!(await flows.consumeLink(hash, now)))
     throw new NotFoundError('This connect link has already been used');
 
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
+  const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) throw new NotFoundError('This connect link is not valid');
   const end = (outcome: ReturnError): FlowRedirect => ({
     location: appendQuery(connection.returnUrl, 'error', outcome),
@@ -198,8 +198,8 @@ async function loadFlow(
   const { payload } = check;
   if (payload.p !== input.provider) throw invalid();
   const [flow, connection] = await Promise.all([
-    new ConnectFlowRepository(deps.tables.connectors).getFlow(payload.n),
-    new ConnectionRepository(deps.tables.connectors).get(payload.c),
+    ConnectFlowRepository.of(deps).getFlow(payload.n),
+    ConnectionRepository.of(deps).get(payload.c),
   ]);
   if (!flow || !connection || flow.connectionId !== connection.id) throw invalid();
   return { nonce: payload.n, flow, connection, inDate: check.ok };
@@ -215,7 +215,7 @@ async function flowRefusal(
   log: Logger,
 ): Promise<ReturnError | undefined> {
   if (!inDate || now > flow.flowExpiresAt) return 'oauth_flow_inactive';
-  if (!(await new ConnectFlowRepository(deps.tables.connectors).consumeFlow(nonce, now))) {
+  if (!(await ConnectFlowRepository.of(deps).consumeFlow(nonce, now))) {
     return 'oauth_flow_inactive';
   }
   const cookie = readCookie(input.cookieHeader, BROWSER_COOKIE);
@@ -447,7 +447,7 @@ async function attach(
   deadline: ProviderDeadline,
 ): Promise<string | undefined> {
   const { organizationId, provider } = pending;
-  const store = new ConnectionRepository(deps.tables.connectors);
+  const store = ConnectionRepository.of(deps);
   for (let attempt = 0; attempt < 5; attempt++) {
     const holderId = await store.accountHolder(organizationId, provider, account.external_id);
     const holder = holderId && holderId !== pending.id ? await store.get(holderId) : undefined;

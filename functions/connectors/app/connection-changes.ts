@@ -30,7 +30,7 @@ export async function transition(
   command: ConnectionCommand,
   log: Logger,
 ): Promise<Transition> {
-  const repository = new ConnectionRepository(deps.tables.connectors);
+  const repository = ConnectionRepository.of(deps);
   const id = typeof connection === 'string' ? connection : connection.id;
   let read = typeof connection === 'string' ? undefined : connection;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -63,7 +63,7 @@ export async function flushConnection(
 ): Promise<boolean> {
   const events = pendingEvents(connection);
   if (!events.length) return true;
-  const repository = new ConnectionRepository(deps.tables.connectors);
+  const repository = ConnectionRepository.of(deps);
   try {
     await flushOutbox(deps, events, (event) => repository.acknowledge(connection.id, event.id));
     return true;

@@ -21,7 +21,7 @@ import { ConnectionRepository } from '../infra/repositories/connections';
 import { ConnectFlowRepository } from '../infra/repositories/connect-flows';
 import { flushConnection, transition } from './connection-changes';
 import { effectiveStatus } from '../domain/token-policy';
-import type { Connection, ConnectionDetail, ConnectionList, PendingConnection } from '../domain/views';
+import type { Connection, ConnectionDetail, ConnectionList, PendingConnection } from '../api/views';
 
 /** Statuses of a connection that holds a live grant: completing a flow for its account reconnects it. */
 export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set(APPLIES_FROM.reconnect);
@@ -29,7 +29,7 @@ export const ACTIVE_STATUSES: ReadonlySet<ConnectionStatus> = new Set(APPLIES_FR
 /** Links and flow records are kept a day past expiry so a late visit still reads 410, not 404. */
 export const RECORD_GRACE_SECONDS = 24 * 3600;
 
-export type { Connection } from '../domain/views';
+export type { Connection } from '../api/views';
 
 export const tokenContext = (organizationId: string, connectionId: string) => ({
   organization: organizationId,
@@ -80,7 +80,7 @@ export async function createConnection(
   const now = deps.clock.now();
   const id = newId('conn');
   const createdAt = now;
-  await new ConnectionRepository(deps.tables.connectors).create({
+  await ConnectionRepository.of(deps).create({
     id,
     organizationId,
     provider: input.provider,
@@ -91,7 +91,7 @@ export async function createConnection(
     updatedAt: createdAt,
   });
   return mintConnectLink(
-    new ConnectFlowRepository(deps.tables.connectors),
+    ConnectFlowRepository.of(deps),
     { id, organizationId, provider: input.provider, scopeTier: tier },
     now,
     baseUrl,
@@ -133,22 +133,13 @@ export async function reissueConnectLink(
   connectionId: string,
   baseUrl: string,
 ): Promise<PendingConnection> {
-  const connection = await owned(
-    new ConnectionRepository(deps.tables.connectors),
-    organizationId,
-    connectionId,
-  );
+  const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   if (connection.status !== 'pending') {
     throw new ConflictError(
       `The connection created with this Idempotency-Key is ${connection.status}; GET /connectors/v1/connections/${connectionId}`,
     );
   }
-  return mintConnectLink(
-    new ConnectFlowRepository(deps.tables.connectors),
-    connection,
-    deps.clock.now(),
-    baseUrl,
-  );
+  return mintConnectLink(ConnectFlowRepository.of(deps), connection, deps.clock.now(), baseUrl);
 }
 
 /** The organization's connection; another organization's id reads as not found. */
@@ -168,7 +159,7 @@ export async function getConnection(
   organizationId: string,
   id: string,
 ): Promise<ConnectionDetail> {
-  const store = new ConnectionRepository(deps.tables.connectors);
+  const store = ConnectionRepository.of(deps);
   const item = await owned(store, organizationId, id);
   const [enabled, history] = await Promise.all([
     isProviderEnabled(deps, organizationId, item.provider),
@@ -186,7 +177,7 @@ export async function listConnections(
   query: Pagination & { provider?: ProviderId; status?: ConnectionStatus },
 ): Promise<ConnectionList> {
   const now = deps.clock.now();
-  const window = await new ConnectionRepository(deps.tables.connectors).list(
+  const window = await ConnectionRepository.of(deps).list(
     organizationId,
     query,
     (c) =>
@@ -291,7 +282,7 @@ export async function disconnect(
   options: { purge?: boolean } = {},
 ): Promise<void> {
   const purge = options.purge ?? false;
-  const store = new ConnectionRepository(deps.tables.connectors);
+  const store = ConnectionRepository.of(deps);
   const connection = await owned(store, organizationId, id);
   if (connection.status === 'revoked') {
     await flushConnection(deps, connection, log);

@@ -21,7 +21,7 @@ import {
   exportUploadKey,
 } from '../domain/sync-policy';
 import { owned } from './connections';
-import type { ExportJob, JobStarted } from '../domain/views';
+import type { ExportJob, JobStarted } from '../api/views';
 import type { JobItem } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
@@ -86,7 +86,7 @@ export async function startExport(
   input: ExportInput,
   log: Logger,
 ): Promise<JobStarted> {
-  const store = new ConnectionRepository(deps.tables.connectors);
+  const store = ConnectionRepository.of(deps);
   const connection = await owned(store, organizationId, connectionId);
   await requireUsable(deps, connection);
   const tokens = await store.getTokens(connectionId);
@@ -132,7 +132,7 @@ export async function startExport(
     createdAt: now,
     updatedAt: now,
   };
-  await new JobRepository(deps.tables.connectors).create(job, { heartbeatAt: now + STALE_JOB_MS });
+  await JobRepository.of(deps).create(job, { heartbeatAt: now + STALE_JOB_MS });
   await queueStep(deps, job);
   log.info('export started', { jobId: job.id, connectionId, documents: documentIds.length });
   return { id: job.id, status: 'processing' };
@@ -170,7 +170,7 @@ async function exportPage(
   job: ExportJobRecord,
   options: ExportOptions,
 ): Promise<StepResult> {
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(job.connectionId);
+  const connection = await ConnectionRepository.of(deps).get(job.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
   const api = contentFor(config, connection.provider);
   const ids = job.documentIds.slice(job.position, job.position + EXPORT_PAGE_SIZE);
@@ -204,7 +204,7 @@ async function exportDocument(
     return { outcome: 'failed', failure: { document_id: objectId, reason: 'document_not_found' } };
   if (document.size > MAX_FILE_BYTES)
     return { outcome: 'failed', failure: { document_id: objectId, reason: 'too_large' } };
-  const ledger = new Ledger(deps.tables.connectors);
+  const ledger = Ledger.of(deps);
   const previous = await ledger.getExport(job.connectionId, job.destination, job.vaultId, objectId);
   if (previous?.exportedVersion === document.version) {
     return { outcome: previous.lastJobId === job.id ? 'exported' : 'unchanged' };

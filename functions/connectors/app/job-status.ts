@@ -1,7 +1,7 @@
 // GET /connectors/jobs/{id}: any connector job of the organization, in the view of its kind.
 import type { Deps } from '../../platform/ports';
 import { NotFoundError } from '../../platform/errors';
-import type { ConnectorJob } from '../domain/views';
+import type { ConnectorJob } from '../api/views';
 import type { ExportJobRecord } from './exports';
 import { exportView } from './exports';
 import { JobRepository } from '../infra/repositories/jobs';
@@ -15,9 +15,10 @@ export async function getConnectorJob(
   organizationId: string,
   id: string,
 ): Promise<ConnectorJob> {
-  const job = await new JobRepository(deps.tables.connectors).find<
-    PurgeJobRecord | SyncJobRecord | ExportJobRecord
-  >(organizationId, id);
+  const job = await JobRepository.of(deps).find<PurgeJobRecord | SyncJobRecord | ExportJobRecord>(
+    organizationId,
+    id,
+  );
   if (!job) throw new NotFoundError('Job not found');
   switch (job.kind) {
     case 'purge':

@@ -88,7 +88,7 @@ export async function queueStep(
   const ticket = job.ticket + 1;
   // The heartbeat: the sync sweep re-drives the job if nothing advanced it by then (a lost message).
   const heartbeatAt = now + delaySeconds * 1000 + STALE_JOB_MS;
-  const moved = await new JobRepository(deps.tables.connectors).nextTicket(
+  const moved = await JobRepository.of(deps).nextTicket(
     job.id,
     job.ticket,
     { ...set, updatedAt: now },
@@ -110,7 +110,7 @@ export async function advanceJob<J extends SteppedJob>(
   spec: StepSpec<J>,
   log: Logger,
 ): Promise<void> {
-  const jobs = new JobRepository(deps.tables.connectors);
+  const jobs = JobRepository.of(deps);
   const job = await jobs.get<J>(message.jobId);
   if (!job || job.kind !== spec.kind || job.status !== 'processing' || job.ticket !== message.ticket) {
     log.info('stale job message dropped', { jobId: message.jobId, ticket: message.ticket });
@@ -198,7 +198,7 @@ async function afterFailure<J extends SteppedJob>(
       : failure
         ? 'provider_unavailable'
         : 'internal_error';
-  await decide(new JobRepository(deps.tables.connectors), now, job, { status: 'failed', reason }, spec);
+  await decide(JobRepository.of(deps), now, job, { status: 'failed', reason }, spec);
 }
 
 /** Records an outcome decided outside a step's commit (a failure), then finishes the job. */
@@ -244,7 +244,7 @@ export const steppedJobView = (job: SteppedJob) => ({
 
 /** The fields the event of every finished run or export carries ('unknown' provider once the connection is gone). */
 export async function finishedEventFields(deps: Deps, job: SteppedJob & { vaultId: string }) {
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(job.connectionId);
+  const connection = await ConnectionRepository.of(deps).get(job.connectionId);
   return {
     connectionId: job.connectionId,
     provider: connection?.provider ?? 'unknown',

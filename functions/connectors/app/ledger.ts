@@ -14,7 +14,7 @@ export async function importDocument(
   file: { sourceId: string; name: string; version: string; contentType: string; content: Readable },
   run: { jobId: string; outcome: 'imported' | 'updated' },
 ): Promise<{ objectId: string; vaultVersion: number; size: number; chunkCount: number }> {
-  const ledger = new Ledger(deps.tables.connectors);
+  const ledger = Ledger.of(deps);
   const { ref } = ledger.entryFor(link, file.sourceId);
   const now = deps.clock.now();
   await ledger.recordIntent({

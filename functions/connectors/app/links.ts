@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
-import type { ImportLinkView } from '../domain/views';
+import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
 import { nextScheduledRun } from '../domain/sync-policy';
@@ -64,13 +64,9 @@ export async function createLink(
   input: CreateLinkInput,
   log: Logger,
 ): Promise<ImportLinkView> {
-  const connection = await owned(
-    new ConnectionRepository(deps.tables.connectors),
-    organizationId,
-    connectionId,
-  );
+  const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
-  const links = new Links(deps.tables.connectors);
+  const links = Links.of(deps);
   const twin = (await links.all(connectionId)).find(
     (l) => l.vaultId === input.vault_id && l.sourceId === input.source.id,
   );
@@ -108,12 +104,12 @@ export async function createLink(
 }
 
 export async function getLink(deps: Deps, organizationId: string, id: string): Promise<ImportLinkView> {
-  return linkView(await new Links(deps.tables.connectors).owned(organizationId, id));
+  return linkView(await Links.of(deps).owned(organizationId, id));
 }
 
 export async function listLinks(deps: Deps, organizationId: string, connectionId: string, page: Pagination) {
-  await owned(new ConnectionRepository(deps.tables.connectors), organizationId, connectionId);
-  const window = await new Links(deps.tables.connectors).list(connectionId, page);
+  await owned(ConnectionRepository.of(deps), organizationId, connectionId);
+  const window = await Links.of(deps).list(connectionId, page);
   return {
     data: window.items.map(linkView),
     limit: page.limit,
@@ -127,7 +123,7 @@ export async function listLinks(deps: Deps, organizationId: string, connectionId
  * ledger, so a purge of the connection still finds them. A run in flight stops at its next step.
  */
 export async function deleteLink(deps: Deps, organizationId: string, id: string, log: Logger): Promise<void> {
-  const links = new Links(deps.tables.connectors);
+  const links = Links.of(deps);
   const link = await links.owned(organizationId, id);
   await links.delete(link.id);
   log.info('import link deleted', { linkId: link.id, activeRunId: link.activeRunId });
@@ -140,8 +136,8 @@ export async function listLinkDocuments(
   linkId: string,
   page: Pagination,
 ) {
-  const link = await new Links(deps.tables.connectors).owned(organizationId, linkId);
-  const window = await new Ledger(deps.tables.connectors).listForLink(link.connectionId, link.id, page);
+  const link = await Links.of(deps).owned(organizationId, linkId);
+  const window = await Ledger.of(deps).listForLink(link.connectionId, link.id, page);
   return {
     data: window.items.map((entry) => ({
       document_id: entry.objectId,

@@ -113,7 +113,7 @@ async function refreshedAfterRefusal(
   refusedVersion: number,
   lifecycle: { log: Logger; sleep?: (ms: number) => Promise<void> },
 ): Promise<boolean> {
-  const store = new ConnectionRepository(deps.tables.connectors);
+  const store = ConnectionRepository.of(deps);
   const [connection, tokens] = await Promise.all([store.get(connectionId), store.getTokens(connectionId)]);
   if (!connection || !tokens) throw new ConnectionUnusableError(connectionId, 'revoked');
   if (tokens.tokenVersion > refusedVersion) return true; // refreshed by someone else meanwhile

@@ -3,7 +3,7 @@ import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS, providerConfigured } from '../domain/providers';
-import type { ProviderSetting, ProviderView } from '../domain/views';
+import type { ProviderSetting, ProviderView } from '../api/views';
 import { ProviderSettings } from '../infra/repositories/provider-settings';
 
 export function isProviderEnabled(
@@ -11,7 +11,7 @@ export function isProviderEnabled(
   organizationId: string,
   provider: ProviderId,
 ): Promise<boolean> {
-  return new ProviderSettings(deps.tables.connectors).isEnabled(organizationId, provider);
+  return ProviderSettings.of(deps).isEnabled(organizationId, provider);
 }
 
 /** Every provider's switch for an organization (on unless turned off). */
@@ -19,7 +19,7 @@ export function enabledProviders(
   deps: Pick<Deps, 'tables'>,
   organizationId: string,
 ): Promise<Record<ProviderId, boolean>> {
-  return new ProviderSettings(deps.tables.connectors).all(organizationId);
+  return ProviderSettings.of(deps).all(organizationId);
 }
 
 /** Turns a provider off (or on again) for the whole organization; connections and credentials stay. */
@@ -30,7 +30,7 @@ export async function setProviderEnabled(
   enabled: boolean,
 ): Promise<ProviderSetting> {
   const updatedAt = deps.clock.now();
-  await new ProviderSettings(deps.tables.connectors).set(organizationId, provider, enabled, updatedAt);
+  await ProviderSettings.of(deps).set(organizationId, provider, enabled, updatedAt);
   return { provider, enabled, updated_at: isoTime(updatedAt) };
 }
 

@@ -14,7 +14,7 @@ import { JobRepository } from '../infra/repositories/jobs';
 import type { LedgerEntryRef } from '../infra/repositories/ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
-import type { JobStarted, PurgeJob } from '../domain/views';
+import type { JobStarted, PurgeJob } from '../api/views';
 
 /** Ledger entries per page: a page is one task, and an execution has room for about 1,700 of them. */
 export const PURGE_PAGE_SIZE = 500;
@@ -71,7 +71,7 @@ async function ensureStarted(
   try {
     // The job id names the execution: starting twice (a repeated DELETE after a crash) starts it once.
     const executionId = await deps.workflows.start('purge', input, job.id);
-    await new JobRepository(deps.tables.connectors).setExecution(job.id, executionId);
+    await JobRepository.of(deps).setExecution(job.id, executionId);
   } catch (error) {
     await failProcessingJob(deps, job.id, 'The purge workflow could not be started');
     throw error;
@@ -84,7 +84,7 @@ async function failProcessingJob(
   jobId: string,
   reason: string,
 ): Promise<void> {
-  await new JobRepository(deps.tables.connectors).failProcessing(jobId, reason, deps.clock.now());
+  await JobRepository.of(deps).failProcessing(jobId, reason, deps.clock.now());
 }
 
 const ENDED_UNMARKED = (status: string) =>
@@ -116,9 +116,9 @@ export async function startPurge(
   connectionId: string,
   options: { pageSize?: number } = {},
 ): Promise<JobStarted> {
-  const ports = { tables: deps.tables, clock: deps.clock, workflows: deps.workflows };
-  const jobs = new JobRepository(deps.tables.connectors);
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(connectionId);
+  const ports: Pick<PurgeDeps, 'tables' | 'clock' | 'workflows'> = deps;
+  const jobs = JobRepository.of(deps);
+  const connection = await ConnectionRepository.of(deps).get(connectionId);
   if (!connection || connection.organizationId !== organizationId)
     throw new NotFoundError('Connection not found');
   if (connection.status !== 'revoked') {
@@ -211,10 +211,10 @@ export async function purgePage(
   input: PurgePageInput,
   log?: Logger,
 ): Promise<PurgePageResult> {
-  const jobs = new JobRepository(deps.tables.connectors);
+  const jobs = JobRepository.of(deps);
   const job = await jobFor(jobs, input);
   if (job.status !== 'processing') throw new PurgeRefusedError(`Job ${job.id} is already ${job.status}`);
-  const ledger = new Ledger(deps.tables.connectors);
+  const ledger = Ledger.of(deps);
   const start = input.cursor ?? FIRST_PAGE;
   const size = input.pageSize ?? PURGE_PAGE_SIZE;
 
@@ -278,12 +278,12 @@ export async function finishPurge(
   input: FinishPurgeInput,
   log?: Logger,
 ): Promise<JobView> {
-  const jobs = new JobRepository(deps.tables.connectors);
+  const jobs = JobRepository.of(deps);
   const job = await jobFor(jobs, input);
   if (job.status !== 'processing') return jobView(job);
   let status: JobStatus = input.outcome;
   let reason = input.outcome === 'failed' ? failureReason(input.error) : undefined;
-  if (status === 'succeeded' && !(await new Ledger(deps.tables.connectors).isEmpty(job.connectionId))) {
+  if (status === 'succeeded' && !(await Ledger.of(deps).isEmpty(job.connectionId))) {
     status = 'failed';
     reason = 'Ledger entries remained after the last page';
   }

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import type { SourceEntry } from '../infra/content';
-import type { SourceView } from '../domain/views';
+import type { SourceView } from '../api/views';
 import { owned } from './connections';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -28,11 +28,7 @@ export async function browseSources(
   query: { parent?: string; limit: number; page_token?: string },
   log: Logger,
 ): Promise<{ data: SourceView[]; next_page_token: string | null }> {
-  const connection = await owned(
-    new ConnectionRepository(deps.tables.connectors),
-    organizationId,
-    connectionId,
-  );
+  const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
   const api = contentFor(config, connection.provider);
   try {

@@ -41,7 +41,7 @@ export async function runRefreshSweep(
   config: ConnectorConfig,
   options: SweepOptions,
 ): Promise<SweepSummary> {
-  const store = new ConnectionRepository(deps.tables.connectors);
+  const store = ConnectionRepository.of(deps);
   const startedAt = deps.clock.now();
   const switches = new Map<string, Promise<boolean>>();
   const context: SweepContext = {

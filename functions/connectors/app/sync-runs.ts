@@ -23,7 +23,7 @@ import {
   STALE_JOB_MS,
   ingestEventId,
 } from '../domain/sync-policy';
-import type { SyncJob } from '../domain/views';
+import type { SyncJob } from '../api/views';
 import type { JobItem } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
@@ -100,9 +100,9 @@ export async function startRun(
   trigger: SyncJobRecord['trigger'],
   log: Logger,
 ): Promise<{ id: string; status: 'processing' | 'succeeded' | 'failed'; started: boolean }> {
-  const links = new Links(deps.tables.connectors);
+  const links = Links.of(deps);
   const link = await links.owned(organizationId, linkId);
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
+  const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) throw new NotFoundError('Import link not found');
   await requireUsable(deps, connection);
   const active = await activeRun(deps, link);
@@ -131,7 +131,7 @@ export async function startRun(
   };
   // The job first, then the claim: a crash in between leaves a job the sweep re-drives and the first
   // step fails as superseded, never a link claimed by a run that does not exist.
-  const jobs = new JobRepository(deps.tables.connectors);
+  const jobs = JobRepository.of(deps);
   await jobs.create(job, { runOf: link.id, heartbeatAt: now + STALE_JOB_MS });
   if (!(await links.claimRun(link.id, job.id, now))) {
     await jobs.delete(job.id);
@@ -147,9 +147,9 @@ export async function startRun(
 /** The link's run in flight; a claim left by a run that already finished is released. */
 async function activeRun(deps: Deps, link: ImportLinkItem): Promise<SyncJobItem | undefined> {
   if (!link.activeRunId) return undefined;
-  const job = await new JobRepository(deps.tables.connectors).get<SyncJobRecord>(link.activeRunId);
+  const job = await JobRepository.of(deps).get<SyncJobRecord>(link.activeRunId);
   if (job?.status === 'processing') return job;
-  await new Links(deps.tables.connectors).update(
+  await Links.of(deps).update(
     link.id,
     { remove: ['activeRunId'] },
     {
@@ -163,8 +163,8 @@ async function activeRun(deps: Deps, link: ImportLinkItem): Promise<SyncJobItem 
 
 /** A link's runs, newest first. */
 export async function listRuns(deps: Deps, organizationId: string, linkId: string, page: Pagination) {
-  const link = await new Links(deps.tables.connectors).owned(organizationId, linkId);
-  const window = await new JobRepository(deps.tables.connectors).listRuns<SyncJobRecord>(link.id, page);
+  const link = await Links.of(deps).owned(organizationId, linkId);
+  const window = await JobRepository.of(deps).listRuns<SyncJobRecord>(link.id, page);
   return {
     data: window.items.map(syncRunView),
     limit: page.limit,
@@ -198,10 +198,10 @@ async function syncPage(
   job: SyncJobRecord,
   options: SyncOptions,
 ): Promise<StepResult> {
-  const link = await new Links(deps.tables.connectors).get(job.linkId);
+  const link = await Links.of(deps).get(job.linkId);
   if (!link) return { outcome: { status: 'failed', reason: 'link_deleted' } };
   if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
+  const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>
@@ -273,7 +273,7 @@ async function importFiles(
 
 async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {
   const { link, job } = context;
-  const ledger = new Ledger(deps.tables.connectors);
+  const ledger = Ledger.of(deps);
   const { ref, get } = ledger.entryFor(link, file.id);
   const entry = await get();
   if (file.deleted) {
@@ -352,7 +352,7 @@ async function finishRun(
   const { outcome } = job;
   const now = deps.clock.now();
   const counts = countsOf(job);
-  await new Links(deps.tables.connectors).update(
+  await Links.of(deps).update(
     job.linkId,
     {
       set: {

@@ -42,7 +42,7 @@ export async function runSyncSweep(
         summary.truncated = true;
         break;
       }
-      const page = await syncDuePage(deps.tables.connectors, shard, cursor, PAGE_SIZE);
+      const page = await syncDuePage(deps, shard, cursor, PAGE_SIZE);
       const due = page.items.filter((item) => item.dueAt <= startedAt);
       for (const item of due) {
         summary.entries++;
@@ -66,7 +66,7 @@ export async function runSyncSweep(
 
 /** Why a scheduled run cannot start now, or undefined when it can. */
 async function skipReason(deps: Deps, link: ImportLinkItem): Promise<string | undefined> {
-  const connection = await new ConnectionRepository(deps.tables.connectors).get(link.connectionId);
+  const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   const status = connection ? effectiveStatus(connection, deps.clock.now()) : 'revoked';
   if (status === 'revoked' || status === 'pending' || status === 'reauth_required')
     return `connection_${status}`;
@@ -75,7 +75,7 @@ async function skipReason(deps: Deps, link: ImportLinkItem): Promise<string | un
 }
 
 async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<SyncSweepOutcome> {
-  const links = new Links(deps.tables.connectors);
+  const links = Links.of(deps);
   const link = await links.get(linkId);
   const now = deps.clock.now();
   if (!link) return 'cleaned';
@@ -114,7 +114,7 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
 }
 
 async function redrive(deps: Deps, jobId: string, log: Logger): Promise<SyncSweepOutcome> {
-  const jobs = new JobRepository(deps.tables.connectors);
+  const jobs = JobRepository.of(deps);
   const job = await jobs.get<SteppedJob>(jobId);
   if (!job) return 'cleaned';
   if (job.status !== 'processing') {

@@ -199,7 +199,7 @@ export async function refreshConnection(
   when: 'due' | 'expired' | 'always',
   options: LifecycleOptions,
 ): Promise<RefreshOutcome> {
-  const repository = new ConnectionRepository(deps.tables.connectors);
+  const repository = ConnectionRepository.of(deps);
   const freshness = tokenFreshness(tokens, deps.clock.now());
   if (when !== 'always' && (freshness === 'fresh' || (when === 'expired' && freshness === 'due'))) {
     return { outcome: 'fresh', tokens };
@@ -287,7 +287,7 @@ export async function markReauthRequired(
   version: number,
   options: LifecycleOptions,
 ): Promise<RefreshOutcome | undefined> {
-  const repository = new ConnectionRepository(deps.tables.connectors);
+  const repository = ConnectionRepository.of(deps);
   const stored = await repository.getTokens(connectionId);
   if (!stored) return { outcome: 'gone' };
   if (stored.tokenVersion > version) return { outcome: 'refreshed_elsewhere', tokens: stored };
@@ -360,7 +360,7 @@ export async function getAccessToken(
   connectionId: string,
   options: LifecycleOptions,
 ): Promise<AccessToken> {
-  const repository = new ConnectionRepository(deps.tables.connectors);
+  const repository = ConnectionRepository.of(deps);
   const sleep = options.sleep ?? realSleep;
   for (let wait = 0; wait < MAX_WAITS; wait++) {
     let connection = await repository.get(connectionId);
@@ -433,7 +433,7 @@ export async function sweepEntry(
   entry: DueEntry,
   context: SweepContext,
 ): Promise<SweepOutcome> {
-  const repository = new ConnectionRepository(deps.tables.connectors);
+  const repository = ConnectionRepository.of(deps);
   const { connectionId, kind } = entry;
   let connection = await repository.get(connectionId);
   if (kind === 'CONN') {

@@ -6,8 +6,8 @@
 // errorType) and a cause shaped like a Lambda error payload. The message is deleted once answered.
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import type { ClientRef } from '../../adapters/aws/clients';
-import { sfn, sqs } from '../../adapters/aws/clients';
+import type { ClientRef } from '../../compose/aws';
+import { sfn, sqs } from '../../compose/aws';
 import type { EventSourceLog } from './event-source';
 
 const POLL_SECONDS = 20;

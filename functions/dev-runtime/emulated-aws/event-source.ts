@@ -8,8 +8,8 @@
 // invocations run at once, as the mapping's maximum concurrency allows.
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { ClientRef } from '../../adapters/aws/clients';
-import { sqs } from '../../adapters/aws/clients';
+import type { ClientRef } from '../../compose/aws';
+import { sqs } from '../../compose/aws';
 
 const commands = () => import('@aws-sdk/client-sqs');
 

@@ -25,7 +25,7 @@ import {
   QUEUE_WORKERS,
   WORKFLOW_TASKS,
 } from '../../platform/workers';
-import { kms, s3, sfn, sqs } from '../../adapters/aws/clients';
+import { kms, s3, sfn, sqs } from '../../compose/aws';
 
 const DAY_SECONDS = 24 * 3600;
 

@@ -47,7 +47,7 @@ export function devLedgerHooks(deps: Deps): Extension {
     };
     const count = Math.min(Math.max(Number(input.count ?? 1), 0), MAX_SEED);
     const connection = input.connectionId
-      ? await new ConnectionRepository(deps.tables.connectors).get(input.connectionId)
+      ? await ConnectionRepository.of(deps).get(input.connectionId)
       : undefined;
     if (!connection) return answer(404, { error: { code: 'NOT_FOUND', message: 'Connection not found' } });
     const now = deps.clock.now();
@@ -61,7 +61,7 @@ export function devLedgerHooks(deps: Deps): Extension {
       createdAt: now,
       updatedAt: now,
     };
-    await new Links(deps.tables.connectors).put(link);
+    await Links.of(deps).put(link);
     const objectIds: string[] = [];
     for (let i = 0; i < count; i++) {
       const stored = await importDocument(

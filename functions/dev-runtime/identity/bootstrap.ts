@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLocalJWKSet } from 'jose';
-import { Directory } from '../../directory/index';
+import { Directory, directoryRepositories } from '../../directory/index';
 import type { ConsoleSession } from '../../platform/console-sessions';
 import {
   DEV_CONSOLE_AUDIENCE,
@@ -60,7 +60,7 @@ export async function ensureDevCredentials(
   baseUrl: string,
 ): Promise<{ credentials: DevCredentials; created: boolean; path: string }> {
   const path = join(dataDir, 'credentials.json');
-  const directory = new Directory(deps.tables.platform, deps.clock);
+  const directory = new Directory(directoryRepositories(deps), deps.clock);
   const idp = await loadDevConsoleIdentityProvider(dataDir);
   const write = (credentials: DevCredentials) =>
     writeFileSync(path, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });

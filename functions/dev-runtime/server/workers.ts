@@ -4,7 +4,7 @@
 // dead letters, and the function timeout. On the aws adapters the emulated runtime's event sources do
 // this instead (./emulated-aws.ts).
 import type { SQSBatchResponse } from 'aws-lambda';
-import { LocalQueue } from '../../adapters/local/local-queue';
+import { LocalQueue } from '../../compose/local';
 import type { Deps } from '../../platform/ports';
 import { QUEUE_NAMES, QUEUE_WORKERS } from '../../platform/workers';
 import type { HandlerLoader } from './lambda-runtime';

@@ -2,7 +2,7 @@
 // console with a console session, never with an API key.
 import type { RouteDefinition } from '../../platform/route-types';
 import { paginationQuery } from '../../platform/pagination';
-import { applicationListView, keyBindingView } from '../domain/views';
+import { applicationListView, keyBindingView } from './views';
 import { applicationKeyPath } from './schemas';
 
 const APPLICATION_KEY = '/connectors/v1/applications/{id}/keys/{keyId}';

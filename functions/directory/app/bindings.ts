@@ -11,42 +11,17 @@ import {
   PermissionDeniedError,
 } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { queryAll } from '../../platform/pagination';
-import type { Item, Table } from '../../platform/ports';
-import type { ApiKeyRecord, Application } from './directory';
+import type { ApiKeyRecord, Application, KeyBinding } from '../domain/records';
+import type { DirectoryRepositories } from '../infra/repositories';
 import { Directory } from './directory';
-import type { KeyBindingBody } from '../domain/views';
+import type { KeyBindingBody } from '../api/views';
 
-export interface KeyBinding {
-  id: string;
-  applicationId: string;
-  apiKeyId: string;
-  organizationId: string;
-  createdAt: number;
-  /** The console user who made it. */
-  createdBy: string;
-}
-
-export type { KeyBindingBody } from '../domain/views';
-
-type BindingItem = Item & KeyBinding;
+export type { KeyBinding } from '../domain/records';
+export type { KeyBindingBody } from '../api/views';
 
 export const BINDING_ROLES: readonly ConsoleRole[] = ['owner', 'admin'];
 
-/** Keyed by the API key: the conditional put on this one item is what makes a key single-bound. */
-const bindingKey = (apiKeyId: string) => ({ pk: `KEY#${apiKeyId}`, sk: 'BINDING' });
-const applicationKeys = (applicationId: string) => `APP#${applicationId}#KEYS`;
-
 const MAX_ATTEMPTS = 3;
-
-const bindingOf = ({
-  id,
-  applicationId,
-  apiKeyId,
-  organizationId,
-  createdAt,
-  createdBy,
-}: BindingItem): KeyBinding => ({ id, applicationId, apiKeyId, organizationId, createdAt, createdBy });
 
 export const bindingBody = (binding: KeyBinding): KeyBindingBody => ({
   id: binding.id,
@@ -58,10 +33,10 @@ export class KeyBindings {
   private readonly directory: Directory;
 
   constructor(
-    private readonly table: Table,
+    private readonly repositories: DirectoryRepositories,
     private readonly clock: Clock,
   ) {
-    this.directory = new Directory(table, clock);
+    this.directory = new Directory(repositories, clock);
   }
 
   /**
@@ -74,10 +49,8 @@ export class KeyBindings {
       throw new InvalidRequestError('System keys belong to platform services and cannot be bound');
     }
     if (key.revokedAt) throw new NotFoundError('API key not found');
-    const item: BindingItem = {
-      ...bindingKey(key.id),
-      gsi1pk: applicationKeys(application.id),
-      gsi1sk: key.id,
+    // One binding per key: the repository's conditional create is what makes a key single-bound.
+    const binding: KeyBinding = {
       id: newId('bnd'),
       applicationId: application.id,
       apiKeyId: key.id,
@@ -87,8 +60,8 @@ export class KeyBindings {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.table.put(item, { itemExists: false });
-        return bindingOf(item);
+        await this.repositories.bindings.create(binding);
+        return binding;
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
       }
@@ -113,11 +86,7 @@ export class KeyBindings {
   /** Operator path (admin CLI): no session, the caller has table access. */
   async remove(applicationId: string, apiKeyId: string): Promise<void> {
     try {
-      await this.table.delete(bindingKey(apiKeyId), {
-        attr: 'applicationId',
-        op: '=',
-        value: applicationId,
-      });
+      await this.repositories.bindings.deleteIfBoundTo(apiKeyId, applicationId);
     } catch (error) {
       if (error instanceof ConditionFailedError)
         throw new NotFoundError('The API key is not bound to this application');
@@ -126,16 +95,11 @@ export class KeyBindings {
   }
 
   async get(apiKeyId: string): Promise<KeyBinding | undefined> {
-    const item = await this.table.get<BindingItem>(bindingKey(apiKeyId));
-    return item ? bindingOf(item) : undefined;
+    return this.repositories.bindings.get(apiKeyId);
   }
 
   async listForApplication(applicationId: string): Promise<KeyBinding[]> {
-    const items = await queryAll<BindingItem>(this.table, {
-      index: 'gsi1',
-      partition: applicationKeys(applicationId),
-    });
-    return items.map(bindingOf);
+    return this.repositories.bindings.listForApplication(applicationId);
   }
 
   /**

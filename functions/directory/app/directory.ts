@@ -1,72 +1,24 @@
-// Organizations, API keys and applications: the tenancy every route runs under.
+// Organizations, API keys and applications: the tenancy every route runs under. Stored through the
+// area's repositories (infra/repositories/), which own the key formats.
 import { generateApiKey, parseApiKey, secretMatches } from '../../platform/api-keys';
 import type { Clock } from '../../platform/clock';
-import { isoTime } from '../../platform/clock';
 import { InvalidRequestError, NotFoundError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { queryAll } from '../../platform/pagination';
 import type { Permission } from '../../platform/permissions';
 import { PERMISSIONS, isPermission } from '../../platform/permissions';
-import type { Item, Table } from '../../platform/ports';
 import type { Principal } from '../../platform/principal';
-import { organizationKey } from '../../platform/tenancy';
+import type { ApiKeyRecord, Application, Organization, StoredApiKey } from '../domain/records';
+import type { DirectoryRepositories } from '../infra/repositories';
 
 export type { Principal } from '../../platform/principal';
+export type { ApiKeyRecord, Application, Organization } from '../domain/records';
 
-export interface Organization {
-  id: string;
-  name: string;
-  createdAt: number;
-  /** The platform's own organization holds the system keys platform services publish with. */
-  platform?: true;
-}
-
-export interface ApiKeyRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  permissions: Permission[];
-  system: boolean;
-  createdAt: number;
-  revokedAt?: number;
-}
-
-export interface Application {
-  id: string;
-  organizationId: string;
-  name: string;
-  createdAt: number;
-}
-
-interface KeyItem extends Item, ApiKeyRecord {
-  secretHash: string;
-}
-
-const orgKey = organizationKey;
-const apiKeyKey = (id: string) => ({ pk: `KEY#${id}`, sk: 'KEY' });
-const appKey = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
-
-const keyRecord = ({
-  id,
-  organizationId,
-  name,
-  permissions,
-  system,
-  createdAt,
-  revokedAt,
-}: KeyItem): ApiKeyRecord => ({
-  id,
-  organizationId,
-  name,
-  permissions,
-  system,
-  createdAt,
-  ...(revokedAt ? { revokedAt } : {}),
-});
+/** The key without the hash of its secret. */
+const keyRecord = ({ secretHash: _secretHash, ...record }: StoredApiKey): ApiKeyRecord => record;
 
 export class Directory {
   constructor(
-    private readonly table: Table,
+    private readonly repositories: DirectoryRepositories,
     private readonly clock: Clock,
   ) {}
 
@@ -77,19 +29,12 @@ export class Directory {
       createdAt: this.clock.now(),
       ...(options.platform ? { platform: true as const } : {}),
     };
-    await this.table.put({ ...orgKey(org.id), ...org }, { itemExists: false });
+    await this.repositories.organizations.create(org);
     return org;
   }
 
   async getOrganization(id: string): Promise<Organization | undefined> {
-    const item = await this.table.get<Item & Organization>(orgKey(id));
-    if (!item) return undefined;
-    return {
-      id: item.id,
-      name: item.name,
-      createdAt: item.createdAt,
-      ...(item.platform ? { platform: true as const } : {}),
-    };
+    return this.repositories.organizations.get(id);
   }
 
   async createApiKey(input: {
@@ -117,10 +62,7 @@ export class Directory {
     }
     const generated = generateApiKey();
     const createdAt = this.clock.now();
-    const item: KeyItem = {
-      ...apiKeyKey(generated.keyId),
-      gsi1pk: `ORG#${input.organizationId}#KEYS`,
-      gsi1sk: `${isoTime(createdAt)}#${generated.keyId}`,
+    const item: StoredApiKey = {
       id: generated.keyId,
       organizationId: input.organizationId,
       name: input.name,
@@ -129,21 +71,17 @@ export class Directory {
       createdAt,
       secretHash: generated.secretHash,
     };
-    await this.table.put(item, { itemExists: false });
+    await this.repositories.apiKeys.create(item);
     return { key: keyRecord(item), apiKey: generated.apiKey };
   }
 
   async getApiKey(keyId: string): Promise<ApiKeyRecord | undefined> {
-    const item = await this.table.get<KeyItem>(apiKeyKey(keyId));
+    const item = await this.repositories.apiKeys.get(keyId);
     return item ? keyRecord(item) : undefined;
   }
 
   async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
-    const items = await queryAll<KeyItem>(this.table, {
-      index: 'gsi1',
-      partition: `ORG#${organizationId}#KEYS`,
-    });
-    return items.map(keyRecord);
+    return (await this.repositories.apiKeys.listForOrganization(organizationId)).map(keyRecord);
   }
 
   /**
@@ -152,21 +90,12 @@ export class Directory {
    * the application it was unbound from. A repeat (already revoked) still removes a left-over binding.
    */
   async revokeApiKey(keyId: string): Promise<ApiKeyRecord & { unboundFromApplicationId: string | null }> {
-    const current = await this.table.get<KeyItem>(apiKeyKey(keyId));
+    const current = await this.repositories.apiKeys.get(keyId);
     if (!current) throw new NotFoundError('API key not found');
-    const record = current.revokedAt
-      ? keyRecord(current)
-      : keyRecord(
-          await this.table.update<KeyItem>(
-            apiKeyKey(keyId),
-            { set: { revokedAt: this.clock.now() } },
-            { itemExists: true },
-          ),
-        );
-    // The binding item (bindings.ts) lives beside the key: pk KEY#<id>, sk BINDING.
-    const bindingKey = { pk: apiKeyKey(keyId).pk, sk: 'BINDING' };
-    const binding = await this.table.get<Item & { applicationId: string }>(bindingKey);
-    if (binding) await this.table.delete(bindingKey);
+    const record = keyRecord(
+      current.revokedAt ? current : await this.repositories.apiKeys.markRevoked(keyId, this.clock.now()),
+    );
+    const binding = await this.repositories.bindings.deleteAny(keyId);
     return { ...record, unboundFromApplicationId: binding?.applicationId ?? null };
   }
 
@@ -174,7 +103,7 @@ export class Directory {
   async authenticate(presented: string): Promise<Principal | undefined> {
     const parsed = parseApiKey(presented);
     if (!parsed) return undefined;
-    const item = await this.table.get<KeyItem>(apiKeyKey(parsed.keyId));
+    const item = await this.repositories.apiKeys.get(parsed.keyId);
     if (!item || !secretMatches(parsed.secret, item.secretHash) || item.revokedAt) return undefined;
     return {
       organizationId: item.organizationId,
@@ -187,30 +116,15 @@ export class Directory {
   async createApplication(organizationId: string, name: string): Promise<Application> {
     if (!(await this.getOrganization(organizationId))) throw new NotFoundError('Organization not found');
     const app: Application = { id: newId('app'), organizationId, name, createdAt: this.clock.now() };
-    await this.table.put(
-      {
-        ...appKey(app.id),
-        gsi1pk: `ORG#${organizationId}#APPS`,
-        gsi1sk: `${app.createdAt}#${app.id}`,
-        ...app,
-      },
-      { itemExists: false },
-    );
+    await this.repositories.applications.create(app);
     return app;
   }
 
   async getApplication(id: string): Promise<Application | undefined> {
-    const item = await this.table.get<Item & Application>(appKey(id));
-    return item
-      ? { id: item.id, organizationId: item.organizationId, name: item.name, createdAt: item.createdAt }
-      : undefined;
+    return this.repositories.applications.get(id);
   }
 
   async listApplications(organizationId: string): Promise<Application[]> {
-    const items = await queryAll<Item & Application>(this.table, {
-      index: 'gsi1',
-      partition: `ORG#${organizationId}#APPS`,
-    });
-    return items.map(({ id, name, createdAt }) => ({ id, organizationId, name, createdAt }));
+    return this.repositories.applications.listForOrganization(organizationId);
   }
 }

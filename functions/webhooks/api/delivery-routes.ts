@@ -8,7 +8,7 @@ import {
   deliveryView,
   deliveryWithAttemptsView,
   webhookJobView,
-} from '../domain/views';
+} from './views';
 import {
   deadLettersQuery,
   deliveryIdPath,

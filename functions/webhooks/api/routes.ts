@@ -9,7 +9,7 @@ import {
   eventTypeListView,
   testDeliveryView,
   webhookEndpointView,
-} from '../domain/views';
+} from './views';
 
 const ENDPOINTS = '/webhooks/v1/endpoints';
 const ENDPOINT = `${ENDPOINTS}/{id}`;

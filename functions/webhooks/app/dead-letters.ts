@@ -7,9 +7,9 @@ import { isoTime } from '../../platform/clock';
 import type { DeadLetter, Deps } from '../../platform/ports';
 import { deliveriesMessage } from '../domain/messages';
 import { getDelivery } from '../infra/repositories/deliveries';
-import type { DeadLetterView } from '../domain/views';
+import type { DeadLetterView } from '../api/views';
 
-export type { DeadLetterView } from '../domain/views';
+export type { DeadLetterView } from '../api/views';
 
 const parse = (body: string): unknown => {
   try {

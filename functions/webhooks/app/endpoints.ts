@@ -19,7 +19,7 @@ import type { OpenedSecret } from './endpoint-cache';
 import { cacheSecrets, cachedSecrets, forgetEndpoint } from './endpoint-cache';
 import type { CreateEndpointInput, UpdateEndpointInput } from '../domain/endpoint-schemas';
 import type { EndpointItem } from '../domain/endpoint';
-import type { EndpointWithSecret, TestDelivery, WebhookEndpoint } from '../domain/views';
+import type { EndpointWithSecret, TestDelivery, WebhookEndpoint } from '../api/views';
 import { generateSigningSecret } from '../domain/signing';
 
 export type { EndpointItem } from '../domain/endpoint';
@@ -29,8 +29,8 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 type EndpointDeps = Pick<Deps, 'tables' | 'keys' | 'clock'>;
 
-/** The endpoint as the API shows it (domain/views.ts): never a secret, nor the stored permissions. */
-export type { WebhookEndpoint } from '../domain/views';
+/** The endpoint as the API shows it (api/views.ts): never a secret, nor the stored permissions. */
+export type { WebhookEndpoint } from '../api/views';
 
 /** Binds a sealed secret to its organization and endpoint: it opens for no other. */
 export const secretContext = (organizationId: string, endpointId: string): Record<string, string> => ({

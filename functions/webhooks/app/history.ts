@@ -5,9 +5,9 @@ import { NotFoundError } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';
 import { loadEndpoint } from './endpoints';
-import type { DeliveryItem, DeliveryView } from '../domain/records';
-import type { DeliveryWithAttempts } from '../domain/views';
-import { attemptView, deliveryView } from '../domain/records';
+import type { DeliveryItem } from '../domain/records';
+import type { DeliveryView, DeliveryWithAttempts } from '../api/views';
+import { toAttemptView, toDeliveryView } from '../api/views';
 import { deliveryWithAttempts, endpointDeliveryWindow } from '../infra/repositories/deliveries';
 import type { DeliveryStatus } from '../domain/retry-policy';
 
@@ -48,7 +48,7 @@ export async function listDeliveries(
     page,
     (item) => item.organizationId === organizationId && matchesFilter(item, filter),
   );
-  return { items: window.items.map(deliveryView), hasMore: window.hasMore };
+  return { items: window.items.map(toDeliveryView), hasMore: window.hasMore };
 }
 
 export async function getDeliveryWithAttempts(
@@ -59,5 +59,5 @@ export async function getDeliveryWithAttempts(
   if (!isId('dlv', id)) throw new NotFoundError('Delivery not found');
   const { delivery, attempts } = await deliveryWithAttempts(deps, id);
   if (!delivery || delivery.organizationId !== organizationId) throw new NotFoundError('Delivery not found');
-  return { ...deliveryView(delivery), attempts: attempts.map(attemptView) };
+  return { ...toDeliveryView(delivery), attempts: attempts.map(toAttemptView) };
 }

@@ -9,10 +9,10 @@ import { loadEndpoint } from './endpoints';
 import { step } from '../domain/delivery-step';
 import type { RecoverMessage } from '../domain/messages';
 import { attemptBody, recoverBody } from '../domain/messages';
-import type { DeliveryItem, DeliveryView } from '../domain/records';
-import { deliveryView } from '../domain/records';
+import type { DeliveryItem } from '../domain/records';
+import type { DeliveryView, WebhookJob } from '../api/views';
+import { toDeliveryView } from '../api/views';
 import type { JobItem } from '../domain/recover-job';
-import type { WebhookJob } from '../domain/views';
 import {
   applyChange,
   endpointDeliveryPage,
@@ -52,7 +52,7 @@ export async function replayDelivery(
   if (!delivery) throw new NotFoundError('Delivery not found');
   const replayed = await startCycle(deps, delivery);
   if (!replayed) throw new ConflictError('The delivery was replayed at the same time; retry');
-  return deliveryView(replayed);
+  return toDeliveryView(replayed);
 }
 
 export type { JobItem, JobStatus } from '../domain/recover-job';

@@ -2,13 +2,10 @@
 // repository's, infra/repositories/deliveries.ts). A delivery id is derived from event id + endpoint
 // id, so a redelivered event maps to the same record.
 import { createHash } from 'node:crypto';
-import { isoTime } from '../../platform/clock';
 import type { ReceiverEvent, WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
 import type { AttemptOutcome, ErrorKind } from './attempt';
-import { shownErrorMessage } from './addresses';
-import type { AttemptView, DeliveryView } from './views';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -124,55 +121,5 @@ export function current(item: DeliveryItem): DeliveryItem {
     eventType: legacy.type,
     occurredAt: Date.parse(legacy.occurred_at),
     body: receiverBody(legacy),
-  };
-}
-
-export type { AttemptView, DeliveryView } from './views';
-
-export function deliveryView(stored: DeliveryItem): DeliveryView {
-  const item = current(stored);
-  const retrying = item.status === 'retrying' || item.status === 'pending';
-  return {
-    id: item.id,
-    endpointId: item.endpointId,
-    eventId: item.eventId,
-    eventType: item.eventType,
-    status: item.status,
-    failureReason: item.status === 'failed' ? (item.failureReason ?? null) : null,
-    attemptCount: item.attemptCount,
-    nextAttemptAt: retrying ? isoOrNull(item.nextAttemptAt) : null,
-    lastAttemptAt: isoOrNull(item.lastAttemptAt),
-    lastStatusCode: item.lastStatusCode ?? null,
-    ...(item.lastLatencyMs !== undefined ? { lastLatencyMs: item.lastLatencyMs } : {}),
-    lastError: shownLastError(item.lastError),
-    deliveredAt: isoOrNull(item.deliveredAt),
-    createdAt: isoTime(item.createdAt),
-    updatedAt: isoTime(item.updatedAt),
-    event: JSON.parse(item.body) as ReceiverEvent, // the API shows what the receiver was sent
-  };
-}
-
-const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : isoTime(at));
-
-/** `kind: message` as stored; a refused address's message is replaced (see shownErrorMessage). */
-function shownLastError(lastError: string | undefined): string | null {
-  if (lastError === undefined) return null;
-  const kind = lastError.split(':', 1)[0];
-  return kind === 'blocked_address' ? `${kind}: ${shownErrorMessage(kind, undefined)}` : lastError;
-}
-
-export function attemptView(item: AttemptRecord): AttemptView {
-  return {
-    attempt: item.attempt,
-    attemptedAt: isoTime(item.attemptedAt),
-    outcome: item.outcome,
-    statusCode: item.statusCode ?? null,
-    errorKind: item.errorKind ?? null,
-    errorMessage: shownErrorMessage(item.errorKind, item.errorMessage),
-    latencyMs: item.latencyMs,
-    responseBody: item.responseBody,
-    // Attempts recorded before the headers were kept have none.
-    ...(item.requestHeaders ? { requestHeaders: item.requestHeaders } : {}),
-    ...(item.responseHeaders ? { responseHeaders: item.responseHeaders } : {}),
   };
 }

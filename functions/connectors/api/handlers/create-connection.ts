@@ -1,5 +1,5 @@
 import { apiRoute, publicBaseUrl } from '../../../platform/http';
-import { idempotent } from '../../../platform/idempotency';
+import { createOnce } from '../../infra/repositories/connections';
 import { CONNECTOR_ROUTE } from '../routes';
 import { createConnection, reissueConnectLink } from '../../app/connections';
 
@@ -9,9 +9,8 @@ export const create = apiRoute(
     const baseUrl = publicBaseUrl(event);
     let created: Awaited<ReturnType<typeof createConnection>> | undefined;
     // Only the connection id is kept for a retry: the link's token is a secret, stored as a hash.
-    const { stored, replayed } = await idempotent(
-      deps.tables.connectors,
-      deps.clock,
+    const { stored, replayed } = await createOnce(
+      deps,
       {
         keyId: principal.keyId,
         route: CONNECTOR_ROUTE.createConnection.id,

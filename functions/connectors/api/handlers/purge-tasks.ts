@@ -37,7 +37,7 @@ export async function runPurgeTask(deps: Deps, event: unknown): Promise<unknown>
   const { task, input } = parsed.data;
   const log = logger.child({ task, jobId: input.jobId });
   if (task === 'finishPurge') return finishPurge(deps, input, log);
-  return purgePage({ tables: deps.tables, clock: deps.clock, vault: deps.vault }, input, log);
+  return purgePage(deps, input, log);
 }
 
 export const create =

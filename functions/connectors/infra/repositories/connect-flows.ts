@@ -3,7 +3,7 @@
 //   FLOW#<nonce> / FLOW         one consent flow: browser binding, sealed PKCE verifier, consumed once
 import type { SealedValue } from '../../../platform/envelope';
 import { won } from '../../../platform/errors';
-import type { Item, Table } from '../../../platform/ports';
+import type { Item, Table, Deps } from '../../../platform/ports';
 import type { ProviderId } from '../../domain/providers';
 
 export interface LinkRecord {
@@ -36,6 +36,11 @@ const flowKey = (nonce: string) => ({ pk: `FLOW#${nonce}`, sk: 'FLOW' });
 
 export class ConnectFlowRepository {
   constructor(private readonly table: Table) {}
+
+  /** The repository over the connectors table of a composition's ports. */
+  static of(deps: Pick<Deps, 'tables'>): ConnectFlowRepository {
+    return ConnectFlowRepository.of(deps);
+  }
 
   async putLink(hash: string, link: LinkRecord): Promise<void> {
     await this.table.put({ ...linkKey(hash), ...link }, { itemExists: false });

@@ -8,6 +8,8 @@
 // on the tokens item (refresh due) and on a connection (a throttle ends, or its outbox is to be
 // flushed).
 import { createHash } from 'node:crypto';
+import type { IdempotentOutcome } from '../../../platform/idempotency';
+import { idempotent } from '../../../platform/idempotency';
 import type { OutboxEvent } from '../../../events';
 import { outboxAttributes, outboxRemoval } from '../../../events';
 import { isoTime } from '../../../platform/clock';
@@ -15,7 +17,7 @@ import type { SealedValue } from '../../../platform/envelope';
 import { ConditionFailedError, won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { queryWindow } from '../../../platform/pagination';
-import type { Condition, Item, Page, Table } from '../../../platform/ports';
+import type { Condition, Item, Page, Table, Deps } from '../../../platform/ports';
 import type { ProviderId } from '../../domain/providers';
 import type { ConnectionRecord, ConnectionStatus } from '../../domain/connection';
 import type { Change } from '../../domain/connection-decide';
@@ -88,6 +90,11 @@ const tokensDueEntry = (tokens: TokenRecord) =>
 
 export class ConnectionRepository {
   constructor(private readonly table: Table) {}
+
+  /** The repository over the connectors table of a composition's ports. */
+  static of(deps: Pick<Deps, 'tables'>): ConnectionRepository {
+    return ConnectionRepository.of(deps);
+  }
 
   async create(connection: ConnectionRecord): Promise<void> {
     await this.table.put(
@@ -346,4 +353,13 @@ export class ConnectionRepository {
       }),
     );
   }
+}
+
+/** Runs `create` once per Idempotency-Key of the calling key (platform/idempotency.ts), kept in the connectors table. */
+export function createOnce<S>(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  scope: { keyId: string; route: string; key: string | undefined; request: unknown },
+  create: () => Promise<S>,
+): Promise<IdempotentOutcome<S>> {
+  return idempotent(deps.tables.connectors, deps.clock, scope, create);
 }

@@ -6,7 +6,7 @@ import { ConditionFailedError, NotFoundError, won } from '../../../platform/erro
 import { isId } from '../../../platform/ids';
 import type { Pagination } from '../../../platform/pagination';
 import { queryAll, queryWindow } from '../../../platform/pagination';
-import type { Item, Table } from '../../../platform/ports';
+import type { Item, Table, Deps } from '../../../platform/ports';
 import type { ProviderId } from '../../domain/providers';
 import type { JobStatus } from './jobs';
 import { SYNC_DUE_ATTRIBUTES, syncDueEntry } from './sync-due';
@@ -59,6 +59,11 @@ function withDueEntry(id: string, update: { set?: Record<string, unknown>; remov
 
 export class Links {
   constructor(private readonly table: Table) {}
+
+  /** The repository over the connectors table of a composition's ports. */
+  static of(deps: Pick<Deps, 'tables'>): Links {
+    return Links.of(deps);
+  }
 
   get(id: string): Promise<ImportLinkItem | undefined> {
     return isId('lnk', id) ? this.table.get<ImportLinkItem>(linkKey(id)) : Promise.resolve(undefined);

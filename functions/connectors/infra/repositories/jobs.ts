@@ -9,7 +9,7 @@ import { ConditionFailedError, won } from '../../../platform/errors';
 import { isId } from '../../../platform/ids';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { queryWindow } from '../../../platform/pagination';
-import type { Condition, Item, Table, Update } from '../../../platform/ports';
+import type { Condition, Item, Table, Update, Deps } from '../../../platform/ports';
 import { isoTime } from '../../../platform/clock';
 import { SYNC_DUE_ATTRIBUTES, syncDueEntry } from './sync-due';
 
@@ -52,6 +52,11 @@ async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined
 
 export class JobRepository {
   constructor(private readonly table: Table) {}
+
+  /** The repository over the connectors table of a composition's ports. */
+  static of(deps: Pick<Deps, 'tables'>): JobRepository {
+    return JobRepository.of(deps);
+  }
 
   /** A job by id, of any kind; undefined for a malformed or unknown id. */
   get<T extends JobBase = JobBase>(id: string): Promise<JobItem<T> | undefined> {

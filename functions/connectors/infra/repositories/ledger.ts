@@ -9,7 +9,7 @@
 import { won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { queryWindow } from '../../../platform/pagination';
-import type { Item, Page, Table } from '../../../platform/ports';
+import type { Item, Page, Table, Deps } from '../../../platform/ports';
 import { importedObjectId } from '../../domain/sync-policy';
 
 /** What an import did to one provider file, as a run counts it. */
@@ -73,6 +73,11 @@ const nameKey = (connectionId: string, destination: string, name: string) => ({
 
 export class Ledger {
   constructor(private readonly table: Table) {}
+
+  /** The repository over the connectors table of a composition's ports. */
+  static of(deps: Pick<Deps, 'tables'>): Ledger {
+    return Ledger.of(deps);
+  }
 
   /** The entry of a provider file imported through a link (the document id is derived from both). */
   entryFor(link: { id: string; connectionId: string; vaultId: string }, sourceId: string) {

@@ -1,6 +1,6 @@
 // Organization-wide provider switches over the Table port (the connectors table). The only code that knows their keys:
 //   ORG#<org> / PROVIDER#<provider>   { enabled, updatedAt }; no item: on
-import type { Item, Table } from '../../../platform/ports';
+import type { Item, Table, Deps } from '../../../platform/ports';
 import type { ProviderId } from '../../domain/providers';
 import { PROVIDER_IDS } from '../../domain/providers';
 
@@ -16,6 +16,11 @@ const settingKey = (organizationId: string, provider: ProviderId) => ({
 
 export class ProviderSettings {
   constructor(private readonly table: Table) {}
+
+  /** The repository over the connectors table of a composition's ports. */
+  static of(deps: Pick<Deps, 'tables'>): ProviderSettings {
+    return ProviderSettings.of(deps);
+  }
 
   async isEnabled(organizationId: string, provider: ProviderId): Promise<boolean> {
     return (await this.table.get<SettingItem>(settingKey(organizationId, provider)))?.enabled ?? true;

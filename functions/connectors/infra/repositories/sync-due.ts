@@ -4,7 +4,7 @@
 // Only the import-link and job repositories write entries; the sweep reads them through here.
 import { createHash } from 'node:crypto';
 import { isoTime } from '../../../platform/clock';
-import type { Item, Page, Table } from '../../../platform/ports';
+import type { Deps, Item, Page } from '../../../platform/ports';
 
 /** The index is spread over a few partitions, as the token sweep's is. */
 export const SYNC_DUE_SHARDS = 4;
@@ -29,12 +29,17 @@ export interface SyncDueEntry {
 
 /** One page of a shard, earliest first. */
 export async function syncDuePage(
-  table: Table,
+  deps: Pick<Deps, 'tables'>,
   shard: number,
   cursor: string | undefined,
   limit: number,
 ): Promise<Page<SyncDueEntry>> {
-  const page = await table.query<Item>({ index: 'gsi2', partition: partition(shard), limit, cursor });
+  const page = await deps.tables.connectors.query<Item>({
+    index: 'gsi2',
+    partition: partition(shard),
+    limit,
+    cursor,
+  });
   return {
     items: page.items.map((item) => ({
       kind: item.sk === 'ILINK' ? ('LINK' as const) : ('JOB' as const),

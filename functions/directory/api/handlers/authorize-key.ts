@@ -4,6 +4,7 @@
 // permissions follow its role (docs/decisions.md, "The console acts through the API-key routes").
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { Directory } from '../../app/directory';
+import { directoryRepositories } from '../../infra/repositories';
 import { bearerToken } from '../../../platform/api-keys';
 import {
   consolePermissions,
@@ -46,12 +47,11 @@ export const create =
     const headers = event.headers ?? {};
     const authorization = headers.Authorization ?? headers.authorization;
     const presented = bearerToken(authorization);
-    const { tables, clock } = deps;
     const principal = !presented
       ? undefined
       : looksLikeConsoleSession(presented)
         ? await sessionPrincipal(deps, presented)
-        : await new Directory(tables.platform, clock).authenticate(presented);
+        : await new Directory(directoryRepositories(deps), deps.clock).authenticate(presented);
     if (!principal) {
       logger.info('authorizer refused', {
         requestId: event.requestContext?.requestId,

@@ -5,10 +5,11 @@ import { consoleRoute } from '../../../platform/http';
 import { APPLICATION_ROUTE } from '../routes';
 import { Directory } from '../../app/directory';
 import { KeyBindings } from '../../app/bindings';
+import { directoryRepositories } from '../../infra/repositories';
 
 export const create = consoleRoute(APPLICATION_ROUTE.listApplications, async ({ deps, session, query }) => {
-  const directory = new Directory(deps.tables.platform, deps.clock);
-  const bindings = new KeyBindings(deps.tables.platform, deps.clock);
+  const directory = new Directory(directoryRepositories(deps), deps.clock);
+  const bindings = new KeyBindings(directoryRepositories(deps), deps.clock);
   const [applications, keys] = await Promise.all([
     directory.listApplications(session.organizationId),
     directory.listApiKeys(session.organizationId),

@@ -3,12 +3,16 @@
 // name under components.schemas). Never a signing secret outside EndpointWithSecret, never the
 // endpoint's stored permissions.
 import * as z from 'zod';
+import type { ReceiverEvent } from '../../events';
 import { publishedEventTypeView, receiverEventView } from '../../events';
-import { isoTimeSchema } from '../../platform/clock';
+import { isoTime, isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
 import { camelCasePage } from '../../platform/pagination';
-import { ATTEMPT_OUTCOMES, ERROR_KINDS } from './attempt';
-import { DELIVERY_STATUSES, FAILURE_REASONS } from './retry-policy';
+import { ATTEMPT_OUTCOMES, ERROR_KINDS } from '../domain/attempt';
+import { shownErrorMessage } from '../domain/addresses';
+import type { AttemptRecord, DeliveryItem } from '../domain/records';
+import { current } from '../domain/records';
+import { DELIVERY_STATUSES, FAILURE_REASONS } from '../domain/retry-policy';
 
 const endpointId = idSchema('we', 'a webhook endpoint');
 const jobId = idSchema('job', 'a job');
@@ -161,3 +165,53 @@ export type DeadLetterView = z.infer<typeof deadLetterView>;
 export const deadLetterListView = z.object({ data: z.array(deadLetterView) }).meta({ id: 'DeadLetterList' });
 
 export const eventTypeListView = camelCasePage(publishedEventTypeView).meta({ id: 'EventTypeList' });
+
+// Delivery and attempt records as the API shows them.
+
+export function toDeliveryView(stored: DeliveryItem): DeliveryView {
+  const item = current(stored);
+  const retrying = item.status === 'retrying' || item.status === 'pending';
+  return {
+    id: item.id,
+    endpointId: item.endpointId,
+    eventId: item.eventId,
+    eventType: item.eventType,
+    status: item.status,
+    failureReason: item.status === 'failed' ? (item.failureReason ?? null) : null,
+    attemptCount: item.attemptCount,
+    nextAttemptAt: retrying ? isoOrNull(item.nextAttemptAt) : null,
+    lastAttemptAt: isoOrNull(item.lastAttemptAt),
+    lastStatusCode: item.lastStatusCode ?? null,
+    ...(item.lastLatencyMs !== undefined ? { lastLatencyMs: item.lastLatencyMs } : {}),
+    lastError: shownLastError(item.lastError),
+    deliveredAt: isoOrNull(item.deliveredAt),
+    createdAt: isoTime(item.createdAt),
+    updatedAt: isoTime(item.updatedAt),
+    event: JSON.parse(item.body) as ReceiverEvent, // the API shows what the receiver was sent
+  };
+}
+
+const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : isoTime(at));
+
+/** `kind: message` as stored; a refused address's message is replaced (see shownErrorMessage). */
+function shownLastError(lastError: string | undefined): string | null {
+  if (lastError === undefined) return null;
+  const kind = lastError.split(':', 1)[0];
+  return kind === 'blocked_address' ? `${kind}: ${shownErrorMessage(kind, undefined)}` : lastError;
+}
+
+export function toAttemptView(item: AttemptRecord): AttemptView {
+  return {
+    attempt: item.attempt,
+    attemptedAt: isoTime(item.attemptedAt),
+    outcome: item.outcome,
+    statusCode: item.statusCode ?? null,
+    errorKind: item.errorKind ?? null,
+    errorMessage: shownErrorMessage(item.errorKind, item.errorMessage),
+    latencyMs: item.latencyMs,
+    responseBody: item.responseBody,
+    // Attempts recorded before the headers were kept have none.
+    ...(item.requestHeaders ? { requestHeaders: item.requestHeaders } : {}),
+    ...(item.responseHeaders ? { responseHeaders: item.responseHeaders } : {}),
+  };
+}

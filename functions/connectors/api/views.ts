@@ -5,8 +5,8 @@ import * as z from 'zod';
 import { isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
 import { snakeCasePage } from '../../platform/pagination';
-import { CONNECTION_STATUSES } from './connection';
-import { PROVIDER_IDS } from './providers';
+import { CONNECTION_STATUSES } from '../domain/connection';
+import { PROVIDER_IDS } from '../domain/providers';
 
 const connectionId = idSchema('conn', 'a connection');
 const jobId = idSchema('job', 'a job');

@@ -38,27 +38,54 @@ export function apiUrl(
   return url.toString();
 }
 
+/**
+ * What a provider's error body means, when its status alone does not say it (Dropbox answers a missing
+ * scope with 401 and a missing path with 409): the status to treat it as, a short code, a Retry-After.
+ */
+export interface ErrorReading {
+  status?: number;
+  providerError?: string;
+  retryAfterSeconds?: number;
+}
+
 export interface ApiRequest {
   operation: string;
   url: string;
-  token: string;
-  method?: 'GET' | 'POST' | 'PUT';
+  /** Bearer token; undefined for a pre-authorised URL (a signed storage URL takes no Authorization). */
+  token: string | undefined;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
   headers?: Record<string, string>;
-  body?: Readable;
+  body?: Readable | Buffer;
   /** Bytes of `body`, when known (uploads send Content-Length rather than chunks). */
   length?: number;
+  /** Reads the provider's own error body (else `{"error": "<code>"}` is looked for). */
+  readError?: (status: number, body: unknown) => ErrorReading;
 }
 
-async function failure(operation: string, response: Response): Promise<ProviderApiError> {
-  let providerError: string | undefined;
+const SAFE_CODE = /^[\w.-]{1,64}$/;
+
+async function failure(request: ApiRequest, response: Response): Promise<ProviderApiError> {
+  let reading: ErrorReading = {};
   try {
-    const body = (await response.json()) as { error?: unknown };
-    if (typeof body.error === 'string' && /^[\w.-]{1,64}$/.test(body.error)) providerError = body.error;
+    const body = (await response.json()) as unknown;
+    if (request.readError) reading = request.readError(response.status, body);
+    else {
+      const code = (body as { error?: unknown } | null)?.error;
+      if (typeof code === 'string') reading = { providerError: code };
+    }
   } catch {
     // not JSON: the status says enough
   }
+  const providerError =
+    reading.providerError && SAFE_CODE.test(reading.providerError) ? reading.providerError : undefined;
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  return new ProviderApiError(operation, response.status, retryAfter.seconds, retryAfter.at, providerError);
+  return new ProviderApiError(
+    request.operation,
+    reading.status ?? response.status,
+    retryAfter.seconds ?? reading.retryAfterSeconds,
+    retryAfter.at,
+    providerError,
+  );
 }
 
 /** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
@@ -72,21 +99,23 @@ export async function send(request: ApiRequest): Promise<Response> {
       redirect: 'error',
       signal: controller.signal,
       headers: {
-        Authorization: `Bearer ${request.token}`,
+        ...(request.token !== undefined ? { Authorization: `Bearer ${request.token}` } : {}),
         Accept: 'application/json',
         ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
         ...request.headers,
       },
-      ...(request.body
-        ? { body: Readable.toWeb(request.body) as ReadableStream, duplex: 'half' as const }
-        : {}),
+      ...(Buffer.isBuffer(request.body)
+        ? { body: request.body }
+        : request.body
+          ? { body: Readable.toWeb(request.body) as ReadableStream, duplex: 'half' as const }
+          : {}),
     } as RequestInit);
   } catch {
     throw new ProviderApiError(request.operation, undefined);
   } finally {
     clearTimeout(deadline);
   }
-  if (!response.ok) throw await failure(request.operation, response);
+  if (!response.ok) throw await failure(request, response);
   return response;
 }
 

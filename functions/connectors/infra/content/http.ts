@@ -60,7 +60,14 @@ export interface ApiRequest {
   length?: number;
   /** Reads the provider's own error body (else `{"error": "<code>"}` is looked for). */
   readError?: (status: number, body: unknown) => ErrorReading;
+  /**
+   * Follow a redirect to a pre-signed URL (Clio's download answers 303 to its storage): at most
+   * MAX_REDIRECTS hops, GET, never with our Authorization header, never from https down to http.
+   */
+  followRedirects?: boolean;
 }
+
+export const MAX_REDIRECTS = 3;
 
 const SAFE_CODE = /^[\w.-]{1,64}$/;
 
@@ -88,15 +95,51 @@ async function failure(request: ApiRequest, response: Response): Promise<Provide
   );
 }
 
+/** Where a redirect answer points, if it may be followed without our token; else undefined. */
+function redirectTarget(from: string, response: Response): string | undefined {
+  if (![301, 302, 303, 307, 308].includes(response.status)) return undefined;
+  const location = response.headers.get('location');
+  if (!location) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  const secure = new URL(from).protocol === 'https:';
+  if (target.protocol !== 'https:' && (secure || target.protocol !== 'http:')) return undefined;
+  return target.toString();
+}
+
 /** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
 export async function send(request: ApiRequest): Promise<Response> {
+  let response = await sendOnce(request);
+  let at = request.url;
+  for (let hop = 0; request.followRedirects && hop < MAX_REDIRECTS; hop++) {
+    const target = redirectTarget(at, response);
+    if (!target) break;
+    void response.body?.cancel();
+    at = target;
+    // A pre-signed URL carries its own authorisation: our bearer token must not travel there.
+    response = await sendOnce({
+      operation: request.operation,
+      url: at,
+      token: undefined,
+      headers: { Accept: '*/*' },
+    });
+  }
+  if (!response.ok) throw await failure(request, response);
+  return response;
+}
+
+async function sendOnce(request: ApiRequest): Promise<Response> {
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
   let response: Response;
   try {
     response = await fetch(request.url, {
       method: request.method ?? 'GET',
-      redirect: 'error',
+      redirect: request.followRedirects || request.token === undefined ? 'manual' : 'error',
       signal: controller.signal,
       headers: {
         ...(request.token !== undefined ? { Authorization: `Bearer ${request.token}` } : {}),
@@ -115,7 +158,6 @@ export async function send(request: ApiRequest): Promise<Response> {
   } finally {
     clearTimeout(deadline);
   }
-  if (!response.ok) throw await failure(request, response);
   return response;
 }
 

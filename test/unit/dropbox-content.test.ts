@@ -3,6 +3,7 @@
 // delete, a reset cursor), downloads by non-ASCII paths (header-safe Dropbox-API-Arg), uploads in one
 // call and in a session, the conflict policy (add + autorename), and Dropbox's error shapes read as the
 // statuses the service acts on.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -271,5 +272,32 @@ describe('Dropbox client against the fake', () => {
     });
     // A cursor from another folder's listing is bad input (400), never another folder's files.
     expect((await failure(client.changes('tok-full', '/', { cursor: 'not-a-cursor' }, 10))).status).toBe(400);
+  });
+  it('streams a 200 MiB file through the client within a memory budget', async () => {
+    const size = 200 * 1024 * 1024;
+    t.putFile(clients, 'Big.bin', {
+      contentType: 'application/octet-stream',
+      content: { kind: 'generated', size },
+    });
+    const memory = () => {
+      const usage = process.memoryUsage();
+      return usage.arrayBuffers + usage.heapUsed;
+    };
+    const baseline = memory();
+    const download = await api().download('tok-full', '/clients/big.bin');
+    expect(download.size).toBe(size);
+    const hash = createHash('sha256');
+    let received = 0;
+    let chunks = 0;
+    let peak = 0;
+    for await (const chunk of download.body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      received += chunk.length;
+      if (++chunks % 8 === 0) peak = Math.max(peak, memory() - baseline);
+    }
+    expect(received).toBe(size);
+    // The fake runs in this process too: held whole, the file would add 200 MiB here.
+    expect(peak).toBeLessThan(96 * 1024 * 1024);
+    expect(hash.digest('hex')).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -23,7 +23,7 @@ import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
-import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
+import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
 
 process.env.STAGE ??= 'local';
@@ -64,7 +64,11 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
       clock,
       exposeIssued: process.env.LOCAL_TEST_HOOKS === '1',
     });
-    const unconfigured = PROVIDER_IDS.filter((id) => !process.env[providerEnv(id, 'AUTHORIZE_URL')]);
+    // A real provider is configured by its client id (its endpoints default to production's); the
+    // sandbox's by its endpoints. Every provider not configured is pointed at the sandbox (or its fake).
+    const unconfigured = PROVIDER_IDS.filter(
+      (id) => !process.env[providerEnv(id, isRealProvider(id) ? 'CLIENT_ID' : 'AUTHORIZE_URL')],
+    );
     Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
     const { credentials, created, path } = await ensureDevCredentials(deps, dataDir, baseUrl);

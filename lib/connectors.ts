@@ -11,8 +11,10 @@ import * as z from 'zod';
 import { STATE_KEY_ENV, clientSecretName } from '../functions/connectors/infra/config';
 import type { ProviderId, ProviderSetting } from '../functions/connectors/domain/providers';
 import {
+  PROVIDERS,
   PROVIDER_IDS,
   PROVIDER_SETTINGS,
+  isRealProvider,
   providerEnv,
   providerProfileSchema,
 } from '../functions/connectors/domain/providers';
@@ -26,7 +28,10 @@ type PublicSetting = Exclude<ProviderSetting, 'clientSecret'>;
 const CONTENT_CALLS: ProviderSetting[] = ['apiUrl', 'tokenUrl', 'clientId', 'clientSecret'];
 
 /** What each route reads: provider settings, and whether it signs or verifies the OAuth state. */
-const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boolean }> = {
+const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boolean; realOnly?: boolean }> = {
+  // A real provider is offered (listed, connectable) only where its client id is configured.
+  listProviders: { settings: ['clientId'], stateKey: false, realOnly: true },
+  createConnection: { settings: ['clientId'], stateKey: false, realOnly: true },
   openConnectLink: { settings: ['authorizeUrl', 'clientId'], stateKey: true },
   oauthCallback: {
     settings: ['tokenUrl', 'accountUrl', 'revokeUrl', 'clientId', 'clientSecret'],
@@ -45,20 +50,53 @@ const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boole
 const endpoint = z.url({ protocol: /^https?$/ });
 const secretArn = z.string().startsWith('arn:', 'must be the complete ARN of a Secrets Manager secret');
 const providerSchema = z.strictObject({
-  authorizeUrl: endpoint,
-  tokenUrl: endpoint,
-  revokeUrl: endpoint,
-  accountUrl: endpoint,
+  // Optional for a real provider (its production URL is the default), required for the sandbox's.
+  authorizeUrl: endpoint.optional(),
+  tokenUrl: endpoint.optional(),
+  revokeUrl: endpoint.optional(),
+  accountUrl: endpoint.optional(),
   /** The content API's root (imports, exports). */
   apiUrl: endpoint.optional(),
   clientId: z.string().min(1),
+  /** The provider's own settings (PROVIDER_<ID>_<NAME>: Dropbox's CONTENT_URL, Clio's REGION). */
+  settings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]{0,39}$/), z.string().min(1)).optional(),
   /** Account fields, scope tiers, separator, token auth method (PROVIDER_<ID>_PROFILE). */
   profile: providerProfileSchema.optional(),
   /** A secret managed elsewhere holding the client secret (plain text); else the stack makes one. */
   clientSecretArn: secretArn.optional(),
 });
+/** The endpoints a provider must be given: those it has no production default for. */
+type ProviderContext = z.infer<typeof providerSchema>;
+const missingEndpoints = (id: ProviderId, configured: ProviderContext): string[] =>
+  (['authorizeUrl', 'tokenUrl', 'revokeUrl', 'accountUrl'] as const).filter(
+    (setting) =>
+      configured[setting] === undefined &&
+      PROVIDERS[id].defaults[setting] === undefined &&
+      !(setting === 'revokeUrl' && PROVIDERS[id].revocation.style === 'none'),
+  );
 const contextSchema = z.strictObject({
-  providers: z.partialRecord(z.enum(PROVIDER_IDS), providerSchema).default({}),
+  providers: z
+    .partialRecord(z.enum(PROVIDER_IDS), providerSchema)
+    .default({})
+    .superRefine((providers, ctx) => {
+      for (const [id, configured] of Object.entries(providers) as [ProviderId, ProviderContext][]) {
+        const unknown = Object.keys(configured.settings ?? {}).filter(
+          (name) => !Object.hasOwn(PROVIDERS[id].extraSettings, name),
+        );
+        for (const name of unknown)
+          ctx.addIssue({
+            code: 'custom',
+            path: [id, 'settings', name],
+            message: `${id} has no such setting`,
+          });
+        for (const setting of missingEndpoints(id, configured))
+          ctx.addIssue({
+            code: 'custom',
+            path: [id, setting],
+            message: 'required: no default for this provider',
+          });
+      }
+    }),
   /** A secret managed elsewhere holding the OAuth state-signing key; else the stack makes one. */
   stateKeySecretArn: secretArn.optional(),
 });
@@ -107,12 +145,15 @@ export class ConnectorSettings extends Construct {
     const { stage, context } = props;
     if (stage.stage === 'prod') {
       const plain = Object.entries(context.providers).filter(([, p]) =>
-        [p.authorizeUrl, p.tokenUrl, p.revokeUrl, p.accountUrl].some((u) => !u.startsWith('https://')),
+        [p.authorizeUrl, p.tokenUrl, p.revokeUrl, p.accountUrl, p.apiUrl].some(
+          (u) => u !== undefined && !u.startsWith('https://'),
+        ),
       );
       if (plain.length)
         throw new Error(`Provider endpoints must be https in prod: ${plain.map(([k]) => k).join(', ')}`);
     }
-    for (const provider of PROVIDER_IDS.filter((p) => !context.providers[p])) {
+    // A real provider not in the context is simply not offered; the sandbox's would fail its flows.
+    for (const provider of PROVIDER_IDS.filter((p) => !context.providers[p] && !isRealProvider(p))) {
       Annotations.of(this).addWarningV2(
         'connectors:provider-not-configured',
         `Provider ${provider} has no endpoints in context "connectors": its connect flow fails until configured`,
@@ -150,8 +191,11 @@ export class ConnectorSettings extends Construct {
     const env: Record<string, string> = {};
     for (const provider of PROVIDER_IDS) {
       const configured = this.props.context.providers[provider];
-      if (!configured) continue;
+      if (!configured || (needs.realOnly && !isRealProvider(provider))) continue;
       if (configured.profile) env[providerEnv(provider, 'PROFILE')] = JSON.stringify(configured.profile);
+      if (needs.settings.includes('apiUrl'))
+        for (const [name, value] of Object.entries(configured.settings ?? {}))
+          env[providerEnv(provider, name)] = value;
       for (const setting of needs.settings.filter((s): s is PublicSetting => s !== 'clientSecret')) {
         const value = configured[setting];
         if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;

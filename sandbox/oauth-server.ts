@@ -14,6 +14,10 @@
 // makes the next token request for that provider fail; the content APIs' hooks (API errors, revoking
 // grants, adding, changing, deleting and listing files) are in content/hooks.ts.
 // GET /return shows what a return_url received.
+// The fakes of real providers (./providers/<id>/) are served by the same authorization server at their
+// own paths under their prefix (`/google/o/oauth2/v2/auth`, `/google/token`, ...), behaving as that
+// provider does where providers differ (./providers/fake.ts, FakeOAuthShape): what earns a refresh
+// token, whether a refresh rotates it, how revocation is asked for, whether `iss` is sent.
 // Issued values carry recognisable prefixes (sbx_code_, sbx_at_, sbx_rt_) so a log scan can find leaks.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -23,6 +27,9 @@ import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { BearerGrant, GrantDirectory } from './content/types';
 import { mountSandboxContent } from './content/mount';
+import type { FakeOAuthShape, ProviderFake } from './providers/fake';
+import { fakeOwning, oauthAction } from './providers/mount';
+import { PROVIDER_FAKES } from './providers';
 
 export interface SandboxClient {
   provider: string;
@@ -39,10 +46,13 @@ export interface SandboxClient {
 export interface SandboxEndpoints {
   authorizeUrl: string;
   tokenUrl: string;
-  revokeUrl: string;
+  /** Absent for a fake of a provider without a revocation endpoint (Microsoft). */
+  revokeUrl?: string;
   accountUrl: string;
-  /** RFC 9207: the `iss` every authorization response carries (the sandbox advertises it). */
-  issuer: string;
+  /** RFC 9207: the `iss` every authorization response carries (absent: the provider sends none). */
+  issuer?: string;
+  /** A fake's own settings (PROVIDER_<ID>_<NAME>), e.g. Dropbox's CONTENT_URL. */
+  extra?: Record<string, string>;
   /** Base of the provider's content API (content/mount.ts), e.g. `<url>/practice/api/v1`. */
   apiUrl: string;
 }
@@ -96,6 +106,8 @@ interface AuthorizationRequest {
   scopes: string[];
   challenge: string;
   expiresAt: number;
+  /** Whether the request earns a refresh token (the provider's offline parameter or scope). */
+  offline: boolean;
 }
 
 interface CodeGrant {
@@ -106,6 +118,7 @@ interface CodeGrant {
   account: Account;
   expiresAt: number;
   tokenError?: TokenError;
+  offline: boolean;
 }
 
 interface Grant {
@@ -114,6 +127,7 @@ interface Grant {
   account: Account;
   scopes: string[];
   revoked: boolean;
+  offline: boolean;
 }
 
 const CODE_TTL_MS = 60_000;
@@ -187,7 +201,19 @@ class SandboxAuthorizationServer implements GrantDirectory {
   constructor(
     private readonly clock: Clock,
     private readonly options: { exposeIssued?: boolean },
+    readonly fakes: readonly ProviderFake[] = [],
   ) {}
+
+  /** A fake's OAuth shape, or the sandbox's own behaviour (its client's rotation setting). */
+  private shapeOf(provider: string): FakeOAuthShape | undefined {
+    return this.fakes.find((fake) => fake.id === provider)?.oauth;
+  }
+
+  /** Where the consent form posts back: the provider's authorize path. */
+  private authorizePath(provider: string): string {
+    const fake = this.fakes.find((f) => f.id === provider);
+    return fake ? `${fake.prefix}${fake.oauth.authorizePath}` : `/${provider}/authorize`;
+  }
 
   private clientFor(provider: string, clientId: string | null | undefined) {
     return clientId ? this.clients.get(`${provider}:${clientId}`) : undefined;
@@ -206,21 +232,24 @@ class SandboxAuthorizationServer implements GrantDirectory {
     return client && secret !== undefined && constantEqual(secret, client.clientSecret) ? client : undefined;
   }
 
-  issueTokens(grant: Grant) {
+  issueTokens(grant: Grant): Record<string, unknown> & { access_token: string; refresh_token?: string } {
     const lifetime = grant.client.accessTokenSeconds ?? 3600;
     const access = random('sbx_at_');
-    const refresh = random('sbx_rt_');
     this.accessTokens.set(access, { grant, expiresAt: this.clock.now() + lifetime * 1000 });
-    this.refreshTokens.set(refresh, { grant, spent: false });
     this.issued.accessTokens.push(access);
-    this.issued.refreshTokens.push(refresh);
-    return {
+    const extras = this.shapeOf(grant.client.provider)?.tokenExtras?.({ accountId: grant.account.id }) ?? {};
+    const tokens = {
       access_token: access,
       token_type: 'Bearer',
       expires_in: lifetime,
-      refresh_token: refresh,
       scope: grant.scopes.join(' '),
+      ...extras,
     };
+    if (!grant.offline) return tokens;
+    const refresh = random('sbx_rt_');
+    this.refreshTokens.set(refresh, { grant, spent: false });
+    this.issued.refreshTokens.push(refresh);
+    return { ...tokens, refresh_token: refresh };
   }
 
   revokeGrant(grant: Grant) {
@@ -254,10 +283,19 @@ class SandboxAuthorizationServer implements GrantDirectory {
         state,
       });
     }
-    const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
+    const shape = this.shapeOf(provider);
+    // A provider whose permissions come from the app's registration (Clio) grants those.
+    const scopes =
+      shape && !shape.scopesInRequest ? client.scopes : (query.get('scope') ?? '').split(' ').filter(Boolean);
     if (!scopes.length || scopes.some((s) => !client.scopes.includes(s))) {
       return redirectTo(response, redirectUri, { error: 'invalid_scope', state });
     }
+    const offline =
+      !shape || shape.offline === 'always'
+        ? true
+        : 'scope' in shape.offline
+          ? scopes.includes(shape.offline.scope)
+          : query.get(shape.offline.param) === shape.offline.value;
     const requestId = random('req_');
     this.requests.set(requestId, {
       client,
@@ -266,6 +304,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
       scopes,
       challenge,
       expiresAt: this.clock.now() + REQUEST_TTL_MS,
+      offline,
     });
     const choices = SIMULATIONS.map(
       (s) => `<option value="${s}">${s === 'none' ? 'behave normally' : s}</option>`,
@@ -277,7 +316,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
         'Sandbox consent',
         `<h1>Sandbox provider: ${escapeHtml(provider)}</h1>
 <p><code>${escapeHtml(client.clientId)}</code> asks for: ${scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</p>
-<form method="post" action="/${escapeHtml(provider)}/authorize">
+<form method="post" action="${escapeHtml(this.authorizePath(provider))}">
 <input type="hidden" name="request_id" value="${requestId}">
 <label>Account id <input name="account_id" value="acct-1001"></label>
 <label>Email <input name="email" value="user@example.com"></label>
@@ -303,8 +342,9 @@ class SandboxAuthorizationServer implements GrantDirectory {
     }
     const simulate = (form.get('simulate') ?? 'none') as Simulation;
     // RFC 9207: every authorization response names its issuer (a wrong one, when asked to simulate it).
-    const iss =
-      simulate === 'wrong_issuer' ? 'https://mix-up.example.test' : `${this.url}/${request.client.provider}`;
+    const shape = this.shapeOf(request.client.provider);
+    const own = shape ? shape.issuer?.(this.url) : `${this.url}/${request.client.provider}`;
+    const iss = simulate === 'wrong_issuer' ? 'https://mix-up.example.test' : own;
     const { redirectUri: base, state } = request;
     const redirectUri = { base, iss };
     if (form.get('decision') !== 'approve') {
@@ -332,6 +372,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
         name: form.get('display_name') ?? '',
       },
       expiresAt: this.clock.now() + CODE_TTL_MS,
+      offline: request.offline,
       tokenError:
         simulate === 'exchange_failed'
           ? 'invalid_grant'
@@ -392,12 +433,16 @@ class SandboxAuthorizationServer implements GrantDirectory {
       account: entry.account,
       scopes: entry.scopes,
       revoked: false,
+      offline: entry.offline,
     };
     this.usedCodes.set(code, grant.id);
     return send(response, 200, this.issueTokens(grant));
   }
 
-  /** refresh_token: rotating when the client says so; a rotated token used again ends the grant. */
+  /**
+   * refresh_token: rotating when the provider (a fake's shape) or the client says so, a rotated token
+   * used again ends the grant; else the same refresh token again, or none (Google's refresh answers none).
+   */
   private refreshGrant(client: SandboxClient, form: URLSearchParams, response: ServerResponse) {
     const presented = form.get('refresh_token') ?? '';
     const entry = this.refreshTokens.get(presented);
@@ -407,28 +452,55 @@ class SandboxAuthorizationServer implements GrantDirectory {
       this.revokeGrant(entry.grant); // assume theft
       return send(response, 400, { error: 'invalid_grant' });
     }
-    const tokens = this.issueTokens(entry.grant);
-    if (client.rotateRefreshTokens) {
+    const mode = this.shapeOf(client.provider)?.refresh ?? (client.rotateRefreshTokens ? 'rotate' : 'same');
+    const { refresh_token: fresh, ...tokens } = this.issueTokens(entry.grant);
+    if (mode === 'rotate') {
       entry.spent = true;
-      return send(response, 200, tokens);
+      return send(response, 200, { ...tokens, refresh_token: fresh });
     }
-    this.refreshTokens.delete(tokens.refresh_token);
-    this.issued.refreshTokens.pop();
-    return send(response, 200, { ...tokens, refresh_token: presented });
+    if (fresh) {
+      this.refreshTokens.delete(fresh);
+      this.issued.refreshTokens.pop();
+    }
+    return send(response, 200, mode === 'same' ? { ...tokens, refresh_token: presented } : tokens);
   }
 
+  /**
+   * Revocation as the provider asks for it: RFC 7009 (client authenticated, or not: Google), or the
+   * access token in Authorization ending its grant (Dropbox's /2/auth/token/revoke, Clio's deauthorize).
+   */
   revoke(provider: string, request: IncomingMessage, form: URLSearchParams, response: ServerResponse) {
-    const client = this.authenticate(provider, request, form);
-    if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
+    const style = this.shapeOf(provider)?.revocation ?? 'rfc7009';
+    if (style === 'bearer') {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      const grant = this.liveGrant(bearer);
+      if (!grant || grant.client.provider !== provider) return this.invalidToken(response);
+      this.revokeGrant(grant);
+      return send(response, 200, null);
+    }
     const presented = form.get('token') ?? '';
     const refresh = this.refreshTokens.get(presented);
     const access = this.accessTokens.get(presented);
+    if (style === 'rfc7009-public') {
+      // No client authentication: the token itself says which grant; one unknown is refused.
+      const grant = (refresh ?? access)?.grant;
+      if (!grant || grant.client.provider !== provider || grant.revoked)
+        return send(response, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
+      this.revokeGrant(grant);
+      return send(response, 200, {});
+    }
+    const client = this.authenticate(provider, request, form);
+    if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
     if (refresh && refresh.grant.client === client) this.revokeGrant(refresh.grant);
     else if (access && access.grant.client === client) {
       this.accessTokens.delete(presented);
       this.issued.revoked.push(presented);
     }
     send(response, 200, {}); // RFC 7009: unknown tokens are not an error
+  }
+
+  private invalidToken(response: ServerResponse) {
+    send(response, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   }
 
   /** The grant behind an access token while the token lives: not expired, its grant not revoked. */
@@ -441,7 +513,8 @@ class SandboxAuthorizationServer implements GrantDirectory {
   bearer(provider: string, token: string): BearerGrant | undefined {
     const grant = this.liveGrant(token);
     if (!grant || grant.client.provider !== provider) return undefined;
-    return { accountId: grant.account.id, scopes: grant.scopes };
+    const { id: accountId, email, name } = grant.account;
+    return { accountId, email, name, scopes: grant.scopes };
   }
 
   /** As when the user removes the app at the provider: every grant of that provider (account) ends. */
@@ -480,7 +553,11 @@ class SandboxAuthorizationServer implements GrantDirectory {
   async handle(request: IncomingMessage, response: ServerResponse, body: string) {
     const target = new URL(request.url ?? '/', this.url);
     const form = new URLSearchParams(body);
-    const [, provider = '', action = ''] = target.pathname.split('/');
+    // A fake's OAuth endpoints are at its provider's own paths; the sandbox's at /<provider>/<action>.
+    const fake = fakeOwning(this.fakes, target.pathname);
+    const [, provider = '', action = ''] = fake
+      ? ['', fake.id, oauthAction(fake, target.pathname) ?? '']
+      : target.pathname.split('/');
     if (this.options.exposeIssued && target.pathname === '/__sandbox/issued')
       return send(response, 200, this.issued);
     if (
@@ -513,7 +590,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
     }
     if (action === 'revoke' && request.method === 'POST')
       return this.revoke(provider, request, form, response);
-    if (action === 'account' && request.method === 'GET') return this.account(request, response);
+    if (action === 'account' && request.method === 'GET' && !fake) return this.account(request, response);
     send(response, 404, { error: 'not_found' });
   }
 }
@@ -526,17 +603,22 @@ export interface SandboxOptions {
   exposeIssued?: boolean;
   /** Content-API requests per account per minute before 429 (default 100,000). */
   apiRequestsPerMinute?: number;
+  /** The fakes of real providers to serve (default: all of ./providers/). */
+  fakes?: readonly ProviderFake[];
 }
 
 export async function startSandboxProvider(options: SandboxOptions = {}): Promise<SandboxProvider> {
   const clock = options.clock ?? systemClock;
-  const sandbox = new SandboxAuthorizationServer(clock, options);
+  const fakes = options.fakes ?? PROVIDER_FAKES;
+  const sandbox = new SandboxAuthorizationServer(clock, options, fakes);
   // The content APIs read and write bodies as streams, so they take their requests before buffering.
   const content = mountSandboxContent({
     clock,
     grants: sandbox,
     testHooks: Boolean(options.exposeIssued),
     apiRequestsPerMinute: options.apiRequestsPerMinute,
+    fakes,
+    origin: () => sandbox.url,
   });
   const server: Server = createServer((request, response) => {
     if (content.serve(request, response)) return;
@@ -557,14 +639,19 @@ export async function startSandboxProvider(options: SandboxOptions = {}): Promis
 
   return {
     url,
-    endpoints: (provider) => ({
-      authorizeUrl: `${url}/${provider}/authorize`,
-      tokenUrl: `${url}/${provider}/token`,
-      revokeUrl: `${url}/${provider}/revoke`,
-      accountUrl: `${url}/${provider}/account`,
-      issuer: `${url}/${provider}`,
-      apiUrl: `${url}/${provider}/api/v1`,
-    }),
+    endpoints: (provider) => {
+      const fake = fakes.find((f) => f.id === provider);
+      return fake
+        ? fake.endpoints(url)
+        : {
+            authorizeUrl: `${url}/${provider}/authorize`,
+            tokenUrl: `${url}/${provider}/token`,
+            revokeUrl: `${url}/${provider}/revoke`,
+            accountUrl: `${url}/${provider}/account`,
+            issuer: `${url}/${provider}`,
+            apiUrl: `${url}/${provider}/api/v1`,
+          };
+    },
     register: (client) => sandbox.clients.set(`${client.provider}:${client.clientId}`, client),
     issued: () => structuredClone(sandbox.issued),
     close: () =>

@@ -16,7 +16,7 @@ export { Links } from './app/links';
 export { ConnectorStore } from './app/store';
 export { callbackUrl } from './domain/flow-crypto';
 export type { ProviderId } from './domain/providers';
-export { PROVIDERS, PROVIDER_IDS, providerEnv } from './domain/providers';
+export { PROVIDERS, PROVIDER_IDS, isRealProvider, providerEnv } from './domain/providers';
 export {
   ConnectionThrottledError,
   ConnectionUnusableError,

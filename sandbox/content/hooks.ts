@@ -1,19 +1,23 @@
 // Test hooks of the sandbox's content APIs, served only with the sandbox's test-hook switch (as
 // /__sandbox/issued is; LOCAL_TEST_HOOKS=1 under `npm start`). A tree is addressed by provider and
 // account id (the id typed on the consent page, default acct-1001):
-//   POST   /__sandbox/next-api-error {provider, status: 401|429|500|503, retry_after?, count?}
+//   POST   /__sandbox/next-api-error {provider, status: 401|403|429|500|503, reason?, retry_after?, count?}
 //          the next `count` (default 1) content-API requests of that provider answer that status
-//          (429 and 503 with Retry-After when given; 401 as an invalid token)
+//          (429 and 503 with Retry-After when given; 401 as an invalid token; a fake answers in its
+//          provider's error format, `reason` its own throttling reason, e.g. 403 userRateLimitExceeded)
 //   POST   /__sandbox/revoke-grants {provider, account_id?} -> {revoked: <grants>}: as when the user
 //          removes the app at the provider: API calls 401, refresh answers invalid_grant
 //   POST   /__sandbox/files {provider, account_id, container_id, name, content? (utf8) | size? (bytes,
 //          generated as read), content_type?} -> 201 {id, version} (new) | 200 (next version of that name)
 //   DELETE /__sandbox/files/{provider}/{account_id}/{id} -> 204 (the deletion shows in the feeds)
+//   POST   /__sandbox/move {provider, account_id, file_id, container_id, name?} -> {id, version}: moves
+//          (and may rename) a file, as a user would at the provider (the feeds show it)
 //   POST   /__sandbox/seed {provider, account_id, container_id, count <= 100000, size?} -> {created}:
 //          `count` small files seed-000001.txt... (numbering goes on across calls)
 //   GET    /__sandbox/files?provider&account_id&container_id? -> {files: [{id, name, container_id,
 //          path, version, size, content_type, sha256, updated_at}]}: what is there now, in change order
-// container_id is a matter id (practice) or a folder id, `root` the top (drive).
+// container_id is a matter id (practice-shaped) or a folder id, `root` the top (drive-shaped);
+// `provider` is the sandbox's `practice` or `drive` or a fake's id (sandbox/providers/<id>/).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
 import { isoTime } from '../clock';
@@ -22,7 +26,8 @@ import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJso
 import type { AccountTree, FileContent, FolderNode } from './tree';
 import { pathOf, sha256Of, textContent } from './tree';
 
-const provider = z.enum(['practice', 'drive']);
+/** Checked against the providers the sandbox serves when a hook runs (ContentState.providers). */
+const provider = z.string().min(1).max(64);
 const accountId = z.string().min(1).max(128);
 const size = z
   .number()
@@ -32,7 +37,11 @@ const size = z
 
 const nextApiError = z.strictObject({
   provider,
-  status: z.union([z.literal(401), z.literal(429), z.literal(500), z.literal(503)]),
+  status: z.union([z.literal(401), z.literal(403), z.literal(429), z.literal(500), z.literal(503)]),
+  reason: z
+    .string()
+    .regex(/^[A-Za-z_]{1,64}$/)
+    .optional(),
   retry_after: z.number().int().nonnegative().max(86_400).optional(),
   count: z.number().int().positive().max(10_000).optional(),
 });
@@ -50,6 +59,13 @@ const putFile = z
   .refine((input) => input.content === undefined || input.size === undefined, {
     message: 'give content or size, not both',
   });
+const move = z.strictObject({
+  provider,
+  account_id: accountId,
+  file_id: z.string().min(1),
+  container_id: z.string().min(1),
+  name: z.string().optional(),
+});
 const seed = z.strictObject({
   provider,
   account_id: accountId,
@@ -65,6 +81,13 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
     throw invalidRequest(`${issue?.path.join('.') || 'body'}: ${issue?.message}`);
   }
   return checked.data;
+}
+
+/** A provider the sandbox serves, or a 400 naming those it does. */
+function known(state: ContentState, id: string): string {
+  if (!state.providers.includes(id))
+    throw invalidRequest(`provider: must be one of ${state.providers.join(', ')}`);
+  return id;
 }
 
 /** Where files go: a matter (practice) or any folder (drive). */
@@ -96,8 +119,10 @@ type Hook = (
 const injectErrors: Hook = async (state, request, response) => {
   const input = parse(nextApiError, await readJson(request));
   const count = input.count ?? 1;
-  state.injected.set(input.provider, {
+  if (input.status === 403 && !input.reason) throw invalidRequest('a 403 needs the reason it is given for');
+  state.injected.set(known(state, input.provider), {
     status: input.status,
+    reason: input.reason,
     retryAfter: input.retry_after,
     remaining: count,
   });
@@ -106,12 +131,26 @@ const injectErrors: Hook = async (state, request, response) => {
 
 const revoke: Hook = async (state, request, response) => {
   const input = parse(revokeGrants, await readJson(request));
-  sendJson(response, 200, { revoked: state.grants.revokeGrants(input.provider, input.account_id) });
+  const revoked = state.grants.revokeGrants(known(state, input.provider), input.account_id);
+  sendJson(response, 200, { revoked });
+};
+
+const moveFile: Hook = async (state, request, response) => {
+  const input = parse(move, await readJson(request));
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
+  const file = tree.file(input.file_id);
+  if (!file) throw notFound('no such file');
+  const target = containerOf(tree, input.container_id);
+  const name = checkName(input.name ?? file.name);
+  if (target.byName.has(name) && target.byName.get(name) !== file)
+    throw new SandboxApiError(409, 'conflict', 'the target folder has that name');
+  tree.moveFile(file, target, name);
+  sendJson(response, 200, { id: file.id, version: file.version });
 };
 
 const writeFile: Hook = async (state, request, response) => {
   const input = parse(putFile, await readJson(request));
-  const tree = state.store.tree(input.provider, input.account_id);
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
   const container = containerOf(tree, input.container_id);
   const contentType =
     input.content_type ?? (input.size === undefined ? 'text/plain' : 'application/octet-stream');
@@ -125,7 +164,7 @@ const writeFile: Hook = async (state, request, response) => {
 
 const deleteFile: Hook = (state, _request, response, path) => {
   const [shape, account, id] = decodeSegments(path.slice('/__sandbox/files/'.length));
-  const tree = state.store.tree(parse(provider, shape), parse(accountId, account));
+  const tree = state.store.tree(known(state, parse(provider, shape)), parse(accountId, account));
   const file = tree.file(id ?? '');
   if (!file) throw notFound('no such file');
   tree.deleteFile(file);
@@ -136,7 +175,7 @@ const deleteFile: Hook = (state, _request, response, path) => {
 function seedFiles(seeded: Map<AccountTree, number>): Hook {
   return async (state, request, response) => {
     const input = parse(seed, await readJson(request));
-    const tree = state.store.tree(input.provider, input.account_id);
+    const tree = state.store.tree(known(state, input.provider), input.account_id);
     const container = containerOf(tree, input.container_id);
     let n = seeded.get(tree) ?? 0;
     const contentType = input.size === undefined ? 'text/plain' : 'application/octet-stream';
@@ -153,7 +192,7 @@ function seedFiles(seeded: Map<AccountTree, number>): Hook {
 const listFiles: Hook = (state, request, response) => {
   const query = new URL(request.url ?? '/', 'http://sandbox').searchParams;
   const tree = state.store.tree(
-    parse(provider, query.get('provider')),
+    known(state, parse(provider, query.get('provider'))),
     parse(accountId, query.get('account_id')),
   );
   const container = query.get('container_id');
@@ -178,6 +217,7 @@ export function contentHooks(state: ContentState) {
     'POST /__sandbox/next-api-error': injectErrors,
     'POST /__sandbox/revoke-grants': revoke,
     'POST /__sandbox/files': writeFile,
+    'POST /__sandbox/move': moveFile,
     [`DELETE ${FILE_PREFIX}`]: deleteFile,
     'POST /__sandbox/seed': seedFiles(new Map()),
     'GET /__sandbox/files': listFiles,

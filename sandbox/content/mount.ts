@@ -54,9 +54,15 @@ import type { ContentRoute, ContentState, GrantDirectory, InjectedError } from '
 import { contentHooks } from './hooks';
 import { driveRoutes } from './drive-api';
 import { practiceRoutes } from './practice-api';
+import type { ProviderFake } from '../providers/fake';
+import { mountProviderFakes } from '../providers/mount';
 
 export interface ContentApiOptions {
   clock: Clock;
+  /** The fakes of real providers (../providers/), each under its own prefix. */
+  fakes?: readonly ProviderFake[];
+  /** The sandbox's origin, once it listens (fakes answer absolute URLs). */
+  origin?: () => string;
   grants: GrantDirectory;
   /** The /__sandbox/ test hooks (LOCAL_TEST_HOOKS, as /__sandbox/issued). */
   testHooks: boolean;
@@ -162,13 +168,21 @@ function decodeSegments(path: string): string[] {
 
 /** Mounts the content APIs and their test hooks; `serve` takes the requests that are theirs. */
 export function mountSandboxContent(options: ContentApiOptions) {
+  const fakes = options.fakes ?? [];
+  const shapes = new Map<string, ContentShape>([
+    ['practice', 'practice'],
+    ['drive', 'drive'],
+    ...fakes.map((fake) => [fake.id, fake.shape] as const),
+  ]);
   const state: ContentState = {
     clock: options.clock,
-    store: new SandboxContentStore(options.clock),
+    store: new SandboxContentStore(options.clock, (provider) => shapes.get(provider)),
     grants: options.grants,
     injected: new Map(),
+    providers: [...shapes.keys()],
     maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
   };
+  const fakeApis = mountProviderFakes(fakes, state, options.origin ?? (() => ''));
   const windows = new RequestWindows(
     options.clock,
     options.apiRequestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
@@ -217,6 +231,7 @@ export function mountSandboxContent(options: ContentApiOptions) {
   return {
     /** Whether the request is the content APIs' or their hooks' (then it is answered here). */
     serve(request: IncomingMessage, response: ServerResponse): boolean {
+      if (fakeApis.serve(request, response)) return true;
       const path = (request.url ?? '/').split('?')[0]!;
       const under = /^\/([a-z]+)\/api\/v1(\/.*)$/.exec(path);
       if (under && isContentShape(under[1]!)) {

@@ -80,10 +80,18 @@ function seedDrive(tree: AccountTree, at: () => number) {
 export class SandboxContentStore {
   private readonly trees = new Map<string, AccountTree>();
 
-  constructor(private readonly clock: Clock) {}
+  /** `shapeOf`: the shape of a provider's content (the sandbox's two, and each fake's). */
+  constructor(
+    private readonly clock: Clock,
+    readonly shapeOf: (provider: string) => ContentShape | undefined = (provider) =>
+      provider === 'practice' || provider === 'drive' ? provider : undefined,
+  ) {}
 
-  tree(shape: ContentShape, accountId: string): AccountTree {
-    const key = `${shape}\u0000${accountId}`;
+  /** One account's tree at one provider (each provider's accounts have trees of their own). */
+  tree(provider: string, accountId: string): AccountTree {
+    const shape = this.shapeOf(provider);
+    if (!shape) throw new Error(`the sandbox has no provider ${provider}`);
+    const key = `${provider}\u0000${accountId}`;
     let tree = this.trees.get(key);
     if (!tree) {
       tree = new AccountTree(shape, accountId, () => this.clock.now());

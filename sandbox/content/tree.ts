@@ -236,6 +236,17 @@ export class AccountTree {
     return { file, outcome: 'created' };
   }
 
+  /** Moves (and may rename) a live file: a change like any other, so the feeds report it. */
+  moveFile(file: FileNode, parent: FolderNode, name = file.name, at = this.now()): void {
+    const taken = parent.byName.get(name);
+    if (taken && taken !== file) throw new NameTakenError(name);
+    this.release(file.parent, file);
+    file.parent = parent;
+    file.name = name;
+    this.adopt(parent, file);
+    this.touch(file, at);
+  }
+
   deleteFile(file: FileNode, at = this.now()): void {
     if (file.deleted) return;
     this.release(file.parent, file);

@@ -3,11 +3,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock';
 import type { Upload } from './http';
 import type { SandboxContentStore } from './seed';
-import type { AccountTree, ContentShape } from './tree';
+import type { AccountTree } from './tree';
 
 /** What the authorization server knows of an access token: whose, and what it may do. */
 export interface BearerGrant {
   accountId: string;
+  /** The account's email and display name (as typed on the consent page). */
+  email: string;
+  name: string;
   scopes: readonly string[];
 }
 
@@ -20,7 +23,10 @@ export interface GrantDirectory {
 }
 
 export interface InjectedError {
-  status: 401 | 429 | 500 | 503;
+  /** 403 only with a provider's own throttling reason (Google's userRateLimitExceeded). */
+  status: 401 | 403 | 429 | 500 | 503;
+  /** The provider's own error reason, for a fake that answers one (`userRateLimitExceeded`). */
+  reason?: string;
   retryAfter?: number;
   remaining: number;
 }
@@ -31,7 +37,9 @@ export interface ContentState {
   store: SandboxContentStore;
   grants: GrantDirectory;
   /** Failures the next requests of a provider answer (POST /__sandbox/next-api-error). */
-  injected: Map<ContentShape, InjectedError>;
+  injected: Map<string, InjectedError>;
+  /** Every provider with content here: the sandbox's two and each fake's id. */
+  providers: readonly string[];
   maxUploadBytes: number;
 }
 

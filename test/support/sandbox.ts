@@ -20,7 +20,8 @@ export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string
   const provider = (id: ProviderId) => ({
     authorizeUrl: setting(id, 'AUTHORIZE_URL'),
     tokenUrl: setting(id, 'TOKEN_URL'),
-    revokeUrl: setting(id, 'REVOKE_URL'),
+    // A provider without a revocation endpoint (Microsoft) has none.
+    revokeUrl: env[providerEnv(id, 'REVOKE_URL')] ?? '',
     accountUrl: setting(id, 'ACCOUNT_URL'),
     apiUrl: setting(id, 'API_URL'),
     clientId: setting(id, 'CLIENT_ID'),

@@ -151,6 +151,7 @@ export async function openConnectLink(
       separator: PROVIDERS[link.provider].scopeSeparator,
       state,
       challenge: pkce.challenge,
+      extra: PROVIDERS[link.provider].authorizeParams,
     }),
     cookie: bindingCookie(binding.value, input.baseUrl),
     outcome: 'consent',

@@ -14,7 +14,7 @@ import type { ProviderDeadline } from '../infra/oauth-client';
 import { ProviderHttpError, revokeToken } from '../infra/oauth-client';
 import { enabledProviders, isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
-import { PROVIDERS } from '../domain/providers';
+import { PROVIDERS, providerConfigured } from '../domain/providers';
 import type { ConnectionStatus } from '../domain/connection';
 import type { ConnectionItem, TokenItem } from './store';
 import { ConnectorStore } from './store';
@@ -58,6 +58,13 @@ export async function createConnection(
   input: { provider: ProviderId; return_url: string; scope_tier?: string },
   baseUrl: string,
 ): Promise<PendingConnection> {
+  if (!providerConfigured(input.provider)) {
+    throw invalidField(
+      'request body',
+      'provider',
+      `${input.provider} is not configured in this deployment (GET /connectors/v1/providers lists those that are)`,
+    );
+  }
   const definition = PROVIDERS[input.provider];
   const tier = input.scope_tier ?? definition.defaultTier;
   if (!Object.hasOwn(definition.scopeTiers, tier)) {
@@ -222,9 +229,17 @@ export async function revokeGrant(
   /** The caller's time budget (the OAuth callback's): attempts and pauses stop when it runs out. */
   deadline?: ProviderDeadline,
 ): Promise<boolean> {
-  const [token, hint] = grant.refreshToken
-    ? [grant.refreshToken, 'refresh_token' as const]
-    : [grant.accessToken, 'access_token' as const];
+  const revocation = PROVIDERS[provider].revocation;
+  if (revocation.style === 'none') {
+    // Nothing to call (Microsoft): our tokens are deleted; the user removes the consent at the provider.
+    log.info('provider has no token revocation: tokens deleted here only', { connectionId, provider });
+    return false;
+  }
+  // A bearer-style revocation is authorized by the access token; RFC 7009 ends the grant with the refresh token.
+  const [token, hint] =
+    grant.refreshToken && revocation.style === 'rfc7009'
+      ? [grant.refreshToken, 'refresh_token' as const]
+      : [grant.accessToken, 'access_token' as const];
   for (let attempt = 1; attempt <= REVOKE_ATTEMPTS; attempt++) {
     const timeoutMs = deadline ? deadline.timeout(REVOKE_ATTEMPT_TIMEOUT_MS) : REVOKE_ATTEMPT_TIMEOUT_MS;
     if (timeoutMs === 0) {
@@ -232,7 +247,7 @@ export async function revokeGrant(
       return false;
     }
     try {
-      await revokeToken(await config.client(provider), token, hint, timeoutMs);
+      await revokeToken(await config.client(provider), revocation, token, hint, timeoutMs);
       return true;
     } catch (error) {
       const retriable =

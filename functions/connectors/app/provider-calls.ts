@@ -9,7 +9,7 @@ import type { ConnectorConfig } from '../infra/config';
 import type { ContentApi } from '../infra/content';
 import { ProviderApiError, contentApi } from '../infra/content';
 import type { ProviderId } from '../domain/providers';
-import { PROVIDERS } from '../domain/providers';
+import { PROVIDERS, providerExtraSetting } from '../domain/providers';
 import type { RunFailure } from '../domain/sync-policy';
 import { RUN_FAILURE_MESSAGES, classifyApiStatus } from '../domain/sync-policy';
 import { effectiveStatus } from '../domain/token-policy';
@@ -28,7 +28,10 @@ import {
 } from './token-lifecycle';
 
 export const contentFor = (config: ConnectorConfig, provider: ProviderId): ContentApi =>
-  contentApi(PROVIDERS[provider], config.provider(provider).apiUrl);
+  contentApi(PROVIDERS[provider], {
+    apiUrl: config.provider(provider).apiUrl,
+    setting: (name) => providerExtraSetting(provider, name),
+  });
 
 /**
  * Refuses work on a connection that cannot be used now (409, saying why) or whose provider is turned

@@ -3,7 +3,7 @@ import { isoTime } from '../../platform/clock';
 import type { Clock } from '../../platform/clock';
 import type { Item, Table } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
-import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
+import { PROVIDERS, PROVIDER_IDS, providerConfigured } from '../domain/providers';
 import type { ProviderSetting, ProviderView } from '../domain/views';
 
 interface SettingItem extends Item {
@@ -55,9 +55,11 @@ export async function setProviderEnabled(
   return { provider, enabled, updated_at: isoTime(updatedAt) };
 }
 
+/** The providers this deployment offers, with the organization's switch of each. */
 export async function listProviders(table: Table, organizationId: string): Promise<ProviderView[]> {
   const enabled = await enabledProviders(table, organizationId);
-  return PROVIDER_IDS.map((id) => {
+  // A real provider without a configured client is not offered at all (not merely turned off).
+  return PROVIDER_IDS.filter(providerConfigured).map((id) => {
     const p = PROVIDERS[id];
     return {
       id,

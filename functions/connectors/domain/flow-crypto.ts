@@ -146,13 +146,17 @@ export function authorizeUrl(
     separator: string;
     state: string;
     challenge: string;
+    /** The provider's own parameters (Google's access_type=offline); ours above take precedence. */
+    extra?: Record<string, string>;
   },
 ): string {
   const url = new URL(base);
+  for (const [name, value] of Object.entries(params.extra ?? {})) url.searchParams.set(name, value);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', params.clientId);
   url.searchParams.set('redirect_uri', params.redirectUri);
-  url.searchParams.set('scope', params.scopes.join(params.separator));
+  // A provider whose permissions are fixed at registration (Clio) takes no scope parameter.
+  if (params.scopes.length) url.searchParams.set('scope', params.scopes.join(params.separator));
   url.searchParams.set('state', params.state);
   url.searchParams.set('code_challenge', params.challenge);
   url.searchParams.set('code_challenge_method', 'S256');

@@ -3,41 +3,20 @@
 import * as z from 'zod';
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
+import { REAL_PROVIDERS } from './provider-catalog';
+import type { EndpointSetting, ProviderDefinition, ProviderId, RealProviderId } from './provider-definition';
+import { PROVIDER_IDS, REAL_PROVIDER_IDS } from './provider-definition';
 
-export const PROVIDER_IDS = ['practice', 'drive'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
-export interface ScopeTier {
-  /** Scopes asked for at consent. */
-  scopes: string[];
-  /** Scopes that must be granted, or the flow ends in connector_scope_not_enabled. */
-  required: string[];
-  description: string;
-}
-
-export interface ProviderDefinition {
-  id: ProviderId;
-  displayName: string;
-  kind: 'practice_management' | 'file_storage';
-  scopeTiers: Record<string, ScopeTier>;
-  defaultTier: string;
-  /** Assumed access-token lifetime when the token response has no expires_in. */
-  defaultAccessTokenSeconds: number;
-  /** Whether the provider issues a new refresh token at each refresh (and voids the old one). */
-  rotatesRefreshTokens: boolean;
-  /** How the account-info response names the account's id, email and display name. */
-  accountFields: { externalId: string; email: string; displayName: string };
-  /** Response headers the provider reports its rate limit in (read by the refresh and sync workers). */
-  rateLimitHeaders: { remaining?: string; reset?: string; retryAfter: string };
-  /** Scope separator in the authorize request and the token response. */
-  scopeSeparator: ' ' | ',';
-  /** How the token endpoint authenticates us (RFC 8414 token_endpoint_auth_method). */
-  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
-  /** The shape of its content API (which client speaks it); the URL is configuration (API_URL). */
-  contentApi: 'practice-v1' | 'drive-v1';
-  /** Scopes an export needs (uploads); asked for at consent, not required to connect. */
-  writeScopes: string[];
-}
+export { PROVIDER_IDS, REAL_PROVIDER_IDS, SANDBOX_PROVIDER_IDS } from './provider-definition';
+export type {
+  ContentApiKind,
+  EndpointSetting,
+  ProviderDefinition,
+  ProviderId,
+  RealProviderId,
+  RevocationStyle,
+  ScopeTier,
+} from './provider-definition';
 
 /**
  * What a deployment may set per provider in PROVIDER_<ID>_PROFILE (JSON), over the built-in defaults:
@@ -130,6 +109,15 @@ export type ProviderSetting = keyof typeof PROVIDER_SETTINGS;
 
 export type ProviderEndpoints = Record<ProviderSetting, string>;
 
+/** What the sandbox's own providers share: RFC 7009 revocation, no extras, no production URLs. */
+const SANDBOX_SHAPE = {
+  throttleReasons: [],
+  authorizeParams: {},
+  revocation: { style: 'rfc7009', clientAuth: true },
+  defaults: {},
+  extraSettings: {},
+} satisfies Partial<ProviderDefinition>;
+
 const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
   practice: {
     id: 'practice',
@@ -155,6 +143,7 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     tokenEndpointAuthMethod: 'client_secret_basic',
     contentApi: 'practice-v1',
     writeScopes: ['documents.write'],
+    ...SANDBOX_SHAPE,
   },
   drive: {
     id: 'drive',
@@ -176,7 +165,9 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     tokenEndpointAuthMethod: 'client_secret_basic',
     contentApi: 'drive-v1',
     writeScopes: ['files.write'],
+    ...SANDBOX_SHAPE,
   },
+  ...REAL_PROVIDERS,
 };
 
 /**
@@ -198,9 +189,31 @@ export const isProviderId = (value: string): value is ProviderId =>
 /** Environment variable names of a provider's configuration, e.g. PROVIDER_PRACTICE_TOKEN_URL. */
 export const providerEnv = (id: ProviderId, field: string): string => `PROVIDER_${id.toUpperCase()}_${field}`;
 
-/** One configuration value of a provider, read when first needed (a route gets only what it uses). */
+/**
+ * One configuration value of a provider, read when first needed (a route gets only what it uses); an
+ * endpoint not set is the provider's production URL.
+ */
 export function providerSetting(id: ProviderId, setting: ProviderSetting): string {
-  return getStringFromEnv(providerEnv(id, PROVIDER_SETTINGS[setting]));
+  const fallback = BUILT_IN[id].defaults[setting as EndpointSetting];
+  return getStringFromEnv(providerEnv(id, PROVIDER_SETTINGS[setting]), fallback ? { default: fallback } : {});
+}
+
+/** A setting of one provider only (PROVIDER_<ID>_<NAME>), its default when not set. */
+export function providerExtraSetting(id: ProviderId, name: string): string {
+  const fallback = BUILT_IN[id].extraSettings[name];
+  if (fallback === undefined) throw new ConfigurationError(`provider ${id} has no setting ${name}`);
+  return getStringFromEnv(providerEnv(id, name), { default: fallback });
+}
+
+export const isRealProvider = (id: ProviderId): id is RealProviderId =>
+  (REAL_PROVIDER_IDS as readonly string[]).includes(id);
+
+/**
+ * Whether the provider is offered: the sandbox's always (as before real providers came), a real one
+ * only where its CLIENT_ID is configured (the environment locally, CDK context `connectors` on AWS).
+ */
+export function providerConfigured(id: ProviderId): boolean {
+  return !isRealProvider(id) || getStringFromEnv(providerEnv(id, 'CLIENT_ID'), { default: '' }) !== '';
 }
 
 /**

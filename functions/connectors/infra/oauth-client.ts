@@ -1,6 +1,6 @@
 // Provider HTTP: code exchange, refresh, account info and revocation (RFC 6749, 7636, 7009). Errors carry the
 // HTTP status and the OAuth error code only: never a code, a token or a provider response body.
-import type { ProviderDefinition, ProviderEndpoints } from '../domain/providers';
+import type { ProviderDefinition, ProviderEndpoints, RevocationStyle } from '../domain/providers';
 
 const TIMEOUT_MS = 10_000;
 /** Below this, a call is not worth starting: it would time out before a provider could answer. */
@@ -115,7 +115,12 @@ function expiresIn(value: unknown): number | undefined {
   return undefined;
 }
 
-function tokenSet(body: Record<string, unknown>, separator: string): TokenSet {
+function tokenSet(
+  body: Record<string, unknown>,
+  definition: Pick<ProviderDefinition, 'scopeSeparator' | 'grantedScopePrefix'>,
+): TokenSet {
+  const prefix = definition.grantedScopePrefix;
+  const scope = (name: string) => (prefix && name.startsWith(prefix) ? name.slice(prefix.length) : name);
   if (typeof body.access_token !== 'string' || !body.access_token) {
     throw new ProviderHttpError('token', 200, 'no_access_token');
   }
@@ -124,7 +129,10 @@ function tokenSet(body: Record<string, unknown>, separator: string): TokenSet {
     refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : undefined,
     tokenType: typeof body.token_type === 'string' ? body.token_type : 'Bearer',
     expiresInSeconds: expiresIn(body.expires_in),
-    scopes: typeof body.scope === 'string' ? body.scope.split(separator).filter(Boolean) : undefined,
+    scopes:
+      typeof body.scope === 'string'
+        ? body.scope.split(definition.scopeSeparator).filter(Boolean).map(scope)
+        : undefined,
   };
 }
 
@@ -157,7 +165,7 @@ async function tokenRequest(
     timeoutMs,
   );
   if (!response.ok) throw await failure('token', response, definition.rateLimitHeaders.retryAfter);
-  return tokenSet((await response.json()) as Record<string, unknown>, definition.scopeSeparator);
+  return tokenSet((await response.json()) as Record<string, unknown>, definition);
 }
 
 export function exchangeCode(
@@ -193,47 +201,84 @@ export function refreshTokens(
   );
 }
 
+/** A value of the account-info response at `path`: dotted (`user.emailAddress`), `|` for alternatives. */
+export function accountField(body: unknown, path: string): string {
+  for (const alternative of path.split('|')) {
+    let at: unknown = body;
+    for (const key of alternative.split('.'))
+      at =
+        at && typeof at === 'object' && Object.hasOwn(at, key)
+          ? (at as Record<string, unknown>)[key]
+          : undefined;
+    if ((typeof at === 'string' && at !== '') || typeof at === 'number') return String(at);
+  }
+  return '';
+}
+
 export async function fetchAccount(
   client: ProviderClient,
   definition: ProviderDefinition,
   accessToken: string,
   timeoutMs = TIMEOUT_MS,
 ): Promise<{ external_id: string; email: string; display_name: string }> {
+  const post = definition.accountRequest;
   const response = await send(
     'account',
     client.accountUrl,
-    { headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' } },
+    {
+      method: post?.method ?? 'GET',
+      headers: {
+        Authorization: `Bearer ${accessToken}`,
+        Accept: 'application/json',
+        ...(post ? { 'Content-Type': 'application/json' } : {}),
+      },
+      ...(post ? { body: post.jsonBody } : {}),
+    },
     timeoutMs,
   );
   if (!response.ok) throw await failure('account', response);
-  const body = (await response.json()) as Record<string, unknown>;
-  const field = (name: string) =>
-    typeof body[name] === 'string' || typeof body[name] === 'number' ? String(body[name]) : '';
-  const externalId = field(definition.accountFields.externalId);
+  const body = (await response.json()) as unknown;
+  const externalId = accountField(body, definition.accountFields.externalId);
   if (!externalId) throw new ProviderHttpError('account', response.status, 'no_account_id');
   return {
     external_id: externalId,
-    email: field(definition.accountFields.email),
-    display_name: field(definition.accountFields.displayName),
+    email: accountField(body, definition.accountFields.email),
+    display_name: accountField(body, definition.accountFields.displayName),
   };
 }
 
+/**
+ * Revokes a token as the provider does it (RevocationStyle): RFC 7009's form POST, with or without
+ * the client's credentials, or a POST authorized by the access token itself.
+ */
 export async function revokeToken(
   client: ProviderClient,
+  revocation: Exclude<RevocationStyle, { style: 'none' }>,
   token: string,
   hint: 'refresh_token' | 'access_token',
   timeoutMs = TIMEOUT_MS,
 ): Promise<void> {
-  const response = await send(
-    'revoke',
-    client.revokeUrl,
-    {
-      method: 'POST',
-      headers: { Authorization: basicAuth(client), 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
-    },
-    timeoutMs,
-  );
+  const init: RequestInit =
+    revocation.style === 'rfc7009'
+      ? {
+          method: 'POST',
+          headers: {
+            ...(revocation.clientAuth ? { Authorization: basicAuth(client) } : {}),
+            'Content-Type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
+        }
+      : {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            ...(revocation.tokenField ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+          },
+          ...(revocation.tokenField
+            ? { body: new URLSearchParams({ [revocation.tokenField]: token }).toString() }
+            : {}),
+        };
+  const response = await send('revoke', client.revokeUrl, init, timeoutMs);
   if (!response.ok) throw await failure('revoke', response);
   await response.arrayBuffer();
 }

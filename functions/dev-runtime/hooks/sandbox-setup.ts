@@ -1,10 +1,11 @@
 // Points the service's providers at the sandbox: registers one client per provider (exact redirect
-// URI of the service's callback) and returns the PROVIDER_* variables that name it.
+// URI of the service's callback) and returns the PROVIDER_* variables that name it. A real provider
+// (clio, google_drive, onedrive, dropbox) is pointed at its fake (sandbox/providers/<id>/).
 import { randomBytes } from 'node:crypto';
 import { callbackUrl } from '../../connectors/index';
 import type { ProviderId } from '../../connectors/index';
 import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../connectors/index';
-import { CONTENT_SCOPES, isContentShape } from '../../../sandbox';
+import { CONTENT_SCOPES, PROVIDER_FAKES, isContentShape } from '../../../sandbox';
 import type { SandboxProvider } from '../../../sandbox';
 
 export function registerSandboxClients(
@@ -15,6 +16,7 @@ export function registerSandboxClients(
   const env: Record<string, string> = {};
   for (const id of providers) {
     const definition = PROVIDERS[id];
+    const fake = PROVIDER_FAKES.find((f) => f.id === id);
     const clientId = `sandbox-${id}`;
     const clientSecret = randomBytes(24).toString('base64url');
     sandbox.register({
@@ -23,11 +25,13 @@ export function registerSandboxClients(
       clientSecret,
       redirectUris: [callbackUrl(serviceBaseUrl, id)],
       // Whatever a tier asks for, and every scope the sandbox's content API checks (a deployment's
-      // profile may name tiers without the write scopes; the sandbox still knows them).
+      // profile may name tiers without the write scopes; the sandbox still knows them); a fake knows
+      // its provider's scopes.
       scopes: [
         ...new Set([
           ...Object.values(definition.scopeTiers).flatMap((tier) => tier.scopes),
           ...(isContentShape(id) ? CONTENT_SCOPES[id] : []),
+          ...(fake?.scopes ?? []),
         ]),
       ],
       rotateRefreshTokens: definition.rotatesRefreshTokens,
@@ -37,12 +41,16 @@ export function registerSandboxClients(
     Object.assign(env, {
       [providerEnv(id, 'AUTHORIZE_URL')]: endpoints.authorizeUrl,
       [providerEnv(id, 'TOKEN_URL')]: endpoints.tokenUrl,
-      [providerEnv(id, 'REVOKE_URL')]: endpoints.revokeUrl,
       [providerEnv(id, 'ACCOUNT_URL')]: endpoints.accountUrl,
       [providerEnv(id, 'CLIENT_ID')]: clientId,
       [providerEnv(id, 'CLIENT_SECRET')]: clientSecret,
-      [providerEnv(id, 'ISSUER')]: endpoints.issuer,
       [providerEnv(id, 'API_URL')]: endpoints.apiUrl,
+      // Only where the provider has them: a revocation endpoint, an `iss` in its responses.
+      ...(endpoints.revokeUrl ? { [providerEnv(id, 'REVOKE_URL')]: endpoints.revokeUrl } : {}),
+      ...(endpoints.issuer ? { [providerEnv(id, 'ISSUER')]: endpoints.issuer } : {}),
+      ...Object.fromEntries(
+        Object.entries(endpoints.extra ?? {}).map(([name, value]) => [providerEnv(id, name), value]),
+      ),
     });
   }
   return env;

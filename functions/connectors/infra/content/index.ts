@@ -1,12 +1,39 @@
-// The content API client of a provider: its shape comes from its definition, its root URL from
-// configuration (PROVIDER_<ID>_API_URL).
-import type { ProviderDefinition } from '../../domain/providers';
+// The content API client of a provider: its kind comes from its definition (`contentApi`), its root
+// URL and any setting of its own from configuration (PROVIDER_<ID>_API_URL, PROVIDER_<ID>_<NAME>).
+import { ConfigurationError } from '../../../platform/errors';
+import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
 import type { ContentApi } from './api';
 import { DriveApi } from './drive';
 import { PracticeApi } from './practice';
 
-export function contentApi(definition: Pick<ProviderDefinition, 'contentApi'>, baseUrl: string): ContentApi {
-  return definition.contentApi === 'practice-v1' ? new PracticeApi(baseUrl) : new DriveApi(baseUrl);
+/** What a client is built from: the API's origin and the provider's own settings. */
+export interface ContentApiSettings {
+  apiUrl: string;
+  /** A provider-specific setting by name (e.g. Dropbox's CONTENT_URL), its default when not set. */
+  setting(name: string): string;
+}
+
+type ClientFactory = (
+  settings: ContentApiSettings,
+  definition: Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>,
+) => ContentApi;
+
+/** One client per kind; a kind not here has no client yet (its provider cannot import or export). */
+const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
+  'practice-v1': (settings) => new PracticeApi(settings.apiUrl),
+  'drive-v1': (settings) => new DriveApi(settings.apiUrl),
+};
+
+/** Whether a content-API client speaks this kind yet (a provider without one can only connect). */
+export const hasContentApi = (kind: ContentApiKind): boolean => CLIENTS[kind] !== undefined;
+
+export function contentApi(
+  definition: Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>,
+  settings: ContentApiSettings,
+): ContentApi {
+  const factory = CLIENTS[definition.contentApi];
+  if (!factory) throw new ConfigurationError(`no content-API client for ${definition.contentApi}`);
+  return factory(settings, definition);
 }
 
 export type {

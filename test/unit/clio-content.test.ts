@@ -4,48 +4,39 @@
 // (idempotent through its external property, never replacing a same-named document), and Clio's errors
 // and rate-limit answers.
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { ClioApi } from '../../functions/connectors/infra/content/clio';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
-import type { FolderNode } from '../../sandbox/content/tree';
-import { AccountTree, textContent } from '../../sandbox/content/tree';
-import type { ClioFake } from '../../sandbox/providers/clio/content';
-import { createClioFake, parseFields } from '../../sandbox/providers/clio/content';
+import type { AccountTree, FolderNode } from '../../sandbox/content/tree';
+import { textContent } from '../../sandbox/content/tree';
+import { clioFake } from '../../sandbox/providers/clio';
+import { clioId, parseFields, trash } from '../../sandbox/providers/clio/documents';
+import type { FakeHarness } from '../support/fake-harness';
+import { startFakeHarness } from '../support/fake-harness';
 
 const ACCOUNT = 'acct-clio-1';
 
-let server: Server;
+const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
+let fake: FakeHarness;
 let base: string;
-let fake: ClioFake;
 /** Every request the fake saw: method, path, whether it carried a bearer token. */
 const seen: { method: string; path: string; authorized: boolean }[] = [];
-const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
-const trees = new Map<string, AccountTree>();
-const tree = (account: string) => {
-  let found = trees.get(account);
-  if (!found) trees.set(account, (found = new AccountTree('practice', account, () => clock.now())));
-  return found;
-};
-const grants = new Map([['tok', { accountId: ACCOUNT, scopes: [] as string[] }]]);
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0]!;
-    seen.push({ method: request.method ?? '', path, authorized: Boolean(request.headers.authorization) });
-    if (!fake.serve(path, request, response)) response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake = createClioFake({ clock, tree, bearer: (token) => grants.get(token), baseUrl: () => base });
+  fake = await startFakeHarness(clioFake, clock, (request: IncomingMessage) =>
+    seen.push({
+      method: request.method ?? '',
+      path: (request.url ?? '/').split('?')[0]!,
+      authorized: Boolean(request.headers.authorization),
+    }),
+  );
+  base = `${fake.base}/clio`;
+  fake.grant('tok', ACCOUNT, ['clio']);
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => fake.close());
 
 const text = (value: string) => ({ contentType: 'text/plain', content: textContent(value) });
 
@@ -86,15 +77,20 @@ const upload = (client: ClioApi, matter: string, name: string, content: string, 
   });
 
 describe('Clio client against the fake', () => {
-  const t = tree(ACCOUNT);
-  const acme = t.addFolder(t.root, 'Acme v. Globex');
-  t.addFolder(t.root, 'Estate of Harlow');
-  t.addFolder(t.root, 'Rivera dispute');
-  const docs = ['Complaint.txt', 'Answer.txt', 'Discovery.txt'].map(
-    (name) => t.putFile(acme, name, text(`${name} body`)).file,
-  );
-  const matterId = (folder: FolderNode) => String(fake.hooks.idOf(ACCOUNT, folder.id));
-  const docId = (nodeId: string) => String(fake.hooks.idOf(ACCOUNT, nodeId));
+  let t: AccountTree;
+  let acme: FolderNode;
+  let docs: ReturnType<AccountTree['putFile']>['file'][];
+  beforeAll(() => {
+    t = fake.tree(ACCOUNT);
+    acme = t.addFolder(t.root, 'Acme v. Globex');
+    t.addFolder(t.root, 'Estate of Harlow');
+    t.addFolder(t.root, 'Rivera dispute');
+    docs = ['Complaint.txt', 'Answer.txt', 'Discovery.txt'].map(
+      (name) => t.putFile(acme, name, text(`${name} body`)).file,
+    );
+  });
+  const matterId = (folder: FolderNode) => String(clioId(t, folder.id));
+  const docId = (nodeId: string) => String(clioId(t, nodeId));
 
   it('parses Clio field lists, nested ones too', () => {
     expect(parseFields('id,name,latest_document_version{id,size},matter{id}')).toEqual({
@@ -152,7 +148,7 @@ describe('Clio client against the fake', () => {
     clock.advance(60_000);
     t.putFile(acme, 'Answer.txt', text('amended answer'));
     t.putFile(acme, 'Settlement.txt', text('settlement'));
-    fake.hooks.trash(ACCOUNT, docs[2]!.id);
+    trash(t, docs[2]!, clock.now());
     const changed = await pass(client, matterId(acme), nothing.cursor, 1);
     const byName = new Map(changed.files.map((f) => [f.name, f]));
     expect([...byName.keys()].sort()).toEqual(['Answer.txt', 'Discovery.txt', 'Settlement.txt']);
@@ -170,8 +166,8 @@ describe('Clio client against the fake', () => {
     expect(await read(download.body)).toBe('Complaint.txt body');
     expect(download.size).toBe(18);
     expect(seen.map((s) => [s.method, s.path.replace(/[0-9a-f-]{36}/, 'KEY'), s.authorized])).toEqual([
-      ['GET', `/api/v4/documents/${docId(docs[0]!.id)}/download.json`, true],
-      ['GET', '/clio-storage/KEY', false],
+      ['GET', `/clio/api/v4/documents/${docId(docs[0]!.id)}/download.json`, true],
+      ['GET', `/clio/clio-storage/${ACCOUNT}/KEY`, false],
     ]);
     expect((await failure(client.download('tok', '424242'))).status).toBe(404);
   });
@@ -181,10 +177,10 @@ describe('Clio client against the fake', () => {
     seen.length = 0;
     const first = await upload(client, matterId(acme), 'Complaint.txt', 'our complaint', 'exp_key_1');
     expect(seen.map((s) => [s.method, s.path.replace(/[0-9a-f-]{36}/, 'KEY'), s.authorized])).toEqual([
-      ['GET', '/api/v4/documents.json', true],
-      ['POST', '/api/v4/documents.json', true],
-      ['PUT', '/clio-storage/KEY', false],
-      ['PATCH', `/api/v4/documents/${first.id}.json`, true],
+      ['GET', '/clio/api/v4/documents.json', true],
+      ['POST', '/clio/api/v4/documents.json', true],
+      ['PUT', `/clio/clio-storage/${ACCOUNT}/KEY`, false],
+      ['PATCH', `/clio/api/v4/documents/${first.id}.json`, true],
     ]);
     // The user's Complaint.txt is untouched; ours is another document of that name.
     expect(first.id).not.toBe(docId(docs[0]!.id));
@@ -201,13 +197,13 @@ describe('Clio client against the fake', () => {
   it("reads Clio's errors: 401, 429 with Retry-After and the rate-limit window, 5xx", async () => {
     const client = new ClioApi(base);
     expect((await failure(new ClioApi(base).browse('nope', undefined, { limit: 1 }))).status).toBe(401);
-    fake.hooks.fail({ status: 429, retryAfter: 12 });
+    fake.fail({ status: 429, retryAfter: 12 });
     expect(await failure(client.browse('tok', undefined, { limit: 1 }))).toMatchObject({
       status: 429,
       retryAfterSeconds: 12,
       providerError: 'RateLimited',
     });
-    fake.hooks.fail({ status: 503 });
+    fake.fail({ status: 503 });
     expect((await failure(client.browse('tok', undefined, { limit: 1 }))).status).toBe(503);
     const answer = await fetch(`${base}/api/v4/matters.json?fields=id`, {
       headers: { Authorization: 'Bearer tok' },

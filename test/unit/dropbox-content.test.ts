@@ -4,56 +4,35 @@
 // call and in a session, the conflict policy (add + autorename), and Dropbox's error shapes read as the
 // statuses the service acts on.
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { DropboxApi, headerSafeJson } from '../../functions/connectors/infra/content/dropbox';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
-import { AccountTree, textContent } from '../../sandbox/content/tree';
-import type { DropboxFake } from '../../sandbox/providers/dropbox/content';
-import { DROPBOX_SCOPES, createDropboxFake } from '../../sandbox/providers/dropbox/content';
+import { textContent } from '../../sandbox/content/tree';
+import { dropboxFake } from '../../sandbox/providers/dropbox';
+import { resetCursors } from '../../sandbox/providers/dropbox/files';
+import type { FakeHarness } from '../support/fake-harness';
+import { startFakeHarness } from '../support/fake-harness';
 
 const ACCOUNT = 'acct-dbx-1';
 const KiB = 1024;
+const SCOPES = ['account_info.read', 'files.metadata.read', 'files.content.read', 'files.content.write'];
 
-let server: Server;
-let base: string;
-let fake: DropboxFake;
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
-const trees = new Map<string, AccountTree>();
-const tree = (account: string) => {
-  let found = trees.get(account);
-  if (!found) trees.set(account, (found = new AccountTree('drive', account, () => clock.now())));
-  return found;
-};
-const grants = new Map<string, { accountId: string; scopes: string[] }>([
-  ['tok-full', { accountId: ACCOUNT, scopes: DROPBOX_SCOPES }],
-  ['tok-read', { accountId: ACCOUNT, scopes: ['files.metadata.read', 'files.content.read'] }],
-]);
+let fake: FakeHarness;
+let base: string;
 
 beforeAll(async () => {
-  fake = createDropboxFake({
-    clock,
-    tree,
-    bearer: (token) => grants.get(token),
-    revoke: (token) => grants.delete(token),
-  });
-  server = createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0]!;
-    if (!fake.serve(path, request, response)) response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake = await startFakeHarness(dropboxFake, clock);
+  base = `${fake.base}/dropbox`;
+  fake.grant('tok-full', ACCOUNT, SCOPES);
+  fake.grant('tok-read', ACCOUNT, ['files.metadata.read', 'files.content.read']);
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => fake.close());
 
 const api = (options: { singleUploadMax?: number; chunkBytes?: number } = {}) =>
-  new DropboxApi(base, { contentUrl: base, ...options });
+  new DropboxApi(base, { contentUrl: `${base}/content`, ...options });
 
 const text = (value: string) => ({ contentType: 'text/plain', content: textContent(value) });
 
@@ -86,12 +65,17 @@ async function pass(client: DropboxApi, container: string, cursor: string | unde
 }
 
 describe('Dropbox client against the fake', () => {
-  const t = tree(ACCOUNT);
-  const clients = t.addFolder(t.root, 'Clients');
-  const acme = t.addFolder(clients, 'Acme');
-  t.putFile(acme, 'Engagement letter.txt', text('engagement'));
-  t.putFile(acme, 'Résumé – 日本.txt', text('non-ascii name'));
-  t.putFile(clients, 'Index.txt', text('index'));
+  let t: ReturnType<FakeHarness['tree']>;
+  let clients: ReturnType<typeof t.addFolder>;
+  let acme: typeof clients;
+  beforeAll(() => {
+    t = fake.tree(ACCOUNT);
+    clients = t.addFolder(t.root, 'Clients');
+    acme = t.addFolder(clients, 'Acme');
+    t.putFile(acme, 'Engagement letter.txt', text('engagement'));
+    t.putFile(acme, 'Résumé – 日本.txt', text('non-ascii name'));
+    t.putFile(clients, 'Index.txt', text('index'));
+  });
 
   it('browses folders by id with cursors, the root as "/"', async () => {
     const client = api();
@@ -132,7 +116,7 @@ describe('Dropbox client against the fake', () => {
     clock.advance(1000);
     t.putFile(acme, 'New.txt', text('new'));
     t.putFile(clients, 'Index.txt', text('index v2'));
-    fake.hooks.move(t, letter.id, clients, 'Letter.txt');
+    t.moveFile(t.file(letter.id)!, clients, 'Letter.txt');
     const outside = t.addFolder(t.root, 'Elsewhere');
     t.putFile(outside, 'Not mine.txt', text('outside the link'));
     const changed = await pass(client, `id:${clients.id}`, nothing.cursor);
@@ -155,7 +139,7 @@ describe('Dropbox client against the fake', () => {
     ]);
 
     // A cursor Dropbox no longer honours (409 reset) starts a new full pass instead of failing.
-    fake.hooks.resetCursors(ACCOUNT);
+    resetCursors(t);
     const again = await pass(client, `id:${clients.id}`, deleted.cursor);
     expect(again.files.map((f) => f.id).sort()).toEqual([
       '/clients/acme/new.txt',
@@ -172,7 +156,7 @@ describe('Dropbox client against the fake', () => {
     expect(download.version).toMatch(/^[0-9a-f]{9,}$/);
     expect(headerSafeJson({ path: '/é' })).toBe('{"path":"/\\u00e9"}');
     // The same request with the JSON as is (é as the single latin1 byte a header can carry) is refused.
-    const raw = await fetch(`${base}/2/files/download`, {
+    const raw = await fetch(`${base}/content/2/files/download`, {
       method: 'POST',
       headers: {
         Authorization: 'Bearer tok-full',
@@ -248,9 +232,8 @@ describe('Dropbox client against the fake', () => {
     expect(scope).toMatchObject({ status: 403, providerError: 'insufficient_scope' });
     // An unknown token is a 401 (the service refreshes once, then reauth_required).
     expect((await failure(client.browse('tok-unknown', undefined, { limit: 1 }))).status).toBe(401);
-    // Write throttling: 429 with Retry-After, only on writes.
-    fake.hooks.fail({ status: 429, reason: 'too_many_write_operations', retryAfter: 7 });
-    await expect(client.browse('tok-full', undefined, { limit: 1 })).resolves.toBeDefined();
+    // Write throttling: 429 with Retry-After in the header and the body.
+    fake.fail({ status: 429, reason: 'too_many_write_operations', retryAfter: 7 });
     const throttled = await failure(
       client.upload('tok-full', '/', {
         name: 'y.txt',
@@ -265,7 +248,7 @@ describe('Dropbox client against the fake', () => {
       retryAfterSeconds: 7,
       providerError: 'too_many_write_operations',
     });
-    fake.hooks.fail({ status: 503, retryAfter: 3 });
+    fake.fail({ status: 503, retryAfter: 3 });
     expect(await failure(client.browse('tok-full', undefined, { limit: 1 }))).toMatchObject({
       status: 503,
       retryAfterSeconds: 3,

@@ -3,7 +3,9 @@
 import { ConfigurationError } from '../../../platform/errors';
 import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
 import type { ContentApi } from './api';
+import { ClioApi } from './clio';
 import { DriveApi } from './drive';
+import { DropboxApi } from './dropbox';
 import { PracticeApi } from './practice';
 
 /** What a client is built from: the API's origin and the provider's own settings. */
@@ -22,6 +24,9 @@ type ClientFactory = (
 const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
   'practice-v1': (settings) => new PracticeApi(settings.apiUrl),
   'drive-v1': (settings) => new DriveApi(settings.apiUrl),
+  'clio-v4': (settings) => new ClioApi(settings.apiUrl),
+  'dropbox-v2': (settings) =>
+    new DropboxApi(settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') }),
 };
 
 /** Whether a content-API client speaks this kind yet (a provider without one can only connect). */

@@ -17,7 +17,9 @@
 //   GET    /__sandbox/files?provider&account_id&container_id? -> {files: [{id, name, container_id,
 //          path, version, size, content_type, sha256, updated_at}]}: what is there now, in change order
 // container_id is a matter id (practice-shaped) or a folder id, `root` the top (drive-shaped);
-// `provider` is the sandbox's `practice` or `drive` or a fake's id (sandbox/providers/<id>/).
+// `provider` is the sandbox's `practice` or `drive` or a fake's id (sandbox/providers/<id>/). Ids (of
+// containers and files, given and answered) are the provider's own where its fake declares them (Clio's
+// integers, Dropbox's `id:` folders and lower-cased file paths), else the tree's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
 import { isoTime } from '../clock';

@@ -39,13 +39,14 @@ export class Browser {
  */
 export async function connectThroughSandbox(
   call: ReturnType<typeof api>,
-  options: { provider?: 'practice' | 'drive'; account: string },
+  options: { provider?: string; account: string; scopeTier?: string },
 ): Promise<{ connectionId: string; sandboxUrl: string }> {
   const created = await call('/connectors/v1/connections', {
     method: 'POST',
     body: JSON.stringify({
       provider: options.provider ?? 'practice',
       return_url: 'https://app.example.com/back',
+      ...(options.scopeTier ? { scope_tier: options.scopeTier } : {}),
     }),
   });
   if (created.status !== 201) throw new Error(`create connection answered ${created.status}`);

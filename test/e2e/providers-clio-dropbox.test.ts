@@ -145,6 +145,12 @@ describe.each([
     await hook('/__sandbox/next-api-error', { provider, status: 429, retry_after: 1 });
     const job = await run();
     expect(job.status).toBe('succeeded');
+    // The 429 throttled the connection (until its Retry-After), and the run resumed after it.
+    const connection = await json<{ status: string; status_history: { status: string }[] }>(
+      `/connectors/v1/connections/${connectionId}`,
+    );
+    expect(connection.status_history.map((h) => h.status)).toContain('throttled');
+    expect(connection.status).toBe('healthy');
   });
 
   it('exports documents back into the container without replacing anything there', async () => {

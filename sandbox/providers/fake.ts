@@ -34,7 +34,10 @@ export interface FakeOAuthShape {
 
 /** What a fake's route is given: the request, the caller's grant and account tree. */
 export interface FakeRouteContext {
+  /** The caller's tree (an anonymous route's is the empty account's: use treeOf). */
   tree: AccountTree;
+  /** Any account's tree at this provider (a pre-authenticated URL names its own). */
+  treeOf(accountId: string): AccountTree;
   grant: BearerGrant;
   params: Record<string, string>;
   query: URLSearchParams;

@@ -92,7 +92,10 @@ export function mountProviderFakes(
       grant = live;
     }
     await route.handle({
-      tree: state.store.tree(fake.id, route.anonymous ? (params.account ?? '') : grant.accountId),
+      get tree() {
+        return state.store.tree(fake.id, grant.accountId);
+      },
+      treeOf: (accountId) => state.store.tree(fake.id, accountId),
       grant,
       params,
       query: target.searchParams,

@@ -4,12 +4,17 @@
 // the providers document (sandbox/providers/<id>/); a case that passes here exercises our client
 // against the provider's wire format. Needs no emulator.
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
-import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
+import {
+  PROVIDERS,
+  PROVIDER_IDS,
+  isRealProvider,
+  providerEnv,
+} from '../../functions/connectors/domain/providers';
 import { authorizeUrl, callbackUrl, newPkce } from '../../functions/connectors/domain/flow-crypto';
 import {
   ProviderHttpError,
@@ -242,10 +247,212 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
       expect(failure).toMatchObject({ status: 429, retryAfterSeconds: 7 });
     });
 
+    it('answers 401 for an expired or refused token (the caller refreshes once)', async () => {
+      await hook('/__sandbox/next-api-error', { provider: id, status: 401 });
+      await expect(api.browse(token, container.id, { limit: 1 })).rejects.toMatchObject({ status: 401 });
+    });
+
     it('answers 401 for a revoked grant', async () => {
       const other = (await connect(id, `${account}-revoked`)).accessToken;
       await hook('/__sandbox/revoke-grants', { provider: id, account_id: `${account}-revoked` });
       await expect(api.browse(other, undefined, { limit: 1 })).rejects.toMatchObject({ status: 401 });
     });
   });
+});
+
+/** What only real providers' clients promise (the sandbox's own shapes overwrite by name, scope by subtree). */
+const REAL_WITH_CONTENT = PROVIDER_IDS.filter(
+  (id) => isRealProvider(id) && hasContentApi(PROVIDERS[id].contentApi),
+);
+
+describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provider', (id) => {
+  const definition = PROVIDERS[id];
+  const account = `acct-${id}-real`;
+  let token: string;
+  let api: ContentApi;
+  let clients: SourceEntry;
+  let templates: SourceEntry;
+  const files = async (container?: string) =>
+    (
+      (await (
+        await fetch(
+          `${sandbox.url}/__sandbox/files?provider=${id}&account_id=${account}${container ? `&container_id=${container}` : ''}`,
+        )
+      ).json()) as {
+        files: { id: string; name: string; container_id: string; sha256: string; size: number }[];
+      }
+    ).files;
+  const walk = async (container: string, cursor?: string) => {
+    const out = [];
+    let position: { page: string } | { cursor?: string } = { cursor };
+    for (;;) {
+      const page = await api.changes(token, container, position, 50);
+      out.push(...page.files);
+      if ('cursor' in page.next) return { files: out, cursor: page.next.cursor };
+      position = page.next;
+    }
+  };
+
+  beforeAll(async () => {
+    token = (await connect(id, account, Object.keys(definition.scopeTiers).at(-1))).accessToken;
+    api = apiOf(id);
+    const root = (await api.browse(token, undefined, { limit: 100 })).entries.find(
+      (e) => e.kind === 'container',
+    )!;
+    const top = (await api.browse(token, root.id, { limit: 100 })).entries;
+    clients = top.find((e) => e.name === 'Clients')!;
+    templates = top.find((e) => e.name === 'Templates')!;
+    expect(clients && templates).toBeTruthy();
+  });
+
+  it("imports a folder's whole subtree, then reports moves out as deletions and moves in as files", async () => {
+    const full = await walk(clients.id);
+    const inside = await files(clients.id);
+    expect(full.files.filter((f) => !f.deleted).length).toBeGreaterThanOrEqual(3); // subfolders too
+    const leaving = full.files.find((f) => !f.deleted)!;
+    const arriving = (await files(templates.id))[0]!;
+    await hook('/__sandbox/move', {
+      provider: id,
+      account_id: account,
+      file_id: leaving.id,
+      container_id: templates.id,
+    });
+    await hook('/__sandbox/move', {
+      provider: id,
+      account_id: account,
+      file_id: arriving.id,
+      container_id: clients.id,
+    });
+    const delta = await walk(clients.id, full.cursor);
+    const byId = new Map(delta.files.map((f) => [f.id, f]));
+    expect(byId.get(leaving.id)).toMatchObject({ deleted: true });
+    expect(byId.get(arriving.id)).toMatchObject({ deleted: false, name: arriving.name });
+    expect(inside.length).toBeGreaterThan(0);
+  });
+
+  it('streams a 200 MiB file within a memory budget', async () => {
+    const size = 200 * 1024 * 1024;
+    const created = await hook('/__sandbox/files', {
+      provider: id,
+      account_id: account,
+      container_id: templates.id,
+      name: 'large.bin',
+      size,
+    });
+    const expected = (await files(templates.id)).find((f) => f.id === created.id)!.sha256;
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    try {
+      const download = await api.download(token, String(created.id));
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for await (const chunk of download.body) {
+        hash.update(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+      }
+      expect(bytes).toBe(size);
+      expect(hash.digest('hex')).toBe(expected);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak - before).toBeLessThan(96 * 1024 * 1024);
+  });
+
+  it('exports above the small-upload size through an upload session, and a retry does not make a second file', async () => {
+    const bytes = Buffer.alloc(6 * 1024 * 1024 + 12_345, 7);
+    const upload = () =>
+      api.upload(token, templates.id, {
+        name: 'session-export.bin',
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        body: Readable.from([bytes.subarray(0, 1_000_000), bytes.subarray(1_000_000)]),
+        idempotencyKey: 'exp_session_1',
+      });
+    const first = await upload();
+    const again = await upload();
+    expect(again.id).toBe(first.id);
+    const stored = (await files(templates.id)).filter((f) => f.name === 'session-export.bin');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it("never overwrites a file of the user's of the same name: the export takes a numbered name", async () => {
+    await hook('/__sandbox/files', {
+      provider: id,
+      account_id: account,
+      container_id: templates.id,
+      name: 'Report.txt',
+      content: 'the user wrote this',
+    });
+    const send = (text: string, key: string) =>
+      api.upload(token, templates.id, {
+        name: 'Report.txt',
+        contentType: 'text/plain',
+        size: Buffer.byteLength(text),
+        body: Readable.from([Buffer.from(text)]),
+        idempotencyKey: key,
+      });
+    const ours = await send('exported v1', 'exp_report_1');
+    const listed = await files(templates.id);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(listed.find((f) => f.name === 'Report.txt')!.sha256).toBe(sha('the user wrote this'));
+    expect(listed.find((f) => f.name === 'Report (2).txt')).toMatchObject({
+      id: ours.id,
+      sha256: sha('exported v1'),
+    });
+    // The next version of our export updates our file, still not the user's.
+    const next = await send('exported v2', 'exp_report_2');
+    expect(next.id).toBe(ours.id);
+    const after = await files(templates.id);
+    expect(after.find((f) => f.name === 'Report.txt')!.sha256).toBe(sha('the user wrote this'));
+    expect(after.find((f) => f.name === 'Report (2).txt')!.sha256).toBe(sha('exported v2'));
+  });
+
+  if (id === 'google_drive') {
+    it('exports Google-native documents to an Office format, refusing those over the 10 MB export limit', async () => {
+      const doc = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Memo',
+        content: 'native memo',
+        content_type: 'application/vnd.google-apps.document',
+      });
+      const download = await api.download(token, String(doc.id));
+      expect(download.contentType).toBe(
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      );
+      expect(await sha256(download.body)).toBe(createHash('sha256').update('native memo').digest('hex'));
+      const big = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Huge sheet',
+        size: 11 * 1024 * 1024,
+        content_type: 'application/vnd.google-apps.spreadsheet',
+      });
+      await expect(api.download(token, String(big.id))).rejects.toMatchObject({
+        status: 403,
+        providerError: 'exportSizeLimitExceeded',
+        throttled: false,
+      });
+    });
+
+    it('reads a 403 userRateLimitExceeded as throttling, with its Retry-After', async () => {
+      await hook('/__sandbox/next-api-error', {
+        provider: id,
+        status: 403,
+        reason: 'userRateLimitExceeded',
+        retry_after: 3,
+      });
+      await expect(api.browse(token, templates.id, { limit: 1 })).rejects.toMatchObject({
+        status: 403,
+        providerError: 'userRateLimitExceeded',
+        throttled: true,
+        retryAfterSeconds: 3,
+      });
+    });
+  }
 });

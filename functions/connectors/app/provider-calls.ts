@@ -78,7 +78,7 @@ export async function withProvider<T>(
       return await call(token.accessToken);
     } catch (error) {
       if (!(error instanceof ProviderApiError)) throw error;
-      if (error.status === 429) {
+      if (error.status === 429 || error.throttled) {
         const throttled = await throttleConnection(
           deps,
           connectionId,

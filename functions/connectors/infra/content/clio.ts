@@ -336,7 +336,8 @@ export class ClioApi implements ContentApi {
       throw new ProviderApiError('upload content', 200, undefined, undefined, 'insecure_put_url');
     await send({
       operation: 'upload content',
-      token: undefined,
+      token: '',
+      anonymous: true,
       method: 'PUT',
       url: target.toString(),
       headers: { Accept: '*/*', ...headers },

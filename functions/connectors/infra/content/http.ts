@@ -18,6 +18,8 @@ export class ProviderApiError extends Error {
     /** Retry-After as an HTTP date (epoch ms). */
     readonly retryAt?: number,
     readonly providerError?: string,
+    /** The provider said "slow down" in its own words (Google's 403 userRateLimitExceeded). */
+    readonly throttled = false,
   ) {
     super(
       `provider ${operation} failed${status ? ` with HTTP ${status}` : ' (no answer)'}${providerError ? ` (${providerError})` : ''}`,
@@ -38,6 +40,30 @@ export function apiUrl(
   return url.toString();
 }
 
+export interface ApiRequest {
+  operation: string;
+  url: string;
+  token: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
+  throttleReasons?: readonly string[];
+  /** Statuses that are not failures here (a resumable upload's 308). */
+  accept?: readonly number[];
+  /** No Authorization header (a pre-authenticated URL: Graph's download, an upload session). */
+  anonymous?: boolean;
+  headers?: Record<string, string>;
+  body?: Readable | Buffer;
+  /** Bytes of `body`, when known (uploads send Content-Length rather than chunks). */
+  length?: number;
+  /** Reads the provider's own error body where its status alone does not say it (else providerReason). */
+  readError?: (status: number, body: unknown) => ErrorReading;
+  /**
+   * Follow a redirect to a pre-signed URL (Clio's download answers 303 to its storage): at most
+   * MAX_REDIRECTS hops, GET, never with our Authorization header, never from https down to http.
+   */
+  followRedirects?: boolean;
+}
+
 /**
  * What a provider's error body means, when its status alone does not say it (Dropbox answers a missing
  * scope with 401 and a missing path with 409): the status to treat it as, a short code, a Retry-After.
@@ -48,50 +74,50 @@ export interface ErrorReading {
   retryAfterSeconds?: number;
 }
 
-export interface ApiRequest {
-  operation: string;
-  url: string;
-  /** Bearer token; undefined for a pre-authorised URL (a signed storage URL takes no Authorization). */
-  token: string | undefined;
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
-  headers?: Record<string, string>;
-  body?: Readable | Buffer;
-  /** Bytes of `body`, when known (uploads send Content-Length rather than chunks). */
-  length?: number;
-  /** Reads the provider's own error body (else `{"error": "<code>"}` is looked for). */
-  readError?: (status: number, body: unknown) => ErrorReading;
-  /**
-   * Follow a redirect to a pre-signed URL (Clio's download answers 303 to its storage): at most
-   * MAX_REDIRECTS hops, GET, never with our Authorization header, never from https down to http.
-   */
-  followRedirects?: boolean;
-}
-
 export const MAX_REDIRECTS = 3;
 
-const SAFE_CODE = /^[\w.-]{1,64}$/;
+const REASON = /^[\w.-]{1,64}$/;
+
+/**
+ * The provider's own error reason, from the shapes providers answer in: OAuth's `{"error": code}`,
+ * Google's `{"error":{"errors":[{"reason"}]}}`, Graph's `{"error":{"code"}}`, Dropbox's
+ * `{"error":{".tag"}}` (or `{"error":{"reason":{".tag"}}}`). Only a short token, never free text.
+ */
+export function providerReason(body: unknown): string | undefined {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') return REASON.test(error) ? error : undefined;
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as Record<string, unknown>;
+  const candidates = [
+    (Array.isArray(e.errors) ? (e.errors[0] as Record<string, unknown> | undefined) : undefined)?.reason,
+    e.code,
+    e['.tag'],
+    (e.reason as Record<string, unknown> | undefined)?.['.tag'],
+  ];
+  return candidates.find((c): c is string => typeof c === 'string' && REASON.test(c));
+}
 
 async function failure(request: ApiRequest, response: Response): Promise<ProviderApiError> {
   let reading: ErrorReading = {};
   try {
     const body = (await response.json()) as unknown;
-    if (request.readError) reading = request.readError(response.status, body);
-    else {
-      const code = (body as { error?: unknown } | null)?.error;
-      if (typeof code === 'string') reading = { providerError: code };
-    }
+    reading = request.readError
+      ? request.readError(response.status, body)
+      : { providerError: providerReason(body) };
   } catch {
     // not JSON: the status says enough
   }
   const providerError =
-    reading.providerError && SAFE_CODE.test(reading.providerError) ? reading.providerError : undefined;
+    reading.providerError && REASON.test(reading.providerError) ? reading.providerError : undefined;
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  const throttled = providerError !== undefined && (request.throttleReasons ?? []).includes(providerError);
   return new ProviderApiError(
     request.operation,
     reading.status ?? response.status,
     retryAfter.seconds ?? reading.retryAfterSeconds,
     retryAfter.at,
     providerError,
+    throttled,
   );
 }
 
@@ -124,25 +150,25 @@ export async function send(request: ApiRequest): Promise<Response> {
     response = await sendOnce({
       operation: request.operation,
       url: at,
-      token: undefined,
+      token: '',
+      anonymous: true,
       headers: { Accept: '*/*' },
     });
   }
-  if (!response.ok) throw await failure(request, response);
+  if (!response.ok && !request.accept?.includes(response.status)) throw await failure(request, response);
   return response;
 }
 
 async function sendOnce(request: ApiRequest): Promise<Response> {
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
-  let response: Response;
   try {
-    response = await fetch(request.url, {
+    return await fetch(request.url, {
       method: request.method ?? 'GET',
-      redirect: request.followRedirects || request.token === undefined ? 'manual' : 'error',
+      redirect: request.followRedirects ? 'manual' : 'error',
       signal: controller.signal,
       headers: {
-        ...(request.token !== undefined ? { Authorization: `Bearer ${request.token}` } : {}),
+        ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),
         Accept: 'application/json',
         ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
         ...request.headers,
@@ -158,7 +184,6 @@ async function sendOnce(request: ApiRequest): Promise<Response> {
   } finally {
     clearTimeout(deadline);
   }
-  return response;
 }
 
 export async function sendJson<T>(request: ApiRequest): Promise<T> {

@@ -6,6 +6,7 @@ import type { ContentApi } from './api';
 import { ClioApi } from './clio';
 import { DriveApi } from './drive';
 import { DropboxApi } from './dropbox';
+import { GoogleDriveApi } from './google-drive';
 import { PracticeApi } from './practice';
 
 /** What a client is built from: the API's origin and the provider's own settings. */
@@ -27,6 +28,8 @@ const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
   'clio-v4': (settings) => new ClioApi(settings.apiUrl),
   'dropbox-v2': (settings) =>
     new DropboxApi(settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') }),
+  'google-drive-v3': (settings, definition) =>
+    new GoogleDriveApi(settings.apiUrl, definition.throttleReasons),
 };
 
 /** Whether a content-API client speaks this kind yet (a provider without one can only connect). */

@@ -1,0 +1,438 @@
+// Google Drive API v3 (API_URL is the origin its documented paths hang from, https://www.googleapis.com):
+// - browse: the top is My Drive (`root`) and the shared drives (drives.list); a folder's children are
+//   files.list with q `'<id>' in parents and trashed = false`, pageToken/nextPageToken, fields, and
+//   supportsAllDrives/includeItemsFromAllDrives so shared drives' folders work the same;
+// - changes: a first pass takes changes.getStartPageToken, then walks the folder's subtree with
+//   files.list (the pass's position is the queue of folders still to list); the cursor kept is that
+//   start token, so anything changed during the walk comes again in the next pass. Later passes read
+//   changes.list from the cursor to newStartPageToken: a removed or trashed file is a deletion, a file
+//   no longer under the link's folder (moved out) is a deletion for this link, folders are skipped;
+// - download: alt=media, or, for a Google-native document, files.export to the Office format (PDF for
+//   drawings), which Google caps at 10 MB (403 exportSizeLimitExceeded);
+// - upload: a multipart upload up to 5 MB, a resumable session above (8 MiB chunks, multiples of
+//   256 KiB as required). Our exports carry appProperties (ces_export, ces_upload_key): a retry with
+//   the same key finds the file it made; a new version of our own export updates that file; a file of
+//   the user's with the name is never touched: the export takes "name (2).ext" instead.
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type {
+  ChangedFile,
+  ChangesPage,
+  ChangesPosition,
+  ContentApi,
+  Download,
+  SourceEntry,
+  Upload,
+} from './api';
+import type { ApiRequest } from './http';
+import { ProviderApiError, apiUrl, send, sendJson } from './http';
+import { downloadOf } from './practice';
+
+const FOLDER = 'application/vnd.google-apps.folder';
+const NATIVE = 'application/vnd.google-apps.';
+/** The format a Google-native document is imported as. */
+export const EXPORT_AS: Record<string, string> = {
+  'application/vnd.google-apps.document':
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.google-apps.spreadsheet':
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.google-apps.presentation':
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.google-apps.drawing': 'application/pdf',
+};
+export const MULTIPART_MAX_BYTES = 5 * 1024 * 1024;
+export const RESUMABLE_CHUNK_BYTES = 8 * 1024 * 1024;
+const ALL_DRIVES = { supportsAllDrives: 'true', includeItemsFromAllDrives: 'true' };
+const LIST_FIELDS = 'nextPageToken,files(id,name,mimeType,size,version,modifiedTime)';
+const CHANGE_FIELDS =
+  'nextPageToken,newStartPageToken,changes(fileId,removed,file(id,name,mimeType,parents,size,version,trashed))';
+const MAX_DEPTH = 64;
+
+interface DriveFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  parents?: string[];
+  size?: string;
+  version?: string;
+  modifiedTime?: string;
+  trashed?: boolean;
+  appProperties?: Record<string, string>;
+}
+
+interface FileList {
+  files: DriveFile[];
+  nextPageToken?: string;
+}
+
+/** A pass's position: walking the subtree (first pass) or reading the changes feed. */
+type Position = { walk: { start: string; queue: string[]; pageToken?: string } } | { feed: string };
+
+const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+const changed = (f: DriveFile, deleted = false): ChangedFile => ({
+  id: f.id,
+  name: f.name,
+  // `version` grows with every change of the file (content or metadata).
+  version: f.version ?? '',
+  ...(f.size !== undefined ? { size: Number(f.size) } : {}),
+  ...(f.mimeType.startsWith(NATIVE) ? { contentType: EXPORT_AS[f.mimeType] } : { contentType: f.mimeType }),
+  deleted,
+});
+
+const entry = (f: DriveFile): SourceEntry => ({
+  id: f.id,
+  name: f.name,
+  kind: f.mimeType === FOLDER ? 'container' : 'file',
+  ...(f.size !== undefined ? { size: Number(f.size) } : {}),
+  ...(f.version !== undefined ? { version: f.version } : {}),
+  ...(f.mimeType !== FOLDER ? { contentType: EXPORT_AS[f.mimeType] ?? f.mimeType } : {}),
+  ...(f.modifiedTime ? { updatedAt: f.modifiedTime } : {}),
+});
+
+/** `Report.pdf` -> `Report (2).pdf`. */
+export function numberedName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The body in chunks of exactly `size` bytes (the last may be shorter). */
+async function* chunksOf(body: Readable, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let length = 0;
+  for await (const piece of body) {
+    let chunk = piece as Buffer;
+    while (length + chunk.length >= size) {
+      const take = size - length;
+      pending.push(chunk.subarray(0, take));
+      yield Buffer.concat(pending);
+      chunk = chunk.subarray(take);
+      pending = [];
+      length = 0;
+    }
+    if (chunk.length) {
+      pending.push(chunk);
+      length += chunk.length;
+    }
+  }
+  if (length) yield Buffer.concat(pending);
+}
+
+export class GoogleDriveApi implements ContentApi {
+  constructor(
+    private readonly base: string,
+    private readonly throttleReasons: readonly string[],
+  ) {}
+
+  private request(
+    operation: string,
+    token: string,
+    path: string,
+    query: Record<string, string | number | undefined>,
+    extra: Partial<ApiRequest> = {},
+  ): ApiRequest {
+    return {
+      operation,
+      token,
+      url: apiUrl(this.base, path, query),
+      throttleReasons: this.throttleReasons,
+      ...extra,
+    };
+  }
+
+  private list(token: string, query: string, page: { token?: string; limit: number }, fields = LIST_FIELDS) {
+    return sendJson<FileList>(
+      this.request('list folder', token, '/drive/v3/files', {
+        q: query,
+        pageSize: page.limit,
+        pageToken: page.token,
+        fields,
+        ...ALL_DRIVES,
+      }),
+    );
+  }
+
+  private getFile(token: string, id: string, fields: string) {
+    return sendJson<DriveFile>(
+      this.request('get file', token, `/drive/v3/files/${encodeURIComponent(id)}`, {
+        fields,
+        supportsAllDrives: 'true',
+      }),
+    );
+  }
+
+  async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
+    if (parent === undefined) {
+      // My Drive first, then the shared drives a page at a time (a shared drive's id is its root folder's).
+      const drives = await sendJson<{ drives?: { id: string; name: string }[]; nextPageToken?: string }>(
+        this.request('list shared drives', token, '/drive/v3/drives', {
+          pageSize: Math.min(page.limit, 100),
+          pageToken: page.token,
+          fields: 'nextPageToken,drives(id,name)',
+        }),
+      );
+      const shared = (drives.drives ?? []).map((d): SourceEntry => ({
+        id: d.id,
+        name: d.name,
+        kind: 'container',
+      }));
+      const mine: SourceEntry[] = page.token ? [] : [{ id: 'root', name: 'My Drive', kind: 'container' }];
+      return { entries: [...mine, ...shared], next: drives.nextPageToken };
+    }
+    const out = await this.list(token, `${q(parent)} in parents and trashed = false`, page);
+    return { entries: out.files.map(entry), next: out.nextPageToken };
+  }
+
+  async checkContainer(token: string, id: string): Promise<void> {
+    const file = await this.getFile(token, id, 'id,mimeType,trashed');
+    if (file.mimeType !== FOLDER || file.trashed) throw new ProviderApiError('get folder', 404);
+  }
+
+  async changes(
+    token: string,
+    container: string,
+    position: ChangesPosition,
+    limit: number,
+  ): Promise<ChangesPage> {
+    let at: Position;
+    if ('page' in position)
+      at = JSON.parse(Buffer.from(position.page, 'base64url').toString('utf8')) as Position;
+    else if (position.cursor) at = { feed: position.cursor };
+    else {
+      const { startPageToken } = await sendJson<{ startPageToken: string }>(
+        this.request('start changes', token, '/drive/v3/changes/startPageToken', {
+          supportsAllDrives: 'true',
+        }),
+      );
+      at = { walk: { start: startPageToken, queue: [container] } };
+    }
+    const pageOf = (next: Position) => ({ page: Buffer.from(JSON.stringify(next)).toString('base64url') });
+    if ('walk' in at) {
+      const { start, queue, pageToken } = at.walk;
+      const folder = queue[0]!;
+      const out = await this.list(token, `${q(folder)} in parents and trashed = false`, {
+        token: pageToken,
+        limit,
+      });
+      const folders = out.files.filter((f) => f.mimeType === FOLDER).map((f) => f.id);
+      const files = out.files.filter((f) => f.mimeType !== FOLDER).map((f) => changed(f));
+      const rest = out.nextPageToken ? [...queue, ...folders] : [...queue.slice(1), ...folders];
+      if (!rest.length) return { files, next: { cursor: start } };
+      return { files, next: pageOf({ walk: { start, queue: rest, pageToken: out.nextPageToken } }) };
+    }
+    const out = await sendJson<{
+      changes: { fileId: string; removed?: boolean; file?: DriveFile }[];
+      nextPageToken?: string;
+      newStartPageToken?: string;
+    }>(
+      this.request('list changes', token, '/drive/v3/changes', {
+        pageToken: at.feed,
+        pageSize: limit,
+        includeRemoved: 'true',
+        fields: CHANGE_FIELDS,
+        ...ALL_DRIVES,
+      }),
+    );
+    const within = await this.scope(token, container);
+    const files: ChangedFile[] = [];
+    for (const change of out.changes) {
+      const file = change.file;
+      if (change.removed || !file || file.trashed) {
+        files.push({
+          id: change.fileId,
+          name: file?.name ?? '',
+          version: file?.version ?? '',
+          deleted: true,
+        });
+      } else if (file.mimeType !== FOLDER) {
+        files.push(changed(file, !(await within(file))));
+      }
+    }
+    if (out.nextPageToken) return { files, next: pageOf({ feed: out.nextPageToken }) };
+    if (!out.newStartPageToken)
+      throw new ProviderApiError('list changes', 200, undefined, undefined, 'no_cursor');
+    return { files, next: { cursor: out.newStartPageToken } };
+  }
+
+  /** Whether a file is under `container` (its parents walked up, each folder's parent read once). */
+  private async scope(token: string, container: string) {
+    const parentOf = new Map<string, string | undefined>();
+    const target = container === 'root' ? (await this.getFile(token, 'root', 'id')).id : container;
+    return async (file: DriveFile): Promise<boolean> => {
+      let at = file.parents?.[0];
+      for (let depth = 0; at !== undefined && depth < MAX_DEPTH; depth++) {
+        if (at === target) return true;
+        if (!parentOf.has(at)) {
+          const folder = await this.getFile(token, at, 'id,parents').catch((error: unknown) => {
+            if (error instanceof ProviderApiError && error.status === 404) return { parents: undefined };
+            throw error;
+          });
+          parentOf.set(at, folder.parents?.[0]);
+        }
+        at = parentOf.get(at);
+      }
+      return false;
+    };
+  }
+
+  async download(token: string, fileId: string): Promise<Download> {
+    const file = await this.getFile(token, fileId, 'id,mimeType,version');
+    const exportAs = EXPORT_AS[file.mimeType];
+    if (file.mimeType.startsWith(NATIVE) && !exportAs)
+      throw new ProviderApiError('download file', 415, undefined, undefined, 'not_exportable');
+    const operation = exportAs ? 'export file' : 'download file';
+    const response = await send(
+      exportAs
+        ? this.request(
+            operation,
+            token,
+            `/drive/v3/files/${encodeURIComponent(fileId)}/export`,
+            { mimeType: exportAs },
+            { headers: { Accept: '*/*' } },
+          )
+        : this.request(
+            operation,
+            token,
+            `/drive/v3/files/${encodeURIComponent(fileId)}`,
+            { alt: 'media', supportsAllDrives: 'true' },
+            { headers: { Accept: '*/*' } },
+          ),
+    );
+    return { ...downloadOf(operation, response), ...(file.version ? { version: file.version } : {}) };
+  }
+
+  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+    const key = createHash('sha256').update(file.idempotencyKey).digest('hex').slice(0, 64);
+    const named = async (name: string) =>
+      (
+        await this.list(
+          token,
+          `name = ${q(name)} and ${q(container)} in parents and trashed = false`,
+          { limit: 10 },
+          'files(id,name,version,appProperties)',
+        )
+      ).files;
+    let name = file.name;
+    let target: DriveFile | undefined;
+    for (let n = 2; ; n++) {
+      const existing = await named(name);
+      const done = existing.find((f) => f.appProperties?.ces_upload_key === key);
+      if (done) return { id: done.id, version: done.version ?? '' };
+      target = existing.find((f) => f.appProperties?.ces_export === '1');
+      if (target || !existing.length) break;
+      name = numberedName(file.name, n); // the user's file of that name stays as it is
+    }
+    const metadata = {
+      name,
+      mimeType: file.contentType,
+      appProperties: { ces_export: '1', ces_upload_key: key },
+      ...(target ? {} : { parents: [container] }),
+    };
+    const path = target
+      ? `/upload/drive/v3/files/${encodeURIComponent(target.id)}`
+      : '/upload/drive/v3/files';
+    const method = target ? 'PATCH' : 'POST';
+    const fields = 'id,version';
+    const out =
+      file.size <= MULTIPART_MAX_BYTES
+        ? await this.multipart(token, path, method, fields, metadata, file)
+        : await this.resumable(token, path, method, fields, metadata, file);
+    return { id: out.id, version: out.version ?? '' };
+  }
+
+  private async multipart(
+    token: string,
+    path: string,
+    method: 'POST' | 'PATCH',
+    fields: string,
+    metadata: object,
+    file: Upload,
+  ) {
+    const boundary = `ces-${createHash('sha256').update(file.idempotencyKey).digest('hex').slice(0, 24)}`;
+    const media = await readAll(file.body);
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(metadata)}\r\n`,
+      ),
+      Buffer.from(`--${boundary}\r\nContent-Type: ${file.contentType}\r\n\r\n`),
+      media,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return sendJson<DriveFile>(
+      this.request(
+        'upload file',
+        token,
+        path,
+        { uploadType: 'multipart', supportsAllDrives: 'true', fields },
+        {
+          method,
+          headers: { 'Content-Type': `multipart/related; boundary=${boundary}` },
+          body: Readable.from([body]),
+          length: body.length,
+        },
+      ),
+    );
+  }
+
+  private async resumable(
+    token: string,
+    path: string,
+    method: 'POST' | 'PATCH',
+    fields: string,
+    metadata: object,
+    file: Upload,
+  ) {
+    const json = Buffer.from(JSON.stringify(metadata));
+    const started = await send(
+      this.request(
+        'start upload',
+        token,
+        path,
+        { uploadType: 'resumable', supportsAllDrives: 'true', fields },
+        {
+          method,
+          headers: {
+            'Content-Type': 'application/json; charset=UTF-8',
+            'X-Upload-Content-Type': file.contentType,
+            'X-Upload-Content-Length': String(file.size),
+          },
+          body: Readable.from([json]),
+          length: json.length,
+        },
+      ),
+    );
+    await started.arrayBuffer();
+    const session = started.headers.get('location');
+    if (!session)
+      throw new ProviderApiError('start upload', started.status, undefined, undefined, 'no_session');
+    let offset = 0;
+    for await (const chunk of chunksOf(file.body, RESUMABLE_CHUNK_BYTES)) {
+      const last = offset + chunk.length - 1;
+      const response = await send({
+        operation: 'upload chunk',
+        token,
+        url: session,
+        method: 'PUT',
+        headers: { 'Content-Range': `bytes ${offset}-${last}/${file.size}` },
+        body: Readable.from([chunk]),
+        length: chunk.length,
+        accept: [308],
+        throttleReasons: this.throttleReasons,
+      });
+      offset = last + 1;
+      if (response.status !== 308) {
+        if (offset !== file.size)
+          throw new ProviderApiError('upload chunk', response.status, undefined, undefined, 'early_end');
+        return (await response.json()) as DriveFile;
+      }
+      await response.arrayBuffer();
+    }
+    throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'incomplete');
+  }
+}

@@ -80,7 +80,9 @@ describe('Dropbox client against the fake', () => {
   it('browses folders by id with cursors, the root as "/"', async () => {
     const client = api();
     const top = await client.browse('tok-full', undefined, { limit: 10 });
-    expect(top.entries).toEqual([{ id: `id:${clients.id}`, name: 'Clients', kind: 'container' }]);
+    expect(top.entries).toEqual([{ id: '/', name: 'Dropbox', kind: 'container' }]);
+    const root = await client.browse('tok-full', '/', { limit: 10 });
+    expect(root.entries).toEqual([{ id: `id:${clients.id}`, name: 'Clients', kind: 'container' }]);
     const first = await client.browse('tok-full', `id:${clients.id}`, { limit: 1 });
     expect(first.entries).toHaveLength(1);
     expect(first.next).toBeDefined();
@@ -231,7 +233,7 @@ describe('Dropbox client against the fake', () => {
     );
     expect(scope).toMatchObject({ status: 403, providerError: 'insufficient_scope' });
     // An unknown token is a 401 (the service refreshes once, then reauth_required).
-    expect((await failure(client.browse('tok-unknown', undefined, { limit: 1 }))).status).toBe(401);
+    expect((await failure(client.browse('tok-unknown', '/', { limit: 1 }))).status).toBe(401);
     // Write throttling: 429 with Retry-After in the header and the body.
     fake.fail({ status: 429, reason: 'too_many_write_operations', retryAfter: 7 });
     const throttled = await failure(
@@ -249,7 +251,7 @@ describe('Dropbox client against the fake', () => {
       providerError: 'too_many_write_operations',
     });
     fake.fail({ status: 503, retryAfter: 3 });
-    expect(await failure(client.browse('tok-full', undefined, { limit: 1 }))).toMatchObject({
+    expect(await failure(client.browse('tok-full', '/', { limit: 1 }))).toMatchObject({
       status: 503,
       retryAfterSeconds: 3,
     });

@@ -525,7 +525,8 @@ function s3Error(response: ServerResponse, status: number, code: string, message
 }
 
 async function storageRequest(context: FakeRouteContext): Promise<void> {
-  const { request, response, query, params, tree } = context;
+  const { request, response, query, params } = context;
+  const tree = context.treeOf(params.account ?? '');
   const entry = storage.get(params.key ?? '');
   if (
     !entry ||

@@ -128,6 +128,8 @@ const cursorSchema = z.strictObject({
   s: z.number().int().nullable().optional(),
   v: z.number().int().optional(),
   w: z.number().int().optional(),
+  /** The page size list_folder was asked for (continue has none of its own). */
+  l: z.number().int().optional(),
 });
 type Cursor = z.infer<typeof cursorSchema>;
 
@@ -378,7 +380,13 @@ function listFolder(tree: AccountTree, body: unknown) {
   const arg = parse(listFolderArg, body, 'files/list_folder');
   const folder = folderAt(tree, arg.path);
   const limit = arg.limit ?? 500;
-  const base = { acct: tree.accountId, epoch: epochOf(tree), f: folder.id, r: arg.recursive === true };
+  const base = {
+    acct: tree.accountId,
+    epoch: epochOf(tree),
+    f: folder.id,
+    r: arg.recursive === true,
+    l: limit,
+  };
   if (!arg.recursive) return answerPage(listPage(tree, { ...base, k: 'list' }, limit));
   // Recursive: the folders first, then every file through the change walk (a walk that began now).
   const start = tree.changeSequence;
@@ -552,7 +560,8 @@ export function dropboxFileRoutes(): FakeRoute[] {
     route('/2/files/list_folder/continue', READ_METADATA, async ({ tree, request }) => {
       const body = await jsonBody(request, 'files/list_folder/continue');
       const arg = parse(continueArg, body, 'files/list_folder/continue');
-      return answerPage(listPage(tree, decode(arg.cursor, tree), 500));
+      const cursor = decode(arg.cursor, tree);
+      return answerPage(listPage(tree, cursor, cursor.l ?? 500));
     }),
     route('/content/2/files/download', READ_CONTENT, async ({ tree, request, response }) => {
       const arg = parse(downloadArg, headerArg(request), 'files/download');

@@ -203,13 +203,18 @@ export class DropboxApi implements ContentApi {
     return id === DROPBOX_ROOT ? '' : id;
   }
 
+  /** The top level is the Dropbox itself (`/`, a container a link may take whole); below, folders. */
   async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
+    if (parent === undefined) {
+      await this.checkContainer(token, DROPBOX_ROOT); // the token is good, and can see the root
+      return { entries: [{ id: DROPBOX_ROOT, name: 'Dropbox', kind: 'container' as const }] };
+    }
     const out = page.token
       ? await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder/continue', {
           cursor: page.token,
         })
       : await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder', {
-          path: DropboxApi.folderPath(parent ?? DROPBOX_ROOT),
+          path: DropboxApi.folderPath(parent),
           recursive: false,
           include_deleted: false,
           limit: page.limit,

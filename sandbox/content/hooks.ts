@@ -17,13 +17,15 @@
 //   GET    /__sandbox/files?provider&account_id&container_id? -> {files: [{id, name, container_id,
 //          path, version, size, content_type, sha256, updated_at}]}: what is there now, in change order
 // container_id is a matter id (practice-shaped) or a folder id, `root` the top (drive-shaped);
-// `provider` is the sandbox's `practice` or `drive` or a fake's id (sandbox/providers/<id>/).
+// `provider` is the sandbox's `practice` or `drive` or a fake's id (sandbox/providers/<id>/). Ids (of
+// containers and files, given and answered) are the provider's own where its fake declares them (Clio's
+// integers, Dropbox's `id:` folders and lower-cased file paths), else the tree's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
 import { isoTime } from '../clock';
 import type { ContentState } from './types';
 import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJson } from './http';
-import type { AccountTree, FileContent, FolderNode } from './tree';
+import type { AccountTree, FileContent, FolderNode, TreeNode } from './tree';
 import { pathOf, sha256Of, textContent } from './tree';
 
 /** Checked against the providers the sandbox serves when a hook runs (ContentState.providers). */
@@ -90,9 +92,19 @@ function known(state: ContentState, id: string): string {
   return id;
 }
 
-/** Where files go: a matter (practice) or any folder (drive). */
-function containerOf(tree: AccountTree, id: string): FolderNode {
-  const folder = tree.folder(id);
+/** The tree id a provider's own id names (a fake's ids: Clio's integers, Dropbox's paths). */
+function treeIdOf(state: ContentState, provider: string, tree: AccountTree, id: string): string {
+  return state.idsOf(provider)?.treeId(tree, id) ?? id;
+}
+
+/** The provider's own id of a node (the tree's id where the provider uses it). */
+function providerIdOf(state: ContentState, provider: string, tree: AccountTree, node: TreeNode): string {
+  return state.idsOf(provider)?.providerId(tree, node) ?? node.id;
+}
+
+/** Where files go: a matter (practice) or any folder (drive), named as its provider names it. */
+function containerOf(state: ContentState, provider: string, tree: AccountTree, id: string): FolderNode {
+  const folder = tree.folder(treeIdOf(state, provider, tree, id));
   if (!folder || (tree.shape === 'practice' && folder.parent !== tree.root))
     throw notFound('no such container');
   return folder;
@@ -138,20 +150,20 @@ const revoke: Hook = async (state, request, response) => {
 const moveFile: Hook = async (state, request, response) => {
   const input = parse(move, await readJson(request));
   const tree = state.store.tree(known(state, input.provider), input.account_id);
-  const file = tree.file(input.file_id);
+  const file = tree.file(treeIdOf(state, input.provider, tree, input.file_id));
   if (!file) throw notFound('no such file');
-  const target = containerOf(tree, input.container_id);
+  const target = containerOf(state, input.provider, tree, input.container_id);
   const name = checkName(input.name ?? file.name);
   if (target.byName.has(name) && target.byName.get(name) !== file)
     throw new SandboxApiError(409, 'conflict', 'the target folder has that name');
   tree.moveFile(file, target, name);
-  sendJson(response, 200, { id: file.id, version: file.version });
+  sendJson(response, 200, { id: providerIdOf(state, input.provider, tree, file), version: file.version });
 };
 
 const writeFile: Hook = async (state, request, response) => {
   const input = parse(putFile, await readJson(request));
   const tree = state.store.tree(known(state, input.provider), input.account_id);
-  const container = containerOf(tree, input.container_id);
+  const container = containerOf(state, input.provider, tree, input.container_id);
   const contentType =
     input.content_type ?? (input.size === undefined ? 'text/plain' : 'application/octet-stream');
   const content = generatedOrText(input.content ?? '', input.size);
@@ -159,13 +171,16 @@ const writeFile: Hook = async (state, request, response) => {
   if (container.byName.get(name)?.type === 'folder')
     throw new SandboxApiError(409, 'conflict', 'a folder has that name');
   const { file, outcome } = tree.putFile(container, name, { contentType, content });
-  sendJson(response, outcome === 'created' ? 201 : 200, { id: file.id, version: file.version });
+  sendJson(response, outcome === 'created' ? 201 : 200, {
+    id: providerIdOf(state, input.provider, tree, file),
+    version: file.version,
+  });
 };
 
 const deleteFile: Hook = (state, _request, response, path) => {
   const [shape, account, id] = decodeSegments(path.slice('/__sandbox/files/'.length));
   const tree = state.store.tree(known(state, parse(provider, shape)), parse(accountId, account));
-  const file = tree.file(id ?? '');
+  const file = tree.file(treeIdOf(state, shape!, tree, id ?? ''));
   if (!file) throw notFound('no such file');
   tree.deleteFile(file);
   response.writeHead(204).end();
@@ -176,7 +191,7 @@ function seedFiles(seeded: Map<AccountTree, number>): Hook {
   return async (state, request, response) => {
     const input = parse(seed, await readJson(request));
     const tree = state.store.tree(known(state, input.provider), input.account_id);
-    const container = containerOf(tree, input.container_id);
+    const container = containerOf(state, input.provider, tree, input.container_id);
     let n = seeded.get(tree) ?? 0;
     const contentType = input.size === undefined ? 'text/plain' : 'application/octet-stream';
     for (let i = 0; i < input.count; i++) {
@@ -191,15 +206,14 @@ function seedFiles(seeded: Map<AccountTree, number>): Hook {
 
 const listFiles: Hook = (state, request, response) => {
   const query = new URL(request.url ?? '/', 'http://sandbox').searchParams;
-  const tree = state.store.tree(
-    known(state, parse(provider, query.get('provider'))),
-    parse(accountId, query.get('account_id')),
-  );
+  const id = known(state, parse(provider, query.get('provider')));
+  const tree = state.store.tree(id, parse(accountId, query.get('account_id')));
   const container = query.get('container_id');
-  const files = tree.liveFiles(container ? containerOf(tree, container) : undefined).map((file) => ({
-    id: file.id,
+  const within = container ? containerOf(state, id, tree, container) : undefined;
+  const files = tree.liveFiles(within).map((file) => ({
+    id: providerIdOf(state, id, tree, file),
     name: file.name,
-    container_id: file.parent.id,
+    container_id: providerIdOf(state, id, tree, file.parent),
     path: pathOf(file),
     version: file.version,
     size: file.content.size,

@@ -180,6 +180,7 @@ export function mountSandboxContent(options: ContentApiOptions) {
     grants: options.grants,
     injected: new Map(),
     providers: [...shapes.keys()],
+    idsOf: (provider) => fakes.find((fake) => fake.id === provider)?.ids,
     maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
   };
   const fakeApis = mountProviderFakes(fakes, state, options.origin ?? (() => ''));

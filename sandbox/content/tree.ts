@@ -37,6 +37,11 @@ export interface FileNode {
   deleted: boolean;
   /** SHA-256 (hex) of the current version's content, once computed. */
   sha256?: string;
+  /**
+   * Where the file was before each move, oldest first: `until` is the version the move gave it. A
+   * path-addressed provider's feed (Dropbox) reports a move as the old path deleted.
+   */
+  formerPlaces?: { parent: FolderNode; name: string; until: number }[];
 }
 
 export type TreeNode = FolderNode | FileNode;
@@ -240,11 +245,13 @@ export class AccountTree {
   moveFile(file: FileNode, parent: FolderNode, name = file.name, at = this.now()): void {
     const taken = parent.byName.get(name);
     if (taken && taken !== file) throw new NameTakenError(name);
+    const from = { parent: file.parent, name: file.name };
     this.release(file.parent, file);
     file.parent = parent;
     file.name = name;
     this.adopt(parent, file);
     this.touch(file, at);
+    (file.formerPlaces ??= []).push({ ...from, until: file.version });
   }
 
   deleteFile(file: FileNode, at = this.now()): void {

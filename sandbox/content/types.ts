@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock';
 import type { Upload } from './http';
 import type { SandboxContentStore } from './seed';
-import type { AccountTree } from './tree';
+import type { AccountTree, TreeNode } from './tree';
 
 /** What the authorization server knows of an access token: whose, and what it may do. */
 export interface BearerGrant {
@@ -32,6 +32,18 @@ export interface InjectedError {
 }
 
 /** What the APIs and the test hooks share. */
+/**
+ * How a provider names the tree's folders and files where it does not use the tree's ids (Clio's
+ * integers, Dropbox's `id:` folders and paths): the test hooks take and answer the provider's own ids,
+ * so a test addresses what the production client sees.
+ */
+export interface ProviderIds {
+  /** The tree id of the node a provider id names (undefined: none). */
+  treeId(tree: AccountTree, providerId: string): string | undefined;
+  /** The provider's id of a tree node. */
+  providerId(tree: AccountTree, node: TreeNode): string;
+}
+
 export interface ContentState {
   clock: Clock;
   store: SandboxContentStore;
@@ -40,6 +52,8 @@ export interface ContentState {
   injected: Map<string, InjectedError>;
   /** Every provider with content here: the sandbox's two and each fake's id. */
   providers: readonly string[];
+  /** A fake's own ids (the hooks take and answer them); undefined where they are the tree's. */
+  idsOf(provider: string): ProviderIds | undefined;
   maxUploadBytes: number;
 }
 

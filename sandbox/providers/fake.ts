@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxApiError, Upload } from '../content/http';
 import type { AccountTree, ContentShape } from '../content/tree';
-import type { BearerGrant, InjectedError } from '../content/types';
+import type { BearerGrant, InjectedError, ProviderIds } from '../content/types';
 
 /** How the provider's authorization server behaves where providers differ. */
 export interface FakeOAuthShape {
@@ -95,4 +95,6 @@ export interface ProviderFake {
   /** A grant without the scope a route needs. */
   forbidden(scopes: string[]): SandboxApiError;
   endpoints(origin: string): FakeEndpoints;
+  /** The provider's own ids, when they are not the tree's. */
+  ids?: ProviderIds;
 }

@@ -2,11 +2,12 @@
 // `<origin>/clio` stands for https://app.clio.com (paths /api/v4/...).
 // OAuth: GET /oauth/authorize (no scope parameter: the app's permissions are set at registration),
 // POST /oauth/token (client_secret_post), POST /oauth/deauthorize (the access token in Authorization).
-// Milestone 1: OAuth and the account; matters and documents are the providers-b branch's.
+// API: ./documents.ts (who_am_i, matters, documents, the 303 download and the three-step upload).
 import type { ServerResponse } from 'node:http';
 import { SandboxApiError, sendJson } from '../../content/http';
 import type { InjectedError } from '../../content/types';
 import type { ProviderFake } from '../fake';
+import { clioIds, clioRoutes } from './documents';
 
 function sendClioError(response: ServerResponse, error: SandboxApiError): void {
   sendJson(
@@ -43,19 +44,12 @@ export const clioFake: ProviderFake = {
     scopesInRequest: false,
   },
   scopes: ['clio'],
-  routes: [
-    {
-      method: 'GET',
-      path: '/api/v4/users/who_am_i',
-      scopes: ['clio'],
-      handle: ({ grant, response }) =>
-        sendJson(response, 200, { data: { id: grant.accountId, name: grant.name, email: grant.email } }),
-    },
-  ],
+  routes: clioRoutes(),
   sendError: sendClioError,
   injected,
   unauthorized,
   forbidden: () => new SandboxApiError(403, 'ForbiddenError', 'The token lacks this permission'),
+  ids: clioIds,
   endpoints: (origin) => ({
     authorizeUrl: `${origin}/clio/oauth/authorize`,
     tokenUrl: `${origin}/clio/oauth/token`,

@@ -5,15 +5,51 @@
 //   GET  /oauth2/authorize   consent; a refresh token only with token_access_type=offline
 //   POST /oauth2/token       a refresh answers no new refresh token
 //   POST /2/auth/token/revoke   the access token in Authorization, no body -> 200 null
-// Milestone 1: OAuth and the account; the files routes are the providers-b branch's.
+// Files: ./files.ts (list_folder, downloads, uploads and upload sessions, as Dropbox serves them).
+// Errors as Dropbox words them: JSON `{error_summary, error}` for auth, endpoint and throttling errors
+// (429 with `retry_after` and Retry-After), plain text for 5xx and bad requests.
 import type { ServerResponse } from 'node:http';
-import { SandboxApiError, sendJson } from '../../content/http';
+import { SandboxApiError } from '../../content/http';
 import type { InjectedError } from '../../content/types';
 import type { ProviderFake } from '../fake';
+import {
+  DropboxError,
+  dropboxFileRoutes,
+  dropboxIds,
+  endpointError,
+  rateLimited,
+  sendDropboxFailure,
+} from './files';
 
+/** The framework's failures (no token, a missing scope, an injected one) in Dropbox's words. */
 function sendDropboxError(response: ServerResponse, error: SandboxApiError): void {
-  const tag = { '.tag': error.code };
-  sendJson(response, error.status, { error_summary: `${error.code}/`, error: tag }, error.headers);
+  const retryAfter = Number(error.headers['Retry-After'] ?? 1);
+  let failure: DropboxError;
+  if (error.code === 'too_many_requests' || error.code === 'too_many_write_operations')
+    failure = rateLimited(error.code, retryAfter);
+  else if (error.status === 401)
+    failure = new DropboxError(
+      401,
+      {
+        error_summary: `${error.code}/..`,
+        error: {
+          '.tag': error.code,
+          ...(error.code === 'missing_scope' ? { required_scope: error.description } : {}),
+        },
+      },
+      error.headers,
+    );
+  else if (error.status === 409) failure = endpointError(error.code.split('/'));
+  else if (error.status >= 500)
+    failure = new DropboxError(error.status, error.description ?? 'Internal Server Error', error.headers);
+  else if (error.status === 404) failure = new DropboxError(404, 'Unknown API function');
+  else
+    failure = new DropboxError(
+      error.status,
+      `Error in call to API function: ${error.description ?? error.code}`,
+      error.headers,
+    );
+  sendDropboxFailure(response, failure);
 }
 
 const unauthorized = () => new SandboxApiError(401, 'invalid_access_token');
@@ -24,8 +60,9 @@ function injected(failure: InjectedError): SandboxApiError {
   if (failure.status === 401) return unauthorized();
   if (failure.status === 429 || failure.status === 403)
     return new SandboxApiError(429, failure.reason ?? 'too_many_requests', undefined, retryAfter);
-  if (failure.status === 503) return new SandboxApiError(503, 'service_unavailable', undefined, retryAfter);
-  return new SandboxApiError(500, 'internal_error');
+  if (failure.status === 503)
+    return new SandboxApiError(503, 'service_unavailable', 'Service Unavailable', retryAfter);
+  return new SandboxApiError(500, 'internal_error', 'Internal Server Error');
 }
 
 export const dropboxFake: ProviderFake = {
@@ -43,23 +80,12 @@ export const dropboxFake: ProviderFake = {
     tokenExtras: ({ accountId }) => ({ account_id: accountId, uid: accountId }),
   },
   scopes: ['account_info.read', 'files.metadata.read', 'files.content.read', 'files.content.write'],
-  routes: [
-    {
-      method: 'POST',
-      path: '/2/users/get_current_account',
-      scopes: ['account_info.read'],
-      handle: ({ grant, response }) =>
-        sendJson(response, 200, {
-          account_id: grant.accountId,
-          email: grant.email,
-          name: { display_name: grant.name },
-        }),
-    },
-  ],
+  routes: dropboxFileRoutes(),
   sendError: sendDropboxError,
   injected,
   unauthorized,
-  forbidden: (scopes) => new SandboxApiError(401, 'missing_scope', `needs ${scopes.join(' or ')}`),
+  forbidden: (scopes) => new SandboxApiError(401, 'missing_scope', scopes[0]),
+  ids: dropboxIds,
   endpoints: (origin) => ({
     authorizeUrl: `${origin}/dropbox/oauth2/authorize`,
     tokenUrl: `${origin}/dropbox/oauth2/token`,

@@ -52,10 +52,29 @@ export interface ApiRequest {
   /** No Authorization header (a pre-authenticated URL: Graph's download, an upload session). */
   anonymous?: boolean;
   headers?: Record<string, string>;
-  body?: Readable;
+  body?: Readable | Buffer;
   /** Bytes of `body`, when known (uploads send Content-Length rather than chunks). */
   length?: number;
+  /** Reads the provider's own error body where its status alone does not say it (else providerReason). */
+  readError?: (status: number, body: unknown) => ErrorReading;
+  /**
+   * Follow a redirect to a pre-signed URL (Clio's download answers 303 to its storage): at most
+   * MAX_REDIRECTS hops, GET, never with our Authorization header, never from https down to http.
+   */
+  followRedirects?: boolean;
 }
+
+/**
+ * What a provider's error body means, when its status alone does not say it (Dropbox answers a missing
+ * scope with 401 and a missing path with 409): the status to treat it as, a short code, a Retry-After.
+ */
+export interface ErrorReading {
+  status?: number;
+  providerError?: string;
+  retryAfterSeconds?: number;
+}
+
+export const MAX_REDIRECTS = 3;
 
 const REASON = /^[\w.-]{1,64}$/;
 
@@ -78,34 +97,75 @@ export function providerReason(body: unknown): string | undefined {
   return candidates.find((c): c is string => typeof c === 'string' && REASON.test(c));
 }
 
-async function failure(operation: string, response: Response, throttleReasons: readonly string[] = []) {
-  let providerError: string | undefined;
+async function failure(request: ApiRequest, response: Response): Promise<ProviderApiError> {
+  let reading: ErrorReading = {};
   try {
-    providerError = providerReason(await response.json());
+    const body = (await response.json()) as unknown;
+    reading = request.readError
+      ? request.readError(response.status, body)
+      : { providerError: providerReason(body) };
   } catch {
     // not JSON: the status says enough
   }
+  const providerError =
+    reading.providerError && REASON.test(reading.providerError) ? reading.providerError : undefined;
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  const throttled = providerError !== undefined && throttleReasons.includes(providerError);
+  const throttled = providerError !== undefined && (request.throttleReasons ?? []).includes(providerError);
   return new ProviderApiError(
-    operation,
-    response.status,
-    retryAfter.seconds,
+    request.operation,
+    reading.status ?? response.status,
+    retryAfter.seconds ?? reading.retryAfterSeconds,
     retryAfter.at,
     providerError,
     throttled,
   );
 }
 
+/** Where a redirect answer points, if it may be followed without our token; else undefined. */
+function redirectTarget(from: string, response: Response): string | undefined {
+  if (![301, 302, 303, 307, 308].includes(response.status)) return undefined;
+  const location = response.headers.get('location');
+  if (!location) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  const secure = new URL(from).protocol === 'https:';
+  if (target.protocol !== 'https:' && (secure || target.protocol !== 'http:')) return undefined;
+  return target.toString();
+}
+
 /** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
 export async function send(request: ApiRequest): Promise<Response> {
+  let response = await sendOnce(request);
+  let at = request.url;
+  for (let hop = 0; request.followRedirects && hop < MAX_REDIRECTS; hop++) {
+    const target = redirectTarget(at, response);
+    if (!target) break;
+    void response.body?.cancel();
+    at = target;
+    // A pre-signed URL carries its own authorisation: our bearer token must not travel there.
+    response = await sendOnce({
+      operation: request.operation,
+      url: at,
+      token: '',
+      anonymous: true,
+      headers: { Accept: '*/*' },
+    });
+  }
+  if (!response.ok && !request.accept?.includes(response.status)) throw await failure(request, response);
+  return response;
+}
+
+async function sendOnce(request: ApiRequest): Promise<Response> {
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
-  let response: Response;
   try {
-    response = await fetch(request.url, {
+    return await fetch(request.url, {
       method: request.method ?? 'GET',
-      redirect: 'error',
+      redirect: request.followRedirects ? 'manual' : 'error',
       signal: controller.signal,
       headers: {
         ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),
@@ -113,18 +173,17 @@ export async function send(request: ApiRequest): Promise<Response> {
         ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
         ...request.headers,
       },
-      ...(request.body
-        ? { body: Readable.toWeb(request.body) as ReadableStream, duplex: 'half' as const }
-        : {}),
+      ...(Buffer.isBuffer(request.body)
+        ? { body: request.body }
+        : request.body
+          ? { body: Readable.toWeb(request.body) as ReadableStream, duplex: 'half' as const }
+          : {}),
     } as RequestInit);
   } catch {
     throw new ProviderApiError(request.operation, undefined);
   } finally {
     clearTimeout(deadline);
   }
-  if (!response.ok && !request.accept?.includes(response.status))
-    throw await failure(request.operation, response, request.throttleReasons);
-  return response;
 }
 
 export async function sendJson<T>(request: ApiRequest): Promise<T> {

@@ -3,7 +3,9 @@
 import { ConfigurationError } from '../../../platform/errors';
 import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
 import type { ContentApi } from './api';
+import { ClioApi } from './clio';
 import { DriveApi } from './drive';
+import { DropboxApi } from './dropbox';
 import { GoogleDriveApi } from './google-drive';
 import { PracticeApi } from './practice';
 
@@ -23,6 +25,9 @@ type ClientFactory = (
 const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
   'practice-v1': (settings) => new PracticeApi(settings.apiUrl),
   'drive-v1': (settings) => new DriveApi(settings.apiUrl),
+  'clio-v4': (settings) => new ClioApi(settings.apiUrl),
+  'dropbox-v2': (settings) =>
+    new DropboxApi(settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') }),
   'google-drive-v3': (settings, definition) =>
     new GoogleDriveApi(settings.apiUrl, definition.throttleReasons),
 };

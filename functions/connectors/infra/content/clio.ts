@@ -1,0 +1,348 @@
+// Clio Manage API v4 (https://docs.developers.clio.com/api-docs/clio-manage): JSON under /api/v4 on the
+// region's host (app.clio.com, eu.app.clio.com, ca.app.clio.com, au.app.clio.com). Containers are
+// matters; files are the matter's documents (in any of its folders). Index actions return
+// `{data, meta: {paging: {next}}}` with cursor pagination (order id(asc), at most 200 a page; `next` is a
+// URL whose `page_token` we keep); only the `fields` asked for come back.
+//
+// Changes. Clio has no change feed: a pass lists the matter's documents `updated_since` the previous
+// pass began, with `include_deleted=true` so documents moved to the trash come back with `deleted_at`
+// (Clio empties its trash after 30 days: a document trashed and purged between two passes is not
+// reported). The cursor is that start time, taken from Clio's own clock (the Date header of the pass's
+// first answer) less a minute, so a document changed while the pass ran is listed again next time
+// rather than missed. A document's version is its latest DocumentVersion id; a document still being
+// uploaded (fully_uploaded false) is left for a later pass.
+//
+// Download: GET /documents/{id}/download answers 303 to a pre-signed storage URL, followed without our
+// token. Upload is Clio's three steps: create the document (POST /documents: a DocumentVersion with a
+// `put_url` and `put_headers`), PUT the bytes there, PATCH the document `{uuid, fully_uploaded: true}`.
+// The idempotency key rides along as an external property: a retried upload finds the document it made
+// instead of making a second one. A document never replaces another: a name already in the matter is
+// kept, the upload is a new document beside it.
+import type { Readable } from 'node:stream';
+import type {
+  ChangedFile,
+  ChangesPage,
+  ChangesPosition,
+  ContentApi,
+  Download,
+  SourceEntry,
+  Upload,
+} from './api';
+import type { ErrorReading } from './http';
+import { ProviderApiError, apiUrl, send, sendJson, streamBody } from './http';
+
+/** Clio's largest page. */
+export const CLIO_PAGE_MAX = 200;
+/** A pass starts this long before Clio's clock said it did (documents changed meanwhile come again). */
+export const CLIO_PASS_OVERLAP_MS = 60_000;
+/** The external property carrying an upload's idempotency key. */
+export const CLIO_UPLOAD_KEY_PROPERTY = 'ces_upload_key';
+
+const DOCUMENT_FIELDS =
+  'id,name,updated_at,deleted_at,latest_document_version{id,size,content_type,fully_uploaded}';
+
+interface DocumentVersion {
+  id: number;
+  uuid?: string;
+  size?: number;
+  content_type?: string;
+  fully_uploaded?: boolean;
+  put_url?: string;
+  put_headers?: { name: string; value: string }[];
+}
+
+interface ClioDocument {
+  id: number;
+  name: string;
+  updated_at?: string;
+  deleted_at?: string | null;
+  latest_document_version?: DocumentVersion | null;
+}
+
+interface ClioMatter {
+  id: number;
+  display_number?: string;
+  description?: string;
+  updated_at?: string;
+}
+
+interface Index<T> {
+  data: T[];
+  meta?: { paging?: { next?: string } };
+}
+
+/** Clio's error body `{"error": {"type", "message"}}`: the type is the code (never the message). */
+export function readClioError(_status: number, body: unknown): ErrorReading {
+  const type = (body as { error?: { type?: unknown } } | null)?.error?.type;
+  return typeof type === 'string' ? { providerError: type } : {};
+}
+
+/** The page_token of a `meta.paging.next` URL (the rest of that URL is our own query again). */
+function nextToken<T>(index: Index<T>): string | undefined {
+  const next = index.meta?.paging?.next;
+  if (!next) return undefined;
+  try {
+    return new URL(next).searchParams.get('page_token') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A position within a pass: Clio's page token, the pass's `updated_since`, and when the pass began. */
+interface PassToken {
+  t: string;
+  s?: string;
+  b: string;
+}
+
+const encodePass = (pass: PassToken) => Buffer.from(JSON.stringify(pass)).toString('base64url');
+
+function decodePass(raw: string): PassToken {
+  try {
+    const pass = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as PassToken;
+    if (
+      typeof pass.t === 'string' &&
+      typeof pass.b === 'string' &&
+      (pass.s === undefined || typeof pass.s === 'string')
+    )
+      return pass;
+  } catch {
+    // fall through
+  }
+  throw new ProviderApiError('document changes', 400, undefined, undefined, 'invalid_page_token');
+}
+
+const numericId = (id: string, operation: string): number => {
+  if (!/^[1-9]\d{0,17}$/.test(id))
+    throw new ProviderApiError(operation, 404, undefined, undefined, 'not_found');
+  return Number(id);
+};
+
+const matterName = (m: ClioMatter) =>
+  [m.display_number, m.description].filter((part) => part && part.trim()).join(' ') || `Matter ${m.id}`;
+
+export class ClioApi implements ContentApi {
+  /** @param base the region's host, e.g. https://app.clio.com (paths /api/v4/...) */
+  constructor(private readonly base: string) {}
+
+  private url(path: string, query: Record<string, string | number | undefined> = {}): string {
+    return apiUrl(this.base, `/api/v4${path}`, query);
+  }
+
+  private get<T>(
+    operation: string,
+    token: string,
+    path: string,
+    query: Record<string, string | number | undefined>,
+  ) {
+    return sendJson<T>({ operation, token, url: this.url(path, query), readError: readClioError });
+  }
+
+  async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
+    const limit = Math.min(page.limit, CLIO_PAGE_MAX);
+    if (!parent) {
+      const out = await this.get<Index<ClioMatter>>('list matters', token, '/matters.json', {
+        fields: 'id,display_number,description,updated_at',
+        order: 'id(asc)',
+        limit,
+        page_token: page.token,
+      });
+      return {
+        entries: out.data.map((m): SourceEntry => ({
+          id: String(m.id),
+          name: matterName(m),
+          kind: 'container',
+          ...(m.updated_at ? { updatedAt: m.updated_at } : {}),
+        })),
+        next: nextToken(out),
+      };
+    }
+    const out = await this.get<Index<ClioDocument>>('list documents', token, '/documents.json', {
+      matter_id: numericId(parent, 'list documents'),
+      fields: DOCUMENT_FIELDS,
+      order: 'id(asc)',
+      limit,
+      page_token: page.token,
+    });
+    return {
+      entries: out.data.flatMap((d): SourceEntry[] => {
+        const version = d.latest_document_version;
+        if (!version?.fully_uploaded) return [];
+        return [
+          {
+            id: String(d.id),
+            name: d.name,
+            kind: 'file',
+            version: String(version.id),
+            ...(version.size !== undefined ? { size: version.size } : {}),
+            ...(version.content_type ? { contentType: version.content_type } : {}),
+            ...(d.updated_at ? { updatedAt: d.updated_at } : {}),
+          },
+        ];
+      }),
+      next: nextToken(out),
+    };
+  }
+
+  async checkContainer(token: string, id: string): Promise<void> {
+    await this.get('show matter', token, `/matters/${numericId(id, 'show matter')}.json`, { fields: 'id' });
+  }
+
+  async changes(
+    token: string,
+    container: string,
+    position: ChangesPosition,
+    limit: number,
+  ): Promise<ChangesPage> {
+    const matter = numericId(container, 'document changes');
+    const pass: Partial<PassToken> =
+      'page' in position ? decodePass(position.page) : { s: position.cursor || undefined };
+    const response = await send({
+      operation: 'document changes',
+      token,
+      url: this.url('/documents.json', {
+        matter_id: matter,
+        fields: DOCUMENT_FIELDS,
+        order: 'id(asc)',
+        limit: Math.min(limit, CLIO_PAGE_MAX),
+        ...(pass.s ? { updated_since: pass.s, include_deleted: 'true' } : {}),
+        page_token: pass.t,
+      }),
+      readError: readClioError,
+    });
+    // The pass begins at Clio's clock of its first answer, less the overlap.
+    const began =
+      pass.b ??
+      new Date(
+        (Date.parse(response.headers.get('date') ?? '') || Date.now()) - CLIO_PASS_OVERLAP_MS,
+      ).toISOString();
+    let out: Index<ClioDocument>;
+    try {
+      out = (await response.json()) as Index<ClioDocument>;
+    } catch {
+      throw new ProviderApiError('document changes', response.status, undefined, undefined, 'invalid_json');
+    }
+    const files: ChangedFile[] = [];
+    for (const d of out.data) {
+      const version = d.latest_document_version;
+      if (d.deleted_at) files.push({ id: String(d.id), name: d.name, version: '', deleted: true });
+      else if (version?.fully_uploaded)
+        files.push({
+          id: String(d.id),
+          name: d.name,
+          version: String(version.id),
+          ...(version.size !== undefined ? { size: version.size } : {}),
+          ...(version.content_type ? { contentType: version.content_type } : {}),
+          deleted: false,
+        });
+    }
+    const next = nextToken(out);
+    return {
+      files,
+      next: next
+        ? { page: encodePass({ t: next, b: began, ...(pass.s ? { s: pass.s } : {}) }) }
+        : { cursor: began },
+    };
+  }
+
+  async download(token: string, fileId: string): Promise<Download> {
+    const operation = 'download document';
+    const response = await send({
+      operation,
+      token,
+      url: this.url(`/documents/${numericId(fileId, operation)}/download.json`),
+      headers: { Accept: '*/*' },
+      followRedirects: true,
+      readError: readClioError,
+    });
+    const length = Number(response.headers.get('content-length'));
+    return {
+      body: streamBody(operation, response),
+      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+      ...(response.headers.has('content-length') && Number.isFinite(length) ? { size: length } : {}),
+    };
+  }
+
+  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+    const matter = numericId(container, 'upload document');
+    const earlier = await this.get<Index<ClioDocument>>('find upload', token, '/documents.json', {
+      matter_id: matter,
+      external_property_name: CLIO_UPLOAD_KEY_PROPERTY,
+      external_property_value: file.idempotencyKey,
+      fields: 'id,latest_document_version{id,fully_uploaded}',
+      limit: 1,
+    });
+    const done = earlier.data.find((d) => d.latest_document_version?.fully_uploaded);
+    if (done) return { id: String(done.id), version: String(done.latest_document_version!.id) };
+
+    const created = await this.write<ClioDocument>('create document', token, 'POST', '/documents.json', {
+      fields: 'id,latest_document_version{uuid,put_url,put_headers}',
+      data: {
+        name: file.name,
+        parent: { id: matter, type: 'Matter' },
+        external_properties: [{ name: CLIO_UPLOAD_KEY_PROPERTY, value: file.idempotencyKey }],
+      },
+    });
+    const version = created.latest_document_version;
+    if (!version?.uuid || !version.put_url)
+      throw new ProviderApiError('create document', 200, undefined, undefined, 'no_put_url');
+    await this.putContent(version, file.body, file.size);
+    const finished = await this.write<ClioDocument>(
+      'finish document',
+      token,
+      'PATCH',
+      `/documents/${created.id}.json`,
+      {
+        fields: 'id,latest_document_version{id,fully_uploaded}',
+        data: { uuid: version.uuid, fully_uploaded: true },
+      },
+    );
+    if (!finished.latest_document_version?.fully_uploaded)
+      throw new ProviderApiError('finish document', 200, undefined, undefined, 'not_fully_uploaded');
+    return { id: String(finished.id), version: String(finished.latest_document_version.id) };
+  }
+
+  private async write<T>(
+    operation: string,
+    token: string,
+    method: 'POST' | 'PATCH',
+    path: string,
+    body: { fields: string; data: unknown },
+  ): Promise<T> {
+    const out = await sendJson<{ data: T }>({
+      operation,
+      token,
+      method,
+      url: this.url(path, { fields: body.fields }),
+      headers: { 'Content-Type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ data: body.data })),
+      readError: readClioError,
+    });
+    return out.data;
+  }
+
+  /** The bytes to the pre-signed URL, with the headers Clio signed into it (and never our token). */
+  private async putContent(version: DocumentVersion, body: Readable, size: number): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const { name, value } of version.put_headers ?? []) {
+      if (/^(authorization|host|content-length|cookie)$/i.test(name) || !/^[\w-]{1,64}$/.test(name)) continue;
+      headers[name] = value;
+    }
+    const target = new URL(version.put_url!);
+    if (
+      target.protocol !== 'https:' &&
+      !(target.protocol === 'http:' && new URL(this.base).protocol === 'http:')
+    )
+      throw new ProviderApiError('upload content', 200, undefined, undefined, 'insecure_put_url');
+    await send({
+      operation: 'upload content',
+      token: '',
+      anonymous: true,
+      method: 'PUT',
+      url: target.toString(),
+      headers: { Accept: '*/*', ...headers },
+      body,
+      length: size,
+    });
+  }
+}

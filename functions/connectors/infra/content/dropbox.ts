@@ -1,0 +1,361 @@
+// Dropbox API v2 (https://www.dropbox.com/developers/documentation/http/documentation): RPC endpoints
+// on the API host (JSON in, JSON out), content endpoints on the content host (arguments as JSON in the
+// Dropbox-API-Arg header, bytes in the body, the result in the Dropbox-API-Result header).
+//
+// Ids. A container is a folder, named by its Dropbox id (`id:...`, stable across moves) or `/` for the
+// app's root. A file is named by its `path_lower`: the changes feed reports a deletion by path only (a
+// DeletedMetadata entry has no id), so only a path-keyed file can be told deleted. A move or rename
+// therefore shows as the old path deleted and the new path added (the vault keeps the old document
+// marked deleted at source and imports the new one). A folder deleted at Dropbox is reported as that
+// folder alone, not file by file: the files that were in it are not marked deleted (stated limit).
+//
+// Errors. Endpoint errors are 409 with `{"error_summary": "path/not_found/..", "error": {...}}`: a
+// missing path reads as 404; `reset` (a cursor Dropbox no longer honours) restarts the listing. A
+// missing scope is a 401 `missing_scope`, read as 403 insufficient_scope so that it is not taken for a
+// refused token. 429 (`too_many_requests`, `too_many_write_operations`) carries Retry-After.
+import type { Readable } from 'node:stream';
+import type {
+  ChangedFile,
+  ChangesPage,
+  ChangesPosition,
+  ContentApi,
+  Download,
+  SourceEntry,
+  Upload,
+} from './api';
+import type { ErrorReading } from './http';
+import { ProviderApiError, send, sendJson, streamBody } from './http';
+
+/** The root folder's id here; Dropbox names it with the empty path. */
+export const DROPBOX_ROOT = '/';
+
+/** The upload endpoint takes at most 150 MiB; larger files go through an upload session. */
+export const DROPBOX_SINGLE_UPLOAD_MAX = 150 * 1024 * 1024;
+/** Session chunks: a multiple of 4 MiB (what Dropbox asks of session chunks), read one at a time. */
+export const DROPBOX_CHUNK_BYTES = 16 * 1024 * 1024;
+
+interface FileMetadata {
+  '.tag'?: 'file';
+  id: string;
+  name: string;
+  path_lower?: string;
+  path_display?: string;
+  rev: string;
+  size: number;
+  server_modified?: string;
+  content_hash?: string;
+}
+
+interface FolderMetadata {
+  '.tag': 'folder';
+  id: string;
+  name: string;
+  path_lower?: string;
+}
+
+interface DeletedMetadata {
+  '.tag': 'deleted';
+  name: string;
+  path_lower?: string;
+}
+
+type Metadata = (FileMetadata & { '.tag': 'file' }) | FolderMetadata | DeletedMetadata;
+
+interface ListFolderResult {
+  entries: Metadata[];
+  cursor: string;
+  has_more: boolean;
+}
+
+/**
+ * JSON safe in an HTTP header, as Dropbox asks of Dropbox-API-Arg: every character outside printable
+ * ASCII escaped as \uXXXX (JSON.stringify leaves non-ASCII as is, which a header cannot carry).
+ */
+export function headerSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** A Dropbox error body reduced to a status and a short code (the error_summary's leading tags). */
+export function readDropboxError(status: number, body: unknown): ErrorReading {
+  const error = (body ?? {}) as {
+    error_summary?: unknown;
+    error?: { '.tag'?: unknown; retry_after?: unknown };
+  };
+  const summary = typeof error.error_summary === 'string' ? error.error_summary : '';
+  // "path/not_found/.." -> ["path", "not_found"]: the part after the last slash is a filler Dropbox
+  // varies (dots, or random characters), never a tag.
+  const tags = summary
+    .split('/')
+    .slice(0, -1)
+    .filter((tag) => /^[a-z_]+$/.test(tag));
+  const code = tags.join('.') || undefined;
+  const retryAfter = typeof error.error?.retry_after === 'number' ? error.error.retry_after : undefined;
+  if (status === 401 && tags[0] === 'missing_scope')
+    return { status: 403, providerError: 'insufficient_scope' };
+  if (status === 409 && tags.includes('not_found')) return { status: 404, providerError: code };
+  if (status === 409 && tags.includes('not_folder')) return { status: 404, providerError: code };
+  return { providerError: code, ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) };
+}
+
+const entry = (m: Metadata): SourceEntry | undefined => {
+  if (m['.tag'] === 'folder') return { id: m.id, name: m.name, kind: 'container' };
+  if (m['.tag'] !== 'file' || !m.path_lower) return undefined;
+  return {
+    id: m.path_lower,
+    name: m.name,
+    kind: 'file',
+    size: m.size,
+    version: m.rev,
+    ...(m.server_modified ? { updatedAt: m.server_modified } : {}),
+  };
+};
+
+/** A file or folder name Dropbox can hold under its parent without naming another path. */
+function checkedName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!name || name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name) || name.length > 255)
+    throw new ProviderApiError('upload file', 400, undefined, undefined, 'invalid_name');
+  return name;
+}
+
+/** Reads `stream` in pieces of exactly `size` bytes (the last may be shorter). */
+async function* pieces(stream: Readable, size: number): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let rest = chunk;
+    while (length + rest.length >= size) {
+      const take = size - length;
+      held.push(rest.subarray(0, take));
+      yield Buffer.concat(held, size);
+      held = [];
+      length = 0;
+      rest = rest.subarray(take);
+    }
+    if (rest.length) {
+      held.push(rest);
+      length += rest.length;
+    }
+  }
+  if (length) yield Buffer.concat(held, length);
+}
+
+export interface DropboxOptions {
+  /** The content host (https://content.dropboxapi.com): downloads and uploads. */
+  contentUrl: string;
+  singleUploadMax?: number;
+  chunkBytes?: number;
+}
+
+export class DropboxApi implements ContentApi {
+  private readonly contentUrl: string;
+  private readonly singleUploadMax: number;
+  private readonly chunkBytes: number;
+
+  /** @param apiUrl the API host (https://api.dropboxapi.com), its paths /2/... */
+  constructor(
+    private readonly apiUrl: string,
+    options: DropboxOptions,
+  ) {
+    this.contentUrl = options.contentUrl.replace(/\/$/, '');
+    this.singleUploadMax = options.singleUploadMax ?? DROPBOX_SINGLE_UPLOAD_MAX;
+    this.chunkBytes = options.chunkBytes ?? DROPBOX_CHUNK_BYTES;
+  }
+
+  private rpc<T>(operation: string, token: string, path: string, argument: unknown): Promise<T> {
+    return sendJson<T>({
+      operation,
+      token,
+      method: 'POST',
+      url: `${this.apiUrl.replace(/\/$/, '')}/2/${path}`,
+      headers: { 'Content-Type': 'application/json' },
+      body: Buffer.from(JSON.stringify(argument)),
+      readError: readDropboxError,
+    });
+  }
+
+  private content(
+    operation: string,
+    token: string,
+    path: string,
+    argument: unknown,
+    body?: { data: Readable | Buffer; length: number },
+  ): Promise<Response> {
+    return send({
+      operation,
+      token,
+      method: 'POST',
+      url: `${this.contentUrl}/2/${path}`,
+      headers: {
+        'Dropbox-API-Arg': headerSafeJson(argument),
+        ...(body ? { 'Content-Type': 'application/octet-stream' } : {}),
+        Accept: '*/*',
+      },
+      ...(body ? { body: body.data, length: body.length } : {}),
+      readError: readDropboxError,
+    });
+  }
+
+  private static folderPath(id: string): string {
+    return id === DROPBOX_ROOT ? '' : id;
+  }
+
+  /** The top level is the Dropbox itself (`/`, a container a link may take whole); below, folders. */
+  async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
+    if (parent === undefined) {
+      await this.checkContainer(token, DROPBOX_ROOT); // the token is good, and can see the root
+      return { entries: [{ id: DROPBOX_ROOT, name: 'Dropbox', kind: 'container' as const }] };
+    }
+    const out = page.token
+      ? await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder/continue', {
+          cursor: page.token,
+        })
+      : await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder', {
+          path: DropboxApi.folderPath(parent),
+          recursive: false,
+          include_deleted: false,
+          limit: page.limit,
+        });
+    return {
+      entries: out.entries.map(entry).filter((e): e is SourceEntry => e !== undefined),
+      next: out.has_more ? out.cursor : undefined,
+    };
+  }
+
+  async checkContainer(token: string, id: string): Promise<void> {
+    await this.rpc('list folder', token, 'files/list_folder', {
+      path: DropboxApi.folderPath(id),
+      recursive: false,
+      limit: 1,
+    });
+  }
+
+  /**
+   * The folder's whole subtree: a first pass lists every file (list_folder recursive), later passes
+   * what changed since the kept cursor (list_folder/continue), deletions as path-only entries. A cursor
+   * Dropbox answers `reset` to starts a new first pass.
+   */
+  async changes(
+    token: string,
+    container: string,
+    position: ChangesPosition,
+    limit: number,
+  ): Promise<ChangesPage> {
+    const cursor = 'page' in position ? position.page : position.cursor;
+    const first = () =>
+      this.rpc<ListFolderResult>('folder changes', token, 'files/list_folder', {
+        path: DropboxApi.folderPath(container),
+        recursive: true,
+        include_deleted: false,
+        limit,
+      });
+    let out: ListFolderResult;
+    if (!cursor) out = await first();
+    else {
+      try {
+        out = await this.rpc<ListFolderResult>('folder changes', token, 'files/list_folder/continue', {
+          cursor,
+        });
+      } catch (error) {
+        if (!(error instanceof ProviderApiError) || error.providerError !== 'reset') throw error;
+        out = await first();
+      }
+    }
+    const files: ChangedFile[] = [];
+    for (const m of out.entries) {
+      if (!m.path_lower) continue;
+      if (m['.tag'] === 'file')
+        files.push({ id: m.path_lower, name: m.name, version: m.rev, size: m.size, deleted: false });
+      else if (m['.tag'] === 'deleted')
+        files.push({ id: m.path_lower, name: m.name, version: '', deleted: true });
+    }
+    return { files, next: out.has_more ? { page: out.cursor } : { cursor: out.cursor } };
+  }
+
+  async download(token: string, fileId: string): Promise<Download> {
+    const operation = 'download file';
+    const response = await this.content(operation, token, 'files/download', { path: fileId });
+    let result: Partial<FileMetadata> = {};
+    try {
+      result = JSON.parse(response.headers.get('dropbox-api-result') ?? '{}') as Partial<FileMetadata>;
+    } catch {
+      // the bytes are what matter; size and version then come from the listing
+    }
+    const length = Number(response.headers.get('content-length'));
+    const size = typeof result.size === 'number' ? result.size : Number.isFinite(length) ? length : undefined;
+    return {
+      body: streamBody(operation, response),
+      contentType: 'application/octet-stream',
+      ...(size !== undefined && response.headers.has('content-length') ? { size } : {}),
+      ...(typeof result.rev === 'string' ? { version: result.rev } : {}),
+    };
+  }
+
+  /**
+   * Uploads in `add` mode with `autorename`: an existing file of the same name is never replaced (a
+   * different file is stored as "name (1).ext"), and the same bytes at the same path are no conflict, so
+   * a retried upload makes no second file. Up to 150 MiB in one call, above in an upload session.
+   */
+  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+    const path = `${container === DROPBOX_ROOT ? '' : container}/${checkedName(file.name)}`;
+    const commit = { path, mode: 'add', autorename: true, mute: true, strict_conflict: false };
+    let response: Response;
+    if (file.size <= this.singleUploadMax) {
+      response = await this.content('upload file', token, 'files/upload', commit, {
+        data: file.body,
+        length: file.size,
+      });
+    } else response = await this.session(token, file, commit);
+    let out: FileMetadata;
+    try {
+      out = (await response.json()) as FileMetadata;
+    } catch {
+      throw new ProviderApiError('upload file', response.status, undefined, undefined, 'invalid_json');
+    }
+    return { id: out.path_lower ?? out.id, version: out.rev };
+  }
+
+  /** start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. */
+  private async session(token: string, file: Upload, commit: Record<string, unknown>): Promise<Response> {
+    const started = (await (
+      await this.content(
+        'upload session start',
+        token,
+        'files/upload_session/start',
+        { close: false },
+        {
+          data: Buffer.alloc(0),
+          length: 0,
+        },
+      )
+    ).json()) as { session_id: string };
+    let offset = 0;
+    let held: Buffer | undefined;
+    for await (const piece of pieces(file.body, this.chunkBytes)) {
+      if (held) {
+        await this.content(
+          'upload session append',
+          token,
+          'files/upload_session/append_v2',
+          { cursor: { session_id: started.session_id, offset }, close: false },
+          { data: held, length: held.length },
+        );
+        offset += held.length;
+      }
+      held = piece;
+    }
+    const last = held ?? Buffer.alloc(0);
+    if (offset + last.length !== file.size)
+      throw new ProviderApiError('upload file', undefined, undefined, undefined, 'size_mismatch');
+    return this.content(
+      'upload session finish',
+      token,
+      'files/upload_session/finish',
+      { cursor: { session_id: started.session_id, offset }, commit },
+      { data: last, length: last.length },
+    );
+  }
+}

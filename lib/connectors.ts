@@ -53,7 +53,7 @@ const providerSchema = z.strictObject({
   apiUrl: endpoint.optional(),
   clientId: z.string().min(1),
   /** Account fields, scope tiers, separator, token auth method (PROVIDER_<ID>_PROFILE). */
-  profile: providerProfileSchema.optional(),
+  profile: z.optional(providerProfileSchema),
   /** A secret managed elsewhere holding the client secret (plain text); else the stack makes one. */
   clientSecretArn: secretArn.optional(),
 });

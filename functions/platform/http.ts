@@ -4,7 +4,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { stage } from './config';
 import type { ConsoleSession } from './console-sessions';
 import { CONSOLE_ROLES } from './console-sessions';
@@ -61,7 +61,9 @@ export interface ConsoleRouteInput<B, Q, P, H = undefined> extends RouteInput<B,
 }
 
 /** What the route's `request` schema for `part` parses to, or undefined when the route has none. */
-type Parsed<R, K extends keyof RouteRequest> = R extends { request: { [P in K]: infer S extends z.ZodType } }
+type Parsed<R, K extends keyof RouteRequest> = R extends {
+  request: { [P in K]: infer S extends z.ZodMiniType };
+}
   ? z.output<S>
   : undefined;
 
@@ -74,7 +76,7 @@ type Headers<R> = Parsed<R, 'headers'>;
 type SuccessStatus = 200 | 201 | 202 | 204 | 301 | 302 | 303 | 307 | 308;
 type Responses<R> = R extends { responses: infer X } ? X : never;
 type Answered<R> = Extract<keyof Responses<R>, SuccessStatus>;
-type BodyOf<Response> = Response extends { schema: infer S extends z.ZodType }
+type BodyOf<Response> = Response extends { schema: infer S extends z.ZodMiniType }
   ? { body: z.output<S> }
   : { body?: undefined };
 
@@ -323,14 +325,14 @@ function authentication(route: RouteDefinition, deps: Deps): Middleware {
 }
 
 /** A path whose parameters fail their schema (a malformed id) names no resource: 404, saying why. */
-function parsePath(schema: z.ZodType, event: APIGatewayProxyEvent): unknown {
+function parsePath(schema: z.ZodMiniType, event: APIGatewayProxyEvent): unknown {
   const result = schema.safeParse(event.pathParameters ?? {});
   if (!result.success) throw new NotFoundError(`Nothing at this path: ${describeZodError(result.error)}`);
   return result.data;
 }
 
 /** The declared request headers by their documented names (HTTP header names are case-insensitive). */
-function declaredHeaders(schema: z.ZodObject, event: APIGatewayProxyEvent): Record<string, string> {
+function declaredHeaders(schema: z.ZodMiniObject, event: APIGatewayProxyEvent): Record<string, string> {
   const sent = new Map(
     Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );

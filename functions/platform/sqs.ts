@@ -2,7 +2,7 @@
 // records of a batch concurrently, log with request and message ids, and report only the records that
 // failed (batchItemFailures), so one bad message never redelivers its neighbours.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Deps, Queue } from './ports';
 import { describeZodError } from './validation';
 import type { Logger } from './logger';
@@ -23,7 +23,7 @@ export type SqsHandler = (event: SQSEvent, context?: Partial<Context>) => Promis
 /** What a worker module exports: its SQS handler, built once from the runtime's ports. */
 export type SqsHandlerFactory = (deps: Deps) => SqsHandler;
 
-export function sqsHandler<S extends z.ZodType>(
+export function sqsHandler<S extends z.ZodMiniType>(
   worker: string,
   schema: S,
   run: (input: RecordInput<z.infer<S>>) => Promise<RecordResult>,

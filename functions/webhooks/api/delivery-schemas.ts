@@ -1,5 +1,5 @@
 // Request schemas of the event and delivery routes.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../events';
 import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
@@ -7,10 +7,10 @@ import { DELIVERY_STATUSES } from '../domain/retry-policy';
 
 const organizationId = idSchema('org', 'an organization');
 
-type PublishShape = z.ZodObject<{
+type PublishShape = z.ZodMiniObject<{
   organizationId: typeof organizationId;
-  type: z.ZodLiteral<string>;
-  data: z.ZodObject;
+  type: z.ZodMiniLiteral<string>;
+  data: z.ZodMiniObject;
 }>;
 
 /**
@@ -37,15 +37,15 @@ export const publishEventBody = z.discriminatedUnion(
   },
 );
 
-export const listDeliveriesQuery = paginationQuery.extend({
-  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+export const listDeliveriesQuery = z.extend(paginationQuery, {
+  status: z.optional(z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` })),
 });
 
 const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
 
 export const recoverBody = z.strictObject({
-  since: timestamp.describe('Start of the window; must be before until'),
-  until: timestamp.optional().describe('End of the window (default: now)'),
+  since: timestamp.check(z.describe('Start of the window; must be before until')),
+  until: z.optional(timestamp).check(z.describe('End of the window (default: now)')),
 });
 
 // A malformed id names nothing: 404 (platform/http.ts), like an unknown or another organization's one.
@@ -53,4 +53,4 @@ export const endpointIdPath = z.object({ id: idSchema('we', 'a webhook endpoint'
 export const deliveryIdPath = z.object({ id: idSchema('dlv', 'a delivery') });
 export const jobIdPath = z.object({ id: idSchema('job', 'a job') });
 
-export const deadLettersQuery = paginationQuery.pick({ limit: true });
+export const deadLettersQuery = z.pick(paginationQuery, { limit: true });

@@ -1,7 +1,6 @@
 // The one middy stack every HTTP route is built with: request id and logger, auth context and
 // permission from the route table, per-key rate limit, JSON body, zod validation, one error mapper.
 // Console routes carry a console session instead of a key: no per-key rate limit (decisions.md).
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
@@ -23,7 +22,7 @@ import {
 } from './errors';
 import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
-import { powertoolsLogger, logger as rootLogger } from './logger';
+import { logSink, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
@@ -379,7 +378,7 @@ function build<R extends RouteDefinition>(
   }
   return (deps) =>
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(injectLambdaContext(powertoolsLogger))
+      .use({ before: (request) => logSink.addContext(request.context) })
       .use(requestScope(route))
       .use(authentication(route, deps))
       .handler(invoke(route, run, deps)) as unknown as HttpHandler;

@@ -6,7 +6,7 @@ import type * as z from 'zod/mini';
 import type { Deps, Queue } from './ports';
 import { describeZodError } from './validation';
 import type { Logger } from './logger';
-import { powertoolsLogger, logger as rootLogger } from './logger';
+import { logSink, logger as rootLogger } from './logger';
 
 export interface RecordInput<T> {
   message: T;
@@ -31,7 +31,7 @@ export function sqsHandler<S extends z.ZodMiniType>(
   return (deps) => async (event, context) => {
     const requestId = context?.awsRequestId ?? 'local';
     // Lambda context (request id, cold start, function) on every line, as the HTTP stack's middleware adds it.
-    if (context?.awsRequestId && context.functionName) powertoolsLogger.addContext(context as Context);
+    if (context?.awsRequestId && context.functionName) logSink.addContext(context as Context);
     const outcomes = await Promise.all(
       event.Records.map(async (record): Promise<boolean> => {
         const log = rootLogger.child({

@@ -20,9 +20,10 @@ export function takeCallCounts(): Record<string, number> {
 
 interface MiddlewareStackLike {
   add(
-    middleware: (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => (
-      args: unknown,
-    ) => Promise<unknown>,
+    middleware: (
+      next: (args: unknown) => Promise<unknown>,
+      context: { commandName?: string },
+    ) => (args: unknown) => Promise<unknown>,
     options: { step: 'finalizeRequest'; name: string; priority: 'low' },
   ): void;
 }

@@ -13,6 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -79,6 +80,27 @@ export function lambdaEntry(handlerModule: string): string {
   }
   return file;
 }
+
+/**
+ * Every Lambda's bundle, at most this size (index.mjs, minified, source map aside): a cold start loads
+ * and compiles all of it. test/cdk/bundle-budget.test.ts builds each bundle and fails over it;
+ * bench/bundles.ts reports sizes and init times (docs/decisions.md, "Cold starts (issue 27)").
+ */
+export const BUNDLE_BUDGET_BYTES = 150 * 1024;
+
+/** How esbuild bundles every function (the bundle-budget test builds with exactly these). */
+export const LAMBDA_BUNDLING = {
+  format: OutputFormat.ESM,
+  target: 'node22',
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  // The nodejs22.x runtime ships AWS SDK v3: not bundling it keeps bundles small and cold starts fast.
+  externalModules: ['@aws-sdk/*'],
+  banner:
+    "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+} as const satisfies BundlingOptions;
 
 /** The inline policies of a function's role: its log group, and every grant made to it. */
 export const LOGS_POLICY = 'logs';
@@ -154,8 +176,12 @@ export class ServiceFunction extends Construct {
    */
   readonly roleName: string;
 
+  /** The module under functions/ whose `create(deps)` is the handler (what the bundle holds). */
+  readonly handlerModule: string;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.handlerModule = props.handler;
     const root = rootStackOf(this);
     this.roleName = [
       root.stackName.slice(0, 26),
@@ -205,16 +231,9 @@ export class ServiceFunction extends Construct {
         ...props.environment,
       },
       bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        // The nodejs22.x runtime ships AWS SDK v3: not bundling it keeps bundles small and cold starts fast.
-        externalModules: ['@aws-sdk/*'],
-        banner:
-          "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+        ...LAMBDA_BUNDLING,
+        mainFields: [...LAMBDA_BUNDLING.mainFields],
+        externalModules: [...LAMBDA_BUNDLING.externalModules],
       },
     });
   }

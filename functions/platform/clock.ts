@@ -1,5 +1,5 @@
 // Time is a port so link expiry, retry schedules and auto-disable are tested in milliseconds.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export interface Clock {
   now(): number; // epoch milliseconds

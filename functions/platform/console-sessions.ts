@@ -2,7 +2,7 @@
 // with a role. Verified against the provider's JWKS with a fixed algorithm allow-list.
 import type { JWTVerifyGetKey } from 'jose';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from './clock';
 import { getStringFromEnv, stage } from './config';
 import { AuthInvalidError } from './errors';
@@ -33,8 +33,8 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 const KEY_SET_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
 
 const claimsSchema = z.object({
-  sub: z.string().min(1).max(256),
-  org_id: z.string().min(1).max(256),
+  sub: z.string().check(z.minLength(1)).check(z.maxLength(256)),
+  org_id: z.string().check(z.minLength(1)).check(z.maxLength(256)),
   role: z.enum(CONSOLE_ROLES),
 });
 

@@ -1,5 +1,10 @@
 // Named errors carry their API code and HTTP status; the middy stack maps them to the one error body.
-import * as z from 'zod';
+import en from 'zod/v4/locales/en.js';
+import * as z from 'zod/mini';
+
+// zod/mini loads no locale: its issues would all read "Invalid input". English messages are set here,
+// in the module every parsing module already imports for its error classes, so they hold before any parse.
+z.config(en());
 
 export const ERROR_CODES = [
   'INVALID_REQUEST',
@@ -135,7 +140,8 @@ export class ConfigurationError extends Error {
 /** The one error body of every route (and of the gateway's own responses); the OpenAPI document shows it. */
 export const errorBodySchema = z
   .object({ error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) })
-  .meta({ id: 'Error' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Error' });
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

@@ -1,10 +1,9 @@
 // The one middy stack every HTTP route is built with: request id and logger, auth context and
 // permission from the route table, per-key rate limit, JSON body, zod validation, one error mapper.
 // Console routes carry a console session instead of a key: no per-key rate limit (decisions.md).
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { getOptionalStringFromEnv, stage } from './config';
 import type { ConsoleSession } from './console-sessions';
 import { CONSOLE_ROLES } from './console-sessions';
@@ -23,7 +22,7 @@ import {
 } from './errors';
 import type { ErrorBody } from './errors';
 import type { Logger } from './logger';
-import { powertoolsLogger, logger as rootLogger } from './logger';
+import { logSink, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { RouteDefinition, RouteRequest } from './route-types';
@@ -61,7 +60,9 @@ export interface ConsoleRouteInput<B, Q, P, H = undefined> extends RouteInput<B,
 }
 
 /** What the route's `request` schema for `part` parses to, or undefined when the route has none. */
-type Parsed<R, K extends keyof RouteRequest> = R extends { request: { [P in K]: infer S extends z.ZodType } }
+type Parsed<R, K extends keyof RouteRequest> = R extends {
+  request: { [P in K]: infer S extends z.ZodMiniType };
+}
   ? z.output<S>
   : undefined;
 
@@ -74,7 +75,7 @@ type Headers<R> = Parsed<R, 'headers'>;
 type SuccessStatus = 200 | 201 | 202 | 204 | 301 | 302 | 303 | 307 | 308;
 type Responses<R> = R extends { responses: infer X } ? X : never;
 type Answered<R> = Extract<keyof Responses<R>, SuccessStatus>;
-type BodyOf<Response> = Response extends { schema: infer S extends z.ZodType }
+type BodyOf<Response> = Response extends { schema: infer S extends z.ZodMiniType }
   ? { body: z.output<S> }
   : { body?: undefined };
 
@@ -323,14 +324,14 @@ function authentication(route: RouteDefinition, deps: Deps): Middleware {
 }
 
 /** A path whose parameters fail their schema (a malformed id) names no resource: 404, saying why. */
-function parsePath(schema: z.ZodType, event: APIGatewayProxyEvent): unknown {
+function parsePath(schema: z.ZodMiniType, event: APIGatewayProxyEvent): unknown {
   const result = schema.safeParse(event.pathParameters ?? {});
   if (!result.success) throw new NotFoundError(`Nothing at this path: ${describeZodError(result.error)}`);
   return result.data;
 }
 
 /** The declared request headers by their documented names (HTTP header names are case-insensitive). */
-function declaredHeaders(schema: z.ZodObject, event: APIGatewayProxyEvent): Record<string, string> {
+function declaredHeaders(schema: z.ZodMiniObject, event: APIGatewayProxyEvent): Record<string, string> {
   const sent = new Map(
     Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
@@ -377,7 +378,7 @@ function build<R extends RouteDefinition>(
   }
   return (deps) =>
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(injectLambdaContext(powertoolsLogger))
+      .use({ before: (request) => logSink.addContext(request.context) })
       .use(requestScope(route))
       .use(authentication(route, deps))
       .handler(invoke(route, run, deps)) as unknown as HttpHandler;

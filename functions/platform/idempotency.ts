@@ -2,7 +2,7 @@
 // retry instead of a second resource (a second event id, a second pending connection). One record per
 // (key, route, Idempotency-Key), claimed with a conditional write, kept 24 hours.
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from './clock';
 import { ConditionFailedError, ConflictError } from './errors';
 import type { Item, Table } from './ports';
@@ -19,12 +19,12 @@ interface IdempotencyItem extends Item {
 /** The request header of a create route that may be retried (the route entry's `request.headers`). */
 export const idempotencyHeaders = z.object({
   'Idempotency-Key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
-    .optional()
-    .describe(
-      'A retry with the same key and the same request answers the first outcome (kept 24 hours); ' +
-        'the same key with another request is 409',
+    .optional(z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')))
+    .check(
+      z.describe(
+        'A retry with the same key and the same request answers the first outcome (kept 24 hours); ' +
+          'the same key with another request is 409',
+      ),
     ),
 });
 

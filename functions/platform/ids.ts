@@ -1,6 +1,6 @@
 // Identifiers: a type prefix and 20 random base32 characters (100 bits), sortable by nothing.
 import { createHash, randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -41,4 +41,4 @@ export function derivedId(prefix: IdPrefix, name: string): string {
  * it, and the OpenAPI document shows its pattern.
  */
 export const idSchema = (prefix: IdPrefix, what: string) =>
-  z.string().regex(idPattern(prefix), `must be ${what} id (${prefix}_ and 20 characters a-z, 2-7)`);
+  z.string().check(z.regex(idPattern(prefix), `must be ${what} id (${prefix}_ and 20 characters a-z, 2-7)`));

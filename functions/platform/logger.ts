@@ -1,8 +1,9 @@
-// Structured JSON logs through Powertools for AWS Lambda's Logger (Lambda context, cold start and
-// X-Ray trace id on every line), with our redaction as its JSON replacer: secrets are redacted by field
-// name and, as a second net, by value shape, whatever a call site passes.
-import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import { getStringFromEnv } from './config';
+// Structured JSON logs, one line each, as Powertools for AWS Lambda's Logger writes them (Lambda context,
+// cold start and X-Ray trace id on every line) without its ~20 KB in every bundle (issue 27), with our
+// redaction as the JSON replacer: secrets are redacted by field name and, as a second net, by value
+// shape, whatever a call site passes.
+import type { Context } from 'aws-lambda';
+import { getOptionalStringFromEnv } from './config';
 
 export const SERVICE_NAME = 'connector-event-service';
 
@@ -61,43 +62,86 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** Powertools calls it for every key and value it serialises, before its own rules (Error, BigInt). */
+/** Called for every key and value a line serialises: secrets out, errors and BigInts as plain values. */
 export function redactingReplacer(key: string, value: unknown): unknown {
   if (key && SECRET_FIELDS.has(key.toLowerCase())) return '[REDACTED]';
   if (typeof value === 'string') return redactString(value);
   if (value instanceof Error) return redact(value);
+  if (typeof value === 'bigint') return value.toString();
   return value;
 }
 
-/** The one Powertools Logger of a process; the middy stack and the workers add the Lambda context to it. */
-export const powertoolsLogger = new PowertoolsLogger({
-  serviceName: SERVICE_NAME,
-  logLevel: getStringFromEnv('LOG_LEVEL', { default: 'INFO' }).toUpperCase() as
-    'DEBUG' | 'INFO' | 'WARN' | 'ERROR',
-  jsonReplacerFn: redactingReplacer,
-});
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const levelOf = (name: string | undefined): Level => {
+  const level = name?.toLowerCase();
+  return level && level in RANK ? (level as Level) : 'info';
+};
+
+/** The Lambda invocation's fields, as Powertools names them; the first invocation is the cold start. */
+let invocation: Record<string, unknown> = {};
+let coldStart = true;
+
+/** Where lines go: a minimum level; the Lambda context (set per invocation) is shared by all sinks. */
+export class LogSink {
+  constructor(readonly level: Level = levelOf(getOptionalStringFromEnv('LOG_LEVEL'))) {}
+
+  /** The invocation's context on every line from now on (the HTTP and SQS stacks call it). */
+  addContext(context: Context): void {
+    invocation = {
+      cold_start: coldStart,
+      function_arn: context.invokedFunctionArn,
+      function_memory_size: Number(context.memoryLimitInMB),
+      function_name: context.functionName,
+      function_request_id: context.awsRequestId,
+    };
+    coldStart = false;
+  }
+
+  write(level: Level, message: string, fields: Record<string, unknown>): void {
+    if (RANK[level] < RANK[this.level]) return;
+    const trace = getOptionalStringFromEnv('_X_AMZN_TRACE_ID')?.match(/Root=([^;]+)/)?.[1];
+    const record = {
+      level: level.toUpperCase(),
+      message,
+      timestamp: new Date().toISOString(),
+      service: SERVICE_NAME,
+      ...invocation,
+      ...(trace ? { xray_trace_id: trace } : {}),
+      ...fields,
+    };
+    let line: string;
+    try {
+      line = JSON.stringify(record, redactingReplacer);
+    } catch {
+      // A field that cannot be serialised (a cycle) must not lose the line.
+      line = JSON.stringify(
+        { ...record, ...Object.fromEntries(Object.keys(fields).map((k) => [k, '[UNSERIALISABLE]'])) },
+        redactingReplacer,
+      );
+    }
+    (RANK[level] >= RANK.warn ? process.stderr : process.stdout).write(line + '\n');
+  }
+}
+
+/** The one sink of a process at LOG_LEVEL; the middy stack and the workers add the Lambda context to it. */
+export const logSink = new LogSink();
 
 /**
  * What core code logs through: a context (request id, route, organization, ...) carried as plain
- * keys on each line. A child adds keys without building another Powertools logger, so a per-record
- * child on the delivery hot path costs one object spread.
+ * keys on each line. A child adds keys only, so a per-record child on the delivery hot path costs one
+ * object spread.
  */
-type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export class Logger {
-  private readonly sink: PowertoolsLogger;
+  private readonly sink: LogSink;
 
   /** `level`: a logger of its own with that minimum level (tests keep their output quiet). */
   constructor(
     private readonly context: Record<string, unknown> = {},
-    level?: Level | PowertoolsLogger,
+    level?: Level | LogSink,
   ) {
-    this.sink =
-      level === undefined
-        ? powertoolsLogger
-        : typeof level === 'string'
-          ? powertoolsLogger.createChild({ logLevel: level.toUpperCase() as Uppercase<Level> })
-          : level;
+    this.sink = level === undefined ? logSink : typeof level === 'string' ? new LogSink(level) : level;
   }
 
   child(context: Record<string, unknown>): Logger {
@@ -105,16 +149,16 @@ export class Logger {
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
-    this.sink.debug(msg, { ...this.context, ...fields });
+    this.sink.write('debug', msg, { ...this.context, ...fields });
   }
   info(msg: string, fields?: Record<string, unknown>): void {
-    this.sink.info(msg, { ...this.context, ...fields });
+    this.sink.write('info', msg, { ...this.context, ...fields });
   }
   warn(msg: string, fields?: Record<string, unknown>): void {
-    this.sink.warn(msg, { ...this.context, ...fields });
+    this.sink.write('warn', msg, { ...this.context, ...fields });
   }
   error(msg: string, fields?: Record<string, unknown>): void {
-    this.sink.error(msg, { ...this.context, ...fields });
+    this.sink.write('error', msg, { ...this.context, ...fields });
   }
 }
 

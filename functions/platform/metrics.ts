@@ -1,10 +1,8 @@
-// Business metrics as CloudWatch Embedded Metric Format, serialised by Powertools for AWS Lambda's
-// Metrics: one JSON line on stdout per outcome, which CloudWatch Logs turns into metrics (no SDK
-// call). The names and dimensions are shared with the CDK alarms and dashboard
+// Business metrics as CloudWatch Embedded Metric Format: one JSON line on stdout per outcome, which
+// CloudWatch Logs turns into metrics (no SDK call). Serialised here, as Powertools Metrics would
+// (same record), without its ~11 KB in every bundle that emits metrics (the bundle budget, issue 27). The names and dimensions are shared with the CDK alarms and dashboard
 // (lib/observability.ts), so both sides speak of the same metric.
-import type { MetricUnit } from '@aws-lambda-powertools/metrics/types';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { getOptionalStringFromEnv, stage } from './config';
+import { getOptionalStringFromEnv, stage as configuredStage } from './config';
 import { SERVICE_NAME, redact } from './logger';
 
 export const METRICS_NAMESPACE = 'ConnectorEventService';
@@ -65,12 +63,10 @@ const enabled = () =>
   Boolean(getOptionalStringFromEnv('AWS_LAMBDA_FUNCTION_NAME')) ||
   getOptionalStringFromEnv('METRICS_EMF') === '1';
 
-let metrics: Metrics | undefined;
-
 /**
  * Emits `values` as one EMF record. `properties` (eventId, deliveryId, connectionId, ...) are
  * metadata, not dimensions: they stay searchable in Logs Insights next to the numbers, at no metric
- * cost. Synchronous from add to flush, so concurrent records of a batch never share a record.
+ * cost. Each call builds and writes its own record, so concurrent records of a batch never mix.
  */
 export function emitMetrics(
   values: Partial<Record<MetricName, number>>,
@@ -80,21 +76,27 @@ export function emitMetrics(
   const names = (Object.keys(values) as MetricName[]).filter((n) => Number.isFinite(values[n]));
   if (!names.length) return;
   try {
-    metrics ??= new Metrics({
-      namespace: METRICS_NAMESPACE,
-      serviceName: SERVICE_NAME,
-      defaultDimensions: { Stage: stage() },
-    });
-    for (const name of names) metrics.addMetric(name, METRICS[name] as MetricUnit, values[name]!);
-    for (const [key, value] of Object.entries(redact(properties) as Record<string, unknown>)) {
-      if (value !== undefined)
-        metrics.addMetadata(key, typeof value === 'string' ? value : JSON.stringify(value));
-    }
-    write(JSON.stringify(metrics.serializeMetrics()));
+    const stage = configuredStage();
+    const metadata = Object.entries(redact(properties) as Record<string, unknown>)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
+    const record = {
+      ...Object.fromEntries(metadata),
+      _aws: {
+        Timestamp: Date.now(),
+        CloudWatchMetrics: [
+          {
+            Namespace: METRICS_NAMESPACE,
+            Dimensions: [['service', 'Stage']],
+            Metrics: names.map((name) => ({ Name: name, Unit: METRICS[name] })),
+          },
+        ],
+      },
+      ...metricDimensions(stage),
+      ...Object.fromEntries(names.map((name) => [name, values[name]])),
+    };
+    write(JSON.stringify(record));
   } catch {
     // A metric must never fail the work it measures.
-  } finally {
-    metrics?.clearMetrics();
-    metrics?.clearMetadata();
   }
 }

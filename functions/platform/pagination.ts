@@ -1,5 +1,5 @@
 // List pagination: `limit` (default 50, max 200) and `offset`, read through the table's own pages.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Item, Query, Table } from './ports';
 
 export const MAX_LIMIT = 200;
@@ -13,40 +13,52 @@ const digitsOnly = (value: unknown): unknown =>
   typeof value === 'string' && !/^-?[0-9]{1,9}$/.test(value) ? 'not a number' : value;
 
 export const paginationQuery = z.object({
-  limit: z.preprocess(
-    digitsOnly,
-    z.coerce
-      .number({ error: 'limit must be an integer' })
-      .int('limit must be an integer')
-      .min(1, 'limit must be at least 1')
-      .max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)
-      .default(50),
+  limit: z.pipe(
+    z.transform(digitsOnly),
+    z._default(
+      z.coerce
+        .number({ error: 'limit must be an integer' })
+        .check(z.int('limit must be an integer'))
+        .check(z.gte(1, 'limit must be at least 1'))
+        .check(z.lte(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)),
+      50,
+    ),
   ),
-  offset: z.preprocess(
-    digitsOnly,
-    z.coerce
-      .number({ error: 'offset must be an integer' })
-      .int('offset must be an integer')
-      .min(0, 'offset must be 0 or more')
-      .max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}`)
-      .default(0),
+  offset: z.pipe(
+    z.transform(digitsOnly),
+    z._default(
+      z.coerce
+        .number({ error: 'offset must be an integer' })
+        .check(z.int('offset must be an integer'))
+        .check(z.gte(0, 'offset must be 0 or more'))
+        .check(z.lte(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}`)),
+      0,
+    ),
   ),
 });
 
 export type Pagination = z.infer<typeof paginationQuery>;
 
 const pageFields = {
-  limit: z.int().min(1).max(MAX_LIMIT).describe('The limit asked for (default 50)'),
-  offset: z.int().min(0).max(MAX_OFFSET).describe('Items skipped before this page'),
+  limit: z
+    .int()
+    .check(z.gte(1))
+    .check(z.lte(MAX_LIMIT))
+    .check(z.describe('The limit asked for (default 50)')),
+  offset: z
+    .int()
+    .check(z.gte(0))
+    .check(z.lte(MAX_OFFSET))
+    .check(z.describe('Items skipped before this page')),
 };
-const hasMore = z.boolean().describe('Whether items follow this page');
+const hasMore = z.boolean().check(z.describe('Whether items follow this page'));
 
 /** A page of a list as connector and application routes answer it (snake_case, like the Connection resource). */
-export const snakeCasePage = <T extends z.ZodType>(item: T) =>
+export const snakeCasePage = <T extends z.ZodMiniType>(item: T) =>
   z.object({ data: z.array(item), ...pageFields, has_more: hasMore });
 
 /** A page of a list as webhook routes answer it (camelCase, like the webhook resources). */
-export const camelCasePage = <T extends z.ZodType>(item: T) =>
+export const camelCasePage = <T extends z.ZodMiniType>(item: T) =>
   z.object({ data: z.array(item), ...pageFields, hasMore });
 
 export interface Window<T> {

@@ -1,6 +1,6 @@
 // The shape of a route-table entry: everything the CDK stack, the local server and the OpenAPI
 // generator need to know about a route, including what it may touch (its IAM grants).
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Permission } from './permissions';
 import type { ResourceUses } from './workers';
 
@@ -14,12 +14,12 @@ export type RouteUses = ResourceUses;
  * stack takes them from the route entry) and the OpenAPI generator describes them: one source.
  */
 export interface RouteRequest {
-  body?: z.ZodType;
-  query?: z.ZodType;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
   /** A path that fails it names no resource: 404, not 400 (platform/http.ts). */
-  path?: z.ZodType;
+  path?: z.ZodMiniType;
   /** Request headers the route reads, named as documented; looked up case-insensitively. */
-  headers?: z.ZodObject;
+  headers?: z.ZodMiniObject;
 }
 
 /** A header a response carries beyond the common ones (X-Request-Id; X-RateLimit-* on API-key routes). */
@@ -28,7 +28,7 @@ export interface RouteResponseHeader {
   /** Whether every such response carries it. */
   required?: boolean;
   /** Its value; any string when omitted. */
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
 }
 
 export interface RouteResponse {
@@ -38,7 +38,7 @@ export interface RouteResponse {
    * is typed by it (platform/http.ts), the OpenAPI document shows it, and the e2e tier and
    * schemathesis check real answers against it. Left out only where there is no body (204, 302).
    */
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   /** The body's media type when it is not JSON: a page for a person's browser. */
   mediaType?: 'text/html';
   headers?: Record<string, RouteResponseHeader>;

@@ -2,11 +2,11 @@
 // records of a batch concurrently, log with request and message ids, and report only the records that
 // failed (batchItemFailures), so one bad message never redelivers its neighbours.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Deps, Queue } from './ports';
 import { describeZodError } from './validation';
 import type { Logger } from './logger';
-import { powertoolsLogger, logger as rootLogger } from './logger';
+import { logSink, logger as rootLogger } from './logger';
 
 export interface RecordInput<T> {
   message: T;
@@ -23,7 +23,7 @@ export type SqsHandler = (event: SQSEvent, context?: Partial<Context>) => Promis
 /** What a worker module exports: its SQS handler, built once from the runtime's ports. */
 export type SqsHandlerFactory = (deps: Deps) => SqsHandler;
 
-export function sqsHandler<S extends z.ZodType>(
+export function sqsHandler<S extends z.ZodMiniType>(
   worker: string,
   schema: S,
   run: (input: RecordInput<z.infer<S>>) => Promise<RecordResult>,
@@ -31,7 +31,7 @@ export function sqsHandler<S extends z.ZodType>(
   return (deps) => async (event, context) => {
     const requestId = context?.awsRequestId ?? 'local';
     // Lambda context (request id, cold start, function) on every line, as the HTTP stack's middleware adds it.
-    if (context?.awsRequestId && context.functionName) powertoolsLogger.addContext(context as Context);
+    if (context?.awsRequestId && context.functionName) logSink.addContext(context as Context);
     const outcomes = await Promise.all(
       event.Records.map(async (record): Promise<boolean> => {
         const log = rootLogger.child({

@@ -1,6 +1,6 @@
 // One reading of a URL a client gives us (return_url, webhook endpoint url): what we store, redirect to
 // and deliver to is the WHATWG-normalised form, so what was validated is exactly what is used.
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** C0 controls, space, DEL: never part of a URL; WHATWG parsing would silently strip or encode them. */
 const forbidden = (char: string): boolean => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f;
@@ -45,5 +45,15 @@ export const HTTPS_URL_PATTERN = `^https://(?:${LABEL}\\.)+${TOP_LABEL}${PORT}${
  * `format: uri`: the server accepts WHATWG URLs that RFC 3986 does not (a stray `%`), so a client
  * checking the format would refuse URLs the server takes.
  */
-export const documentedUrl = <T extends z.ZodType>(schema: T, description: string): T =>
-  schema.meta({ pattern: HTTPS_URL_PATTERN, description });
+export const documentedUrl = <T extends z.ZodMiniType>(schema: T, description: string): T =>
+  withMeta(schema, { pattern: HTTPS_URL_PATTERN, description });
+
+/**
+ * A copy of the schema carrying JSON Schema metadata, as classic zod's `.meta()`: for metadata a
+ * generic schema's `.register()` cannot type (it is checked against the schema's own type).
+ */
+export function withMeta<T extends z.ZodMiniType>(schema: T, meta: z.core.GlobalMeta): T {
+  const copy = schema.clone();
+  z.globalRegistry.add(copy, meta);
+  return copy;
+}

@@ -1,9 +1,9 @@
 // Parsing with zod, and the one way a validation problem is described: edge and core use the same.
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { InvalidRequestError } from './errors';
 
 /** Validation messages name the field: "return_url: must be an https URL". */
-export function describeZodError(error: z.ZodError): string {
+export function describeZodError(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
@@ -11,7 +11,7 @@ export function describeZodError(error: z.ZodError): string {
 }
 
 /** Parses or throws InvalidRequestError naming `what` and the fields at fault. */
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
+export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown, what: string): z.infer<T> {
   const result = schema.safeParse(value);
   if (!result.success) throw new InvalidRequestError(`Invalid ${what}: ${describeZodError(result.error)}`);
   return result.data;

@@ -1,6 +1,6 @@
 // The Secrets port: a secret setting read by name at run time. Locally it is the environment variable of
 // that name; on AWS the Secrets Manager secret whose ARN is in <NAME>_ARN (moto here), read through
-// Powertools Parameters with a cache, so a rotated value arrives within the cache's age, no deploy.
+// GetSecretValue with a cache, so a rotated value arrives within the cache's age, no deploy.
 import {
   CreateSecretCommand,
   PutSecretValueCommand,

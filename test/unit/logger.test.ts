@@ -1,4 +1,6 @@
-import { redact, redactString } from '../../functions/platform/logger';
+import type { Context } from 'aws-lambda';
+import { jest } from '@jest/globals';
+import { LogSink, Logger, redact, redactString } from '../../functions/platform/logger';
 
 describe('log redaction', () => {
   it('redacts secret fields at any depth, case-insensitively', () => {
@@ -29,5 +31,62 @@ describe('log redaction', () => {
       name: 'Error',
       message: 'failed with Bearer [REDACTED]',
     });
+  });
+});
+
+describe('log lines', () => {
+  const lines: { stream: string; record: Record<string, unknown> }[] = [];
+  beforeEach(() => {
+    lines.length = 0;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      jest.spyOn(process[stream], 'write').mockImplementation((chunk: unknown) => {
+        lines.push({ stream, record: JSON.parse(String(chunk)) as Record<string, unknown> });
+        return true;
+      });
+    }
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('writes one JSON line per call at or above its level, with the Lambda context and cold start as Powertools names them', () => {
+    const sink = new LogSink('info');
+    const log = new Logger({ route: 'r1' }, sink);
+    log.debug('not shown');
+    const context = {
+      invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:f',
+      memoryLimitInMB: '512',
+      functionName: 'f',
+      awsRequestId: 'req-1',
+    } as Context;
+    sink.addContext(context);
+    log.child({ attempt: 2 }).info('first', { token: 'secret-value', note: 'Bearer abc' });
+    sink.addContext({ ...context, awsRequestId: 'req-2' });
+    log.error('second', { error: new Error('boom Bearer xyz') });
+    expect(lines.map((l) => l.stream)).toEqual(['stdout', 'stderr']);
+    expect(lines[0]!.record).toMatchObject({
+      level: 'INFO',
+      message: 'first',
+      service: 'connector-event-service',
+      cold_start: true,
+      function_name: 'f',
+      function_memory_size: 512,
+      function_request_id: 'req-1',
+      route: 'r1',
+      attempt: 2,
+      token: '[REDACTED]',
+      note: 'Bearer [REDACTED]',
+    });
+    expect(lines[1]!.record).toMatchObject({
+      level: 'ERROR',
+      cold_start: false,
+      function_request_id: 'req-2',
+      error: { name: 'Error', message: 'boom Bearer [REDACTED]' },
+    });
+  });
+
+  it('keeps the line when a field cannot be serialised', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    new Logger({}, new LogSink('debug')).warn('cycle', { cyclic });
+    expect(lines[0]!.record).toMatchObject({ message: 'cycle', cyclic: '[UNSERIALISABLE]' });
   });
 });

@@ -13,7 +13,7 @@ describe('embedded metric format', () => {
     delete process.env.METRICS_EMF;
   });
 
-  it('writes one EMF record (Powertools) with the values, their units, service and stage dimensions and the correlation ids', () => {
+  it('writes one EMF record with a timestamp, the values, their units, service and stage dimensions and the correlation ids', () => {
     emitMetrics({ DeliveriesDelivered: 1, DeliveryLatency: 1234 }, { eventId: 'evt_1', deliveryId: 'dlv_1' });
     expect(lines).toHaveLength(1);
     const record = JSON.parse(lines[0]!) as Record<string, unknown>;
@@ -23,6 +23,7 @@ describe('embedded metric format', () => {
       DeliveriesDelivered: 1,
       DeliveryLatency: 1234,
       _aws: {
+        Timestamp: expect.any(Number),
         CloudWatchMetrics: [
           {
             Namespace: 'ConnectorEventService',

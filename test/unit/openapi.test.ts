@@ -1,6 +1,7 @@
 // The OpenAPI document: generated from the route table and its zod schemas, complete, self-consistent,
 // and committed up to date in docs/openapi.json.
 import { readFileSync } from 'node:fs';
+import { brotliDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CONNECTOR_ROUTE } from '../../functions/connectors/api/routes';
@@ -9,6 +10,7 @@ import { APPLICATION_ROUTE } from '../../functions/directory/api/routes';
 import { DOCS_ROUTE } from '../../functions/docs/api/routes';
 import type { OpenApiOperation, OpenApiParameter } from '../../functions/docs/app/openapi';
 import { buildOpenApi, jsonSchemaOf } from '../../functions/docs/app/openapi';
+import { OPENAPI_PACKED } from '../../functions/docs/app/openapi-packed';
 import { EVENT_TYPE_NAMES } from '../../functions/events';
 import { HTTPS_URL_PATTERN } from '../../functions/platform/urls';
 import { ROUTES } from '../../functions/routes';
@@ -263,6 +265,15 @@ describe('the OpenAPI document', () => {
     const committed: unknown = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8'));
     if (!isDeepStrictEqual(committed, JSON.parse(JSON.stringify(doc)))) {
       throw new Error('docs/openapi.json differs from the route table: run `npm run openapi` and commit it');
+    }
+  });
+
+  it('is packed up to date in functions/docs/app/openapi-packed.ts, the document GET /openapi.json serves', () => {
+    const packed: unknown = JSON.parse(
+      brotliDecompressSync(Buffer.from(OPENAPI_PACKED, 'base64')).toString('utf8'),
+    );
+    if (!isDeepStrictEqual(packed, JSON.parse(JSON.stringify(doc)))) {
+      throw new Error('openapi-packed.ts differs from the route table: run `npm run openapi` and commit it');
     }
   });
 });

@@ -1,6 +1,8 @@
-// AWS SDK clients, built once per Lambda container on first use and traced (X-Ray, ./tracing). The SDK
-// modules and the tracer are imported then too, so a Lambda loads only the clients its route touches
-// (each costs tens of ms at cold start).
+// AWS SDK clients, built once per Lambda container on first use. The SDK modules are imported then too,
+// so a Lambda loads only the clients its route touches (each costs tens of ms at cold start).
+// Tracing: the functions run with Lambda active tracing (the invocation's segment) and the SDK passes
+// the trace header on by itself; no X-Ray SDK is bundled (docs/decisions.md, "Cold starts (issue 27)").
+// The bench counts the calls each client makes (./call-counter), enabled by it alone.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -8,6 +10,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { getOptionalStringFromEnv } from '../../platform/config';
+import { counted } from './call-counter';
 
 /** A client, or the promise of one (adapters accept both, so tests can pass a ready client). */
 export type ClientRef<T> = T | Promise<T>;
@@ -20,36 +23,27 @@ let s3Client: Promise<S3Client> | undefined;
 let secretsManagerClient: Promise<SecretsManagerClient> | undefined;
 
 export function dynamo(): Promise<DynamoDBDocumentClient> {
-  documentClient ??= Promise.all([
-    import('@aws-sdk/client-dynamodb'),
-    import('@aws-sdk/lib-dynamodb'),
-    import('./tracing'),
-  ]).then(([{ DynamoDBClient }, { DynamoDBDocumentClient }, { traced }]) =>
-    DynamoDBDocumentClient.from(traced(new DynamoDBClient({})), {
-      marshallOptions: { removeUndefinedValues: true },
-    }),
+  documentClient ??= Promise.all([import('@aws-sdk/client-dynamodb'), import('@aws-sdk/lib-dynamodb')]).then(
+    ([{ DynamoDBClient }, { DynamoDBDocumentClient }]) =>
+      DynamoDBDocumentClient.from(counted('DynamoDB', new DynamoDBClient({})), {
+        marshallOptions: { removeUndefinedValues: true },
+      }),
   );
   return documentClient;
 }
 
 export function kms(): Promise<KMSClient> {
-  kmsClient ??= Promise.all([import('@aws-sdk/client-kms'), import('./tracing')]).then(
-    ([{ KMSClient }, { traced }]) => traced(new KMSClient({})),
-  );
+  kmsClient ??= import('@aws-sdk/client-kms').then(({ KMSClient }) => counted('KMS', new KMSClient({})));
   return kmsClient;
 }
 
 export function sqs(): Promise<SQSClient> {
-  sqsClient ??= Promise.all([import('@aws-sdk/client-sqs'), import('./tracing')]).then(
-    ([{ SQSClient }, { traced }]) => traced(new SQSClient({})),
-  );
+  sqsClient ??= import('@aws-sdk/client-sqs').then(({ SQSClient }) => counted('SQS', new SQSClient({})));
   return sqsClient;
 }
 
 export function sfn(): Promise<SFNClient> {
-  sfnClient ??= Promise.all([import('@aws-sdk/client-sfn'), import('./tracing')]).then(
-    ([{ SFNClient }, { traced }]) => traced(new SFNClient({})),
-  );
+  sfnClient ??= import('@aws-sdk/client-sfn').then(({ SFNClient }) => counted('SFN', new SFNClient({})));
   return sfnClient;
 }
 
@@ -58,15 +52,15 @@ export function s3(): Promise<S3Client> {
   const emulated = Boolean(
     getOptionalStringFromEnv('AWS_ENDPOINT_URL_S3') ?? getOptionalStringFromEnv('AWS_ENDPOINT_URL'),
   );
-  s3Client ??= Promise.all([import('@aws-sdk/client-s3'), import('./tracing')]).then(
-    ([{ S3Client }, { traced }]) => traced(new S3Client({ forcePathStyle: emulated })),
+  s3Client ??= import('@aws-sdk/client-s3').then(({ S3Client }) =>
+    counted('S3', new S3Client({ forcePathStyle: emulated })),
   );
   return s3Client;
 }
 
 export function secretsManager(): Promise<SecretsManagerClient> {
-  secretsManagerClient ??= Promise.all([import('@aws-sdk/client-secrets-manager'), import('./tracing')]).then(
-    ([{ SecretsManagerClient }, { traced }]) => traced(new SecretsManagerClient({})),
+  secretsManagerClient ??= import('@aws-sdk/client-secrets-manager').then(({ SecretsManagerClient }) =>
+    counted('SecretsManager', new SecretsManagerClient({})),
   );
   return secretsManagerClient;
 }

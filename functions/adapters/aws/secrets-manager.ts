@@ -1,8 +1,8 @@
 // Secrets port on AWS Secrets Manager: a secret setting NAME is the secret whose ARN is in NAME_ARN,
-// read at run time through Powertools Parameters' SecretsProvider and cached per container, so a
-// value put with `put-secret-value` reaches every function within the cache's age, without a deploy.
+// read at run time with GetSecretValue and cached per container, so a value put with
+// `put-secret-value` reaches every function within the cache's age, without a deploy. (Powertools
+// Parameters did the same read and cache with ~7 KB more in every bundle; issue 27.)
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { getStringFromEnv, secretArnEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import type { Secrets } from '../../platform/ports';
@@ -12,7 +12,8 @@ import type { ClientRef } from './clients';
 export const SECRET_CACHE_SECONDS = 300;
 
 export class SecretsManagerSecrets implements Secrets {
-  private provider: Promise<SecretsProvider> | undefined;
+  /** ARN → the value's read (a promise, so concurrent first reads share one call) and when it expires. */
+  private readonly cache = new Map<string, { value: Promise<string | undefined>; expires: number }>();
 
   constructor(
     private readonly client: ClientRef<SecretsManagerClient>,
@@ -27,7 +28,7 @@ export class SecretsManagerSecrets implements Secrets {
       if (direct) return direct;
       throw new ConfigurationError(`Missing required environment variable ${secretArnEnv(name)}`);
     }
-    const value = await (await this.secrets()).get(arn, { maxAge: this.maxAgeSeconds });
+    const value = await this.read(arn);
     // Never the value, nor the ARN's secret part, in the message: only the setting's name.
     if (typeof value !== 'string' || value === '') {
       throw new ConfigurationError(`Secret ${name} is empty or not a string`);
@@ -35,11 +36,25 @@ export class SecretsManagerSecrets implements Secrets {
     return value;
   }
 
-  /** Imported on first use, like the SDK clients: a function that reads no secret never loads them. */
-  private secrets(): Promise<SecretsProvider> {
-    this.provider ??= Promise.all([import('@aws-lambda-powertools/parameters/secrets'), this.client]).then(
-      ([{ SecretsProvider }, client]) => new SecretsProvider({ awsSdkV3Client: client }),
-    );
-    return this.provider;
+  private read(arn: string): Promise<string | undefined> {
+    const cached = this.cache.get(arn);
+    if (cached && cached.expires > Date.now()) return cached.value;
+    const value = this.fetch(arn);
+    this.cache.set(arn, { value, expires: Date.now() + this.maxAgeSeconds * 1000 });
+    // A failed read is not kept: the next call tries again.
+    value.catch(() => {
+      if (this.cache.get(arn)?.value === value) this.cache.delete(arn);
+    });
+    return value;
+  }
+
+  /** The command's module is the client's own package, imported on first use like the client. */
+  private async fetch(arn: string): Promise<string | undefined> {
+    const [{ GetSecretValueCommand }, client] = await Promise.all([
+      import('@aws-sdk/client-secrets-manager'),
+      this.client,
+    ]);
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+    return SecretString;
   }
 }

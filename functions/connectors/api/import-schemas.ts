@@ -1,5 +1,5 @@
 // Request schemas of the import and export routes (sources, import links, runs, exports).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isId } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
 import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from '../domain/sync-policy';
@@ -7,29 +7,34 @@ import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from
 /** Vault ids belong to the vault area: letters, digits, `_` and `-`, as its ids are. */
 const vaultId = z
   .string({ error: 'vault_id is required and must be a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'vault_id must be 1-128 letters, digits, _ or - (a vault id)');
+  .check(
+    z.regex(
+      /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/,
+      'vault_id must be 1-128 letters, digits, _ or - (a vault id)',
+    ),
+  );
 
 /** A provider's id of a container or file: opaque, printable, no spaces. */
 const providerId = z
   .string()
-  .min(1)
-  .max(512)
-  .regex(/^[\x21-\x7e]+$/, 'must be a provider id (printable ASCII without spaces)');
+  .check(z.minLength(1))
+  .check(z.maxLength(512))
+  .check(z.regex(/^[\x21-\x7e]+$/, 'must be a provider id (printable ASCII without spaces)'));
 
 const documentId = z
   .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'must be a document id');
+  .check(z.minLength(1))
+  .check(z.maxLength(128))
+  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'must be a document id'));
 
 export const linkIdPath = z.object({
-  id: z.string().refine((v) => isId('lnk', v), 'must be an import link id (lnk_...)'),
+  id: z.string().check(z.refine((v) => isId('lnk', v), 'must be an import link id (lnk_...)')),
 });
 
 export const sourcesQuery = z.object({
-  parent: providerId.optional(),
+  parent: z.optional(providerId),
   limit: paginationQuery.shape.limit,
-  page_token: z.string().min(1).max(2048).optional(),
+  page_token: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(2048))),
 });
 
 export const createLinkBody = z.strictObject({
@@ -37,25 +42,34 @@ export const createLinkBody = z.strictObject({
   source: z.strictObject(
     {
       id: providerId,
-      name: z.string().min(1).max(512).optional().describe('A label for people (the name the picker showed)'),
+      name: z
+        .optional(z.string().check(z.minLength(1)).check(z.maxLength(512)))
+        .check(z.describe('A label for people (the name the picker showed)')),
     },
     { error: 'source must be an object {id, name?}' },
   ),
-  schedule: z
-    .strictObject({
+  schedule: z.optional(
+    z.strictObject({
       every_minutes: z
         .int('schedule.every_minutes must be an integer')
-        .min(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`)
-        .max(MAX_SCHEDULE_MINUTES, `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`),
-    })
-    .optional(),
+        .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
+        .check(
+          z.lte(
+            MAX_SCHEDULE_MINUTES,
+            `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
+          ),
+        ),
+    }),
+  ),
 });
 
 export const createExportBody = z.strictObject({
   vault_id: vaultId,
   document_ids: z
     .array(documentId)
-    .min(1, 'document_ids must name at least one document')
-    .max(MAX_EXPORT_DOCUMENTS, `document_ids may name at most ${MAX_EXPORT_DOCUMENTS} documents`),
+    .check(z.minLength(1, 'document_ids must name at least one document'))
+    .check(
+      z.maxLength(MAX_EXPORT_DOCUMENTS, `document_ids may name at most ${MAX_EXPORT_DOCUMENTS} documents`),
+    ),
   destination: z.strictObject({ id: providerId }, { error: 'destination must be an object {id}' }),
 });

@@ -1,5 +1,5 @@
 // Request schemas of the connector job routes.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { idSchema } from '../../platform/ids';
 
 /** A malformed id names no job: 404 (platform/http.ts), like another organization's job. */

@@ -1,6 +1,6 @@
 // Connector routes (section of the route table in ../routes.ts). `uses` is what each Lambda may
 // touch: its IAM grants are derived from it, so KMS appears only where tokens or verifiers are sealed or opened.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
 import {

@@ -1,5 +1,5 @@
 // Request schemas of the connector routes: the single source of their types (and of the OpenAPI document).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
@@ -36,15 +36,18 @@ export function returnUrlProblem(value: string, options: { loopbackAllowed: bool
 }
 
 export const returnUrl = documentedUrl(
-  z
-    .string({ error: 'return_url is required and must be a string' })
-    .max(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`)
-    .superRefine((value, ctx) => {
-      const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    // Stored and redirected to in the form that was validated (punycode host, encoded query).
-    .transform(normalizeUrl),
+  z.pipe(
+    z
+      .string({ error: 'return_url is required and must be a string' })
+      .check(z.maxLength(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`))
+      .check(
+        z.superRefine((value, ctx) => {
+          const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+    z.transform(normalizeUrl),
+  ),
   'Where the browser is sent back, with connection_id or error appended: absolute, https (http on ' +
     'localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters',
 );
@@ -59,12 +62,13 @@ const provider = z.enum(PROVIDER_IDS, { error: providerMessage });
  */
 const scopeTier = (id: ProviderId) =>
   z
-    .lazy(() => {
-      const tiers = Object.keys(PROVIDERS[id].scopeTiers) as [string, ...string[]];
-      return z.enum(tiers, { error: `unknown for ${id}; known: ${tiers.join(', ')}` });
-    })
-    .optional()
-    .describe("A scope tier of the provider; omitted means the provider's default tier");
+    .optional(
+      z.lazy(() => {
+        const tiers = Object.keys(PROVIDERS[id].scopeTiers) as [string, ...string[]];
+        return z.enum(tiers, { error: `unknown for ${id}; known: ${tiers.join(', ')}` });
+      }),
+    )
+    .check(z.describe("A scope tier of the provider; omitted means the provider's default tier"));
 
 /** One shape per provider, so the scope tiers shown (and accepted) are that provider's own. */
 export const createConnectionBody = z.discriminatedUnion(
@@ -81,23 +85,23 @@ export const createConnectionBody = z.discriminatedUnion(
           : undefined,
   },
 );
-type CreateConnectionShape = z.ZodObject<{
-  provider: z.ZodLiteral<ProviderId>;
+type CreateConnectionShape = z.ZodMiniObject<{
+  provider: z.ZodMiniLiteral<ProviderId>;
   return_url: typeof returnUrl;
   scope_tier: ReturnType<typeof scopeTier>;
 }>;
 
 export const connectionIdPath = z.object({ id: idSchema('conn', 'a connection') });
 
-export const listConnectionsQuery = paginationQuery.extend({
-  provider: provider.optional(),
-  status: z
-    .enum(CONNECTION_STATUSES, { error: `status must be one of ${CONNECTION_STATUSES.join(', ')}` })
-    .optional(),
+export const listConnectionsQuery = z.extend(paginationQuery, {
+  provider: z.optional(provider),
+  status: z.optional(
+    z.enum(CONNECTION_STATUSES, { error: `status must be one of ${CONNECTION_STATUSES.join(', ')}` }),
+  ),
 });
 
 export const deleteConnectionQuery = z.object({
-  purge: z.enum(['true', 'false'], { error: 'purge must be true or false' }).optional(),
+  purge: z.optional(z.enum(['true', 'false'], { error: 'purge must be true or false' })),
 });
 
 export const setProviderEnabledBody = z.strictObject({
@@ -109,7 +113,9 @@ export const setProviderEnabledBody = z.strictObject({
 });
 
 export const connectTokenPath = z.object({
-  token: z.string().regex(CONNECT_TOKEN_PATTERN, 'must be a connect token (43 characters of base64url)'),
+  token: z
+    .string()
+    .check(z.regex(CONNECT_TOKEN_PATTERN, 'must be a connect token (43 characters of base64url)')),
 });
 
 export const callbackPath = z.object({
@@ -122,11 +128,11 @@ export const callbackPath = z.object({
  * can make a state that verifies; any other of this form is forged (400).
  */
 export const callbackQuery = z.looseObject({
-  code: z.string().max(4096).optional(),
+  code: z.optional(z.string().check(z.maxLength(4096))),
   state: z
     .string({ error: 'missing, forged or unknown' })
-    .regex(STATE_PATTERN, 'missing, forged or unknown')
-    .describe('The signed state the connect flow sent to the provider'),
-  error: z.string().max(256).optional(),
-  iss: z.string().max(2048).optional(),
+    .check(z.regex(STATE_PATTERN, 'missing, forged or unknown'))
+    .check(z.describe('The signed state the connect flow sent to the provider')),
+  error: z.optional(z.string().check(z.maxLength(256))),
+  iss: z.optional(z.string().check(z.maxLength(2048))),
 });

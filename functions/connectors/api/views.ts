@@ -1,7 +1,7 @@
 // The connector resources as the API answers them: zod schemas the use cases' view types are inferred
 // from, the route entries name as their responses, and the OpenAPI document shows (each `id` is its
 // name under components.schemas).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
 import { snakeCasePage } from '../../platform/pagination';
@@ -17,29 +17,38 @@ export const providerView = z
     id: providerId,
     display_name: z.string(),
     kind: z.enum(['practice_management', 'file_storage']),
-    enabled: z.boolean().describe('Whether the provider is on for the organization'),
+    enabled: z.boolean().check(z.describe('Whether the provider is on for the organization')),
     default_scope_tier: z.string(),
     scope_tiers: z.array(
       z.object({
         name: z.string(),
         description: z.string(),
-        scopes: z.array(z.string()).describe('Scopes asked for at consent'),
-        required_scopes: z.array(z.string()).describe('Scopes the user must grant'),
+        scopes: z.array(z.string()).check(z.describe('Scopes asked for at consent')),
+        required_scopes: z.array(z.string()).check(z.describe('Scopes the user must grant')),
       }),
     ),
   })
-  .meta({ id: 'Provider' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Provider' });
 export type ProviderView = z.infer<typeof providerView>;
 
-export const providerListView = z.object({ data: z.array(providerView) }).meta({ id: 'ProviderList' });
+export const providerListView = z
+  .object({ data: z.array(providerView) })
+  .clone()
+  .register(z.globalRegistry, { id: 'ProviderList' });
 
 export const pendingConnectionView = z
   .object({
     connection_id: connectionId,
-    connect_url: z.url().describe('One-time URL for the end user: {base_url}/connectors/v1/connect/<token>'),
-    expires_at: isoTimeSchema.describe('When the connect URL expires (10 minutes after it was issued)'),
+    connect_url: z
+      .url()
+      .check(z.describe('One-time URL for the end user: {base_url}/connectors/v1/connect/<token>')),
+    expires_at: isoTimeSchema.check(
+      z.describe('When the connect URL expires (10 minutes after it was issued)'),
+    ),
   })
-  .meta({ id: 'PendingConnection' });
+  .clone()
+  .register(z.globalRegistry, { id: 'PendingConnection' });
 export type PendingConnection = z.infer<typeof pendingConnectionView>;
 
 export const connectionView = z
@@ -47,51 +56,60 @@ export const connectionView = z
     id: connectionId,
     provider: providerId,
     status: z.enum(CONNECTION_STATUSES),
-    enabled: z.boolean().describe("Whether the connection's provider is on for the organization"),
+    enabled: z.boolean().check(z.describe("Whether the connection's provider is on for the organization")),
     scope_tier: z.string(),
     account: z
-      .object({ external_id: z.string(), email: z.string(), display_name: z.string() })
-      .nullable()
-      .describe('The provider account, once the connect flow has completed'),
+      .nullable(z.object({ external_id: z.string(), email: z.string(), display_name: z.string() }))
+      .check(z.describe('The provider account, once the connect flow has completed')),
     created_at: isoTimeSchema,
     updated_at: isoTimeSchema,
-    pending_until: isoTimeSchema
-      .optional()
-      .describe(
-        'Pending connections only: when its connect flow can no longer complete (the connect link and the flow it starts have both expired)',
+    pending_until: z
+      .optional(isoTimeSchema)
+      .check(
+        z.describe(
+          'Pending connections only: when its connect flow can no longer complete (the connect link and the flow it starts have both expired)',
+        ),
       ),
     abandoned: z
-      .boolean()
-      .optional()
-      .describe(
-        'Pending connections only: true once pending_until has passed; the flow was never completed and cannot be',
+      .optional(z.boolean())
+      .check(
+        z.describe(
+          'Pending connections only: true once pending_until has passed; the flow was never completed and cannot be',
+        ),
       ),
   })
-  .meta({ id: 'Connection' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Connection' });
 export type Connection = z.infer<typeof connectionView>;
 
-export const connectionListView = snakeCasePage(connectionView).meta({ id: 'ConnectionList' });
+export const connectionListView = snakeCasePage(connectionView)
+  .clone()
+  .register(z.globalRegistry, { id: 'ConnectionList' });
 export type ConnectionList = z.infer<typeof connectionListView>;
 
 export const providerSettingView = z
   .object({ provider: providerId, enabled: z.boolean(), updated_at: isoTimeSchema })
-  .meta({ id: 'ProviderSetting' });
+  .clone()
+  .register(z.globalRegistry, { id: 'ProviderSetting' });
 export type ProviderSetting = z.infer<typeof providerSettingView>;
 
 const jobStatus = z.enum(['processing', 'succeeded', 'failed']);
 
 /** What DELETE ?purge=true answers at once: the purge job to poll. */
-export const jobStartedView = z.object({ id: jobId, status: jobStatus }).meta({ id: 'JobStarted' });
+export const jobStartedView = z
+  .object({ id: jobId, status: jobStatus })
+  .clone()
+  .register(z.globalRegistry, { id: 'JobStarted' });
 export type JobStarted = z.infer<typeof jobStartedView>;
 
 const jobCommon = {
   id: jobId,
   status: jobStatus,
   connection_id: connectionId,
-  reason: z.string().optional().describe('Why the job failed'),
+  reason: z.optional(z.string()).check(z.describe('Why the job failed')),
   created_at: isoTimeSchema,
   updated_at: isoTimeSchema,
-  finished_at: isoTimeSchema.optional(),
+  finished_at: z.optional(isoTimeSchema),
 };
 
 export const purgeJobView = z
@@ -99,22 +117,22 @@ export const purgeJobView = z
     ...jobCommon,
     kind: z.literal('purge'),
     counts: z.object({
-      deleted: z.int().min(0).describe('Imported documents deleted so far'),
-      pages: z.int().min(0).describe('Pages of the ledger done so far'),
+      deleted: z.int().check(z.gte(0)).check(z.describe('Imported documents deleted so far')),
+      pages: z.int().check(z.gte(0)).check(z.describe('Pages of the ledger done so far')),
     }),
   })
-  .meta({ id: 'PurgeJob' });
+  .clone()
+  .register(z.globalRegistry, { id: 'PurgeJob' });
 export type PurgeJob = z.infer<typeof purgeJobView>;
 
-const count = (what: string) => z.int().min(0).describe(what);
+const count = (what: string) => z.int().check(z.gte(0)).check(z.describe(what));
 const linkId = idSchema('lnk', 'an import link');
-const vaultId = z.string().describe("The vault's id (the vault area's)");
+const vaultId = z.string().check(z.describe("The vault's id (the vault area's)"));
 /** A waiting job: why, and until when (the provider's rate limit, or backoff after a passing failure). */
 const waiting = z
-  .object({ reason: z.enum(['throttled', 'retrying']), until: isoTimeSchema })
-  .optional()
-  .describe('Present while the job waits before its next step');
-const failureMessage = z.string().optional().describe('What the failure reason means, for people');
+  .optional(z.object({ reason: z.enum(['throttled', 'retrying']), until: isoTimeSchema }))
+  .check(z.describe('Present while the job waits before its next step'));
+const failureMessage = z.optional(z.string()).check(z.describe('What the failure reason means, for people'));
 
 export const syncCountsView = z
   .object({
@@ -124,7 +142,8 @@ export const syncCountsView = z
     unchanged: count('Files already imported at their version'),
     failed: count('Files that could not be imported (listed in failures)'),
   })
-  .meta({ id: 'SyncCounts' });
+  .clone()
+  .register(z.globalRegistry, { id: 'SyncCounts' });
 
 export const syncJobView = z
   .object({
@@ -138,15 +157,16 @@ export const syncJobView = z
     failures: z
       .array(
         z.object({
-          item_id: z.string().describe("The provider's id of the file"),
+          item_id: z.string().check(z.describe("The provider's id of the file")),
           name: z.string(),
           reason: z.enum(['too_large', 'not_found_at_provider']),
         }),
       )
-      .describe('The first 20 files that could not be imported'),
+      .check(z.describe('The first 20 files that could not be imported')),
     waiting,
   })
-  .meta({ id: 'SyncRun' });
+  .clone()
+  .register(z.globalRegistry, { id: 'SyncRun' });
 export type SyncJob = z.infer<typeof syncJobView>;
 
 export const exportJobView = z
@@ -155,7 +175,7 @@ export const exportJobView = z
     kind: z.literal('export'),
     message: failureMessage,
     vault_id: vaultId,
-    destination: z.object({ id: z.string().describe("The provider container's id") }),
+    destination: z.object({ id: z.string().check(z.describe("The provider container's id")) }),
     counts: z.object({
       requested: count('Documents asked for (each once)'),
       exported: count('Documents uploaded'),
@@ -164,48 +184,55 @@ export const exportJobView = z
     }),
     failures: z
       .array(z.object({ document_id: z.string(), reason: z.enum(['document_not_found', 'too_large']) }))
-      .describe('The first 20 documents that could not be exported'),
+      .check(z.describe('The first 20 documents that could not be exported')),
     waiting,
   })
-  .meta({ id: 'ExportJob' });
+  .clone()
+  .register(z.globalRegistry, { id: 'ExportJob' });
 export type ExportJob = z.infer<typeof exportJobView>;
 
 /** GET /connectors/jobs/{id}: a purge, an import run or an export, told apart by `kind`. */
 export const connectorJobView = z
   .discriminatedUnion('kind', [purgeJobView, syncJobView, exportJobView])
-  .meta({ id: 'ConnectorJob' });
+  .clone()
+  .register(z.globalRegistry, { id: 'ConnectorJob' });
 export type ConnectorJob = z.infer<typeof connectorJobView>;
 
-export const connectionDetailView = connectionView
-  .extend({
+export const connectionDetailView = z
+  .extend(connectionView, {
     status_history: z
       .array(z.object({ status: z.enum(CONNECTION_STATUSES), at: isoTimeSchema }))
-      .describe('The statuses the connection entered, newest first (the last 20, kept 90 days)'),
+      .check(z.describe('The statuses the connection entered, newest first (the last 20, kept 90 days)')),
   })
-  .meta({ id: 'ConnectionDetail' });
+  .clone()
+  .register(z.globalRegistry, { id: 'ConnectionDetail' });
 export type ConnectionDetail = z.infer<typeof connectionDetailView>;
 
 export const sourceView = z
   .object({
     id: z
       .string()
-      .describe("The provider's id: a container can be a link's source or an export's destination"),
+      .check(z.describe("The provider's id: a container can be a link's source or an export's destination")),
     name: z.string(),
     kind: z.enum(['container', 'file']),
-    size: z.int().min(0).optional(),
-    version: z.string().optional(),
-    content_type: z.string().optional(),
-    updated_at: z.string().optional().describe('As the provider gave it'),
+    size: z.optional(z.int().check(z.gte(0))),
+    version: z.optional(z.string()),
+    content_type: z.optional(z.string()),
+    updated_at: z.optional(z.string()).check(z.describe('As the provider gave it')),
   })
-  .meta({ id: 'Source' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Source' });
 export type SourceView = z.infer<typeof sourceView>;
 
 export const sourceListView = z
   .object({
     data: z.array(sourceView),
-    next_page_token: z.string().nullable().describe('Pass as page_token for the next page; null at the end'),
+    next_page_token: z
+      .nullable(z.string())
+      .check(z.describe('Pass as page_token for the next page; null at the end')),
   })
-  .meta({ id: 'SourceList' });
+  .clone()
+  .register(z.globalRegistry, { id: 'SourceList' });
 
 export const importLinkView = z
   .object({
@@ -213,51 +240,57 @@ export const importLinkView = z
     connection_id: connectionId,
     vault_id: vaultId,
     source: z.object({
-      id: z.string().describe("The provider container's id"),
-      name: z.string().nullable().describe('The label given when the link was created'),
+      id: z.string().check(z.describe("The provider container's id")),
+      name: z.nullable(z.string()).check(z.describe('The label given when the link was created')),
     }),
-    schedule: z.object({ every_minutes: z.int().min(5) }).nullable(),
+    schedule: z.nullable(z.object({ every_minutes: z.int().check(z.gte(5)) })),
     status: z.enum(['idle', 'running']),
-    active_run_id: jobId.nullable().describe('The run in flight (a job), if any'),
-    last_run: z
-      .object({
+    active_run_id: z.nullable(jobId).check(z.describe('The run in flight (a job), if any')),
+    last_run: z.nullable(
+      z.object({
         job_id: jobId,
         status: jobStatus,
-        reason: z.string().optional(),
+        reason: z.optional(z.string()),
         finished_at: isoTimeSchema,
         counts: syncCountsView,
-      })
-      .nullable(),
-    next_run_at: isoTimeSchema.nullable().describe('When the schedule runs it next'),
+      }),
+    ),
+    next_run_at: z.nullable(isoTimeSchema).check(z.describe('When the schedule runs it next')),
     last_skipped: z
-      .object({ at: isoTimeSchema, reason: z.string() })
-      .nullable()
-      .describe('The last scheduled run that did not start, and why'),
+      .nullable(z.object({ at: isoTimeSchema, reason: z.string() }))
+      .check(z.describe('The last scheduled run that did not start, and why')),
     created_at: isoTimeSchema,
     updated_at: isoTimeSchema,
   })
-  .meta({ id: 'ImportLink' });
+  .clone()
+  .register(z.globalRegistry, { id: 'ImportLink' });
 export type ImportLinkView = z.infer<typeof importLinkView>;
 
-export const importLinkListView = snakeCasePage(importLinkView).meta({ id: 'ImportLinkList' });
-export const syncRunListView = snakeCasePage(syncJobView).meta({ id: 'SyncRunList' });
+export const importLinkListView = snakeCasePage(importLinkView)
+  .clone()
+  .register(z.globalRegistry, { id: 'ImportLinkList' });
+export const syncRunListView = snakeCasePage(syncJobView)
+  .clone()
+  .register(z.globalRegistry, { id: 'SyncRunList' });
 
 export const linkDocumentView = z
   .object({
-    document_id: z.string().describe('The vault document the provider file became'),
+    document_id: z.string().check(z.describe('The vault document the provider file became')),
     vault_id: vaultId,
     source: z.object({
-      id: z.string().describe("The provider's id of the file"),
+      id: z.string().check(z.describe("The provider's id of the file")),
       name: z.string(),
       version: z
-        .string()
-        .nullable()
-        .describe('The provider version the document holds; null while importing'),
+        .nullable(z.string())
+        .check(z.describe('The provider version the document holds; null while importing')),
     }),
-    vault_version: z.int().min(1).nullable(),
+    vault_version: z.nullable(z.int().check(z.gte(1))),
     status: z.enum(['importing', 'imported', 'deleted_at_source']),
     imported_at: isoTimeSchema,
     updated_at: isoTimeSchema,
   })
-  .meta({ id: 'LinkDocument' });
-export const linkDocumentListView = snakeCasePage(linkDocumentView).meta({ id: 'LinkDocumentList' });
+  .clone()
+  .register(z.globalRegistry, { id: 'LinkDocument' });
+export const linkDocumentListView = snakeCasePage(linkDocumentView)
+  .clone()
+  .register(z.globalRegistry, { id: 'LinkDocumentList' });

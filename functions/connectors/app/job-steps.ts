@@ -6,7 +6,7 @@
 // last commit: steps must be idempotent, which the ledgers make them. Waits (a provider's rate limit,
 // backoff after a passing failure) are delayed messages in hops of at most 15 minutes. A job nobody has
 // advanced for STALE_JOB_MS (its message lost) is re-driven by the sync sweep.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
 import { isoTime } from '../../platform/clock';
@@ -26,8 +26,8 @@ import { ConnectionRepository } from '../infra/repositories/connections';
 
 export const stepMessageSchema = z.object({
   kind: z.enum(['sync', 'export']),
-  jobId: z.string().min(1).max(64),
-  ticket: z.int().min(0),
+  jobId: z.string().check(z.minLength(1)).check(z.maxLength(64)),
+  ticket: z.int().check(z.gte(0)),
 });
 
 export type StepMessage = z.infer<typeof stepMessageSchema>;

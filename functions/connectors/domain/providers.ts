@@ -1,6 +1,6 @@
 // The provider registry: one definition per provider. Endpoints, client ids and secrets are
 // configuration (PROVIDER_<ID>_* variables), so a deployment points them at the real providers.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import { REAL_PROVIDERS } from './provider-catalog';
@@ -24,28 +24,28 @@ export type {
  * (`{"accountFields":{"externalId":"sub"},"scopeTiers":{"standard":{"scopes":["openid","email"],...}}}`).
  */
 export const providerProfileSchema = z.strictObject({
-  accountFields: z
-    .strictObject({
-      externalId: z.string().min(1).optional(),
-      email: z.string().min(1).optional(),
-      displayName: z.string().min(1).optional(),
-    })
-    .optional(),
-  scopeTiers: z
-    .record(
-      z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/),
+  accountFields: z.optional(
+    z.strictObject({
+      externalId: z.optional(z.string().check(z.minLength(1))),
+      email: z.optional(z.string().check(z.minLength(1))),
+      displayName: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
+  scopeTiers: z.optional(
+    z.record(
+      z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,63}$/)),
       z.strictObject({
-        scopes: z.array(z.string().min(1)).min(1),
-        required: z.array(z.string().min(1)),
-        description: z.string().min(1),
+        scopes: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+        required: z.array(z.string().check(z.minLength(1))),
+        description: z.string().check(z.minLength(1)),
       }),
-    )
-    .optional(),
-  defaultTier: z.string().min(1).optional(),
-  scopeSeparator: z.enum([' ', ',']).optional(),
-  tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
-  defaultAccessTokenSeconds: z.number().int().positive().optional(),
-  rotatesRefreshTokens: z.boolean().optional(),
+    ),
+  ),
+  defaultTier: z.optional(z.string().check(z.minLength(1))),
+  scopeSeparator: z.optional(z.enum([' ', ','])),
+  tokenEndpointAuthMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
+  defaultAccessTokenSeconds: z.optional(z.number().check(z.int()).check(z.positive())),
+  rotatesRefreshTokens: z.optional(z.boolean()),
 });
 
 export type ProviderProfile = z.infer<typeof providerProfileSchema>;

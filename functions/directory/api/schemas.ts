@@ -1,5 +1,5 @@
 // Request schemas of the application routes (functions/directory/routes.ts).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { idSchema } from '../../platform/ids';
 
 /** A malformed id names nothing: 404 (platform/http.ts), like an unknown application or key. */

@@ -1,5 +1,5 @@
 // The documentation route's answer, described as loosely as a document about documents needs to be.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const openApiDocumentView = z
   .object({
@@ -10,4 +10,5 @@ export const openApiDocumentView = z
     paths: z.record(z.string(), z.record(z.string(), z.unknown())),
     components: z.record(z.string(), z.record(z.string(), z.unknown())),
   })
-  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
+  .clone()
+  .register(z.globalRegistry, { id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and the routes' zod schemas alone: a route
 // described here is the route the CDK stack deploys and the local server serves, parsed by these schemas.
 import { isDeepStrictEqual } from 'node:util';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { errorBodySchema } from '../../platform/errors';
 import type { RouteDefinition, RouteResponse } from '../../platform/route-types';
 import { routePermissions } from '../../platform/route-types';
@@ -170,7 +170,7 @@ const withPage = (response: ReturnType<typeof errorResponse>) => ({
 });
 
 /** A zod schema as the JSON Schema (2020-12, what OpenAPI 3.1 speaks) of what a client sends. */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+export function jsonSchemaOf(schema: z.ZodMiniType, io: 'input' | 'output' = 'input'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
@@ -200,7 +200,7 @@ function relink<T>(value: T): T {
  * optional), responses as the server sends them (`output`).
  */
 function schemaOf(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   io: 'input' | 'output',
   components: Record<string, JsonSchema>,
 ): JsonSchema {
@@ -218,7 +218,7 @@ function schemaOf(
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
 function parameters(
-  schema: z.ZodType | undefined,
+  schema: z.ZodMiniType | undefined,
   where: 'path' | 'query' | 'header',
   components: Record<string, JsonSchema>,
 ): OpenApiParameter[] {

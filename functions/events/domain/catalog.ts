@@ -2,7 +2,7 @@
 // published JSON Schema) and the permission a key needs to receive it. Events about a vault or a matter
 // carry vaultId / matterId, which is what resource scopes filter on. `data` is strict: a field the schema
 // does not name is refused (400) at publish, as the published JSON Schema's additionalProperties: false says.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Permission } from '../../platform/permissions';
 import { PERMISSIONS } from '../../platform/permissions';
 
@@ -10,28 +10,32 @@ export interface EventTypeDefinition {
   type: string;
   description: string;
   permission: Permission;
-  data: z.ZodObject;
+  data: z.ZodMiniObject;
 }
 
-const id = (what: string) => z.string().min(1).describe(`Identifier of the ${what}`);
+const id = (what: string) =>
+  z
+    .string()
+    .check(z.minLength(1))
+    .check(z.describe(`Identifier of the ${what}`));
 const vaultId = id('vault');
 const matterId = id('matter');
 const failure = {
-  errorCode: z.string().describe('Machine-readable reason'),
-  message: z.string().describe('Human-readable reason'),
+  errorCode: z.string().check(z.describe('Machine-readable reason')),
+  message: z.string().check(z.describe('Human-readable reason')),
 };
 
-const count = (what: string) => z.int().min(0).describe(what);
+const count = (what: string) => z.int().check(z.gte(0)).check(z.describe(what));
 const syncRun = {
   connectionId: id('connection'),
-  provider: z.string().describe('Provider identifier'),
+  provider: z.string().check(z.describe('Provider identifier')),
   linkId: id('import link'),
   jobId: id('run (a connector job)'),
   vaultId,
 };
 const exportJob = {
   connectionId: id('connection'),
-  provider: z.string().describe('Provider identifier'),
+  provider: z.string().check(z.describe('Provider identifier')),
   jobId: id('export (a connector job)'),
   vaultId,
   destinationId: id('provider container the documents went to'),
@@ -48,22 +52,23 @@ const define = (
   type: string,
   permission: Permission,
   description: string,
-  data: z.ZodRawShape,
+  data: z.core.$ZodLooseShape,
 ): EventTypeDefinition => ({
   type,
   permission,
   description,
   data: z
     .strictObject(data)
-    .meta({ id: dataSchemaName(type), description: `data of ${type}: ${description}` }),
+    .clone()
+    .register(z.globalRegistry, { id: dataSchemaName(type), description: `data of ${type}: ${description}` }),
 });
 
 export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   define('vault.ingest.completed', 'vaults:read', 'Ingestion of a vault object finished', {
     vaultId,
     objectId: id('vault object'),
-    durationMs: z.int().min(0).describe('Ingestion time in milliseconds'),
-    chunkCount: z.int().min(0).describe('Chunks the object was split into'),
+    durationMs: z.int().check(z.gte(0)).check(z.describe('Ingestion time in milliseconds')),
+    chunkCount: z.int().check(z.gte(0)).check(z.describe('Chunks the object was split into')),
   }),
   define('vault.ingest.failed', 'vaults:read', 'Ingestion of a vault object failed', {
     vaultId,
@@ -74,7 +79,7 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     jobId: id('OCR job'),
     vaultId,
     objectId: id('vault object'),
-    pageCount: z.int().min(0),
+    pageCount: z.int().check(z.gte(0)),
   }),
   define('ocr.job.failed', 'ocr:read', 'An OCR job failed', {
     jobId: id('OCR job'),
@@ -86,8 +91,8 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     jobId: id('transcription job'),
     vaultId,
     objectId: id('vault object'),
-    durationMs: z.int().min(0).describe('Length of the transcribed media in milliseconds'),
-    language: z.string().describe('BCP 47 language tag detected or requested'),
+    durationMs: z.int().check(z.gte(0)).check(z.describe('Length of the transcribed media in milliseconds')),
+    language: z.string().check(z.describe('BCP 47 language tag detected or requested')),
   }),
   define('transcription.job.failed', 'transcription:read', 'A transcription job failed', {
     jobId: id('transcription job'),
@@ -101,12 +106,12 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   }),
   define('matter.updated', 'matters:read', 'A matter changed', {
     matterId,
-    changedFields: z.array(z.string()).describe('Names of the fields that changed'),
+    changedFields: z.array(z.string()).check(z.describe('Names of the fields that changed')),
   }),
   define('billing.invoice.created', 'billing:read', 'An invoice was issued to the organization', {
     invoiceId: id('invoice'),
-    amountDue: z.int().min(0).describe('Amount due in the smallest unit of the currency'),
-    currency: z.string().length(3).describe('ISO 4217 currency code'),
+    amountDue: z.int().check(z.gte(0)).check(z.describe('Amount due in the smallest unit of the currency')),
+    currency: z.string().check(z.length(3)).check(z.describe('ISO 4217 currency code')),
   }),
   define('billing.payment.failed', 'billing:read', 'A payment for an invoice failed', {
     invoiceId: id('invoice'),
@@ -116,7 +121,7 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     deploymentId: id('deployment'),
     projectId: id('application project'),
     environment: z.string(),
-    url: z.string().describe('Address the deployment serves on'),
+    url: z.string().check(z.describe('Address the deployment serves on')),
   }),
   define('deployment.failed', 'deployments:read', 'A deployment failed', {
     deploymentId: id('deployment'),
@@ -130,16 +135,18 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     'A connection needs the user to run the connect flow again',
     {
       connectionId: id('connection'),
-      provider: z.string().describe('Provider identifier'),
+      provider: z.string().check(z.describe('Provider identifier')),
       status: z.literal('reauth_required'),
-      previousStatus: z.string().describe('Status before the change'),
+      previousStatus: z.string().check(z.describe('Status before the change')),
     },
   ),
   define('connection.revoked', 'connectors:read', 'A connection was revoked (disconnected)', {
     connectionId: id('connection'),
-    provider: z.string().describe('Provider identifier'),
+    provider: z.string().check(z.describe('Provider identifier')),
     status: z.literal('revoked'),
-    purge: z.boolean().describe('Whether documents imported through the connection are being deleted'),
+    purge: z
+      .boolean()
+      .check(z.describe('Whether documents imported through the connection are being deleted')),
   }),
   define('connector.sync.completed', 'connectors:read', 'An import run of an import link finished its pass', {
     ...syncRun,
@@ -185,7 +192,7 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     {
       endpointId: id('webhook endpoint'),
       url: z.string(),
-      reason: z.string().describe('Why it was disabled'),
+      reason: z.string().check(z.describe('Why it was disabled')),
     },
   ),
 ];
@@ -203,16 +210,17 @@ export const publishedEventTypeView = z
   .object({
     type: z.string(),
     description: z.string(),
-    permission: z.enum(PERMISSIONS).describe('The permission a key needs to receive it'),
-    schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the event's data"),
+    permission: z.enum(PERMISSIONS).check(z.describe('The permission a key needs to receive it')),
+    schema: z.record(z.string(), z.unknown()).check(z.describe("JSON Schema of the event's data")),
   })
-  .meta({ id: 'EventType' });
+  .clone()
+  .register(z.globalRegistry, { id: 'EventType' });
 export type PublishedEventType = z.infer<typeof publishedEventTypeView>;
 
 let published: PublishedEventType[] | undefined;
 
 /** A data schema as standalone JSON Schema: inline, although its id makes zod emit a $ref to $defs. */
-function standalone(data: z.ZodObject): Record<string, unknown> {
+function standalone(data: z.ZodMiniObject): Record<string, unknown> {
   const { $ref, $defs, ...rest } = z.toJSONSchema(data) as Record<string, unknown> & {
     $ref?: string;
     $defs?: Record<string, Record<string, unknown>>;

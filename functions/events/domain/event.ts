@@ -1,12 +1,12 @@
 // The event, from publish to the receiver: one zod schema and the one type inferred from it. The events
 // queue carries it whole; the receiver gets its public part as JSON, serialised once (receiverBody) at
 // fan-out, stored with the delivery, and signed and sent as exactly those bytes on every attempt.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const webhookEventSchema = z.object({
-  id: z.string().regex(/^evt_[a-z2-7]{20}$/),
-  organizationId: z.string().min(1),
-  type: z.string().min(1),
+  id: z.string().check(z.regex(/^evt_[a-z2-7]{20}$/)),
+  organizationId: z.string().check(z.minLength(1)),
+  type: z.string().check(z.minLength(1)),
   /** ISO 8601 UTC with milliseconds. */
   occurred_at: z.iso.datetime({ precision: 3 }),
   data: z.record(z.string(), z.unknown()),
@@ -15,12 +15,13 @@ export const webhookEventSchema = z.object({
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
 /** A published event as POST /webhooks/v1/events answers it. */
-export const eventView = webhookEventSchema.meta({ id: 'Event' });
+export const eventView = webhookEventSchema.clone().register(z.globalRegistry, { id: 'Event' });
 
 /** What a receiver is sent, and what delivery history shows. */
-export const receiverEventView = webhookEventSchema
-  .omit({ organizationId: true })
-  .meta({ id: 'ReceiverEvent' });
+export const receiverEventView = z
+  .omit(webhookEventSchema, { organizationId: true })
+  .clone()
+  .register(z.globalRegistry, { id: 'ReceiverEvent' });
 
 /** What a receiver is sent: the event without the organization it belongs to. */
 export type ReceiverEvent = z.infer<typeof receiverEventView>;

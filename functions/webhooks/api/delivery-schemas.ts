@@ -1,5 +1,5 @@
 // Request schemas of the event and delivery routes.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../events';
 import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
@@ -7,10 +7,10 @@ import { DELIVERY_STATUSES } from '../domain/retry-policy';
 
 const organizationId = idSchema('org', 'an organization');
 
-type PublishShape = z.ZodObject<{
+type PublishShape = z.ZodMiniObject<{
   organizationId: typeof organizationId;
-  type: z.ZodLiteral<string>;
-  data: z.ZodObject;
+  type: z.ZodMiniLiteral<string>;
+  data: z.ZodMiniObject;
 }>;
 
 /**
@@ -39,27 +39,28 @@ export const publishEventBody = z.discriminatedUnion(
 
 const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
 
-export const listDeliveriesQuery = paginationQuery
-  .extend({
-    status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+export const listDeliveriesQuery = z
+  .extend(paginationQuery, {
+    status: z.optional(
+      z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }),
+    ),
     eventType: z
-      .string()
-      .min(1)
-      .max(200, 'must be at most 200 characters')
-      .optional()
-      .describe('Only deliveries of this event type'),
-    eventId: idSchema('evt', 'an event').optional().describe('Only the delivery of this event'),
-    since: timestamp.optional().describe('Only deliveries created at or after this time'),
-    until: timestamp.optional().describe('Only deliveries created before this time'),
+      .optional(z.string().check(z.minLength(1), z.maxLength(200, 'must be at most 200 characters')))
+      .check(z.describe('Only deliveries of this event type')),
+    eventId: z.optional(idSchema('evt', 'an event')).check(z.describe('Only the delivery of this event')),
+    since: z.optional(timestamp).check(z.describe('Only deliveries created at or after this time')),
+    until: z.optional(timestamp).check(z.describe('Only deliveries created before this time')),
   })
-  .refine((q) => !q.since || !q.until || Date.parse(q.since) < Date.parse(q.until), {
-    message: 'since must be before until',
-    path: ['since'],
-  });
+  .check(
+    z.refine((q) => !q.since || !q.until || Date.parse(q.since) < Date.parse(q.until), {
+      message: 'since must be before until',
+      path: ['since'],
+    }),
+  );
 
 export const recoverBody = z.strictObject({
-  since: timestamp.describe('Start of the window; must be before until'),
-  until: timestamp.optional().describe('End of the window (default: now)'),
+  since: timestamp.check(z.describe('Start of the window; must be before until')),
+  until: z.optional(timestamp).check(z.describe('End of the window (default: now)')),
 });
 
 // A malformed id names nothing: 404 (platform/http.ts), like an unknown or another organization's one.
@@ -67,4 +68,4 @@ export const endpointIdPath = z.object({ id: idSchema('we', 'a webhook endpoint'
 export const deliveryIdPath = z.object({ id: idSchema('dlv', 'a delivery') });
 export const jobIdPath = z.object({ id: idSchema('job', 'a job') });
 
-export const deadLettersQuery = paginationQuery.pick({ limit: true });
+export const deadLettersQuery = z.pick(paginationQuery, { limit: true });

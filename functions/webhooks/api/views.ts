@@ -2,7 +2,7 @@
 // from, the route entries name as their responses, and the OpenAPI document shows (each `id` is its
 // name under components.schemas). Never a signing secret outside EndpointWithSecret, never the
 // endpoint's stored permissions.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ReceiverEvent } from '../../events';
 import { publishedEventTypeView, receiverEventView } from '../../events';
 import { isoTime, isoTimeSchema } from '../../platform/clock';
@@ -16,32 +16,39 @@ import { DELIVERY_STATUSES, FAILURE_REASONS } from '../domain/retry-policy';
 
 const endpointId = idSchema('we', 'a webhook endpoint');
 const jobId = idSchema('job', 'a job');
-const nullableTime = isoTimeSchema.nullable();
+const nullableTime = z.nullable(isoTimeSchema);
 
 export const webhookEndpointView = z
   .object({
     id: endpointId,
-    url: z.string().describe('The receiver, in its normalised (WHATWG) form'),
-    description: z.string().nullable(),
+    url: z.string().check(z.describe('The receiver, in its normalised (WHATWG) form')),
+    description: z.nullable(z.string()),
     eventTypeFilters: z.array(z.string()),
-    resourceScopes: z
-      .object({ vaultIds: z.array(z.string()).optional(), matterIds: z.array(z.string()).optional() })
-      .nullable(),
+    resourceScopes: z.nullable(
+      z.object({ vaultIds: z.optional(z.array(z.string())), matterIds: z.optional(z.array(z.string())) }),
+    ),
     enabled: z.boolean(),
     disabledAt: nullableTime,
-    disabledReason: z.string().nullable().describe('Why it was disabled (automatically or on request)'),
+    disabledReason: z
+      .nullable(z.string())
+      .check(z.describe('Why it was disabled (automatically or on request)')),
     createdAt: isoTimeSchema,
     updatedAt: isoTimeSchema,
-    previousSecretExpiresAt: nullableTime.describe(
-      'When the secret replaced by the last rotation stops signing; null outside a rotation window',
+    previousSecretExpiresAt: nullableTime.check(
+      z.describe(
+        'When the secret replaced by the last rotation stops signing; null outside a rotation window',
+      ),
     ),
-    failingSince: nullableTime
-      .optional()
-      .describe(
-        'Reads (get, list): when the current streak of failed attempts began (no success since); null while healthy',
+    failingSince: z
+      .optional(nullableTime)
+      .check(
+        z.describe(
+          'Reads (get, list): when the current streak of failed attempts began (no success since); null while healthy',
+        ),
       ),
   })
-  .meta({ id: 'WebhookEndpoint' });
+  .clone()
+  .register(z.globalRegistry, { id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointView>;
 
 /** Create and rotate-secret: the one time the signing secret is shown. */
@@ -50,38 +57,42 @@ export const endpointWithSecretView = z
     endpoint: webhookEndpointView,
     signingSecret: z
       .string()
-      .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
-      .describe('whsec_ and the base64 secret (Standard Webhooks); shown only in this answer'),
+      .check(z.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/))
+      .check(z.describe('whsec_ and the base64 secret (Standard Webhooks); shown only in this answer')),
   })
-  .meta({ id: 'WebhookEndpointWithSecret' });
+  .clone()
+  .register(z.globalRegistry, { id: 'WebhookEndpointWithSecret' });
 export type EndpointWithSecret = z.infer<typeof endpointWithSecretView>;
 
-export const endpointListView = camelCasePage(webhookEndpointView).meta({ id: 'WebhookEndpointList' });
+export const endpointListView = camelCasePage(webhookEndpointView)
+  .clone()
+  .register(z.globalRegistry, { id: 'WebhookEndpointList' });
 
 const attemptResult = {
   outcome: z.enum(ATTEMPT_OUTCOMES),
-  statusCode: z.int().nullable().describe("The receiver's HTTP status, when it answered"),
-  errorKind: z.enum(ERROR_KINDS).nullable(),
-  errorMessage: z.string().nullable(),
-  latencyMs: z.int().min(0),
-  responseBody: z.string().describe("The first 16 KiB of the receiver's answer"),
+  statusCode: z.nullable(z.int()).check(z.describe("The receiver's HTTP status, when it answered")),
+  errorKind: z.nullable(z.enum(ERROR_KINDS)),
+  errorMessage: z.nullable(z.string()),
+  latencyMs: z.int().check(z.gte(0)),
+  responseBody: z.string().check(z.describe("The first 16 KiB of the receiver's answer")),
 };
 
 const headerMap = z.record(z.string(), z.string());
 
 export const attemptView = z
   .object({
-    attempt: z.int().min(1),
+    attempt: z.int().check(z.gte(1)),
     attemptedAt: isoTimeSchema,
     ...attemptResult,
-    requestHeaders: headerMap
-      .optional()
-      .describe('The headers sent; each webhook-signature cut to its version prefix (v1,…)'),
-    responseHeaders: headerMap
-      .optional()
-      .describe("The receiver's response headers (the first 50, values cut at 500 characters)"),
+    requestHeaders: z
+      .optional(headerMap)
+      .check(z.describe('The headers sent; each webhook-signature cut to its version prefix (v1,…)')),
+    responseHeaders: z
+      .optional(headerMap)
+      .check(z.describe("The receiver's response headers (the first 50, values cut at 500 characters)")),
   })
-  .meta({ id: 'DeliveryAttempt' });
+  .clone()
+  .register(z.globalRegistry, { id: 'DeliveryAttempt' });
 export type AttemptView = z.infer<typeof attemptView>;
 
 export const deliveryView = z
@@ -91,31 +102,33 @@ export const deliveryView = z
     eventId: idSchema('evt', 'an event'),
     eventType: z.string(),
     status: z.enum(DELIVERY_STATUSES),
-    failureReason: z.enum(FAILURE_REASONS).nullable(),
-    attemptCount: z.int().min(0),
+    failureReason: z.nullable(z.enum(FAILURE_REASONS)),
+    attemptCount: z.int().check(z.gte(0)),
     nextAttemptAt: nullableTime,
     lastAttemptAt: nullableTime,
-    lastStatusCode: z.int().nullable(),
+    lastStatusCode: z.nullable(z.int()),
     lastLatencyMs: z
-      .int()
-      .min(0)
-      .optional()
-      .describe('How long the last attempt took, in ms (absent before the first attempt)'),
-    lastError: z.string().nullable(),
+      .optional(z.int().check(z.gte(0)))
+      .check(z.describe('How long the last attempt took, in ms (absent before the first attempt)')),
+    lastError: z.nullable(z.string()),
     deliveredAt: nullableTime,
     createdAt: isoTimeSchema,
     updatedAt: isoTimeSchema,
-    event: receiverEventView.describe('The event as the receiver was sent it'),
+    event: receiverEventView.check(z.describe('The event as the receiver was sent it')),
   })
-  .meta({ id: 'Delivery' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Delivery' });
 export type DeliveryView = z.infer<typeof deliveryView>;
 
-export const deliveryWithAttemptsView = deliveryView
-  .extend({ attempts: z.array(attemptView) })
-  .meta({ id: 'DeliveryWithAttempts' });
+export const deliveryWithAttemptsView = z
+  .extend(deliveryView, { attempts: z.array(attemptView) })
+  .clone()
+  .register(z.globalRegistry, { id: 'DeliveryWithAttempts' });
 export type DeliveryWithAttempts = z.infer<typeof deliveryWithAttemptsView>;
 
-export const deliveryListView = camelCasePage(deliveryView).meta({ id: 'DeliveryList' });
+export const deliveryListView = camelCasePage(deliveryView)
+  .clone()
+  .register(z.globalRegistry, { id: 'DeliveryList' });
 
 export const testDeliveryView = z
   .object({
@@ -123,7 +136,8 @@ export const testDeliveryView = z
     delivered: z.boolean(),
     ...attemptResult,
   })
-  .meta({ id: 'TestDelivery' });
+  .clone()
+  .register(z.globalRegistry, { id: 'TestDelivery' });
 export type TestDelivery = z.infer<typeof testDeliveryView>;
 
 export const webhookJobView = z
@@ -135,36 +149,43 @@ export const webhookJobView = z
     since: isoTimeSchema,
     until: isoTimeSchema,
     counts: z.object({
-      matched: z.int().min(0),
-      replayed: z.int().min(0),
-      failed: z.int().min(0),
+      matched: z.int().check(z.gte(0)),
+      replayed: z.int().check(z.gte(0)),
+      failed: z.int().check(z.gte(0)),
     }),
-    error: z.string().nullable(),
+    error: z.nullable(z.string()),
     createdAt: isoTimeSchema,
     updatedAt: isoTimeSchema,
   })
-  .meta({ id: 'WebhookJob' });
+  .clone()
+  .register(z.globalRegistry, { id: 'WebhookJob' });
 export type WebhookJob = z.infer<typeof webhookJobView>;
 
 export const deadLetterView = z
   .object({
-    id: z.string().describe('The queue message id'),
+    id: z.string().check(z.describe('The queue message id')),
     queue: z.enum(['events', 'deliveries']),
     kind: z.enum(['event', 'attempt', 'recover']),
-    eventId: z.string().nullable(),
-    eventType: z.string().nullable(),
-    deliveryId: z.string().nullable(),
-    endpointId: z.string().nullable(),
-    jobId: z.string().nullable(),
-    receiveCount: z.int().min(0),
+    eventId: z.nullable(z.string()),
+    eventType: z.nullable(z.string()),
+    deliveryId: z.nullable(z.string()),
+    endpointId: z.nullable(z.string()),
+    jobId: z.nullable(z.string()),
+    receiveCount: z.int().check(z.gte(0)),
     deadAt: isoTimeSchema,
   })
-  .meta({ id: 'DeadLetter' });
+  .clone()
+  .register(z.globalRegistry, { id: 'DeadLetter' });
 export type DeadLetterView = z.infer<typeof deadLetterView>;
 
-export const deadLetterListView = z.object({ data: z.array(deadLetterView) }).meta({ id: 'DeadLetterList' });
+export const deadLetterListView = z
+  .object({ data: z.array(deadLetterView) })
+  .clone()
+  .register(z.globalRegistry, { id: 'DeadLetterList' });
 
-export const eventTypeListView = camelCasePage(publishedEventTypeView).meta({ id: 'EventTypeList' });
+export const eventTypeListView = camelCasePage(publishedEventTypeView)
+  .clone()
+  .register(z.globalRegistry, { id: 'EventTypeList' });
 
 // Delivery and attempt records as the API shows them.
 

@@ -1,9 +1,9 @@
 // Request schemas of the webhook routes: the single source of their types and validation messages.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isIpLiteral, classifyAddress } from './addresses';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
-import { documentedUrl, normalizeUrl, rawUrlProblem } from '../../platform/urls';
+import { documentedUrl, normalizeUrl, rawUrlProblem, withMeta } from '../../platform/urls';
 import { VALID_FILTERS, filterProblem } from './filters';
 
 export const LIMITS = {
@@ -50,32 +50,38 @@ export function endpointUrlProblem(raw: string, options: { loopbackAllowed: bool
 }
 
 const endpointUrl = documentedUrl(
-  z
-    .string({ error: 'must be a string' })
-    .max(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`)
-    .superRefine((value, ctx) => {
-      const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    // Stored, shown and delivered to in the one normalised form that was validated.
-    .transform(normalizeUrl),
+  z.pipe(
+    z
+      .string({ error: 'must be a string' })
+      .check(z.maxLength(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`))
+      .check(
+        z.superRefine((value, ctx) => {
+          const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+    z.transform(normalizeUrl),
+  ),
   'The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no ' +
     'spaces or control characters; in production no localhost and no private, loopback, link-local ' +
     'or metadata address',
 );
 
 /** Refuses repeated values (400 naming the index) and says so in the document (uniqueItems). */
-const distinct = <T extends z.ZodArray<z.ZodType<string>>>(array: T): T =>
-  array
-    .superRefine((values, ctx) => {
-      const seen = new Set<string>();
-      values.forEach((value, index) => {
-        if (seen.has(value))
-          ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value ${value}` });
-        seen.add(value);
-      });
-    })
-    .meta({ uniqueItems: true });
+const distinct = <T extends z.ZodMiniArray<z.ZodMiniType<string>>>(array: T): T =>
+  withMeta(
+    array.check(
+      z.superRefine((values, ctx) => {
+        const seen = new Set<string>();
+        values.forEach((value, index) => {
+          if (seen.has(value))
+            ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value ${value}` });
+          seen.add(value);
+        });
+      }),
+    ),
+    { uniqueItems: true },
+  );
 
 /** An enum of every acceptable filter; the message says why one is not. */
 const eventTypeFilter = z.enum(VALID_FILTERS as [string, ...string[]], {
@@ -90,9 +96,9 @@ const eventTypeFilter = z.enum(VALID_FILTERS as [string, ...string[]], {
 const eventTypeFilters = distinct(
   z
     .array(eventTypeFilter, { error: 'must be an array of strings' })
-    .min(1, 'must name at least one filter')
-    .max(LIMITS.filters, `must name at most ${LIMITS.filters} filters`)
-    .describe('Exact event types, prefix wildcards that select at least one type (vault.*), or *'),
+    .check(z.minLength(1, 'must name at least one filter'))
+    .check(z.maxLength(LIMITS.filters, `must name at most ${LIMITS.filters} filters`))
+    .check(z.describe('Exact event types, prefix wildcards that select at least one type (vault.*), or *')),
 );
 
 const scopeIds = distinct(
@@ -100,12 +106,12 @@ const scopeIds = distinct(
     .array(
       z
         .string({ error: 'must be a string' })
-        .regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)')
-        .max(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`),
+        .check(z.regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)'))
+        .check(z.maxLength(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`)),
       { error: 'must be an array of strings' },
     )
-    .min(1, 'must name at least one id (omit the field for no restriction)')
-    .max(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`),
+    .check(z.minLength(1, 'must name at least one id (omit the field for no restriction)'))
+    .check(z.maxLength(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`)),
 );
 
 /** "must be an object" for a wrong type; zod's own message (naming the key) for unknown keys. */
@@ -115,20 +121,26 @@ function objectExpected(issue: { code?: string }): string | undefined {
 
 // minProperties: the document's way of saying "at least one of the fields", which is the refinement.
 const resourceScopes = z
-  .strictObject({ vaultIds: scopeIds.optional(), matterIds: scopeIds.optional() }, { error: objectExpected })
-  .refine((s) => s.vaultIds !== undefined || s.matterIds !== undefined, 'must name vaultIds or matterIds')
-  .meta({ minProperties: 1 });
+  .strictObject(
+    { vaultIds: z.optional(scopeIds), matterIds: z.optional(scopeIds) },
+    { error: objectExpected },
+  )
+  .check(
+    z.refine((s) => s.vaultIds !== undefined || s.matterIds !== undefined, 'must name vaultIds or matterIds'),
+  )
+  .clone()
+  .register(z.globalRegistry, { minProperties: 1 });
 
 const description = z
   .string({ error: 'must be a string' })
-  .max(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`);
+  .check(z.maxLength(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`));
 
 export const createEndpointBody = z.strictObject(
   {
     url: endpointUrl,
     eventTypeFilters,
-    resourceScopes: resourceScopes.optional(),
-    description: description.optional(),
+    resourceScopes: z.optional(resourceScopes),
+    description: z.optional(description),
   },
   { error: objectExpected },
 );
@@ -137,18 +149,21 @@ export const createEndpointBody = z.strictObject(
 export const updateEndpointBody = z
   .strictObject(
     {
-      url: endpointUrl.optional(),
-      eventTypeFilters: eventTypeFilters.optional(),
-      resourceScopes: resourceScopes.nullable().optional(),
-      description: description.nullable().optional(),
+      url: z.optional(endpointUrl),
+      eventTypeFilters: z.optional(eventTypeFilters),
+      resourceScopes: z.optional(z.nullable(resourceScopes)),
+      description: z.optional(z.nullable(description)),
     },
     { error: objectExpected },
   )
-  .refine(
-    (patch) => Object.keys(patch).length > 0,
-    'must change at least one of url, eventTypeFilters, resourceScopes, description',
+  .check(
+    z.refine(
+      (patch) => Object.keys(patch).length > 0,
+      'must change at least one of url, eventTypeFilters, resourceScopes, description',
+    ),
   )
-  .meta({ minProperties: 1 });
+  .clone()
+  .register(z.globalRegistry, { minProperties: 1 });
 
 export const endpointPath = z.object({ id: idSchema('we', 'a webhook endpoint') });
 

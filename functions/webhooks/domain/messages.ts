@@ -1,23 +1,23 @@
 // Messages on the deliveries queue: an attempt step of one delivery, or a recover job to run.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const attemptMessage = z.object({
   kind: z.literal('attempt'),
-  deliveryId: z.string().regex(/^dlv_[a-z2-7]{20}$/),
+  deliveryId: z.string().check(z.regex(/^dlv_[a-z2-7]{20}$/)),
   /** The cycle the message belongs to: a replay starts a new one and older messages are then stale. */
-  cycle: z.int().min(0),
+  cycle: z.int().check(z.gte(0)),
   /** The attempt (all cycles) this message makes. */
-  attempt: z.int().min(1),
+  attempt: z.int().check(z.gte(1)),
   /** Epoch ms: before then the message only hops (SQS delays stop at 15 minutes). */
   dueAt: z.number(),
 });
 
 export const recoverMessage = z.object({
   kind: z.literal('recover'),
-  organizationId: z.string().min(1),
-  jobId: z.string().regex(/^job_[a-z2-7]{20}$/),
+  organizationId: z.string().check(z.minLength(1)),
+  jobId: z.string().check(z.regex(/^job_[a-z2-7]{20}$/)),
   /** The page of the job this message runs (0 first); absent in messages sent before paging: 0. */
-  page: z.int().min(0).default(0),
+  page: z._default(z.int().check(z.gte(0)), 0),
 });
 
 export const deliveriesMessage = z.discriminatedUnion('kind', [attemptMessage, recoverMessage]);

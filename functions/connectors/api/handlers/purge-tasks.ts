@@ -1,20 +1,20 @@
 // The purge workflow's tasks: the Lambda handler (both task functions run it) and the dispatcher the
 // local runtime and the emulator worker call with the same envelope, {task, input}.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { finishPurge, PurgeRefusedError, purgePage } from '../../app/purge';
 import type { Deps } from '../../../platform/ports';
 import { logger } from '../../../platform/logger';
 
-const ids = { jobId: z.string().min(1), organizationId: z.string().min(1) };
+const ids = { jobId: z.string().check(z.minLength(1)), organizationId: z.string().check(z.minLength(1)) };
 
 const envelope = z.discriminatedUnion('task', [
   z.object({
     task: z.literal('purgePage'),
     input: z.object({
       ...ids,
-      connectionId: z.string().min(1),
-      cursor: z.string().nullish(),
-      pageSize: z.number().int().min(1).max(1000).optional(),
+      connectionId: z.string().check(z.minLength(1)),
+      cursor: z.nullish(z.string()),
+      pageSize: z.optional(z.number().check(z.int()).check(z.gte(1)).check(z.lte(1000))),
     }),
   }),
   z.object({
@@ -22,8 +22,8 @@ const envelope = z.discriminatedUnion('task', [
     input: z.object({
       ...ids,
       outcome: z.enum(['succeeded', 'failed']),
-      pages: z.number().int().min(0),
-      error: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+      pages: z.number().check(z.int()).check(z.gte(0)),
+      error: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })),
     }),
   }),
 ]);

@@ -1,0 +1,44 @@
+// Counts the AWS calls each SDK client sends (one per request attempt, retries included), per service
+// and operation: the bench's "calls per unit of work" (bench/calls.ts, docs/cost.md). Off unless the
+// bench turns it on before the first client is built; a client built while it is off carries nothing.
+
+export type AwsService = 'DynamoDB' | 'KMS' | 'SQS' | 'SFN' | 'S3' | 'SecretsManager';
+
+let counts: Map<string, number> | undefined;
+
+/** Starts counting (the bench only); clients built from now on count their calls. */
+export function enableCallCounting(): void {
+  counts ??= new Map();
+}
+
+/** The calls counted so far, `Service:Operation` → count, and resets them. */
+export function takeCallCounts(): Record<string, number> {
+  const taken = Object.fromEntries(counts ?? []);
+  counts?.clear();
+  return taken;
+}
+
+interface MiddlewareStackLike {
+  add(
+    middleware: (
+      next: (args: unknown) => Promise<unknown>,
+      context: { commandName?: string },
+    ) => (args: unknown) => Promise<unknown>,
+    options: { step: 'finalizeRequest'; name: string; priority: 'low' },
+  ): void;
+}
+
+/** The client, with a middleware counting its sent requests when counting is on. */
+export function counted<T extends { middlewareStack: unknown }>(service: AwsService, client: T): T {
+  if (!counts) return client;
+  (client.middlewareStack as MiddlewareStackLike).add(
+    (next, context) => async (args) => {
+      const key = `${service}:${(context.commandName ?? 'Unknown').replace(/Command$/, '')}`;
+      counts?.set(key, (counts.get(key) ?? 0) + 1);
+      return next(args);
+    },
+    // After the retry middleware: every attempt on the wire counts.
+    { step: 'finalizeRequest', name: 'callCounter', priority: 'low' },
+  );
+  return client;
+}

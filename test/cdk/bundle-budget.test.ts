@@ -1,0 +1,58 @@
+// The bundle budget (issue 27): every Lambda the stack deploys, bundled by esbuild exactly as
+// lib/service-function.ts configures NodejsFunction, stays within BUNDLE_BUDGET_BYTES. A dependency
+// or an import that drags a library into a handler fails here, in `npm test`, before a deploy.
+import { build } from 'esbuild';
+import {
+  BUNDLE_BUDGET_BYTES,
+  LAMBDA_BUNDLING,
+  ServiceFunction,
+  lambdaEntry,
+} from '../../lib/service-function';
+import { synthStack } from '../support/synth';
+
+/** The bytes of index.mjs as `cdk synth` writes it (source map aside). */
+async function bundleBytes(handlerModule: string): Promise<number> {
+  const result = await build({
+    entryPoints: [lambdaEntry(handlerModule)],
+    bundle: true,
+    platform: 'node',
+    format: LAMBDA_BUNDLING.format,
+    target: LAMBDA_BUNDLING.target,
+    minify: LAMBDA_BUNDLING.minify,
+    mainFields: [...LAMBDA_BUNDLING.mainFields],
+    external: [...LAMBDA_BUNDLING.externalModules],
+    banner: { js: LAMBDA_BUNDLING.banner },
+    outfile: 'index.mjs',
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.contents.byteLength;
+}
+
+describe('Lambda bundle budget', () => {
+  const { stack } = synthStack({ stage: 'prod' });
+  const modules = [
+    ...new Set(
+      stack.node
+        .findAll()
+        .filter((c): c is ServiceFunction => c instanceof ServiceFunction)
+        .map((f) => f.handlerModule),
+    ),
+  ].sort();
+
+  it('knows every function the stack deploys', () => {
+    expect(modules.length).toBeGreaterThan(40);
+    expect(modules).toEqual(
+      expect.arrayContaining(['webhooks/api/handlers/deliver', 'docs/api/handlers/get-openapi']),
+    );
+  });
+
+  it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KB`, async () => {
+    const sizes: [string, number][] = [];
+    for (const module of modules) sizes.push([module, await bundleBytes(module)]);
+    const over = sizes.filter(([, bytes]) => bytes > BUNDLE_BUDGET_BYTES);
+    expect(over.map(([module, bytes]) => `${module}: ${(bytes / 1024).toFixed(1)} KB`)).toEqual([]);
+    // Not vacuous: the bundles hold the code (a handler with its platform stack is tens of KB).
+    expect(Math.min(...sizes.map(([, bytes]) => bytes))).toBeGreaterThan(20 * 1024);
+  }, 180_000);
+});

@@ -39,7 +39,7 @@ export class ConnectFlowRepository {
 
   /** The repository over the connectors table of a composition's ports. */
   static of(deps: Pick<Deps, 'tables'>): ConnectFlowRepository {
-    return ConnectFlowRepository.of(deps);
+    return new ConnectFlowRepository(deps.tables.connectors);
   }
 
   async putLink(hash: string, link: LinkRecord): Promise<void> {

@@ -93,7 +93,7 @@ export class ConnectionRepository {
 
   /** The repository over the connectors table of a composition's ports. */
   static of(deps: Pick<Deps, 'tables'>): ConnectionRepository {
-    return ConnectionRepository.of(deps);
+    return new ConnectionRepository(deps.tables.connectors);
   }
 
   async create(connection: ConnectionRecord): Promise<void> {

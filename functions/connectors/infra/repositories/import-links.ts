@@ -62,7 +62,7 @@ export class Links {
 
   /** The repository over the connectors table of a composition's ports. */
   static of(deps: Pick<Deps, 'tables'>): Links {
-    return Links.of(deps);
+    return new Links(deps.tables.connectors);
   }
 
   get(id: string): Promise<ImportLinkItem | undefined> {

@@ -55,7 +55,7 @@ export class JobRepository {
 
   /** The repository over the connectors table of a composition's ports. */
   static of(deps: Pick<Deps, 'tables'>): JobRepository {
-    return JobRepository.of(deps);
+    return new JobRepository(deps.tables.connectors);
   }
 
   /** A job by id, of any kind; undefined for a malformed or unknown id. */

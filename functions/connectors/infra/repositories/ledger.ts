@@ -76,7 +76,7 @@ export class Ledger {
 
   /** The repository over the connectors table of a composition's ports. */
   static of(deps: Pick<Deps, 'tables'>): Ledger {
-    return Ledger.of(deps);
+    return new Ledger(deps.tables.connectors);
   }
 
   /** The entry of a provider file imported through a link (the document id is derived from both). */

@@ -19,7 +19,7 @@ export class ProviderSettings {
 
   /** The repository over the connectors table of a composition's ports. */
   static of(deps: Pick<Deps, 'tables'>): ProviderSettings {
-    return ProviderSettings.of(deps);
+    return new ProviderSettings(deps.tables.connectors);
   }
 
   async isEnabled(organizationId: string, provider: ProviderId): Promise<boolean> {

@@ -86,10 +86,19 @@ export async function createConnection(
   );
 }
 
-/** A one-time connect link for a pending connection: only the token's hash is stored. */
+/**
+ * A one-time connect link for a pending connection: only the token's hash is stored, and the
+ * connection names it (`linkHash`), so a reissued link retires the one before it.
+ */
 async function mintConnectLink(
   store: ConnectorStore,
-  connection: { id: string; organizationId: string; provider: ProviderId; scopeTier: string },
+  connection: {
+    id: string;
+    organizationId: string;
+    provider: ProviderId;
+    scopeTier: string;
+    linkHash?: string;
+  },
   now: number,
   baseUrl: string,
 ): Promise<PendingConnection> {
@@ -103,6 +112,13 @@ async function mintConnectLink(
     linkExpiresAt,
     ttl: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
+  // The newest link is the live one: the connect flow refuses a link the connection no longer names.
+  const named = await store.updateConnection(connection.id, { linkHash: hash }, 'pending');
+  if (!named) {
+    await store.deleteLink(hash);
+    throw new ConflictError('The connection is no longer pending');
+  }
+  if (connection.linkHash && connection.linkHash !== hash) await store.deleteLink(connection.linkHash);
   return {
     connection_id: connection.id,
     connect_url: `${baseUrl}/connectors/v1/connect/${token}`,

@@ -37,6 +37,8 @@ export interface ConnectionRecord {
   updatedAt: number;
   /** Set when a reconnect folded this pending connection into an existing one. */
   supersededBy?: string;
+  /** The hash of its one live connect link: a reissued link retires the one before it. */
+  linkHash?: string;
   revokedAt?: number;
   /** connection.revoked still to be published (a repeated DELETE publishes it). */
   revokedEventPending?: boolean;
@@ -220,6 +222,10 @@ export class ConnectorStore {
 
   async putLink(hash: string, link: LinkRecord): Promise<void> {
     await this.table.put({ ...linkKey(hash), ...link }, { itemExists: false });
+  }
+
+  async deleteLink(hash: string): Promise<void> {
+    await this.table.delete(linkKey(hash));
   }
 
   getLink(hash: string): Promise<LinkItem | undefined> {

@@ -26,11 +26,13 @@ type PublicSetting = Exclude<ProviderSetting, 'clientSecret'>;
 const CONTENT_CALLS: ProviderSetting[] = ['apiUrl', 'tokenUrl', 'clientId', 'clientSecret'];
 
 /** What each route reads: provider settings, and whether it signs or verifies the OAuth state. */
-const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boolean }> = {
+const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boolean; issuer?: true }> = {
   openConnectLink: { settings: ['authorizeUrl', 'clientId'], stateKey: true },
+  // The callback checks the redirect's `iss` against the provider's issuer (RFC 9207) when one is set.
   oauthCallback: {
     settings: ['tokenUrl', 'accountUrl', 'revokeUrl', 'clientId', 'clientSecret'],
     stateKey: true,
+    issuer: true,
   },
   deleteConnection: { settings: ['revokeUrl', 'clientId', 'clientSecret'], stateKey: false },
   /** The scheduled token refresh sweep (lib/workers.ts): the token endpoint and the client. */
@@ -56,6 +58,11 @@ const providerSchema = z.strictObject({
   profile: providerProfileSchema.optional(),
   /** A secret managed elsewhere holding the client secret (plain text); else the stack makes one. */
   clientSecretArn: secretArn.optional(),
+  /**
+   * The provider's issuer identifier when it advertises RFC 9207 (PROVIDER_<ID>_ISSUER): the callback
+   * refuses a redirect without that `iss`. Any provider id, so a provider added to the registry has it.
+   */
+  issuer: z.string().min(1).optional(),
 });
 const contextSchema = z.strictObject({
   providers: z.partialRecord(z.enum(PROVIDER_IDS), providerSchema).default({}),
@@ -156,6 +163,7 @@ export class ConnectorSettings extends Construct {
         const value = configured[setting];
         if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;
       }
+      if (needs.issuer && configured.issuer) env[providerEnv(provider, 'ISSUER')] = configured.issuer;
     }
     return env;
   };

@@ -90,8 +90,8 @@ describe('the worker table in the service stack', () => {
     },
   );
 
-  it('keeps the counts the delivery design depends on: 3 receives for deliveries, 5 for events', () => {
-    expect((queueProps('deliveries').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(3);
+  it('keeps 5 receives for deliveries as for events: a throttled receive must not dead-letter a step that never ran (issue 24 item 14)', () => {
+    expect((queueProps('deliveries').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(5);
     expect((queueProps('events').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(5);
   });
 

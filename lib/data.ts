@@ -33,6 +33,9 @@ export const KEY_ADMIN_ACTIONS = [
   'kms:CancelKeyDeletion',
 ];
 
+/** The only use an IAM policy may grant: envelope encryption's data keys. */
+export const KEY_USE_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
+
 export class DataStores extends Construct {
   readonly key: Key;
   readonly tables: Record<TableName, TableV2>;
@@ -47,14 +50,22 @@ export class DataStores extends Construct {
       rotationPeriod: Duration.days(365),
       removalPolicy: stage.removalPolicy,
       pendingWindow: Duration.days(30),
-      // The account may administer the key but not use it (nor grant its use): encrypt and decrypt
-      // are allowed in the key policy to the roles ServiceFunction.bindKey names, and to no one else.
+      // The account administers the key, and delegates its use (GenerateDataKey, Decrypt; never
+      // Encrypt, ReEncrypt or CreateGrant) to IAM: a role may use it only where its own policy names
+      // the key (ServiceFunction.bindKey). The key policy names no role: KMS refuses a role created a
+      // moment before as an invalid principal until IAM has propagated it (an intermittent first deploy).
       policy: new PolicyDocument({
         statements: [
           new PolicyStatement({
             sid: 'AccountAdministersTheKey',
             principals: [new AccountRootPrincipal()],
             actions: KEY_ADMIN_ACTIONS,
+            resources: ['*'],
+          }),
+          new PolicyStatement({
+            sid: 'IamPoliciesGrantItsUse',
+            principals: [new AccountRootPrincipal()],
+            actions: KEY_USE_ACTIONS,
             resources: ['*'],
           }),
         ],
@@ -90,6 +101,7 @@ export class DataStores extends Construct {
       objectOwnership: ObjectOwnership.OBJECT_WRITER,
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy: stage.removalPolicy,
+      autoDeleteObjects: stage.autoDeleteObjects,
     });
     this.vaultBucket = new Bucket(this, 'VaultContent', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -101,6 +113,7 @@ export class DataStores extends Construct {
       // A failed multipart upload (a worker killed mid-file) leaves parts that cost storage until then.
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: stage.removalPolicy,
+      autoDeleteObjects: stage.autoDeleteObjects,
     });
   }
 }

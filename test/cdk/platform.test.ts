@@ -1,6 +1,6 @@
 // Wiring of the platform: functions, authorizer on every API-key route, tables, key, gateway errors.
 import { Match } from 'aws-cdk-lib/assertions';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RouteUses } from '../../functions/platform/route-types';
 import type { TableName } from '../../functions/platform/ports';
@@ -13,7 +13,7 @@ import {
   SCHEDULED_WORKERS,
   WORKFLOW_TASKS,
 } from '../../functions/platform/workers';
-import { KEY_ADMIN_ACTIONS } from '../../lib/data';
+import { KEY_ADMIN_ACTIONS, KEY_USE_ACTIONS } from '../../lib/data';
 import type { PurgeWorkflow } from '../../lib/purge';
 import type { ServiceFunction } from '../../lib/service-function';
 import { LOGS_POLICY, TABLE_ACTIONS, VAULT_BUCKET_ACTIONS } from '../../lib/service-function';
@@ -225,6 +225,8 @@ function expectedGrants(
     add(['sqs:ReceiveMessage'], id(stack.messaging.queues[queue].deadLetterQueue));
   }
   if (uses.vault) add(VAULT_BUCKET_ACTIONS[uses.vault], id(stack.data.vaultBucket));
+  // Readers list the bucket, so a missing key is NoSuchKey and not AccessDenied (issue 24 item 15).
+  if (uses.vault && uses.vault !== 'delete') add(['s3:ListBucket'], id(stack.data.vaultBucket));
   if (uses.reads) {
     add(
       [
@@ -295,7 +297,11 @@ describe('least privilege, per function', () => {
   it('lets each Lambda write only its own log group, through an inline policy instead of a managed one', () => {
     const roles = template.findResources('AWS::IAM::Role') as Resources;
     const functions = template.findResources('AWS::Lambda::Function') as Resources;
-    for (const fn of Object.values(functions)) {
+    // Not CDK's own auto-delete provider (dev buckets, issue 24 item 12): test/cdk/nag.test.ts covers it.
+    const ours = Object.entries(functions).filter(
+      ([fnId]) => !fnId.startsWith('CustomS3AutoDeleteObjectsCustomResourceProvider'),
+    );
+    for (const [, fn] of ours) {
       const role = roles[(fn.Properties.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
       const statements = (
@@ -317,32 +323,34 @@ describe('least privilege, per function', () => {
     }
   });
 
-  it('lets the account administer the envelope key but only the binding roles use it', () => {
+  it('lets the account administer the envelope key and IAM grant its use, naming no role in the key policy (issue 24 item 11)', () => {
     const keys = template.findResources('AWS::KMS::Key') as Resources;
     expect(Object.keys(keys)).toHaveLength(1);
     const key = Object.values(keys)[0]!.Properties;
     expect(key.EnableKeyRotation).toBe(true);
     const statements = (key.KeyPolicy as { Statement: Statement[] }).Statement;
-    const crypto = /^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey|CreateGrant|\*)/;
-    for (const statement of statements) {
-      const actions = list(statement.Action);
-      if (JSON.stringify(statement.Principal).includes(':root')) {
-        expect(actions.sort()).toEqual([...KEY_ADMIN_ACTIONS].sort());
-      } else {
-        expect(actions.every((a) => ['kms:Decrypt', 'kms:GenerateDataKey'].includes(a))).toBe(true);
-      }
-      if (actions.some((a) => crypto.test(a)))
-        expect(JSON.stringify(statement.Principal)).not.toContain(':root');
-    }
-    // The roles named for use are exactly those granted KMS in their own policies.
-    const named = new Set(statements.flatMap((s) => refsIn(s.Principal)));
+    // A role created in the same deployment can be an invalid principal to KMS until IAM propagates it:
+    // the key policy names only the account.
+    for (const statement of statements) expect(JSON.stringify(statement.Principal)).toContain(':root');
+    expect(statements.map((s) => list(s.Action).sort())).toEqual([
+      [...KEY_ADMIN_ACTIONS].sort(),
+      [...KEY_USE_ACTIONS].sort(),
+    ]);
+    // Use is granted where a role's own policy names the key, and only the data-key actions.
+    const keyId = Object.keys(keys)[0]!;
     const roles = Object.keys(template.findResources('AWS::IAM::Role'));
-    const users = new Set(
-      roles.filter((roleId) =>
-        statementsOfRole(template, roleId).some((s) => list(s.Action).some((a) => a.startsWith('kms:'))),
-      ),
+    const users = roles.filter((roleId) =>
+      statementsOfRole(template, roleId).some((s) => list(s.Action).some((a) => a.startsWith('kms:'))),
     );
-    expect([...named].sort()).toEqual([...users].sort());
+    expect(users.length).toBeGreaterThan(5);
+    for (const roleId of users) {
+      for (const s of statementsOfRole(template, roleId).filter((st) =>
+        list(st.Action).some((a) => a.startsWith('kms:')),
+      )) {
+        expect(list(s.Action).every((a) => KEY_USE_ACTIONS.includes(a))).toBe(true);
+        expect(refsIn(s.Resource)).toEqual([keyId]);
+      }
+    }
   });
 });
 
@@ -375,8 +383,12 @@ describe('bundles', () => {
   it('stay under 1 MB each', () => {
     const { app } = synthStack({ bundle: true });
     const out = app.synth().directory;
+    // Our bundles; not CDK's auto-delete provider (dev buckets), which is its own CommonJS asset.
     const assets = readdirSync(out).filter(
-      (d) => d.startsWith('asset.') && statSync(join(out, d)).isDirectory(),
+      (d) =>
+        d.startsWith('asset.') &&
+        statSync(join(out, d)).isDirectory() &&
+        !existsSync(join(out, d, '__entrypoint__.js')),
     );
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {

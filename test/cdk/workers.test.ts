@@ -58,7 +58,8 @@ describe('the worker table in the service stack', () => {
     expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(
       QUEUE_NAMES.length,
     );
-    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(QUEUE_NAMES.length * 2);
+    // Plus the scheduled runs' failures queue (issue 24 item 13).
+    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(QUEUE_NAMES.length * 2 + 1);
   });
 
   it('reserves no concurrency for any function: accounts with a low concurrency quota refuse it', () => {

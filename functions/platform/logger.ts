@@ -78,7 +78,12 @@ export function redactingReplacer(key: string, value: unknown): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value instanceof Error) return redact(value);
   // The replacer sees one key at a time: an object holding an authorization code is redacted whole here.
-  if (value && typeof value === 'object' && !Array.isArray(value) && isAuthorizationCode(value as Record<string, unknown>))
+  if (
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    isAuthorizationCode(value as Record<string, unknown>)
+  )
     return { ...(value as Record<string, unknown>), code: '[REDACTED]' };
   return value;
 }

@@ -283,10 +283,17 @@ describe('least privilege, per function', () => {
         t.uses,
       ]),
     ];
+    // A scheduled run that fails is sent to the failures queue (its on-failure destination, issue 24 item 13).
+    const failures = stack.getLogicalId(stack.scheduledWorkers.failures.node.defaultChild as never);
+    const scheduled = new Set(SCHEDULED_WORKERS.map((w) => w.id));
     for (const [name, fn, uses] of cases) {
+      const expected = expectedGrants(stack, uses, false, name);
+      if (scheduled.has(name))
+        for (const action of ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'])
+          expected[action] = [...(expected[action] ?? []), failures].sort();
       expect({ name, grants: grantsOf(stack, fn!) }).toEqual({
         name,
-        grants: expectedGrants(stack, uses, false, name),
+        grants: expected,
       });
     }
     // What the delivery design relies on, spelled out: fan-out has no key, delivery only decrypts.
@@ -383,12 +390,12 @@ describe('bundles', () => {
   it('stay under 1 MB each', () => {
     const { app } = synthStack({ bundle: true });
     const out = app.synth().directory;
-    // Our bundles; not CDK's auto-delete provider (dev buckets), which is its own CommonJS asset.
+    // Our bundles (index.mjs); not CDK's auto-delete provider (dev buckets), a CommonJS index.js.
     const assets = readdirSync(out).filter(
       (d) =>
         d.startsWith('asset.') &&
         statSync(join(out, d)).isDirectory() &&
-        !existsSync(join(out, d, '__entrypoint__.js')),
+        !(existsSync(join(out, d, 'index.js')) && !existsSync(join(out, d, 'index.mjs'))),
     );
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {

@@ -111,4 +111,3 @@ describe('hosts the pattern refuses are refused by both URL rules (issue 24 item
     expect(returnUrlProblem('https:cb.example.com/x', production)).toBeUndefined();
   });
 });
-

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createLocalDeps } from '../functions/compose/local';
+import { LocalDataError } from '../functions/adapters/local/local-data-error';
 import { OffsetClock } from '../functions/platform/clock';
 import { ensureDevCredentials } from '../functions/dev-runtime/identity/bootstrap';
 import { createLocalServer } from '../functions/dev-runtime/server/server';
@@ -35,7 +36,7 @@ mkdirSync(dataDir, { recursive: true });
 
 const clock = new OffsetClock();
 const emulated = onAws ? await startOnEmulatedAws() : undefined;
-const deps = emulated?.deps ?? createLocalDeps({ dataDir, clock });
+const deps = emulated?.deps ?? openLocalData();
 const load = emulated?.load ?? handlerLoader(deps);
 if (!emulated) attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
 const schedules = startSchedules(load, clock);
@@ -71,7 +72,8 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     );
     Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
-    const { credentials, created, path } = await ensureDevCredentials(deps, dataDir, baseUrl);
+    const { credentials, created, path, replaced } = await ensureDevCredentials(deps, dataDir, baseUrl);
+    if (replaced) console.error(replaced);
     console.log(
       `Connector and event service listening on ${baseUrl} (${onAws ? 'aws adapters at ' + process.env.AWS_ENDPOINT_URL : 'local adapters, data in ' + dataDir})`,
     );
@@ -87,10 +89,27 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
       `Try: curl -H "Authorization: Bearer $(node -p "require('${path}').apiKey")" ${baseUrl}/connectors/v1/providers`,
     );
   })().catch((error: unknown) => {
-    console.error('startup failed', error);
+    if (error instanceof LocalDataError) console.error(`Cannot start: ${error.message}`);
+    else console.error('startup failed', error);
     process.exit(1);
   });
 });
+
+/**
+ * The local adapters over the data directory: a damaged journal is reported by file (and kept aside);
+ * a missing or wrong master key, or another file that cannot be used, stops the start with its name.
+ */
+function openLocalData() {
+  try {
+    const local = createLocalDeps({ dataDir, clock });
+    for (const report of local.startupReport) console.error(`Local data damaged: ${report}`);
+    return local;
+  } catch (error) {
+    if (!(error instanceof LocalDataError)) throw error;
+    console.error(`Cannot start: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 /** Provisions the stack at the endpoint and starts the event sources and the task runner. */
 async function startOnEmulatedAws() {

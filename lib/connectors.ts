@@ -28,14 +28,19 @@ type PublicSetting = Exclude<ProviderSetting, 'clientSecret'>;
 const CONTENT_CALLS: ProviderSetting[] = ['apiUrl', 'tokenUrl', 'clientId', 'clientSecret'];
 
 /** What each route reads: provider settings, and whether it signs or verifies the OAuth state. */
-const ROUTE_NEEDS: Record<string, { settings: ProviderSetting[]; stateKey: boolean; realOnly?: boolean }> = {
+const ROUTE_NEEDS: Record<
+  string,
+  { settings: ProviderSetting[]; stateKey: boolean; realOnly?: boolean; issuer?: true }
+> = {
   // A real provider is offered (listed, connectable) only where its client id is configured.
   listProviders: { settings: ['clientId'], stateKey: false, realOnly: true },
   createConnection: { settings: ['clientId'], stateKey: false, realOnly: true },
   openConnectLink: { settings: ['authorizeUrl', 'clientId'], stateKey: true },
+  // The callback checks the redirect's `iss` against the provider's issuer (RFC 9207) when one is set.
   oauthCallback: {
     settings: ['tokenUrl', 'accountUrl', 'revokeUrl', 'clientId', 'clientSecret'],
     stateKey: true,
+    issuer: true,
   },
   deleteConnection: { settings: ['revokeUrl', 'clientId', 'clientSecret'], stateKey: false },
   /** The scheduled token refresh sweep (lib/workers.ts): the token endpoint and the client. */
@@ -64,6 +69,11 @@ const providerSchema = z.strictObject({
   profile: z.optional(providerProfileSchema),
   /** A secret managed elsewhere holding the client secret (plain text); else the stack makes one. */
   clientSecretArn: secretArn.optional(),
+  /**
+   * The provider's issuer identifier when it advertises RFC 9207 (PROVIDER_<ID>_ISSUER): the callback
+   * refuses a redirect without that `iss`. Any provider id, so a provider added to the registry has it.
+   */
+  issuer: z.string().min(1).optional(),
 });
 /** The endpoints a provider must be given: those it has no production default for. */
 type ProviderContext = z.infer<typeof providerSchema>;
@@ -200,6 +210,7 @@ export class ConnectorSettings extends Construct {
         const value = configured[setting];
         if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;
       }
+      if (needs.issuer && configured.issuer) env[providerEnv(provider, 'ISSUER')] = configured.issuer;
     }
     return env;
   };

@@ -19,8 +19,10 @@ import {
   HeadersReferrerPolicy,
   OriginRequestPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { buildSync } from 'esbuild';
@@ -76,6 +78,7 @@ export class ConsoleHosting extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy: props.stage.removalPolicy,
+      autoDeleteObjects: props.stage.autoDeleteObjects,
     });
     this.bucket = new Bucket(this, 'Assets', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -85,6 +88,7 @@ export class ConsoleHosting extends Construct {
       serverAccessLogsBucket: logs,
       serverAccessLogsPrefix: 's3/',
       removalPolicy: props.stage.removalPolicy,
+      autoDeleteObjects: props.stage.autoDeleteObjects,
     });
 
     // /console and /console/ are the page; /console/connected is where the connect flow comes back.
@@ -114,8 +118,18 @@ export class ConsoleHosting extends Construct {
       // Everything but Host (API Gateway routes on its own host): the Authorization header included.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
     };
+    // With its own domain: TLS 1.2 or later (TLSv1.2_2021). On *.cloudfront.net CloudFront's default
+    // certificate decides, and it still accepts TLS 1.0 and 1.1 (docs/decisions.md, issue 24).
+    const domain = props.stage.consoleDomain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Console and API on one origin',
+      ...(domain
+        ? {
+            domainNames: [domain.domainName],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
       enableLogging: true,
       logBucket: logs,
       logFilePrefix: 'cloudfront/',

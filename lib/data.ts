@@ -33,6 +33,9 @@ export const KEY_ADMIN_ACTIONS = [
   'kms:CancelKeyDeletion',
 ];
 
+/** The only use an IAM policy may grant: envelope encryption's data keys. */
+export const KEY_USE_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
+
 export class DataStores extends Construct {
   readonly key: Key;
   readonly tables: Record<TableName, TableV2>;
@@ -47,8 +50,11 @@ export class DataStores extends Construct {
       rotationPeriod: Duration.days(365),
       removalPolicy: stage.removalPolicy,
       pendingWindow: Duration.days(30),
-      // The account may administer the key but not use it (nor grant its use): encrypt and decrypt
-      // are allowed in the key policy to the roles ServiceFunction.bindKey names, and to no one else.
+      // The account administers the key but does not use it. Use (GenerateDataKey, Decrypt; never
+      // Encrypt, ReEncrypt or CreateGrant) is allowed per role by ServiceFunction.bindKey: a statement
+      // whose principal is the account and whose condition is the role's ARN. The key policy names no
+      // role as a principal: KMS refuses a role created a moment before as an invalid principal until
+      // IAM has propagated it (an intermittent first deploy), while a condition is only a string.
       policy: new PolicyDocument({
         statements: [
           new PolicyStatement({
@@ -90,6 +96,7 @@ export class DataStores extends Construct {
       objectOwnership: ObjectOwnership.OBJECT_WRITER,
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy: stage.removalPolicy,
+      autoDeleteObjects: stage.autoDeleteObjects,
     });
     this.vaultBucket = new Bucket(this, 'VaultContent', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -101,6 +108,7 @@ export class DataStores extends Construct {
       // A failed multipart upload (a worker killed mid-file) leaves parts that cost storage until then.
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: stage.removalPolicy,
+      autoDeleteObjects: stage.autoDeleteObjects,
     });
   }
 }

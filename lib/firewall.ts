@@ -62,6 +62,26 @@ export class ApiFirewall extends Construct {
           },
           visibilityConfig: visibility('PerAddressRate'),
         },
+        {
+          // Console traffic reaches the stage through CloudFront: its source address is an edge's,
+          // shared by many people. CloudFront appends the viewer's address to X-Forwarded-For, so this
+          // rule caps each client by it. The header's first address is the client's to write, so the
+          // rule above (on the connecting address, edges included) stays the bound nobody can dodge.
+          name: 'PerForwardedAddressRate',
+          priority: 3,
+          action: {
+            block: { customResponse: { responseCode: 429, customResponseBodyKey: 'rateLimited' } },
+          },
+          statement: {
+            rateBasedStatement: {
+              limit: props.requestsPerAddressPer5Minutes,
+              evaluationWindowSec: 300,
+              aggregateKeyType: 'FORWARDED_IP',
+              forwardedIpConfig: { headerName: 'X-Forwarded-For', fallbackBehavior: 'NO_MATCH' },
+            },
+          },
+          visibilityConfig: visibility('PerForwardedAddressRate'),
+        },
       ],
     });
     new CfnWebACLAssociation(this, 'Association', {

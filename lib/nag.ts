@@ -90,6 +90,22 @@ const isApiGatewayAccountRole = (node: CfnResource): boolean =>
   node.node.scope?.node.id === 'CloudWatchRole' &&
   node.node.scope.node.scope instanceof RestApi;
 
+/** CDK's custom-resource provider for `autoDeleteObjects`: its role and function (CfnResource, not L2). */
+const isAutoDeleteProvider = (node: CfnResource): boolean =>
+  node.node.scope?.node.id === 'Custom::S3AutoDeleteObjectsCustomResourceProvider';
+
+/** A queue no other queue redrives into: the dead-letter queues and the scheduled runs' failures queue. */
+const isEndOfRedrive = (node: CfnResource): boolean =>
+  node.node.scope?.node.id === 'Dlq' || node.node.scope?.node.id === 'Failures';
+
+/** Why a function has no Lambda dead-letter queue (DeadLetterConfig applies to asynchronous invocations). */
+function lambdaDlqReason(node: CfnResource): string {
+  const scheduled = node.node.path.includes('/Schedules/');
+  return scheduled
+    ? 'A scheduled sweep: its asynchronous failures go to an on-failure destination (the Schedules/Failures queue, alarmed), which records the error with the event, unlike a DeadLetterConfig; Lambda retries are 0 by design (the next run finds everything still due)'
+    : 'Invoked synchronously (API Gateway, an SQS event source, Step Functions, CloudFormation): a Lambda dead-letter queue applies to asynchronous invocations only; failures return to the caller, the queue redrive or the state machine Catch';
+}
+
 const AUTHORIZED_ROUTE =
   'API keys (hashed, per organization) and console sessions (the console identity provider JWTs) are checked by Lambda authorizers; there is no Cognito user pool in this design';
 
@@ -152,11 +168,13 @@ export class NagAcknowledgements implements IAspect {
     else if (node instanceof CfnRole && !isApiGatewayAccountRole(node)) {
       // Function roles keep their grants inline (lib/service-function.ts).
       const inline = (Stack.of(node).resolve(node.policies) ?? []) as { policyDocument: unknown }[];
-      this.wildcards(
+      const reasons = this.wildcards(
         node,
         inline.map((p) => p.policyDocument),
         ack,
       );
+      // The Serverless pack's view of the same wildcards: accepted only when each one was, above.
+      if (reasons?.length) ack('Serverless-LambdaStarPermissions', reasons.join('; '));
     } else if (isApiGatewayAccountRole(node)) {
       ack(
         `AwsSolutions-IAM4[Policy::${API_GATEWAY_LOGS_POLICY}]`,
@@ -194,29 +212,74 @@ export class NagAcknowledgements implements IAspect {
         'AwsSolutions-CFR2',
         'The API behind the distribution keeps its own regional web ACL in production (lib/firewall.ts) and per-key rate limits; the rest is static files, and a CloudFront ACL would have to live in us-east-1',
       );
-      ack(
-        'AwsSolutions-CFR4',
-        'No custom domain yet: the default *.cloudfront.net certificate fixes the TLS floor (CDK ignores minimumProtocolVersion without a certificate); a deployment that attaches a domain sets TLSv1.2_2021 with it',
-      );
+      const config = Stack.of(node).resolve(node.distributionConfig) as {
+        viewerCertificate?: { acmCertificateArn?: string };
+      };
+      if (!config.viewerCertificate?.acmCertificateArn)
+        ack(
+          'AwsSolutions-CFR4',
+          'No custom domain given (context consoleDomainName): the default *.cloudfront.net certificate fixes the TLS floor and CloudFront ignores a minimum protocol with it; with a domain the distribution sets TLSv1.2_2021 (lib/console-hosting.ts)',
+        );
     } else if (node instanceof CfnStateMachine) {
       ack(
         'AwsSolutions-SF1',
-        'The purge workflow logs ERROR events without execution data (ids and counts only); full history of every execution stays in Step Functions for 90 days',
+        'The purge workflow logs ALL events with their data in dev, and ERROR events without execution data in prod (its inputs are ids and counts); the full history of every execution stays in Step Functions for 90 days',
       );
     }
     if (node.cfnResourceType === 'AWS::Lambda::Function') {
+      const runtime =
+        'nodejs22.x is the runtime chosen for the service (docs/decisions.md, bundles target node22) and is supported by Lambda; moving to a newer one is a deliberate upgrade with its own test run';
+      ack('AwsSolutions-L1', runtime);
+      ack('Serverless-LambdaLatestVersion', runtime);
+      ack('Serverless-LambdaDLQ', lambdaDlqReason(node));
+    }
+    if (isAutoDeleteProvider(node)) this.autoDeleteProvider(node, ack);
+    else if (node.cfnResourceType === 'AWS::Lambda::EventSourceMapping') {
       ack(
-        'AwsSolutions-L1',
-        'nodejs22.x is the runtime chosen for the service (docs/decisions.md, bundles target node22) and is supported by Lambda; moving to a newer one is a deliberate upgrade with its own test run',
+        'Serverless-LambdaEventSourceMappingDestination',
+        "An SQS event source takes no on-failure destination: a message that keeps failing returns to its queue and after maxReceiveCount moves to the queue's dead-letter queue (functions/platform/workers.ts), which is alarmed",
+      );
+    } else if (node.cfnResourceType === 'AWS::SQS::Queue' && isEndOfRedrive(node)) {
+      const end =
+        'A dead-letter queue (of a work queue, or of the scheduled runs that failed): the end of the redrive, alarmed when anything lands in it and inspected by an operator (docs/runbook.md)';
+      ack('Serverless-SQSRedrivePolicy', end);
+      if (node.node.scope?.node.id === 'Failures') ack('AwsSolutions-SQS3', end);
+    } else if (node.cfnResourceType === 'AWS::SNS::Subscription') {
+      ack(
+        'Serverless-SNSRedrivePolicy',
+        "The alarm topic's e-mail subscription: SNS retries an e-mail delivery itself, and an alarm that did not reach the inbox stays in ALARM on the dashboard; a dead-letter queue for alarm e-mails would need its own alarm",
       );
     }
   }
 
+  /** CDK's provider behind `autoDeleteObjects` (dev only): empties the buckets when the stack is deleted. */
+  private autoDeleteProvider(node: CfnResource, ack: (id: string, reason: string) => void): void {
+    const why =
+      "CDK's own auto-delete provider (dev stage only, lib/stage-config.ts autoDeleteObjects), which empties the buckets when the stack is deleted so `cdk destroy -c stage=dev` goes through; CDK owns its role and function";
+    if (node.cfnResourceType === 'AWS::IAM::Role') {
+      ack(
+        `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]`,
+        why,
+      );
+    } else {
+      for (const rule of [
+        'Serverless-LambdaDefaultMemorySize',
+        'Serverless-LambdaDefaultTimeout',
+        'Serverless-LambdaTracing',
+        'Serverless-LambdaLogLevel',
+        'Serverless-LambdaLogging',
+        'Serverless-LambdaConcurrency',
+      ])
+        ack(rule, why);
+    }
+  }
+
+  /** Acknowledges each accepted wildcard; returns the reasons when every wildcard was accepted. */
   private wildcards(
     node: CfnResource,
     documents: unknown[],
     ack: (id: string, reason: string) => void,
-  ): void {
+  ): string[] | undefined {
     const stack = Stack.of(node);
     // The service's tables: by logical id in the parent, by unique id where an area's stack reads them.
     let root = stack;
@@ -237,6 +300,8 @@ export class NagAcknowledgements implements IAspect {
           granted.set(resource, [...(granted.get(resource) ?? []), ...list(statement.Action)]);
       }
     }
+    const all = new Set<string>();
+    let everyAccepted = true;
     for (const [resource, actions] of granted) {
       // Every action granted on the wildcard must be accepted by one of the rules naming it.
       const fitting = WILDCARDS.filter((w) => w.resource(resource, tables));
@@ -247,6 +312,9 @@ export class NagAcknowledgements implements IAspect {
         return rule !== undefined;
       });
       if (accepted && reasons.size) ack(`AwsSolutions-IAM5[Resource::${resource}]`, [...reasons].join('; '));
+      if (!accepted) everyAccepted = false;
+      for (const reason of reasons) all.add(reason);
     }
+    return everyAccepted ? [...all] : undefined;
   }
 }

@@ -17,6 +17,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Rule } from 'aws-cdk-lib/aws-events';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -84,6 +85,15 @@ export class Observability extends Construct {
     const business = this.businessAlarms(stage);
     this.workflowAlarms(stateMachines);
     this.scheduleAlarms(rules);
+    for (const scheduled of all.filter((c): c is ScheduledWorkers => c instanceof ScheduledWorkers)) {
+      this.alarm('ScheduledRunFailures', {
+        metric: scheduled.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+        threshold: 0,
+        description:
+          'A scheduled sweep failed (error, timeout) or its schedule event could not be delivered: see the failures queue (docs/runbook.md)',
+      });
+    }
+    this.executionLogs(restApi, stage);
 
     this.dashboard = this.makeDashboard({
       stage,
@@ -240,6 +250,21 @@ export class Observability extends Construct {
         description: `The schedule ${rule.node.path} could not invoke its target`,
       });
     }
+  }
+
+  /**
+   * API Gateway writes execution logs to `API-Gateway-Execution-Logs_<api id>/<stage>`, a group it
+   * makes itself, without retention, on the first logged request. Made here first, with the stage's
+   * retention, and the stage waits for it, so API Gateway finds it and never makes its own.
+   */
+  private executionLogs(restApi: RestApi, stage: StageConfig): void {
+    const group = new LogGroup(this, 'ApiExecutionLogs', {
+      // The stage's name from the configuration, not the stage's own token: that would be a cycle.
+      logGroupName: `API-Gateway-Execution-Logs_${restApi.restApiId}/${stage.stage}`,
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
+    restApi.deploymentStage.node.addDependency(group);
   }
 
   private makeTopic(email: string): Topic {

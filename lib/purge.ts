@@ -86,8 +86,10 @@ export class PurgeWorkflow extends Construct {
           retention: stage.logRetention,
           removalPolicy: stage.removalPolicy,
         }),
-        level: LogLevel.ERROR,
-        includeExecutionData: false,
+        // Dev: every event with its data (inputs are ids and counts), to follow an execution. Prod:
+        // errors only, no execution data: a purge's history stays in Step Functions for 90 days.
+        level: stage.stage === 'prod' ? LogLevel.ERROR : LogLevel.ALL,
+        includeExecutionData: stage.stage !== 'prod',
       },
     });
     if (props.callbackQueue) {

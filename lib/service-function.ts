@@ -253,8 +253,7 @@ export class ServiceFunction extends Construct {
       ...(use === 'encrypt' || use === 'both' ? ['kms:GenerateDataKey'] : []),
       ...(use === 'decrypt' || use === 'both' ? ['kms:Decrypt'] : []),
     ];
-    // A policy resource of its own, not the role's inline grants: the key policy names the role
-    // below, and the role naming the key in return would make a dependency cycle.
+    // The key policy delegates its use to IAM (lib/data.ts) and names no role: this policy is the grant.
     new Policy(this, 'KeyUse', {
       roles: [this.fn.role!],
       statements: [new PolicyStatement({ actions, resources: [key.keyArn] })],
@@ -295,6 +294,12 @@ export class ServiceFunction extends Construct {
   bindVaultBucket(bucket: IBucket, access: 'read' | 'write' | 'delete'): this {
     const actions = [...VAULT_BUCKET_ACTIONS[access]];
     this.fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
+    // A reader may list the bucket: then S3 answers a missing key NoSuchKey (404), as the adapter and
+    // the emulator expect, not AccessDenied (403) (functions/adapters/aws/s3-blobs.ts).
+    if (access !== 'delete')
+      this.fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+      );
     this.fn.addEnvironment(VAULT_BUCKET_ENV, bucket.bucketName);
     return this;
   }

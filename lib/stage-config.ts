@@ -15,6 +15,23 @@ const contextSchema = z.object({
   consoleJwksUrl: z
     .url({ protocol: /^https$/, error: 'context "consoleJwksUrl" must be an https URL' })
     .optional(),
+  /**
+   * The console's own domain on CloudFront, with its ACM certificate (in us-east-1): both, or none
+   * (then the distribution answers on *.cloudfront.net with CloudFront's default certificate).
+   */
+  consoleDomainName: z
+    .string()
+    .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
+      error: 'context "consoleDomainName" must be a lower-case DNS name',
+    })
+    .optional(),
+  consoleCertificateArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[A-Za-z0-9-]+$/, {
+      error:
+        'context "consoleCertificateArn" must be an ACM certificate ARN in us-east-1 (CloudFront reads only there)',
+    })
+    .optional(),
   /** `-c apiGatewayCloudWatchRole=false`: the account's API Gateway logging role is managed elsewhere. */
   apiGatewayCloudWatchRole: z
     .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
@@ -34,6 +51,8 @@ export interface ConsoleIdentityProvider {
 export interface StageConfig {
   stage: 'dev' | 'prod';
   removalPolicy: RemovalPolicy;
+  /** Buckets empty themselves when the stack is deleted (dev: `cdk destroy` goes through); prod retains. */
+  autoDeleteObjects: boolean;
   deletionProtection: boolean;
   logRetention: RetentionDays;
   /** http://localhost return URLs and receivers: never in production. */
@@ -41,6 +60,8 @@ export interface StageConfig {
   authorizerCacheTtl: Duration;
   publicBaseUrl?: string;
   alarmEmail?: string;
+  /** The console distribution's custom domain and certificate (TLS 1.2 at least); absent: *.cloudfront.net. */
+  consoleDomain?: { domainName: string; certificateArn: string };
   /** Verifies console sessions; absent: the console authorizer fails closed (500, logged). */
   console?: ConsoleIdentityProvider;
   /** A WAF web ACL in front of the API stage (prod): address reputation, known bad inputs, a rate cap. */
@@ -73,6 +94,8 @@ export function stageConfig(node: Node): StageConfig {
     publicBaseUrl: node.tryGetContext('publicBaseUrl'),
     alarmEmail: node.tryGetContext('alarmEmail'),
     apiGatewayCloudWatchRole: node.tryGetContext('apiGatewayCloudWatchRole'),
+    consoleDomainName: node.tryGetContext('consoleDomainName'),
+    consoleCertificateArn: node.tryGetContext('consoleCertificateArn'),
     ...Object.fromEntries(CONSOLE_CONTEXT.map((name) => [name, node.tryGetContext(name)])),
   };
   const parsed = contextSchema.safeParse(raw);
@@ -86,10 +109,15 @@ export function stageConfig(node: Node): StageConfig {
   if (consoleGiven.length > 0 && consoleGiven.length < CONSOLE_CONTEXT.length) {
     throw new Error(`Invalid CDK context: give all of ${CONSOLE_CONTEXT.join(', ')}, or none`);
   }
+  const { consoleDomainName, consoleCertificateArn } = parsed.data;
+  if ((consoleDomainName === undefined) !== (consoleCertificateArn === undefined)) {
+    throw new Error('Invalid CDK context: give both consoleDomainName and consoleCertificateArn, or neither');
+  }
   const prod = parsed.data.stage === 'prod';
   return {
     stage: parsed.data.stage,
     removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    autoDeleteObjects: !prod,
     deletionProtection: prod,
     logRetention: prod ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
     loopbackAllowed: !prod,
@@ -105,6 +133,10 @@ export function stageConfig(node: Node): StageConfig {
       refreshFailuresPer15Minutes: prod ? 10 : 50,
       connectionThrottlesPer15Minutes: prod ? 20 : 100,
     },
+    consoleDomain:
+      consoleDomainName && consoleCertificateArn
+        ? { domainName: consoleDomainName, certificateArn: consoleCertificateArn }
+        : undefined,
     console:
       consoleIssuer && consoleAudience && consoleJwksUrl
         ? { issuer: consoleIssuer, audience: consoleAudience, jwksUrl: consoleJwksUrl }

@@ -8,13 +8,20 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { TableName } from '../functions/platform/ports';
 import type { QueueName, QueueWorker, ResourceUses, ScheduledWorker } from '../functions/platform/workers';
-import { QUEUE_NAMES, QUEUE_WORKERS, SCHEDULED_WORKERS } from '../functions/platform/workers';
+import {
+  DEAD_LETTER_RETENTION_DAYS,
+  QUEUE_NAMES,
+  QUEUE_WORKERS,
+  SCHEDULED_WORKERS,
+} from '../functions/platform/workers';
 import type { DataStores } from './data';
 import type { Messaging } from './messaging';
 import { ServiceFunction } from './service-function';
@@ -149,13 +156,25 @@ export class QueueWorkers extends Construct {
   }
 }
 
-/** Every scheduled worker: its Lambda and the EventBridge rule that invokes it. */
+/**
+ * Every scheduled worker: its Lambda and the EventBridge rule that invokes it. A run is not retried
+ * (the next one finds everything still due): no EventBridge retry and no Lambda async retry (its
+ * default is two). A run that fails, or that EventBridge cannot deliver, lands in `failures` (the
+ * on-failure destination records the error with the event), which Observability alarms on.
+ */
 export class ScheduledWorkers extends Construct {
   readonly functions = new Map<string, ServiceFunction>();
   readonly rules = new Map<string, Rule>();
+  /** Failed runs and undeliverable schedule events of every scheduled worker. */
+  readonly failures: Queue;
 
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
+    this.failures = new Queue(this, 'Failures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
+    });
     for (const worker of SCHEDULED_WORKERS) this.schedule(worker, props);
   }
 
@@ -163,11 +182,19 @@ export class ScheduledWorkers extends Construct {
     const name = pascal(worker.id);
     const fn = workerFunction(this, name, worker, props);
     const rate = Duration.minutes(worker.rateMinutes);
+    // Lambda's own retries of an asynchronous invocation: none; a failure goes to the queue.
+    fn.fn.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: rate,
+      onFailure: new SqsDestination(this.failures),
+    });
     const rule = new Rule(props.functionScope?.(worker.handler) ?? this, `${name}Schedule`, {
       description: worker.description,
       schedule: Schedule.rate(rate),
       // A missed run is not retried: the next one finds everything still due.
-      targets: [new LambdaFunction(fn.fn, { retryAttempts: 0, maxEventAge: rate })],
+      targets: [
+        new LambdaFunction(fn.fn, { retryAttempts: 0, maxEventAge: rate, deadLetterQueue: this.failures }),
+      ],
     });
     this.functions.set(worker.id, fn);
     this.rules.set(worker.id, rule);

@@ -10,7 +10,7 @@ import { TABLE_NAMES } from '../platform/tables';
 import type { QueueName } from '../platform/workers';
 import { QUEUE_NAMES } from '../platform/workers';
 import { EnvSecrets } from '../adapters/local/env-secrets';
-import { LocalKeyManagement } from '../adapters/local/local-keys';
+import { LOCAL_KEY_ID, LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
 import { MemoryTable } from '../adapters/local/memory-table';
@@ -26,6 +26,21 @@ export { LocalQueue };
 export interface LocalDeps extends Deps {
   queues: Record<QueueName, LocalQueue>;
   workflows: LocalWorkflows;
+  /** What opening the data directory found damaged or lost, one sentence per file (printed at start). */
+  startupReport: string[];
+}
+
+/** Values sealed under the local master key anywhere in an item (a SealedValue, at any depth). */
+function sealedValuesIn(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const sealed = value as { keyId?: unknown; dataKey?: unknown; ciphertext?: unknown };
+  if (
+    sealed.keyId === LOCAL_KEY_ID &&
+    typeof sealed.dataKey === 'string' &&
+    typeof sealed.ciphertext === 'string'
+  )
+    return 1;
+  return Object.values(value).reduce((sum: number, v) => sum + sealedValuesIn(v), 0);
 }
 
 /** Quicker than production's: a local run retries for seconds, not minutes. */
@@ -45,15 +60,19 @@ export function createLocalDeps(
   } = {},
 ): LocalDeps {
   const { dataDir, clock = systemClock, owner = true } = options;
-  const tables = Object.fromEntries(
-    TABLE_NAMES.map((name) => [
-      name,
-      new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner),
-    ]),
-  ) as unknown as Tables;
+  const memoryTables = TABLE_NAMES.map(
+    (name) => new MemoryTable(name, dataDir ? join(dataDir, 'tables', `${name}.jsonl`) : undefined, owner),
+  );
+  const tables = Object.fromEntries(memoryTables.map((t) => [t.name, t])) as unknown as Tables;
+  const sealedValues = () =>
+    memoryTables.reduce(
+      (sum, table) => sum + [...table.scan()].reduce((n, item) => n + sealedValuesIn(item), 0),
+      0,
+    );
   const deps: LocalDeps = {
     tables,
-    keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined),
+    // Checked before anything is opened with it: a missing or wrong key refuses to start (LocalDataError).
+    keys: new LocalKeyManagement(dataDir ? join(dataDir, 'master.key') : undefined, sealedValues),
     // Journaled under the data directory and driven by the clock, like the tables.
     queues: Object.fromEntries(
       QUEUE_NAMES.map((name) => [
@@ -91,6 +110,10 @@ export function createLocalDeps(
       },
       { sleep: options.sleep },
     ),
+    startupReport: [],
   };
+  deps.startupReport = [...memoryTables, ...Object.values(deps.queues)]
+    .map((journaled) => journaled.report)
+    .filter((report): report is string => report !== undefined);
   return deps;
 }

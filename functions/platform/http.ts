@@ -29,7 +29,8 @@ import type { RouteDefinition, RouteRequest } from './route-types';
 import { routePermissions } from './route-types';
 import { describeZodError, parseWith } from './validation';
 
-const MAX_BODY_BYTES = 256 * 1024;
+/** Every route's request body limit (the local server stops reading at it too). */
+export const MAX_BODY_BYTES = 256 * 1024;
 
 export interface HttpResult {
   status: number;

@@ -18,7 +18,9 @@ const SECRET_FIELDS = new Set([
   'refresh_token',
   'idtoken',
   'id_token',
-  'code',
+  'authorizationcode',
+  'authorization_code',
+  'auth_code',
   'codeverifier',
   'code_verifier',
   'clientsecret',
@@ -39,8 +41,17 @@ const SECRET_VALUES: [RegExp, string][] = [
   [/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_[REDACTED]'],
   [/(Bearer\s+)[^\s"']+/gi, '$1[REDACTED]'],
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[REDACTED_JWT]'],
-  [/([?&](?:code|state|access_token|refresh_token|token)=)[^&\s"']+/g, '$1[REDACTED]'],
+  [/((?:^|[?&#])(?:code|state|access_token|refresh_token|token)=)[^&\s"']+/g, '$1[REDACTED]'],
 ];
+
+/**
+ * `code` is a secret only where it is an OAuth authorization code: in an object that also carries the
+ * redirect's or the token request's other fields. Elsewhere (`{code: 'INVALID_REQUEST'}`, an errno) it
+ * is an error code and stays readable.
+ */
+const OAUTH_SIBLINGS = ['state', 'redirect_uri', 'grant_type', 'code_verifier', 'session_state', 'iss'];
+const isAuthorizationCode = (holder: Record<string, unknown>): boolean =>
+  'code' in holder && OAUTH_SIBLINGS.some((k) => k in holder);
 
 export function redactString(value: string): string {
   return SECRET_VALUES.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), value);
@@ -52,10 +63,11 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value instanceof Error) return { name: value.name, message: redactString(value.message) };
   if (value && typeof value === 'object') {
+    const oauth = isAuthorizationCode(value as Record<string, unknown>);
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        SECRET_FIELDS.has(k.toLowerCase()) ? '[REDACTED]' : redact(v, depth + 1),
+        SECRET_FIELDS.has(k.toLowerCase()) || (oauth && k === 'code') ? '[REDACTED]' : redact(v, depth + 1),
       ]),
     );
   }
@@ -68,6 +80,14 @@ export function redactingReplacer(key: string, value: unknown): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value instanceof Error) return redact(value);
   if (typeof value === 'bigint') return value.toString();
+  // The replacer sees one key at a time: an object holding an authorization code is redacted whole here.
+  if (
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    isAuthorizationCode(value as Record<string, unknown>)
+  )
+    return { ...(value as Record<string, unknown>), code: '[REDACTED]' };
   return value;
 }
 

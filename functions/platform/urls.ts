@@ -1,5 +1,6 @@
 // One reading of a URL a client gives us (return_url, webhook endpoint url): what we store, redirect to
 // and deliver to is the WHATWG-normalised form, so what was validated is exactly what is used.
+import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 
 /** C0 controls, space, DEL: never part of a URL; WHATWG parsing would silently strip or encode them. */
@@ -10,7 +11,44 @@ const forbidden = (char: string): boolean => char.charCodeAt(0) <= 0x20 || char.
  * NUL are refused rather than trimmed: a client that sends them has a bug we should not hide.
  */
 export function rawUrlProblem(raw: string): string | undefined {
-  return [...raw].some(forbidden) ? 'must not contain spaces or control characters' : undefined;
+  if ([...raw].some(forbidden)) return 'must not contain spaces or control characters';
+  return emptyRawHost(raw) ? 'must name a host' : undefined;
+}
+
+/**
+ * Whether the host is empty as typed: WHATWG skips any run of slashes (or backslashes) after a special
+ * scheme, so `https:///cb` parses as `https://cb/`, a host the client never wrote. Judged on the raw
+ * string, before that normalisation; `https:host` (no slashes) names its host and stays accepted.
+ */
+function emptyRawHost(raw: string): boolean {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(raw);
+  if (!scheme) return false;
+  const rest = raw.slice(scheme[0].length);
+  const slashes = /^[/\\]*/.exec(rest)![0].length;
+  if (slashes > 2) return true;
+  if (slashes < 2) return false;
+  const authority = /^[^/\\?#]*/.exec(rest.slice(2))![0];
+  const host = authority.slice(authority.lastIndexOf('@') + 1).replace(/:[0-9]*$/, '');
+  return host === '';
+}
+
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The host without the one trailing dot of a fully qualified name (`localhost.` is localhost). */
+export const hostName = (hostname: string): string => hostname.replace(/\.$/, '');
+
+/**
+ * Why a parsed URL's host (WHATWG's `hostname`: lower case, punycode) is not an address literal nor
+ * a DNS host name (letters, digits and inner hyphens per label, 63 per label, 253 in all), or
+ * undefined. WHATWG admits `exa'mple.com`, `a*.example.com` and `a..b.com`; the documented pattern
+ * does not, and neither does the server.
+ */
+export function hostProblem(hostname: string): string | undefined {
+  if (isIP(hostname.replace(/^\[|\]$/g, ''))) return undefined;
+  const name = hostName(hostname);
+  if (name.length > 253 || !name.split('.').every((label) => DNS_LABEL.test(label)))
+    return 'must name a DNS host (letters, digits and hyphens, dot-separated) or an IP address';
+  return undefined;
 }
 
 /**

@@ -76,9 +76,10 @@ const QUEUES = {
     batchingWindowSeconds: 1,
     // Two attempts of 15 s and the inline pause, with room for the table and KMS calls.
     timeoutSeconds: 45,
-    // Retries travel as new messages; only an exhausted delivery is reported failed on purpose, so a
-    // low count moves it to the DLQ soon while still riding out a crashed worker or two.
-    maxReceiveCount: 3,
+    // Retries travel as new messages; only an exhausted delivery is reported failed on purpose. Five,
+    // as the other queues: a receive the event source throttles or a crashed worker holds counts too,
+    // and on a throttled new account three could dead-letter a step that never ran (issue 24 item 14).
+    maxReceiveCount: 5,
     maxConcurrency: 20,
     retentionDays: 14,
     oldestMessageAlarmMinutes: 30, // delivery hops re-send at least every 15 minutes

@@ -5,6 +5,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { CONNECTOR_ROUTES } from '../../functions/connectors/api/routes';
 import { CLIENT_SECRET_PLACEHOLDER } from '../../lib/connectors';
+import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
 import type { ServiceStack } from '../../lib/service-stack';
 import { actionsOf, logicalIdOf, resourcesOf, synthStack } from '../support/synth';
 
@@ -212,6 +213,30 @@ describe('connector routes in the stack', () => {
 });
 
 describe('connector configuration checks', () => {
+  it('sets PROVIDER_<ID>_ISSUER from context for any provider id, on the callback only (issue 24 item 16)', () => {
+    const providers = Object.fromEntries(
+      PROVIDER_IDS.map((id) => [
+        id,
+        { ...endpoints(`${id}.example`), clientId: `${id}-client`, issuer: `https://${id}.example` },
+      ]),
+    );
+    const { stack: withIssuers, template: own } = synthStack({
+      context: { connectors: JSON.stringify({ providers }) },
+    });
+    const variables = (routeId: string) =>
+      (
+        own.toJSON().Resources[
+          withIssuers.getLogicalId(withIssuers.api.functions.get(routeId)!.fn.node.defaultChild as never)
+        ] as { Properties: { Environment: { Variables: Record<string, unknown> } } }
+      ).Properties.Environment.Variables;
+    for (const id of PROVIDER_IDS) {
+      expect(variables('oauthCallback')[providerEnv(id, 'ISSUER')]).toBe(`https://${id}.example`);
+      expect(variables('openConnectLink')[providerEnv(id, 'ISSUER')]).toBeUndefined();
+    }
+    // Without it in context, the callback has no issuer to check against (RFC 9207 off for that provider).
+    expect(Object.keys(environmentOf('oauthCallback')).filter((k) => k.endsWith('_ISSUER'))).toEqual([]);
+  });
+
   it('warns at synth when a provider has no endpoints', () => {
     const { stack: bare } = synthStack();
     Annotations.fromStack(bare).hasWarning('*', Match.stringLikeRegexp('Provider practice has no endpoints'));

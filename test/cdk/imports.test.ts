@@ -86,7 +86,7 @@ describe('the import workers', () => {
   it('lets the sync worker read, write and delete vault content, and nothing else of S3', () => {
     const role = roleIdOf(stack, stack.queueWorkers.functions.syncs);
     const grants = s3Actions(role);
-    expect(grants).toHaveLength(1);
+    expect(grants).toHaveLength(2);
     expect(grants[0]!.actions).toEqual([
       's3:AbortMultipartUpload',
       's3:DeleteObject',
@@ -95,6 +95,11 @@ describe('the import workers', () => {
     ]);
     expect(grants[0]!.resource).toContain(id(stack.data.vaultBucket));
     expect(grants[0]!.resource).toContain('/*');
+    // ListBucket on the bucket itself: S3 then answers a missing key 404 NoSuchKey, not 403 (issue 24 item 15).
+    expect(grants[1]).toEqual({
+      actions: ['s3:ListBucket'],
+      resource: JSON.stringify({ 'Fn::GetAtt': [id(stack.data.vaultBucket), 'Arn'] }),
+    });
     const actions = actionsOfRole(template, role);
     expect(actions).toEqual(
       expect.arrayContaining(['kms:Decrypt', 'kms:GenerateDataKey', 'secretsmanager:GetSecretValue']),

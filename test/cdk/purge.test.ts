@@ -1,5 +1,6 @@
 // Wiring of the purge workflow: the state machine deploys the shared definition with Lambda tasks,
 // each task function and route gets only what it uses, and the state machine is traced and logged.
+import { Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
 import type { PurgeWorkflow } from '../../lib/purge';
@@ -83,11 +84,11 @@ describe('purge workflow in the service stack', () => {
     ]);
   });
 
-  it('is a standard state machine, traced, logging errors without execution data', () => {
+  it('is a standard state machine, traced, logging every event with its data in dev', () => {
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineType: 'STANDARD',
       TracingConfiguration: { Enabled: true },
-      LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: true }),
     });
   });
 

@@ -98,7 +98,10 @@ describe('the token refresh sweep in the stack', () => {
     ]);
     expect(targetsOf('dynamodb:')).toEqual([logicalId(stack.data.tables.connectors)]);
     expect(targetsOf('kms:')).toEqual([logicalId(stack.data.key)]);
-    expect(targetsOf('sqs:')).toEqual([logicalId(stack.messaging.queues.events.queue)]);
+    // The events queue, and the failures queue its failed runs go to (issue 24 item 13).
+    expect(targetsOf('sqs:')).toEqual(
+      [logicalId(stack.messaging.queues.events.queue), logicalId(stack.scheduledWorkers.failures)].sort(),
+    );
     // The providers' client secrets, read at run time; not the state-signing key.
     const secrets = Object.values(stack.connectors.clientSecrets).map((secret) => logicalId(secret as never));
     expect(targetsOf('secretsmanager:')).toEqual(secrets.sort());

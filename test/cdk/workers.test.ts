@@ -58,7 +58,8 @@ describe('the worker table in the service stack', () => {
     expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(
       QUEUE_NAMES.length,
     );
-    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(QUEUE_NAMES.length * 2);
+    // Plus the scheduled runs' failures queue (issue 24 item 13).
+    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(QUEUE_NAMES.length * 2 + 1);
   });
 
   it('reserves no concurrency for any function: accounts with a low concurrency quota refuse it', () => {
@@ -90,8 +91,8 @@ describe('the worker table in the service stack', () => {
     },
   );
 
-  it('keeps the counts the delivery design depends on: 3 receives for deliveries, 5 for events', () => {
-    expect((queueProps('deliveries').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(3);
+  it('keeps 5 receives for deliveries as for events: a throttled receive must not dead-letter a step that never ran (issue 24 item 14)', () => {
+    expect((queueProps('deliveries').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(5);
     expect((queueProps('events').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(5);
   });
 

@@ -8,7 +8,7 @@ import { text } from 'node:stream/consumers';
 import { createHash } from 'node:crypto';
 import { FileBlobStore } from '../../functions/adapters/local/file-blobs';
 import { MemoryTable } from '../../functions/adapters/local/memory-table';
-import { S3BlobStore } from '../../functions/adapters/aws/s3-blobs';
+import { BlobAccessDeniedError, S3BlobStore } from '../../functions/adapters/aws/s3-blobs';
 import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
 import { VaultStandIn, chunkCount } from '../../functions/adapters/vault/stand-in';
 import { ManualClock } from '../../functions/platform/clock';
@@ -215,5 +215,53 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
       version: 1,
       size: 5,
     });
+  });
+});
+
+describe('S3 BlobStore: a missing key in both of the forms S3 answers (issue 24 item 15)', () => {
+  /**
+   * Turns the emulator's NoSuchKey (404) for GetObject into what S3 answers a caller without
+   * s3:ListBucket: 403 AccessDenied, at the HTTP layer, so the SDK parses S3's own error body.
+   */
+  async function withoutListBucket() {
+    const bucket = await createBucket('vault-403');
+    bucket.client.middlewareStack.add(
+      (next) => async (args) => {
+        const result = await next(args);
+        const response = result.response as {
+          statusCode: number;
+          body: unknown;
+          headers: Record<string, string>;
+        };
+        if (response.statusCode === 404) {
+          response.statusCode = 403;
+          response.headers = { 'content-type': 'application/xml' };
+          response.body = Readable.from([
+            Buffer.from(
+              '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>',
+            ),
+          ]);
+        }
+        return result;
+      },
+      { step: 'deserialize', priority: 'low', name: 'asIfWithoutListBucket' },
+    );
+    return new S3BlobStore(bucket.name, bucket.client);
+  }
+
+  it('reads NoSuchKey (what S3 answers a reader with ListBucket, and the emulator) as no content', async () => {
+    const bucket = await createBucket('vault-404');
+    const blobs = new S3BlobStore(bucket.name, bucket.client);
+    await expect(blobs.get('org/vault/never-put/1')).resolves.toBeUndefined();
+  });
+
+  it('does not read the 403 form as no content: it names the permission, so a missing grant is found', async () => {
+    const blobs = await withoutListBucket();
+    const failure = blobs.get('org/vault/never-put/1');
+    await expect(failure).rejects.toBeInstanceOf(BlobAccessDeniedError);
+    await expect(failure).rejects.toThrow(/s3:ListBucket/);
+    // Stored content still reads: only the missing key takes the 403 form.
+    await blobs.put('org/vault/doc/1', Readable.from([Buffer.from('kept')]), 'text/plain');
+    await expect(text((await blobs.get('org/vault/doc/1'))!)).resolves.toBe('kept');
   });
 });

@@ -220,6 +220,14 @@ describe('creating a connection', () => {
     const b = JSON.parse(again.body) as { connection_id: string; connect_url: string };
     expect(b.connection_id).toBe(a.connection_id);
     expect(b.connect_url).not.toBe(a.connect_url);
+    // Only the newest link is live (issue 24 item 9): the first shows no page and starts no flow.
+    expect((await new Browser().get(a.connect_url)).status).toBe(404);
+    expect((await new Browser().open(a.connect_url)).status).toBe(404);
+    const c = JSON.parse((await post('conn-retry')).body) as { connect_url: string };
+    expect((await new Browser().get(b.connect_url)).status).toBe(404);
+    const person = await new Browser().open(c.connect_url);
+    expect(person.status).toBe(302);
+    expect(new URL(person.headers.get('location')!).origin).toBe(sandboxUrl);
     expect((await post('conn-retry', 'https://app.example.com/elsewhere')).status).toBe(409);
     await call(`/connectors/v1/connections/${a.connection_id}`, { method: 'DELETE' });
     expect((await post('conn-retry')).status).toBe(409);

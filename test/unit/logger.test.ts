@@ -1,17 +1,17 @@
 import type { Context } from 'aws-lambda';
 import { jest } from '@jest/globals';
-import { LogSink, Logger, redact, redactString } from '../../functions/platform/logger';
+import { LogSink, Logger, redact, redactString, redactingReplacer } from '../../functions/platform/logger';
 
 describe('log redaction', () => {
   it('redacts secret fields at any depth, case-insensitively', () => {
     expect(
       redact({
         headers: { Authorization: 'Bearer abc', Cookie: 'c=1' },
-        body: { refresh_token: 'r', code: 'c', keyId: 'key_1' },
+        body: { refresh_token: 'r', code: 'c', state: 's', keyId: 'key_1' },
       }),
     ).toEqual({
       headers: { Authorization: '[REDACTED]', Cookie: '[REDACTED]' },
-      body: { refresh_token: '[REDACTED]', code: '[REDACTED]', keyId: 'key_1' },
+      body: { refresh_token: '[REDACTED]', code: '[REDACTED]', state: '[REDACTED]', keyId: 'key_1' },
     });
   });
 
@@ -31,6 +31,24 @@ describe('log redaction', () => {
       name: 'Error',
       message: 'failed with Bearer [REDACTED]',
     });
+  });
+
+  it('redacts an authorization code by its context, and keeps error codes readable (issue 24 item 10)', () => {
+    const line = {
+      message: 'request refused',
+      status: 400,
+      code: 'INVALID_REQUEST',
+      error: { code: 'ECONNRESET' },
+      callback: { code: 'ac-8f2e1d', state: 'st-1', iss: 'https://idp' },
+      tokenRequest: { grant_type: 'authorization_code', code: 'ac-77', redirect_uri: 'https://x/cb' },
+      authorization_code: 'ac-99',
+      body: 'code=ac-55&grant_type=authorization_code',
+    };
+    for (const text of [JSON.stringify(redact(line)), JSON.stringify(line, redactingReplacer)]) {
+      expect(text).toContain('"code":"INVALID_REQUEST"');
+      expect(text).toContain('"code":"ECONNRESET"');
+      expect(text).not.toMatch(/ac-8f2e1d|ac-77|ac-99|ac-55/);
+    }
   });
 });
 

@@ -90,3 +90,24 @@ describe('the documented https URL pattern', () => {
     }
   });
 });
+
+describe('hosts the pattern refuses are refused by both URL rules (issue 24 items 6 and 7)', () => {
+  it.each([
+    'https:///cb',
+    'https:////cb',
+    "https://exa'mple.com/",
+    'https://a*.example.com/',
+    'https://a..b.com/',
+    'https://-a.example.com/',
+  ])('%s', (url) => {
+    const found = problems(url);
+    expect(pattern.test(url)).toBe(false);
+    expect(found.returnUrl).toBeDefined();
+    expect(found.endpointUrl).toBeDefined();
+  });
+
+  it('return_url https:///cb is refused, not sent to https://cb/', () => {
+    expect(returnUrlProblem('https:///cb', { loopbackAllowed: true })).toBe('must name a host');
+    expect(returnUrlProblem('https:cb.example.com/x', production)).toBeUndefined();
+  });
+});

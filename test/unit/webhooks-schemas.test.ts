@@ -50,6 +50,34 @@ describe('endpoint URL rules', () => {
     expect(endpointUrlProblem('https://localhost/in', prod)).toBe('must not point at localhost');
     expect(endpointUrlProblem('https://8.8.8.8/in', prod)).toBeUndefined();
   });
+
+  it('refuses hosts that are not DNS names, as the documented pattern does (issue 24 item 7)', () => {
+    for (const url of [
+      "https://exa'mple.com/in",
+      'https://a*.example.com/in',
+      'https://a..b.com/in',
+      'https://-a.example.com/in',
+      'https://a-.example.com/in',
+      'https://a_b.example.com/in',
+      `https://${'a'.repeat(64)}.example.com/in`,
+    ]) {
+      expect({ url, problem: endpointUrlProblem(url, prod) }).toEqual({
+        url,
+        problem: 'must name a DNS host (letters, digits and hyphens, dot-separated) or an IP address',
+      });
+      expect(endpointUrlProblem(url, dev)).toBeDefined();
+    }
+    expect(endpointUrlProblem('https://localhost./in', prod)).toBe('must not point at localhost');
+    expect(endpointUrlProblem('https://app.localhost./in', prod)).toBe('must not point at localhost');
+    expect(endpointUrlProblem('https://hooks.example.com./in', prod)).toBeUndefined();
+    expect(endpointUrlProblem('https://bücher.example/in', prod)).toBeUndefined(); // IDN, punycode
+  });
+
+  it('refuses a URL whose host is empty as typed (issue 24 item 6)', () => {
+    for (const url of ['https:///cb', 'https:////cb', 'https:\\\\\\cb', 'https://:443/cb']) {
+      expect({ url, problem: endpointUrlProblem(url, prod) }).toEqual({ url, problem: 'must name a host' });
+    }
+  });
 });
 
 describe('address classification', () => {
@@ -70,6 +98,7 @@ describe('address classification', () => {
     ['100.64.0.1', 'cgnat'],
     ['100.127.255.255', 'cgnat'],
     ['169.254.169.254', 'metadata'],
+    ['168.63.129.16', 'metadata'],
     ['fd00:ec2::254', 'metadata'],
     ['::ffff:127.0.0.1', 'ipv4-mapped'],
     ['::ffff:8.8.8.8', 'ipv4-mapped'],

@@ -12,6 +12,21 @@ const QUEUE_SIZE = 2;
 
 const commands = () => import('@aws-sdk/client-s3');
 
+/**
+ * GetObject answered AccessDenied (403). Without s3:ListBucket, S3 answers a missing key that way
+ * instead of NoSuchKey (404); the functions that read the vault have ListBucket on its bucket
+ * (lib/service-function.ts), so a 403 is a real permission problem and is not read as "no content".
+ */
+export class BlobAccessDeniedError extends Error {
+  override readonly name = 'BlobAccessDeniedError';
+  constructor(bucket: string) {
+    super(
+      `S3 refused GetObject in bucket ${bucket} (AccessDenied): the function needs s3:GetObject on its ` +
+        'objects and s3:ListBucket on the bucket (without ListBucket S3 answers a missing key with 403)',
+    );
+  }
+}
+
 export class S3BlobStore implements BlobStore {
   /** @param bucket its name, or how to read it at first use (an environment variable). */
   constructor(
@@ -45,6 +60,8 @@ export class S3BlobStore implements BlobStore {
       return out.Body as Readable;
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403)
+        throw new BlobAccessDeniedError(this.name);
       throw error;
     }
   }

@@ -8,12 +8,13 @@
 // deleted is there again, and one that was in flight when the process died comes back when its
 // visibility timeout passes, as it would on SQS.
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../../platform/clock';
 import { systemClock } from '../../platform/clock';
 import type { DeadLetter, Queue, QueueMessage } from '../../platform/ports';
+import { compact, describeReading, frame, isDamaged, keepAside, markWritten, readJournal } from './journal';
 
 export type SqsConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -46,6 +47,36 @@ type JournalLine =
   | { op: 'delete'; id: string }
   | { op: 'dead'; id: string; deadAt: number };
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isMessage = (m: unknown): m is Message =>
+  isObject(m) &&
+  typeof m.id === 'string' &&
+  typeof m.body === 'string' &&
+  typeof m.sentAt === 'number' &&
+  typeof m.visibleAt === 'number' &&
+  typeof m.receiveCount === 'number';
+
+/** A line of this journal's shape: valid JSON of another shape (`{"op":"put"}`) is damage, not a crash. */
+const isJournalLine = (line: unknown): line is JournalLine => {
+  if (!isObject(line) || typeof line.op !== 'string') return false;
+  switch (line.op) {
+    case 'put':
+      return isMessage(line.message);
+    case 'receive':
+      return (
+        typeof line.id === 'string' &&
+        typeof line.visibleAt === 'number' &&
+        typeof line.receiveCount === 'number'
+      );
+    case 'delete':
+      return typeof line.id === 'string';
+    case 'dead':
+      return typeof line.id === 'string' && typeof line.deadAt === 'number';
+    default:
+      return false;
+  }
+};
+
 /** How often, at most, a quiet queue looks at the clock again: a moved clock is noticed this fast. */
 const MAX_SLEEP_MS = 500;
 
@@ -61,6 +92,10 @@ export class LocalQueue implements Queue {
   private scheduled = false;
   private closed = false;
   private readonly running = new Set<Promise<void>>();
+  /** What opening the journal found wrong (damaged lines, messages lost), naming the file; else undefined. */
+  report: string | undefined;
+  /** The manifest knows this journal holds something (journal.ts `markWritten`). */
+  private marked = false;
 
   constructor(
     readonly name: string,
@@ -257,24 +292,23 @@ export class LocalQueue implements Queue {
 
   /** Appended synchronously: once `send` returns, the message is on disk. */
   private write(line: JournalLine): void {
-    if (this.journal) appendFileSync(this.journal, JSON.stringify(line) + '\n');
+    if (!this.journal) return;
+    if (!this.marked) markWritten(this.journal);
+    this.marked = true;
+    appendFileSync(this.journal, frame(line));
   }
 
-  /** Replays the journal, then compacts it to the messages and dead letters that remain. */
+  /**
+   * Replays the journal, then compacts it to the messages and dead letters that remain. A damaged line
+   * (or a last line a crash cut short: it never returned to its sender) is skipped and reported; a
+   * damaged file is kept aside first.
+   */
   private open(path: string): void {
     mkdirSync(dirname(path), { recursive: true });
-    if (existsSync(path)) {
-      for (const text of readFileSync(path, 'utf8').split('\n')) {
-        if (!text.trim()) continue;
-        let line: JournalLine;
-        try {
-          line = JSON.parse(text) as JournalLine;
-        } catch {
-          continue; // a line cut short by a crash: it never returned to its sender
-        }
-        this.replay(line);
-      }
-    }
+    const reading = readJournal(path, isJournalLine);
+    for (const line of reading.entries) this.replay(line);
+    const keptAt = isDamaged(reading) ? keepAside(path) : undefined;
+    this.report = describeReading(path, reading, 'messages', keptAt);
     const compacted = [
       ...[...this.messages.values()].map((message) => ({ op: 'put', message })),
       ...this.dead.map((d) => ({
@@ -289,8 +323,7 @@ export class LocalQueue implements Queue {
       })),
       ...this.dead.map((d) => ({ op: 'dead', id: d.id, deadAt: d.deadAt })),
     ];
-    writeFileSync(`${path}.tmp`, compacted.map((l) => JSON.stringify(l) + '\n').join(''));
-    renameSync(`${path}.tmp`, path);
+    compact(path, compacted, this.messages.size + this.dead.length);
   }
 
   private replay(line: JournalLine): void {

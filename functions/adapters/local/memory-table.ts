@@ -1,21 +1,34 @@
 // Table port in process memory, optionally journaled to a file so the local server survives restarts.
-import {
-  appendFileSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Scalar, Table, Update } from '../../platform/ports';
 import { INDEX_KEYS, checkQuery } from '../../platform/tables';
+import type { JournalProblem } from './journal';
+import {
+  compact,
+  describeReading,
+  frame,
+  isDamaged,
+  keepAside,
+  markWritten,
+  parseLines,
+  readJournal,
+} from './journal';
 
 type JournalEntry = { op: 'put'; item: Item } | { op: 'delete'; key: Key };
+
+const isKey = (value: unknown): value is Key =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Key).pk === 'string' &&
+  typeof (value as Key).sk === 'string';
+
+const isEntry = (value: unknown): value is JournalEntry => {
+  const entry = value as Partial<{ op: string; item: unknown; key: unknown }> | null;
+  if (typeof entry !== 'object' || entry === null) return false;
+  return (entry.op === 'put' && isKey(entry.item)) || (entry.op === 'delete' && isKey(entry.key));
+};
 
 const id = (key: Key): string => JSON.stringify([key.pk, key.sk]);
 
@@ -54,34 +67,58 @@ export class MemoryTable implements Table {
   /** Bytes of the journal already applied; another process (the admin CLI) may append after it. */
   private applied = 0;
 
+  /** The manifest knows this journal holds something (journal.ts `markWritten`). */
+  private marked = false;
+
+  /** What opening the journal found wrong (damaged lines, records lost), naming the file; else undefined. */
+  readonly report: string | undefined;
+
   /**
    * @param journalPath where mutations are appended; omitted: memory only.
-   * @param compact rewrite the journal at open (the long-running owner does; the admin CLI does not).
+   * @param owner reads it whole and rewrites it at open, keeping a damaged file aside (the long-running
+   *   server does; the admin CLI does not).
    */
   constructor(
     readonly name: string,
     private readonly journalPath?: string,
-    compact = false,
+    owner = false,
   ) {
     if (!journalPath) return;
     mkdirSync(dirname(journalPath), { recursive: true });
-    this.refresh();
-    if (compact) {
-      const tmp = `${journalPath}.${process.pid}.tmp`;
-      writeFileSync(
-        tmp,
-        [...this.items.values()].map((item) => JSON.stringify({ op: 'put', item }) + '\n').join(''),
-      );
-      renameSync(tmp, journalPath);
-      this.applied = statSync(journalPath).size;
+    if (!owner) {
+      const problems = this.refresh();
+      this.report = describeReading(journalPath, { entries: [], problems }, 'records');
+      return;
     }
+    // The owner reads it whole, keeps a damaged file aside, says what was lost, then compacts.
+    const reading = readJournal(journalPath, isEntry);
+    for (const entry of reading.entries) this.apply(entry);
+    const keptAt = isDamaged(reading) ? keepAside(journalPath) : undefined;
+    this.report = describeReading(journalPath, reading, 'records', keptAt);
+    compact(
+      journalPath,
+      [...this.items.values()].map((item) => ({ op: 'put', item })),
+      this.items.size,
+    );
+    this.applied = statSync(journalPath).size;
+  }
+
+  /** Every item, as stored (the local runtime's start-up checks read them; not a port operation). */
+  scan(): IterableIterator<Item> {
+    this.refresh();
+    return this.items.values();
+  }
+
+  private apply(entry: JournalEntry): void {
+    if (entry.op === 'put') this.items.set(id(entry.item), entry.item);
+    else this.items.delete(id(entry.key));
   }
 
   /** Apply what was appended to the journal since we last looked (by us or another process). */
-  private refresh(): void {
-    if (!this.journalPath || !existsSync(this.journalPath)) return;
+  private refresh(): JournalProblem[] {
+    if (!this.journalPath || !existsSync(this.journalPath)) return [];
     const size = statSync(this.journalPath).size;
-    if (size === this.applied) return;
+    if (size === this.applied) return [];
     if (size < this.applied) {
       this.items.clear(); // compacted by another process: read it all again
       this.applied = 0;
@@ -96,25 +133,19 @@ export class MemoryTable implements Table {
     }
     const text = buffer.toString('utf8');
     const complete = text.lastIndexOf('\n') + 1; // a torn last line waits for its end
-    for (const line of text.slice(0, complete).split('\n')) {
-      if (!line.trim()) continue;
-      let entry: JournalEntry;
-      try {
-        entry = JSON.parse(line) as JournalEntry;
-      } catch {
-        continue;
-      }
-      if (entry.op === 'put') this.items.set(id(entry.item), entry.item);
-      else this.items.delete(id(entry.key));
-    }
+    const { entries, problems } = parseLines(text.slice(0, complete), isEntry);
+    for (const entry of entries) this.apply(entry);
     this.applied += Buffer.byteLength(text.slice(0, complete), 'utf8');
+    return problems;
   }
 
   private record(entry: JournalEntry): void {
     if (!this.journalPath) return;
     // `applied` stays behind: the next refresh re-applies this line (idempotently) along with any
     // line another process appended before it, so both processes converge on the file's order.
-    appendFileSync(this.journalPath, JSON.stringify(entry) + '\n');
+    if (!this.marked) markWritten(this.journalPath);
+    this.marked = true;
+    appendFileSync(this.journalPath, frame(entry));
   }
 
   private check(condition: Condition | undefined, current: Item | undefined): void {

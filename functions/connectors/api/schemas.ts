@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
-import { documentedUrl, normalizeUrl, rawUrlProblem } from '../../platform/urls';
+import { documentedUrl, hostProblem, normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { CONNECTION_STATUSES } from '../domain/connection';
 import { CONNECT_TOKEN_PATTERN, STATE_PATTERN } from '../domain/flow-crypto';
 import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
@@ -27,7 +27,7 @@ export function returnUrlProblem(value: string, options: { loopbackAllowed: bool
     return 'must be an absolute URL';
   }
   if (url.username || url.password) return 'must not contain credentials';
-  if (url.protocol === 'https:') return url.hostname ? undefined : 'must name a host';
+  if (url.protocol === 'https:') return url.hostname ? hostProblem(url.hostname) : 'must name a host';
   if (url.protocol === 'http:') {
     if (!LOOPBACK_HOSTS.has(url.hostname)) return 'must use https (http only on localhost or 127.0.0.1)';
     return options.loopbackAllowed ? undefined : 'must use https';

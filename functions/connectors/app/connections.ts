@@ -6,6 +6,7 @@ import { newId } from '../../platform/ids';
 import { ConflictError, NotFoundError } from '../../platform/errors';
 import { invalidField } from '../../platform/validation';
 import type { Logger } from '../../platform/logger';
+import { logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
 import { CONNECT_LINK_TTL_MS, STATE_TTL_MS, newConnectToken } from '../domain/flow-crypto';
@@ -91,20 +92,30 @@ export async function createConnection(
     updatedAt: createdAt,
   });
   return mintConnectLink(
-    ConnectFlowRepository.of(deps),
+    deps,
     { id, organizationId, provider: input.provider, scopeTier: tier },
     now,
     baseUrl,
   );
 }
 
-/** A one-time connect link for a pending connection: only the token's hash is stored. */
+/**
+ * A one-time connect link for a pending connection: only the token's hash is stored, and the
+ * connection names it (`linkHash`), so a reissued link retires the one before it.
+ */
 async function mintConnectLink(
-  flows: ConnectFlowRepository,
-  connection: { id: string; organizationId: string; provider: ProviderId; scopeTier: string },
+  deps: Deps,
+  connection: {
+    id: string;
+    organizationId: string;
+    provider: ProviderId;
+    scopeTier: string;
+    linkHash?: string;
+  },
   now: number,
   baseUrl: string,
 ): Promise<PendingConnection> {
+  const flows = ConnectFlowRepository.of(deps);
   const { token, hash } = newConnectToken();
   const linkExpiresAt = now + CONNECT_LINK_TTL_MS;
   await flows.putLink(hash, {
@@ -115,6 +126,13 @@ async function mintConnectLink(
     linkExpiresAt,
     ttl: Math.ceil(linkExpiresAt / 1000) + RECORD_GRACE_SECONDS,
   });
+  // The newest link is the live one: the connect flow refuses a link the connection no longer names.
+  const named = await transition(deps, connection.id, { kind: 'name_link', hash }, logger);
+  if (named.outcome !== 'changed') {
+    await flows.deleteLink(hash);
+    throw new ConflictError('The connection is no longer pending');
+  }
+  if (connection.linkHash && connection.linkHash !== hash) await flows.deleteLink(connection.linkHash);
   return {
     connection_id: connection.id,
     connect_url: `${baseUrl}/connectors/v1/connect/${token}`,
@@ -139,7 +157,7 @@ export async function reissueConnectLink(
       `The connection created with this Idempotency-Key is ${connection.status}; GET /connectors/v1/connections/${connectionId}`,
     );
   }
-  return mintConnectLink(ConnectFlowRepository.of(deps), connection, deps.clock.now(), baseUrl);
+  return mintConnectLink(deps, connection, deps.clock.now(), baseUrl);
 }
 
 /** The organization's connection; another organization's id reads as not found. */

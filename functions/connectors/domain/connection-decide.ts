@@ -25,6 +25,8 @@ export type ConnectionCommand =
   | { kind: 'reconnect'; account: Account }
   /** This pending connection's flow was folded into the connection `by` (a reconnect). */
   | { kind: 'supersede'; by: string }
+  /** A (re)issued connect link is now the pending connection's only live one. */
+  | { kind: 'name_link'; hash: string }
   /** The provider refreshed the token: the throttle backoff starts over. */
   | { kind: 'refresh_succeeded' }
   /** The provider says the grant is gone. */
@@ -75,6 +77,7 @@ export const APPLIES_FROM: Record<ConnectionCommand['kind'], readonly Connection
   connect: ['pending'],
   reconnect: ['healthy', 'reauth_required', 'throttled'],
   supersede: ['pending'],
+  name_link: ['pending'],
   refresh_succeeded: ['pending', 'healthy', 'reauth_required', 'throttled', 'revoked'],
   lapse: ['healthy', 'throttled'],
   throttle: ['healthy', 'throttled'],
@@ -86,6 +89,7 @@ const REFUSAL: Record<ConnectionCommand['kind'], RefusalReason> = {
   connect: 'not_pending',
   reconnect: 'not_active',
   supersede: 'not_pending',
+  name_link: 'not_pending',
   refresh_succeeded: 'not_live',
   lapse: 'not_live',
   throttle: 'not_live',
@@ -129,6 +133,8 @@ export function decide(
         remove: [...THROTTLE, 'throttleCount'],
         due: connection.status === 'throttled' ? drop() : undefined,
       });
+    case 'name_link':
+      return change({ set: { linkHash: command.hash, updatedAt: now } });
     case 'supersede':
       return change({
         set: { status: 'revoked', supersededBy: command.by, revokedAt: now, updatedAt: now },

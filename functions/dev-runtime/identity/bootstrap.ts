@@ -1,7 +1,7 @@
 // First start of the local server: a development organization, a key with every permission, a system
 // key, and an owner console session, written to <data dir>/credentials.json (mode 600). Later starts
 // reuse them, and mint a new console session when the stored one is expired or no longer verifies.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLocalJWKSet } from 'jose';
 import { Directory, directoryRepositories } from '../../directory/index';
@@ -15,6 +15,7 @@ import type { Deps } from '../../platform/ports';
 import { PERMISSIONS } from '../../platform/permissions';
 import type { DevConsoleIdentityProvider } from './dev-console-idp';
 import { loadDevConsoleIdentityProvider, mintConsoleSession } from './dev-console-idp';
+import { parseDataFile } from '../../adapters/local/local-data-error';
 
 export interface DevCredentials {
   baseUrl: string;
@@ -58,20 +59,39 @@ export async function ensureDevCredentials(
   deps: Deps,
   dataDir: string,
   baseUrl: string,
-): Promise<{ credentials: DevCredentials; created: boolean; path: string }> {
+): Promise<{
+  credentials: DevCredentials;
+  created: boolean;
+  path: string;
+  /** Said when stored credentials named an organization the data no longer holds: kept aside, replaced. */
+  replaced?: string;
+}> {
   const path = join(dataDir, 'credentials.json');
   const directory = new Directory(directoryRepositories(deps), deps.clock);
   const idp = await loadDevConsoleIdentityProvider(dataDir);
   const write = (credentials: DevCredentials) =>
     writeFileSync(path, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  let replaced: string | undefined;
   if (existsSync(path)) {
-    const stored = JSON.parse(readFileSync(path, 'utf8')) as DevCredentials;
+    const stored = parseDataFile<DevCredentials>(
+      path,
+      readFileSync(path, 'utf8'),
+      'move it aside (or delete it) and start again: new development credentials are written ' +
+        '(the API keys it held stay valid; their secrets exist only in that file)',
+    );
     if (await directory.getOrganization(stored.organizationId)) {
       const token = await consoleToken(deps, idp, stored.organizationId, stored.consoleToken);
       const credentials = { ...stored, baseUrl, consoleToken: token };
       write(credentials);
       return { credentials, created: false, path };
     }
+    // Its organization is gone (a lost platform journal, a reset table): its keys answer 401 now.
+    const aside = `${path}.stale-${new Date(deps.clock.now()).toISOString().replace(/[:.]/g, '-')}`;
+    copyFileSync(path, aside);
+    replaced =
+      `${path} named organization ${stored.organizationId}, which the platform table does not hold ` +
+      `(see any damage reported above): its keys no longer work. New development credentials are ` +
+      `written; the old file is kept at ${aside}.`;
   }
   const org = await directory.createOrganization('Development');
   const { apiKey } = await directory.createApiKey({
@@ -95,5 +115,5 @@ export async function ensureDevCredentials(
     consoleToken: await consoleToken(deps, idp, org.id, undefined),
   };
   write(credentials);
-  return { credentials, created: true, path };
+  return { credentials, created: true, path, ...(replaced ? { replaced } : {}) };
 }

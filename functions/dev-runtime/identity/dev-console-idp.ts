@@ -12,6 +12,7 @@ import {
   DEV_CONSOLE_JWKS_PATH,
 } from '../../platform/console-sessions';
 import type { Extension } from '../server/server';
+import { LocalDataError, parseDataFile } from '../../adapters/local/local-data-error';
 
 const ALGORITHM = 'ES256';
 const FILE = 'console-idp.json';
@@ -28,13 +29,22 @@ interface Stored {
 }
 
 function readStored(path: string): Stored | undefined {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Stored;
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  const stored = parseDataFile<Partial<Stored>>(path, text, REMEDY);
+  if (typeof stored.kid !== 'string' || typeof stored.privateJwk !== 'object' || stored.privateJwk === null)
+    throw new LocalDataError(`${path} does not hold a key pair (kid, privateJwk): ${REMEDY}`);
+  return stored as Stored;
 }
+
+const REMEDY =
+  'delete it and start again: a new signing key is made, and console sessions signed by the old one ' +
+  'stop verifying (the server mints a new one into credentials.json)';
 
 async function createStored(path: string): Promise<Stored> {
   const { privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });

@@ -12,11 +12,22 @@ import type { Deps } from '../../platform/ports';
 import type { RouteDefinition } from '../../platform/route-types';
 import { WWW_AUTHENTICATE, errorBody } from '../../platform/errors';
 import { logger } from '../../platform/logger';
+import { MAX_BODY_BYTES } from '../../platform/http';
 import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-const MAX_REQUEST_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit (paths outside the route table)
+
+/**
+ * How long a client may take: to send its headers, and its whole request. Node's defaults (60 s, 300 s)
+ * let a slow-body client hold a socket for five minutes; API Gateway gives a request 30 s in all.
+ */
+export interface ServerTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
 
 /** Extra routes served before the route table (the sandbox provider, development helpers). */
 export type Extension = (
@@ -155,50 +166,79 @@ export function createLocalServer(
   deps: Deps,
   extensions: Extension[] = [],
   load: HandlerLoader = handlerLoader(deps),
+  timeouts: ServerTimeouts = SERVER_TIMEOUTS,
 ): Server {
   const loadHandler = load as unknown as LoadHandler;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => {
-      void (async () => {
-        const url = new URL(request.url ?? '/', 'http://localhost');
-        const body = Buffer.concat(chunks);
-        try {
-          if (size > MAX_REQUEST_BYTES) {
-            writeResult(response, json(413, errorBody('PAYLOAD_TOO_LARGE', 'Request body exceeds 10 MiB')));
-            return;
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      // How often Node looks for requests past those timeouts (its default, 30 s, would blur them).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs),
+    },
+    (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      // The route's limit, as its handler holds it: reading stops there, not at API Gateway's 10 MiB.
+      const routed = findRoute(request.method ?? 'GET', url.pathname).route !== undefined;
+      const limit = routed ? MAX_BODY_BYTES : MAX_REQUEST_BYTES;
+      const tooLarge = () => {
+        request.removeAllListeners('data');
+        request.pause();
+        response.once('finish', () => request.socket.destroy());
+        writeResult(
+          response,
+          json(413, errorBody('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`), {
+            Connection: 'close',
+          }),
+        );
+      };
+      if (Number(request.headers['content-length'] ?? 0) > limit) return tooLarge();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      request.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) return tooLarge();
+        chunks.push(chunk);
+      });
+      request.on('end', () => {
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          try {
+            for (const extension of extensions) {
+              if (await extension(request, response, url, body)) return;
+            }
+            writeResult(response, await dispatch(loadHandler, request, body, url));
+          } catch (error) {
+            logger.error('local server failure', { error });
+            if (!response.headersSent)
+              writeResult(response, json(500, errorBody('INTERNAL_ERROR', 'Internal error')));
+            else response.end();
           }
-          for (const extension of extensions) {
-            if (await extension(request, response, url, body)) return;
-          }
-          writeResult(response, await dispatch(loadHandler, request, body, url));
-        } catch (error) {
-          logger.error('local server failure', { error });
-          if (!response.headersSent)
-            writeResult(response, json(500, errorBody('INTERNAL_ERROR', 'Internal error')));
-          else response.end();
-        }
-      })();
-    });
-  });
-  // Node answers an over-long request line or header block (its 16 KiB limit) with an empty 431 on its
-  // own; answer it in the common error body instead, as every other refusal is.
+        })();
+      });
+    },
+  );
+  // Node answers an over-long request line or header block (its 16 KiB limit) with an empty 431, and a
+  // request past its timeouts with an empty 408, on its own; answer in the common error body instead.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return void socket.destroy();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const [status, reason, code, message] = tooLarge
-      ? ([
-          431,
-          'Request Header Fields Too Large',
-          'HEADERS_TOO_LARGE',
-          'The URL and headers exceed 16 KiB',
-        ] as const)
-      : ([400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'] as const);
+    const [status, reason, code, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ([
+            431,
+            'Request Header Fields Too Large',
+            'HEADERS_TOO_LARGE',
+            'The URL and headers exceed 16 KiB',
+          ] as const)
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ([
+              408,
+              'Request Timeout',
+              'INVALID_REQUEST',
+              `The request was not received in time (headers within ${timeouts.headersTimeoutMs / 1000} s, ` +
+                `all of it within ${timeouts.requestTimeoutMs / 1000} s)`,
+            ] as const)
+          : ([400, 'Bad Request', 'INVALID_REQUEST', 'Malformed HTTP request'] as const);
     const body = JSON.stringify(errorBody(code, message));
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -206,8 +246,8 @@ export function createLocalServer(
     );
   });
   // Outlive clients' idle keep-alive sockets (undici drops them after 4 s), as API Gateway does, so a
-  // client never reuses a socket the server is closing at that very moment.
+  // client never reuses a socket the server is closing at that very moment. (The headers timeout runs
+  // from a request's first byte, not over an idle keep-alive socket.)
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   return server;
 }

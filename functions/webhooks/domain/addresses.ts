@@ -26,6 +26,7 @@ const METADATA = [
   '169.254.170.2/32', // ECS task metadata
   '100.100.100.200/32', // Alibaba Cloud
   '192.0.0.192/32', // Oracle Cloud
+  '168.63.129.16/32', // Azure WireServer (host agent, DNS, health probes)
   'fd00:ec2::254/128', // AWS over IPv6
 ].map(cidr);
 

@@ -3,7 +3,14 @@ import * as z from 'zod/mini';
 import { isIpLiteral, classifyAddress } from './addresses';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
-import { documentedUrl, normalizeUrl, rawUrlProblem, withMeta } from '../../platform/urls';
+import {
+  documentedUrl,
+  hostName,
+  hostProblem,
+  normalizeUrl,
+  rawUrlProblem,
+  withMeta,
+} from '../../platform/urls';
 import { VALID_FILTERS, filterProblem } from './filters';
 
 export const LIMITS = {
@@ -31,7 +38,9 @@ export function endpointUrlProblem(raw: string, options: { loopbackAllowed: bool
   } catch {
     return 'must be an absolute URL';
   }
-  const host = url.hostname.toLowerCase();
+  const host = hostName(url.hostname.toLowerCase());
+  const notDns = hostProblem(url.hostname);
+  if (notDns) return notDns;
   if (url.protocol === 'http:') {
     if (!options.loopbackAllowed) return 'must use https';
     if (!LOOPBACK_HOSTS.has(host))

@@ -46,6 +46,11 @@ export class ConnectFlowRepository {
     await this.table.put({ ...linkKey(hash), ...link }, { itemExists: false });
   }
 
+  /** A link replaced by a newer one (a reissue) stops existing. */
+  async deleteLink(hash: string): Promise<void> {
+    await this.table.delete(linkKey(hash));
+  }
+
   getLink(hash: string): Promise<LinkItem | undefined> {
     return this.table.get<LinkItem>(linkKey(hash));
   }

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createLocalDeps } from '../functions/compose/local';
-import { LocalDataError } from '../functions/adapters/local/local-data-error';
+import { LocalDataError } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
 import { ensureDevCredentials } from '../functions/dev-runtime/identity/bootstrap';
 import { createLocalServer } from '../functions/dev-runtime/server/server';

@@ -22,6 +22,8 @@ import { runPurgeTask } from '../connectors';
 
 /** The in-process queue: the local runtime attaches the worker table's consumers to it. */
 export { LocalQueue };
+/** A local data file that cannot be used as it is (the local runtime refuses to start, naming it). */
+export { LocalDataError, parseDataFile } from '../adapters/local/local-data-error';
 
 export interface LocalDeps extends Deps {
   queues: Record<QueueName, LocalQueue>;

@@ -15,7 +15,7 @@ import type { Deps } from '../../platform/ports';
 import { PERMISSIONS } from '../../platform/permissions';
 import type { DevConsoleIdentityProvider } from './dev-console-idp';
 import { loadDevConsoleIdentityProvider, mintConsoleSession } from './dev-console-idp';
-import { parseDataFile } from '../../adapters/local/local-data-error';
+import { parseDataFile } from '../../compose/local';
 
 export interface DevCredentials {
   baseUrl: string;

@@ -12,7 +12,7 @@ import {
   DEV_CONSOLE_JWKS_PATH,
 } from '../../platform/console-sessions';
 import type { Extension } from '../server/server';
-import { LocalDataError, parseDataFile } from '../../adapters/local/local-data-error';
+import { LocalDataError, parseDataFile } from '../../compose/local';
 
 const ALGORITHM = 'ES256';
 const FILE = 'console-idp.json';

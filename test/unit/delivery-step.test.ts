@@ -144,6 +144,7 @@ describe('an attempt made', () => {
         set: {
           attemptCount: 1,
           lastAttemptAt: NOW - 20,
+          lastLatencyMs: 20,
           updatedAt: NOW,
           lastStatusCode: 204,
           status: 'delivered',
@@ -164,6 +165,7 @@ describe('an attempt made', () => {
         set: {
           attemptCount: 1,
           lastAttemptAt: NOW - 20,
+          lastLatencyMs: 20,
           updatedAt: NOW,
           lastStatusCode: 410,
           lastError: 'http_status: HTTP 410',
@@ -185,6 +187,7 @@ describe('an attempt made', () => {
         set: {
           attemptCount: 1,
           lastAttemptAt: NOW - 20,
+          lastLatencyMs: 20,
           updatedAt: NOW,
           lastError: 'timeout: no answer',
           status: 'retrying',
@@ -205,6 +208,7 @@ describe('an attempt made', () => {
         set: {
           attemptCount: 2,
           lastAttemptAt: NOW - 20,
+          lastLatencyMs: 20,
           updatedAt: NOW,
           lastStatusCode: 503,
           status: 'retrying',
@@ -225,6 +229,7 @@ describe('an attempt made', () => {
         set: {
           attemptCount: MAX_ATTEMPTS,
           lastAttemptAt: NOW - 20,
+          lastLatencyMs: 20,
           updatedAt: NOW,
           lastStatusCode: 500,
           status: 'failed',
@@ -245,6 +250,7 @@ describe('an attempt made', () => {
         set: {
           attemptCount: MAX_ATTEMPTS + 1,
           lastAttemptAt: NOW - 20,
+          lastLatencyMs: 20,
           updatedAt: NOW,
           lastStatusCode: 500,
           status: 'retrying',

@@ -341,11 +341,11 @@ describe('events through the local server', () => {
     expect(await list(`since=${encodeURIComponent(start)}`)).toHaveLength(2);
     expect(await list(`until=${encodeURIComponent(start)}`)).toHaveLength(0);
     expect(await list('eventType=matter.created&eventId=' + updated.id)).toHaveLength(0);
-    for (const bad of [
-      'eventId=nope',
-      'since=yesterday',
-      `since=${encodeURIComponent(new Date().toISOString())}&until=${encodeURIComponent(start)}`,
-    ]) {
+    // A window whose until is not after its since is empty, not an error (the document can't say it).
+    expect(
+      await list(`since=${encodeURIComponent(new Date().toISOString())}&until=${encodeURIComponent(start)}`),
+    ).toHaveLength(0);
+    for (const bad of ['eventId=nope', 'since=yesterday']) {
       const response = await call(`/webhooks/v1/endpoints/${endpoint.id}/deliveries?${bad}`);
       expect({ bad, status: response.status }).toEqual({ bad, status: 400 });
     }

@@ -3,7 +3,6 @@
 // within a timeout, and classify the result the way the spec does: 2xx delivered; 408, 429, 5xx, network
 // error, timeout retried; else failed.
 import type { LookupAddress } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -16,6 +15,7 @@ export type { AttemptOutcome, ErrorKind } from '../domain/attempt';
 import { addressAllowed, bareAddress } from '../domain/addresses';
 import type { DeliveryPool, PinnedRequest } from './pool';
 import { BlockedAddressError, pinOf, pinnedLookup, sharedPool } from './pool';
+import { systemResolve } from './resolve';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 export const RESPONSE_BODY_LIMIT = 16 * 1024;
@@ -47,13 +47,6 @@ export interface SendOptions {
   /** The connection pool; the process-wide one unless a test brings its own. */
   pool?: DeliveryPool;
 }
-
-const systemResolve = (hostname: string): Promise<LookupAddress[]> =>
-  new Promise((resolve, reject) =>
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    ),
-  );
 
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (!value) return undefined;

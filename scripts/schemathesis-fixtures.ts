@@ -165,7 +165,23 @@ function dictionary(name: string, values: string[]): void {
   writeFileSync(join(dataDir!, `${name}.dict`), values.map((v) => JSON.stringify(v)).join('\n') + '\n');
 }
 
+/** Every container the healthy connection's account has (the provider's real ids, for link sources and export destinations). */
+async function containers(): Promise<string[]> {
+  const ids: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = (await call(
+      'GET',
+      `/connectors/v1/connections/${healthyConnection}/sources?limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+    )) as { data: { id: string }[]; next_page_token?: string | null };
+    ids.push(...page.data.map((source) => source.id));
+    token = page.next_page_token ?? undefined;
+  } while (token && ids.length < 500);
+  return ids;
+}
+
 const ONE_SHOT = 25;
+dictionary('containers', await containers());
 dictionary('deletable-endpoints', await Promise.all(Array.from({ length: ONE_SHOT }, endpoint)));
 dictionary('deletable-links', await deletableLinks(ONE_SHOT));
 dictionary(

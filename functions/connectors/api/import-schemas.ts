@@ -34,7 +34,14 @@ export const linkIdPath = z.object({
 export const sourcesQuery = z.object({
   parent: z.optional(providerId),
   limit: paginationQuery.shape.limit,
-  page_token: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(2048))),
+  // Page tokens are printable ASCII (ours wrap the provider's): a bound on the URL a valid query can make.
+  page_token: z.optional(
+    z
+      .string()
+      .check(z.minLength(1))
+      .check(z.maxLength(2048))
+      .check(z.regex(/^[\x21-\x7e]+$/, 'page_token must be a next_page_token this API returned')),
+  ),
 });
 
 export const createLinkBody = z.strictObject({

@@ -2,6 +2,7 @@
 // cold start and X-Ray trace id on every line) without its ~20 KB in every bundle (issue 27), with our
 // redaction as the JSON replacer: secrets are redacted by field name and, as a second net, by value
 // shape, whatever a call site passes.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
 import { getOptionalStringFromEnv } from './config';
 
@@ -98,9 +99,21 @@ const levelOf = (name: string | undefined): Level => {
   return level && level in RANK ? (level as Level) : 'info';
 };
 
-/** The Lambda invocation's fields, as Powertools names them; the first invocation is the cold start. */
+/** The Lambda invocation's fields, as Powertools names them; a function's first invocation is its cold start. */
 let invocation: Record<string, unknown> = {};
-let coldStart = true;
+const started = new Set<string>();
+
+/**
+ * One invocation's own context, where several run at once in one process (the development runtimes run
+ * every function in one Node process): lines carry the fields of the invocation they belong to. On
+ * Lambda (one invocation at a time per process) there is no scope and the module's fields are used.
+ */
+const scoped = new AsyncLocalStorage<{ fields: Record<string, unknown> }>();
+
+/** Runs `invoke` (one invocation of a handler) with a log context of its own. */
+export function inInvocationScope<T>(invoke: () => T): T {
+  return scoped.run({ fields: {} }, invoke);
+}
 
 /** Where lines go: a minimum level; the Lambda context (set per invocation) is shared by all sinks. */
 export class LogSink {
@@ -108,14 +121,17 @@ export class LogSink {
 
   /** The invocation's context on every line from now on (the HTTP and SQS stacks call it). */
   addContext(context: Context): void {
-    invocation = {
-      cold_start: coldStart,
+    const fields = {
+      cold_start: !started.has(context.functionName),
       function_arn: context.invokedFunctionArn,
       function_memory_size: Number(context.memoryLimitInMB),
       function_name: context.functionName,
       function_request_id: context.awsRequestId,
     };
-    coldStart = false;
+    started.add(context.functionName);
+    const scope = scoped.getStore();
+    if (scope) scope.fields = fields;
+    else invocation = fields;
   }
 
   write(level: Level, message: string, fields: Record<string, unknown>): void {
@@ -126,7 +142,7 @@ export class LogSink {
       message,
       timestamp: new Date().toISOString(),
       service: SERVICE_NAME,
-      ...invocation,
+      ...(scoped.getStore()?.fields ?? invocation),
       ...(trace ? { xray_trace_id: trace } : {}),
       ...fields,
     };

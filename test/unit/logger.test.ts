@@ -1,6 +1,13 @@
 import type { Context } from 'aws-lambda';
 import { jest } from '@jest/globals';
-import { LogSink, Logger, redact, redactString, redactingReplacer } from '../../functions/platform/logger';
+import {
+  LogSink,
+  Logger,
+  inInvocationScope,
+  redact,
+  redactString,
+  redactingReplacer,
+} from '../../functions/platform/logger';
 
 describe('log redaction', () => {
   it('redacts secret fields at any depth, case-insensitively', () => {
@@ -99,6 +106,35 @@ describe('log lines', () => {
       function_request_id: 'req-2',
       error: { name: 'Error', message: 'boom Bearer [REDACTED]' },
     });
+  });
+
+  it('gives each of several invocations running at once in one process its own context (the development runtimes)', async () => {
+    const sink = new LogSink('info');
+    const log = new Logger({}, sink);
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const invoke = (name: string) =>
+      inInvocationScope(async () => {
+        sink.addContext({
+          invokedFunctionArn: `arn:aws:lambda:local:0:function:${name}`,
+          memoryLimitInMB: '512',
+          functionName: name,
+          awsRequestId: `req-${name}`,
+        } as Context);
+        await tick();
+        log.info(`from ${name}`);
+        await tick();
+        log.info(`again from ${name}`);
+      });
+    await Promise.all([invoke('fanOut'), invoke('deliver'), invoke('listSources')]);
+    expect(lines).toHaveLength(6);
+    for (const { record } of lines) {
+      const name = String(record.message).split(' ').pop();
+      expect(record).toMatchObject({
+        function_name: name,
+        function_request_id: `req-${name}`,
+        cold_start: true,
+      });
+    }
   });
 
   it('keeps the line when a field cannot be serialised', () => {

@@ -5,6 +5,7 @@
 // Lambda fails it (the caller sees an error; the handler's promise is abandoned, not awaited).
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { inInvocationScope } from '../../platform/logger';
 import type { Deps } from '../../platform/ports';
 
 export type Invocable = (event: unknown, context: Context) => Promise<unknown>;
@@ -67,7 +68,8 @@ export async function invokeFunction(
     );
   });
   try {
-    return await Promise.race([handler(event, lambdaContext(fn.id, fn.timeoutSeconds * 1000)), timedOut]);
+    const context = lambdaContext(fn.id, fn.timeoutSeconds * 1000);
+    return await Promise.race([inInvocationScope(() => handler(event, context)), timedOut]);
   } finally {
     clearTimeout(timer);
   }

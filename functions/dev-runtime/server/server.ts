@@ -11,7 +11,7 @@ import { ROUTES, API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../../routes';
 import type { Deps } from '../../platform/ports';
 import type { RouteDefinition } from '../../platform/route-types';
 import { WWW_AUTHENTICATE, errorBody } from '../../platform/errors';
-import { logger } from '../../platform/logger';
+import { inInvocationScope, logger } from '../../platform/logger';
 import { MAX_BODY_BYTES } from '../../platform/http';
 import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
 
@@ -110,7 +110,7 @@ async function authorize(
     );
   const run = (await loadHandler(handler)) as unknown as Authorizer;
   try {
-    const result = await run(toAuthorizerEvent(event));
+    const result = await inInvocationScope(() => run(toAuthorizerEvent(event)));
     event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
     return undefined;
   } catch (error) {
@@ -158,7 +158,8 @@ async function dispatch(
     if (refused) return refused;
   }
   const handler = await loadHandler(route.handler);
-  return handler(event, lambdaContext(route.id, (route.timeoutSeconds ?? 10) * 1000));
+  const context = lambdaContext(route.id, (route.timeoutSeconds ?? 10) * 1000);
+  return inInvocationScope(() => handler(event, context));
 }
 
 /** `load`: the runtime's handler loader, so routes and workers share one "container" per module. */

@@ -33,7 +33,12 @@ interface SandboxFile {
 }
 
 beforeAll(async () => {
-  server = await startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
+  server = await startLocalServer({
+    LOCAL_SYNC_SWEEP_INTERVAL_MS: '0',
+    LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0',
+    // The sandbox refuses (413) an upload over 64 KiB: a provider refusing one document of an export.
+    SANDBOX_MAX_UPLOAD_BYTES: String(64 * 1024),
+  });
   call = api(server);
 });
 
@@ -144,6 +149,13 @@ beforeAll(async () => {
   await putSourceFile('a.txt', 'document a');
   await putSourceFile('back\\slash.txt', 'a name no destination can hold as one file name');
   await putSourceFile('b.txt', 'document b');
+  await sandbox('/__sandbox/files', {
+    provider: 'practice',
+    account_id: SOURCE,
+    container_id: matter,
+    name: 'too-large-for-the-destination.bin',
+    size: 100 * 1024,
+  });
   linkId = (
     await json<{ id: string }>(`/connectors/v1/connections/${source}/links`, {
       method: 'POST',
@@ -231,13 +243,18 @@ describe('an export into a folder that holds a file of the same name', () => {
   });
 });
 
-describe('an export with a document the destination refuses', () => {
-  it('uploads the documents before and after it, fails it alone with its reason, and counts what happened', async () => {
-    const job = await exportNames(['a.txt', 'back\\slash.txt', 'b.txt']);
+describe('an export with documents the destination refuses', () => {
+  it('uploads the documents before and after each, fails them alone with their reasons, and counts what happened', async () => {
+    const job = await exportNames(['a.txt', 'too-large-for-the-destination.bin', 'back\\slash.txt', 'b.txt']);
     expect(job).toMatchObject({
       status: 'succeeded',
-      counts: { requested: 3, exported: 2, unchanged: 0, skipped: 0, failed: 1 },
+      counts: { requested: 4, exported: 2, unchanged: 0, skipped: 0, failed: 2 },
       failures: [
+        {
+          document_id: documentOf.get('too-large-for-the-destination.bin'),
+          reason: 'provider_refused',
+          message: expect.stringContaining('413'),
+        },
         {
           document_id: documentOf.get('back\\slash.txt'),
           reason: 'invalid_name',
@@ -248,7 +265,7 @@ describe('an export with a document the destination refuses', () => {
     const files = await destinationFiles();
     expect(files.find((f) => f.name === 'a.txt')!.sha256).toBe(sha('document a'));
     expect(files.find((f) => f.name === 'b.txt')!.sha256).toBe(sha('document b'));
-    expect(files.some((f) => f.name.includes('slash'))).toBe(false);
+    expect(files.some((f) => f.name.includes('slash') || f.name.startsWith('too-large'))).toBe(false);
     const { counts } = job;
     expect(counts.exported! + counts.unchanged! + counts.skipped! + counts.failed!).toBe(counts.requested);
   });

@@ -231,6 +231,48 @@ describe('Dropbox client against the fake', () => {
     expect(Buffer.concat(chunks).equals(content)).toBe(true);
   });
 
+  it('resumes a session chunk after a lost answer (incorrect_offset says it arrived) and after a failed send', async () => {
+    const client = api({ singleUploadMax: 64 * KiB, chunkBytes: 32 * KiB });
+    const content = Buffer.alloc(100 * KiB + 7);
+    for (let i = 0; i < content.length; i++) content[i] = i % 253;
+    const realFetch = globalThis.fetch;
+    const appends: number[] = [];
+    globalThis.fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith('/upload_session/append_v2')) {
+        const arg = JSON.parse(new Headers(init?.headers).get('dropbox-api-arg')!) as {
+          cursor: { offset: number };
+        };
+        appends.push(arg.cursor.offset);
+        // The first chunk arrives but its answer is lost; the second fails before it is sent.
+        if (appends.length === 1) {
+          await (await realFetch(input, init)).arrayBuffer();
+          throw new TypeError('fetch failed');
+        }
+        if (appends.length === 3) throw new TypeError('fetch failed');
+      }
+      return realFetch(input, init);
+    };
+    try {
+      const out = await client.upload('tok-full', '/', {
+        name: 'Resumed.bin',
+        contentType: 'application/octet-stream',
+        size: content.length,
+        body: Readable.from([content]),
+        idempotencyKey: 'k',
+      });
+      expect(out.id).toBe('/resumed.bin');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    // 0 (arrived, answer lost), 0 again (incorrect_offset: 32 KiB held), 32 KiB (failed), 32 KiB, 64 KiB.
+    expect(appends).toEqual([0, 0, 32 * KiB, 32 * KiB, 64 * KiB]);
+    const back = await client.download('tok-full', '/resumed.bin');
+    const chunks: Buffer[] = [];
+    for await (const chunk of back.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(content)).toBe(true);
+  });
+
   it('reads Dropbox errors as the statuses the service acts on', async () => {
     const client = api();
     // Missing scope is a 401 at Dropbox, but no refresh can fix it: 403 insufficient_scope.

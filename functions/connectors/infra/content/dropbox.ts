@@ -35,6 +35,8 @@ export const DROPBOX_ROOT = '/';
 export const DROPBOX_SINGLE_UPLOAD_MAX = 150 * 1024 * 1024;
 /** Session chunks: a multiple of 4 MiB (what Dropbox asks of session chunks), read one at a time. */
 export const DROPBOX_CHUNK_BYTES = 16 * 1024 * 1024;
+/** Tries of one session chunk (the first and its resumptions after a lost answer or a 5xx). */
+const APPEND_ATTEMPTS = 3;
 
 interface FileMetadata {
   '.tag'?: 'file';
@@ -185,6 +187,7 @@ export class DropboxApi implements ContentApi {
     path: string,
     argument: unknown,
     body?: { data: Readable | Buffer; length: number },
+    readError: (status: number, body: unknown) => ErrorReading = readDropboxError,
   ): Promise<Response> {
     return send({
       operation,
@@ -197,7 +200,7 @@ export class DropboxApi implements ContentApi {
         Accept: '*/*',
       },
       ...(body ? { body: body.data, length: body.length } : {}),
-      readError: readDropboxError,
+      readError,
     });
   }
 
@@ -348,6 +351,40 @@ export class DropboxApi implements ContentApi {
     return { id: out.path_lower ?? out.id, name: out.name, version: out.rev };
   }
 
+  /**
+   * One append_v2 of a session, resumed within the attempt: a chunk that got no answer or a 5xx is sent
+   * again, and Dropbox's `incorrect_offset` answer (`correct_offset`: what the session holds) says how
+   * much of it arrived, so only the rest goes (none when only the answer was lost). The new offset.
+   */
+  private async append(token: string, session: string, offset: number, chunk: Buffer): Promise<number> {
+    let sent = 0;
+    for (let attempt = 1; ; attempt++) {
+      let correct: number | undefined;
+      try {
+        await this.content(
+          'upload session append',
+          token,
+          'files/upload_session/append_v2',
+          { cursor: { session_id: session, offset: offset + sent }, close: false },
+          { data: chunk.subarray(sent), length: chunk.length - sent },
+          (status, body) => {
+            const at = (body as { error?: { correct_offset?: unknown } } | null)?.error?.correct_offset;
+            if (typeof at === 'number') correct = at;
+            return readDropboxError(status, body);
+          },
+        );
+        return offset + chunk.length;
+      } catch (error) {
+        if (!(error instanceof ProviderApiError) || attempt >= APPEND_ATTEMPTS) throw error;
+        if (error.providerError === 'incorrect_offset' && correct !== undefined) {
+          if (correct < offset || correct > offset + chunk.length) throw error;
+          sent = correct - offset;
+          if (sent === chunk.length) return offset + chunk.length; // the bytes arrived, the answer did not
+        } else if (error.status !== undefined && error.status < 500) throw error;
+      }
+    }
+  }
+
   /** start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. */
   private async session(token: string, file: Upload, commit: Record<string, unknown>): Promise<Response> {
     const started = (await (
@@ -365,16 +402,7 @@ export class DropboxApi implements ContentApi {
     let offset = 0;
     let held: Buffer | undefined;
     for await (const piece of pieces(file.body, this.chunkBytes)) {
-      if (held) {
-        await this.content(
-          'upload session append',
-          token,
-          'files/upload_session/append_v2',
-          { cursor: { session_id: started.session_id, offset }, close: false },
-          { data: held, length: held.length },
-        );
-        offset += held.length;
-      }
+      if (held) offset = await this.append(token, started.session_id, offset, held);
       held = piece;
     }
     const last = held ?? Buffer.alloc(0);

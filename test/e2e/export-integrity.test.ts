@@ -270,3 +270,75 @@ describe('an export with documents the destination refuses', () => {
     expect(counts.exported! + counts.unchanged! + counts.skipped! + counts.failed!).toBe(counts.requested);
   });
 });
+
+describe('an export of documents whose names would change the URL', () => {
+  it('refuses `..`, `.`, `a/b` and CR/LF names per document; no request reaches another URL', async () => {
+    // Google Drive holds such names (its files are addressed by id): they come in through an import.
+    const gdrive = await connectThroughSandbox(call, {
+      provider: 'google_drive',
+      account: 'acct-export-names',
+      scopeTier: 'import_export',
+    });
+    const { accessTokens } = await sandbox<{ accessTokens: string[] }>('/__sandbox/issued');
+    const token = accessTokens.at(-1)!; // this connection's, issued last
+    const myDrive = (
+      await json<{ data: { id: string; name: string; kind: string }[] }>(
+        `/connectors/v1/connections/${gdrive.connectionId}/sources`,
+      )
+    ).data.find((s) => s.kind === 'container')!;
+    const children = await json<{ data: { id: string; name: string; kind: string }[] }>(
+      `/connectors/v1/connections/${gdrive.connectionId}/sources?parent=${encodeURIComponent(myDrive.id)}`,
+    );
+    const gFolder = children.data.find((s) => s.kind === 'container')!;
+    const names = ['..', '.', 'a/b.txt', 'cr\r\nlf.txt', 'fine.txt'];
+    for (const name of names) {
+      const boundary = 'ces-e2e';
+      const body = Buffer.from(
+        `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify({ name, parents: [gFolder.id], mimeType: 'text/plain' })}\r\n` +
+          `--${boundary}\r\nContent-Type: text/plain\r\n\r\ncontent of ${JSON.stringify(name)}\r\n--${boundary}--\r\n`,
+      );
+      const made = await fetch(`${sandboxUrl}/google/upload/drive/v3/files?uploadType=multipart`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': `multipart/related; boundary=${boundary}`,
+        },
+        body,
+      });
+      expect(made.status).toBe(200);
+    }
+    const link = await json<{ id: string }>(`/connectors/v1/connections/${gdrive.connectionId}/links`, {
+      method: 'POST',
+      body: JSON.stringify({ vault_id: VAULT, source: { id: gFolder.id } }),
+      expect: 201,
+    });
+    const started = await json<{ id: string }>(`/connectors/v1/links/${link.id}/runs`, {
+      method: 'POST',
+      expect: 202,
+    });
+    expect((await settled(started.id)).status).toBe('succeeded');
+    const documents = (
+      await json<{ data: { document_id: string; source: { name: string } }[] }>(
+        `/connectors/v1/links/${link.id}/documents?limit=200`,
+      )
+    ).data;
+    const idOf = (name: string) => documents.find((d) => d.source.name === name)!.document_id;
+
+    const before = await destinationFiles();
+    const exported = await json<{ id: string }>(`/connectors/v1/connections/${destination}/exports`, {
+      method: 'POST',
+      body: JSON.stringify({ vault_id: VAULT, document_ids: names.map(idOf), destination: { id: folder } }),
+      expect: 202,
+    });
+    const job = await settled(exported.id);
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      counts: { requested: 5, exported: 1, failed: 4 },
+      failures: names.slice(0, 4).map((name) => ({ document_id: idOf(name), reason: 'invalid_name' })),
+    });
+    const after = await destinationFiles();
+    // The folder's own files are as they were; only fine.txt is new.
+    expect(after.filter((f) => f.name !== 'fine.txt')).toEqual(before);
+    expect(after.find((f) => f.name === 'fine.txt')!.sha256).toBe(sha('content of "fine.txt"'));
+  });
+});

@@ -111,8 +111,9 @@ export class DriveApi implements ContentApi {
       token,
       url: this.url(`/folders/${pathSegment(container, 'find file')}/children`, { name, limit: 1 }),
     });
-    const found = out.entries.find((e) => e.type === 'file');
-    return found && { id: found.id, name: found.name, version: String(found.version ?? '') };
+    // A folder of that name holds it too (an upload there is refused): the export takes another name.
+    const found = out.entries[0];
+    return found && { id: found.id, name: found.name, version: String(found.version ?? found.type) };
   }
 
   /**

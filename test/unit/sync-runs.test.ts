@@ -473,6 +473,57 @@ describe('an export', () => {
     expect(await job(again.id)).toMatchObject({ counts: { exported: 0, unchanged: ids.length } });
   });
 
+  it('keeps the counts of the documents done when the export stops after them (the grant revoked)', async () => {
+    const { linkId } = await linked('acct-unit-export-stop');
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect((await job(run.id)).status).toBe('succeeded');
+    const ids = (await documents(linkId)).map((d) => d.document_id).slice(0, 3);
+    expect(ids).toHaveLength(3);
+    const target = await connectInProcess(deps, config, {
+      organizationId: ORG,
+      account: 'acct-unit-export-stop-dst',
+      provider: 'drive',
+      baseUrl: BASE_URL,
+    });
+    const folder = (await browseSources(deps, config, ORG, target, { limit: 50 }, log)).data.find(
+      (s) => s.kind === 'container',
+    )!;
+    const exported = await startExport(
+      deps,
+      config,
+      ORG,
+      target,
+      { vault_id: VAULT, document_ids: ids, destination: { id: folder.id } },
+      log,
+    );
+    // The user removes the app at the provider right after the first upload lands.
+    const realFetch = globalThis.fetch;
+    let revoked = false;
+    globalThis.fetch = async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!revoked && init?.method === 'PUT' && String(input).includes('/files/') && response.ok) {
+        revoked = true;
+        await sandboxPost('/__sandbox/revoke-grants', {
+          provider: 'drive',
+          account_id: 'acct-unit-export-stop-dst',
+        });
+      }
+      return response;
+    };
+    try {
+      await drive();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(revoked).toBe(true);
+    expect(await job(exported.id)).toMatchObject({
+      status: 'failed',
+      reason: 'reauth_required',
+      counts: { requested: 3, exported: 1, unchanged: 0, skipped: 0, failed: 0 },
+    });
+  });
+
   it('refuses an export when the grant lacks the upload scope', async () => {
     // A deployment whose tier does not ask for files.write: the grant cannot upload.
     const readOnly = await connectInProcess(deps, config, {

@@ -226,12 +226,13 @@ describe('a connection at work in the console', () => {
     await exporting.getByLabel('Destination connection').selectOption(driveId);
     const picker = exporting.getByRole('group', { name: 'Destination container' });
     await picker.getByRole('button', { name: 'Choose Templates' }).click();
+    await exporting.getByLabel('When a file of the same name is there').selectOption('rename');
     await expectAccessible(page, 'export form');
     await exporting.getByRole('button', { name: 'Export selected documents' }).click();
     const job = exporting.locator('.job');
     await job.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     await expect(job.getByTestId('job-counts').textContent()).resolves.toBe(
-      'requested 2 · exported 2 · unchanged 0 · failed 0',
+      'requested 2 · exported 2 · unchanged 0 · skipped 0 · failed 0',
     );
 
     const templates = (await sources(driveId)).find((s) => s.name === 'Templates')!;

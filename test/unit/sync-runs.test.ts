@@ -21,10 +21,10 @@ import {
   TRANSIENT_ATTEMPTS,
   backoffSeconds,
   classifyApiStatus,
-  disambiguatedName,
   hopDelaySeconds,
   importedObjectId,
 } from '../../functions/connectors/domain/sync-policy';
+import { numberedName } from '../../functions/connectors/domain/export-conflict';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
@@ -459,10 +459,7 @@ describe('an export', () => {
     ).json()) as { files: { name: string }[] };
     const names = listing.files.map((f) => f.name);
     expect(names).toEqual(
-      expect.arrayContaining([
-        imported[0]!.source.name,
-        disambiguatedName(imported[0]!.source.name, 'doc_namesake'),
-      ]),
+      expect.arrayContaining([imported[0]!.source.name, numberedName(imported[0]!.source.name, 2)]),
     );
     const again = await startExport(
       deps,
@@ -474,6 +471,57 @@ describe('an export', () => {
     );
     await drive();
     expect(await job(again.id)).toMatchObject({ counts: { exported: 0, unchanged: ids.length } });
+  });
+
+  it('keeps the counts of the documents done when the export stops after them (the grant revoked)', async () => {
+    const { linkId } = await linked('acct-unit-export-stop');
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect((await job(run.id)).status).toBe('succeeded');
+    const ids = (await documents(linkId)).map((d) => d.document_id).slice(0, 3);
+    expect(ids).toHaveLength(3);
+    const target = await connectInProcess(deps, config, {
+      organizationId: ORG,
+      account: 'acct-unit-export-stop-dst',
+      provider: 'drive',
+      baseUrl: BASE_URL,
+    });
+    const folder = (await browseSources(deps, config, ORG, target, { limit: 50 }, log)).data.find(
+      (s) => s.kind === 'container',
+    )!;
+    const exported = await startExport(
+      deps,
+      config,
+      ORG,
+      target,
+      { vault_id: VAULT, document_ids: ids, destination: { id: folder.id } },
+      log,
+    );
+    // The user removes the app at the provider right after the first upload lands.
+    const realFetch = globalThis.fetch;
+    let revoked = false;
+    globalThis.fetch = async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!revoked && init?.method === 'PUT' && String(input).includes('/files/') && response.ok) {
+        revoked = true;
+        await sandboxPost('/__sandbox/revoke-grants', {
+          provider: 'drive',
+          account_id: 'acct-unit-export-stop-dst',
+        });
+      }
+      return response;
+    };
+    try {
+      await drive();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(revoked).toBe(true);
+    expect(await job(exported.id)).toMatchObject({
+      status: 'failed',
+      reason: 'reauth_required',
+      counts: { requested: 3, exported: 1, unchanged: 0, skipped: 0, failed: 0 },
+    });
   });
 
   it('refuses an export when the grant lacks the upload scope', async () => {
@@ -511,12 +559,6 @@ describe('sync policy', () => {
     expect(hopDelaySeconds(10_000 + 3_600_000, 10_000)).toBe(900);
     expect(hopDelaySeconds(10_000 + 2_500, 10_000)).toBe(3);
     expect(hopDelaySeconds(5_000, 10_000)).toBe(0);
-  });
-
-  it('names a second document of a taken file name after its id, keeping the extension', () => {
-    expect(disambiguatedName('Brief.pdf', 'doc_abc')).toBe('Brief (doc_abc).pdf');
-    expect(disambiguatedName('README', 'doc_abc')).toBe('README (doc_abc)');
-    expect(disambiguatedName('.env', 'doc_abc')).toBe('.env (doc_abc)');
   });
 
   it('reads provider answers: 5xx and no answer pass, 401 needs the user, 403 and 404 end the run', () => {

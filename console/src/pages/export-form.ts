@@ -16,6 +16,14 @@ export interface ExportForm {
   selectionChanged(count: number): void;
 }
 
+/** The export's conflict policies, as the API names them; a user's file is never replaced. */
+const CONFLICT_CHOICES: [string, string][] = [
+  ['rename', 'Keep both: ours as "name (2).ext"'],
+  ['skip', 'Skip the document'],
+  ['fail', 'Fail the document'],
+  ['replace', 'Replace it only if this service exported it'],
+];
+
 /** How many connections the destination list offers (the API's largest page). */
 const DESTINATION_LIMIT = 200;
 
@@ -23,6 +31,11 @@ export function exportForm(link: ImportLink, from: Connection, selectedIds: () =
   const prefix = `export-${link.id}`;
   const count = h('p', { class: 'help', 'aria-live': 'polite' }, 'No document selected.');
   const destination = h('select', { id: `${prefix}-connection` });
+  const conflict = h(
+    'select',
+    { id: `${prefix}-conflict` },
+    ...CONFLICT_CHOICES.map(([value, label]) => h('option', { value }, label)),
+  );
   const pickerSlot = h('div', {});
   const result = h('div', {});
   let picker: SourcePicker | undefined;
@@ -43,6 +56,8 @@ export function exportForm(link: ImportLink, from: Connection, selectedIds: () =
     h('label', { for: `${prefix}-connection` }, 'Destination connection'),
     destination,
     h('fieldset', {}, h('legend', {}, 'Destination container'), pickerSlot),
+    h('label', { for: `${prefix}-conflict` }, 'When a file of the same name is there'),
+    conflict,
     h('button', { type: 'submit' }, 'Export selected documents'),
     result,
   );
@@ -62,7 +77,12 @@ export function exportForm(link: ImportLink, from: Connection, selectedIds: () =
     }
     void startExport(
       destination.value,
-      { vault_id: link.vault_id, document_ids: ids, destination: { id: target!.id } },
+      {
+        vault_id: link.vault_id,
+        document_ids: ids,
+        destination: { id: target!.id },
+        conflict: conflict.value,
+      },
       result,
     );
   });
@@ -94,7 +114,7 @@ async function fillDestinations(select: HTMLSelectElement, from: Connection): Pr
 
 async function startExport(
   connectionId: string,
-  body: { vault_id: string; document_ids: string[]; destination: { id: string } },
+  body: { vault_id: string; document_ids: string[]; destination: { id: string }; conflict: string },
   result: HTMLElement,
 ): Promise<void> {
   try {

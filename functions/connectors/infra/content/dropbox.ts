@@ -20,9 +20,11 @@ import type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+import { UploadRefusedError, nameProblem } from './api';
 import type { ErrorReading } from './http';
 import { ProviderApiError, send, sendJson, streamBody } from './http';
 
@@ -33,6 +35,8 @@ export const DROPBOX_ROOT = '/';
 export const DROPBOX_SINGLE_UPLOAD_MAX = 150 * 1024 * 1024;
 /** Session chunks: a multiple of 4 MiB (what Dropbox asks of session chunks), read one at a time. */
 export const DROPBOX_CHUNK_BYTES = 16 * 1024 * 1024;
+/** Tries of one session chunk (the first and its resumptions after a lost answer or a 5xx). */
+const APPEND_ATTEMPTS = 3;
 
 interface FileMetadata {
   '.tag'?: 'file';
@@ -113,11 +117,11 @@ const entry = (m: Metadata): SourceEntry | undefined => {
   };
 };
 
-/** A file or folder name Dropbox can hold under its parent without naming another path. */
+/** A file name Dropbox can hold under its parent without naming another path (at most 255 characters). */
 function checkedName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!name || name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name) || name.length > 255)
-    throw new ProviderApiError('upload file', 400, undefined, undefined, 'invalid_name');
+  const problem =
+    nameProblem(name) ?? (name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+  if (problem) throw new UploadRefusedError('invalid_name', problem);
   return name;
 }
 
@@ -183,6 +187,7 @@ export class DropboxApi implements ContentApi {
     path: string,
     argument: unknown,
     body?: { data: Readable | Buffer; length: number },
+    readError: (status: number, body: unknown) => ErrorReading = readDropboxError,
   ): Promise<Response> {
     return send({
       operation,
@@ -195,7 +200,7 @@ export class DropboxApi implements ContentApi {
         Accept: '*/*',
       },
       ...(body ? { body: body.data, length: body.length } : {}),
-      readError: readDropboxError,
+      readError,
     });
   }
 
@@ -294,28 +299,90 @@ export class DropboxApi implements ContentApi {
     };
   }
 
+  /** get_metadata on the path in the folder (Dropbox's names are case-insensitive). */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const path = `${DropboxApi.folderPath(container)}/${checkedName(name)}`;
+    try {
+      const m = await this.rpc<Metadata>('find file', token, 'files/get_metadata', { path });
+      if (m['.tag'] === 'folder') return { id: m.id, name: m.name, version: 'folder' };
+      if (m['.tag'] !== 'file') return undefined;
+      return { id: m.path_lower ?? m.id, name: m.name, version: m.rev };
+    } catch (error) {
+      if (error instanceof ProviderApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
   /**
-   * Uploads in `add` mode with `autorename`: an existing file of the same name is never replaced (a
-   * different file is stored as "name (1).ext"), and the same bytes at the same path are no conflict, so
-   * a retried upload makes no second file. Up to 150 MiB in one call, above in an upload session.
+   * `add` mode without autorename: a name held by other bytes is a conflict (never replaced), the same
+   * bytes at the same path are no conflict, so a retried upload makes no second file. `replace` is
+   * `update` mode with the rev findFile saw: Dropbox replaces only that revision. Up to 150 MiB in one
+   * call, above in an upload session.
    */
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
-    const path = `${container === DROPBOX_ROOT ? '' : container}/${checkedName(file.name)}`;
-    const commit = { path, mode: 'add', autorename: true, mute: true, strict_conflict: false };
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const path = `${DropboxApi.folderPath(container)}/${checkedName(file.name)}`;
+    const mode = file.replace ? { '.tag': 'update', update: file.replace.version } : 'add';
+    const commit = { path, mode, autorename: false, mute: true, strict_conflict: false };
     let response: Response;
-    if (file.size <= this.singleUploadMax) {
-      response = await this.content('upload file', token, 'files/upload', commit, {
-        data: file.body,
-        length: file.size,
-      });
-    } else response = await this.session(token, file, commit);
+    try {
+      if (file.size <= this.singleUploadMax) {
+        response = await this.content('upload file', token, 'files/upload', commit, {
+          data: file.body,
+          length: file.size,
+        });
+      } else response = await this.session(token, file, commit);
+    } catch (error) {
+      if (
+        error instanceof ProviderApiError &&
+        error.status === 409 &&
+        /conflict/.test(error.providerError ?? '')
+      )
+        throw file.replace
+          ? new UploadRefusedError('changed', 'the file changed at Dropbox since it was checked')
+          : new UploadRefusedError('name_taken', 'another file took the name since it was checked');
+      throw error;
+    }
     let out: FileMetadata;
     try {
       out = (await response.json()) as FileMetadata;
     } catch {
       throw new ProviderApiError('upload file', response.status, undefined, undefined, 'invalid_json');
     }
-    return { id: out.path_lower ?? out.id, version: out.rev };
+    return { id: out.path_lower ?? out.id, name: out.name, version: out.rev };
+  }
+
+  /**
+   * One append_v2 of a session, resumed within the attempt: a chunk that got no answer or a 5xx is sent
+   * again, and Dropbox's `incorrect_offset` answer (`correct_offset`: what the session holds) says how
+   * much of it arrived, so only the rest goes (none when only the answer was lost). The new offset.
+   */
+  private async append(token: string, session: string, offset: number, chunk: Buffer): Promise<number> {
+    let sent = 0;
+    for (let attempt = 1; ; attempt++) {
+      let correct: number | undefined;
+      try {
+        await this.content(
+          'upload session append',
+          token,
+          'files/upload_session/append_v2',
+          { cursor: { session_id: session, offset: offset + sent }, close: false },
+          { data: chunk.subarray(sent), length: chunk.length - sent },
+          (status, body) => {
+            const at = (body as { error?: { correct_offset?: unknown } } | null)?.error?.correct_offset;
+            if (typeof at === 'number') correct = at;
+            return readDropboxError(status, body);
+          },
+        );
+        return offset + chunk.length;
+      } catch (error) {
+        if (!(error instanceof ProviderApiError) || attempt >= APPEND_ATTEMPTS) throw error;
+        if (error.providerError === 'incorrect_offset' && correct !== undefined) {
+          if (correct < offset || correct > offset + chunk.length) throw error;
+          sent = correct - offset;
+          if (sent === chunk.length) return offset + chunk.length; // the bytes arrived, the answer did not
+        } else if (error.status !== undefined && error.status < 500) throw error;
+      }
+    }
   }
 
   /** start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. */
@@ -335,16 +402,7 @@ export class DropboxApi implements ContentApi {
     let offset = 0;
     let held: Buffer | undefined;
     for await (const piece of pieces(file.body, this.chunkBytes)) {
-      if (held) {
-        await this.content(
-          'upload session append',
-          token,
-          'files/upload_session/append_v2',
-          { cursor: { session_id: started.session_id, offset }, close: false },
-          { data: held, length: held.length },
-        );
-        offset += held.length;
-      }
+      if (held) offset = await this.append(token, started.session_id, offset, held);
       held = piece;
     }
     const last = held ?? Buffer.alloc(0);

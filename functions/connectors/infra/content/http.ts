@@ -28,6 +28,18 @@ export class ProviderApiError extends Error {
   }
 }
 
+/**
+ * One URL path segment from an id or a name: percent-encoded, and never `.`, `..` or empty, which a
+ * URL parser resolves against the path around it (`/folders/x/files/..` is `/folders/x/`), so a value
+ * never changes which URL a request goes to. (Encoding the dots does not help: `%2e%2e` is a
+ * dot-segment to WHATWG URL parsers too.) A refused id is a 404, as a missing one would be.
+ */
+export function pathSegment(value: string, operation: string): string {
+  if (value === '' || value === '.' || value === '..')
+    throw new ProviderApiError(operation, 404, undefined, undefined, 'invalid_path_segment');
+  return encodeURIComponent(value);
+}
+
 /** base + path, with the defined query parameters. */
 export function apiUrl(
   base: string,
@@ -165,7 +177,12 @@ async function sendOnce(request: ApiRequest): Promise<Response> {
   try {
     return await fetch(request.url, {
       method: request.method ?? 'GET',
-      redirect: request.followRedirects ? 'manual' : 'error',
+      // A 3xx the caller takes as an answer (a resumable upload's 308 Resume Incomplete) must reach it:
+      // fetch's 'error' mode fails on every redirect status, Location or not.
+      redirect:
+        request.followRedirects || request.accept?.some((status) => status >= 300 && status < 400)
+          ? 'manual'
+          : 'error',
       signal: controller.signal,
       headers: {
         ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),

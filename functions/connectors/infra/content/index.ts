@@ -50,7 +50,9 @@ export type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+export { UploadRefusedError, nameProblem } from './api';
 export { ProviderApiError } from './http';

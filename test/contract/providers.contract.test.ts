@@ -46,7 +46,11 @@ const clientOf = (id: ProviderId): ProviderClient => ({
   clientSecret: setting(id, 'CLIENT_SECRET'),
 });
 const apiOf = (id: ProviderId): ContentApi =>
-  contentApi(PROVIDERS[id], { apiUrl: setting(id, 'API_URL'), setting: (name) => setting(id, name) });
+  contentApi(PROVIDERS[id], {
+    apiUrl: setting(id, 'API_URL'),
+    setting: (name) => setting(id, name),
+    clientId: () => setting(id, 'CLIENT_ID'),
+  });
 
 async function hook(path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${sandbox.url}${path}`, {

@@ -456,6 +456,88 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
     });
   }
 
+  if (id === 'onedrive') {
+    it('reads a 503 with Retry-After as the provider asking to wait', async () => {
+      await hook('/__sandbox/next-api-error', { provider: id, status: 503, retry_after: 4 });
+      await expect(api.browse(token, templates.id, { limit: 1 })).rejects.toMatchObject({
+        status: 503,
+        retryAfterSeconds: 4,
+      });
+    });
+
+    it('downloads through the 302 without our token: the pre-authenticated URL refuses one', async () => {
+      const created = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'pre-authenticated.txt',
+        content: 'bytes behind a 302',
+      });
+      const [drive, item] = String(created.id).split(':');
+      const graph = setting(id, 'API_URL');
+      const redirect = await fetch(`${graph}/v1.0/drives/${drive}/items/${item}/content`, {
+        headers: { Authorization: `Bearer ${token}` },
+        redirect: 'manual',
+      });
+      expect(redirect.status).toBe(302);
+      const location = redirect.headers.get('location')!;
+      const withToken = await fetch(location, { headers: { Authorization: `Bearer ${token}` } });
+      expect(withToken.status).toBe(401);
+      const download = await api.download(token, String(created.id));
+      expect(await sha256(download.body)).toBe(
+        createHash('sha256').update('bytes behind a 302').digest('hex'),
+      );
+    });
+
+    it('starts a new enumeration when Graph answers 410 to a delta link', async () => {
+      const mine = await walk(clients.id);
+      const site = (await api.browse(token, undefined, { limit: 10 })).entries.find((e) =>
+        e.id.startsWith('site:'),
+      )!;
+      const library = (await api.browse(token, site.id, { limit: 10 })).entries[0]!;
+      // The library's delta path with a token Graph no longer honours (here another drive's): 410
+      // resyncRequired, as for an expired one.
+      const [mineDrive, libraryDrive] = [clients.id, library.id].map((i) => i.split(':')[0]!);
+      const stale = mine.cursor.replace(mineDrive, libraryDrive);
+      expect(stale).not.toBe(mine.cursor);
+      const fresh = await api.changes(token, library.id, { cursor: stale }, 50);
+      expect(fresh.files.length).toBeGreaterThan(0);
+      expect(fresh.files.every((f) => f.id.startsWith(library.id.split(':')[0]!))).toBe(true);
+    });
+
+    it('never sends our token to a page link that is not Graph’s', async () => {
+      for (const bad of ['//attacker.example/v1.0/me', '/v1.0/../../x', 'https://attacker.example/v1.0/x'])
+        await expect(api.browse(token, templates.id, { token: bad, limit: 1 })).rejects.toMatchObject({
+          status: 400,
+          providerError: 'invalid_page_token',
+        });
+    });
+
+    it('uploads a large file in 320 KiB-multiple fragments and refuses names OneDrive cannot hold', async () => {
+      const bytes = Buffer.alloc(21 * 1024 * 1024 + 7, 3);
+      const out = await api.upload(token, templates.id, {
+        name: 'fragments.bin',
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        body: Readable.from([bytes]),
+        idempotencyKey: 'exp_fragments',
+      });
+      const stored = (await files(templates.id)).find((f) => f.id === out.id)!;
+      expect(stored).toMatchObject({ name: 'fragments.bin', size: bytes.length });
+      expect(stored.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      for (const name of ['..', 'a/b.txt', 'what?.txt', 'a:b'])
+        await expect(
+          api.upload(token, templates.id, {
+            name,
+            contentType: 'text/plain',
+            size: 1,
+            body: Readable.from([Buffer.from('x')]),
+            idempotencyKey: `exp_${name}`,
+          }),
+        ).rejects.toMatchObject({ status: 400, providerError: 'invalid_name' });
+    });
+  }
+
   if (id === 'google_drive') {
     it('exports Google-native documents to an Office format, refusing those over the 10 MB export limit', async () => {
       const doc = await hook('/__sandbox/files', {

@@ -34,7 +34,14 @@ const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
   'google-drive-v3': (settings, definition) =>
     new GoogleDriveApi(settings.apiUrl, definition.throttleReasons),
   'graph-v1': (settings, definition) =>
-    new OneDriveApi(settings.apiUrl, definition.throttleReasons, () => settings.clientId?.()),
+    new OneDriveApi(settings.apiUrl, definition.throttleReasons, () => {
+      // Without our client id no file counts as ours: exports then never update one, only add beside.
+      try {
+        return settings.clientId?.();
+      } catch {
+        return undefined;
+      }
+    }),
 };
 
 /** Whether a content-API client speaks this kind yet (a provider without one can only connect). */

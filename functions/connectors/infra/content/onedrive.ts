@@ -281,7 +281,9 @@ export class OneDriveApi implements ContentApi {
   ): Promise<ChangesPage> {
     const { drive, item } = parseItemId(container);
     const fresh = `/v1.0/drives/${encodeURIComponent(drive)}/root/delta?$select=${ITEM_FIELDS}&$top=${Math.min(Math.max(limit, 1), 1000)}`;
-    const at = 'page' in position ? position.page : position.cursor;
+    const kept = 'page' in position ? position.page : position.cursor;
+    // A position is this drive's delta (a link's cursor never reads another drive's feed).
+    const at = kept?.startsWith(`/v1.0/drives/${encodeURIComponent(drive)}/root/delta?`) ? kept : undefined;
     let out: Collection<DriveItem>;
     try {
       out = await this.get('list changes', token, at ? this.ours('list changes', at) : fresh);

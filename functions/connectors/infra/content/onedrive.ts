@@ -45,6 +45,7 @@ export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Upload-session fragments: a multiple of 320 KiB, as Graph requires, and under its 60 MiB cap. */
 export const FRAGMENT_BYTES = 32 * 320 * 1024;
 const SITE = 'site:';
+const FULL = 'full:';
 const ITEM_FIELDS =
   'id,name,size,eTag,file,folder,root,deleted,package,parentReference,lastModifiedDateTime,createdBy,lastModifiedBy';
 const MAX_DEPTH = 64;
@@ -281,9 +282,14 @@ export class OneDriveApi implements ContentApi {
   ): Promise<ChangesPage> {
     const { drive, item } = parseItemId(container);
     const fresh = `/v1.0/drives/${encodeURIComponent(drive)}/root/delta?$select=${ITEM_FIELDS}&$top=${Math.min(Math.max(limit, 1), 1000)}`;
-    const kept = 'page' in position ? position.page : position.cursor;
+    // A page of a first pass (an enumeration from scratch) is kept as FULL + its link: there a file
+    // outside the folder is skipped; in a later pass it is one that moved out (a deletion for the link).
+    const raw = 'page' in position ? position.page : position.cursor;
+    let full = !raw || raw.startsWith(FULL);
+    const kept = raw?.startsWith(FULL) ? raw.slice(FULL.length) : raw;
     // A position is this drive's delta (a link's cursor never reads another drive's feed).
     const at = kept?.startsWith(`/v1.0/drives/${encodeURIComponent(drive)}/root/delta?`) ? kept : undefined;
+    if (!at) full = true;
     let out: Collection<DriveItem>;
     try {
       out = await this.get('list changes', token, at ? this.ours('list changes', at) : fresh);
@@ -291,6 +297,7 @@ export class OneDriveApi implements ContentApi {
       // An expired delta link: Graph asks for a new enumeration from scratch.
       if (!at || !(error instanceof ProviderApiError) || error.status !== 410) throw error;
       out = await this.get('list changes', token, fresh);
+      full = true;
     }
     const within = this.scope(token, drive, item, out.value);
     const files: ChangedFile[] = [];
@@ -301,17 +308,19 @@ export class OneDriveApi implements ContentApi {
         continue;
       }
       if (!i.file) continue; // folders, the root, packages (OneNote notebooks)
+      const inside = await within(i);
+      if (!inside && full) continue;
       files.push({
         id: itemId(drive, i.id),
         name: i.name ?? '',
         version: i.eTag ?? '',
         ...(i.size !== undefined ? { size: i.size } : {}),
         ...(i.file.mimeType ? { contentType: i.file.mimeType } : {}),
-        deleted: !(await within(i)),
+        deleted: !inside,
       });
     }
     const next = out['@odata.nextLink'];
-    if (next) return { files, next: { page: this.relative('list changes', next) } };
+    if (next) return { files, next: { page: `${full ? FULL : ''}${this.relative('list changes', next)}` } };
     const delta = out['@odata.deltaLink'];
     if (!delta) throw new ProviderApiError('list changes', 200, undefined, undefined, 'no_delta_link');
     return { files, next: { cursor: this.relative('list changes', delta) } };

@@ -7,6 +7,7 @@ import type { ContentRoute, RouteContext } from './types';
 import {
   SandboxApiError,
   checkName,
+  checkPreconditions,
   decodeToken,
   encodeToken,
   invalidRequest,
@@ -17,7 +18,7 @@ import {
   uploadType,
 } from './http';
 import type { AccountTree, FileNode, FolderNode, TreeNode } from './tree';
-import { NameTakenError, beginWalk, isWithin, pathOf, walkChanges } from './tree';
+import { NameTakenError, beginWalk, isWithin, pathOf, sha256Of, walkChanges } from './tree';
 
 const childrenCursor = z.strictObject({ k: z.literal('children'), f: z.string(), a: z.string() });
 const changesCursor = z.strictObject({
@@ -52,6 +53,12 @@ function folderOf(tree: AccountTree, id: string): FolderNode {
 function children({ tree, params, query, response }: RouteContext) {
   const folder = folderOf(tree, params.folder_id!);
   const limit = parseLimit(query);
+  const name = query.get('name');
+  if (name !== null) {
+    // `name=`: the child of exactly that name, if any (what an upload checks first).
+    const found = folder.byName.get(checkName(name));
+    return sendJson(response, 200, { entries: found ? [entry(found)] : [], cursor: null, has_more: false });
+  }
   const raw = query.get('cursor');
   const cursor = raw ? decodeToken(raw, childrenCursor, 'cursor') : undefined;
   if (cursor && cursor.f !== folder.id) throw invalidRequest('cursor belongs to another folder');
@@ -100,6 +107,13 @@ async function put({ tree, params, request, response, upload }: RouteContext) {
   const contentType = uploadType(request);
   const body = await upload();
   const content = { kind: 'bytes' as const, chunks: body.chunks, size: body.size };
+  const existing = folder.byName.get(name);
+  if (existing?.type === 'folder') throw new SandboxApiError(409, 'conflict', 'a folder has that name');
+  checkPreconditions(
+    request,
+    existing,
+    existing !== undefined && existing.contentType === contentType && sha256Of(existing) === body.sha256,
+  );
   try {
     const { file, outcome } = tree.putFile(
       folder,

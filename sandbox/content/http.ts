@@ -84,6 +84,29 @@ export function checkName(name: string | null): string {
   return name;
 }
 
+/**
+ * An upload's conditions (RFC 9110): `If-None-Match: *` creates only (a name held by another file, or
+ * by other bytes, is 412: the same bytes again are the same upload retried), `If-Match: "<version>"`
+ * writes only over that version of the file of that name. Without either, the write goes through.
+ */
+export function checkPreconditions(
+  request: IncomingMessage,
+  existing: { version: number } | undefined,
+  sameBytes: boolean,
+): void {
+  const noneMatch = request.headers['if-none-match'];
+  const match = request.headers['if-match'];
+  if (noneMatch !== undefined && noneMatch.trim() !== '*')
+    throw invalidRequest('If-None-Match on an upload must be *');
+  if (noneMatch !== undefined && existing && !sameBytes)
+    throw new SandboxApiError(412, 'precondition_failed', 'a file of that name exists');
+  if (match !== undefined) {
+    const wanted = match.trim().replace(/^W\//, '').replace(/"/g, '');
+    if (!existing || String(existing.version) !== wanted)
+      throw new SandboxApiError(412, 'precondition_failed', 'the file is not at that version');
+  }
+}
+
 /** The upload's Content-Type (application/octet-stream when absent). */
 export function uploadType(request: IncomingMessage): string {
   const type = request.headers['content-type'] ?? 'application/octet-stream';

@@ -6,6 +6,7 @@
 //        -> {"data":[{id,name,updated_at}],"next_page_token":string|null}
 //   GET  /matters/{matter_id}/documents?limit&page_token        documents.read
 //        -> {"data":[Doc],"next_page_token"}   Doc = {id,name,content_type,size,version,updated_at}
+//        (?name=<name>: only the document of exactly that name, if any)
 //   GET  /matters/{matter_id}/documents/delta?since&limit&page_token   documents.read
 //        -> {"data":[Doc & {deleted}],"next_page_token","sync_token"}: without `since` every current
 //        document (and, deleted:true, any deleted while the pages are walked); with since=<sync_token>
@@ -15,13 +16,13 @@
 //   POST /matters/{matter_id}/documents?name=<name>   raw body, Idempotency-Key (<= 255 chars) required
 //        -> 201 Doc (a new document, or the next version of the one of that name); the same key again
 //        within 24 h -> 200 and the same Doc; the key with another matter, name or body -> 422
-//        idempotency_key_reused                                 documents.write
+//        idempotency_key_reused; If-None-Match: * / If-Match: "<version>" as the drive's PUT   documents.write
 //   Every answer to a token carries X-RateLimit-Limit, -Remaining, -Reset (Unix seconds).
 //
 // File storage, under /drive/api/v1 (Dropbox-like: cursors with has_more, a recursive change feed)
 //   GET  /folders/{folder_id}/children?limit&cursor   (`root` is the top)   files.read
 //        -> {"entries":[{id,name,type:"folder"|"file",size?,version?,mime_type?,modified_at}],
-//            "cursor":string|null,"has_more"}
+//            "cursor":string|null,"has_more"}   (?name=<name>: only the child of exactly that name)
 //   GET  /folders/{folder_id}/changes?cursor&limit                          files.read
 //        -> {"entries":[File & {path, deleted?:true}],"cursor":string,"has_more"}: files of the whole
 //        subtree; without a cursor every current file, then what changed since the cursor given.
@@ -29,6 +30,8 @@
 //   GET  /files/{id}/content       bytes streamed, Content-Type, Content-Length, ETag "<version>"
 //   PUT  /folders/{folder_id}/files/{name}   raw body -> 201 File (new) | 200 File (overwritten; a
 //        body and type identical to the current version keep its version)   files.write
+//        If-None-Match: * creates only (412 precondition_failed when the name holds other bytes);
+//        If-Match: "<version>" overwrites only that version (412 otherwise)
 //
 // Both: `Authorization: Bearer <access token>` of that provider. Unknown, expired (sandbox clock) or
 // revoked -> 401 {"error":"invalid_token"} + WWW-Authenticate; a scope the grant lacks -> 403

@@ -7,6 +7,7 @@ import type { ContentRoute, RouteContext } from './types';
 import {
   SandboxApiError,
   checkName,
+  checkPreconditions,
   decodeToken,
   encodeToken,
   invalidRequest,
@@ -17,7 +18,7 @@ import {
   uploadType,
 } from './http';
 import type { AccountTree, FileNode, FolderNode } from './tree';
-import { beginWalk, walkChanges } from './tree';
+import { beginWalk, sha256Of, walkChanges } from './tree';
 
 const IDEMPOTENCY_MS = 24 * 3600_000;
 
@@ -63,6 +64,15 @@ function listMatters({ tree, query, response }: RouteContext) {
 function listDocuments({ tree, params, query, response }: RouteContext) {
   const matter = matterOf(tree, params.matter_id!);
   const limit = parseLimit(query);
+  const name = query.get('name');
+  if (name !== null) {
+    // `name=`: the document of exactly that name, if any (what an upload checks first).
+    const found = matter.byName.get(checkName(name));
+    return sendJson(response, 200, {
+      data: found?.type === 'file' ? [doc(found)] : [],
+      next_page_token: null,
+    });
+  }
   const token = query.get('page_token');
   const page = token ? decodeToken(token, documentsPage, 'page_token') : undefined;
   if (page && page.m !== matter.id) throw invalidRequest('page_token belongs to another matter');
@@ -132,6 +142,12 @@ function upload(replays: Map<string, Replay>) {
       return sendJson(response, 200, earlier.doc);
     }
     const content = { kind: 'bytes' as const, chunks: body.chunks, size: body.size };
+    const existing = matter.byName.get(name);
+    checkPreconditions(
+      request,
+      existing?.type === 'file' ? existing : undefined,
+      existing?.type === 'file' && existing.contentType === contentType && sha256Of(existing) === body.sha256,
+    );
     const { file } = tree.putFile(matter, name, { contentType, content, sha256: body.sha256 });
     const answer = doc(file);
     replays.set(slot, { request: described, doc: answer, expiresAt: now + IDEMPOTENCY_MS });

@@ -5,7 +5,7 @@
 //   GET   /api/v4/users/who_am_i            -> {data: {id, name, email, ...}} (the `fields` asked for)
 //   GET   /api/v4/matters                   ?fields&limit(1-200)&order=id(asc)&page_token
 //   GET   /api/v4/matters/{id}              ?fields
-//   GET   /api/v4/documents                 ?matter_id&updated_since&include_deleted&external_property_name
+//   GET   /api/v4/documents                 ?matter_id&query(name contains, any case)&updated_since&include_deleted&external_property_name
 //                                            &external_property_value&fields&limit&order&page_token
 //         -> {data: [...], meta: {paging: {next?: <URL with page_token>}, records}}
 //   GET   /api/v4/documents/{id}            ?fields
@@ -268,6 +268,7 @@ function documents(tree: AccountTree, query: URLSearchParams): FileNode[] {
   const withDeleted = query.get('include_deleted') === 'true';
   const propName = query.get('external_property_name');
   const propValue = query.get('external_property_value');
+  const words = query.get('query')?.toLowerCase();
   if (propValue !== null && propName === null)
     throw badRequest('external_property_value needs external_property_name');
   const matters =
@@ -278,6 +279,7 @@ function documents(tree: AccountTree, query: URLSearchParams): FileNode[] {
   for (const m of matters) {
     for (const file of withDeleted ? everyDocument(tree, m) : tree.liveFiles(m)) {
       if (sinceMs !== undefined && file.updatedAt < sinceMs) continue;
+      if (words && !extraOf(tree, file).displayName.toLowerCase().includes(words)) continue;
       if (propName !== null) {
         const props = extraOf(tree, file).properties;
         if (!props.some((p) => p.name === propName && (propValue === null || p.value === propValue)))

@@ -11,6 +11,7 @@
 //   POST /content/2/files/upload_session/start      Dropbox-API-Arg {close?}, bytes -> {session_id}
 //   POST /content/2/files/upload_session/append_v2  Dropbox-API-Arg {cursor: {session_id, offset}, close?} -> null
 //   POST /content/2/files/upload_session/finish     Dropbox-API-Arg {cursor, commit}, bytes -> FileMetadata
+//   POST /2/files/get_metadata          {path, include_deleted?} -> Metadata | 409 path/not_found  files.metadata.read
 //   POST /2/users/get_current_account  (no body)                                         account_info.read
 // Paths: "" (the root), "/a/b" (case-insensitive), "id:<id>" or "id:<id>/a/b". Dropbox-API-Arg must be
 // HTTP-header-safe (printable ASCII; other characters as \uXXXX): anything else is a 400, as Dropbox
@@ -109,6 +110,12 @@ const commitArg = z.strictObject({
   client_modified: z.string().optional(),
   mute: z.boolean().optional(),
   strict_conflict: z.boolean().optional(),
+});
+const metadataArg = z.strictObject({
+  path: pathArg,
+  include_media_info: z.boolean().optional(),
+  include_deleted: z.boolean().optional(),
+  include_has_explicit_shared_members: z.boolean().optional(),
 });
 const downloadArg = z.strictObject({ path: pathArg, rev: z.string().optional() });
 const sessionCursor = z.strictObject({ session_id: z.string(), offset: z.number().int().nonnegative() });
@@ -562,6 +569,13 @@ export function dropboxFileRoutes(): FakeRoute[] {
       const arg = parse(continueArg, body, 'files/list_folder/continue');
       const cursor = decode(arg.cursor, tree);
       return answerPage(listPage(tree, cursor, cursor.l ?? 500));
+    }),
+    route('/2/files/get_metadata', READ_METADATA, async ({ tree, request }) => {
+      const arg = parse(metadataArg, await jsonBody(request, 'files/get_metadata'), 'files/get_metadata');
+      if (arg.path === '') throw badInput('request body: path: The root folder is unsupported.');
+      const node = resolve(tree, arg.path);
+      if (!node) throw endpointError(['path', 'not_found']);
+      return metadata(node);
     }),
     route('/content/2/files/download', READ_CONTENT, async ({ tree, request, response }) => {
       const arg = parse(downloadArg, headerArg(request), 'files/download');

@@ -43,15 +43,61 @@ export interface Download {
 }
 
 export interface Upload {
+  /** Checked with nameProblem() first: a client never lets a name choose another URL. */
   name: string;
   contentType: string;
   size: number;
   body: Readable;
   /** The same key uploads once (a retried export step does not make a second file). */
   idempotencyKey: string;
+  /**
+   * Replace this file (one this service exported, as findFile saw it) with the new content, only if it
+   * is still at that version; without it an upload makes a new file and never replaces one. A client
+   * whose provider cannot replace conditionally checks the version just before it writes.
+   */
+  replace?: ProviderFile;
+}
+
+/** A file as the provider holds it, for a name-conflict check before an upload. */
+export interface ProviderFile {
+  id: string;
+  name: string;
+  /** Changes whenever the file does (a user's edit of our export makes it theirs). */
+  version: string;
+}
+
+/** The file a provider refused or could not make, per document (the export records it as failed). */
+export class UploadRefusedError extends Error {
+  constructor(
+    /** invalid_name | name_taken (the name was taken between the check and the upload) | changed */
+    readonly reason: 'invalid_name' | 'name_taken' | 'changed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UploadRefusedError';
+  }
+}
+
+/**
+ * Why no provider can hold `name` as one file name without it naming another path or URL (empty, `.`,
+ * `..`, a `/` or `\`, NUL or another control character such as CR/LF), else undefined. Clients add
+ * their provider's own rules (length, reserved characters) and throw UploadRefusedError('invalid_name').
+ */
+export function nameProblem(name: string): string | undefined {
+  if (!name.trim()) return 'the name is empty';
+  if (name === '.' || name === '..') return `the name ${name} is a path segment`;
+  if (/[/\\]/.test(name)) return 'the name holds a / or \\';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'the name holds a control character (NUL, CR, LF, ...)';
+  return undefined;
 }
 
 export interface ContentApi {
+  /**
+   * false: the provider keeps every upload a file of its own (Clio's documents), so `replace` is never
+   * asked of it; a new version of an earlier export is a new file named by the export's conflict rule.
+   */
+  readonly replaces?: boolean;
   /** The top level (no parent) or a container's entries, a page at a time. */
   browse(
     token: string,
@@ -65,5 +111,15 @@ export interface ContentApi {
   checkContainer(token: string, id: string): Promise<void>;
   changes(token: string, container: string, position: ChangesPosition, limit: number): Promise<ChangesPage>;
   download(token: string, fileId: string): Promise<Download>;
-  upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }>;
+  /**
+   * The file named exactly `name` (case-insensitively where the provider's names are) directly in the
+   * container, if any: what an export checks before it uploads, so it never replaces a user's file.
+   */
+  findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined>;
+  /**
+   * A new file named `file.name` (or, with `file.replace`, a new version of that file). Never replaces
+   * another file: a name taken meanwhile is UploadRefusedError('name_taken'), a name the provider cannot
+   * hold UploadRefusedError('invalid_name'), a `replace` target changed since UploadRefusedError('changed').
+   */
+  upload(token: string, container: string, file: Upload): Promise<ProviderFile>;
 }

@@ -16,8 +16,10 @@
 // token. Upload is Clio's three steps: create the document (POST /documents: a DocumentVersion with a
 // `put_url` and `put_headers`), PUT the bytes there, PATCH the document `{uuid, fully_uploaded: true}`.
 // The idempotency key rides along as an external property: a retried upload finds the document it made
-// instead of making a second one. A document never replaces another: a name already in the matter is
-// kept, the upload is a new document beside it.
+// instead of making a second one. A document never replaces another: Clio lets two documents share a
+// name, so this client refuses a name a live document of the matter holds (UploadRefusedError
+// 'name_taken', found with the documents index's `query`) and does not replace (`replaces: false`): a
+// new version of our own export is a new document, named by the export's conflict rule.
 import type { Readable } from 'node:stream';
 import type {
   ChangedFile,
@@ -25,9 +27,11 @@ import type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+import { UploadRefusedError, nameProblem } from './api';
 import type { ErrorReading } from './http';
 import { ProviderApiError, apiUrl, send, sendJson, streamBody } from './http';
 
@@ -263,7 +267,29 @@ export class ClioApi implements ContentApi {
     };
   }
 
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+  readonly replaces = false;
+
+  /** The matter's live, fully uploaded document of exactly that name (Clio's `query` finds candidates). */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const out = await this.get<Index<ClioDocument>>('find document', token, '/documents.json', {
+      matter_id: numericId(container, 'find document'),
+      query: name,
+      fields: 'id,name,latest_document_version{id,fully_uploaded}',
+      limit: CLIO_PAGE_MAX,
+    });
+    const found = out.data.find((d) => d.name === name && d.latest_document_version?.fully_uploaded);
+    return (
+      found && { id: String(found.id), name: found.name, version: String(found.latest_document_version!.id) }
+    );
+  }
+
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const problem =
+      nameProblem(file.name) ??
+      (file.name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+    if (problem) throw new UploadRefusedError('invalid_name', problem);
+    if (file.replace)
+      throw new UploadRefusedError('changed', 'Clio documents are not replaced: a new one is made');
     const matter = numericId(container, 'upload document');
     const earlier = await this.get<Index<ClioDocument>>('find upload', token, '/documents.json', {
       matter_id: matter,
@@ -273,7 +299,10 @@ export class ClioApi implements ContentApi {
       limit: 1,
     });
     const done = earlier.data.find((d) => d.latest_document_version?.fully_uploaded);
-    if (done) return { id: String(done.id), version: String(done.latest_document_version!.id) };
+    if (done)
+      return { id: String(done.id), name: file.name, version: String(done.latest_document_version!.id) };
+    if (await this.findFile(token, container, file.name))
+      throw new UploadRefusedError('name_taken', 'another document of the matter has the name');
 
     const created = await this.write<ClioDocument>('create document', token, 'POST', '/documents.json', {
       fields: 'id,latest_document_version{uuid,put_url,put_headers}',
@@ -299,7 +328,7 @@ export class ClioApi implements ContentApi {
     );
     if (!finished.latest_document_version?.fully_uploaded)
       throw new ProviderApiError('finish document', 200, undefined, undefined, 'not_fully_uploaded');
-    return { id: String(finished.id), version: String(finished.latest_document_version.id) };
+    return { id: String(finished.id), name: file.name, version: String(finished.latest_document_version.id) };
   }
 
   private async write<T>(

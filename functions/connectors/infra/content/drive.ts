@@ -1,8 +1,17 @@
 // The file-storage provider's content API (Dropbox-like: `entries` + `cursor` + `has_more`, a recursive
 // changes feed per folder, uploads idempotent by name: the same name overwrites, identical bytes keep
 // the version). Containers are folders (`root` is the top); files are files at any depth.
-import type { ChangesPage, ChangesPosition, ContentApi, Download, SourceEntry, Upload } from './api';
-import { apiUrl, send, sendJson } from './http';
+import type {
+  ChangesPage,
+  ChangesPosition,
+  ContentApi,
+  Download,
+  ProviderFile,
+  SourceEntry,
+  Upload,
+} from './api';
+import { UploadRefusedError, nameProblem } from './api';
+import { ProviderApiError, apiUrl, pathSegment, send, sendJson } from './http';
 import { downloadOf } from './practice';
 
 interface Entry {
@@ -43,7 +52,7 @@ export class DriveApi implements ContentApi {
     const out = await sendJson<Listing>({
       operation: 'list folder',
       token,
-      url: this.url(`/folders/${encodeURIComponent(parent ?? 'root')}/children`, {
+      url: this.url(`/folders/${pathSegment(parent ?? 'root', 'list folder')}/children`, {
         limit: page.limit,
         cursor: page.token,
       }),
@@ -55,7 +64,7 @@ export class DriveApi implements ContentApi {
     await sendJson({
       operation: 'list folder',
       token,
-      url: this.url(`/folders/${encodeURIComponent(id)}/children`, { limit: 1 }),
+      url: this.url(`/folders/${pathSegment(id, 'list folder')}/children`, { limit: 1 }),
     });
   }
 
@@ -69,7 +78,7 @@ export class DriveApi implements ContentApi {
     const out = await sendJson<Listing>({
       operation: 'folder changes',
       token,
-      url: this.url(`/folders/${encodeURIComponent(container)}/changes`, { limit, cursor }),
+      url: this.url(`/folders/${pathSegment(container, 'folder changes')}/changes`, { limit, cursor }),
     });
     const files = out.entries
       .filter((e) => e.type !== 'folder')
@@ -89,23 +98,53 @@ export class DriveApi implements ContentApi {
     const response = await send({
       operation,
       token,
-      url: this.url(`/files/${encodeURIComponent(fileId)}/content`),
+      url: this.url(`/files/${pathSegment(fileId, operation)}/content`),
       headers: { Accept: '*/*' },
     });
     return downloadOf(operation, response);
   }
 
-  /** Idempotent by name: a retried upload overwrites the same file (identical bytes keep its version). */
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
-    const out = await sendJson<Entry>({
-      operation: 'upload file',
+  /** The children listing filtered by exact name (`name=`, the sandbox's own parameter). */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const out = await sendJson<Listing>({
+      operation: 'find file',
       token,
-      method: 'PUT',
-      url: this.url(`/folders/${encodeURIComponent(container)}/files/${encodeURIComponent(file.name)}`),
-      headers: { 'Content-Type': file.contentType },
-      body: file.body,
-      length: file.size,
+      url: this.url(`/folders/${pathSegment(container, 'find file')}/children`, { name, limit: 1 }),
     });
-    return { id: out.id, version: String(out.version ?? '') };
+    const found = out.entries.find((e) => e.type === 'file');
+    return found && { id: found.id, name: found.name, version: String(found.version ?? '') };
+  }
+
+  /**
+   * PUT by name, conditional: `If-None-Match: *` creates only (412 when the name holds other bytes; the
+   * same bytes again are the same upload retried and keep the file), `If-Match: "<version>"` replaces
+   * only that version of our own export.
+   */
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const problem = nameProblem(file.name);
+    if (problem) throw new UploadRefusedError('invalid_name', problem);
+    try {
+      const out = await sendJson<Entry>({
+        operation: 'upload file',
+        token,
+        method: 'PUT',
+        url: this.url(
+          `/folders/${pathSegment(container, 'upload file')}/files/${pathSegment(file.name, 'upload file')}`,
+        ),
+        headers: {
+          'Content-Type': file.contentType,
+          ...(file.replace ? { 'If-Match': `"${file.replace.version}"` } : { 'If-None-Match': '*' }),
+        },
+        body: file.body,
+        length: file.size,
+      });
+      return { id: out.id, name: out.name, version: String(out.version ?? '') };
+    } catch (error) {
+      if (error instanceof ProviderApiError && error.status === 412)
+        throw file.replace
+          ? new UploadRefusedError('changed', 'the file changed at the provider since it was checked')
+          : new UploadRefusedError('name_taken', 'another file took the name since it was checked');
+      throw error;
+    }
   }
 }

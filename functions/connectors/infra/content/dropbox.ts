@@ -20,9 +20,11 @@ import type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+import { UploadRefusedError, nameProblem } from './api';
 import type { ErrorReading } from './http';
 import { ProviderApiError, send, sendJson, streamBody } from './http';
 
@@ -113,11 +115,11 @@ const entry = (m: Metadata): SourceEntry | undefined => {
   };
 };
 
-/** A file or folder name Dropbox can hold under its parent without naming another path. */
+/** A file name Dropbox can hold under its parent without naming another path (at most 255 characters). */
 function checkedName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!name || name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name) || name.length > 255)
-    throw new ProviderApiError('upload file', 400, undefined, undefined, 'invalid_name');
+  const problem =
+    nameProblem(name) ?? (name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+  if (problem) throw new UploadRefusedError('invalid_name', problem);
   return name;
 }
 
@@ -294,28 +296,56 @@ export class DropboxApi implements ContentApi {
     };
   }
 
+  /** get_metadata on the path in the folder (Dropbox's names are case-insensitive). */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const path = `${DropboxApi.folderPath(container)}/${checkedName(name)}`;
+    try {
+      const m = await this.rpc<Metadata>('find file', token, 'files/get_metadata', { path });
+      if (m['.tag'] === 'folder') return { id: m.id, name: m.name, version: 'folder' };
+      if (m['.tag'] !== 'file') return undefined;
+      return { id: m.path_lower ?? m.id, name: m.name, version: m.rev };
+    } catch (error) {
+      if (error instanceof ProviderApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
   /**
-   * Uploads in `add` mode with `autorename`: an existing file of the same name is never replaced (a
-   * different file is stored as "name (1).ext"), and the same bytes at the same path are no conflict, so
-   * a retried upload makes no second file. Up to 150 MiB in one call, above in an upload session.
+   * `add` mode without autorename: a name held by other bytes is a conflict (never replaced), the same
+   * bytes at the same path are no conflict, so a retried upload makes no second file. `replace` is
+   * `update` mode with the rev findFile saw: Dropbox replaces only that revision. Up to 150 MiB in one
+   * call, above in an upload session.
    */
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
-    const path = `${container === DROPBOX_ROOT ? '' : container}/${checkedName(file.name)}`;
-    const commit = { path, mode: 'add', autorename: true, mute: true, strict_conflict: false };
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const path = `${DropboxApi.folderPath(container)}/${checkedName(file.name)}`;
+    const mode = file.replace ? { '.tag': 'update', update: file.replace.version } : 'add';
+    const commit = { path, mode, autorename: false, mute: true, strict_conflict: false };
     let response: Response;
-    if (file.size <= this.singleUploadMax) {
-      response = await this.content('upload file', token, 'files/upload', commit, {
-        data: file.body,
-        length: file.size,
-      });
-    } else response = await this.session(token, file, commit);
+    try {
+      if (file.size <= this.singleUploadMax) {
+        response = await this.content('upload file', token, 'files/upload', commit, {
+          data: file.body,
+          length: file.size,
+        });
+      } else response = await this.session(token, file, commit);
+    } catch (error) {
+      if (
+        error instanceof ProviderApiError &&
+        error.status === 409 &&
+        /conflict/.test(error.providerError ?? '')
+      )
+        throw file.replace
+          ? new UploadRefusedError('changed', 'the file changed at Dropbox since it was checked')
+          : new UploadRefusedError('name_taken', 'another file took the name since it was checked');
+      throw error;
+    }
     let out: FileMetadata;
     try {
       out = (await response.json()) as FileMetadata;
     } catch {
       throw new ProviderApiError('upload file', response.status, undefined, undefined, 'invalid_json');
     }
-    return { id: out.path_lower ?? out.id, version: out.rev };
+    return { id: out.path_lower ?? out.id, name: out.name, version: out.rev };
   }
 
   /** start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. */

@@ -11,8 +11,10 @@
 //   drawings), which Google caps at 10 MB (403 exportSizeLimitExceeded);
 // - upload: a multipart upload up to 5 MB, a resumable session above (8 MiB chunks, multiples of
 //   256 KiB as required). Our exports carry appProperties (ces_export, ces_upload_key): a retry with
-//   the same key finds the file it made; a new version of our own export updates that file; a file of
-//   the user's with the name is never touched: the export takes "name (2).ext" instead.
+//   the same key finds the file it made. Drive lets two files share a name, so "never replace a user's
+//   file" is this client's check: a name held by a file without our key is UploadRefusedError
+//   ('name_taken'); `replace` (our own earlier export, as findFile saw it) updates that file only while
+//   its version is the one seen (Drive has no conditional update: the version is read just before).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type {
@@ -21,11 +23,13 @@ import type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+import { UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest } from './http';
-import { ProviderApiError, apiUrl, send, sendJson } from './http';
+import { ProviderApiError, apiUrl, pathSegment, send, sendJson } from './http';
 import { downloadOf } from './practice';
 
 const FOLDER = 'application/vnd.google-apps.folder';
@@ -89,12 +93,6 @@ const entry = (f: DriveFile): SourceEntry => ({
   ...(f.mimeType !== FOLDER ? { contentType: EXPORT_AS[f.mimeType] ?? f.mimeType } : {}),
   ...(f.modifiedTime ? { updatedAt: f.modifiedTime } : {}),
 });
-
-/** `Report.pdf` -> `Report (2).pdf`. */
-export function numberedName(name: string, n: number): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-}
 
 async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -160,7 +158,7 @@ export class GoogleDriveApi implements ContentApi {
 
   private getFile(token: string, id: string, fields: string) {
     return sendJson<DriveFile>(
-      this.request('get file', token, `/drive/v3/files/${encodeURIComponent(id)}`, {
+      this.request('get file', token, `/drive/v3/files/${pathSegment(id, 'get file')}`, {
         fields,
         supportsAllDrives: 'true',
       }),
@@ -292,14 +290,14 @@ export class GoogleDriveApi implements ContentApi {
         ? this.request(
             operation,
             token,
-            `/drive/v3/files/${encodeURIComponent(fileId)}/export`,
+            `/drive/v3/files/${pathSegment(fileId, operation)}/export`,
             { mimeType: exportAs },
             { headers: { Accept: '*/*' } },
           )
         : this.request(
             operation,
             token,
-            `/drive/v3/files/${encodeURIComponent(fileId)}`,
+            `/drive/v3/files/${pathSegment(fileId, operation)}`,
             { alt: 'media', supportsAllDrives: 'true' },
             { headers: { Accept: '*/*' } },
           ),
@@ -307,43 +305,54 @@ export class GoogleDriveApi implements ContentApi {
     return { ...downloadOf(operation, response), ...(file.version ? { version: file.version } : {}) };
   }
 
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+  /** files.list by exact name in the folder (not trashed); a folder of that name counts too. */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const found = await this.named(token, container, name);
+    const file = found.find((f) => f.mimeType !== FOLDER) ?? found[0];
+    return file && { id: file.id, name: file.name, version: file.version ?? '' };
+  }
+
+  private async named(token: string, container: string, name: string) {
+    return (
+      await this.list(
+        token,
+        `name = ${q(name)} and ${q(container)} in parents and trashed = false`,
+        { limit: 10 },
+        'files(id,name,mimeType,version,appProperties)',
+      )
+    ).files;
+  }
+
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const problem = nameProblem(file.name);
+    if (problem) throw new UploadRefusedError('invalid_name', problem);
     const key = createHash('sha256').update(file.idempotencyKey).digest('hex').slice(0, 64);
-    const named = async (name: string) =>
-      (
-        await this.list(
-          token,
-          `name = ${q(name)} and ${q(container)} in parents and trashed = false`,
-          { limit: 10 },
-          'files(id,name,version,appProperties)',
-        )
-      ).files;
-    let name = file.name;
-    let target: DriveFile | undefined;
-    for (let n = 2; ; n++) {
-      const existing = await named(name);
-      const done = existing.find((f) => f.appProperties?.ces_upload_key === key);
-      if (done) return { id: done.id, version: done.version ?? '' };
-      target = existing.find((f) => f.appProperties?.ces_export === '1');
-      if (target || !existing.length) break;
-      name = numberedName(file.name, n); // the user's file of that name stays as it is
-    }
+    const existing = await this.named(token, container, file.name);
+    const done = existing.find((f) => f.appProperties?.ces_upload_key === key);
+    if (done) return { id: done.id, name: done.name, version: done.version ?? '' };
+    const target = file.replace;
+    if (target) {
+      const now = existing.find((f) => f.id === target.id);
+      if (!now || (now.version ?? '') !== target.version)
+        throw new UploadRefusedError('changed', 'the file changed at Google Drive since it was checked');
+    } else if (existing.length)
+      throw new UploadRefusedError('name_taken', 'another file took the name since it was checked');
     const metadata = {
-      name,
+      name: file.name,
       mimeType: file.contentType,
       appProperties: { ces_export: '1', ces_upload_key: key },
       ...(target ? {} : { parents: [container] }),
     };
     const path = target
-      ? `/upload/drive/v3/files/${encodeURIComponent(target.id)}`
+      ? `/upload/drive/v3/files/${pathSegment(target.id, 'upload file')}`
       : '/upload/drive/v3/files';
     const method = target ? 'PATCH' : 'POST';
-    const fields = 'id,version';
+    const fields = 'id,name,version';
     const out =
       file.size <= MULTIPART_MAX_BYTES
         ? await this.multipart(token, path, method, fields, metadata, file)
         : await this.resumable(token, path, method, fields, metadata, file);
-    return { id: out.id, version: out.version ?? '' };
+    return { id: out.id, name: out.name ?? file.name, version: out.version ?? '' };
   }
 
   private async multipart(

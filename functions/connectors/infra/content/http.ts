@@ -28,6 +28,18 @@ export class ProviderApiError extends Error {
   }
 }
 
+/**
+ * One URL path segment from an id or a name: percent-encoded, and never `.`, `..` or empty, which a
+ * URL parser resolves against the path around it (`/folders/x/files/..` is `/folders/x/`), so a value
+ * never changes which URL a request goes to. (Encoding the dots does not help: `%2e%2e` is a
+ * dot-segment to WHATWG URL parsers too.) A refused id is a 404, as a missing one would be.
+ */
+export function pathSegment(value: string, operation: string): string {
+  if (value === '' || value === '.' || value === '..')
+    throw new ProviderApiError(operation, 404, undefined, undefined, 'invalid_path_segment');
+  return encodeURIComponent(value);
+}
+
 /** base + path, with the defined query parameters. */
 export function apiUrl(
   base: string,

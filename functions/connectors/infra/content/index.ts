@@ -62,7 +62,9 @@ export type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+export { UploadRefusedError, nameProblem } from './api';
 export { ProviderApiError } from './http';

@@ -1,8 +1,17 @@
 // The practice-management provider's content API (Clio-like: `data` + `next_page_token` pages, a
 // per-matter document delta with a `sync_token`, uploads made idempotent by an Idempotency-Key).
 // Containers are matters; files are their documents.
-import type { ChangesPage, ChangesPosition, ContentApi, Download, SourceEntry, Upload } from './api';
-import { ProviderApiError, apiUrl, send, sendJson, streamBody } from './http';
+import type {
+  ChangesPage,
+  ChangesPosition,
+  ContentApi,
+  Download,
+  ProviderFile,
+  SourceEntry,
+  Upload,
+} from './api';
+import { UploadRefusedError, nameProblem } from './api';
+import { ProviderApiError, apiUrl, pathSegment, send, sendJson, streamBody } from './http';
 
 interface Matter {
   id: string;
@@ -64,7 +73,7 @@ export class PracticeApi implements ContentApi {
     const out = await sendJson<Listing<Document>>({
       operation: 'list documents',
       token,
-      url: this.url(`/matters/${encodeURIComponent(parent)}/documents`, query),
+      url: this.url(`/matters/${pathSegment(parent, 'list documents')}/documents`, query),
     });
     return { entries: out.data.map(document), next: out.next_page_token ?? undefined };
   }
@@ -73,7 +82,7 @@ export class PracticeApi implements ContentApi {
     await sendJson({
       operation: 'list documents',
       token,
-      url: this.url(`/matters/${encodeURIComponent(id)}/documents`, { limit: 1 }),
+      url: this.url(`/matters/${pathSegment(id, 'list documents')}/documents`, { limit: 1 }),
     });
   }
 
@@ -86,7 +95,7 @@ export class PracticeApi implements ContentApi {
     const out = await sendJson<Listing<Document> & { sync_token?: string | null }>({
       operation: 'document delta',
       token,
-      url: this.url(`/matters/${encodeURIComponent(container)}/documents/delta`, {
+      url: this.url(`/matters/${pathSegment(container, 'document delta')}/documents/delta`, {
         limit,
         ...('page' in position ? { page_token: position.page } : { since: position.cursor }),
       }),
@@ -110,23 +119,52 @@ export class PracticeApi implements ContentApi {
     const response = await send({
       operation,
       token,
-      url: this.url(`/documents/${encodeURIComponent(fileId)}/content`),
+      url: this.url(`/documents/${pathSegment(fileId, operation)}/content`),
       headers: { Accept: '*/*' },
     });
     return downloadOf(operation, response);
   }
 
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
-    const out = await sendJson<Document>({
-      operation: 'upload document',
+  /** The matter's documents filtered by exact name (`name=`, the sandbox's own parameter). */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const out = await sendJson<Listing<Document>>({
+      operation: 'find document',
       token,
-      method: 'POST',
-      url: this.url(`/matters/${encodeURIComponent(container)}/documents`, { name: file.name }),
-      headers: { 'Content-Type': file.contentType, 'Idempotency-Key': file.idempotencyKey },
-      body: file.body,
-      length: file.size,
+      url: this.url(`/matters/${pathSegment(container, 'find document')}/documents`, { name, limit: 1 }),
     });
-    return { id: out.id, version: String(out.version) };
+    const found = out.data[0];
+    return found && { id: found.id, name: found.name, version: String(found.version) };
+  }
+
+  /**
+   * POST with the name in the query, conditional as the drive's PUT is: `If-None-Match: *` refuses (412)
+   * a name held by another document, `If-Match: "<version>"` makes a new version of that one only.
+   */
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const problem = nameProblem(file.name);
+    if (problem) throw new UploadRefusedError('invalid_name', problem);
+    try {
+      const out = await sendJson<Document>({
+        operation: 'upload document',
+        token,
+        method: 'POST',
+        url: this.url(`/matters/${pathSegment(container, 'upload document')}/documents`, { name: file.name }),
+        headers: {
+          'Content-Type': file.contentType,
+          'Idempotency-Key': file.idempotencyKey,
+          ...(file.replace ? { 'If-Match': `"${file.replace.version}"` } : { 'If-None-Match': '*' }),
+        },
+        body: file.body,
+        length: file.size,
+      });
+      return { id: out.id, name: out.name, version: String(out.version) };
+    } catch (error) {
+      if (error instanceof ProviderApiError && error.status === 412)
+        throw file.replace
+          ? new UploadRefusedError('changed', 'the document changed at the provider since it was checked')
+          : new UploadRefusedError('name_taken', 'another document took the name since it was checked');
+      throw error;
+    }
   }
 }
 

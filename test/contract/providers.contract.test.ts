@@ -277,7 +277,7 @@ const REAL_WITH_CONTENT = PROVIDER_IDS.filter(
  * our own files). Dropbox's client exports a changed document as a new file beside the previous one
  * (add + autorename: it never replaces, but keeps no rev to update its own); see docs/decisions.md.
  */
-const UPDATES_OWN_EXPORTS = new Set<string>(['google_drive', 'onedrive']);
+const UPDATES_OWN_EXPORTS = new Set<string>(['google_drive']);
 
 describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provider', (id) => {
   const definition = PROVIDERS[id];
@@ -534,7 +534,53 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
             body: Readable.from([Buffer.from('x')]),
             idempotencyKey: `exp_${name}`,
           }),
-        ).rejects.toMatchObject({ status: 400, providerError: 'invalid_name' });
+        ).rejects.toMatchObject({ name: 'UploadRefusedError', reason: 'invalid_name' });
+    });
+
+    it('never replaces a file it was not asked to: a taken name is refused, `replace` only at the version seen', async () => {
+      const user = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Minutes.txt',
+        content: 'the user wrote this',
+      });
+      const send = (text: string, key: string, replace?: { id: string; name: string; version: string }) =>
+        api.upload(token, templates.id, {
+          name: replace?.name ?? 'Minutes.txt',
+          contentType: 'text/plain',
+          size: Buffer.byteLength(text),
+          body: Readable.from([Buffer.from(text)]),
+          idempotencyKey: key,
+          ...(replace ? { replace } : {}),
+        });
+      // findFile sees the user's file (case-insensitively, as OneDrive names are); a create is refused.
+      expect(await api.findFile(token, templates.id, 'minutes.TXT')).toMatchObject({ id: String(user.id) });
+      await expect(send('ours', 'exp_min_1')).rejects.toMatchObject({ reason: 'name_taken' });
+      const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+      // Ours beside it, then replaced at the version seen; once the user edits it, a replace is refused.
+      const ours = await api.upload(token, templates.id, {
+        name: 'Minutes (2).txt',
+        contentType: 'text/plain',
+        size: 2,
+        body: Readable.from([Buffer.from('v1')]),
+        idempotencyKey: 'exp_min_2',
+      });
+      const seen = (await api.findFile(token, templates.id, 'Minutes (2).txt'))!;
+      expect(seen).toMatchObject({ id: ours.id, version: ours.version });
+      const next = await send('v2', 'exp_min_3', seen);
+      expect(next.id).toBe(ours.id);
+      await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Minutes (2).txt',
+        content: 'the user edited our export',
+      });
+      await expect(send('v3', 'exp_min_4', next)).rejects.toMatchObject({ reason: 'changed' });
+      const after = await files(templates.id);
+      expect(after.find((f) => f.name === 'Minutes.txt')!.sha256).toBe(sha('the user wrote this'));
+      expect(after.find((f) => f.name === 'Minutes (2).txt')!.sha256).toBe(sha('the user edited our export'));
     });
   }
 

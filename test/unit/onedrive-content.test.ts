@@ -130,7 +130,7 @@ describe('OneDrive client and the Graph fake', () => {
     expect(files.sort()).toEqual(['deep.txt', 'shallow.txt']);
   });
 
-  it('updates its own export, but a file the user edited since is theirs: the export goes beside it', async () => {
+  it('takes a retried create as its first attempt only for a file our app made and nobody changed', async () => {
     const tree = fake.tree(ACCOUNT);
     const folder = tree.addFolder(tree.root, 'Exports');
     const send = (body: string, key: string) =>
@@ -141,17 +141,49 @@ describe('OneDrive client and the Graph fake', () => {
         body: Readable.from([Buffer.from(body)]),
         idempotencyKey: key,
       });
-    const ours = await send('v1', 'k1');
-    expect((await send('v2', 'k2')).id).toBe(ours.id);
-    // The user edits our file at OneDrive: lastModifiedBy is no longer our app.
-    tree.putFile(folder, 'Memo.txt', text('the user edited this'));
-    const beside = await send('v3', 'k3');
-    expect(beside.id).not.toBe(ours.id);
-    expect([...folder.byName.keys()].sort()).toEqual(['Memo (2).txt', 'Memo.txt']);
+    const first = await send('v1', 'k1');
+    // The step retried after its upload got through (the ledger never heard): the same file.
+    expect(await send('v1', 'k1')).toEqual(first);
+    // Once the user edits it, it is theirs: a create at that name is refused, never a replace.
+    tree.putFile(folder, 'Memo.txt', text('u2'));
+    await expect(send('v1', 'k1')).rejects.toMatchObject({ reason: 'name_taken' });
+    // Without our client id nothing counts as ours.
+    const anonymous = new OneDriveApi(graph, [], () => undefined);
+    const other = tree.addFolder(tree.root, 'Exports 2');
+    const upload = () =>
+      anonymous.upload('tok', idOf(other), {
+        name: 'a.txt',
+        contentType: 'text/plain',
+        size: 1,
+        body: Readable.from([Buffer.from('a')]),
+        idempotencyKey: 'k',
+      });
+    await upload();
+    await expect(upload()).rejects.toMatchObject({ reason: 'name_taken' });
     const memo = folder.byName.get('Memo.txt');
     expect(
       memo?.type === 'file' && memo.content.kind === 'bytes' && Buffer.concat(memo.content.chunks).toString(),
-    ).toBe('the user edited this');
+    ).toBe('u2');
+  });
+
+  it('replaces under If-Match through an upload session too: a stale version is refused', async () => {
+    const tree = fake.tree(ACCOUNT);
+    const folder = tree.addFolder(tree.root, 'Big exports');
+    const size = 5 * 1024 * KiB;
+    const upload = (fill: number, replace?: { id: string; name: string; version: string }) =>
+      client().upload('tok', idOf(folder), {
+        name: 'big.bin',
+        contentType: 'application/octet-stream',
+        size,
+        body: Readable.from([Buffer.alloc(size, fill)]),
+        idempotencyKey: `big-${fill}`,
+        ...(replace ? { replace } : {}),
+      });
+    const first = await upload(1);
+    const second = await upload(2, first);
+    expect(second.id).toBe(first.id);
+    expect(second.version).not.toBe(first.version);
+    await expect(upload(3, first)).rejects.toMatchObject({ reason: 'changed' });
   });
 
   it('follows the download redirect without our token', async () => {

@@ -335,6 +335,30 @@ const conflictOf = (raw: unknown, fallback: Conflict): Conflict => {
   throw invalid(`Invalid value for @microsoft.graph.conflictBehavior: ${String(raw)}`);
 };
 
+/** A folder's child by name, case-insensitively (OneDrive and SharePoint names are). */
+function childNamed(folder: FolderNode, name: string): TreeNode | undefined {
+  const exact = folder.byName.get(name);
+  if (exact) return exact;
+  const lower = name.toLowerCase();
+  for (const node of folder.byName.values()) if (node.name.toLowerCase() === lower) return node;
+  return undefined;
+}
+
+const etagOf = (tree: AccountTree, node: TreeNode) => resource(tree, node).eTag as string;
+
+/** If-Match: the item's current eTag, or 412 (the caller's copy is stale). */
+function checkIfMatch(context: FakeRouteContext, tree: AccountTree, target: Target): string | undefined {
+  const wanted = context.request.headers['if-match'];
+  if (wanted === undefined || !('file' in target)) return undefined;
+  if (wanted !== '*' && wanted !== etagOf(tree, target.file))
+    throw new SandboxApiError(
+      412,
+      'preconditionFailed',
+      'The resource has changed since the caller last read it.',
+    );
+  return wanted;
+}
+
 /** Where an upload goes: an existing file (by id) or a name in a folder. */
 type Target = { file: FileNode } | { folder: FolderNode; name: string };
 
@@ -376,12 +400,13 @@ function store(
   } else {
     folder = target.folder;
     name = target.name;
-    const taken = folder.byName.get(name);
+    const taken = childNamed(folder, name);
     if (taken?.type === 'folder' || (taken && conflict === 'fail'))
       throw new SandboxApiError(409, 'nameAlreadyExists', 'The specified item name already exists.');
+    if (taken && conflict === 'replace') name = taken.name;
     if (taken && conflict === 'rename') {
       const dot = name.lastIndexOf('.');
-      for (let n = 1; folder.byName.has(name); n++)
+      for (let n = 1; childNamed(folder, name); n++)
         name = dot > 0 ? `${target.name.slice(0, dot)} ${n}${target.name.slice(dot)}` : `${target.name} ${n}`;
     }
   }
@@ -413,6 +438,7 @@ async function putContent(context: FakeRouteContext, tree: AccountTree, target: 
       'requestTooLarge',
       'Simple upload is for files up to 4 MB: use an upload session.',
     );
+  checkIfMatch(context, tree, target);
   const conflict = conflictOf(context.query.get('@microsoft.graph.conflictBehavior'), 'replace');
   const type = String(context.request.headers['content-type'] ?? 'application/octet-stream');
   const { file, created } = store(tree, target, conflict, upload, type, context.grant.clientId);
@@ -424,6 +450,8 @@ interface Session {
   target: Target;
   conflict: Conflict;
   clientId?: string;
+  /** The If-Match the session was created with: checked again when the last fragment lands. */
+  ifMatch?: string;
   chunks: Buffer[];
   received: number;
   total?: number;
@@ -445,7 +473,8 @@ async function createSession(context: FakeRouteContext, tree: AccountTree, targe
       context.query.get('@microsoft.graph.conflictBehavior'),
     'replace',
   );
-  if (!('file' in target) && conflict === 'fail' && target.folder.byName.has(target.name))
+  const ifMatch = checkIfMatch(context, tree, target);
+  if (!('file' in target) && conflict === 'fail' && childNamed(target.folder, target.name))
     throw new SandboxApiError(409, 'nameAlreadyExists', 'The specified item name already exists.');
   const id = randomBytes(24).toString('base64url');
   const expires = context.now + 15 * 60_000;
@@ -454,6 +483,7 @@ async function createSession(context: FakeRouteContext, tree: AccountTree, targe
     target,
     conflict,
     clientId: context.grant.clientId,
+    ...(ifMatch ? { ifMatch } : {}),
     chunks: [],
     received: 0,
     expires,
@@ -511,16 +541,18 @@ async function putFragment(context: FakeRouteContext) {
   sessions.delete(params.session!);
   const tree = context.treeOf(session.accountId);
   const type = 'application/octet-stream';
-  const target: Target =
-    'file' in session.target
-      ? {
-          file:
-            tree.file(session.target.file.id) ??
-            (() => {
-              throw notFoundItem();
-            })(),
-        }
-      : session.target;
+  let target = session.target;
+  if ('file' in target) {
+    const now = tree.file(target.file.id);
+    if (!now) throw notFoundItem();
+    if (session.ifMatch && session.ifMatch !== '*' && session.ifMatch !== etagOf(tree, now))
+      throw new SandboxApiError(
+        412,
+        'preconditionFailed',
+        'The resource has changed since the caller last read it.',
+      );
+    target = { file: now };
+  }
   const { file, created } = store(
     tree,
     target,
@@ -591,7 +623,7 @@ export function graphRoutes(): FakeRoute[] {
         if (first.endsWith(':')) {
           const folder = nodeOf(tree, first.slice(0, -1));
           if (folder?.type !== 'folder') throw notFoundItem();
-          return item(c, tree, folder.byName.get(second));
+          return item(c, tree, childNamed(folder, second));
         }
         if (second === 'children') return children(c, tree, first);
         if (second === 'content') return contentRedirect(c, tree, first);

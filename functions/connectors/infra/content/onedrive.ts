@@ -23,10 +23,11 @@
 //   everywhere), above it an upload session: `createUploadSession`, then byte ranges PUT to its
 //   `uploadUrl` (no Authorization header: the URL is the credential) in 10 MiB fragments (a multiple of
 //   the 320 KiB Graph asks for, under its 60 MiB cap), 202 with nextExpectedRanges until the last answers
-//   200/201 with the item. Conflicts: a file this app made (createdBy and lastModifiedBy name our
-//   client id) is updated in place; a file of the user's is never touched, the export takes
-//   "name (2).ext" instead (created with conflictBehavior=fail, so a file that appears meanwhile is
-//   not replaced either). A retried upload finds the file it made and writes the same bytes again.
+//   200/201 with the item. Never replaces another file: a new file is created with
+//   conflictBehavior=fail (409: the name was taken since findFile, UploadRefusedError name_taken);
+//   `replace` (our own earlier export) is written under If-Match its eTag (412: changed since). A retry
+//   of a create that got through finds a file made and last modified by our app (Graph's createdBy /
+//   lastModifiedBy name our client id) of the same size, and takes it as its own.
 import type { Readable } from 'node:stream';
 import type {
   ChangedFile,
@@ -34,9 +35,11 @@ import type {
   ChangesPosition,
   ContentApi,
   Download,
+  ProviderFile,
   SourceEntry,
   Upload,
 } from './api';
+import { UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest } from './http';
 import { ProviderApiError, send, sendJson } from './http';
 import { downloadOf } from './practice';
@@ -84,25 +87,13 @@ export function parseItemId(id: string): { drive: string; item: string } {
   const at = id.indexOf(':');
   const drive = id.slice(0, at);
   const item = id.slice(at + 1);
-  if (at <= 0 || !/^[\w!.,=-]{1,256}$/.test(drive) || !/^[\w!.,=-]{1,256}$/.test(item))
+  const segment = (part: string) => /^[\w!.,=-]{1,256}$/.test(part) && part !== '.' && part !== '..';
+  if (at <= 0 || !segment(drive) || !segment(item))
     throw new ProviderApiError('find item', 404, undefined, undefined, 'invalid_id');
   return { drive, item };
 }
 
 const itemId = (drive: string, item: string) => `${drive}:${item}`;
-
-/** `Report.pdf` -> `Report (2).pdf`. */
-export function numberedName(name: string, n: number): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-}
-
-/** A name OneDrive can hold as one path segment (no dot segment, no character it refuses). */
-export function checkedName(name: string): string {
-  if (!name || name === '.' || name === '..' || name.length > 255 || INVALID_NAME.test(name))
-    throw new ProviderApiError('upload file', 400, undefined, undefined, 'invalid_name');
-  return name;
-}
 
 /** The body in pieces of exactly `size` bytes (the last may be shorter). */
 async function* fragments(body: Readable, size: number): AsyncGenerator<Buffer> {
@@ -127,6 +118,7 @@ async function* fragments(body: Readable, size: number): AsyncGenerator<Buffer> 
 }
 
 export class OneDriveApi implements ContentApi {
+  readonly replaces = true;
   private readonly base: string;
 
   /**
@@ -184,7 +176,7 @@ export class OneDriveApi implements ContentApi {
     if (parent === undefined) return this.browseTop(token, page.token, top);
     if (parent.startsWith(SITE)) {
       const site = parent.slice(SITE.length);
-      if (!/^[\w.,-]{1,512}$/.test(site))
+      if (!/^[\w.,-]{1,512}$/.test(site) || site === '.' || site === '..')
         throw new ProviderApiError('list drives', 404, undefined, undefined, 'invalid_id');
       const out = await this.get<Collection<{ id: string; name?: string }>>(
         'list drives',
@@ -371,33 +363,48 @@ export class OneDriveApi implements ContentApi {
     };
   }
 
-  async upload(token: string, container: string, file: Upload): Promise<{ id: string; version: string }> {
+  /** The item named `name` directly in the folder (Graph's path lookup, case-insensitive as OneDrive is). */
+  async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    if (nameProblem(name) || INVALID_NAME.test(name) || name.length > 255) return undefined; // none can exist
+    const found = await this.named(token, container, name);
+    const { drive } = parseItemId(container);
+    return found && { id: itemId(drive, found.id), name: found.name ?? name, version: found.eTag ?? '' };
+  }
+
+  private named(token: string, container: string, name: string): Promise<DriveItem | undefined> {
+    const { drive, item } = parseItemId(container);
+    return this.get<DriveItem>(
+      'find file',
+      token,
+      `/v1.0/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(item)}:/${encodeURIComponent(name)}?$select=id,name,eTag,size,file,folder,createdBy,lastModifiedBy`,
+    ).catch((error: unknown) => {
+      if (error instanceof ProviderApiError && error.status === 404) return undefined;
+      throw error;
+    });
+  }
+
+  /**
+   * A new file (conflictBehavior=fail: a name taken meanwhile is refused, never replaced), or with
+   * `replace` a new version of that file under If-Match its eTag (412: it changed, refused). A retried
+   * create whose first attempt got through finds the file there: made by our app, not modified since,
+   * of the same size, it is taken as that attempt's (Graph keeps no custom property to say more).
+   */
+  async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
+    const problem =
+      nameProblem(file.name) ??
+      (INVALID_NAME.test(file.name) || file.name.length > 255
+        ? 'OneDrive refuses names with " * : < > ? | or over 255 characters'
+        : undefined);
+    if (problem) throw new UploadRefusedError('invalid_name', problem);
     const { drive, item: parent } = parseItemId(container);
-    const original = checkedName(file.name);
-    const own = this.ownClientId();
-    const ours = (i: DriveItem) =>
-      own !== undefined &&
-      own !== '' &&
-      i.createdBy?.application?.id === own &&
-      i.lastModifiedBy?.application?.id === own;
-    const folder = `/v1.0/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(parent)}`;
-    for (let n = 1; n < 1000; n++) {
-      const name = n === 1 ? original : numberedName(original, n);
-      const existing = await this.get<DriveItem>(
-        'find file',
-        token,
-        `${folder}:/${encodeURIComponent(name)}?$select=id,file,folder,createdBy,lastModifiedBy`,
-      ).catch((error: unknown) => {
-        if (error instanceof ProviderApiError && error.status === 404) return undefined;
-        throw error;
-      });
-      if (existing && !(existing.file && ours(existing))) continue; // the user's: never touched
-      const target = existing
-        ? `/v1.0/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(existing.id)}`
-        : `${folder}:/${encodeURIComponent(name)}:`;
-      const conflict = existing ? 'replace' : 'fail';
-      // A file of that name that comes meanwhile is not replaced (fail: 409), nor is the user's.
-      const done =
+    const target = file.replace
+      ? `/v1.0/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(parseItemId(file.replace.id).item)}`
+      : `/v1.0/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(parent)}:/${encodeURIComponent(file.name)}:`;
+    const conflict = file.replace ? 'replace' : 'fail';
+    const ifMatch: Record<string, string> = file.replace ? { 'If-Match': file.replace.version } : {};
+    let done: DriveItem;
+    try {
+      done =
         file.size <= SIMPLE_UPLOAD_MAX_BYTES
           ? await sendJson<DriveItem>(
               this.request(
@@ -406,25 +413,48 @@ export class OneDriveApi implements ContentApi {
                 `${target}/content?@microsoft.graph.conflictBehavior=${conflict}`,
                 {
                   method: 'PUT',
-                  headers: { 'Content-Type': file.contentType },
+                  headers: { 'Content-Type': file.contentType, ...ifMatch },
                   body: file.body,
                   length: file.size,
                 },
               ),
             )
-          : await this.session(token, target, conflict, file);
-      return { id: itemId(drive, done.id), version: done.eTag ?? '' };
+          : await this.session(token, target, conflict, ifMatch, file);
+    } catch (error) {
+      if (!(error instanceof ProviderApiError)) throw error;
+      if (file.replace && (error.status === 412 || error.status === 404))
+        throw new UploadRefusedError('changed', 'the file changed at OneDrive since it was checked');
+      if (!file.replace && error.status === 409) {
+        const there = await this.named(token, container, file.name);
+        const own = this.ownClientId();
+        if (
+          there?.file &&
+          own &&
+          there.createdBy?.application?.id === own &&
+          there.lastModifiedBy?.application?.id === own &&
+          there.size === file.size
+        )
+          return { id: itemId(drive, there.id), name: there.name ?? file.name, version: there.eTag ?? '' };
+        throw new UploadRefusedError('name_taken', 'another file took the name since it was checked');
+      }
+      throw error;
     }
-    throw new ProviderApiError('upload file', 409, undefined, undefined, 'no_free_name');
+    return { id: itemId(drive, done.id), name: done.name ?? file.name, version: done.eTag ?? '' };
   }
 
   /** createUploadSession, then the fragments PUT to its uploadUrl without our token. */
-  private async session(token: string, target: string, conflict: string, file: Upload): Promise<DriveItem> {
+  private async session(
+    token: string,
+    target: string,
+    conflict: string,
+    ifMatch: Record<string, string>,
+    file: Upload,
+  ): Promise<DriveItem> {
     const body = Buffer.from(JSON.stringify({ item: { '@microsoft.graph.conflictBehavior': conflict } }));
     const started = await sendJson<{ uploadUrl?: string }>(
       this.request('start upload', token, `${target}/createUploadSession`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...ifMatch },
         body,
         length: body.length,
       }),

@@ -21,10 +21,10 @@ import {
   TRANSIENT_ATTEMPTS,
   backoffSeconds,
   classifyApiStatus,
-  disambiguatedName,
   hopDelaySeconds,
   importedObjectId,
 } from '../../functions/connectors/domain/sync-policy';
+import { numberedName } from '../../functions/connectors/domain/export-conflict';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
@@ -459,10 +459,7 @@ describe('an export', () => {
     ).json()) as { files: { name: string }[] };
     const names = listing.files.map((f) => f.name);
     expect(names).toEqual(
-      expect.arrayContaining([
-        imported[0]!.source.name,
-        disambiguatedName(imported[0]!.source.name, 'doc_namesake'),
-      ]),
+      expect.arrayContaining([imported[0]!.source.name, numberedName(imported[0]!.source.name, 2)]),
     );
     const again = await startExport(
       deps,
@@ -511,12 +508,6 @@ describe('sync policy', () => {
     expect(hopDelaySeconds(10_000 + 3_600_000, 10_000)).toBe(900);
     expect(hopDelaySeconds(10_000 + 2_500, 10_000)).toBe(3);
     expect(hopDelaySeconds(5_000, 10_000)).toBe(0);
-  });
-
-  it('names a second document of a taken file name after its id, keeping the extension', () => {
-    expect(disambiguatedName('Brief.pdf', 'doc_abc')).toBe('Brief (doc_abc).pdf');
-    expect(disambiguatedName('README', 'doc_abc')).toBe('README (doc_abc)');
-    expect(disambiguatedName('.env', 'doc_abc')).toBe('.env (doc_abc)');
   });
 
   it('reads provider answers: 5xx and no answer pass, 401 needs the user, 403 and 404 end the run', () => {

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { isId } from '../../platform/ids';
 import { paginationQuery } from '../../platform/pagination';
 import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from '../domain/sync-policy';
+import { CONFLICT_POLICIES } from '../domain/export-conflict';
 
 /** Vault ids belong to the vault area: letters, digits, `_` and `-`, as its ids are. */
 const vaultId = z
@@ -72,4 +73,13 @@ export const createExportBody = z.strictObject({
       z.maxLength(MAX_EXPORT_DOCUMENTS, `document_ids may name at most ${MAX_EXPORT_DOCUMENTS} documents`),
     ),
   destination: z.strictObject({ id: providerId }, { error: 'destination must be an object {id}' }),
+  conflict: z.optional(
+    z
+      .enum(CONFLICT_POLICIES, { error: `conflict must be one of ${CONFLICT_POLICIES.join(', ')}` })
+      .check(
+        z.describe(
+          'A name already taken at the destination: rename (default; "name (2).ext"), skip, fail, or replace (only a file this service exported; any other is refused per document)',
+        ),
+      ),
+  ),
 });

@@ -6,6 +6,7 @@ import { isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
 import { snakeCasePage } from '../../platform/pagination';
 import { CONNECTION_STATUSES } from '../domain/connection';
+import { CONFLICT_POLICIES, EXPORT_FAILURE_REASONS } from '../domain/export-conflict';
 import { PROVIDER_IDS } from '../domain/providers';
 
 const connectionId = idSchema('conn', 'a connection');
@@ -176,15 +177,25 @@ export const exportJobView = z
     message: failureMessage,
     vault_id: vaultId,
     destination: z.object({ id: z.string().check(z.describe("The provider container's id")) }),
+    conflict: z
+      .enum(CONFLICT_POLICIES)
+      .check(z.describe('What the export does with a name already taken at the destination')),
     counts: z.object({
       requested: count('Documents asked for (each once)'),
       exported: count('Documents uploaded'),
       unchanged: count('Documents whose version was already exported there'),
+      skipped: count('Documents left out because their name was taken (conflict: skip)'),
       failed: count('Documents that could not be exported (listed in failures)'),
     }),
     failures: z
-      .array(z.object({ document_id: z.string(), reason: z.enum(['document_not_found', 'too_large']) }))
-      .check(z.describe('The first 20 documents that could not be exported')),
+      .array(
+        z.object({
+          document_id: z.string(),
+          reason: z.enum(EXPORT_FAILURE_REASONS),
+          message: z.optional(z.string().check(z.describe('What went wrong, for people'))),
+        }),
+      )
+      .check(z.describe('The first 20 documents that could not be exported, each with its reason')),
     waiting,
   })
   .clone()

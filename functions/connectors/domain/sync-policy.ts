@@ -61,13 +61,6 @@ export function exportUploadKey(
   return `exp_${createHash('sha256').update(`${connectionId}:${destination}:${documentKey}:${version}`).digest('base64url')}`;
 }
 
-/** The name an exported document takes when another document already holds its plain name there. */
-export function disambiguatedName(name: string, objectId: string): string {
-  const dot = name.lastIndexOf('.');
-  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  return `${stem} (${objectId})${extension}`;
-}
-
 /** What a failure of a provider call means for the run making it. */
 export type RunFailure =
   /** The connection cannot be used until the user reconnects (or it was disconnected). */

@@ -169,7 +169,10 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
       requested: count('Documents asked for'),
       exported: count('Documents uploaded'),
       unchanged: count('Documents whose version was already exported there'),
-      failed: count('Documents that could not be exported (missing, too large)'),
+      skipped: count('Documents left out because their name was taken there (conflict: skip)'),
+      failed: count(
+        'Documents that could not be exported (missing, too large, a name refused or taken, refused by the provider)',
+      ),
     },
   ),
   define('connector.export.failed', 'connectors:read', 'An export of vault documents to a provider failed', {

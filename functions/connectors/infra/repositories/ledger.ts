@@ -50,6 +50,8 @@ export interface ExportEntryRecord {
   /** The vault document version exported, and the file it became at the provider. */
   exportedVersion: number;
   providerFileId: string;
+  /** The provider's version of that file as our upload left it (absent on entries before issue 23). */
+  providerVersion?: string;
   name: string;
   lastJobId: string;
   exportedAt: number;
@@ -175,31 +177,25 @@ export class Ledger {
     });
   }
 
-  /**
-   * Claims a file name in a destination for one document: true when the name is free or already its
-   * own. Two documents never take the same name, so an export never overwrites another's file.
-   */
-  claimName(
+  /** Which document's export holds a file name in a destination, as far as this service knows. */
+  async nameHolder(
+    connectionId: string,
+    destination: string,
+    name: string,
+  ): Promise<{ vaultId: string; objectId: string } | undefined> {
+    const item = await this.table.get<Item & { vaultId: string; objectId: string }>(
+      nameKey(connectionId, destination, name),
+    );
+    return item && { vaultId: item.vaultId, objectId: item.objectId };
+  }
+
+  /** Records that a document's export now holds the name (after the provider took the upload). */
+  async holdName(
     connectionId: string,
     destination: string,
     name: string,
     owner: { vaultId: string; objectId: string },
-  ) {
-    return won(
-      this.table.put(
-        { ...nameKey(connectionId, destination, name), ...owner },
-        {
-          or: [
-            { itemExists: false },
-            {
-              and: [
-                { attr: 'vaultId', op: '=', value: owner.vaultId },
-                { attr: 'objectId', op: '=', value: owner.objectId },
-              ],
-            },
-          ],
-        },
-      ),
-    );
+  ): Promise<void> {
+    await this.table.put({ ...nameKey(connectionId, destination, name), ...owner });
   }
 }

@@ -457,10 +457,12 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
   }
 
   if (id === 'onedrive') {
-    it('reads a 503 with Retry-After as the provider asking to wait', async () => {
+    it('reads a 503 serviceNotAvailable with Retry-After as throttling, as Graph documents it', async () => {
       await hook('/__sandbox/next-api-error', { provider: id, status: 503, retry_after: 4 });
       await expect(api.browse(token, templates.id, { limit: 1 })).rejects.toMatchObject({
         status: 503,
+        providerError: 'serviceNotAvailable',
+        throttled: true,
         retryAfterSeconds: 4,
       });
     });

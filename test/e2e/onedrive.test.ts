@@ -175,10 +175,12 @@ describe('OneDrive through the service', () => {
     expect(documents.find((d) => d.source.id === moved!.id)?.status).toBe('deleted_at_source');
   });
 
-  it('waits out a 429 with Retry-After and finishes', async () => {
-    await sandbox('/__sandbox/next-api-error', { provider: PROVIDER, status: 429, retry_after: 1 });
-    const job = await run(linkId);
-    expect(job.status).toBe('succeeded');
+  it('waits out a 429 and a 503 with Retry-After and finishes', async () => {
+    for (const status of [429, 503]) {
+      await sandbox('/__sandbox/next-api-error', { provider: PROVIDER, status, retry_after: 1 });
+      const job = await run(linkId);
+      expect(job.status).toBe('succeeded');
+    }
     const connection = await json<{ status: string; status_history: { status: string }[] }>(
       `/connectors/v1/connections/${connectionId}`,
     );

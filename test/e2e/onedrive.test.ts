@@ -2,7 +2,8 @@
 // onedrive provider points at the Graph fake (sandbox/providers/onedrive/): connect with the
 // offline_access scope, browse the OneDrive and the SharePoint site, import a folder's subtree through
 // Graph's delta, an incremental run after a new file, a change, a deletion and a move out, a 429
-// waited out, and an export that leaves a file of the user's of the same name as it was.
+// and a 503 waited out, an export that leaves a file of the user’s of the same name as it was, one
+// refresh after a 401, and reauth_required once the consent is removed.
 import { createHash } from 'node:crypto';
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
@@ -218,5 +219,15 @@ describe('OneDrive through the service', () => {
       createHash('sha256').update('the user wrote this').digest('hex'),
     );
     expect(landed.filter((f) => f.name.startsWith(name.replace(/\.[^.]+$/, ''))).length).toBe(2);
+  });
+
+  it('refreshes an expired token once (Microsoft rotates the refresh token), and a removed consent is reauth_required', async () => {
+    await sandbox('/__sandbox/next-api-error', { provider: PROVIDER, status: 401 });
+    expect(await run(linkId)).toMatchObject({ status: 'succeeded' });
+    await sandbox('/__sandbox/revoke-grants', { provider: PROVIDER, account_id: ACCOUNT });
+    expect(await run(linkId)).toMatchObject({ status: 'failed', reason: 'reauth_required' });
+    expect((await json<{ status: string }>(`/connectors/v1/connections/${connectionId}`)).status).toBe(
+      'reauth_required',
+    );
   });
 });

@@ -64,6 +64,10 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
       host: process.env.HOST ?? '127.0.0.1',
       clock,
       exposeIssued: process.env.LOCAL_TEST_HOOKS === '1',
+      // Tests make the sandbox refuse uploads past a small size (a provider refusing one document).
+      ...(process.env.SANDBOX_MAX_UPLOAD_BYTES
+        ? { maxUploadBytes: Number(process.env.SANDBOX_MAX_UPLOAD_BYTES) }
+        : {}),
     });
     // A real provider is configured by its client id (its endpoints default to production's); the
     // sandbox's by its endpoints. Every provider not configured is pointed at the sandbox (or its fake).

@@ -603,6 +603,8 @@ export interface SandboxOptions {
   exposeIssued?: boolean;
   /** Content-API requests per account per minute before 429 (default 100,000). */
   apiRequestsPerMinute?: number;
+  /** Upload bodies larger than this are refused with 413 (default 100 MiB). */
+  maxUploadBytes?: number;
   /** The fakes of real providers to serve (default: all of ./providers/). */
   fakes?: readonly ProviderFake[];
 }
@@ -617,6 +619,7 @@ export async function startSandboxProvider(options: SandboxOptions = {}): Promis
     grants: sandbox,
     testHooks: Boolean(options.exposeIssued),
     apiRequestsPerMinute: options.apiRequestsPerMinute,
+    maxUploadBytes: options.maxUploadBytes,
     fakes,
     origin: () => sandbox.url,
   });

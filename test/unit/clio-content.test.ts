@@ -174,24 +174,34 @@ describe('Clio client against the fake', () => {
 
   it('uploads in three steps, never over a same-named document, and once per idempotency key', async () => {
     const client = new ClioApi(base);
+    // The user's Complaint.txt holds the name: Clio would keep two, this client refuses the second.
+    expect(await client.findFile('tok', matterId(acme), 'Complaint.txt')).toMatchObject({
+      id: docId(docs[0]!.id),
+    });
+    await expect(
+      upload(client, matterId(acme), 'Complaint.txt', 'our complaint', 'exp_key_0'),
+    ).rejects.toMatchObject({ reason: 'name_taken' });
     seen.length = 0;
-    const first = await upload(client, matterId(acme), 'Complaint.txt', 'our complaint', 'exp_key_1');
+    const first = await upload(client, matterId(acme), 'Complaint (2).txt', 'our complaint', 'exp_key_1');
     expect(seen.map((s) => [s.method, s.path.replace(/[0-9a-f-]{36}/, 'KEY'), s.authorized])).toEqual([
+      ['GET', '/clio/api/v4/documents.json', true],
       ['GET', '/clio/api/v4/documents.json', true],
       ['POST', '/clio/api/v4/documents.json', true],
       ['PUT', `/clio/clio-storage/${ACCOUNT}/KEY`, false],
       ['PATCH', `/clio/api/v4/documents/${first.id}.json`, true],
     ]);
-    // The user's Complaint.txt is untouched; ours is another document of that name.
-    expect(first.id).not.toBe(docId(docs[0]!.id));
     expect(await read((await client.download('tok', docId(docs[0]!.id))).body)).toBe('Complaint.txt body');
     expect(await read((await client.download('tok', first.id)).body)).toBe('our complaint');
+    expect(await client.findFile('tok', matterId(acme), 'Complaint (2).txt')).toEqual(first);
     // A retried step with the same key finds the document it made.
-    expect(await upload(client, matterId(acme), 'Complaint.txt', 'our complaint', 'exp_key_1')).toEqual(
+    expect(await upload(client, matterId(acme), 'Complaint (2).txt', 'our complaint', 'exp_key_1')).toEqual(
       first,
     );
     const listed = await client.browse('tok', matterId(acme), { limit: 50 });
-    expect(listed.entries.filter((e) => e.name === 'Complaint.txt')).toHaveLength(2);
+    expect(listed.entries.filter((e) => e.name.startsWith('Complaint'))).toHaveLength(2);
+    await expect(upload(client, matterId(acme), '..', 'x', 'exp_key_2')).rejects.toMatchObject({
+      reason: 'invalid_name',
+    });
   });
 
   it("reads Clio's errors: 401, 429 with Retry-After and the rate-limit window, 5xx", async () => {

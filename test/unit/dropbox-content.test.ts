@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DropboxApi, headerSafeJson } from '../../functions/connectors/infra/content/dropbox';
+import { UploadRefusedError } from '../../functions/connectors/infra/content/api';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
@@ -171,30 +172,41 @@ describe('Dropbox client against the fake', () => {
     expect(missing).toMatchObject({ status: 404, providerError: 'path.not_found' });
   });
 
-  it('uploads without ever replacing a file: same bytes are the same file, other bytes are renamed', async () => {
+  it('uploads without ever replacing a file: same bytes are the same file, a taken name is refused', async () => {
     const client = api();
-    const upload = (name: string, content: string) =>
+    const upload = (name: string, content: string, replace?: { id: string; name: string; version: string }) =>
       client.upload('tok-full', `id:${acme.id}`, {
         name,
         contentType: 'text/plain',
         size: Buffer.byteLength(content),
         body: Readable.from([Buffer.from(content)]),
         idempotencyKey: 'k',
+        ...(replace ? { replace } : {}),
       });
     const first = await upload('Export.txt', 'exported');
-    expect(first.id).toBe('/clients/acme/export.txt');
+    expect(first).toMatchObject({ id: '/clients/acme/export.txt', name: 'Export.txt' });
+    expect(await client.findFile('tok-full', `id:${acme.id}`, 'export.TXT')).toEqual(first);
+    expect(await client.findFile('tok-full', `id:${acme.id}`, 'Nothing.txt')).toBeUndefined();
     // A retried step sends the same bytes: no second file, no new version.
     expect(await upload('Export.txt', 'exported')).toEqual(first);
-    // The user's own file of that name is kept; ours lands beside it.
+    // The user's own file of that name is kept: the upload is refused (add mode, no autorename).
     t.putFile(acme, 'Letterhead.txt', text("the user's letterhead"));
-    const ours = await upload('Letterhead.txt', 'our letterhead');
-    expect(ours.id).toBe('/clients/acme/letterhead (1).txt');
+    await expect(upload('Letterhead.txt', 'our letterhead')).rejects.toMatchObject({ reason: 'name_taken' });
     expect(await read((await client.download('tok-full', '/clients/acme/letterhead.txt')).body)).toBe(
       "the user's letterhead",
     );
+    // Our own export is replaced in `update` mode, only at the rev seen.
+    const second = await upload('Export.txt', 'exported, version 2', first);
+    expect(second.version).not.toBe(first.version);
+    await expect(upload('Export.txt', 'exported, version 3', first)).rejects.toMatchObject({
+      reason: 'changed',
+    });
+    expect(await read((await client.download('tok-full', '/clients/acme/export.txt')).body)).toBe(
+      'exported, version 2',
+    );
     // Names that would change the path are refused before any request.
-    expect((await failure(upload('../x.txt', 'x'))).status).toBe(400);
-    expect((await failure(upload('..', 'x'))).status).toBe(400);
+    for (const name of ['../x.txt', '..', '.', '', 'a\u0000b', 'a\r\nb'])
+      await expect(upload(name, 'x')).rejects.toBeInstanceOf(UploadRefusedError);
   });
 
   it('uploads above the single-call size through an upload session, chunk by chunk', async () => {

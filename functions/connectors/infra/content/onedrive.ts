@@ -12,8 +12,9 @@
 // - changes: Graph's delta is documented on a drive's root only (`/drives/{id}/root/delta`): a link's
 //   first pass enumerates the drive from scratch, later passes read from the `@odata.deltaLink` kept as
 //   the cursor. Items are filtered to the link's folder by walking `parentReference.id` up (folders in
-//   the same page first, then one GET per unknown folder, each read once per page); a file that is no
-//   longer under the folder (moved out) is a deletion for the link; a `deleted` facet is a deletion
+//   the same page first, then one GET per unknown folder, each read once per page): in a first pass a
+//   file outside the folder is skipped; in a later one it is a file that moved out, a deletion for the
+//   link. A `deleted` facet is a deletion
 //   (Graph sends deletions without a name or a parent path). An expired delta link (410 Gone,
 //   `resyncChangesApplyDifferences`...) starts a new first pass. The version is the item's `eTag`
 //   (delta omits `cTag` on OneDrive for Business).

@@ -615,6 +615,53 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
   }
 
   if (id === 'google_drive') {
+    it('resumes a resumable upload where the session says it is: after a lost answer and after a failed chunk', async () => {
+      const chunk = 8 * 1024 * 1024;
+      const bytes = Buffer.alloc(2 * chunk + 4321);
+      for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) % 251;
+      const realFetch = globalThis.fetch;
+      const chunkPuts: string[] = [];
+      let puts = 0;
+      globalThis.fetch = async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        const range = new Headers(init?.headers).get('content-range') ?? '';
+        if (init?.method === 'PUT' && url.includes('upload_id=')) {
+          chunkPuts.push(range);
+          puts++;
+          // The first chunk arrives but its answer is lost; the second never arrives (network error).
+          if (puts === 1) {
+            await realFetch(input, init).then((r) => r.arrayBuffer());
+            throw new TypeError('fetch failed');
+          }
+          if (puts === 3) throw new TypeError('fetch failed');
+        }
+        return realFetch(input, init);
+      };
+      let out: ProviderFile;
+      try {
+        out = await api.upload(token, templates.id, {
+          name: 'resumed.bin',
+          contentType: 'application/octet-stream',
+          size: bytes.length,
+          body: Readable.from([bytes]),
+          idempotencyKey: 'exp_resumed_1',
+        });
+      } finally {
+        globalThis.fetch = realFetch;
+      }
+      const total = bytes.length;
+      expect(chunkPuts).toEqual([
+        `bytes 0-${chunk - 1}/${total}`, // arrived, answer lost
+        `bytes */${total}`, // -> 308 Range 0-(chunk-1): not sent again
+        `bytes ${chunk}-${2 * chunk - 1}/${total}`, // failed on the way
+        `bytes */${total}`, // -> 308 Range 0-(chunk-1): sent again
+        `bytes ${chunk}-${2 * chunk - 1}/${total}`,
+        `bytes ${2 * chunk}-${total - 1}/${total}`,
+      ]);
+      const stored = (await files(templates.id)).find((f) => f.id === out.id)!;
+      expect(stored.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    });
+
     it('exports Google-native documents to an Office format, refusing those over the 10 MB export limit', async () => {
       const doc = await hook('/__sandbox/files', {
         provider: id,

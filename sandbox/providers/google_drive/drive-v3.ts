@@ -19,6 +19,7 @@
 //        -Length -> 200 with Location: the session URI
 //   PUT  <session URI>  Content-Range bytes a-b/total, chunks multiples of 256 KiB but the last ->
 //        308 with Range: bytes=0-n, then 200 or 201 with the file; `bytes */total` asks the status
+//        (308 with Range while incomplete; 200 with the file once complete)
 //   PATCH /upload/drive/v3/files/{fileId}?uploadType=multipart|resumable   new content of a file
 // Fields: answers hold only the fields asked for (`files(id,name)`); the defaults are Drive's
 // (kind, id, name, mimeType). int64 values (size, version) are strings, as Drive sends them.
@@ -407,6 +408,8 @@ interface Session {
   chunks: Buffer[];
   received: number;
   fileId?: string;
+  /** The file a completed session made: a status query answers it again (200), as Google does. */
+  made?: string;
 }
 
 const sessions = new Map<string, Session>();
@@ -476,6 +479,12 @@ async function putChunk(context: FakeRouteContext) {
     });
     response.end();
   };
+  if (session.made !== undefined) {
+    const tree = context.treeOf(session.accountId);
+    const made = tree.file(session.made);
+    if (range[4] === undefined || !made) throw new SandboxApiError(404, 'notFound', 'No such upload session');
+    return answer(context, resource(tree, made), 'kind,id,name,mimeType');
+  }
   if (range[4] !== undefined) return incomplete();
   const [first, last, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
   const upload = await context.upload();
@@ -487,10 +496,11 @@ async function putChunk(context: FakeRouteContext) {
   session.chunks.push(...upload.chunks);
   session.received += upload.size;
   if (!final) return incomplete();
-  sessions.delete(id);
   const tree = context.treeOf(session.accountId);
   const target = session.fileId === undefined ? undefined : tree.file(session.fileId);
   const { file } = store(tree, session.metadata, session.chunks, session.received, session.type, target);
+  session.made = file.id;
+  session.chunks = [];
   answer(context, resource(tree, file), 'kind,id,name,mimeType');
 }
 

@@ -33,6 +33,8 @@ import { ProviderApiError, apiUrl, pathSegment, send, sendJson } from './http';
 import { downloadOf } from './practice';
 
 const FOLDER = 'application/vnd.google-apps.folder';
+/** Tries of one resumable chunk (the first and its resumptions after a lost answer or a 5xx). */
+const RESUME_ATTEMPTS = 3;
 const NATIVE = 'application/vnd.google-apps.';
 /** The format a Google-native document is imported as. */
 export const EXPORT_AS: Record<string, string> = {
@@ -389,6 +391,29 @@ export class GoogleDriveApi implements ContentApi {
     );
   }
 
+  /** How many bytes a resumable session holds (`Content-Range: bytes *\/total`), or the file it made. */
+  private async sessionStatus(
+    token: string,
+    session: string,
+    size: number,
+  ): Promise<{ received: number } | { file: DriveFile }> {
+    const response = await send({
+      operation: 'upload status',
+      token,
+      url: session,
+      method: 'PUT',
+      headers: { 'Content-Range': `bytes */${size}` },
+      body: Buffer.alloc(0),
+      length: 0,
+      accept: [308],
+      throttleReasons: this.throttleReasons,
+    });
+    if (response.status !== 308) return { file: (await response.json()) as DriveFile };
+    await response.arrayBuffer();
+    const range = /^bytes=0-(\d+)$/.exec(response.headers.get('range') ?? '');
+    return { received: range ? Number(range[1]) + 1 : 0 };
+  }
+
   private async resumable(
     token: string,
     path: string,
@@ -423,18 +448,41 @@ export class GoogleDriveApi implements ContentApi {
     let offset = 0;
     for await (const chunk of chunksOf(file.body, RESUMABLE_CHUNK_BYTES)) {
       const last = offset + chunk.length - 1;
-      const response = await send({
-        operation: 'upload chunk',
-        token,
-        url: session,
-        method: 'PUT',
-        headers: { 'Content-Range': `bytes ${offset}-${last}/${file.size}` },
-        body: Readable.from([chunk]),
-        length: chunk.length,
-        accept: [308],
-        throttleReasons: this.throttleReasons,
-      });
+      // A chunk that fails on the way (no answer, 5xx) is resumed as Google documents it: ask the
+      // session how much it has (`bytes */total` -> 308 Range) and send the rest of the chunk.
+      let sent = 0;
+      let response: Response | undefined;
+      for (let attempt = 1; !response; attempt++) {
+        try {
+          response = await send({
+            operation: 'upload chunk',
+            token,
+            url: session,
+            method: 'PUT',
+            headers: { 'Content-Range': `bytes ${offset + sent}-${last}/${file.size}` },
+            body: Readable.from([chunk.subarray(sent)]),
+            length: chunk.length - sent,
+            accept: [308],
+            throttleReasons: this.throttleReasons,
+          });
+        } catch (error) {
+          const passing =
+            error instanceof ProviderApiError && (error.status === undefined || error.status >= 500);
+          if (!passing || attempt >= RESUME_ATTEMPTS) throw error;
+          const status = await this.sessionStatus(token, session, file.size);
+          if ('file' in status) {
+            if (last + 1 !== file.size)
+              throw new ProviderApiError('upload chunk', 200, undefined, undefined, 'early_end');
+            return status.file;
+          }
+          if (status.received < offset || status.received > last + 1)
+            throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'session_lost_bytes');
+          sent = status.received - offset;
+          if (sent === chunk.length) break; // the answer was lost, not the bytes
+        }
+      }
       offset = last + 1;
+      if (!response) continue;
       if (response.status !== 308) {
         if (offset !== file.size)
           throw new ProviderApiError('upload chunk', response.status, undefined, undefined, 'early_end');

@@ -177,7 +177,12 @@ async function sendOnce(request: ApiRequest): Promise<Response> {
   try {
     return await fetch(request.url, {
       method: request.method ?? 'GET',
-      redirect: request.followRedirects ? 'manual' : 'error',
+      // A 3xx the caller takes as an answer (a resumable upload's 308 Resume Incomplete) must reach it:
+      // fetch's 'error' mode fails on every redirect status, Location or not.
+      redirect:
+        request.followRedirects || request.accept?.some((status) => status >= 300 && status < 400)
+          ? 'manual'
+          : 'error',
       signal: controller.signal,
       headers: {
         ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),

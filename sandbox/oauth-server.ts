@@ -514,7 +514,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
     const grant = this.liveGrant(token);
     if (!grant || grant.client.provider !== provider) return undefined;
     const { id: accountId, email, name } = grant.account;
-    return { accountId, email, name, scopes: grant.scopes };
+    return { accountId, email, name, scopes: grant.scopes, clientId: grant.client.clientId };
   }
 
   /** As when the user removes the app at the provider: every grant of that provider (account) ends. */

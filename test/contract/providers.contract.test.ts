@@ -47,7 +47,11 @@ const clientOf = (id: ProviderId): ProviderClient => ({
   clientSecret: setting(id, 'CLIENT_SECRET'),
 });
 const apiOf = (id: ProviderId): ContentApi =>
-  contentApi(PROVIDERS[id], { apiUrl: setting(id, 'API_URL'), setting: (name) => setting(id, name) });
+  contentApi(PROVIDERS[id], {
+    apiUrl: setting(id, 'API_URL'),
+    setting: (name) => setting(id, name),
+    clientId: () => setting(id, 'CLIENT_ID'),
+  });
 
 async function hook(path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${sandbox.url}${path}`, {
@@ -479,6 +483,136 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
     expect(stored).toHaveLength(1);
     expect(stored[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
+
+  if (id === 'onedrive') {
+    it('reads a 503 serviceNotAvailable with Retry-After as throttling, as Graph documents it', async () => {
+      await hook('/__sandbox/next-api-error', { provider: id, status: 503, retry_after: 4 });
+      await expect(api.browse(token, templates.id, { limit: 1 })).rejects.toMatchObject({
+        status: 503,
+        providerError: 'serviceNotAvailable',
+        throttled: true,
+        retryAfterSeconds: 4,
+      });
+    });
+
+    it('downloads through the 302 without our token: the pre-authenticated URL refuses one', async () => {
+      const created = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'pre-authenticated.txt',
+        content: 'bytes behind a 302',
+      });
+      const [drive, item] = String(created.id).split(':');
+      const graph = setting(id, 'API_URL');
+      const redirect = await fetch(`${graph}/v1.0/drives/${drive}/items/${item}/content`, {
+        headers: { Authorization: `Bearer ${token}` },
+        redirect: 'manual',
+      });
+      expect(redirect.status).toBe(302);
+      const location = redirect.headers.get('location')!;
+      const withToken = await fetch(location, { headers: { Authorization: `Bearer ${token}` } });
+      expect(withToken.status).toBe(401);
+      const download = await api.download(token, String(created.id));
+      expect(await sha256(download.body)).toBe(
+        createHash('sha256').update('bytes behind a 302').digest('hex'),
+      );
+    });
+
+    it('starts a new enumeration when Graph answers 410 to a delta link', async () => {
+      const mine = await walk(clients.id);
+      const site = (await api.browse(token, undefined, { limit: 10 })).entries.find((e) =>
+        e.id.startsWith('site:'),
+      )!;
+      const library = (await api.browse(token, site.id, { limit: 10 })).entries[0]!;
+      // The library's delta path with a token Graph no longer honours (here another drive's): 410
+      // resyncRequired, as for an expired one.
+      const driveOf = (item: string) => item.slice(0, item.indexOf(':'));
+      const stale = mine.cursor.replace(driveOf(clients.id), driveOf(library.id));
+      expect(stale).not.toBe(mine.cursor);
+      const fresh = await api.changes(token, library.id, { cursor: stale }, 50);
+      expect(fresh.files.length).toBeGreaterThan(0);
+      expect(fresh.files.every((f) => f.id.startsWith(library.id.split(':')[0]!))).toBe(true);
+    });
+
+    it('never sends our token to a page link that is not Graph’s', async () => {
+      for (const bad of ['//attacker.example/v1.0/me', '/v1.0/../../x', 'https://attacker.example/v1.0/x'])
+        await expect(api.browse(token, templates.id, { token: bad, limit: 1 })).rejects.toMatchObject({
+          status: 400,
+          providerError: 'invalid_page_token',
+        });
+    });
+
+    it('uploads a large file in 320 KiB-multiple fragments and refuses names OneDrive cannot hold', async () => {
+      const bytes = Buffer.alloc(21 * 1024 * 1024 + 7, 3);
+      const out = await api.upload(token, templates.id, {
+        name: 'fragments.bin',
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        body: Readable.from([bytes]),
+        idempotencyKey: 'exp_fragments',
+      });
+      const stored = (await files(templates.id)).find((f) => f.id === out.id)!;
+      expect(stored).toMatchObject({ name: 'fragments.bin', size: bytes.length });
+      expect(stored.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      for (const name of ['..', 'a/b.txt', 'what?.txt', 'a:b'])
+        await expect(
+          api.upload(token, templates.id, {
+            name,
+            contentType: 'text/plain',
+            size: 1,
+            body: Readable.from([Buffer.from('x')]),
+            idempotencyKey: `exp_${name}`,
+          }),
+        ).rejects.toMatchObject({ name: 'UploadRefusedError', reason: 'invalid_name' });
+    });
+
+    it('never replaces a file it was not asked to: a taken name is refused, `replace` only at the version seen', async () => {
+      const user = await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Minutes.txt',
+        content: 'the user wrote this',
+      });
+      const send = (text: string, key: string, replace?: { id: string; name: string; version: string }) =>
+        api.upload(token, templates.id, {
+          name: replace?.name ?? 'Minutes.txt',
+          contentType: 'text/plain',
+          size: Buffer.byteLength(text),
+          body: Readable.from([Buffer.from(text)]),
+          idempotencyKey: key,
+          ...(replace ? { replace } : {}),
+        });
+      // findFile sees the user's file (case-insensitively, as OneDrive names are); a create is refused.
+      expect(await api.findFile(token, templates.id, 'minutes.TXT')).toMatchObject({ id: String(user.id) });
+      await expect(send('ours', 'exp_min_1')).rejects.toMatchObject({ reason: 'name_taken' });
+      const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+      // Ours beside it, then replaced at the version seen; once the user edits it, a replace is refused.
+      const ours = await api.upload(token, templates.id, {
+        name: 'Minutes (2).txt',
+        contentType: 'text/plain',
+        size: 2,
+        body: Readable.from([Buffer.from('v1')]),
+        idempotencyKey: 'exp_min_2',
+      });
+      const seen = (await api.findFile(token, templates.id, 'Minutes (2).txt'))!;
+      expect(seen).toMatchObject({ id: ours.id, version: ours.version });
+      const next = await send('v2', 'exp_min_3', seen);
+      expect(next.id).toBe(ours.id);
+      await hook('/__sandbox/files', {
+        provider: id,
+        account_id: account,
+        container_id: templates.id,
+        name: 'Minutes (2).txt',
+        content: 'the user edited our export',
+      });
+      await expect(send('v3', 'exp_min_4', next)).rejects.toMatchObject({ reason: 'changed' });
+      const after = await files(templates.id);
+      expect(after.find((f) => f.name === 'Minutes.txt')!.sha256).toBe(sha('the user wrote this'));
+      expect(after.find((f) => f.name === 'Minutes (2).txt')!.sha256).toBe(sha('the user edited our export'));
+    });
+  }
 
   if (id === 'google_drive') {
     it('resumes a resumable upload where the session says it is: after a lost answer and after a failed chunk', async () => {

@@ -15,7 +15,8 @@ import type { ManualClock } from '../../functions/platform/clock';
 export interface FakeHarness {
   base: string;
   tree(account: string): AccountTree;
-  grant(token: string, account: string, scopes: string[]): void;
+  /** `clientId`: the app the grant was issued to (Graph records it on what the app writes). */
+  grant(token: string, account: string, scopes: string[], clientId?: string): void;
   /** The next `count` requests answer this failure (as POST /__sandbox/next-api-error does). */
   fail(failure: Omit<InjectedError, 'remaining'> & { count?: number }): void;
   close(): Promise<void>;
@@ -62,12 +63,13 @@ export async function startFakeHarness(
   return {
     base,
     tree,
-    grant: (token, account, scopes) =>
+    grant: (token, account, scopes, clientId) =>
       grants.set(token, {
         accountId: account,
         email: `${account}@example.com`,
         name: `User ${account}`,
         scopes,
+        ...(clientId ? { clientId } : {}),
       }),
     fail: ({ count, ...failure }) => state.injected.set(fake.id, { ...failure, remaining: count ?? 1 }),
     close: () => new Promise((resolve) => server.close(() => resolve())),

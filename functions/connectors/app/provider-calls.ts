@@ -32,6 +32,7 @@ export const contentFor = (config: ConnectorConfig, provider: ProviderId): Conte
   contentApi(PROVIDERS[provider], {
     apiUrl: config.provider(provider).apiUrl,
     setting: (name) => providerExtraSetting(provider, name),
+    clientId: () => config.provider(provider).clientId,
   });
 
 /**

@@ -106,7 +106,9 @@ export const REAL_PROVIDERS: Record<RealProviderId, ProviderDefinition> = {
     rotatesRefreshTokens: true,
     accountFields: { externalId: 'id', email: 'mail|userPrincipalName', displayName: 'displayName' },
     rateLimitHeaders: { retryAfter: 'Retry-After' },
-    throttleReasons: ['activityLimitReached'],
+    // Graph throttles with 429 (activityLimitReached, TooManyRequests) and also 503 serviceNotAvailable
+    // with Retry-After: all three throttle the connection until then, not a blind backoff.
+    throttleReasons: ['activityLimitReached', 'TooManyRequests', 'serviceNotAvailable'],
     scopeSeparator: ' ',
     tokenEndpointAuthMethod: 'client_secret_post',
     contentApi: 'graph-v1',

@@ -13,7 +13,7 @@ import type { ServerResponse } from 'node:http';
 import { SandboxApiError, sendJson } from '../../content/http';
 import type { InjectedError } from '../../content/types';
 import type { ProviderFake } from '../fake';
-import { graphRoutes } from './graph';
+import { graphRoutes, onedriveIds } from './graph';
 
 function sendGraphError(response: ServerResponse, error: SandboxApiError): void {
   sendJson(
@@ -81,6 +81,7 @@ export const onedriveFake: ProviderFake = {
     'Sites.Read.All',
   ],
   routes: graphRoutes(),
+  ids: onedriveIds,
   sendError: sendGraphError,
   injected,
   unauthorized,

@@ -56,7 +56,7 @@ export interface ApiRequest {
   operation: string;
   url: string;
   token: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
   throttleReasons?: readonly string[];
   /** Statuses that are not failures here (a resumable upload's 308). */

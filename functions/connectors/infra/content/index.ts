@@ -7,6 +7,7 @@ import { ClioApi } from './clio';
 import { DriveApi } from './drive';
 import { DropboxApi } from './dropbox';
 import { GoogleDriveApi } from './google-drive';
+import { OneDriveApi } from './onedrive';
 import { PracticeApi } from './practice';
 
 /** What a client is built from: the API's origin and the provider's own settings. */
@@ -14,6 +15,8 @@ export interface ContentApiSettings {
   apiUrl: string;
   /** A provider-specific setting by name (e.g. Dropbox's CONTENT_URL), its default when not set. */
   setting(name: string): string;
+  /** Our client id at the provider, read when needed (Graph names the app that wrote a file). */
+  clientId?(): string;
 }
 
 type ClientFactory = (
@@ -30,6 +33,15 @@ const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
     new DropboxApi(settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') }),
   'google-drive-v3': (settings, definition) =>
     new GoogleDriveApi(settings.apiUrl, definition.throttleReasons),
+  'graph-v1': (settings, definition) =>
+    new OneDriveApi(settings.apiUrl, definition.throttleReasons, () => {
+      // Without our client id no file counts as ours: exports then never update one, only add beside.
+      try {
+        return settings.clientId?.();
+      } catch {
+        return undefined;
+      }
+    }),
 };
 
 /** Whether a content-API client speaks this kind yet (a provider without one can only connect). */

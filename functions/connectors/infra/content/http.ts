@@ -165,7 +165,12 @@ async function sendOnce(request: ApiRequest): Promise<Response> {
   try {
     return await fetch(request.url, {
       method: request.method ?? 'GET',
-      redirect: request.followRedirects ? 'manual' : 'error',
+      // An accepted 3xx (a resumable upload's 308 Resume Incomplete) is an answer, not a redirect:
+      // under 'error' fetch fails on any 3xx status, Location or not.
+      redirect:
+        request.followRedirects || request.accept?.some((status) => status >= 300 && status < 400)
+          ? 'manual'
+          : 'error',
       signal: controller.signal,
       headers: {
         ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),

@@ -384,7 +384,7 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
   it("with fields=* and with Drive's defaults the fake's whole resources are document shapes", async () => {
     const from = exchanges.length;
     const letter = tree.liveFiles(acme).find((f) => f.name === 'letter.txt')!;
-    for (const fields of [{ fields: '*' }, {}]) {
+    for (const fields of [{ fields: '*' }, {}] as Record<string, string>[]) {
       await call('GET', `/drive/v3/files/${letter.id}`, fields);
       await call('GET', '/drive/v3/files/root', fields);
       await call('GET', '/drive/v3/files', { q: `'${acme.id}' in parents`, ...fields });

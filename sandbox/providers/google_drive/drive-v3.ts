@@ -1,18 +1,24 @@
 // The Drive API v3 routes of the Google Drive fake (under /google), as Google's reference describes
 // them (https://developers.google.com/workspace/drive/api/reference/rest/v3):
 //   GET  /drive/v3/about?fields=user                       `fields` required
-//   GET  /drive/v3/drives?pageSize&pageToken               shared drives (the fake has none)
-//   GET  /drive/v3/files?q&pageSize&pageToken&fields&supportsAllDrives&includeItemsFromAllDrives
+//   POST /drive/v3/drives?requestId  {name}                a shared drive (a requestId used before -> 409)
+//   GET  /drive/v3/drives?pageSize&pageToken               the shared drives, by id; pageSize 1..100,
+//        default 10
+//   GET  /drive/v3/files?q&pageSize&pageToken&fields&corpora&driveId&supportsAllDrives&includeItemsFromAllDrives
 //        q: clauses joined by `and`: '<id>' in parents | trashed = false | name = '<n>' |
-//        mimeType = '<t>' | mimeType != '<t>'; another clause -> 400 invalid
+//        mimeType = '<t>' | mimeType != '<t>'; another clause -> 400 invalid. Shared drives' items
+//        only with includeItemsFromAllDrives=true and supportsAllDrives=true; corpora user (default) |
+//        drive (with driveId, and only then) | allDrives, the last two with includeItemsFromAllDrives
 //   GET  /drive/v3/files/{fileId}?fields | ?alt=media      `root` is an alias of My Drive's root id;
-//        a Google-native document with alt=media -> 403 fileNotDownloadable
+//        a Google-native document with alt=media -> 403 fileNotDownloadable; a shared drive's item
+//        without supportsAllDrives=true -> 404
 //   GET  /drive/v3/files/{fileId}/export?mimeType          native documents only, 10 MB at most
 //        (403 exportSizeLimitExceeded)
 //   GET  /drive/v3/changes/startPageToken ; GET /drive/v3/changes?pageToken&pageSize&fields
 //        -> changes [{kind, changeType:file, time, removed, fileId, file?}] and nextPageToken, or
 //        newStartPageToken on the last page; a deletion is `removed: true`; a move or an edit is the
-//        file with its new parents and version
+//        file with its new parents and version; shared drives' files as files.list admits them, or only
+//        one drive's with driveId
 //   POST /upload/drive/v3/files?uploadType=multipart       multipart/related: JSON metadata then media,
 //        at most 5 MiB (larger: resumable)
 //   POST /upload/drive/v3/files?uploadType=resumable       JSON metadata, X-Upload-Content-Type and
@@ -22,7 +28,10 @@
 //        (308 with Range while incomplete; 200 with the file once complete)
 //   PATCH /upload/drive/v3/files/{fileId}?uploadType=multipart|resumable   new content of a file
 // Fields: answers hold only the fields asked for (`files(id,name)`); the defaults are Drive's
-// (kind, id, name, mimeType). int64 values (size, version) are strings, as Drive sends them.
+// (kind, id, name, mimeType). int64 values (size, version) are strings, as Drive sends them. Every
+// property is one of the discovery document's (test/contract/google-drive-discovery.test.ts checks).
+// Shared drives are folders of the account's tree kept out of My Drive: a drive's id is its top
+// folder's, whose files carry `driveId`; the top folders (My Drive's and the drives') have no parents.
 // Names: Drive allows two files of one name in a folder; the shared tree does not, so creating a
 // name that is taken answers 409 duplicateName (a client that avoids duplicates never sees it).
 import { createHash, randomBytes } from 'node:crypto';
@@ -30,7 +39,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SandboxApiError, sendContent, sendJson } from '../../content/http';
-import type { AccountTree, FileNode, TreeNode } from '../../content/tree';
+import type { AccountTree, FileNode, FolderNode, TreeNode } from '../../content/tree';
 import { contentChunks } from '../../content/tree';
 import type { FakeRoute, FakeRouteContext } from '../fake';
 
@@ -72,6 +81,34 @@ const rootId = (tree: AccountTree) =>
 /** appProperties of uploaded files (the shared tree has no place for them). */
 const appProperties = new WeakMap<FileNode, Record<string, string>>();
 
+/** The shared drives of an account: their top folders (children of the tree's root) by id. */
+interface SharedDrive {
+  id: string;
+  name: string;
+  requestId: string;
+  createdTime: string;
+}
+const sharedDrives = new WeakMap<AccountTree, Map<string, SharedDrive>>();
+
+function drivesOf(tree: AccountTree): Map<string, SharedDrive> {
+  let drives = sharedDrives.get(tree);
+  if (!drives) sharedDrives.set(tree, (drives = new Map()));
+  return drives;
+}
+
+/** The shared drive `node` is in (undefined: My Drive). */
+function driveOf(tree: AccountTree, node: TreeNode): SharedDrive | undefined {
+  const drives = sharedDrives.get(tree);
+  if (!drives?.size) return undefined;
+  for (let at: FolderNode | undefined = node.type === 'folder' ? node : node.parent; at; at = at.parent)
+    if (at.parent === tree.root) return drives.get(at.id);
+  return undefined;
+}
+
+/** Whether a request sees shared drives' items (files.list and changes.list, as Drive documents it). */
+const seesAllDrives = (query: URLSearchParams) =>
+  query.get('includeItemsFromAllDrives') === 'true' && query.get('supportsAllDrives') === 'true';
+
 function nodeOf(tree: AccountTree, id: string): TreeNode | undefined {
   if (id === 'root' || id === rootId(tree)) return tree.root;
   return tree.folder(id) ?? tree.file(id);
@@ -80,11 +117,14 @@ function nodeOf(tree: AccountTree, id: string): TreeNode | undefined {
 const idOf = (tree: AccountTree, node: TreeNode) => (node === tree.root ? rootId(tree) : node.id);
 
 function resource(tree: AccountTree, node: TreeNode): Record<string, unknown> {
+  const drive = driveOf(tree, node);
+  const top = node === tree.root || drive?.id === node.id;
   const common = {
     kind: 'drive#file',
     id: idOf(tree, node),
-    name: node === tree.root ? 'My Drive' : node.name,
-    parents: node.parent ? [idOf(tree, node.parent)] : [],
+    name: node === tree.root ? 'My Drive' : drive?.id === node.id ? drive.name : node.name,
+    ...(!top && node.parent ? { parents: [idOf(tree, node.parent)] } : {}),
+    ...(drive ? { driveId: drive.id } : {}),
     trashed: false,
     modifiedTime: new Date(node.updatedAt).toISOString(),
   };
@@ -202,15 +242,46 @@ function decodePage(raw: string | null, q: string): string {
   throw bad('invalid', 'Invalid Value');
 }
 
+const CORPORA = new Set(['user', 'domain', 'drive', 'allDrives']);
+
+/** Which items a files.list request takes, from corpora, driveId and the all-drives switches. */
+function listScope(tree: AccountTree, query: URLSearchParams) {
+  const corpora = (query.get('corpora') ?? 'user').split(',');
+  if (corpora.some((c) => !CORPORA.has(c))) throw bad('invalid', 'Invalid Value');
+  const driveId = query.get('driveId') ?? undefined;
+  const driveOnly = corpora.length === 1 && corpora[0] === 'drive';
+  if (corpora.includes('drive') !== (driveId !== undefined) || (driveId !== undefined && !driveOnly))
+    throw bad('invalid', 'driveId is given with corpora=drive, and corpora=drive with a driveId.');
+  if ((corpora.includes('drive') || corpora.includes('allDrives')) && !seesAllDrives(query))
+    throw bad(
+      'invalid',
+      'includeItemsFromAllDrives and supportsAllDrives must be true when corpora is drive or allDrives.',
+    );
+  const all = seesAllDrives(query);
+  const drives = drivesOf(tree);
+  const within = (node: TreeNode) => {
+    const drive = driveOf(tree, node);
+    if (!drive) return !driveOnly;
+    return all && (driveId === undefined || driveId === drive.id);
+  };
+  return {
+    /** A folder whose children the request may list. */
+    folder: within,
+    /** An item the request may see (a shared drive's top folder is no one's child: drives.list has it). */
+    item: (node: TreeNode) => !(node.parent === tree.root && drives.has(node.id)) && within(node),
+  };
+}
+
 function listFiles(context: FakeRouteContext) {
   const { tree, query } = context;
   const q = query.get('q') ?? '';
   const parsed = parseQuery(q);
   const limit = pageSize(query, 1000, 100);
   const after = decodePage(query.get('pageToken'), q);
-  // Without a parent clause: everything of the account's, in id order (a full walk).
+  const scope = listScope(tree, query);
+  // Without a parent clause: everything of the corpora's, in id order (a full walk).
   const node = parsed.parent === undefined ? undefined : nodeOf(tree, parsed.parent);
-  const folder = node?.type === 'folder' ? node : undefined;
+  const folder = node?.type === 'folder' && scope.folder(node) ? node : undefined;
   if (parsed.parent !== undefined && !folder)
     return answer(
       context,
@@ -222,11 +293,12 @@ function listFiles(context: FakeRouteContext) {
     : {
         items: tree
           .liveFiles()
-          .filter((f) => f.id > after)
+          .filter((f) => f.id > after && scope.item(f))
           .slice(0, limit),
         more: false,
       };
   const admitted = items.filter((node) => {
+    if (!scope.item(node)) return false;
     if (parsed.name !== undefined && node.name !== parsed.name) return false;
     if (parsed.mimeType) {
       const type = node.type === 'folder' ? FOLDER_TYPE : node.contentType;
@@ -249,7 +321,8 @@ function listFiles(context: FakeRouteContext) {
 async function getFile(context: FakeRouteContext) {
   const { tree, query, params } = context;
   const node = nodeOf(tree, params.fileId!);
-  if (!node) throw notFound(params.fileId!);
+  if (!node || (driveOf(tree, node) && query.get('supportsAllDrives') !== 'true'))
+    throw notFound(params.fileId!);
   if (query.get('alt') !== 'media') return answer(context, resource(tree, node), 'kind,id,name,mimeType');
   if (node.type === 'folder' || node.contentType.startsWith(NATIVE))
     throw new SandboxApiError(
@@ -290,8 +363,20 @@ function changesPage(context: FakeRouteContext) {
   if (token === null || !/^\d{1,15}$/.test(token)) throw bad('required', 'Required parameter: pageToken');
   const limit = pageSize(query, 1000, 100);
   const includeRemoved = query.get('includeRemoved') !== 'false';
+  const driveId = query.get('driveId') ?? undefined;
+  if (driveId !== undefined && query.get('supportsAllDrives') !== 'true')
+    throw bad('invalid', 'driveId needs supportsAllDrives=true.');
+  const inScope = (file: FileNode) => {
+    const drive = driveOf(tree, file);
+    if (driveId !== undefined) return drive?.id === driveId;
+    return !drive || seesAllDrives(query);
+  };
   const from = Number(token);
-  const { files, more } = tree.changesAfter(from - 1, (file) => includeRemoved || !file.deleted, limit);
+  const { files, more } = tree.changesAfter(
+    from - 1,
+    (file) => (includeRemoved || !file.deleted) && inScope(file),
+    limit,
+  );
   const changes: Change[] = files.map((file) => ({
     kind: 'drive#change',
     changeType: 'file',
@@ -504,6 +589,56 @@ async function putChunk(context: FakeRouteContext) {
   answer(context, resource(tree, file), 'kind,id,name,mimeType');
 }
 
+const driveResource = (drive: SharedDrive) => ({
+  kind: 'drive#drive',
+  id: drive.id,
+  name: drive.name,
+  createdTime: drive.createdTime,
+  hidden: false,
+});
+
+/** drives.create: the drive is a new top folder of the tree (kept out of My Drive). */
+async function createDrive(context: FakeRouteContext) {
+  const { tree, query } = context;
+  const requestId = query.get('requestId');
+  if (!requestId) throw bad('required', 'Required parameter: requestId');
+  const drives = drivesOf(tree);
+  if ([...drives.values()].some((d) => d.requestId === requestId))
+    throw new SandboxApiError(409, 'duplicate', 'A shared drive with this requestId exists already.');
+  const upload = await context.upload();
+  const metadata = metadataOf(Buffer.concat(upload.chunks).toString('utf8'));
+  if (typeof metadata.name !== 'string' || !metadata.name) throw bad('required', 'Required: name');
+  const folder = tree.addFolder(tree.root, `shared-drive:${requestId}`);
+  const drive = {
+    id: folder.id,
+    name: metadata.name,
+    requestId,
+    createdTime: new Date(context.now).toISOString(),
+  };
+  drives.set(folder.id, drive);
+  answer(context, driveResource(drive), 'kind,id,name');
+}
+
+/** drives.list: the shared drives in id order, a page at a time (pageSize 1..100, default 10). */
+function listDrives(context: FakeRouteContext) {
+  const { tree, query } = context;
+  if (query.get('q') !== null) throw bad('invalid', 'The sandbox does not search shared drives (q).');
+  const limit = pageSize(query, 100, 10);
+  const after = decodePage(query.get('pageToken'), 'drives');
+  const all = [...drivesOf(tree).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const rest = all.filter((d) => d.id > after);
+  const page = rest.slice(0, limit);
+  answer(
+    context,
+    {
+      kind: 'drive#driveList',
+      drives: page.map(driveResource),
+      ...(rest.length > limit ? { nextPageToken: encodePage({ after: page.at(-1)!.id, q: 'drives' }) } : {}),
+    },
+    'kind,nextPageToken,drives(id,name,kind)',
+  );
+}
+
 export function driveV3Routes(): FakeRoute[] {
   return [
     {
@@ -530,13 +665,8 @@ export function driveV3Routes(): FakeRoute[] {
         );
       },
     },
-    {
-      method: 'GET',
-      path: '/drive/v3/drives',
-      scopes: READ,
-      handle: (context) =>
-        answer(context, { kind: 'drive#driveList', drives: [] }, 'kind,nextPageToken,drives(id,name,kind)'),
-    },
+    { method: 'POST', path: '/drive/v3/drives', scopes: WRITE, handle: createDrive },
+    { method: 'GET', path: '/drive/v3/drives', scopes: READ, handle: listDrives },
     { method: 'GET', path: '/drive/v3/files', scopes: READ, handle: listFiles },
     { method: 'GET', path: '/drive/v3/files/{fileId}', scopes: READ, handle: getFile },
     { method: 'GET', path: '/drive/v3/files/{fileId}/export', scopes: READ, handle: exportFile },

@@ -37,6 +37,26 @@ export const sourcesQuery = z.object({
   page_token: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(2048))),
 });
 
+const schedule = z.strictObject(
+  {
+    every_minutes: z
+      .int('schedule.every_minutes must be an integer')
+      .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
+      .check(
+        z.lte(
+          MAX_SCHEDULE_MINUTES,
+          `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
+        ),
+      ),
+  },
+  { error: 'schedule must be an object {every_minutes}' },
+);
+
+const label = z
+  .string({ error: 'label must be a string' })
+  .check(z.minLength(1, 'label must not be empty'))
+  .check(z.maxLength(200, 'label must be at most 200 characters'));
+
 export const createLinkBody = z.strictObject({
   vault_id: vaultId,
   source: z.strictObject(
@@ -48,20 +68,29 @@ export const createLinkBody = z.strictObject({
     },
     { error: 'source must be an object {id, name?}' },
   ),
-  schedule: z.optional(
-    z.strictObject({
-      every_minutes: z
-        .int('schedule.every_minutes must be an integer')
-        .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
-        .check(
-          z.lte(
-            MAX_SCHEDULE_MINUTES,
-            `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
-          ),
-        ),
-    }),
-  ),
+  label: z.optional(label),
+  schedule: z.optional(schedule),
 });
+
+/** PATCH: any of the fields; null removes the schedule or the label. */
+export const updateLinkBody = z
+  .strictObject(
+    {
+      schedule: z.optional(z.nullable(schedule)),
+      paused: z.optional(
+        z
+          .boolean({ error: 'paused must be true or false' })
+          .check(z.describe('true pauses the link (no scheduled runs, runs refused); false resumes it')),
+      ),
+      label: z.optional(z.nullable(label)),
+    },
+    { error: 'the body must be an object {schedule?, paused?, label?}' },
+  )
+  .check(
+    z.refine((patch) => Object.keys(patch).length > 0, 'must change at least one of schedule, paused, label'),
+  )
+  .clone()
+  .register(z.globalRegistry, { minProperties: 1 });
 
 export const createExportBody = z.strictObject({
   vault_id: vaultId,

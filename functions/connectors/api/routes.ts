@@ -18,7 +18,7 @@ import {
   providerSettingView,
 } from './views';
 import { jobIdPath } from './job-schemas';
-import { createExportBody, createLinkBody, linkIdPath, sourcesQuery } from './import-schemas';
+import { createExportBody, createLinkBody, linkIdPath, sourcesQuery, updateLinkBody } from './import-schemas';
 import { paginationQuery } from '../../platform/pagination';
 import {
   callbackPath,
@@ -219,6 +219,22 @@ export const CONNECTOR_ROUTE = {
     request: { path: linkIdPath },
     responses: { 200: { description: 'The import link', schema: importLinkView } },
     uses: { tables: { connectors: 'read' } },
+  },
+  updateImportLink: {
+    id: 'updateImportLink',
+    method: 'PATCH',
+    path: '/connectors/v1/links/{id}',
+    handler: 'connectors/api/handlers/update-import-link',
+    auth: 'apiKey',
+    permission: 'connectors:write',
+    summary:
+      'Edit an import link in place: its schedule (null removes it), paused (pause or resume) and label; its documents, ledger and cursor stay',
+    request: { path: linkIdPath, body: updateLinkBody },
+    responses: {
+      200: { description: 'The import link as edited', schema: importLinkView },
+      409: { description: 'The link kept changing while it was edited; retry (CONFLICT)' },
+    },
+    uses: { tables: { connectors: 'write' } },
   },
   deleteImportLink: {
     id: 'deleteImportLink',

@@ -243,7 +243,11 @@ export const importLinkView = z
       id: z.string().check(z.describe("The provider container's id")),
       name: z.nullable(z.string()).check(z.describe('The label given when the link was created')),
     }),
+    label: z.nullable(z.string()).check(z.describe("The link's own label, for people")),
     schedule: z.nullable(z.object({ every_minutes: z.int().check(z.gte(5)) })),
+    paused: z
+      .boolean()
+      .check(z.describe('A paused link is out of its schedule and refuses new runs until resumed')),
     status: z.enum(['idle', 'running']),
     active_run_id: z.nullable(jobId).check(z.describe('The run in flight (a job), if any')),
     last_run: z.nullable(

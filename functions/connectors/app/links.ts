@@ -11,6 +11,7 @@ import type { ConnectorConfig } from '../infra/config';
 import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
+import { editLink } from '../domain/link-edit';
 import { nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
@@ -27,7 +28,9 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     connection_id: link.connectionId,
     vault_id: link.vaultId,
     source: { id: link.sourceId, name: link.sourceName ?? null },
+    label: link.label ?? null,
     schedule: link.schedule ? { every_minutes: link.schedule.everyMinutes } : null,
+    paused: link.pausedAt !== undefined,
     status: link.activeRunId ? 'running' : 'idle',
     active_run_id: link.activeRunId ?? null,
     last_run: link.lastRun
@@ -39,7 +42,10 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
           counts: link.lastRun.counts,
         }
       : null,
-    next_run_at: link.schedule && link.nextRunAt !== undefined ? isoTime(link.nextRunAt) : null,
+    next_run_at:
+      link.schedule && link.nextRunAt !== undefined && link.pausedAt === undefined
+        ? isoTime(link.nextRunAt)
+        : null,
     last_skipped: link.lastSkip ? { at: isoTime(link.lastSkip.at), reason: link.lastSkip.reason } : null,
     created_at: isoTime(link.createdAt),
     updated_at: isoTime(link.updatedAt),
@@ -49,6 +55,7 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
 export interface CreateLinkInput {
   vault_id: string;
   source: { id: string; name?: string };
+  label?: string;
   schedule?: { every_minutes: number };
 }
 
@@ -94,6 +101,7 @@ export async function createLink(
     vaultId: input.vault_id,
     sourceId: input.source.id,
     ...(input.source.name ? { sourceName: input.source.name } : {}),
+    ...(input.label ? { label: input.label } : {}),
     ...(input.schedule ? { schedule: { everyMinutes: input.schedule.every_minutes }, nextRunAt: now } : {}),
     createdAt: now,
     updatedAt: now,
@@ -116,6 +124,49 @@ export async function listLinks(deps: Deps, organizationId: string, connectionId
     offset: page.offset,
     has_more: window.hasMore,
   };
+}
+
+export interface UpdateLinkInput {
+  schedule?: { every_minutes: number } | null;
+  paused?: boolean;
+  label?: string | null;
+}
+
+/**
+ * Edits a link in place (schedule, pause/resume, label): its id, ledger and cursor stay, so its
+ * documents keep their ids and the next run imports only what changed. A run in flight is not
+ * stopped by a pause (as with the provider switch); it finishes. The change is applied over the
+ * version read (updatedAt), read again when a run or the sweep moved the link meanwhile.
+ */
+export async function updateLink(
+  deps: Deps,
+  organizationId: string,
+  id: string,
+  input: UpdateLinkInput,
+  log: Logger,
+): Promise<ImportLinkView> {
+  const links = Links.of(deps);
+  const edit = {
+    ...(input.schedule !== undefined
+      ? { schedule: input.schedule && { everyMinutes: input.schedule.every_minutes } }
+      : {}),
+    ...(input.paused !== undefined ? { paused: input.paused } : {}),
+    ...(input.label !== undefined ? { label: input.label } : {}),
+  };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const link = await links.owned(organizationId, id);
+    const change = editLink(link, edit, Math.max(deps.clock.now(), link.updatedAt + 1));
+    const updated = await links.update(link.id, change, {
+      attr: 'updatedAt',
+      op: '=',
+      value: link.updatedAt,
+    });
+    if (updated) {
+      log.info('import link updated', { linkId: id, fields: Object.keys(input) });
+      return linkView(updated);
+    }
+  }
+  throw new ConflictError('The import link kept changing while it was edited; retry');
 }
 
 /**

@@ -32,6 +32,7 @@ import { importDocument } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
+import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
 import { contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -102,6 +103,10 @@ export async function startRun(
 ): Promise<{ id: string; status: 'processing' | 'succeeded' | 'failed'; started: boolean }> {
   const links = Links.of(deps);
   const link = await links.owned(organizationId, linkId);
+  if (link.pausedAt !== undefined)
+    throw new ConflictError(
+      'The import link is paused: resume it (PATCH /connectors/v1/links/{id} {"paused": false}) to run it',
+    );
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) throw new NotFoundError('Import link not found');
   await requireUsable(deps, connection);
@@ -281,6 +286,9 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
       await ledger.recordSourceDeleted(link.connectionId, ref, deps.clock.now());
     return { outcome: 'unchanged' };
   }
+  // Overlapping links into one vault (a folder and its subfolder): the file is one document, of the
+  // link that first imported it; the other link counts it unchanged.
+  if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
   if (entry?.sourceVersion === file.version) {
     // Stored by this very run before a retried step: count it as it was counted then.
     return { outcome: entry.lastJobId === job.id && entry.lastOutcome ? entry.lastOutcome : 'unchanged' };
@@ -342,6 +350,9 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   });
   return { outcome };
 }
+
+const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>
+  FileHolds.of(deps).hold(link, sourceId, async (id) => (await Links.of(deps).get(id)) !== undefined);
 
 /** The run's outcome on its link (the cursor moves only after a complete pass) and its event. */
 async function finishRun(

@@ -79,8 +79,13 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
   const link = await links.get(linkId);
   const now = deps.clock.now();
   if (!link) return 'cleaned';
-  if (!link.schedule) {
-    await links.update(link.id, { remove: ['nextRunAt'] });
+  if (!link.schedule || link.pausedAt !== undefined) {
+    // Conditional: an edit that scheduled or resumed the link meanwhile set a new nextRunAt.
+    await links.update(
+      link.id,
+      { remove: ['nextRunAt'] },
+      { attr: 'updatedAt', op: '=', value: link.updatedAt },
+    );
     return 'cleaned';
   }
   if ((link.nextRunAt ?? 0) > now) return 'not_due';

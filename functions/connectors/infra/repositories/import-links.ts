@@ -29,9 +29,13 @@ export interface ImportLinkRecord {
   sourceId: string;
   /** A label for people, as the client named the source. */
   sourceName?: string;
+  /** The link's own label, for people (PATCH sets or removes it). */
+  label?: string;
   schedule?: { everyMinutes: number };
-  /** While scheduled: when the sweep starts the next run (epoch ms). */
+  /** While scheduled and not paused: when the sweep starts the next run (epoch ms). */
   nextRunAt?: number;
+  /** Paused since (epoch ms): out of the schedule, and new runs are refused until it is resumed. */
+  pausedAt?: number;
   /** The provider's cursor after the last complete pass. */
   cursor?: string;
   /** The run in flight: one at a time per link. */

@@ -1,0 +1,239 @@
+// Sync semantics a user of imports asks for (issue 23), over HTTP against `npm start`'s server and its
+// sandbox provider, on both runtimes: a link edited in place (schedule, pause/resume, label) keeps its
+// documents; overlapping links into one vault import a file once.
+import type { RunningServer } from '../support/local-server';
+import { api, startLocalServer } from '../support/local-server';
+import { connectThroughSandbox } from '../support/connect';
+import { until } from '../support/until';
+
+let server: RunningServer;
+let call: ReturnType<typeof api>;
+let sandboxUrl = '';
+
+const waitFor = (what: string, condition: () => Promise<boolean>, ms = 30_000) =>
+  until(what, async () => ((await condition()) ? true : undefined), ms);
+
+interface Source {
+  id: string;
+  name: string;
+  kind: 'container' | 'file';
+}
+
+interface Job {
+  id: string;
+  status: 'processing' | 'succeeded' | 'failed';
+  trigger: string;
+  counts: Record<string, number>;
+}
+
+interface Link {
+  id: string;
+  label: string | null;
+  schedule: { every_minutes: number } | null;
+  paused: boolean;
+  status: string;
+  next_run_at: string | null;
+  last_run: { job_id: string; status: string } | null;
+  last_skipped: { reason: string } | null;
+}
+
+interface LinkDocument {
+  document_id: string;
+  source: { id: string; name: string };
+  status: string;
+}
+
+beforeAll(async () => {
+  server = await startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
+  call = api(server);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function json<T>(path: string, init?: RequestInit & { expect?: number }): Promise<T> {
+  const response = await call(path, init);
+  const body = response.status === 204 ? undefined : await response.json();
+  expect({ path, status: response.status, body }).toMatchObject({ path, status: init?.expect ?? 200 });
+  return body as T;
+}
+
+async function connect(provider: 'practice' | 'drive', account: string): Promise<string> {
+  const connected = await connectThroughSandbox(call, { provider, account });
+  sandboxUrl = connected.sandboxUrl;
+  return connected.connectionId;
+}
+
+async function settled(jobId: string): Promise<Job> {
+  let job: Job | undefined;
+  await waitFor(`job ${jobId} to finish`, async () => {
+    job = await json<Job>(`/connectors/jobs/${jobId}`);
+    return job.status !== 'processing';
+  });
+  return job!;
+}
+
+async function start(linkId: string): Promise<string> {
+  return (await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, { method: 'POST', expect: 202 }))
+    .id;
+}
+
+const run = async (linkId: string) => settled(await start(linkId));
+
+async function sweepNow(): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/__dev/sync-sweep`, { method: 'POST' });
+  expect(response.status).toBe(200);
+}
+
+const patch = (linkId: string, body: unknown, expect = 200) =>
+  json<Link>(`/connectors/v1/links/${linkId}`, { method: 'PATCH', body: JSON.stringify(body), expect });
+
+const documents = async (linkId: string) =>
+  (await json<{ data: LinkDocument[] }>(`/connectors/v1/links/${linkId}/documents?limit=200`)).data;
+
+const sources = async (connectionId: string, parent?: string) =>
+  (
+    await json<{ data: Source[] }>(
+      `/connectors/v1/connections/${connectionId}/sources${parent ? `?parent=${encodeURIComponent(parent)}` : ''}`,
+    )
+  ).data;
+
+/** Every file of the account at the sandbox, at any depth. */
+async function sandboxFiles(provider: string, account: string) {
+  const response = await fetch(`${sandboxUrl}/__sandbox/files?provider=${provider}&account_id=${account}`);
+  return ((await response.json()) as { files: { id: string; path: string }[] }).files;
+}
+
+describe('PATCH /connectors/v1/links/{id}', () => {
+  let connectionId: string;
+  let linkId: string;
+  let imported: LinkDocument[];
+
+  beforeAll(async () => {
+    connectionId = await connect('practice', 'acct-sync-edit');
+    const matter = (await sources(connectionId))[0]!;
+    const link = await json<Link>(`/connectors/v1/connections/${connectionId}/links`, {
+      method: 'POST',
+      body: JSON.stringify({ vault_id: 'vlt_edit', source: { id: matter.id }, label: 'Matter one' }),
+      expect: 201,
+    });
+    expect(link).toMatchObject({ label: 'Matter one', schedule: null, paused: false, next_run_at: null });
+    linkId = link.id;
+    expect(await run(linkId)).toMatchObject({ status: 'succeeded' });
+    imported = await documents(linkId);
+    expect(imported.length).toBeGreaterThan(0);
+  });
+
+  it('schedules a link in place: the scheduled run imports nothing again and keeps the document ids', async () => {
+    const edited = await patch(linkId, { schedule: { every_minutes: 60 } });
+    expect(edited).toMatchObject({ id: linkId, schedule: { every_minutes: 60 }, paused: false });
+    expect(edited.next_run_at).toEqual(expect.any(String));
+    await sweepNow();
+    await waitFor(
+      'the scheduled run',
+      async () => (await json<Link>(`/connectors/v1/links/${linkId}`)).last_run?.status === 'succeeded',
+    );
+    const runs = (await json<{ data: Job[] }>(`/connectors/v1/links/${linkId}/runs`)).data;
+    expect(runs[0]).toMatchObject({ trigger: 'schedule', counts: { imported: 0, updated: 0 } });
+    expect((await documents(linkId)).map((d) => d.document_id).sort()).toEqual(
+      imported.map((d) => d.document_id).sort(),
+    );
+  });
+
+  it('pauses a link: no scheduled run, runs refused with 409; resuming runs it at the next sweep', async () => {
+    const paused = await patch(linkId, { paused: true });
+    expect(paused).toMatchObject({ paused: true, next_run_at: null, schedule: { every_minutes: 60 } });
+    const refused = await call(`/connectors/v1/links/${linkId}/runs`, { method: 'POST' });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('paused');
+    const before = (await json<{ data: Job[] }>(`/connectors/v1/links/${linkId}/runs`)).data.length;
+    await server.advanceClock(2 * 60 * 60_000);
+    await sweepNow();
+    const still = await json<Link>(`/connectors/v1/links/${linkId}`);
+    expect(still).toMatchObject({ paused: true, status: 'idle', last_skipped: null });
+    expect((await json<{ data: Job[] }>(`/connectors/v1/links/${linkId}/runs`)).data).toHaveLength(before);
+
+    const resumed = await patch(linkId, { paused: false });
+    expect(resumed.paused).toBe(false);
+    expect(Date.parse(resumed.next_run_at!)).toBeLessThanOrEqual(await server.clockNow());
+    await sweepNow();
+    await waitFor(
+      'the run after the resume',
+      async () => (await json<{ data: Job[] }>(`/connectors/v1/links/${linkId}/runs`)).data.length > before,
+    );
+    expect(await run(linkId)).toMatchObject({ status: 'succeeded', counts: { imported: 0 } });
+  });
+
+  it('changes and removes the label and the schedule', async () => {
+    expect(await patch(linkId, { label: 'Renamed' })).toMatchObject({ label: 'Renamed' });
+    expect(await patch(linkId, { label: null, schedule: null })).toMatchObject({
+      label: null,
+      schedule: null,
+      next_run_at: null,
+    });
+  });
+
+  it.each([
+    ['an empty edit', {}],
+    ['a field it does not know', { vault_id: 'vlt_other' }],
+    ['a schedule too frequent', { schedule: { every_minutes: 1 } }],
+    ['paused that is not a boolean', { paused: 'yes' }],
+    ['an empty label', { label: '' }],
+  ])('refuses %s with 400', async (_name, body) => {
+    const response = await call(`/connectors/v1/links/${linkId}`, {
+      method: 'PATCH',
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+  });
+
+  it("answers 404 for a link that does not exist or is another organization's", async () => {
+    const missing = await call('/connectors/v1/links/lnk_00000000000000000000', {
+      method: 'PATCH',
+      body: JSON.stringify({ paused: true }),
+    });
+    expect(missing.status).toBe(404);
+    const other = server.otherOrganization('sync-edit-other');
+    const foreign = await fetch(`${server.baseUrl}/connectors/v1/links/${linkId}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${other.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ paused: true }),
+    });
+    expect(foreign.status).toBe(404);
+    expect((await json<Link>(`/connectors/v1/links/${linkId}`)).paused).toBe(false);
+  });
+});
+
+describe('overlapping links into one vault', () => {
+  it('import each file once when a folder and its subfolder are linked and run at the same time', async () => {
+    const account = 'acct-sync-overlap';
+    const connectionId = await connect('drive', account);
+    const clients = (await sources(connectionId)).find(
+      (s) => s.kind === 'container' && s.name === 'Clients',
+    )!;
+    const sub = (await sources(connectionId, clients.id)).find((s) => s.kind === 'container')!;
+    const link = (source: Source) =>
+      json<Link>(`/connectors/v1/connections/${connectionId}/links`, {
+        method: 'POST',
+        body: JSON.stringify({ vault_id: 'vlt_overlap', source: { id: source.id } }),
+        expect: 201,
+      });
+    const [outer, inner] = [await link(clients), await link(sub)];
+    const jobs = await Promise.all([start(outer.id), start(inner.id)]);
+    const [outerRun, innerRun] = await Promise.all(jobs.map(settled));
+    expect([outerRun.status, innerRun.status]).toEqual(['succeeded', 'succeeded']);
+
+    const files = (await sandboxFiles('drive', account)).filter((f) => f.path.startsWith('/Clients/'));
+    expect(files.length).toBeGreaterThan(2);
+    const held = [...(await documents(outer.id)), ...(await documents(inner.id))];
+    expect(held.map((d) => d.source.id).sort()).toEqual(files.map((f) => f.id).sort());
+    expect(new Set(held.map((d) => d.document_id)).size).toBe(files.length);
+    expect(outerRun.counts.imported + innerRun.counts.imported).toBe(files.length);
+
+    // Again, one after the other: nothing new.
+    expect((await run(outer.id)).counts).toMatchObject({ imported: 0, updated: 0 });
+    expect((await run(inner.id)).counts).toMatchObject({ imported: 0, updated: 0 });
+  });
+});

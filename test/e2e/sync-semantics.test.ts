@@ -222,7 +222,7 @@ describe('overlapping links into one vault', () => {
       });
     const [outer, inner] = [await link(clients), await link(sub)];
     const jobs = await Promise.all([start(outer.id), start(inner.id)]);
-    const [outerRun, innerRun] = await Promise.all(jobs.map(settled));
+    const [outerRun, innerRun] = (await Promise.all(jobs.map(settled))) as [Job, Job];
     expect([outerRun.status, innerRun.status]).toEqual(['succeeded', 'succeeded']);
 
     const files = (await sandboxFiles('drive', account)).filter((f) => f.path.startsWith('/Clients/'));
@@ -230,7 +230,7 @@ describe('overlapping links into one vault', () => {
     const held = [...(await documents(outer.id)), ...(await documents(inner.id))];
     expect(held.map((d) => d.source.id).sort()).toEqual(files.map((f) => f.id).sort());
     expect(new Set(held.map((d) => d.document_id)).size).toBe(files.length);
-    expect(outerRun.counts.imported + innerRun.counts.imported).toBe(files.length);
+    expect(outerRun.counts.imported! + innerRun.counts.imported!).toBe(files.length);
 
     // Again, one after the other: nothing new.
     expect((await run(outer.id)).counts).toMatchObject({ imported: 0, updated: 0 });

@@ -5,8 +5,11 @@ import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
 import { connectThroughSandbox } from '../support/connect';
 import { until } from '../support/until';
+import type { Receiver } from '../support/receiver';
+import { startReceiver } from '../support/receiver';
 
 let server: RunningServer;
+let receiver: Receiver;
 let call: ReturnType<typeof api>;
 let sandboxUrl = '';
 
@@ -44,12 +47,15 @@ interface LinkDocument {
 }
 
 beforeAll(async () => {
-  server = await startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
+  [server, receiver] = await Promise.all([
+    startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' }),
+    startReceiver(),
+  ]);
   call = api(server);
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), receiver?.close()]);
 });
 
 async function json<T>(path: string, init?: RequestInit & { expect?: number }): Promise<T> {
@@ -207,6 +213,10 @@ describe('PATCH /connectors/v1/links/{id}', () => {
 });
 
 describe('overlapping links into one vault', () => {
+  beforeAll(() => {
+    call = api(server, server.createKey().apiKey);
+  });
+
   it('import each file once when a folder and its subfolder are linked and run at the same time', async () => {
     const account = 'acct-sync-overlap';
     const connectionId = await connect('drive', account);
@@ -235,5 +245,117 @@ describe('overlapping links into one vault', () => {
     // Again, one after the other: nothing new.
     expect((await run(outer.id)).counts).toMatchObject({ imported: 0, updated: 0 });
     expect((await run(inner.id)).counts).toMatchObject({ imported: 0, updated: 0 });
+  });
+});
+
+/** Every page of a list, by offset and by cursor, as the ids (or `key`s) of its items. */
+async function walk(path: string, limit: number, key: (item: Record<string, unknown>) => unknown) {
+  type Page = { data: Record<string, unknown>[]; has_more?: boolean; hasMore?: boolean } & Record<
+    string,
+    unknown
+  >;
+  const sep = path.includes('?') ? '&' : '?';
+  const byOffset: unknown[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const page = await json<Page>(`${path}${sep}limit=${limit}&offset=${offset}`);
+    byOffset.push(...page.data.map(key));
+    if (!(page.has_more ?? page.hasMore)) break;
+  }
+  const byCursor: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page = await json<Page>(
+      `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    byCursor.push(...page.data.map(key));
+    cursor = ('next_cursor' in page ? page.next_cursor : page.nextCursor) as string | null;
+    expect(cursor !== null).toBe(page.has_more ?? page.hasMore);
+  } while (cursor);
+  return { byOffset, byCursor };
+}
+
+describe('cursor pagination of the long lists', () => {
+  const account = 'acct-sync-pages';
+  let linkId: string;
+  let endpointId: string;
+  let files: number;
+
+  beforeAll(async () => {
+    call = api(server, server.createKey().apiKey); // a rate limit of its own (100 requests a minute)
+    const endpoint = await json<{ endpoint: { id: string } }>('/webhooks/v1/endpoints', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url('/pages'), eventTypeFilters: ['vault.ingest.completed'] }),
+      expect: 201,
+    });
+    endpointId = endpoint.endpoint.id;
+    const connectionId = await connect('practice', account);
+    const matter = (await sources(connectionId))[0]!;
+    const seeded = await fetch(`${sandboxUrl}/__sandbox/seed`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        provider: 'practice',
+        account_id: account,
+        container_id: matter.id,
+        count: 120,
+      }),
+    });
+    expect(seeded.status).toBeLessThan(300);
+    const link = await json<Link>(`/connectors/v1/connections/${connectionId}/links`, {
+      method: 'POST',
+      body: JSON.stringify({ vault_id: 'vlt_pages', source: { id: matter.id } }),
+      expect: 201,
+    });
+    linkId = link.id;
+    const first = await run(linkId);
+    expect(first.status).toBe('succeeded');
+    files = first.counts.imported!;
+    expect(files).toBeGreaterThan(120);
+    for (let i = 0; i < 3; i++) await run(linkId);
+  });
+
+  it("walks a link's documents by cursor exactly as by offset", async () => {
+    const { byOffset, byCursor } = await walk(
+      `/connectors/v1/links/${linkId}/documents`,
+      50,
+      (d) => d.document_id,
+    );
+    expect(byCursor).toHaveLength(files);
+    expect(byCursor).toEqual(byOffset);
+  });
+
+  it("walks a link's runs by cursor exactly as by offset, newest first", async () => {
+    const { byOffset, byCursor } = await walk(`/connectors/v1/links/${linkId}/runs`, 1, (r) => r.id);
+    expect(byCursor).toHaveLength(4);
+    expect(byCursor).toEqual(byOffset);
+  });
+
+  it("walks an endpoint's deliveries by cursor exactly as by offset, with a filter", async () => {
+    const path = `/webhooks/v1/endpoints/${endpointId}/deliveries`;
+    await waitFor(
+      'every delivery',
+      async () => {
+        await new Promise((r) => setTimeout(r, 1_000)); // one request a second, under the rate limit
+        const page = await json<{ data: unknown[] }>(`${path}?status=delivered&limit=200`);
+        return page.data.length === files;
+      },
+      60_000,
+    );
+    const { byOffset, byCursor } = await walk(`${path}?status=delivered`, 40, (d) => d.id);
+    expect(new Set(byCursor).size).toBe(files);
+    expect(byCursor).toEqual(byOffset);
+  });
+
+  it('refuses a cursor of another list, a made-up one, and a cursor with an offset, with 400', async () => {
+    const documents = await json<{ next_cursor: string }>(`/connectors/v1/links/${linkId}/documents?limit=5`);
+    for (const path of [
+      `/connectors/v1/links/${linkId}/documents?cursor=bm90IGEgY3Vyc29y`,
+      `/connectors/v1/links/${linkId}/documents?cursor=${documents.next_cursor}&offset=5`,
+      `/webhooks/v1/endpoints/${endpointId}/deliveries?cursor=${documents.next_cursor}`,
+    ]) {
+      const response = await call(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 400 });
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+    }
   });
 });

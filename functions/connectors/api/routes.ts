@@ -19,7 +19,7 @@ import {
 } from './views';
 import { jobIdPath } from './job-schemas';
 import { createExportBody, createLinkBody, linkIdPath, sourcesQuery, updateLinkBody } from './import-schemas';
-import { paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
 import {
   callbackPath,
   callbackQuery,
@@ -272,8 +272,8 @@ export const CONNECTOR_ROUTE = {
     handler: 'connectors/api/handlers/list-sync-runs',
     auth: 'apiKey',
     permission: 'connectors:read',
-    summary: "The link's runs, newest first, with their counts (limit, offset)",
-    request: { path: linkIdPath, query: paginationQuery },
+    summary: "The link's runs, newest first, with their counts (limit, and offset or cursor)",
+    request: { path: linkIdPath, query: cursorPaginationQuery },
     responses: { 200: { description: 'A page of runs', schema: syncRunListView } },
     uses: { tables: { connectors: 'read' } },
   },
@@ -286,7 +286,7 @@ export const CONNECTOR_ROUTE = {
     permission: ['connectors:read', 'vaults:read'],
     summary:
       'The vault documents the link imported: its ledger (provider file and version -> vault document)',
-    request: { path: linkIdPath, query: paginationQuery },
+    request: { path: linkIdPath, query: cursorPaginationQuery },
     responses: { 200: { description: 'A page of ledger entries', schema: linkDocumentListView } },
     uses: { tables: { connectors: 'read' } },
   },

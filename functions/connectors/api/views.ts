@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
-import { snakeCasePage } from '../../platform/pagination';
+import { snakeCaseCursorPage, snakeCasePage } from '../../platform/pagination';
 import { CONNECTION_STATUSES } from '../domain/connection';
 import { PROVIDER_IDS } from '../domain/providers';
 
@@ -273,7 +273,7 @@ export type ImportLinkView = z.infer<typeof importLinkView>;
 export const importLinkListView = snakeCasePage(importLinkView)
   .clone()
   .register(z.globalRegistry, { id: 'ImportLinkList' });
-export const syncRunListView = snakeCasePage(syncJobView)
+export const syncRunListView = snakeCaseCursorPage(syncJobView)
   .clone()
   .register(z.globalRegistry, { id: 'SyncRunList' });
 
@@ -295,6 +295,6 @@ export const linkDocumentView = z
   })
   .clone()
   .register(z.globalRegistry, { id: 'LinkDocument' });
-export const linkDocumentListView = snakeCasePage(linkDocumentView)
+export const linkDocumentListView = snakeCaseCursorPage(linkDocumentView)
   .clone()
   .register(z.globalRegistry, { id: 'LinkDocumentList' });

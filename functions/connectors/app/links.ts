@@ -206,6 +206,7 @@ export async function listLinkDocuments(
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,
+    next_cursor: window.next ?? null,
   };
 }
 

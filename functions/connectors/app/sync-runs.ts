@@ -175,6 +175,7 @@ export async function listRuns(deps: Deps, organizationId: string, linkId: strin
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,
+    next_cursor: window.next ?? null,
   };
 }
 

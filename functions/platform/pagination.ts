@@ -98,6 +98,14 @@ export interface Window<T> {
   hasMore: boolean;
   /** When items follow: the cursor of the next page (the key of this page's last item). */
   next?: string;
+  /** The cursor after this page's last item, whether or not items follow (a change feed's position). */
+  after?: string;
+}
+
+/** A cursor that starts a query at `sort` (before any item whose sort key is `sort` or after it). */
+export function positionCursor(query: Pick<Query, 'index'>, sort: string): string {
+  const values = query.index ? [sort, '#', '#'] : [sort];
+  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 }
 
 /**
@@ -165,7 +173,8 @@ export async function queryWindow<T extends Item>(
   const items = collected.slice(skip, skip + limit);
   const hasMore = collected.length > skip + limit;
   const last = items[items.length - 1];
-  return { items, hasMore, ...(hasMore && last ? { next: cursorAfter(last, query) } : {}) };
+  const end = last ? cursorAfter(last, query) : undefined;
+  return { items, hasMore, ...(end ? { after: end, ...(hasMore ? { next: end } : {}) } : {}) };
 }
 
 /** Every item of a query (small partitions only: an organization's keys, endpoints). */

@@ -57,6 +57,14 @@ const label = z
   .check(z.minLength(1, 'label must not be empty'))
   .check(z.maxLength(200, 'label must be at most 200 characters'));
 
+const onSourceDelete = z
+  .enum(['keep', 'remove'], { error: 'on_source_delete must be keep or remove' })
+  .check(
+    z.describe(
+      'A file deleted at the provider: keep its document, marked deleted_at_source (default), or remove it from the vault',
+    ),
+  );
+
 export const createLinkBody = z.strictObject({
   vault_id: vaultId,
   source: z.strictObject(
@@ -70,6 +78,7 @@ export const createLinkBody = z.strictObject({
   ),
   label: z.optional(label),
   schedule: z.optional(schedule),
+  on_source_delete: z.optional(onSourceDelete),
 });
 
 /** PATCH: any of the fields; null removes the schedule or the label. */
@@ -83,11 +92,15 @@ export const updateLinkBody = z
           .check(z.describe('true pauses the link (no scheduled runs, runs refused); false resumes it')),
       ),
       label: z.optional(z.nullable(label)),
+      on_source_delete: z.optional(onSourceDelete),
     },
-    { error: 'the body must be an object {schedule?, paused?, label?}' },
+    { error: 'the body must be an object {schedule?, paused?, label?, on_source_delete?}' },
   )
   .check(
-    z.refine((patch) => Object.keys(patch).length > 0, 'must change at least one of schedule, paused, label'),
+    z.refine(
+      (patch) => Object.keys(patch).length > 0,
+      'must change at least one of schedule, paused, label, on_source_delete',
+    ),
   )
   .clone()
   .register(z.globalRegistry, { minProperties: 1 });

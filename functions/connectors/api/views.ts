@@ -141,6 +141,9 @@ export const syncCountsView = z
     updated: count('Vault documents given a changed file as their next version'),
     unchanged: count('Files already imported at their version'),
     failed: count('Files that could not be imported (listed in failures)'),
+    deleted: count(
+      'Files deleted at the provider whose documents this run marked deleted (and removed, by the link policy)',
+    ),
   })
   .clone()
   .register(z.globalRegistry, { id: 'SyncCounts' });
@@ -244,6 +247,13 @@ export const importLinkView = z
       name: z.nullable(z.string()).check(z.describe('The label given when the link was created')),
     }),
     label: z.nullable(z.string()).check(z.describe("The link's own label, for people")),
+    on_source_delete: z
+      .enum(['keep', 'remove'])
+      .check(
+        z.describe(
+          'A file deleted at the provider: its document is kept and marked deleted_at_source (keep), or removed from the vault (remove)',
+        ),
+      ),
     schedule: z.nullable(z.object({ every_minutes: z.int().check(z.gte(5)) })),
     paused: z
       .boolean()
@@ -289,7 +299,13 @@ export const linkDocumentView = z
         .check(z.describe('The provider version the document holds; null while importing')),
     }),
     vault_version: z.nullable(z.int().check(z.gte(1))),
-    status: z.enum(['importing', 'imported', 'deleted_at_source']),
+    status: z
+      .enum(['importing', 'imported', 'deleted_at_source', 'removed_from_vault'])
+      .check(
+        z.describe(
+          'deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document',
+        ),
+      ),
     imported_at: isoTimeSchema,
     updated_at: isoTimeSchema,
   })

@@ -29,6 +29,7 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     vault_id: link.vaultId,
     source: { id: link.sourceId, name: link.sourceName ?? null },
     label: link.label ?? null,
+    on_source_delete: link.onSourceDelete ?? 'keep',
     schedule: link.schedule ? { every_minutes: link.schedule.everyMinutes } : null,
     paused: link.pausedAt !== undefined,
     status: link.activeRunId ? 'running' : 'idle',
@@ -39,7 +40,7 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
           status: link.lastRun.status,
           ...(link.lastRun.reason ? { reason: link.lastRun.reason } : {}),
           finished_at: isoTime(link.lastRun.finishedAt),
-          counts: link.lastRun.counts,
+          counts: { ...link.lastRun.counts, deleted: link.lastRun.counts.deleted ?? 0 },
         }
       : null,
     next_run_at:
@@ -57,6 +58,7 @@ export interface CreateLinkInput {
   source: { id: string; name?: string };
   label?: string;
   schedule?: { every_minutes: number };
+  on_source_delete?: 'keep' | 'remove';
 }
 
 /**
@@ -102,6 +104,7 @@ export async function createLink(
     sourceId: input.source.id,
     ...(input.source.name ? { sourceName: input.source.name } : {}),
     ...(input.label ? { label: input.label } : {}),
+    ...(input.on_source_delete === 'remove' ? { onSourceDelete: 'remove' as const } : {}),
     ...(input.schedule ? { schedule: { everyMinutes: input.schedule.every_minutes }, nextRunAt: now } : {}),
     createdAt: now,
     updatedAt: now,
@@ -130,6 +133,7 @@ export interface UpdateLinkInput {
   schedule?: { every_minutes: number } | null;
   paused?: boolean;
   label?: string | null;
+  on_source_delete?: 'keep' | 'remove';
 }
 
 /**
@@ -152,6 +156,7 @@ export async function updateLink(
       : {}),
     ...(input.paused !== undefined ? { paused: input.paused } : {}),
     ...(input.label !== undefined ? { label: input.label } : {}),
+    ...(input.on_source_delete !== undefined ? { onSourceDelete: input.on_source_delete } : {}),
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     const link = await links.owned(organizationId, id);
@@ -195,11 +200,13 @@ export async function listLinkDocuments(
       vault_id: entry.vaultId,
       source: { id: entry.sourceId, name: entry.name, version: entry.sourceVersion ?? null },
       vault_version: entry.vaultVersion ?? null,
-      status: entry.sourceDeletedAt
-        ? ('deleted_at_source' as const)
-        : entry.sourceVersion
-          ? ('imported' as const)
-          : ('importing' as const),
+      status: entry.removedAt
+        ? ('removed_from_vault' as const)
+        : entry.sourceDeletedAt
+          ? ('deleted_at_source' as const)
+          : entry.sourceVersion
+            ? ('imported' as const)
+            : ('importing' as const),
       imported_at: isoTime(entry.importedAt),
       updated_at: isoTime(entry.updatedAt),
     })),

@@ -27,7 +27,7 @@ import type { SyncJob } from '../api/views';
 import type { JobItem } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
-import type { ImportOutcome } from '../infra/repositories/ledger';
+import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
 import { importDocument } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
@@ -76,6 +76,7 @@ export const countsOf = (job: SyncCounts): SyncCounts => ({
   updated: job.updated,
   unchanged: job.unchanged,
   failed: job.failed,
+  deleted: job.deleted ?? 0, // runs recorded before deletions were counted
 });
 
 /** A step stops taking new files once this much of its time is used (the rest finishes the files started). */
@@ -127,6 +128,7 @@ export async function startRun(
     updated: 0,
     unchanged: 0,
     failed: 0,
+    deleted: 0,
     pages: 0,
     failures: [],
     ticket: 0,
@@ -246,7 +248,7 @@ interface ImportContext {
 }
 
 interface FileOutcome {
-  outcome: ImportOutcome;
+  outcome: ImportOutcome | 'deleted';
   failure?: ItemFailure;
 }
 
@@ -282,15 +284,11 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   const ledger = Ledger.of(deps);
   const { ref, get } = ledger.entryFor(link, file.id);
   const entry = await get();
-  if (file.deleted) {
-    if (entry && !entry.sourceDeletedAt)
-      await ledger.recordSourceDeleted(link.connectionId, ref, deps.clock.now());
-    return { outcome: 'unchanged' };
-  }
+  if (file.deleted) return sourceDeleted(deps, context, entry);
   // Overlapping links into one vault (a folder and its subfolder): the file is one document, of the
   // link that first imported it; the other link counts it unchanged.
   if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
-  if (entry?.sourceVersion === file.version) {
+  if (entry?.sourceVersion === file.version && !entry.sourceDeletedAt) {
     // Stored by this very run before a retried step: count it as it was counted then.
     return { outcome: entry.lastJobId === job.id && entry.lastOutcome ? entry.lastOutcome : 'unchanged' };
   }
@@ -299,7 +297,9 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
     failure: { item_id: file.id, name: file.name, reason },
   });
   if ((file.size ?? 0) > context.maxFileBytes) return failed('too_large');
-  const outcome = entry?.sourceVersion ? 'updated' : 'imported';
+  // Back at the provider under the same id (deleted and re-created, restored): the same document, new
+  // again in the vault when the link's policy had removed it.
+  const outcome = entry?.sourceVersion && !entry.removedAt ? 'updated' : 'imported';
   const started = deps.clock.now();
   let download;
   try {
@@ -350,6 +350,49 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
     },
   });
   return { outcome };
+}
+
+/**
+ * A file deleted at the provider: its document is marked (the ledger entry: the documents list and
+ * the change feed show it), removed from the vault when the link's policy says so, and announced. A
+ * file this link never imported (or another link holds) is nothing to it. A retried step counts and
+ * announces the deletion again as the run did (same event id: the deleted version's).
+ */
+async function sourceDeleted(
+  deps: Deps,
+  { link, job }: ImportContext,
+  entry: LedgerEntryItem | undefined,
+): Promise<FileOutcome> {
+  if (!entry || (entry.sourceDeletedAt !== undefined && entry.deletedByJobId !== job.id))
+    return { outcome: 'unchanged' };
+  const removed = entry.removedAt !== undefined || link.onSourceDelete === 'remove';
+  if (entry.sourceDeletedAt === undefined) {
+    const ref = { organizationId: link.organizationId, vaultId: link.vaultId, objectId: entry.objectId };
+    if (removed) await deps.vault.delete(ref);
+    await Ledger.of(deps).recordSourceDeleted(
+      link.connectionId,
+      entry,
+      { jobId: job.id, removed },
+      deps.clock.now(),
+    );
+  }
+  await publishEvent(deps, {
+    id: derivedId('evt', `source-deleted:${link.vaultId}:${entry.objectId}:${entry.sourceVersion ?? ''}`),
+    organizationId: link.organizationId,
+    type: 'connector.document.deleted',
+    data: {
+      connectionId: link.connectionId,
+      provider: link.provider,
+      linkId: link.id,
+      jobId: job.id,
+      vaultId: link.vaultId,
+      objectId: entry.objectId,
+      sourceId: entry.sourceId,
+      name: entry.name,
+      removedFromVault: removed,
+    },
+  });
+  return { outcome: 'deleted' };
 }
 
 const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>

@@ -10,6 +10,7 @@ export interface EditableLink {
   /** Paused since (epoch ms): no scheduled runs, and runs are refused until resumed. */
   pausedAt?: number;
   label?: string;
+  onSourceDelete?: 'remove';
 }
 
 /** A PATCH: each field optional; null removes the schedule or the label. */
@@ -17,6 +18,8 @@ export interface LinkEdit {
   schedule?: { everyMinutes: number } | null;
   paused?: boolean;
   label?: string | null;
+  /** What a file deleted at the provider does to its document from now on. */
+  onSourceDelete?: 'keep' | 'remove';
 }
 
 export interface LinkChange {
@@ -37,6 +40,8 @@ export function editLink(link: EditableLink, edit: LinkEdit, now: number): LinkC
     if (edit.label === null) remove.push('label');
     else set.label = edit.label;
   }
+  if (edit.onSourceDelete === 'remove') set.onSourceDelete = 'remove';
+  if (edit.onSourceDelete === 'keep') remove.push('onSourceDelete');
   if (edit.schedule !== undefined) {
     if (edit.schedule === null) remove.push('schedule');
     else set.schedule = { everyMinutes: edit.schedule.everyMinutes };

@@ -17,6 +17,8 @@ export interface SyncCounts {
   updated: number;
   unchanged: number;
   failed: number;
+  /** Files deleted at the provider whose documents the run marked (absent on runs before it was counted). */
+  deleted: number;
 }
 
 export interface ImportLinkRecord {
@@ -36,6 +38,8 @@ export interface ImportLinkRecord {
   nextRunAt?: number;
   /** Paused since (epoch ms): out of the schedule, and new runs are refused until it is resumed. */
   pausedAt?: number;
+  /** What a file deleted at the provider does to its document: kept and marked (default), or removed. */
+  onSourceDelete?: 'remove';
   /** The provider's cursor after the last complete pass. */
   cursor?: string;
   /** The run in flight: one at a time per link. */

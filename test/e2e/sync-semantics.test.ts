@@ -490,3 +490,149 @@ describe('deletions at the provider', () => {
     expect(all.filter((d) => d.source.id === back.id)).toHaveLength(1);
   });
 });
+
+describe("a link's change feed and its skipped runs", () => {
+  const account = 'acct-sync-feed';
+  let connectionId: string;
+  let matter: Source;
+  let linkId: string;
+
+  type FeedPage = {
+    data: (LinkDocument & { updated_at: string; source: { version: string | null } })[];
+    has_more: boolean;
+    next_cursor: string;
+  };
+  const feed = (since: string, limit = 2) =>
+    json<FeedPage>(
+      `/connectors/v1/links/${linkId}/documents?changed_since=${encodeURIComponent(since)}&limit=${limit}`,
+    );
+  /** Every change ready after `since`, page by page; the position to ask from next time. */
+  async function drain(since: string) {
+    const changes: FeedPage['data'] = [];
+    let position = since;
+    for (;;) {
+      const page = await feed(position);
+      changes.push(...page.data);
+      expect(page.next_cursor).toEqual(expect.any(String));
+      position = page.next_cursor;
+      if (!page.has_more) return { changes, position };
+    }
+  }
+  const settle = () => server.advanceClock(10_000); // past the feed's settle time (FEED_SETTLE_MS)
+
+  beforeAll(async () => {
+    call = api(server, server.createKey().apiKey);
+    await json('/webhooks/v1/endpoints', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url('/skips'), eventTypeFilters: ['connector.sync.skipped'] }),
+      expect: 201,
+    });
+    connectionId = await connect('practice', account);
+    matter = (await sources(connectionId))[0]!;
+    const link = await json<Link>(`/connectors/v1/connections/${connectionId}/links`, {
+      method: 'POST',
+      body: JSON.stringify({ vault_id: 'vlt_feed', source: { id: matter.id } }),
+      expect: 201,
+    });
+    linkId = link.id;
+    expect(await run(linkId)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('serves every document once from a time, then only what changed, deletions included', async () => {
+    await settle();
+    const everything = await documents(linkId);
+    const first = await drain('2000-01-01T00:00:00Z');
+    expect(first.changes.map((d) => d.document_id).sort()).toEqual(
+      everything.map((d) => d.document_id).sort(),
+    );
+    const times = first.changes.map((d) => d.updated_at);
+    expect(times).toEqual([...times].sort());
+    expect(await feed(first.position)).toEqual(
+      expect.objectContaining({ data: [], has_more: false, next_cursor: first.position }),
+    );
+
+    const [changed, deleted] = await (async () => {
+      const response = await fetch(
+        `${sandboxUrl}/__sandbox/files?provider=practice&account_id=${account}&container_id=${encodeURIComponent(matter.id)}`,
+      );
+      return ((await response.json()) as { files: { id: string; name: string }[] }).files;
+    })();
+    await fetch(`${sandboxUrl}/__sandbox/files`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        provider: 'practice',
+        account_id: account,
+        container_id: matter.id,
+        name: changed!.name,
+        content: 'changed for the feed\n',
+      }),
+    });
+    await fetch(`${sandboxUrl}/__sandbox/files/practice/${account}/${encodeURIComponent(deleted!.id)}`, {
+      method: 'DELETE',
+    });
+    expect(await run(linkId)).toMatchObject({ counts: { updated: 1, deleted: 1 } });
+    // Not yet served: younger than the settle time.
+    expect((await feed(first.position)).data).toEqual([]);
+    await settle();
+    const next = await drain(first.position);
+    expect(next.changes.map((d) => [d.source.id, d.status]).sort()).toEqual(
+      [
+        [changed!.id, 'imported'],
+        [deleted!.id, 'deleted_at_source'],
+      ].sort(),
+    );
+    expect((await drain(next.position)).changes).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a cursor of the documents list',
+      async () =>
+        (await json<{ next_cursor: string }>(`/connectors/v1/links/${linkId}/documents?limit=1`)).next_cursor,
+    ],
+    ['a made-up position', async () => 'bm90IGEgcG9zaXRpb24'],
+    ['an impossible time', async () => '2026-13-45T99:00:00Z'],
+  ])('refuses changed_since that is %s with 400', async (_name, since) => {
+    const response = await call(
+      `/connectors/v1/links/${linkId}/documents?changed_since=${encodeURIComponent(await since())}`,
+    );
+    expect(response.status).toBe(400);
+  });
+
+  it('lists a scheduled run that did not start as a skipped run, with its reason and event', async () => {
+    await patch(linkId, { schedule: { every_minutes: 30 } });
+    const toggle = (enabled: boolean) =>
+      json('/connectors/v1/connections', {
+        method: 'PATCH',
+        body: JSON.stringify({ provider: 'practice', enabled, confirm_organization_wide: true }),
+      });
+    await toggle(false);
+    try {
+      await sweepNow();
+    } finally {
+      await toggle(true);
+    }
+    const runs = (
+      await json<{ data: (Job & { reason?: string; message?: string })[] }>(
+        `/connectors/v1/links/${linkId}/runs`,
+      )
+    ).data;
+    expect(runs[0]).toMatchObject({
+      status: 'skipped',
+      trigger: 'schedule',
+      reason: 'provider_disabled',
+      counts: { listed: 0, imported: 0 },
+    });
+    expect(await json(`/connectors/jobs/${runs[0]!.id}`)).toMatchObject({ status: 'skipped' });
+    await waitFor('the skipped event', async () => receiver.received.some((r) => r.path === '/skips'));
+    const event = JSON.parse(receiver.received.find((r) => r.path === '/skips')!.body) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(event).toMatchObject({
+      type: 'connector.sync.skipped',
+      data: { linkId, jobId: runs[0]!.id, errorCode: 'provider_disabled' },
+    });
+  });
+});

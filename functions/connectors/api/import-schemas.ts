@@ -1,7 +1,7 @@
 // Request schemas of the import and export routes (sources, import links, runs, exports).
 import * as z from 'zod/mini';
 import { isId } from '../../platform/ids';
-import { paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
 import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from '../domain/sync-policy';
 
 /** Vault ids belong to the vault area: letters, digits, `_` and `-`, as its ids are. */
@@ -104,6 +104,22 @@ export const updateLinkBody = z
   )
   .clone()
   .register(z.globalRegistry, { minProperties: 1 });
+
+/** A link's documents: a page of the list, or with changed_since its change feed. */
+export const linkDocumentsQuery = z.extend(cursorPaginationQuery, {
+  changed_since: z
+    .optional(
+      z
+        .string({ error: 'changed_since must be a string' })
+        .check(z.minLength(1, 'changed_since must not be empty'))
+        .check(z.maxLength(4096, 'changed_since must be at most 4096 characters')),
+    )
+    .check(
+      z.describe(
+        "The change feed: documents changed (imported, updated, deleted at the provider) after this point, oldest change first. An ISO 8601 time to start from, then each page's next_cursor (never null in the feed: keep it to ask again later; has_more says whether more is ready now). Not with cursor or offset",
+      ),
+    ),
+});
 
 export const createExportBody = z.strictObject({
   vault_id: vaultId,

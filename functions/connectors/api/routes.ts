@@ -18,7 +18,14 @@ import {
   providerSettingView,
 } from './views';
 import { jobIdPath } from './job-schemas';
-import { createExportBody, createLinkBody, linkIdPath, sourcesQuery, updateLinkBody } from './import-schemas';
+import {
+  createExportBody,
+  createLinkBody,
+  linkDocumentsQuery,
+  linkIdPath,
+  sourcesQuery,
+  updateLinkBody,
+} from './import-schemas';
 import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
 import {
   callbackPath,
@@ -285,8 +292,8 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: ['connectors:read', 'vaults:read'],
     summary:
-      'The vault documents the link imported: its ledger (provider file and version -> vault document)',
-    request: { path: linkIdPath, query: cursorPaginationQuery },
+      'The vault documents the link imported: its ledger (provider file and version -> vault document); with changed_since, its change feed (deletions included)',
+    request: { path: linkIdPath, query: linkDocumentsQuery },
     responses: { 200: { description: 'A page of ledger entries', schema: linkDocumentListView } },
     uses: { tables: { connectors: 'read' } },
   },

@@ -93,7 +93,13 @@ export const providerSettingView = z
   .register(z.globalRegistry, { id: 'ProviderSetting' });
 export type ProviderSetting = z.infer<typeof providerSettingView>;
 
-const jobStatus = z.enum(['processing', 'succeeded', 'failed']);
+const jobStatus = z
+  .enum(['processing', 'succeeded', 'failed', 'skipped'])
+  .check(
+    z.describe(
+      'skipped: an import run the schedule did not start (reason says why; nothing was read or written)',
+    ),
+  );
 
 /** What DELETE ?purge=true answers at once: the purge job to poll. */
 export const jobStartedView = z

@@ -12,12 +12,13 @@ import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
 import { editLink } from '../domain/link-edit';
-import { nextScheduledRun } from '../domain/sync-policy';
+import { FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
 import { Ledger } from '../infra/repositories/ledger';
+import type { LedgerEntryItem } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
-import type { ImportLinkRecord } from '../infra/repositories/import-links';
+import type { ImportLinkItem, ImportLinkRecord } from '../infra/repositories/import-links';
 import { Links } from '../infra/repositories/import-links';
 
 export type { ImportLinkItem, ImportLinkRecord, SyncCounts } from '../infra/repositories/import-links';
@@ -185,35 +186,73 @@ export async function deleteLink(deps: Deps, organizationId: string, id: string,
   log.info('import link deleted', { linkId: link.id, activeRunId: link.activeRunId });
 }
 
-/** The documents a link imported: its ledger, newest key order, as the API shows it. */
+/** A ledger entry as the API shows it: the provider file and the vault document it became. */
+const linkDocumentView = (entry: LedgerEntryItem) => ({
+  document_id: entry.objectId,
+  vault_id: entry.vaultId,
+  source: { id: entry.sourceId, name: entry.name, version: entry.sourceVersion ?? null },
+  vault_version: entry.vaultVersion ?? null,
+  status: entry.removedAt
+    ? ('removed_from_vault' as const)
+    : entry.sourceDeletedAt
+      ? ('deleted_at_source' as const)
+      : entry.sourceVersion
+        ? ('imported' as const)
+        : ('importing' as const),
+  imported_at: isoTime(entry.importedAt),
+  updated_at: isoTime(entry.updatedAt),
+});
+
+/**
+ * The documents a link imported (its ledger, in key order), or with `changed_since` its change feed:
+ * the documents changed after that point, oldest change first, deletions at the provider included.
+ */
 export async function listLinkDocuments(
   deps: Deps,
   organizationId: string,
   linkId: string,
-  page: Pagination,
+  page: Pagination & { changed_since?: string },
 ) {
   const link = await Links.of(deps).owned(organizationId, linkId);
+  if (page.changed_since !== undefined) return changeFeed(deps, link, page, page.changed_since);
   const window = await Ledger.of(deps).listForLink(link.connectionId, link.id, page);
   return {
-    data: window.items.map((entry) => ({
-      document_id: entry.objectId,
-      vault_id: entry.vaultId,
-      source: { id: entry.sourceId, name: entry.name, version: entry.sourceVersion ?? null },
-      vault_version: entry.vaultVersion ?? null,
-      status: entry.removedAt
-        ? ('removed_from_vault' as const)
-        : entry.sourceDeletedAt
-          ? ('deleted_at_source' as const)
-          : entry.sourceVersion
-            ? ('imported' as const)
-            : ('importing' as const),
-      imported_at: isoTime(entry.importedAt),
-      updated_at: isoTime(entry.updatedAt),
-    })),
+    data: window.items.map(linkDocumentView),
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,
     next_cursor: window.next ?? null,
+  };
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A page of the link's change feed from `since` (an ISO time, or the feed's own next_cursor), served up
+ * to FEED_SETTLE_MS ago. next_cursor is where the next request starts, at the end of the feed too.
+ */
+async function changeFeed(deps: Deps, link: ImportLinkItem, page: Pagination, since: string) {
+  if (page.cursor !== undefined || page.offset > 0)
+    throw new InvalidRequestError(
+      'changed_since: the change feed is paged by changed_since itself (each next_cursor); not with cursor or offset',
+    );
+  let position = since;
+  if (ISO_TIME.test(since)) {
+    const at = Date.parse(since);
+    if (Number.isNaN(at)) throw new InvalidRequestError('changed_since: not a valid time');
+    position = Ledger.changesSince(at);
+  }
+  const window = await Ledger.of(deps).changesForLink(
+    link.id,
+    { limit: page.limit, offset: 0, cursor: position },
+    deps.clock.now() - FEED_SETTLE_MS,
+  );
+  return {
+    data: window.items.map(linkDocumentView),
+    limit: page.limit,
+    offset: 0,
+    has_more: window.hasMore,
+    next_cursor: window.after ?? position,
   };
 }
 

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream';
 import { publishEvent } from '../../events';
 import { ByteLimit, StreamTooLargeError } from '../../platform/digest';
 import type { Deps } from '../../platform/ports';
-import { ConflictError, NotFoundError } from '../../platform/errors';
+import { ConditionFailedError, ConflictError, NotFoundError } from '../../platform/errors';
 import { derivedId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
@@ -21,10 +21,11 @@ import {
   SYNC_CONCURRENCY,
   SYNC_PAGE_SIZE,
   STALE_JOB_MS,
+  failureMessage,
   ingestEventId,
 } from '../domain/sync-policy';
 import type { SyncJob } from '../api/views';
-import type { JobItem } from './jobs';
+import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
@@ -101,7 +102,7 @@ export async function startRun(
   linkId: string,
   trigger: SyncJobRecord['trigger'],
   log: Logger,
-): Promise<{ id: string; status: 'processing' | 'succeeded' | 'failed'; started: boolean }> {
+): Promise<{ id: string; status: JobStatus; started: boolean }> {
   const links = Links.of(deps);
   const link = await links.owned(organizationId, linkId);
   if (link.pausedAt !== undefined)
@@ -149,6 +150,63 @@ export async function startRun(
   await queueStep(deps, job);
   log.info('import run started', { jobId: job.id, linkId: link.id, trigger });
   return { id: job.id, status: 'processing', started: true };
+}
+
+/**
+ * A scheduled run that did not start, as a run of the link with status `skipped` and the reason (the
+ * runs list shows it), and its event. Its id is derived from the link and the due time it skipped, so
+ * a sweep repeating the skip (a crash before the link moved on) records it once.
+ */
+export async function recordSkippedRun(
+  deps: Deps,
+  link: ImportLinkItem,
+  dueAt: number,
+  reason: string,
+): Promise<void> {
+  const now = deps.clock.now();
+  const job: SyncJobRecord = {
+    id: derivedId('job', `skipped:${link.id}:${dueAt}`),
+    organizationId: link.organizationId,
+    kind: 'sync',
+    connectionId: link.connectionId,
+    status: 'skipped',
+    reason,
+    linkId: link.id,
+    vaultId: link.vaultId,
+    trigger: 'schedule',
+    listed: 0,
+    imported: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    deleted: 0,
+    pages: 0,
+    failures: [],
+    ticket: 0,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: now,
+  };
+  try {
+    await JobRepository.of(deps).create(job, { runOf: link.id });
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+  }
+  await publishEvent(deps, {
+    id: derivedId('evt', `sync:${job.id}:skipped`),
+    organizationId: link.organizationId,
+    type: 'connector.sync.skipped',
+    data: {
+      connectionId: link.connectionId,
+      provider: link.provider,
+      linkId: link.id,
+      jobId: job.id,
+      vaultId: link.vaultId,
+      errorCode: reason,
+      message: failureMessage(reason, 'The scheduled run did not start'),
+    },
+  });
 }
 
 /** The link's run in flight; a claim left by a run that already finished is released. */

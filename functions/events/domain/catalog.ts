@@ -178,6 +178,12 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     ...failure,
   }),
   define(
+    'connector.sync.skipped',
+    'connectors:read',
+    "A scheduled import run did not start (errorCode says why: the provider turned off, the connection needing the user, the previous run still going); the link's runs list shows it as skipped",
+    { ...syncRun, ...failure },
+  ),
+  define(
     'connector.export.completed',
     'connectors:read',
     'An export of vault documents to a provider finished',

@@ -636,3 +636,95 @@ describe("a link's change feed and its skipped runs", () => {
     });
   });
 });
+
+describe('a full reconcile run ({"mode":"full"})', () => {
+  const account = 'acct-sync-full';
+  let connectionId: string;
+  let matters: Source[];
+  let linkId: string;
+
+  const sandboxPost = async (path: string, body: unknown) => {
+    const response = await fetch(`${sandboxUrl}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBeLessThan(300);
+    return (await response.json()) as { id: string };
+  };
+  const full = async () =>
+    settled(
+      (
+        await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, {
+          method: 'POST',
+          body: JSON.stringify({ mode: 'full' }),
+          expect: 202,
+        })
+      ).id,
+    );
+
+  beforeAll(async () => {
+    call = api(server, server.createKey().apiKey);
+    connectionId = await connect('practice', account);
+    matters = await sources(connectionId);
+    const link = await json<Link>(`/connectors/v1/connections/${connectionId}/links`, {
+      method: 'POST',
+      body: JSON.stringify({ vault_id: 'vlt_full', source: { id: matters[0]!.id } }),
+      expect: 201,
+    });
+    linkId = link.id;
+    expect(await run(linkId)).toMatchObject({ status: 'succeeded', counts: { failed: 0 } });
+  });
+
+  it('passes over every file again without minting a document id, counting them unchanged', async () => {
+    const before = await documents(linkId);
+    const job = await full();
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      mode: 'full',
+      counts: { listed: before.length, unchanged: before.length, imported: 0, updated: 0, deleted: 0 },
+    });
+    expect((await documents(linkId)).map((d) => d.document_id).sort()).toEqual(
+      before.map((d) => d.document_id).sort(),
+    );
+  });
+
+  it('catches a file moved out of the source and a rename, keeping the document ids', async () => {
+    const before = await documents(linkId);
+    const [movedOut, renamed] = before.filter((d) => d.status === 'imported');
+    await sandboxPost('/__sandbox/move', {
+      provider: 'practice',
+      account_id: account,
+      file_id: movedOut!.source.id,
+      container_id: matters[1]!.id,
+    });
+    await sandboxPost('/__sandbox/move', {
+      provider: 'practice',
+      account_id: account,
+      file_id: renamed!.source.id,
+      container_id: matters[0]!.id,
+      name: 'Renamed by the user.txt',
+    });
+    const changes = await run(linkId);
+    const job = await full();
+    expect(job).toMatchObject({ status: 'succeeded', counts: { imported: 0 } });
+    // Whether or not the changes feed reported the move, the reconcile leaves it counted once.
+    expect(changes.counts.deleted! + job.counts.deleted!).toBe(1);
+    const after = await documents(linkId);
+    expect(after.map((d) => d.document_id).sort()).toEqual(before.map((d) => d.document_id).sort());
+    expect(after.find((d) => d.document_id === movedOut!.document_id)!.status).toBe('deleted_at_source');
+    expect(after.find((d) => d.document_id === renamed!.document_id)!.source.name).toBe(
+      'Renamed by the user.txt',
+    );
+    // And nothing more the next time.
+    expect((await full()).counts).toMatchObject({ deleted: 0, imported: 0, updated: 0 });
+  });
+
+  it('refuses a mode it does not know with 400', async () => {
+    const response = await call(`/connectors/v1/links/${linkId}/runs`, {
+      method: 'POST',
+      body: JSON.stringify({ mode: 'everything' }),
+    });
+    expect(response.status).toBe(400);
+  });
+});

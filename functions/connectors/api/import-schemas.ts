@@ -105,6 +105,24 @@ export const updateLinkBody = z
   .clone()
   .register(z.globalRegistry, { minProperties: 1 });
 
+/** POST .../runs: no body (a run of the changes), or {mode}. */
+export const startRunBody = z.optional(
+  z.strictObject(
+    {
+      mode: z.optional(
+        z
+          .enum(['changes', 'full'], { error: 'mode must be changes or full' })
+          .check(
+            z.describe(
+              "changes (default): what changed since the link's last pass; full: a reconcile, every file of the source again, and the link's documents the source no longer holds (deleted, moved out) marked deleted, without new document ids",
+            ),
+          ),
+      ),
+    },
+    { error: 'the body must be an object {mode?}' },
+  ),
+);
+
 /** A link's documents: a page of the list, or with changed_since its change feed. */
 export const linkDocumentsQuery = z.extend(cursorPaginationQuery, {
   changed_since: z

@@ -24,6 +24,7 @@ import {
   linkDocumentsQuery,
   linkIdPath,
   sourcesQuery,
+  startRunBody,
   updateLinkBody,
 } from './import-schemas';
 import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
@@ -264,8 +265,8 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: ['connectors:write', 'vaults:write'],
     summary:
-      'Start an import run of the link (one at a time: the run in flight is returned); poll GET /connectors/jobs/{id}',
-    request: { path: linkIdPath },
+      'Start an import run of the link, of the changes or ({"mode":"full"}) a full reconcile (one at a time: the run in flight is returned); poll GET /connectors/jobs/{id}',
+    request: { path: linkIdPath, body: startRunBody },
     responses: {
       202: { description: 'The run as a job: id and status processing', schema: jobStartedView },
       409: { description: 'The connection cannot be used now or its provider is turned off (CONFLICT)' },

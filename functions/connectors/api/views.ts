@@ -162,6 +162,13 @@ export const syncJobView = z
     link_id: linkId,
     vault_id: vaultId,
     trigger: z.enum(['api', 'schedule']),
+    mode: z
+      .enum(['changes', 'full'])
+      .check(
+        z.describe(
+          "changes: from the link's cursor; full: every file of the source, then documents it no longer holds marked deleted",
+        ),
+      ),
     counts: syncCountsView,
     failures: z
       .array(

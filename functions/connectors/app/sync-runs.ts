@@ -50,6 +50,13 @@ export interface SyncJobRecord extends SteppedJob, SyncCounts {
   linkId: string;
   vaultId: string;
   trigger: 'api' | 'schedule';
+  /** full: a pass from no cursor (every file the source holds), then a reconcile of the link's ledger. */
+  mode?: 'full';
+  /** A full run after its pass: marking what the pass did not see (reconcilePage: where in the ledger). */
+  phase?: 'reconcile';
+  reconcilePage?: string;
+  /** A full run's new cursor, kept from the end of its pass to the end of its reconcile. */
+  passCursor?: string;
   /** Where the pass is within the provider's feed; absent: at the link's cursor (the pass's start). */
   page?: string;
   /** Steps committed. */
@@ -66,6 +73,7 @@ export function syncRunView(job: SyncJobRecord): SyncJob {
     link_id: job.linkId,
     vault_id: job.vaultId,
     trigger: job.trigger,
+    mode: job.mode ?? 'changes',
     counts: countsOf(job),
     failures: job.failures,
   };
@@ -102,6 +110,7 @@ export async function startRun(
   linkId: string,
   trigger: SyncJobRecord['trigger'],
   log: Logger,
+  mode: 'changes' | 'full' = 'changes',
 ): Promise<{ id: string; status: JobStatus; started: boolean }> {
   const links = Links.of(deps);
   const link = await links.owned(organizationId, linkId);
@@ -124,6 +133,7 @@ export async function startRun(
     linkId: link.id,
     vaultId: link.vaultId,
     trigger,
+    ...(mode === 'full' ? { mode } : {}),
     listed: 0,
     imported: 0,
     updated: 0,
@@ -269,10 +279,12 @@ async function syncPage(
   if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
+  if (job.phase === 'reconcile') return reconcile(deps, link, job);
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep });
-  const position = job.page ? { page: job.page } : { cursor: link.cursor };
+  // A full run walks the source from the start: every file it holds now.
+  const position = job.page ? { page: job.page } : { cursor: job.mode === 'full' ? undefined : link.cursor };
   const page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
 
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
@@ -288,6 +300,8 @@ async function syncPage(
     MAX_RECORDED_FAILURES,
   );
   if ('page' in page.next) return { add, set: { page: page.next.page, failures } };
+  if (job.mode === 'full')
+    return { add, set: { failures, phase: 'reconcile', passCursor: page.next.cursor }, remove: ['page'] };
   return {
     add,
     set: { failures },
@@ -347,6 +361,9 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   // link that first imported it; the other link counts it unchanged.
   if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
   if (entry?.sourceVersion === file.version && !entry.sourceDeletedAt) {
+    // A full run marks what it saw (and a new name: a rename keeps the id and the version).
+    if (job.mode === 'full' && entry.lastJobId !== job.id && entry.seenByJobId !== job.id)
+      await ledger.markSeen(link.connectionId, entry, { jobId: job.id, name: file.name }, deps.clock.now());
     // Stored by this very run before a retried step: count it as it was counted then.
     return { outcome: entry.lastJobId === job.id && entry.lastOutcome ? entry.lastOutcome : 'unchanged' };
   }
@@ -418,10 +435,11 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
  */
 async function sourceDeleted(
   deps: Deps,
-  { link, job }: ImportContext,
+  { link, job }: Pick<ImportContext, 'link' | 'job'>,
   entry: LedgerEntryItem | undefined,
+  by: string = job.id,
 ): Promise<FileOutcome> {
-  if (!entry || (entry.sourceDeletedAt !== undefined && entry.deletedByJobId !== job.id))
+  if (!entry || (entry.sourceDeletedAt !== undefined && entry.deletedByJobId !== by))
     return { outcome: 'unchanged' };
   const removed = entry.removedAt !== undefined || link.onSourceDelete === 'remove';
   if (entry.sourceDeletedAt === undefined) {
@@ -430,7 +448,7 @@ async function sourceDeleted(
     await Ledger.of(deps).recordSourceDeleted(
       link.connectionId,
       entry,
-      { jobId: job.id, removed },
+      { jobId: by, removed },
       deps.clock.now(),
     );
   }
@@ -451,6 +469,30 @@ async function sourceDeleted(
     },
   });
   return { outcome: 'deleted' };
+}
+
+/**
+ * One page of a full run's reconcile: each document of the link that the pass neither stored nor saw is
+ * gone from the source (deleted, or moved out of it) and is marked as a deletion is. Its marks name the
+ * reconcile (`<job>:reconcile`), so a retried page counts them again as it did, and a deletion the pass
+ * itself reported is not counted twice. Document ids are the link's and the file's: nothing is minted.
+ */
+async function reconcile(deps: Deps, link: ImportLinkItem, job: SyncJobRecord): Promise<StepResult> {
+  const by = `${job.id}:reconcile`;
+  const page = await Ledger.of(deps).linkPage(link.connectionId, link.id, job.reconcilePage);
+  const add: Record<string, number> = { pages: 1 };
+  for (const entry of page.items) {
+    const stale = entry.sourceDeletedAt === undefined || entry.deletedByJobId === by;
+    if (!stale || entry.lastJobId === job.id || entry.seenByJobId === job.id) continue;
+    const { outcome } = await sourceDeleted(deps, { link, job }, entry, by);
+    add[outcome] = (add[outcome] ?? 0) + 1;
+  }
+  if (page.cursor) return { add, set: { reconcilePage: page.cursor } };
+  return {
+    add,
+    remove: ['phase', 'reconcilePage', 'passCursor'],
+    outcome: { status: 'succeeded', ...(job.passCursor ? { cursor: job.passCursor } : {}) },
+  };
 }
 
 const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>

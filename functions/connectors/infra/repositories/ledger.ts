@@ -33,6 +33,8 @@ export interface LedgerEntryRecord {
   vaultVersion?: number;
   /** Gone at the provider (the vault document stays unless the link's policy removes it). */
   sourceDeletedAt?: number;
+  /** The last full run that saw the file unchanged (what its reconcile does not mark deleted). */
+  seenByJobId?: string;
   /** The run that saw the deletion (a retried step counts it as that run did). */
   deletedByJobId?: string;
   /** The document was removed from the vault because the file was deleted (the link's policy). */
@@ -192,6 +194,41 @@ export class Ledger {
   /** The feed position just before the changes made at `at` (epoch ms). */
   static changesSince(at: number): string {
     return positionCursor({ index: 'gsi1' }, `${isoTime(at)}#`);
+  }
+
+  /** A full run saw the file at the version held; a new name is a change (a rename). */
+  async markSeen(
+    connectionId: string,
+    entry: LedgerEntryRecord,
+    seen: { jobId: string; name: string },
+    now: number,
+  ): Promise<void> {
+    const renamed = seen.name !== entry.name;
+    await won(
+      this.table.update(
+        ledgerKey(connectionId, entry),
+        {
+          set: {
+            seenByJobId: seen.jobId,
+            ...(renamed
+              ? { name: seen.name, updatedAt: now, ...changeEntry(entry.linkId, entry.objectId, now) }
+              : {}),
+          },
+        },
+        { itemExists: true },
+      ),
+    );
+  }
+
+  /** One page (100) of a link's entries from the table's `cursor`, consistent (a reconcile reads its own marks). */
+  linkPage(connectionId: string, linkId: string, cursor?: string): Promise<Page<LedgerEntryItem>> {
+    return this.table.query<LedgerEntryItem>({
+      partition: partition(connectionId),
+      beginsWith: `LEDGER#${linkId}#`,
+      limit: 100,
+      cursor,
+      consistent: true,
+    });
   }
 
   /** One page of the connection's ledger (every link), in key order. */

@@ -2,7 +2,11 @@
 // for vault content, the syncs queue and its worker as `npm start` runs them), against the sandbox
 // provider in its own process. An import run of FILES small files from one matter, against its baseline
 // measured in the same run: a raw loop doing the same transfer plainly (the same changes feed, page size
-// and download concurrency, each file written to disk), with an access token of the same account.
+// and download concurrency, each file written to disk), with an access token of the same account. Then
+// an incremental run of the same link after 1% of the files changed, and a large-file run (one file of
+// BENCH_LARGE_BYTES, 256 MiB by default) against a raw download of the same file in the same run, with
+// the peak RSS of each (sampled). BENCH_RESULTS_DIR writes the results elsewhere (a smoke run): figures
+// taken on a loaded machine are not worth committing.
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +33,8 @@ const FILE_BYTES = 2_048;
 const ACCOUNT = 'acct-bench';
 const ORG = 'org_benchimportaaaaaaaaa';
 const BASE_URL = 'http://localhost:3999';
-const RESULTS = join(import.meta.dirname ?? 'bench', 'results');
+const LARGE_BYTES = Number(process.env.BENCH_LARGE_BYTES ?? 256 * 1024 ** 2);
+const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(import.meta.dirname ?? 'bench', 'results');
 const quiet = new Logger({}, 'error');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
@@ -69,6 +74,31 @@ async function seed(sandboxUrl: string, matterId: string): Promise<void> {
   if (!response.ok) throw new Error(`seeding answered ${response.status}`);
 }
 
+/** The peak resident set size while `work` runs (sampled every 20 ms), in MiB, and its result. */
+async function peakRss<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; peakRssMiB: number; startRssMiB: number }> {
+  const mib = () => process.memoryUsage().rss / 1024 ** 2;
+  const startRssMiB = mib();
+  let peak = startRssMiB;
+  const timer = setInterval(() => (peak = Math.max(peak, mib())), 20);
+  try {
+    const result = await work();
+    return { result, peakRssMiB: round(Math.max(peak, mib())), startRssMiB: round(startRssMiB) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function putFile(sandboxUrl: string, matterId: string, file: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/__sandbox/files`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ provider: 'practice', account_id: ACCOUNT, container_id: matterId, ...file }),
+  });
+  if (!response.ok) throw new Error(`the sandbox answered ${response.status} to a file`);
+}
+
 interface Measured {
   files: number;
   seconds: number;
@@ -76,8 +106,18 @@ interface Measured {
   cpuMsPerFile: number;
 }
 
-/** The pipeline: an import run of the link, from POST runs to the job succeeded. */
-async function pipelineRun(): Promise<Measured & { counts: Record<string, number> }> {
+interface Runs {
+  full: Measured & { counts: Record<string, number> };
+  incremental: { changed: number; seconds: number; counts: Record<string, number> };
+  large: { bytes: number; seconds: number; bytesPerSecond: number; peakRssMiB: number; startRssMiB: number };
+}
+
+/**
+ * The pipeline: an import run of the link, from POST runs to the job succeeded; then the same link again
+ * after 1% of its files changed at the provider (the incremental run); then a link of another matter
+ * holding one large file.
+ */
+async function pipelineRuns(sandboxUrl: string, largeMatterId: string): Promise<Runs> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-import-'));
   const deps = createLocalDeps({ dataDir });
   attachLocalWorkers(deps, handlerLoader(deps));
@@ -88,35 +128,102 @@ async function pipelineRun(): Promise<Measured & { counts: Record<string, number
       baseUrl: BASE_URL,
     });
     const matter = (await browseSources(deps, envConfig, ORG, connectionId, { limit: 1 }, quiet)).data[0]!;
-    const link = await createLink(
-      deps,
-      envConfig,
-      ORG,
-      connectionId,
-      { vault_id: 'vlt_bench', source: { id: matter.id } },
-      quiet,
-    );
+    const linkOf = (sourceId: string) =>
+      createLink(
+        deps,
+        envConfig,
+        ORG,
+        connectionId,
+        { vault_id: 'vlt_bench', source: { id: sourceId } },
+        quiet,
+      );
+    const runToEnd = async (linkId: string) => {
+      const run = await startRun(deps, ORG, linkId, 'api', quiet);
+      let job;
+      do {
+        await sleep(20);
+        job = (await getConnectorJob(deps, ORG, run.id)) as {
+          status: string;
+          counts: Record<string, number>;
+        };
+      } while (job.status === 'processing');
+      if (job.status !== 'succeeded') throw new Error(`the run ended ${job.status}`);
+      return job.counts;
+    };
+    const link = await linkOf(matter.id);
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const run = await startRun(deps, ORG, link.id, 'api', quiet);
-    let job;
-    do {
-      await sleep(20);
-      job = (await getConnectorJob(deps, ORG, run.id)) as { status: string; counts: Record<string, number> };
-    } while (job.status === 'processing');
+    const counts = await runToEnd(link.id);
     const seconds = (performance.now() - started) / 1000;
     const used = cpuMs(process.cpuUsage(cpu));
-    if (job.status !== 'succeeded') throw new Error(`the run ended ${job.status}`);
-    const files = job.counts.imported!;
-    return {
+    const files = counts.imported!;
+    const full = {
       files,
       seconds: round(seconds, 2),
       perSecond: round(files / seconds),
       cpuMsPerFile: round(used / files, 3),
-      counts: job.counts,
+      counts,
+    };
+
+    // 1% of the files get a new version at the provider (seed-000001.txt, ... as the seed named them).
+    const changed = Math.max(1, Math.floor(FILES / 100));
+    for (let i = 0; i < changed; i++) {
+      const name = `seed-${String(1 + Math.floor((i * FILES) / changed)).padStart(6, '0')}.txt`;
+      await putFile(sandboxUrl, matter.id, { name, content: `changed ${i}\n` });
+    }
+    const incrementalStarted = performance.now();
+    const incrementalCounts = await runToEnd(link.id);
+    const incremental = {
+      changed,
+      seconds: round((performance.now() - incrementalStarted) / 1000, 2),
+      counts: incrementalCounts,
+    };
+
+    const largeLink = await linkOf(largeMatterId);
+    const largeStarted = performance.now();
+    const measured = await peakRss(() => runToEnd(largeLink.id));
+    const largeSeconds = (performance.now() - largeStarted) / 1000;
+    if (!measured.result.imported) throw new Error('the large file was not imported');
+    return {
+      full,
+      incremental,
+      large: {
+        bytes: LARGE_BYTES,
+        seconds: round(largeSeconds, 2),
+        bytesPerSecond: Math.round(LARGE_BYTES / largeSeconds),
+        peakRssMiB: measured.peakRssMiB,
+        startRssMiB: measured.startRssMiB,
+      },
     };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The large file's baseline: one plain download of it to disk, with the same account's token. */
+async function rawLarge(apiUrl: string, token: string, matterId: string) {
+  const headers = { Authorization: `Bearer ${token}` };
+  const listed = (await (
+    await fetch(`${apiUrl}/matters/${encodeURIComponent(matterId)}/documents/delta?limit=10`, { headers })
+  ).json()) as { data: { id: string; name: string }[] };
+  const id = listed.data.find((d) => d.name === 'large.bin')!.id;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-import-large-'));
+  try {
+    const started = performance.now();
+    const measured = await peakRss(async () => {
+      const response = await fetch(`${apiUrl}/documents/${encodeURIComponent(id)}/content`, { headers });
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(join(dir, id)));
+    });
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      bytes: LARGE_BYTES,
+      seconds: round(seconds, 2),
+      bytesPerSecond: Math.round(LARGE_BYTES / seconds),
+      peakRssMiB: measured.peakRssMiB,
+      startRssMiB: measured.startRssMiB,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -192,12 +299,15 @@ export async function runImportBench(): Promise<void> {
       scopes: ['matters.read', 'documents.read'],
     });
     const matters = (await (
-      await fetch(`${apiUrl}/matters?limit=1`, { headers: { Authorization: `Bearer ${accessToken}` } })
+      await fetch(`${apiUrl}/matters?limit=2`, { headers: { Authorization: `Bearer ${accessToken}` } })
     ).json()) as {
       data: { id: string }[];
     };
     const matterId = matters.data[0]!.id;
+    const largeMatterId = matters.data[1]!.id;
     await seed(url, matterId);
+    // The large matter holds one file of LARGE_BYTES (generated as it is read) and its seeded ones.
+    await putFile(url, largeMatterId, { name: 'large.bin', size: LARGE_BYTES });
     // Warm up on a first pass, then the raw loop at the pipeline's concurrency and at four times it: the
     // faster of the two is the baseline (the fastest plain way), the other is shown.
     await rawLoop(apiUrl, accessToken, matterId, SYNC_CONCURRENCY);
@@ -211,7 +321,9 @@ export async function runImportBench(): Promise<void> {
       raw.concurrency === SYNC_CONCURRENCY
         ? { ...rawWide, concurrency: SYNC_CONCURRENCY * 4 }
         : { ...rawSame, concurrency: SYNC_CONCURRENCY };
-    const pipeline = await pipelineRun();
+    const runs = await pipelineRuns(url, largeMatterId);
+    const pipeline = runs.full;
+    const largeRaw = await rawLarge(apiUrl, accessToken, largeMatterId);
     const result = {
       date: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,
@@ -224,6 +336,12 @@ export async function runImportBench(): Promise<void> {
       other,
       ratio: round(pipeline.perSecond / raw.perSecond, 2),
       cpuRatio: round(pipeline.cpuMsPerFile / raw.cpuMsPerFile, 2),
+      incremental: runs.incremental,
+      large: {
+        pipeline: runs.large,
+        raw: largeRaw,
+        ratio: round(runs.large.bytesPerSecond / largeRaw.bytesPerSecond, 2),
+      },
     };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'import.json'), JSON.stringify(result, null, 2) + '\n');
@@ -246,7 +364,10 @@ function markdown(r: {
   other: Measured & { concurrency: number };
   ratio: number;
   cpuRatio: number;
+  incremental: Runs['incremental'];
+  large: { pipeline: Runs['large']; raw: Runs['large']; ratio: number };
 }): string {
+  const mib = (bytes: number) => round(bytes / 1024 ** 2);
   return `# Import benchmark
 
 ${r.date}, ${r.machine}. \`npm run bench -- import\` (bench/import.ts).
@@ -272,5 +393,25 @@ fan-out), and the token and connection reads of each provider call. Counts of th
 ${Object.entries(r.pipeline.counts)
   .map(([k, v]) => `${k} ${v}`)
   .join(', ')}.
+
+## Incremental run
+
+The same link run again after ${r.incremental.changed.toLocaleString('en')} of its ${r.files.toLocaleString('en')} files (1%) got a new
+version at the provider: **${r.incremental.seconds} s**, counts ${Object.entries(r.incremental.counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')} (only what the changes feed named is listed; the rest is not read again).
+
+## Large file
+
+One file of ${mib(r.large.pipeline.bytes)} MiB (generated by the sandbox as it is read), imported by a link of its
+own matter (with the few small files seeded there), against one plain download of it to disk with the same account's token, in the same run.
+RSS is this process's, sampled every 20 ms (the import runs in-process, as \`npm start\` does).
+
+| | seconds | MiB/s | RSS at start (MiB) | peak RSS (MiB) |
+| --- | ---: | ---: | ---: | ---: |
+| import pipeline | ${r.large.pipeline.seconds} | ${mib(r.large.pipeline.bytesPerSecond)} | ${r.large.pipeline.startRssMiB} | ${r.large.pipeline.peakRssMiB} |
+| raw download | ${r.large.raw.seconds} | ${mib(r.large.raw.bytesPerSecond)} | ${r.large.raw.startRssMiB} | ${r.large.raw.peakRssMiB} |
+
+**Pipeline / raw: ${r.large.ratio} of the raw download's bytes per second.**
 `;
 }

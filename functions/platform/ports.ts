@@ -54,6 +54,12 @@ export interface Query {
   limit?: number;
   cursor?: string;
   /**
+   * Keyset pagination: start after the item with this key (pk and sk, and on an index its keys too),
+   * as DynamoDB's ExclusiveStartKey; the item need not exist any more. A list's cursor is built from
+   * its last item (platform/pagination.ts), so a page deep in a list reads only that page.
+   */
+  startAfter?: Record<string, string>;
+  /**
    * A strongly consistent read: every write acknowledged before the query is seen. Needed where a
    * query reads what was just written and acts on it (a list right after its change, a check that a
    * partition is empty after deletes). The base table only: an index is eventually consistent by

@@ -126,6 +126,32 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
     expect(page.items.map((i) => i.pk)).toEqual(['I#2', 'I#1']);
   });
 
+  it('starts a query after a given key, both directions, on the table and an index, even once that item is gone', async () => {
+    for (const sk of ['K#1', 'K#2', 'K#3', 'K#4']) await table.put({ pk: 'S#1', sk });
+    await table.delete({ pk: 'S#1', sk: 'K#2' });
+    const after = await table.query({ partition: 'S#1', startAfter: { pk: 'S#1', sk: 'K#2' }, limit: 1 });
+    expect(after.items.map((i) => i.sk)).toEqual(['K#3']);
+    const before = await table.query({
+      partition: 'S#1',
+      descending: true,
+      startAfter: { pk: 'S#1', sk: 'K#3' },
+    });
+    expect(before.items.map((i) => i.sk)).toEqual(['K#1']);
+    for (const [pk, at] of [
+      ['J#1', '2026-01-01'],
+      ['J#2', '2026-01-02'],
+      ['J#3', '2026-01-03'],
+    ] as const)
+      await table.put({ pk, sk: 'X', gsi1pk: 'LIST#1', gsi1sk: at });
+    const newer = await table.query({
+      index: 'gsi1',
+      partition: 'LIST#1',
+      descending: true,
+      startAfter: { pk: 'J#3', sk: 'X', gsi1pk: 'LIST#1', gsi1sk: '2026-01-03' },
+    });
+    expect(newer.items.map((i) => i.pk)).toEqual(['J#2', 'J#1']);
+  });
+
   it('reads its own writes and deletes in a consistent query of the base table', async () => {
     for (const sk of ['E#1', 'E#2', 'E#3']) await table.put({ pk: 'R#1', sk });
     await table.delete({ pk: 'R#1', sk: 'E#2' });

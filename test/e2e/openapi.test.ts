@@ -250,6 +250,13 @@ describe('real answers', () => {
       return job.status === 'processing' ? undefined : job;
     });
     await conforms('getConnectorJob', await call(`/connectors/jobs/${exported.id}`));
+    await conforms(
+      'updateImportLink',
+      await call(`/connectors/v1/links/${link.id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ label: 'oas', paused: true, schedule: { every_minutes: 30 } }),
+      }),
+    );
     await conforms('deleteImportLink', await call(`/connectors/v1/links/${link.id}`, { method: 'DELETE' }));
     await conforms('getImportLink', await call(`/connectors/v1/links/${link.id}`)); // 404
   });

@@ -304,6 +304,63 @@ describe('an import run', () => {
     expect(new Set(ingest.map((e) => e.id)).size).toBe(done.counts.listed);
   });
 
+  it.each([
+    ['the changes feed reports it', 'changes'],
+    ['a full run reconciles it (moved out of the source)', 'full'],
+  ] as const)(
+    'counts and announces a file gone from the source once when %s and the commit dies',
+    async (_name, mode) => {
+      const account = `acct-unit-gone-${mode}`;
+      const { connectionId, matterId, linkId } = await linked(account);
+      await startRun(deps, ORG, linkId, 'api', log);
+      await drive();
+      const [gone] = await documents(linkId);
+      if (mode === 'changes') {
+        const response = await fetch(
+          `${sandbox.url}/__sandbox/files/practice/${account}/${encodeURIComponent(gone!.source.id)}`,
+          { method: 'DELETE' },
+        );
+        expect(response.status).toBe(204);
+      } else {
+        const other = (await browseSources(deps, config, ORG, connectionId, { limit: 2 }, log)).data[1]!;
+        expect(other.id).not.toBe(matterId);
+        await sandboxPost('/__sandbox/move', {
+          provider: 'practice',
+          account_id: account,
+          file_id: gone!.source.id,
+          container_id: other.id,
+          name: 'Moved away.txt',
+        });
+      }
+      deps.queues.events.drain();
+      // The commit of the step that counted the deletion dies with the process (redelivered as it was).
+      const update = deps.tables.connectors.update.bind(deps.tables.connectors);
+      let crashed = false;
+      deps.tables.connectors.update = (async (key, change, condition) => {
+        if (!crashed && key.pk.startsWith('JOB#') && change.add?.deleted) {
+          crashed = true;
+          throw new Error('worker killed before its commit');
+        }
+        return update(key, change, condition);
+      }) as typeof deps.tables.connectors.update;
+      const run = await startRun(deps, ORG, linkId, 'api', log, mode);
+      await drive();
+      expect(crashed).toBe(true);
+      const done = await job(run.id);
+      expect(done).toMatchObject({ status: 'succeeded', counts: { deleted: 1, imported: 0, updated: 0 } });
+      expect((await documents(linkId)).find((d) => d.document_id === gone!.document_id)!.status).toBe(
+        'deleted_at_source',
+      );
+      const announced = deps.queues.events
+        .drain()
+        .map((b) => JSON.parse(b) as { id: string; type: string; data: { objectId: string } })
+        .filter((e) => e.type === 'connector.document.deleted');
+      expect(announced.length).toBeGreaterThan(0);
+      expect(new Set(announced.map((e) => e.id)).size).toBe(1);
+      expect(announced[0]!.data.objectId).toBe(gone!.document_id);
+    },
+  );
+
   it('runs a step again when it runs out of time mid-page, keeping the counts exact', async () => {
     const { matterId, linkId } = await linked('acct-unit-deadline');
     await sandboxPost('/__sandbox/seed', {

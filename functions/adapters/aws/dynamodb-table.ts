@@ -153,7 +153,7 @@ export class DynamoDbTable implements Table {
         KeyConditionExpression: keyCondition,
         ScanIndexForward: !query.descending,
         Limit: query.limit,
-        ExclusiveStartKey: decodeCursor(query.cursor),
+        ExclusiveStartKey: query.startAfter ?? decodeCursor(query.cursor),
         ...(query.consistent ? { ConsistentRead: true } : {}),
         ...expr.params(),
       }),

@@ -196,6 +196,10 @@ export class MemoryTable implements Table {
       .filter((item) => !query.beginsWith || (item[keys.sk] as string).startsWith(query.beginsWith))
       .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
     if (query.descending) matches.reverse();
+    if (query.startAfter) {
+      const after = order(query.startAfter as unknown as Item);
+      matches = matches.filter((item) => (query.descending ? order(item) < after : order(item) > after));
+    }
     if (query.cursor) {
       const after = Buffer.from(query.cursor, 'base64url').toString('utf8');
       const position = matches.findIndex((item) => order(item) === after);

@@ -1,7 +1,7 @@
 // Request schemas of the import and export routes (sources, import links, runs, exports).
 import * as z from 'zod/mini';
 import { isId } from '../../platform/ids';
-import { paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
 import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from '../domain/sync-policy';
 import { CONFLICT_POLICIES } from '../domain/export-conflict';
 
@@ -45,6 +45,34 @@ export const sourcesQuery = z.object({
   ),
 });
 
+const schedule = z.strictObject(
+  {
+    every_minutes: z
+      .int('schedule.every_minutes must be an integer')
+      .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
+      .check(
+        z.lte(
+          MAX_SCHEDULE_MINUTES,
+          `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
+        ),
+      ),
+  },
+  { error: 'schedule must be an object {every_minutes}' },
+);
+
+const label = z
+  .string({ error: 'label must be a string' })
+  .check(z.minLength(1, 'label must not be empty'))
+  .check(z.maxLength(200, 'label must be at most 200 characters'));
+
+const onSourceDelete = z
+  .enum(['keep', 'remove'], { error: 'on_source_delete must be keep or remove' })
+  .check(
+    z.describe(
+      'A file deleted at the provider: keep its document, marked deleted_at_source (default), or remove it from the vault',
+    ),
+  );
+
 export const createLinkBody = z.strictObject({
   vault_id: vaultId,
   source: z.strictObject(
@@ -56,19 +84,67 @@ export const createLinkBody = z.strictObject({
     },
     { error: 'source must be an object {id, name?}' },
   ),
-  schedule: z.optional(
-    z.strictObject({
-      every_minutes: z
-        .int('schedule.every_minutes must be an integer')
-        .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
-        .check(
-          z.lte(
-            MAX_SCHEDULE_MINUTES,
-            `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
+  label: z.optional(label),
+  schedule: z.optional(schedule),
+  on_source_delete: z.optional(onSourceDelete),
+});
+
+/** PATCH: any of the fields; null removes the schedule or the label. */
+export const updateLinkBody = z
+  .strictObject(
+    {
+      schedule: z.optional(z.nullable(schedule)),
+      paused: z.optional(
+        z
+          .boolean({ error: 'paused must be true or false' })
+          .check(z.describe('true pauses the link (no scheduled runs, runs refused); false resumes it')),
+      ),
+      label: z.optional(z.nullable(label)),
+      on_source_delete: z.optional(onSourceDelete),
+    },
+    { error: 'the body must be an object {schedule?, paused?, label?, on_source_delete?}' },
+  )
+  .check(
+    z.refine(
+      (patch) => Object.keys(patch).length > 0,
+      'must change at least one of schedule, paused, label, on_source_delete',
+    ),
+  )
+  .clone()
+  .register(z.globalRegistry, { minProperties: 1 });
+
+/** POST .../runs: no body (a run of the changes), or {mode}. */
+export const startRunBody = z.optional(
+  z.strictObject(
+    {
+      mode: z.optional(
+        z
+          .enum(['changes', 'full'], { error: 'mode must be changes or full' })
+          .check(
+            z.describe(
+              "changes (default): what changed since the link's last pass; full: a reconcile, every file of the source again, and the link's documents the source no longer holds (deleted, moved out) marked deleted, without new document ids",
+            ),
           ),
-        ),
-    }),
+      ),
+    },
+    { error: 'the body must be an object {mode?}' },
   ),
+);
+
+/** A link's documents: a page of the list, or with changed_since its change feed. */
+export const linkDocumentsQuery = z.extend(cursorPaginationQuery, {
+  changed_since: z
+    .optional(
+      z
+        .string({ error: 'changed_since must be a string' })
+        .check(z.minLength(1, 'changed_since must not be empty'))
+        .check(z.maxLength(4096, 'changed_since must be at most 4096 characters')),
+    )
+    .check(
+      z.describe(
+        "The change feed: documents changed (imported, updated, deleted at the provider) after this point, oldest change first. An ISO 8601 time to start from, then each page's next_cursor (never null in the feed: keep it to ask again later; has_more says whether more is ready now). Not with cursor or offset",
+      ),
+    ),
 });
 
 export const createExportBody = z.strictObject({

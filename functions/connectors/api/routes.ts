@@ -18,8 +18,16 @@ import {
   providerSettingView,
 } from './views';
 import { jobIdPath } from './job-schemas';
-import { createExportBody, createLinkBody, linkIdPath, sourcesQuery } from './import-schemas';
-import { paginationQuery } from '../../platform/pagination';
+import {
+  createExportBody,
+  createLinkBody,
+  linkDocumentsQuery,
+  linkIdPath,
+  sourcesQuery,
+  startRunBody,
+  updateLinkBody,
+} from './import-schemas';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
 import {
   callbackPath,
   callbackQuery,
@@ -220,6 +228,22 @@ export const CONNECTOR_ROUTE = {
     responses: { 200: { description: 'The import link', schema: importLinkView } },
     uses: { tables: { connectors: 'read' } },
   },
+  updateImportLink: {
+    id: 'updateImportLink',
+    method: 'PATCH',
+    path: '/connectors/v1/links/{id}',
+    handler: 'connectors/api/handlers/update-import-link',
+    auth: 'apiKey',
+    permission: 'connectors:write',
+    summary:
+      'Edit an import link in place: its schedule (null removes it), paused (pause or resume) and label; its documents, ledger and cursor stay',
+    request: { path: linkIdPath, body: updateLinkBody },
+    responses: {
+      200: { description: 'The import link as edited', schema: importLinkView },
+      409: { description: 'The link kept changing while it was edited; retry (CONFLICT)' },
+    },
+    uses: { tables: { connectors: 'write' } },
+  },
   deleteImportLink: {
     id: 'deleteImportLink',
     method: 'DELETE',
@@ -241,8 +265,8 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: ['connectors:write', 'vaults:write'],
     summary:
-      'Start an import run of the link (one at a time: the run in flight is returned); poll GET /connectors/jobs/{id}',
-    request: { path: linkIdPath },
+      'Start an import run of the link, of the changes or ({"mode":"full"}) a full reconcile (one at a time: the run in flight is returned); poll GET /connectors/jobs/{id}',
+    request: { path: linkIdPath, body: startRunBody },
     responses: {
       202: { description: 'The run as a job: id and status processing', schema: jobStartedView },
       409: { description: 'The connection cannot be used now or its provider is turned off (CONFLICT)' },
@@ -256,8 +280,8 @@ export const CONNECTOR_ROUTE = {
     handler: 'connectors/api/handlers/list-sync-runs',
     auth: 'apiKey',
     permission: 'connectors:read',
-    summary: "The link's runs, newest first, with their counts (limit, offset)",
-    request: { path: linkIdPath, query: paginationQuery },
+    summary: "The link's runs, newest first, with their counts (limit, and offset or cursor)",
+    request: { path: linkIdPath, query: cursorPaginationQuery },
     responses: { 200: { description: 'A page of runs', schema: syncRunListView } },
     uses: { tables: { connectors: 'read' } },
   },
@@ -269,8 +293,8 @@ export const CONNECTOR_ROUTE = {
     auth: 'apiKey',
     permission: ['connectors:read', 'vaults:read'],
     summary:
-      'The vault documents the link imported: its ledger (provider file and version -> vault document)',
-    request: { path: linkIdPath, query: paginationQuery },
+      'The vault documents the link imported: its ledger (provider file and version -> vault document); with changed_since, its change feed (deletions included)',
+    request: { path: linkIdPath, query: linkDocumentsQuery },
     responses: { 200: { description: 'A page of ledger entries', schema: linkDocumentListView } },
     uses: { tables: { connectors: 'read' } },
   },

@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
-import { snakeCasePage } from '../../platform/pagination';
+import { snakeCaseCursorPage, snakeCasePage } from '../../platform/pagination';
 import { CONNECTION_STATUSES } from '../domain/connection';
 import { CONFLICT_POLICIES, EXPORT_FAILURE_REASONS } from '../domain/export-conflict';
 import { PROVIDER_IDS } from '../domain/providers';
@@ -94,7 +94,13 @@ export const providerSettingView = z
   .register(z.globalRegistry, { id: 'ProviderSetting' });
 export type ProviderSetting = z.infer<typeof providerSettingView>;
 
-const jobStatus = z.enum(['processing', 'succeeded', 'failed']);
+const jobStatus = z
+  .enum(['processing', 'succeeded', 'failed', 'skipped'])
+  .check(
+    z.describe(
+      'skipped: an import run the schedule did not start (reason says why; nothing was read or written)',
+    ),
+  );
 
 /** What DELETE ?purge=true answers at once: the purge job to poll. */
 export const jobStartedView = z
@@ -142,6 +148,9 @@ export const syncCountsView = z
     updated: count('Vault documents given a changed file as their next version'),
     unchanged: count('Files already imported at their version'),
     failed: count('Files that could not be imported (listed in failures)'),
+    deleted: count(
+      'Files deleted at the provider whose documents this run marked deleted (and removed, by the link policy)',
+    ),
   })
   .clone()
   .register(z.globalRegistry, { id: 'SyncCounts' });
@@ -154,6 +163,13 @@ export const syncJobView = z
     link_id: linkId,
     vault_id: vaultId,
     trigger: z.enum(['api', 'schedule']),
+    mode: z
+      .enum(['changes', 'full'])
+      .check(
+        z.describe(
+          "changes: from the link's cursor; full: every file of the source, then documents it no longer holds marked deleted",
+        ),
+      ),
     counts: syncCountsView,
     failures: z
       .array(
@@ -254,7 +270,18 @@ export const importLinkView = z
       id: z.string().check(z.describe("The provider container's id")),
       name: z.nullable(z.string()).check(z.describe('The label given when the link was created')),
     }),
+    label: z.nullable(z.string()).check(z.describe("The link's own label, for people")),
+    on_source_delete: z
+      .enum(['keep', 'remove'])
+      .check(
+        z.describe(
+          'A file deleted at the provider: its document is kept and marked deleted_at_source (keep), or removed from the vault (remove)',
+        ),
+      ),
     schedule: z.nullable(z.object({ every_minutes: z.int().check(z.gte(5)) })),
+    paused: z
+      .boolean()
+      .check(z.describe('A paused link is out of its schedule and refuses new runs until resumed')),
     status: z.enum(['idle', 'running']),
     active_run_id: z.nullable(jobId).check(z.describe('The run in flight (a job), if any')),
     last_run: z.nullable(
@@ -280,7 +307,7 @@ export type ImportLinkView = z.infer<typeof importLinkView>;
 export const importLinkListView = snakeCasePage(importLinkView)
   .clone()
   .register(z.globalRegistry, { id: 'ImportLinkList' });
-export const syncRunListView = snakeCasePage(syncJobView)
+export const syncRunListView = snakeCaseCursorPage(syncJobView)
   .clone()
   .register(z.globalRegistry, { id: 'SyncRunList' });
 
@@ -296,12 +323,18 @@ export const linkDocumentView = z
         .check(z.describe('The provider version the document holds; null while importing')),
     }),
     vault_version: z.nullable(z.int().check(z.gte(1))),
-    status: z.enum(['importing', 'imported', 'deleted_at_source']),
+    status: z
+      .enum(['importing', 'imported', 'deleted_at_source', 'removed_from_vault'])
+      .check(
+        z.describe(
+          'deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document',
+        ),
+      ),
     imported_at: isoTimeSchema,
     updated_at: isoTimeSchema,
   })
   .clone()
   .register(z.globalRegistry, { id: 'LinkDocument' });
-export const linkDocumentListView = snakeCasePage(linkDocumentView)
+export const linkDocumentListView = snakeCaseCursorPage(linkDocumentView)
   .clone()
   .register(z.globalRegistry, { id: 'LinkDocumentList' });

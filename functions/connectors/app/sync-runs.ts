@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream';
 import { publishEvent } from '../../events';
 import { ByteLimit, StreamTooLargeError } from '../../platform/digest';
 import type { Deps } from '../../platform/ports';
-import { ConflictError, NotFoundError } from '../../platform/errors';
+import { ConditionFailedError, ConflictError, NotFoundError } from '../../platform/errors';
 import { derivedId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
@@ -21,17 +21,19 @@ import {
   SYNC_CONCURRENCY,
   SYNC_PAGE_SIZE,
   STALE_JOB_MS,
+  failureMessage,
   ingestEventId,
 } from '../domain/sync-policy';
 import type { SyncJob } from '../api/views';
-import type { JobItem } from './jobs';
+import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
-import type { ImportOutcome } from '../infra/repositories/ledger';
+import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
 import { importDocument } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
+import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
 import { contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -48,6 +50,13 @@ export interface SyncJobRecord extends SteppedJob, SyncCounts {
   linkId: string;
   vaultId: string;
   trigger: 'api' | 'schedule';
+  /** full: a pass from no cursor (every file the source holds), then a reconcile of the link's ledger. */
+  mode?: 'full';
+  /** A full run after its pass: marking what the pass did not see (reconcilePage: where in the ledger). */
+  phase?: 'reconcile';
+  reconcilePage?: string;
+  /** A full run's new cursor, kept from the end of its pass to the end of its reconcile. */
+  passCursor?: string;
   /** Where the pass is within the provider's feed; absent: at the link's cursor (the pass's start). */
   page?: string;
   /** Steps committed. */
@@ -64,6 +73,7 @@ export function syncRunView(job: SyncJobRecord): SyncJob {
     link_id: job.linkId,
     vault_id: job.vaultId,
     trigger: job.trigger,
+    mode: job.mode ?? 'changes',
     counts: countsOf(job),
     failures: job.failures,
   };
@@ -75,6 +85,7 @@ export const countsOf = (job: SyncCounts): SyncCounts => ({
   updated: job.updated,
   unchanged: job.unchanged,
   failed: job.failed,
+  deleted: job.deleted ?? 0, // runs recorded before deletions were counted
 });
 
 /** A step stops taking new files once this much of its time is used (the rest finishes the files started). */
@@ -99,9 +110,14 @@ export async function startRun(
   linkId: string,
   trigger: SyncJobRecord['trigger'],
   log: Logger,
-): Promise<{ id: string; status: 'processing' | 'succeeded' | 'failed'; started: boolean }> {
+  mode: 'changes' | 'full' = 'changes',
+): Promise<{ id: string; status: JobStatus; started: boolean }> {
   const links = Links.of(deps);
   const link = await links.owned(organizationId, linkId);
+  if (link.pausedAt !== undefined)
+    throw new ConflictError(
+      'The import link is paused: resume it (PATCH /connectors/v1/links/{id} {"paused": false}) to run it',
+    );
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) throw new NotFoundError('Import link not found');
   await requireUsable(deps, connection);
@@ -117,11 +133,13 @@ export async function startRun(
     linkId: link.id,
     vaultId: link.vaultId,
     trigger,
+    ...(mode === 'full' ? { mode } : {}),
     listed: 0,
     imported: 0,
     updated: 0,
     unchanged: 0,
     failed: 0,
+    deleted: 0,
     pages: 0,
     failures: [],
     ticket: 0,
@@ -142,6 +160,63 @@ export async function startRun(
   await queueStep(deps, job);
   log.info('import run started', { jobId: job.id, linkId: link.id, trigger });
   return { id: job.id, status: 'processing', started: true };
+}
+
+/**
+ * A scheduled run that did not start, as a run of the link with status `skipped` and the reason (the
+ * runs list shows it), and its event. Its id is derived from the link and the due time it skipped, so
+ * a sweep repeating the skip (a crash before the link moved on) records it once.
+ */
+export async function recordSkippedRun(
+  deps: Deps,
+  link: ImportLinkItem,
+  dueAt: number,
+  reason: string,
+): Promise<void> {
+  const now = deps.clock.now();
+  const job: SyncJobRecord = {
+    id: derivedId('job', `skipped:${link.id}:${dueAt}`),
+    organizationId: link.organizationId,
+    kind: 'sync',
+    connectionId: link.connectionId,
+    status: 'skipped',
+    reason,
+    linkId: link.id,
+    vaultId: link.vaultId,
+    trigger: 'schedule',
+    listed: 0,
+    imported: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    deleted: 0,
+    pages: 0,
+    failures: [],
+    ticket: 0,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: now,
+  };
+  try {
+    await JobRepository.of(deps).create(job, { runOf: link.id });
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+  }
+  await publishEvent(deps, {
+    id: derivedId('evt', `sync:${job.id}:skipped`),
+    organizationId: link.organizationId,
+    type: 'connector.sync.skipped',
+    data: {
+      connectionId: link.connectionId,
+      provider: link.provider,
+      linkId: link.id,
+      jobId: job.id,
+      vaultId: link.vaultId,
+      errorCode: reason,
+      message: failureMessage(reason, 'The scheduled run did not start'),
+    },
+  });
 }
 
 /** The link's run in flight; a claim left by a run that already finished is released. */
@@ -170,6 +245,7 @@ export async function listRuns(deps: Deps, organizationId: string, linkId: strin
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,
+    next_cursor: window.next ?? null,
   };
 }
 
@@ -203,10 +279,12 @@ async function syncPage(
   if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
+  if (job.phase === 'reconcile') return reconcile(deps, link, job);
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep });
-  const position = job.page ? { page: job.page } : { cursor: link.cursor };
+  // A full run walks the source from the start: every file it holds now.
+  const position = job.page ? { page: job.page } : { cursor: job.mode === 'full' ? undefined : link.cursor };
   const page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
 
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
@@ -222,6 +300,8 @@ async function syncPage(
     MAX_RECORDED_FAILURES,
   );
   if ('page' in page.next) return { add, set: { page: page.next.page, failures } };
+  if (job.mode === 'full')
+    return { add, set: { failures, phase: 'reconcile', passCursor: page.next.cursor }, remove: ['page'] };
   return {
     add,
     set: { failures },
@@ -240,7 +320,7 @@ interface ImportContext {
 }
 
 interface FileOutcome {
-  outcome: ImportOutcome;
+  outcome: ImportOutcome | 'deleted';
   failure?: ItemFailure;
 }
 
@@ -276,12 +356,14 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   const ledger = Ledger.of(deps);
   const { ref, get } = ledger.entryFor(link, file.id);
   const entry = await get();
-  if (file.deleted) {
-    if (entry && !entry.sourceDeletedAt)
-      await ledger.recordSourceDeleted(link.connectionId, ref, deps.clock.now());
-    return { outcome: 'unchanged' };
-  }
-  if (entry?.sourceVersion === file.version) {
+  if (file.deleted) return sourceDeleted(deps, context, entry);
+  // Overlapping links into one vault (a folder and its subfolder): the file is one document, of the
+  // link that first imported it; the other link counts it unchanged.
+  if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
+  if (entry?.sourceVersion === file.version && !entry.sourceDeletedAt) {
+    // A full run marks what it saw (and a new name: a rename keeps the id and the version).
+    if (job.mode === 'full' && entry.lastJobId !== job.id && entry.seenByJobId !== job.id)
+      await ledger.markSeen(link.connectionId, entry, { jobId: job.id, name: file.name }, deps.clock.now());
     // Stored by this very run before a retried step: count it as it was counted then.
     return { outcome: entry.lastJobId === job.id && entry.lastOutcome ? entry.lastOutcome : 'unchanged' };
   }
@@ -290,7 +372,9 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
     failure: { item_id: file.id, name: file.name, reason },
   });
   if ((file.size ?? 0) > context.maxFileBytes) return failed('too_large');
-  const outcome = entry?.sourceVersion ? 'updated' : 'imported';
+  // Back at the provider under the same id (deleted and re-created, restored): the same document, new
+  // again in the vault when the link's policy had removed it.
+  const outcome = entry?.sourceVersion && !entry.removedAt ? 'updated' : 'imported';
   const started = deps.clock.now();
   let download;
   try {
@@ -342,6 +426,77 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   });
   return { outcome };
 }
+
+/**
+ * A file deleted at the provider: its document is marked (the ledger entry: the documents list and
+ * the change feed show it), removed from the vault when the link's policy says so, and announced. A
+ * file this link never imported (or another link holds) is nothing to it. A retried step counts and
+ * announces the deletion again as the run did (same event id: the deleted version's).
+ */
+async function sourceDeleted(
+  deps: Deps,
+  { link, job }: Pick<ImportContext, 'link' | 'job'>,
+  entry: LedgerEntryItem | undefined,
+  by: string = job.id,
+): Promise<FileOutcome> {
+  if (!entry || (entry.sourceDeletedAt !== undefined && entry.deletedByJobId !== by))
+    return { outcome: 'unchanged' };
+  const removed = entry.removedAt !== undefined || link.onSourceDelete === 'remove';
+  if (entry.sourceDeletedAt === undefined) {
+    const ref = { organizationId: link.organizationId, vaultId: link.vaultId, objectId: entry.objectId };
+    if (removed) await deps.vault.delete(ref);
+    await Ledger.of(deps).recordSourceDeleted(
+      link.connectionId,
+      entry,
+      { jobId: by, removed },
+      deps.clock.now(),
+    );
+  }
+  await publishEvent(deps, {
+    id: derivedId('evt', `source-deleted:${link.vaultId}:${entry.objectId}:${entry.sourceVersion ?? ''}`),
+    organizationId: link.organizationId,
+    type: 'connector.document.deleted',
+    data: {
+      connectionId: link.connectionId,
+      provider: link.provider,
+      linkId: link.id,
+      jobId: job.id,
+      vaultId: link.vaultId,
+      objectId: entry.objectId,
+      sourceId: entry.sourceId,
+      name: entry.name,
+      removedFromVault: removed,
+    },
+  });
+  return { outcome: 'deleted' };
+}
+
+/**
+ * One page of a full run's reconcile: each document of the link that the pass neither stored nor saw is
+ * gone from the source (deleted, or moved out of it) and is marked as a deletion is. Its marks name the
+ * reconcile (`<job>:reconcile`), so a retried page counts them again as it did, and a deletion the pass
+ * itself reported is not counted twice. Document ids are the link's and the file's: nothing is minted.
+ */
+async function reconcile(deps: Deps, link: ImportLinkItem, job: SyncJobRecord): Promise<StepResult> {
+  const by = `${job.id}:reconcile`;
+  const page = await Ledger.of(deps).linkPage(link.connectionId, link.id, job.reconcilePage);
+  const add: Record<string, number> = { pages: 1 };
+  for (const entry of page.items) {
+    const stale = entry.sourceDeletedAt === undefined || entry.deletedByJobId === by;
+    if (!stale || entry.lastJobId === job.id || entry.seenByJobId === job.id) continue;
+    const { outcome } = await sourceDeleted(deps, { link, job }, entry, by);
+    add[outcome] = (add[outcome] ?? 0) + 1;
+  }
+  if (page.cursor) return { add, set: { reconcilePage: page.cursor } };
+  return {
+    add,
+    remove: ['phase', 'reconcilePage', 'passCursor'],
+    outcome: { status: 'succeeded', ...(job.passCursor ? { cursor: job.passCursor } : {}) },
+  };
+}
+
+const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>
+  FileHolds.of(deps).hold(link, sourceId, async (id) => (await Links.of(deps).get(id)) !== undefined);
 
 /** The run's outcome on its link (the cursor moves only after a complete pass) and its event. */
 async function finishRun(

@@ -15,7 +15,7 @@ import { JobRepository } from '../infra/repositories/jobs';
 import { SYNC_DUE_SHARDS, syncDueAtOf, syncDuePage } from '../infra/repositories/sync-due';
 import { isProviderEnabled } from './provider-settings';
 import { ConnectionRepository } from '../infra/repositories/connections';
-import { startRun } from './sync-runs';
+import { recordSkippedRun, startRun } from './sync-runs';
 
 export type SyncSweepOutcome = 'started' | 'skipped' | 'redriven' | 'not_due' | 'cleaned' | 'errors';
 
@@ -79,8 +79,13 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
   const link = await links.get(linkId);
   const now = deps.clock.now();
   if (!link) return 'cleaned';
-  if (!link.schedule) {
-    await links.update(link.id, { remove: ['nextRunAt'] });
+  if (!link.schedule || link.pausedAt !== undefined) {
+    // Conditional: an edit that scheduled or resumed the link meanwhile set a new nextRunAt.
+    await links.update(
+      link.id,
+      { remove: ['nextRunAt'] },
+      { attr: 'updatedAt', op: '=', value: link.updatedAt },
+    );
     return 'cleaned';
   }
   if ((link.nextRunAt ?? 0) > now) return 'not_due';
@@ -95,6 +100,7 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
       log.warn('scheduled run refused', { linkId: link.id, message: error.message });
     }
   }
+  if (reason) await recordSkippedRun(deps, link, link.nextRunAt!, reason);
   // A revoked connection never runs again: its link leaves the schedule (the link and ledger stay).
   const unschedule = reason === 'connection_revoked';
   await links.update(

@@ -26,6 +26,13 @@ const BACKOFF_BASE_SECONDS = 15;
 /** SQS delays stop at 15 minutes: longer waits take several hops. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 
+/**
+ * A link's change feed serves changes at least this old: writes land in the feed's index with the
+ * time they were made, a little after it (parallel downloads, an index's propagation), and a position
+ * handed out must not pass a change that has yet to appear.
+ */
+export const FEED_SETTLE_MS = 5_000;
+
 /** A processing job not heard from for this long is re-driven by the sweep (its step message was lost). */
 export const STALE_JOB_MS = 20 * 60_000;
 
@@ -97,6 +104,9 @@ export const RUN_FAILURE_MESSAGES: Record<string, string> = {
   link_deleted: 'The import link was deleted during the run',
   provider_disabled: 'The provider is turned off for the organization',
   superseded: 'Another run of this link took its place before it started',
+  previous_run_in_progress: 'The previous run of this link was still going when the next one came due',
+  connection_reauth_required: 'The connection needs the user to reconnect',
+  refused: 'The run could not be started (see the link)',
   internal_error: 'The job failed on our side after retries; it can be started again',
 };
 

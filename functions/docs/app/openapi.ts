@@ -319,7 +319,9 @@ function operation(route: RouteDefinition, schemas: Record<string, JsonSchema>):
   if (route.request?.body) {
     const name = `${pascal(route.id)}Request`;
     schemas[name] = schemaOf(route.request.body, 'input', schemas);
-    requestBody = { required: true, content: { 'application/json': { schema: ref('schemas', name) } } };
+    // A body the schema accepts as absent is optional (POST .../runs: no body, or {mode}).
+    const required = !z.safeParse(route.request.body, undefined).success;
+    requestBody = { required, content: { 'application/json': { schema: ref('schemas', name) } } };
   }
   const description = describe(route);
   return {

@@ -155,11 +155,34 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     updated: count('Vault documents updated with a changed file'),
     unchanged: count('Files already imported at their current version'),
     failed: count('Files that could not be imported (too large, gone at the provider)'),
+    deleted: count('Files deleted at the provider whose documents the run marked deleted'),
   }),
+  define(
+    'connector.document.deleted',
+    'connectors:read',
+    "A file an import link brought in was deleted at the provider: its document is marked (and removed from the vault when the link's policy says so)",
+    {
+      ...syncRun,
+      objectId: id('vault document the file had become'),
+      sourceId: id("provider's file"),
+      name: z.string().check(z.describe('The file name when last seen')),
+      removedFromVault: z
+        .boolean()
+        .check(
+          z.describe("Whether the document was removed from the vault (the link's on_source_delete policy)"),
+        ),
+    },
+  ),
   define('connector.sync.failed', 'connectors:read', 'An import run of an import link failed', {
     ...syncRun,
     ...failure,
   }),
+  define(
+    'connector.sync.skipped',
+    'connectors:read',
+    "A scheduled import run did not start (errorCode says why: the provider turned off, the connection needing the user, the previous run still going); the link's runs list shows it as skipped",
+    { ...syncRun, ...failure },
+  ),
   define(
     'connector.export.completed',
     'connectors:read',

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../events';
 import { idSchema } from '../../platform/ids';
-import { paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
 import { DELIVERY_STATUSES } from '../domain/retry-policy';
 
 const organizationId = idSchema('org', 'an organization');
@@ -39,7 +39,7 @@ export const publishEventBody = z.discriminatedUnion(
 
 const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
 
-export const listDeliveriesQuery = z.extend(paginationQuery, {
+export const listDeliveriesQuery = z.extend(cursorPaginationQuery, {
   status: z.optional(z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` })),
   eventType: z
     .optional(z.string().check(z.minLength(1), z.maxLength(200, 'must be at most 200 characters')))

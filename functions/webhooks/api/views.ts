@@ -7,7 +7,7 @@ import type { ReceiverEvent } from '../../events';
 import { publishedEventTypeView, receiverEventView } from '../../events';
 import { isoTime, isoTimeSchema } from '../../platform/clock';
 import { idSchema } from '../../platform/ids';
-import { camelCasePage } from '../../platform/pagination';
+import { camelCaseCursorPage, camelCasePage } from '../../platform/pagination';
 import { ATTEMPT_OUTCOMES, ERROR_KINDS } from '../domain/attempt';
 import { shownErrorMessage } from '../domain/addresses';
 import type { AttemptRecord, DeliveryItem } from '../domain/records';
@@ -126,7 +126,7 @@ export const deliveryWithAttemptsView = z
   .register(z.globalRegistry, { id: 'DeliveryWithAttempts' });
 export type DeliveryWithAttempts = z.infer<typeof deliveryWithAttemptsView>;
 
-export const deliveryListView = camelCasePage(deliveryView)
+export const deliveryListView = camelCaseCursorPage(deliveryView)
   .clone()
   .register(z.globalRegistry, { id: 'DeliveryList' });
 

@@ -48,7 +48,7 @@ export async function listDeliveries(
     page,
     (item) => item.organizationId === organizationId && matchesFilter(item, filter),
   );
-  return { items: window.items.map(toDeliveryView), hasMore: window.hasMore };
+  return { items: window.items.map(toDeliveryView), hasMore: window.hasMore, next: window.next };
 }
 
 export async function getDeliveryWithAttempts(

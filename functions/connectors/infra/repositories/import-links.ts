@@ -17,6 +17,8 @@ export interface SyncCounts {
   updated: number;
   unchanged: number;
   failed: number;
+  /** Files deleted at the provider whose documents the run marked (absent on runs before it was counted). */
+  deleted: number;
 }
 
 export interface ImportLinkRecord {
@@ -29,9 +31,15 @@ export interface ImportLinkRecord {
   sourceId: string;
   /** A label for people, as the client named the source. */
   sourceName?: string;
+  /** The link's own label, for people (PATCH sets or removes it). */
+  label?: string;
   schedule?: { everyMinutes: number };
-  /** While scheduled: when the sweep starts the next run (epoch ms). */
+  /** While scheduled and not paused: when the sweep starts the next run (epoch ms). */
   nextRunAt?: number;
+  /** Paused since (epoch ms): out of the schedule, and new runs are refused until it is resumed. */
+  pausedAt?: number;
+  /** What a file deleted at the provider does to its document: kept and marked (default), or removed. */
+  onSourceDelete?: 'remove';
   /** The provider's cursor after the last complete pass. */
   cursor?: string;
   /** The run in flight: one at a time per link. */

@@ -14,7 +14,7 @@ import { isoTime } from '../../../platform/clock';
 import { SYNC_DUE_ATTRIBUTES, syncDueEntry } from './sync-due';
 
 export type JobKind = 'purge' | 'sync' | 'export';
-export type JobStatus = 'processing' | 'succeeded' | 'failed';
+export type JobStatus = 'processing' | 'succeeded' | 'failed' | 'skipped';
 
 export interface JobBase {
   id: string;

@@ -3,12 +3,15 @@
 //                                                         the provider file and the version imported
 //   CONN#<connection> / EXPORT#<dest>#<vault>#<object>   one vault document exported to a destination
 //   CONN#<connection> / EXPNAME#<dest>#<name>            which document holds a file name there
+// An import ledger entry is also in its link's change feed (gsi1 ILINK#<link>#CHANGES / <updated ISO>#
+// <object>): every write of an entry moves it there, deletions at the provider included.
 // The import ledger is what a purge deletes from the vault: an import records its entry before it
 // writes the document, so no imported document can exist without its entry; the entry's version is
 // set only once the document is stored, so a crash in between imports the file again next time.
 import { won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
-import { queryWindow } from '../../../platform/pagination';
+import { positionCursor, queryWindow } from '../../../platform/pagination';
+import { isoTime } from '../../../platform/clock';
 import type { Item, Page, Table, Deps } from '../../../platform/ports';
 import { importedObjectId } from '../../domain/sync-policy';
 
@@ -28,8 +31,14 @@ export interface LedgerEntryRecord {
   sourceVersion?: string;
   /** The vault document's version holding it. */
   vaultVersion?: number;
-  /** Gone at the provider (the vault document stays: an import is a copy). */
+  /** Gone at the provider (the vault document stays unless the link's policy removes it). */
   sourceDeletedAt?: number;
+  /** The last full run that saw the file unchanged (what its reconcile does not mark deleted). */
+  seenByJobId?: string;
+  /** The run that saw the deletion (a retried step counts it as that run did). */
+  deletedByJobId?: string;
+  /** The document was removed from the vault because the file was deleted (the link's policy). */
+  removedAt?: number;
   /** The run that last stored it, and what that was: a retried step counts the file as it did. */
   lastJobId?: string;
   lastOutcome?: ImportOutcome;
@@ -73,6 +82,13 @@ const nameKey = (connectionId: string, destination: string, name: string) => ({
   sk: `EXPNAME#${destination}#${name.toLowerCase()}`,
 });
 
+/** The index entry of a ledger entry in its link's change feed, as of its write at `at`. */
+const changeEntry = (linkId: string, objectId: string, at: number) => ({
+  gsi1pk: linkChanges(linkId),
+  gsi1sk: `${isoTime(at)}#${objectId}`,
+});
+const linkChanges = (linkId: string) => `ILINK#${linkId}#CHANGES`;
+
 export class Ledger {
   constructor(private readonly table: Table) {}
 
@@ -91,7 +107,12 @@ export class Ledger {
   async recordIntent(entry: Omit<LedgerEntryRecord, 'updatedAt'>): Promise<void> {
     await won(
       this.table.put(
-        { ...ledgerKey(entry.connectionId, entry), ...entry, updatedAt: entry.importedAt },
+        {
+          ...ledgerKey(entry.connectionId, entry),
+          ...entry,
+          updatedAt: entry.importedAt,
+          ...changeEntry(entry.linkId, entry.objectId, entry.importedAt),
+        },
         {
           itemExists: false,
         },
@@ -120,16 +141,31 @@ export class Ledger {
         lastJobId: stored.jobId,
         lastOutcome: stored.outcome,
         updatedAt: now,
+        ...changeEntry(ref.linkId, ref.objectId, now),
       },
-      remove: ['sourceDeletedAt'],
+      remove: ['sourceDeletedAt', 'deletedByJobId', 'removedAt'],
     });
   }
 
-  async recordSourceDeleted(connectionId: string, ref: LedgerEntryRef, now: number): Promise<void> {
+  /** The file is gone at the provider (seen by `jobId`); `removed` when its document left the vault. */
+  async recordSourceDeleted(
+    connectionId: string,
+    ref: LedgerEntryRef,
+    deletion: { jobId: string; removed: boolean },
+    now: number,
+  ): Promise<void> {
     await won(
       this.table.update(
         ledgerKey(connectionId, ref),
-        { set: { sourceDeletedAt: now, updatedAt: now } },
+        {
+          set: {
+            sourceDeletedAt: now,
+            deletedByJobId: deletion.jobId,
+            ...(deletion.removed ? { removedAt: now } : {}),
+            updatedAt: now,
+            ...changeEntry(ref.linkId, ref.objectId, now),
+          },
+        },
         { itemExists: true },
       ),
     );
@@ -142,6 +178,59 @@ export class Ledger {
       { partition: partition(connectionId), beginsWith: `LEDGER#${linkId}#` },
       page,
     );
+  }
+
+  /**
+   * A link's entries in the order they last changed (its change feed), from `page.cursor` on, those
+   * changed at or before `horizon` only.
+   */
+  changesForLink(linkId: string, page: Pagination, horizon: number): Promise<Window<LedgerEntryItem>> {
+    return queryWindow<LedgerEntryItem>(
+      this.table,
+      { index: 'gsi1', partition: linkChanges(linkId) },
+      page,
+      (entry) => entry.updatedAt <= horizon,
+    );
+  }
+
+  /** The feed position just before the changes made at `at` (epoch ms). */
+  static changesSince(at: number): string {
+    return positionCursor({ index: 'gsi1' }, `${isoTime(at)}#`);
+  }
+
+  /** A full run saw the file at the version held; a new name is a change (a rename). */
+  async markSeen(
+    connectionId: string,
+    entry: LedgerEntryRecord,
+    seen: { jobId: string; name: string },
+    now: number,
+  ): Promise<void> {
+    const renamed = seen.name !== entry.name;
+    await won(
+      this.table.update(
+        ledgerKey(connectionId, entry),
+        {
+          set: {
+            seenByJobId: seen.jobId,
+            ...(renamed
+              ? { name: seen.name, updatedAt: now, ...changeEntry(entry.linkId, entry.objectId, now) }
+              : {}),
+          },
+        },
+        { itemExists: true },
+      ),
+    );
+  }
+
+  /** One page (100) of a link's entries from the table's `cursor`, consistent (a reconcile reads its own marks). */
+  linkPage(connectionId: string, linkId: string, cursor?: string): Promise<Page<LedgerEntryItem>> {
+    return this.table.query<LedgerEntryItem>({
+      partition: partition(connectionId),
+      beginsWith: `LEDGER#${linkId}#`,
+      limit: 100,
+      cursor,
+      consistent: true,
+    });
   }
 
   /** One page of the connection's ledger (every link), in key order. */

@@ -8,12 +8,12 @@ export const create = apiRoute(
   DELIVERY_ROUTE.listWebhookDeliveries,
   async ({ deps, principal, path, query }) => {
     await endpointForCaller(deps, principal, path.id);
-    const { limit, offset, status, eventType, eventId, since, until } = query;
+    const { limit, offset, cursor, status, eventType, eventId, since, until } = query;
     const window = await listDeliveries(
       deps,
       principal.organizationId,
       path.id,
-      { limit, offset },
+      { limit, offset, cursor },
       {
         status: status as DeliveryStatus | undefined,
         eventType,
@@ -22,6 +22,9 @@ export const create = apiRoute(
         until: until === undefined ? undefined : Date.parse(until),
       },
     );
-    return { status: 200, body: { data: window.items, limit, offset, hasMore: window.hasMore } };
+    return {
+      status: 200,
+      body: { data: window.items, limit, offset, hasMore: window.hasMore, nextCursor: window.next ?? null },
+    };
   },
 );

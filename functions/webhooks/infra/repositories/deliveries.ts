@@ -107,6 +107,7 @@ export async function endpointDeliveryWindow(
   return {
     items: window.items.map((item) => current(item as unknown as DeliveryItem)),
     hasMore: window.hasMore,
+    ...(window.next ? { next: window.next } : {}),
   };
 }
 

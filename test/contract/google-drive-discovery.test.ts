@@ -362,7 +362,12 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
 
     // Exports: multipart (small), our own file updated (PATCH), a resumable session (9 MiB: 8 + 1).
     const small = await api.upload(TOKEN, acme.id, upload('report.pdf', Buffer.from('v1'), 'k1'));
-    const again = await api.upload(TOKEN, acme.id, upload('report.pdf', Buffer.from('v2'), 'k2'));
+    const found = await api.findFile(TOKEN, acme.id, 'report.pdf');
+    expect(found).toEqual(small);
+    const again = await api.upload(TOKEN, acme.id, {
+      ...upload('report.pdf', Buffer.from('v2'), 'k2'),
+      replace: found!,
+    });
     expect(again.id).toBe(small.id);
     const big = await api.upload(TOKEN, acme.id, upload('big.pdf', Buffer.alloc(9 * MiB, 7), 'k3'));
     expect(tree.file(big.id)?.content.size).toBe(9 * MiB);

@@ -28,7 +28,7 @@ import type { JobItem } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome } from '../infra/repositories/ledger';
-import { importDocument } from './ledger';
+import { ImportFencedError, importDocument, purgeBegan } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
@@ -203,6 +203,7 @@ async function syncPage(
   if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
+  if (await purgeBegan(deps, link.connectionId)) return { outcome: PURGED };
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep });
@@ -212,11 +213,15 @@ async function syncPage(
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
   const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   const context = { api, call, link, job, log: options.log, maxFileBytes };
-  const outcomes = await importFiles(deps, context, page.files, deadline);
-  if (!outcomes) return { again: true };
+  const taken = await importFiles(deps, context, page.files, deadline);
+  if (taken.fenced) {
+    // A purge began: the run ends here, counting what it stored before the fence.
+    return { add: countOutcomes(taken.outcomes), outcome: PURGED };
+  }
+  if (taken.outOfTime) return { again: true };
+  const outcomes = taken.outcomes;
 
-  const add: Record<string, number> = { listed: page.files.length, pages: 1 };
-  for (const { outcome } of outcomes) add[outcome] = (add[outcome] ?? 0) + 1;
+  const add: Record<string, number> = { listed: page.files.length, pages: 1, ...countOutcomes(outcomes) };
   const failures = [...job.failures, ...outcomes.flatMap((o) => (o.failure ? [o.failure] : []))].slice(
     0,
     MAX_RECORDED_FAILURES,
@@ -244,31 +249,50 @@ interface FileOutcome {
   failure?: ItemFailure;
 }
 
+/** A run stops once a purge of its connection began: nothing more is stored. */
+const PURGED: JobOutcome = { status: 'failed', reason: 'connection_purged' };
+
+function countOutcomes(outcomes: (FileOutcome | undefined)[]): Record<string, number> {
+  const add: Record<string, number> = {};
+  for (const taken of outcomes) if (taken) add[taken.outcome] = (add[taken.outcome] ?? 0) + 1;
+  return add;
+}
+
 /**
- * Imports a page's files a few at a time. Undefined when the deadline came before every file was taken
- * (the step runs again; the files already stored count as they did, through the ledger).
+ * Imports a page's files a few at a time. `outOfTime`: the deadline came before every file was taken
+ * (the step runs again; the files already stored count as they did, through the ledger). `fenced`: a
+ * purge began (the outcomes of the files stored before are kept). Any other error is thrown, but only
+ * once every file in flight has settled: nothing of this step writes after it returned.
  */
 async function importFiles(
   deps: Deps,
   context: ImportContext,
   files: ChangedFile[],
   deadline: number,
-): Promise<FileOutcome[] | undefined> {
+): Promise<{ outcomes: FileOutcome[]; outOfTime: boolean; fenced: boolean }> {
   const outcomes: FileOutcome[] = new Array(files.length);
   let next = 0;
   let outOfTime = false;
+  let fenced = false;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < files.length) {
+    while (next < files.length && !fenced && !failure) {
       if (deps.clock.now() > deadline) {
         outOfTime = true;
         return;
       }
       const index = next++;
-      outcomes[index] = await importFile(deps, context, files[index]!);
+      try {
+        outcomes[index] = await importFile(deps, context, files[index]!);
+      } catch (error) {
+        if (error instanceof ImportFencedError) fenced = true;
+        else failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, files.length) }, worker));
-  return outOfTime ? undefined : outcomes;
+  if (failure && !fenced) throw failure.error;
+  return { outcomes, outOfTime, fenced };
 }
 
 async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {

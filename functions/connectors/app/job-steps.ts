@@ -45,6 +45,8 @@ export interface SteppedJob extends JobBase {
   kind: 'sync' | 'export';
   /** Bumped at every queued message; only the message carrying the current ticket runs. */
   ticket: number;
+  /** The ticket whose step committed (at most one commit per ticket, whatever copies of it run). */
+  committedTicket?: number;
   /** Consecutive failed attempts of the current step (passing failures). */
   attempts: number;
   /** Not before then (ms): the provider's rate limit, or backoff. */
@@ -117,6 +119,11 @@ export async function advanceJob<J extends SteppedJob>(
     return;
   }
   if (job.outcome) return finishJob(jobs, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
+  if (job.committedTicket === job.ticket) {
+    // This step committed, and its worker died before queueing the next: queue it now.
+    await queueStep(deps, job);
+    return;
+  }
   const now = deps.clock.now();
   if (job.waitUntil !== undefined && job.waitUntil > now) {
     await queueStep(deps, job, hopDelaySeconds(job.waitUntil, now)); // another hop of a long wait

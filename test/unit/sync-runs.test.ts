@@ -367,6 +367,39 @@ describe('an import run', () => {
     expect(new Set(ingest.map((e) => e.data.objectId)).size).toBe(done.counts.listed);
   });
 
+  it('counts in a failed run exactly the documents it stored and announced before failing', async () => {
+    const { matterId, linkId } = await linked('acct-unit-undercount');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-undercount',
+      container_id: matterId,
+      count: 60,
+    });
+    const put = deps.vault.put.bind(deps.vault);
+    let writes = 0;
+    deps.vault.put = async (write: VaultWrite) => {
+      // Mid-page the user removes the app at the provider: the next downloads answer 401.
+      if (++writes === 7)
+        await sandboxPost('/__sandbox/revoke-grants', {
+          provider: 'practice',
+          account_id: 'acct-unit-undercount',
+        });
+      return put(write);
+    };
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({ status: 'failed', reason: 'reauth_required' });
+    const stored = (await documents(linkId)).filter((d) => d.status === 'imported');
+    expect(stored.length).toBeGreaterThanOrEqual(7);
+    const ingest = deps.queues.events
+      .drain()
+      .map((b) => JSON.parse(b) as { type: string; data: { objectId: string } })
+      .filter((e) => e.type === 'vault.ingest.completed');
+    expect(new Set(ingest.map((e) => e.data.objectId)).size).toBe(stored.length);
+    expect(done.counts.imported).toBe(stored.length);
+  });
+
   it('runs a step again when it runs out of time mid-page, keeping the counts exact', async () => {
     const { matterId, linkId } = await linked('acct-unit-deadline');
     await sandboxPost('/__sandbox/seed', {

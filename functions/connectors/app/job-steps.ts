@@ -75,6 +75,11 @@ export interface StepSpec<J extends SteppedJob> {
   work(job: J): Promise<StepResult>;
   /** Applies a decided outcome outside the job record (the link, events); idempotent. */
   finish(job: J & { outcome: JobOutcome }): Promise<void>;
+  /**
+   * What the current step already did that stays done when the job fails at it (an import's documents
+   * stored before the failure): counted in the same write that records the failure.
+   */
+  doneSoFar?(job: J): Promise<Record<string, number>>;
 }
 
 type StepDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
@@ -216,7 +221,8 @@ async function decide<J extends SteppedJob>(
   outcome: JobOutcome,
   spec: StepSpec<J>,
 ): Promise<void> {
-  const decided = await commitStep(jobs, now, job, { outcome });
+  const add = spec.doneSoFar ? await spec.doneSoFar(job) : undefined;
+  const decided = await commitStep(jobs, now, job, { outcome, ...(add ? { add } : {}) });
   if (decided) await finishJob(jobs, now, decided as J & { outcome: JobOutcome }, spec);
 }
 

@@ -29,7 +29,7 @@ export async function importDocument(
   deps: Pick<Deps, 'tables' | 'clock' | 'vault'>,
   link: { id: string; connectionId: string; organizationId: string; vaultId: string },
   file: { sourceId: string; name: string; version: string; contentType: string; content: Readable },
-  run: { jobId: string; outcome: 'imported' | 'updated' },
+  run: { jobId: string; outcome: 'imported' | 'updated'; step?: number },
 ): Promise<{ objectId: string; vaultVersion: number; size: number; chunkCount: number }> {
   const ledger = Ledger.of(deps);
   const { ref } = ledger.entryFor(link, file.sourceId);
@@ -64,6 +64,7 @@ export async function importDocument(
       vaultVersion: document.version,
       jobId: run.jobId,
       outcome: run.outcome,
+      step: run.step,
     },
     deps.clock.now(),
   );

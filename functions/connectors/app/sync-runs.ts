@@ -188,7 +188,23 @@ function syncSpec(deps: Deps, config: ConnectorConfig, options: SyncOptions) {
     kind: 'sync' as const,
     work: (job: SyncJobRecord) => syncPage(deps, config, job, options),
     finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, options.log),
+    doneSoFar: (job: SyncJobRecord) => storedInStep(deps, job),
   };
+}
+
+/**
+ * The documents the run's current step stored (by any attempt of it), by outcome, as their ledger
+ * entries record them: a run that fails at this step counts them, so its counts equal what was stored
+ * and announced.
+ */
+async function storedInStep(deps: Deps, job: SyncJobRecord): Promise<Record<string, number>> {
+  const add: Record<string, number> = {};
+  for await (const entry of Ledger.of(deps).linkEntries(job.connectionId, job.linkId)) {
+    if (entry.lastJobId !== job.id || entry.lastStep !== job.pages || !entry.lastOutcome) continue;
+    add[entry.lastOutcome] = (add[entry.lastOutcome] ?? 0) + 1;
+    add.listed = (add.listed ?? 0) + 1;
+  }
+  return add;
 }
 
 /** One page of the changes feed: each file imported, updated, counted unchanged or failed. */
@@ -199,11 +215,16 @@ async function syncPage(
   options: SyncOptions,
 ): Promise<StepResult> {
   const link = await Links.of(deps).get(job.linkId);
-  if (!link) return { outcome: { status: 'failed', reason: 'link_deleted' } };
-  if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
+  // Ending here, the run counts what earlier attempts of this step stored.
+  const endWith = async (outcome: JobOutcome): Promise<StepResult> => ({
+    add: await storedInStep(deps, job),
+    outcome,
+  });
+  if (!link) return endWith({ status: 'failed', reason: 'link_deleted' });
+  if (link.activeRunId !== job.id) return endWith({ status: 'failed', reason: 'superseded' });
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
-  if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
-  if (await purgeBegan(deps, link.connectionId)) return { outcome: PURGED };
+  if (!connection) return endWith({ status: 'failed', reason: 'connection_revoked' });
+  if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep });
@@ -214,10 +235,7 @@ async function syncPage(
   const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   const context = { api, call, link, job, log: options.log, maxFileBytes };
   const taken = await importFiles(deps, context, page.files, deadline);
-  if (taken.fenced) {
-    // A purge began: the run ends here, counting what it stored before the fence.
-    return { add: countOutcomes(taken.outcomes), outcome: PURGED };
-  }
+  if (taken.fenced) return endWith(PURGED); // what this step stored before the fence counts
   if (taken.outOfTime) return { again: true };
   const outcomes = taken.outcomes;
 
@@ -344,7 +362,7 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
         contentType: file.contentType ?? download.contentType,
         content,
       },
-      { jobId: job.id, outcome },
+      { jobId: job.id, outcome, step: job.pages },
     );
   } catch (error) {
     if (!(error instanceof StreamTooLargeError)) throw error;

@@ -36,6 +36,8 @@ export interface LedgerEntryRecord {
   /** The run that last stored it, and what that was: a retried step counts the file as it did. */
   lastJobId?: string;
   lastOutcome?: ImportOutcome;
+  /** Which step of that run (the run's committed steps then): a run failing at a step counts its files. */
+  lastStep?: number;
   /** The run writing the document now (set before the vault write, cleared with its version). */
   pendingJobId?: string;
   /** Bumped by every write of a run: a purge removes an entry only at the revision it read. */
@@ -135,6 +137,7 @@ export class Ledger {
       vaultVersion: number;
       jobId: string;
       outcome: ImportOutcome;
+      step?: number;
     },
     now: number,
   ): Promise<boolean> {
@@ -148,9 +151,10 @@ export class Ledger {
             vaultVersion: stored.vaultVersion,
             lastJobId: stored.jobId,
             lastOutcome: stored.outcome,
+            ...(stored.step !== undefined ? { lastStep: stored.step } : {}),
             updatedAt: now,
           },
-          remove: ['sourceDeletedAt', 'pendingJobId'],
+          remove: ['sourceDeletedAt', 'pendingJobId', ...(stored.step === undefined ? ['lastStep'] : [])],
           add: { rev: 1 },
         },
         { attr: 'pendingJobId', op: '=', value: stored.jobId },
@@ -175,6 +179,22 @@ export class Ledger {
       { partition: partition(connectionId), beginsWith: `LEDGER#${linkId}#` },
       page,
     );
+  }
+
+  /** Every entry of one link, a page at a time (a consistent read: what was just stored is seen). */
+  async *linkEntries(connectionId: string, linkId: string): AsyncGenerator<LedgerEntryItem> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.table.query<LedgerEntryItem>({
+        partition: partition(connectionId),
+        beginsWith: `LEDGER#${linkId}#`,
+        limit: 500,
+        cursor,
+        consistent: true,
+      });
+      yield* page.items;
+      cursor = page.cursor;
+    } while (cursor);
   }
 
   /** One page of the connection's ledger (every link), in key order. */

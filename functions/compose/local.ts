@@ -84,6 +84,7 @@ export function createLocalDeps(
         new LocalQueue(name, {
           clock,
           journal: dataDir ? join(dataDir, 'queues', `${name}.jsonl`) : undefined,
+          owner,
         }),
       ]),
     ) as Record<QueueName, LocalQueue>,

@@ -107,6 +107,10 @@ function openLocalData() {
   try {
     const local = createLocalDeps({ dataDir, clock });
     for (const report of local.startupReport) console.error(`Local data damaged: ${report}`);
+    if (local.blobTemporariesRemoved)
+      console.log(
+        `Removed ${local.blobTemporariesRemoved} temporary vault file(s) an interrupted write left`,
+      );
     return local;
   } catch (error) {
     if (!(error instanceof LocalDataError)) throw error;

@@ -14,7 +14,7 @@ import { LOCAL_KEY_ID, LocalKeyManagement } from '../adapters/local/local-keys';
 import { LocalQueue } from '../adapters/local/local-queue';
 import { LocalWorkflows } from '../adapters/local/local-workflows';
 import { MemoryTable } from '../adapters/local/memory-table';
-import { FileBlobStore } from '../adapters/local/file-blobs';
+import { FileBlobStore, removeTemporaryBlobs } from '../adapters/local/file-blobs';
 import { VaultStandIn } from '../adapters/vault/stand-in';
 import type { PurgeRetry } from '../connectors';
 import { PURGE_TASKS, purgeDefinition } from '../connectors';
@@ -30,6 +30,8 @@ export interface LocalDeps extends Deps {
   workflows: LocalWorkflows;
   /** What opening the data directory found damaged or lost, one sentence per file (printed at start). */
   startupReport: string[];
+  /** Temporary vault files a crash left, removed at this start (owner only). */
+  blobTemporariesRemoved?: number;
 }
 
 /** Values sealed under the local master key anywhere in an item (a SealedValue, at any depth). */
@@ -82,6 +84,7 @@ export function createLocalDeps(
         new LocalQueue(name, {
           clock,
           journal: dataDir ? join(dataDir, 'queues', `${name}.jsonl`) : undefined,
+          owner,
         }),
       ]),
     ) as Record<QueueName, LocalQueue>,
@@ -117,5 +120,8 @@ export function createLocalDeps(
   deps.startupReport = [...memoryTables, ...Object.values(deps.queues)]
     .map((journaled) => journaled.report)
     .filter((report): report is string => report !== undefined);
+  // Vault content a write was streaming when the last process died (issue 23 item 7): the document's
+  // metadata never pointed at it, so nothing else refers to it.
+  if (dataDir && owner) deps.blobTemporariesRemoved = removeTemporaryBlobs(join(dataDir, 'vault'));
   return deps;
 }

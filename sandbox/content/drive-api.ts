@@ -95,10 +95,10 @@ function changes({ tree, params, query, response }: RouteContext) {
   });
 }
 
-async function download({ tree, params, request, response }: RouteContext) {
+async function download({ tree, params, request, response, stallMs }: RouteContext) {
   const file = tree.file(params.id!);
   if (!file) throw notFound('no such file');
-  await sendContent(request, response, file);
+  await sendContent(request, response, file, stallMs);
 }
 
 async function put({ tree, params, request, response, upload }: RouteContext) {

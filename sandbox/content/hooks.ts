@@ -5,6 +5,8 @@
 //          the next `count` (default 1) content-API requests of that provider answer that status
 //          (429 and 503 with Retry-After when given; 401 as an invalid token; a fake answers in its
 //          provider's error format, `reason` its own throttling reason, e.g. 403 userRateLimitExceeded)
+//   POST   /__sandbox/stall-downloads {provider, ms <= 60000}: every download of that provider pauses `ms`
+//          after its first chunk, until set to 0 (a transfer in flight while a test acts)
 //   POST   /__sandbox/revoke-grants {provider, account_id?} -> {revoked: <grants>}: as when the user
 //          removes the app at the provider: API calls 401, refresh answers invalid_grant
 //   POST   /__sandbox/files {provider, account_id, container_id, name, content? (utf8) | size? (bytes,
@@ -224,11 +226,21 @@ const listFiles: Hook = (state, request, response) => {
   sendJson(response, 200, { files });
 };
 
+const stallDownloads = z.strictObject({ provider, ms: z.number().int().nonnegative().max(60_000) });
+
+const stallAll: Hook = async (state, request, response) => {
+  const input = parse(stallDownloads, await readJson(request));
+  if (input.ms === 0) state.downloadStallMs.delete(known(state, input.provider));
+  else state.downloadStallMs.set(known(state, input.provider), input.ms);
+  sendJson(response, 200, { provider: input.provider, ms: input.ms });
+};
+
 const FILE_PREFIX = '/__sandbox/files/';
 
 export function contentHooks(state: ContentState) {
   const hooks: Record<string, Hook> = {
     'POST /__sandbox/next-api-error': injectErrors,
+    'POST /__sandbox/stall-downloads': stallAll,
     'POST /__sandbox/revoke-grants': revoke,
     'POST /__sandbox/files': writeFile,
     'POST /__sandbox/move': moveFile,

@@ -169,6 +169,16 @@ export async function readJson(request: IncomingMessage, maxBytes = 16 * 1024 * 
   }
 }
 
+/** The chunks, with a pause after the first (a download that stalls mid-way, for tests). */
+async function* stalled(chunks: Iterable<Buffer>, ms: number): AsyncGenerator<Buffer> {
+  let first = true;
+  for (const chunk of chunks) {
+    yield chunk;
+    if (first && ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    first = false;
+  }
+}
+
 /**
  * A file's bytes, streamed with backpressure (a generated file is produced chunk by chunk as the
  * client reads), with its Content-Type, Content-Length and the version as a strong ETag.
@@ -177,6 +187,7 @@ export async function sendContent(
   request: IncomingMessage,
   response: ServerResponse,
   file: FileNode,
+  stallMs = 0,
 ): Promise<void> {
   const etag = `"${file.version}"`;
   const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
@@ -192,7 +203,7 @@ export async function sendContent(
     'Content-Length': String(file.content.size),
   });
   try {
-    await pipeline(Readable.from(contentChunks(file), { objectMode: false }), response);
+    await pipeline(Readable.from(stalled(contentChunks(file), stallMs), { objectMode: false }), response);
   } catch {
     // The client went away mid-download: nothing to answer.
   }

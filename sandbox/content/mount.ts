@@ -182,6 +182,7 @@ export function mountSandboxContent(options: ContentApiOptions) {
     store: new SandboxContentStore(options.clock, (provider) => shapes.get(provider)),
     grants: options.grants,
     injected: new Map(),
+    downloadStallMs: new Map(),
     providers: [...shapes.keys()],
     idsOf: (provider) => fakes.find((fake) => fake.id === provider)?.ids,
     maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
@@ -220,6 +221,7 @@ export function mountSandboxContent(options: ContentApiOptions) {
       request,
       response,
       now: state.clock.now(),
+      stallMs: state.downloadStallMs.get(shape) ?? 0,
       upload: () => readUpload(request, state.maxUploadBytes),
     });
   }

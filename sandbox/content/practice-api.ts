@@ -111,10 +111,10 @@ function delta({ tree, params, query, response }: RouteContext) {
   });
 }
 
-async function download({ tree, params, request, response }: RouteContext) {
+async function download({ tree, params, request, response, stallMs }: RouteContext) {
   const file = tree.file(params.id!);
   if (!file) throw notFound('no such document');
-  await sendContent(request, response, file);
+  await sendContent(request, response, file, stallMs);
 }
 
 interface Replay {

@@ -52,6 +52,8 @@ export interface ContentState {
   grants: GrantDirectory;
   /** Failures the next requests of a provider answer (POST /__sandbox/next-api-error). */
   injected: Map<string, InjectedError>;
+  /** Per provider: downloads pause this long after their first chunk (POST /__sandbox/stall-downloads). */
+  downloadStallMs: Map<string, number>;
   /** Every provider with content here: the sandbox's two and each fake's id. */
   providers: readonly string[];
   /** A fake's own ids (the hooks take and answer them); undefined where they are the tree's. */
@@ -67,6 +69,8 @@ export interface RouteContext {
   response: ServerResponse;
   /** The sandbox clock's time when the request came. */
   now: number;
+  /** How long a download pauses after its first chunk (a test hook; 0 normally). */
+  stallMs: number;
   /** The request body, read as a stream under the upload cap. */
   upload(): Promise<Upload>;
 }

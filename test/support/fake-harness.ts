@@ -48,6 +48,7 @@ export async function startFakeHarness(
       },
     },
     injected: new Map(),
+    downloadStallMs: new Map(),
     providers: [fake.id],
     idsOf: () => fake.ids,
     maxUploadBytes: 100 * 1024 * 1024,

@@ -132,6 +132,32 @@ describe('LocalQueue with an SQS-shaped consumer', () => {
     fourth.close();
   });
 
+  it('hands back at once, when the owner reopens it, what the dead process held; a delayed message keeps its delay (issue 23 item 6)', async () => {
+    const journal = join(mkdtempSync(join(tmpdir(), 'local-queue-')), 'syncs.jsonl');
+    const clock = new ManualClock(0);
+    const first = new LocalQueue('syncs', { clock, journal, owner: true });
+    await first.send({ body: 'step' });
+    await first.send({ body: 'later', delaySeconds: 60 });
+    // The worker takes the step and the process dies holding it (its visibility timeout: 30 minutes).
+    first.attach(() => new Promise(() => undefined), { visibilityTimeoutMs: 30 * 60_000 });
+    await new Promise((r) => setImmediate(r));
+    first.close();
+
+    const restarted = new LocalQueue('syncs', { clock, journal, owner: true });
+    expect(restarted.reclaimed).toBe(1);
+    const received: string[] = [];
+    restarted.attach(async (event) => {
+      received.push(...event.Records.map((r) => `${r.body}#${r.attributes.ApproximateReceiveCount}`));
+      return { batchItemFailures: [] };
+    });
+    await restarted.pump();
+    expect(received).toEqual(['step#2']); // at once, not 30 minutes later
+    clock.advance(60_000);
+    await restarted.pump();
+    expect(received).toEqual(['step#2', 'later#1']);
+    restarted.close();
+  });
+
   it('dead-letters a message whose consumer died holding it maxReceiveCount times, on its next receive', async () => {
     const journal = join(mkdtempSync(join(tmpdir(), 'local-queue-')), 'events.jsonl');
     const clock = new ManualClock(0);

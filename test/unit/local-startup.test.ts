@@ -1,7 +1,15 @@
 // The local runtime's start over a data directory (issue 24 items 1-4): a missing or wrong master key
 // refuses to start naming the file; damaged journals are skipped, reported by file and line, kept aside
 // and never compacted over; journals lost whole are noticed; corrupt JSON files name themselves.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -175,5 +183,41 @@ describe('development credentials and the console identity provider (items 3, 4)
     expect(JSON.parse(readFileSync(join(dataDir, aside[0]!), 'utf8'))).toMatchObject({
       apiKey: first.credentials.apiKey,
     });
+  });
+});
+
+describe('temporary vault files at start (issue 23 item 7)', () => {
+  it('removes the temporary files a crash mid-write left under the vault directory, and keeps every blob', async () => {
+    const dataDir = fresh();
+    const deps = open(dataDir);
+    const { Readable } = await import('node:stream');
+    await deps.vault.put({
+      organizationId: 'org_1',
+      vaultId: 'vlt_1',
+      objectId: 'doc_1',
+      name: 'kept.txt',
+      contentType: 'text/plain',
+      content: Readable.from(['kept']),
+    });
+    // What a write dying mid-stream leaves: its temporary file beside where the blob would go.
+    const folder = join(dataDir, 'vault', 'org_1', 'vlt_1', 'doc_2');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'v1.0123456789ab.tmp'), 'half a blob');
+    const before = readdirSync(join(dataDir, 'vault'), { recursive: true }).map(String);
+    expect(before.some((name) => name.endsWith('.tmp'))).toBe(true);
+
+    const reopened = open(dataDir);
+    expect(reopened.blobTemporariesRemoved).toBe(1);
+    const after = readdirSync(join(dataDir, 'vault'), { recursive: true }).map(String);
+    expect(after.some((name) => name.endsWith('.tmp'))).toBe(false);
+    const kept = await reopened.vault.read({ organizationId: 'org_1', vaultId: 'vlt_1', objectId: 'doc_1' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of kept!) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('kept');
+    // A process that does not own the directory (an admin command) leaves it alone.
+    writeFileSync(join(folder, 'v1.ba9876543210.tmp'), 'a write in flight');
+    const admin = createLocalDeps({ dataDir, owner: false });
+    for (const queue of Object.values(admin.queues)) queue.close();
+    expect(readdirSync(folder)).toContain('v1.ba9876543210.tmp');
   });
 });

@@ -361,6 +361,102 @@ describe('an import run', () => {
     },
   );
 
+  it('counts and stores every file once when two copies of one step run at once (SQS at-least-once)', async () => {
+    const { matterId, linkId } = await linked('acct-unit-twice');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-twice',
+      container_id: matterId,
+      count: 150,
+    });
+    const puts: string[] = [];
+    const put = deps.vault.put.bind(deps.vault);
+    deps.vault.put = async (write: VaultWrite) => {
+      puts.push(write.objectId);
+      return put(write);
+    };
+    // The two copies reach their commit together: the first waits (up to 200 ms) for the second.
+    const update = deps.tables.connectors.update.bind(deps.tables.connectors);
+    let waiting: (() => void) | undefined;
+    deps.tables.connectors.update = (async (key, change, condition) => {
+      if (key.pk.startsWith('JOB#') && change.add?.listed) {
+        if (waiting) waiting();
+        else
+          await new Promise<void>((resolve) => {
+            waiting = resolve;
+            setTimeout(resolve, 200);
+          });
+        waiting = undefined;
+      }
+      return update(key, change, condition);
+    }) as typeof deps.tables.connectors.update;
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    // Every step's message is delivered twice at once, as SQS may (two Lambdas take one message).
+    for (let round = 0; round < 20; round++) {
+      const bodies = deps.queues.syncs.drain();
+      if (!bodies.length) {
+        if (deps.queues.syncs.size === 0) break;
+        clock.advance(15_000);
+        continue;
+      }
+      for (const body of bodies) {
+        const answers = await Promise.all([
+          worker({ Records: [record(body)] }),
+          worker({ Records: [record(body)] }),
+        ]);
+        if (answers.some((a) => a.batchItemFailures.length)) await deps.queues.syncs.send({ body });
+      }
+    }
+    await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      counts: { imported: done.counts.listed, updated: 0, unchanged: 0, failed: 0 },
+    });
+    expect(done.counts.listed).toBeGreaterThan(150);
+    const stored = await documents(linkId);
+    expect(stored).toHaveLength(done.counts.listed);
+    expect(new Set(puts).size).toBe(done.counts.listed);
+    const ingest = deps.queues.events
+      .drain()
+      .map((b) => JSON.parse(b) as { type: string; data: { objectId: string } })
+      .filter((e) => e.type === 'vault.ingest.completed');
+    expect(new Set(ingest.map((e) => e.data.objectId)).size).toBe(done.counts.listed);
+  });
+
+  it('counts in a failed run exactly the documents it stored and announced before failing', async () => {
+    const { matterId, linkId } = await linked('acct-unit-undercount');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-undercount',
+      container_id: matterId,
+      count: 60,
+    });
+    const put = deps.vault.put.bind(deps.vault);
+    let writes = 0;
+    deps.vault.put = async (write: VaultWrite) => {
+      // Mid-page the user removes the app at the provider: the next downloads answer 401.
+      if (++writes === 7)
+        await sandboxPost('/__sandbox/revoke-grants', {
+          provider: 'practice',
+          account_id: 'acct-unit-undercount',
+        });
+      return put(write);
+    };
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({ status: 'failed', reason: 'reauth_required' });
+    const stored = (await documents(linkId)).filter((d) => d.status === 'imported');
+    expect(stored.length).toBeGreaterThanOrEqual(7);
+    const ingest = deps.queues.events
+      .drain()
+      .map((b) => JSON.parse(b) as { type: string; data: { objectId: string } })
+      .filter((e) => e.type === 'vault.ingest.completed');
+    expect(new Set(ingest.map((e) => e.data.objectId)).size).toBe(stored.length);
+    expect(done.counts.imported).toBe(stored.length);
+  });
+
   it('runs a step again when it runs out of time mid-page, keeping the counts exact', async () => {
     const { matterId, linkId } = await linked('acct-unit-deadline');
     await sandboxPost('/__sandbox/seed', {

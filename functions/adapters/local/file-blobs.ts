@@ -1,14 +1,32 @@
 // BlobStore on the local disk (under the data directory), or in memory when there is none (tests).
 // A blob is written to a temporary file and renamed into place, so a crash never leaves half a blob
-// under its key.
+// under its key; a crash mid-write leaves the temporary file, which the next start removes.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Digest } from '../../platform/digest';
 import type { BlobStore } from '../../platform/ports';
+
+/** A blob being written: `<key's file>.<12 hex>.tmp` (no key's file ends so: a key ends in `v<version>`). */
+const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the temporary files writes left under `root` when their process died mid-write; returns how
+ * many. Only for the process that owns the directory, at its start, before anything writes.
+ */
+export function removeTemporaryBlobs(root: string): number {
+  if (!existsSync(root)) return 0;
+  let removed = 0;
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !TEMPORARY.test(entry.name)) continue;
+    rmSync(join(entry.parentPath, entry.name), { force: true });
+    removed++;
+  }
+  return removed;
+}
 
 export class FileBlobStore implements BlobStore {
   private readonly memory = new Map<string, Buffer>();

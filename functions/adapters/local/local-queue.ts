@@ -5,8 +5,10 @@
 // the visibility timeout while it is processed, is deleted when the consumer does not report it in
 // batchItemFailures, and after maxReceiveCount receives goes to the dead letters: the redrive SQS
 // applies, so the same handlers run here. On start the journal is replayed: every message not yet
-// deleted is there again, and one that was in flight when the process died comes back when its
-// visibility timeout passes, as it would on SQS.
+// deleted is there again. One that was in flight when the process died (SIGKILL, or SIGTERM mid-way)
+// is visible again at once when the process opening the journal owns it: in this single-process
+// runtime no consumer outlived the last one, so waiting out the visibility timeout (minutes on the
+// syncs queue) would only stall the work (issue 23 item 6). A message waiting out its delay keeps it.
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -30,6 +32,8 @@ export interface LocalQueueOptions {
   clock?: Clock;
   /** The journal file; omitted: memory only (tests). */
   journal?: string;
+  /** This process owns the journal (the server): messages the last one held are handed back at open. */
+  owner?: boolean;
 }
 
 interface Message {
@@ -94,6 +98,8 @@ export class LocalQueue implements Queue {
   private readonly running = new Set<Promise<void>>();
   /** What opening the journal found wrong (damaged lines, messages lost), naming the file; else undefined. */
   report: string | undefined;
+  /** Messages the last process held when it stopped, visible again at this open (owner only). */
+  reclaimed = 0;
   /** The manifest knows this journal holds something (journal.ts `markWritten`). */
   private marked = false;
 
@@ -103,7 +109,7 @@ export class LocalQueue implements Queue {
   ) {
     this.clock = options.clock ?? systemClock;
     this.journal = options.journal;
-    if (this.journal) this.open(this.journal);
+    if (this.journal) this.open(this.journal, options.owner ?? false);
   }
 
   /** Bodies of the messages that were received maxReceiveCount times without success. */
@@ -303,10 +309,19 @@ export class LocalQueue implements Queue {
    * (or a last line a crash cut short: it never returned to its sender) is skipped and reported; a
    * damaged file is kept aside first.
    */
-  private open(path: string): void {
+  private open(path: string, owner: boolean): void {
     mkdirSync(dirname(path), { recursive: true });
     const reading = readJournal(path, isJournalLine);
     for (const line of reading.entries) this.replay(line);
+    if (owner) {
+      // Received and still invisible: the last process held it (its visibility timeout runs).
+      const now = this.clock.now();
+      for (const message of this.messages.values()) {
+        if (message.receiveCount === 0 || message.visibleAt <= now) continue;
+        message.visibleAt = now;
+        this.reclaimed++;
+      }
+    }
     const keptAt = isDamaged(reading) ? keepAside(path) : undefined;
     this.report = describeReading(path, reading, 'messages', keptAt);
     const compacted = [

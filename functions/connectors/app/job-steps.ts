@@ -45,6 +45,8 @@ export interface SteppedJob extends JobBase {
   kind: 'sync' | 'export';
   /** Bumped at every queued message; only the message carrying the current ticket runs. */
   ticket: number;
+  /** The ticket whose step committed (at most one commit per ticket, whatever copies of it run). */
+  committedTicket?: number;
   /** Consecutive failed attempts of the current step (passing failures). */
   attempts: number;
   /** Not before then (ms): the provider's rate limit, or backoff. */
@@ -73,6 +75,11 @@ export interface StepSpec<J extends SteppedJob> {
   work(job: J): Promise<StepResult>;
   /** Applies a decided outcome outside the job record (the link, events); idempotent. */
   finish(job: J & { outcome: JobOutcome }): Promise<void>;
+  /**
+   * What the current step already did that stays done when the job fails at it (an import's documents
+   * stored before the failure): counted in the same write that records the failure.
+   */
+  doneSoFar?(job: J): Promise<Record<string, number>>;
 }
 
 type StepDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
@@ -117,6 +124,11 @@ export async function advanceJob<J extends SteppedJob>(
     return;
   }
   if (job.outcome) return finishJob(jobs, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
+  if (job.committedTicket === job.ticket) {
+    // This step committed, and its worker died before queueing the next: queue it now.
+    await queueStep(deps, job);
+    return;
+  }
   const now = deps.clock.now();
   if (job.waitUntil !== undefined && job.waitUntil > now) {
     await queueStep(deps, job, hopDelaySeconds(job.waitUntil, now)); // another hop of a long wait
@@ -209,7 +221,8 @@ async function decide<J extends SteppedJob>(
   outcome: JobOutcome,
   spec: StepSpec<J>,
 ): Promise<void> {
-  const decided = await commitStep(jobs, now, job, { outcome });
+  const add = spec.doneSoFar ? await spec.doneSoFar(job) : undefined;
+  const decided = await commitStep(jobs, now, job, { outcome, ...(add ? { add } : {}) });
   if (decided) await finishJob(jobs, now, decided as J & { outcome: JobOutcome }, spec);
 }
 

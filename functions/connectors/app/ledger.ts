@@ -1,30 +1,51 @@
 // Importing one document: the ledger entry first, then the document, then the entry's version, so no
-// imported document can exist without its entry (what a purge deletes from the vault).
+// imported document can exist without its entry (what a purge deletes from the vault). A purge fences
+// the connection: once it began, nothing more is stored (issue 23).
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../platform/ports';
 import { Ledger } from '../infra/repositories/ledger';
+import { JobRepository } from '../infra/repositories/jobs';
+
+/** The connection is being (or was) purged: an import stores nothing more. */
+export class ImportFencedError extends Error {
+  constructor(connectionId: string) {
+    super(`Connection ${connectionId} is being purged: nothing more is imported`);
+    this.name = 'ImportFencedError';
+  }
+}
+
+/** Whether a purge of the connection began (its purge job is claimed before its first deletion). */
+export async function purgeBegan(deps: Pick<Deps, 'tables'>, connectionId: string): Promise<boolean> {
+  return (await JobRepository.of(deps).purgeOf(connectionId)) !== undefined;
+}
 
 /**
- * Brings one document in as an import does: the ledger entry first, then the document, then the
- * entry's version. Used by imports, and by the development hook and tests that seed a ledger.
+ * Brings one document in as an import does: the ledger entry first (marked with the run), then the
+ * document, then the entry's version over the run's mark. Throws ImportFencedError once a purge of the
+ * connection began; a document stored while the purge removed its entry is deleted again. Used by
+ * imports, and by the development hook and tests that seed a ledger.
  */
 export async function importDocument(
   deps: Pick<Deps, 'tables' | 'clock' | 'vault'>,
   link: { id: string; connectionId: string; organizationId: string; vaultId: string },
   file: { sourceId: string; name: string; version: string; contentType: string; content: Readable },
-  run: { jobId: string; outcome: 'imported' | 'updated' },
+  run: { jobId: string; outcome: 'imported' | 'updated'; step?: number },
 ): Promise<{ objectId: string; vaultVersion: number; size: number; chunkCount: number }> {
   const ledger = Ledger.of(deps);
   const { ref } = ledger.entryFor(link, file.sourceId);
   const now = deps.clock.now();
-  await ledger.recordIntent({
-    connectionId: link.connectionId,
-    organizationId: link.organizationId,
-    ...ref,
-    sourceId: file.sourceId,
-    name: file.name,
-    importedAt: now,
-  });
+  if (await purgeBegan(deps, link.connectionId)) throw new ImportFencedError(link.connectionId);
+  await ledger.recordIntent(
+    {
+      connectionId: link.connectionId,
+      organizationId: link.organizationId,
+      ...ref,
+      sourceId: file.sourceId,
+      name: file.name,
+      importedAt: now,
+    },
+    run.jobId,
+  );
   const document = await deps.vault.put({
     organizationId: link.organizationId,
     vaultId: link.vaultId,
@@ -34,7 +55,7 @@ export async function importDocument(
     source: { connectionId: link.connectionId, linkId: link.id, providerFileId: file.sourceId },
     content: file.content,
   });
-  await ledger.recordStored(
+  const recorded = await ledger.recordStored(
     link.connectionId,
     ref,
     {
@@ -43,9 +64,22 @@ export async function importDocument(
       vaultVersion: document.version,
       jobId: run.jobId,
       outcome: run.outcome,
+      step: run.step,
     },
     deps.clock.now(),
   );
+  // Not recorded and the entry gone: a purge removed it while the document was written (a purge
+  // leaves a marked entry alone only while it sees the run in flight). Take the document back out.
+  // Not recorded and the entry there: a duplicate of this step recorded it first, or a newer run
+  // marked it and records its own version.
+  if (!recorded && !(await ledger.entryFor(link, file.sourceId).get())) {
+    await deps.vault.delete({
+      organizationId: link.organizationId,
+      vaultId: link.vaultId,
+      objectId: ref.objectId,
+    });
+    throw new ImportFencedError(link.connectionId);
+  }
   return {
     objectId: ref.objectId,
     vaultVersion: document.version,

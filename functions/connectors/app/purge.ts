@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import type { VaultDocuments, Workflows } from '../../platform/ports';
 import { PURGE_REFUSED } from '../infra/purge-definition';
-import type { JobBase, JobItem, JobStatus } from './jobs';
+import type { JobBase, JobItem } from './jobs';
 import { jobViewBase } from './jobs';
 import { JobRepository } from '../infra/repositories/jobs';
 import type { LedgerEntryRef } from '../infra/repositories/ledger';
@@ -29,9 +29,12 @@ export interface JobRecord extends JobBase {
   executionId?: string;
   /** The page being deleted: its start cursor, its entries and the cursor after it (a retry reuses them). */
   pageStart?: string;
-  pageEntries?: LedgerEntryRef[];
+  pageEntries?: PurgeEntry[];
   pageNext?: string | null;
 }
+
+/** A ledger entry as a purge page read it: which document, the revision read, the run writing it. */
+export type PurgeEntry = LedgerEntryRef & { rev?: number; pendingJobId?: string };
 
 type PurgeJobItem = JobItem<JobRecord>;
 
@@ -129,7 +132,12 @@ export async function startPurge(
     const pointer = await jobs.purgeOf(connectionId);
     const current = pointer ? await jobs.get<JobRecord>(pointer) : undefined;
     if (pointer && !current) return { id: pointer, status: 'processing' }; // its creator is writing it
-    if (current && current.status !== 'failed' && !(await abandoned(ports, current))) {
+    if (
+      current &&
+      current.status !== 'failed' &&
+      !(await abandoned(ports, current)) &&
+      !(current.status === 'succeeded' && !(await Ledger.of(deps).isEmpty(connectionId)))
+    ) {
       if (current.status === 'processing') await ensureStarted(ports, current, pageSize);
       return { id: current.id, status: current.status };
     }
@@ -201,10 +209,21 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 }
 
 /**
- * The page task: deletes the vault documents of one page of the ledger, then their entries. The page's
- * entries are recorded on the job before anything is deleted, and the count committed with clearing
- * them, in one conditional write: a retry after a crash at any point finishes the same page and the
- * count stays exact.
+ * What a purge does with one entry of its page: an entry a run is writing (marked by a run still in
+ * flight) is left for a later pass, since that run may store its document yet; any other is deleted.
+ */
+export function entryAction(
+  entry: Pick<PurgeEntry, 'pendingJobId'>,
+  runInFlight: boolean,
+): 'wait' | 'delete' {
+  return entry.pendingJobId !== undefined && runInFlight ? 'wait' : 'delete';
+}
+
+/**
+ * The page task: deletes the vault documents of one page of the ledger, then their entries, each only
+ * at the revision read (a run that wrote it since leaves it for the next pass). The page's entries are
+ * recorded on the job before anything is deleted, and the count committed with clearing them, in one
+ * conditional write: a retry after a crash at any point finishes the same page and the count stays exact.
  */
 export async function purgePage(
   deps: Pick<PurgeDeps, 'tables' | 'clock' | 'vault'>,
@@ -218,7 +237,7 @@ export async function purgePage(
   const start = input.cursor ?? FIRST_PAGE;
   const size = input.pageSize ?? PURGE_PAGE_SIZE;
 
-  let entries: LedgerEntryRef[];
+  let entries: PurgeEntry[];
   let next: string | null;
   if (job.pageStart === start && job.pageEntries) {
     entries = job.pageEntries;
@@ -226,25 +245,59 @@ export async function purgePage(
     log?.info('resuming an interrupted page', { jobId: job.id, entries: entries.length });
   } else {
     const page = await ledger.page(input.connectionId, { cursor: input.cursor ?? undefined, limit: size });
-    entries = page.items.map(({ linkId, vaultId, objectId }) => ({ linkId, vaultId, objectId }));
+    entries = page.items.map(({ linkId, vaultId, objectId, rev, pendingJobId }) => ({
+      linkId,
+      vaultId,
+      objectId,
+      ...(rev !== undefined ? { rev } : {}),
+      ...(pendingJobId !== undefined ? { pendingJobId } : {}),
+    }));
     next = page.cursor ?? null;
     if (entries.length === 0) return { count: 0, cursor: null, done: true };
     await jobs.startPage(job.id, start, entries, next);
   }
 
+  const runs = new Map<string, Promise<boolean>>();
+  const inFlight = (jobId: string) => {
+    if (!runs.has(jobId))
+      runs.set(
+        jobId,
+        jobs.get(jobId).then((run) => run?.status === 'processing'),
+      );
+    return runs.get(jobId)!;
+  };
+  let deleted = 0;
+  let waiting = 0;
   await inBatches(entries, DELETE_CONCURRENCY, async (entry) => {
+    const busy = entry.pendingJobId !== undefined && (await inFlight(entry.pendingJobId));
+    if (entryAction(entry, busy) === 'wait') {
+      waiting++;
+      return;
+    }
     await deps.vault.delete({
       organizationId: job.organizationId,
       vaultId: entry.vaultId,
       objectId: entry.objectId,
     });
-    await ledger.remove(input.connectionId, entry);
+    const ref = { linkId: entry.linkId, vaultId: entry.vaultId, objectId: entry.objectId };
+    // Gone already: an earlier attempt of this page removed it (only a purge removes entries now).
+    if (
+      (await ledger.removeUnchanged(input.connectionId, ref, entry.rev)) ||
+      !(await ledger.get(input.connectionId, ref))
+    )
+      deleted++;
   });
 
-  const committed = await jobs.commitPage(job.id, start, entries.length, deps.clock.now());
+  const committed = await jobs.commitPage(job.id, start, deleted, deps.clock.now());
   // Not committed: a duplicate delivery of this very task committed it first; count it once.
-  log?.info('purge page deleted', { jobId: job.id, count: entries.length, committed, more: next !== null });
-  return { count: entries.length, cursor: next, done: next === null || entries.length < size };
+  log?.info('purge page deleted', {
+    jobId: job.id,
+    count: deleted,
+    waiting,
+    committed,
+    more: next !== null,
+  });
+  return { count: deleted, cursor: next, done: next === null || entries.length < size };
 }
 
 export interface FinishPurgeInput {
@@ -272,31 +325,71 @@ export function failureReason(error: FinishPurgeInput['error']): string {
   return `Deleting the connection's documents kept failing after retries (${name.slice(0, 100)})`;
 }
 
-/** The final task: marks the job succeeded (if the ledger is empty) or failed with a reason. Idempotent. */
+/**
+ * How long after it began a purge keeps passing over the ledger for documents runs were still writing:
+ * past the sync sweep's re-drive of a run whose step died (STALE_JOB_MS), which then stops at the fence.
+ */
+export const PURGE_SETTLE_MS = 30 * 60_000;
+/** The pause before another pass over what runs in flight left. */
+export const PURGE_RECHECK_MS = 2_000;
+
+export type PurgeEnd = { status: 'succeeded' } | { status: 'again' } | { status: 'failed'; reason: string };
+
+/**
+ * How the last step ends a purge: it succeeds only when a final check finds no entry left; entries
+ * left by runs still writing get another pass, until PURGE_SETTLE_MS after the purge began.
+ */
+export function decidePurgeEnd(state: {
+  outcome: FinishPurgeInput['outcome'];
+  error?: FinishPurgeInput['error'];
+  ledgerEmpty: boolean;
+  startedAt: number;
+  now: number;
+}): PurgeEnd {
+  if (state.outcome === 'failed') return { status: 'failed', reason: failureReason(state.error) };
+  if (state.ledgerEmpty) return { status: 'succeeded' };
+  if (state.now - state.startedAt < PURGE_SETTLE_MS) return { status: 'again' };
+  return {
+    status: 'failed',
+    reason: 'Documents of the connection were still being written 30 minutes after the purge began',
+  };
+}
+
+/**
+ * The final task: marks the job succeeded (if the ledger is empty) or failed with a reason, or answers
+ * the job still processing (after a pause) for another pass over the ledger. Idempotent.
+ */
 export async function finishPurge(
   deps: Pick<PurgeDeps, 'tables' | 'clock'>,
   input: FinishPurgeInput,
   log?: Logger,
+  options: { recheckMs?: number } = {},
 ): Promise<JobView> {
   const jobs = JobRepository.of(deps);
   const job = await jobFor(jobs, input);
   if (job.status !== 'processing') return jobView(job);
-  let status: JobStatus = input.outcome;
-  let reason = input.outcome === 'failed' ? failureReason(input.error) : undefined;
-  if (status === 'succeeded' && !(await Ledger.of(deps).isEmpty(job.connectionId))) {
-    status = 'failed';
-    reason = 'Ledger entries remained after the last page';
+  const end = decidePurgeEnd({
+    outcome: input.outcome,
+    error: input.error,
+    ledgerEmpty: input.outcome === 'failed' || (await Ledger.of(deps).isEmpty(job.connectionId)),
+    startedAt: job.createdAt,
+    now: deps.clock.now(),
+  });
+  if (end.status === 'again') {
+    log?.info('purge passes again over entries runs were writing', { jobId: job.id });
+    await new Promise((resolve) => setTimeout(resolve, options.recheckMs ?? PURGE_RECHECK_MS));
+    return jobView({ ...job, pages: input.pages });
   }
   if (input.outcome === 'failed') log?.warn('purge failed', { jobId: job.id, error: input.error });
   const now = deps.clock.now();
   const updated = await jobs.finish<PurgeJobItem>(job.id, {
-    status,
-    reason,
+    status: end.status,
+    reason: end.status === 'failed' ? end.reason : undefined,
     pages: input.pages,
     updatedAt: now,
     finishedAt: now,
   });
   if (!updated) return jobView((await jobs.get<JobRecord>(job.id))!); // finished by a duplicate task
-  log?.info('purge finished', { jobId: job.id, status, deleted: updated.deleted });
+  log?.info('purge finished', { jobId: job.id, status: end.status, deleted: updated.deleted });
   return jobView(updated);
 }

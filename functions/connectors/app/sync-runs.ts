@@ -29,7 +29,7 @@ import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
-import { importDocument } from './ledger';
+import { ImportFencedError, importDocument, purgeBegan } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
@@ -264,7 +264,23 @@ function syncSpec(deps: Deps, config: ConnectorConfig, options: SyncOptions) {
     kind: 'sync' as const,
     work: (job: SyncJobRecord) => syncPage(deps, config, job, options),
     finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, options.log),
+    doneSoFar: (job: SyncJobRecord) => storedInStep(deps, job),
   };
+}
+
+/**
+ * The documents the run's current step stored (by any attempt of it), by outcome, as their ledger
+ * entries record them: a run that fails at this step counts them, so its counts equal what was stored
+ * and announced.
+ */
+async function storedInStep(deps: Deps, job: SyncJobRecord): Promise<Record<string, number>> {
+  const add: Record<string, number> = {};
+  for await (const entry of Ledger.of(deps).linkEntries(job.connectionId, job.linkId)) {
+    if (entry.lastJobId !== job.id || entry.lastStep !== job.pages || !entry.lastOutcome) continue;
+    add[entry.lastOutcome] = (add[entry.lastOutcome] ?? 0) + 1;
+    add.listed = (add.listed ?? 0) + 1;
+  }
+  return add;
 }
 
 /** One page of the changes feed: each file imported, updated, counted unchanged or failed. */
@@ -275,10 +291,16 @@ async function syncPage(
   options: SyncOptions,
 ): Promise<StepResult> {
   const link = await Links.of(deps).get(job.linkId);
-  if (!link) return { outcome: { status: 'failed', reason: 'link_deleted' } };
-  if (link.activeRunId !== job.id) return { outcome: { status: 'failed', reason: 'superseded' } };
+  // Ending here, the run counts what earlier attempts of this step stored.
+  const endWith = async (outcome: JobOutcome): Promise<StepResult> => ({
+    add: await storedInStep(deps, job),
+    outcome,
+  });
+  if (!link) return endWith({ status: 'failed', reason: 'link_deleted' });
+  if (link.activeRunId !== job.id) return endWith({ status: 'failed', reason: 'superseded' });
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
-  if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
+  if (!connection) return endWith({ status: 'failed', reason: 'connection_revoked' });
+  if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   if (job.phase === 'reconcile') return reconcile(deps, link, job);
   const api = contentFor(config, connection.provider);
   const call = <T>(run: (token: string) => Promise<T>) =>
@@ -290,11 +312,12 @@ async function syncPage(
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
   const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   const context = { api, call, link, job, log: options.log, maxFileBytes };
-  const outcomes = await importFiles(deps, context, page.files, deadline);
-  if (!outcomes) return { again: true };
+  const taken = await importFiles(deps, context, page.files, deadline);
+  if (taken.fenced) return endWith(PURGED); // what this step stored before the fence counts
+  if (taken.outOfTime) return { again: true };
+  const outcomes = taken.outcomes;
 
-  const add: Record<string, number> = { listed: page.files.length, pages: 1 };
-  for (const { outcome } of outcomes) add[outcome] = (add[outcome] ?? 0) + 1;
+  const add: Record<string, number> = { listed: page.files.length, pages: 1, ...countOutcomes(outcomes) };
   const failures = [...job.failures, ...outcomes.flatMap((o) => (o.failure ? [o.failure] : []))].slice(
     0,
     MAX_RECORDED_FAILURES,
@@ -324,31 +347,50 @@ interface FileOutcome {
   failure?: ItemFailure;
 }
 
+/** A run stops once a purge of its connection began: nothing more is stored. */
+const PURGED: JobOutcome = { status: 'failed', reason: 'connection_purged' };
+
+function countOutcomes(outcomes: (FileOutcome | undefined)[]): Record<string, number> {
+  const add: Record<string, number> = {};
+  for (const taken of outcomes) if (taken) add[taken.outcome] = (add[taken.outcome] ?? 0) + 1;
+  return add;
+}
+
 /**
- * Imports a page's files a few at a time. Undefined when the deadline came before every file was taken
- * (the step runs again; the files already stored count as they did, through the ledger).
+ * Imports a page's files a few at a time. `outOfTime`: the deadline came before every file was taken
+ * (the step runs again; the files already stored count as they did, through the ledger). `fenced`: a
+ * purge began (the outcomes of the files stored before are kept). Any other error is thrown, but only
+ * once every file in flight has settled: nothing of this step writes after it returned.
  */
 async function importFiles(
   deps: Deps,
   context: ImportContext,
   files: ChangedFile[],
   deadline: number,
-): Promise<FileOutcome[] | undefined> {
+): Promise<{ outcomes: FileOutcome[]; outOfTime: boolean; fenced: boolean }> {
   const outcomes: FileOutcome[] = new Array(files.length);
   let next = 0;
   let outOfTime = false;
+  let fenced = false;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < files.length) {
+    while (next < files.length && !fenced && !failure) {
       if (deps.clock.now() > deadline) {
         outOfTime = true;
         return;
       }
       const index = next++;
-      outcomes[index] = await importFile(deps, context, files[index]!);
+      try {
+        outcomes[index] = await importFile(deps, context, files[index]!);
+      } catch (error) {
+        if (error instanceof ImportFencedError) fenced = true;
+        else failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, files.length) }, worker));
-  return outOfTime ? undefined : outcomes;
+  if (failure && !fenced) throw failure.error;
+  return { outcomes, outOfTime, fenced };
 }
 
 async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {
@@ -404,7 +446,7 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
         contentType: file.contentType ?? download.contentType,
         content,
       },
-      { jobId: job.id, outcome },
+      { jobId: job.id, outcome, step: job.pages },
     );
   } catch (error) {
     if (!(error instanceof StreamTooLargeError)) throw error;

@@ -96,6 +96,8 @@ export function classifyApiStatus(status: number | undefined, providerError?: st
 export const RUN_FAILURE_MESSAGES: Record<string, string> = {
   reauth_required: 'The connection needs the user to reconnect (the provider refused its grant)',
   connection_revoked: 'The connection was disconnected',
+  connection_purged:
+    'The connection was disconnected and its documents are being purged: the run stored nothing more',
   connection_pending: 'The connection has not finished its connect flow',
   source_not_found: "The link's source no longer exists at the provider, or the account cannot see it",
   insufficient_scope: 'The connection was granted fewer scopes than this needs; reconnect to grant them',

@@ -105,8 +105,9 @@ const job = {
 
 /**
  * Input: {jobId, organizationId, connectionId, cursor: null, pageSize, pages: 0}. Deletes a page of the
- * connection's ledger per DeletePage until a page says it was the last, then marks the job; any step
- * that still fails after its retries marks the job failed and fails the execution.
+ * connection's ledger per DeletePage until a page says it was the last, then marks the job; when the
+ * final check finds entries runs were still writing, FinishJob answers `processing` and the ledger gets
+ * another pass; any step that still fails after its retries marks the job failed and fails the execution.
  */
 export function purgeDefinition(props: PurgeDefinitionProps): AslDefinition {
   return {
@@ -135,7 +136,12 @@ export function purgeDefinition(props: PurgeDefinitionProps): AslDefinition {
       },
       PurgeSucceeded: {
         Type: 'Pass',
-        Parameters: { ...job, outcome: 'succeeded', 'pages.$': 'States.MathAdd($.pages, 1)' },
+        Parameters: {
+          ...job,
+          outcome: 'succeeded',
+          'pageSize.$': '$.pageSize',
+          'pages.$': 'States.MathAdd($.pages, 1)',
+        },
         Next: 'FinishJob',
       },
       PurgeFailed: {
@@ -146,8 +152,17 @@ export function purgeDefinition(props: PurgeDefinitionProps): AslDefinition {
       FinishJob: step('FinishJob', 'finishPurge', props, 'Outcome?'),
       'Outcome?': {
         Type: 'Choice',
-        Choices: [{ Variable: '$.result.value.status', StringEquals: 'succeeded', Next: 'Succeeded' }],
+        Choices: [
+          { Variable: '$.result.value.status', StringEquals: 'succeeded', Next: 'Succeeded' },
+          // Entries runs were still writing remained: another pass from the start of the ledger.
+          { Variable: '$.result.value.status', StringEquals: 'processing', Next: 'NextPass' },
+        ],
         Default: 'Failed',
+      },
+      NextPass: {
+        Type: 'Pass',
+        Parameters: { ...job, 'pageSize.$': '$.pageSize', cursor: null, 'pages.$': '$.pages' },
+        Next: 'DeletePage',
       },
       Succeeded: { Type: 'Succeed' },
       Failed: {

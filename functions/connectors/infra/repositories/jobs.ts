@@ -119,9 +119,29 @@ export class JobRepository {
     );
   }
 
-  /** A step's progress, over the ticket it ran under; undefined when a duplicate committed first. */
+  /**
+   * A step's progress, over the ticket it ran under, once per ticket: the write records the ticket as
+   * committed, so a copy of the step running at the same time (SQS delivers at least once) cannot
+   * commit it again. Undefined when a duplicate committed first.
+   */
   commitStep<T extends JobBase>(id: string, ticket: number, update: Update): Promise<JobItem<T> | undefined> {
-    return unlessConditionFails(this.table.update<JobItem<T>>(jobKey(id), update, onTicket(ticket)));
+    return unlessConditionFails(
+      this.table.update<JobItem<T>>(
+        jobKey(id),
+        { ...update, set: { ...update.set, committedTicket: ticket } },
+        {
+          and: [
+            onTicket(ticket),
+            {
+              or: [
+                { attr: 'committedTicket', exists: false },
+                { attr: 'committedTicket', op: '<>', value: ticket },
+              ],
+            },
+          ],
+        },
+      ),
+    );
   }
 
   /** Records how a processing job ended (out of the sync sweep); undefined when it already had. */

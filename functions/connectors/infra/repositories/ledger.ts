@@ -8,6 +8,9 @@
 // The import ledger is what a purge deletes from the vault: an import records its entry before it
 // writes the document, so no imported document can exist without its entry; the entry's version is
 // set only once the document is stored, so a crash in between imports the file again next time.
+// While a run writes a document its entry names the run (pendingJobId): a purge leaves such an entry
+// until that run stops, and the run's own write of the stored version is conditional on its mark, so
+// an entry a purge removed is never written again (issue 23).
 import { won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { positionCursor, queryWindow } from '../../../platform/pagination';
@@ -42,6 +45,12 @@ export interface LedgerEntryRecord {
   /** The run that last stored it, and what that was: a retried step counts the file as it did. */
   lastJobId?: string;
   lastOutcome?: ImportOutcome;
+  /** Which step of that run (the run's committed steps then): a run failing at a step counts its files. */
+  lastStep?: number;
+  /** The run writing the document now (set before the vault write, cleared with its version). */
+  pendingJobId?: string;
+  /** Bumped by every write of a run: a purge removes an entry only at the revision it read. */
+  rev?: number;
   importedAt: number;
   updatedAt: number;
 }
@@ -103,25 +112,55 @@ export class Ledger {
     return { ref, get: () => this.table.get<LedgerEntryItem>(ledgerKey(link.connectionId, ref)) };
   }
 
-  /** Records that a document is about to be written (kept as it is when it exists). */
-  async recordIntent(entry: Omit<LedgerEntryRecord, 'updatedAt'>): Promise<void> {
-    await won(
-      this.table.put(
-        {
-          ...ledgerKey(entry.connectionId, entry),
-          ...entry,
-          updatedAt: entry.importedAt,
-          ...changeEntry(entry.linkId, entry.objectId, entry.importedAt),
-        },
-        {
-          itemExists: false,
-        },
-      ),
-    );
+  get(connectionId: string, ref: LedgerEntryRef): Promise<LedgerEntryItem | undefined> {
+    return this.table.get<LedgerEntryItem>(ledgerKey(connectionId, ref));
   }
 
-  /** The document now holds `sourceVersion`: later runs count the file unchanged until it changes. */
-  async recordStored(
+  /**
+   * Records that run `jobId` is about to write the document: a new entry with its identifying fields,
+   * or the mark on the existing one (never an entry without them: a purge selects by them).
+   */
+  async recordIntent(entry: Omit<LedgerEntryRecord, 'updatedAt'>, jobId: string): Promise<void> {
+    const key = ledgerKey(entry.connectionId, entry);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const created = await won(
+        this.table.put(
+          {
+            ...key,
+            ...entry,
+            pendingJobId: jobId,
+            rev: 1,
+            updatedAt: entry.importedAt,
+            ...changeEntry(entry.linkId, entry.objectId, entry.importedAt),
+          },
+          { itemExists: false },
+        ),
+      );
+      if (created) return;
+      const marked = await won(
+        this.table.update(
+          key,
+          {
+            set: {
+              pendingJobId: jobId,
+              updatedAt: entry.importedAt,
+              ...changeEntry(entry.linkId, entry.objectId, entry.importedAt),
+            },
+            add: { rev: 1 },
+          },
+          { attr: 'objectId', exists: true },
+        ),
+      );
+      if (marked) return;
+    }
+    throw new Error(`ledger entry ${entry.objectId} kept changing while it was recorded`);
+  }
+
+  /**
+   * The document now holds `sourceVersion`: later runs count the file unchanged until it changes.
+   * Only over the run's own mark: false when the entry was removed (a purge) or another run marked it.
+   */
+  recordStored(
     connectionId: string,
     ref: LedgerEntryRef,
     stored: {
@@ -130,21 +169,36 @@ export class Ledger {
       vaultVersion: number;
       jobId: string;
       outcome: ImportOutcome;
+      step?: number;
     },
     now: number,
-  ): Promise<void> {
-    await this.table.update(ledgerKey(connectionId, ref), {
-      set: {
-        name: stored.name,
-        sourceVersion: stored.sourceVersion,
-        vaultVersion: stored.vaultVersion,
-        lastJobId: stored.jobId,
-        lastOutcome: stored.outcome,
-        updatedAt: now,
-        ...changeEntry(ref.linkId, ref.objectId, now),
-      },
-      remove: ['sourceDeletedAt', 'deletedByJobId', 'removedAt'],
-    });
+  ): Promise<boolean> {
+    return won(
+      this.table.update(
+        ledgerKey(connectionId, ref),
+        {
+          set: {
+            name: stored.name,
+            sourceVersion: stored.sourceVersion,
+            vaultVersion: stored.vaultVersion,
+            lastJobId: stored.jobId,
+            lastOutcome: stored.outcome,
+            ...(stored.step !== undefined ? { lastStep: stored.step } : {}),
+            updatedAt: now,
+            ...changeEntry(ref.linkId, ref.objectId, now),
+          },
+          remove: [
+            'sourceDeletedAt',
+            'deletedByJobId',
+            'removedAt',
+            'pendingJobId',
+            ...(stored.step === undefined ? ['lastStep'] : []),
+          ],
+          add: { rev: 1 },
+        },
+        { attr: 'pendingJobId', op: '=', value: stored.jobId },
+      ),
+    );
   }
 
   /** The file is gone at the provider (seen by `jobId`); `removed` when its document left the vault. */
@@ -233,6 +287,22 @@ export class Ledger {
     });
   }
 
+  /** Every entry of one link, a page at a time (a consistent read: what was just stored is seen). */
+  async *linkEntries(connectionId: string, linkId: string): AsyncGenerator<LedgerEntryItem> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.table.query<LedgerEntryItem>({
+        partition: partition(connectionId),
+        beginsWith: `LEDGER#${linkId}#`,
+        limit: 500,
+        cursor,
+        consistent: true,
+      });
+      yield* page.items;
+      cursor = page.cursor;
+    } while (cursor);
+  }
+
   /** One page of the connection's ledger (every link), in key order. */
   page(connectionId: string, options: { cursor?: string; limit: number }): Promise<Page<LedgerEntryItem>> {
     return this.table.query<LedgerEntryItem>({
@@ -249,6 +319,18 @@ export class Ledger {
   /** Idempotent. */
   async remove(connectionId: string, entry: LedgerEntryRef): Promise<void> {
     await this.table.delete(ledgerKey(connectionId, entry));
+  }
+
+  /** Removes the entry only at the revision read; false when a run wrote it since, or it is gone. */
+  removeUnchanged(connectionId: string, entry: LedgerEntryRef, rev: number | undefined): Promise<boolean> {
+    return won(
+      this.table.delete(
+        ledgerKey(connectionId, entry),
+        rev === undefined
+          ? { and: [{ itemExists: true }, { attr: 'rev', exists: false }] }
+          : { attr: 'rev', op: '=', value: rev },
+      ),
+    );
   }
 
   async isEmpty(connectionId: string): Promise<boolean> {

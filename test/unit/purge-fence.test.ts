@@ -1,0 +1,214 @@
+// Purge during an import run (issue 23, item 1) on the local adapters: the fence a purge sets, the
+// run's mark on the entry it writes, the page task leaving marked entries of runs in flight, and the
+// decisions (on plain values) of what a page does with an entry and how the last step ends a purge.
+import { Readable } from 'node:stream';
+import { createLocalDeps } from '../../functions/compose/local';
+import type { LocalDeps } from '../../functions/compose/local';
+import { ImportFencedError, importDocument } from '../../functions/connectors/app/ledger';
+import {
+  PURGE_SETTLE_MS,
+  decidePurgeEnd,
+  entryAction,
+  finishPurge,
+  purgePage,
+  startPurge,
+} from '../../functions/connectors/app/purge';
+import { ConnectionRepository } from '../../functions/connectors/infra/repositories/connections';
+import type { ImportLinkRecord } from '../../functions/connectors/infra/repositories/import-links';
+import { Ledger } from '../../functions/connectors/infra/repositories/ledger';
+import { JobRepository } from '../../functions/connectors/infra/repositories/jobs';
+import { ManualClock } from '../../functions/platform/clock';
+import { newId } from '../../functions/platform/ids';
+import type { VaultWrite } from '../../functions/platform/ports';
+
+const ORG = 'org_unitfenceaaaaaaaaaaa';
+
+let deps: LocalDeps;
+
+beforeEach(() => {
+  deps = createLocalDeps({ clock: new ManualClock(Date.parse('2026-03-01T10:00:00Z')) });
+});
+
+async function revokedConnection(): Promise<string> {
+  const id = newId('conn');
+  await ConnectionRepository.of(deps).create({
+    id,
+    organizationId: ORG,
+    provider: 'practice',
+    status: 'revoked',
+    scopeTier: 'standard',
+    returnUrl: 'https://app.example.com/back',
+    createdAt: deps.clock.now(),
+    updatedAt: deps.clock.now(),
+  });
+  return id;
+}
+
+const linkOf = (connectionId: string): ImportLinkRecord => ({
+  id: newId('lnk'),
+  organizationId: ORG,
+  connectionId,
+  provider: 'practice',
+  vaultId: 'vlt_main',
+  sourceId: 'matter-1',
+  createdAt: deps.clock.now(),
+  updatedAt: deps.clock.now(),
+});
+
+const file = (sourceId: string) => ({
+  sourceId,
+  name: `${sourceId}.txt`,
+  version: '1',
+  contentType: 'text/plain',
+  content: Readable.from(['text']),
+});
+
+/** A processing run, as the purge sees one: only its status matters here. */
+async function runInFlight(connectionId: string): Promise<string> {
+  const id = newId('job');
+  const now = deps.clock.now();
+  await JobRepository.of(deps).create({
+    id,
+    organizationId: ORG,
+    kind: 'sync',
+    connectionId,
+    status: 'processing',
+    createdAt: now,
+    updatedAt: now,
+  });
+  return id;
+}
+
+/** A purge job whose workflow this test drives by hand. */
+const idle = () => ({
+  ...deps,
+  workflows: { start: async () => 'not-run', describe: async () => undefined },
+});
+
+const documents = async () => (await deps.vault.list(ORG, 'vlt_main', { limit: 100 })).items.length;
+
+describe('decisions', () => {
+  it('leaves an entry a run in flight is writing, deletes any other', () => {
+    expect(entryAction({ pendingJobId: 'job_x' }, true)).toBe('wait');
+    expect(entryAction({ pendingJobId: 'job_x' }, false)).toBe('delete');
+    expect(entryAction({}, true)).toBe('delete');
+    expect(entryAction({}, false)).toBe('delete');
+  });
+
+  it('ends a purge only over an empty ledger; passes again while runs may write; gives up after the settle time', () => {
+    const base = { outcome: 'succeeded' as const, startedAt: 1_000, now: 2_000 };
+    expect(decidePurgeEnd({ ...base, ledgerEmpty: true })).toEqual({ status: 'succeeded' });
+    expect(decidePurgeEnd({ ...base, ledgerEmpty: false })).toEqual({ status: 'again' });
+    expect(decidePurgeEnd({ ...base, ledgerEmpty: false, now: 1_000 + PURGE_SETTLE_MS })).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('still being written'),
+    });
+    expect(
+      decidePurgeEnd({ ...base, outcome: 'failed', ledgerEmpty: true, error: { Error: 'States.Timeout' } }),
+    ).toEqual({ status: 'failed', reason: 'A purge step timed out on every retry' });
+  });
+});
+
+describe('the fence and the run mark', () => {
+  it('stores nothing once a purge of the connection began', async () => {
+    const connectionId = await revokedConnection();
+    const link = linkOf(connectionId);
+    await startPurge(idle(), ORG, connectionId);
+    await expect(
+      importDocument(deps, link, file('a'), { jobId: 'job_run', outcome: 'imported' }),
+    ).rejects.toBeInstanceOf(ImportFencedError);
+    expect(await Ledger.of(deps).isEmpty(connectionId)).toBe(true);
+    expect(await documents()).toBe(0);
+  });
+
+  it('takes a document back out when the purge removed its entry while it was written, and never rewrites the entry', async () => {
+    const connectionId = await revokedConnection();
+    const link = linkOf(connectionId);
+    const ledger = Ledger.of(deps);
+    const { ref } = ledger.entryFor(link, 'a');
+    // The purge removes the entry while the run's vault write is under way.
+    const put = deps.vault.put.bind(deps.vault);
+    const racing = Object.assign(Object.create(deps.vault) as typeof deps.vault, {
+      put: async (write: VaultWrite) => {
+        await ledger.remove(connectionId, ref);
+        return put(write);
+      },
+    });
+    await expect(
+      importDocument({ ...deps, vault: racing }, link, file('a'), { jobId: 'job_run', outcome: 'imported' }),
+    ).rejects.toBeInstanceOf(ImportFencedError);
+    expect(await ledger.get(connectionId, ref)).toBeUndefined();
+    expect(await documents()).toBe(0);
+  });
+
+  it('leaves the entry of a run in flight for another pass, then deletes it once the run stopped', async () => {
+    const connectionId = await revokedConnection();
+    const link = linkOf(connectionId);
+    const ledger = Ledger.of(deps);
+    const run = await runInFlight(connectionId);
+    await importDocument(deps, link, file('done'), { jobId: run, outcome: 'imported' });
+    // Another file of the same run: marked, its document being written when the purge reads the page.
+    await ledger.recordIntent(
+      {
+        connectionId,
+        organizationId: ORG,
+        ...ledger.entryFor(link, 'writing').ref,
+        sourceId: 'writing',
+        name: 'w',
+        importedAt: 1,
+      },
+      run,
+    );
+    const job = await startPurge(idle(), ORG, connectionId);
+    const input = { jobId: job.id, organizationId: ORG, connectionId, cursor: null, pageSize: 10 };
+    expect(await purgePage(deps, input)).toMatchObject({ count: 1, done: true });
+    const pass = { jobId: job.id, organizationId: ORG, outcome: 'succeeded' as const, pages: 1 };
+    expect(await finishPurge(deps, pass, undefined, { recheckMs: 0 })).toMatchObject({
+      status: 'processing',
+    });
+
+    await JobRepository.of(deps).failProcessing(run, 'connection_purged', deps.clock.now());
+    expect(await purgePage(deps, input)).toMatchObject({ count: 1, done: true });
+    expect(await finishPurge(deps, { ...pass, pages: 2 }, undefined, { recheckMs: 0 })).toMatchObject({
+      status: 'succeeded',
+      counts: { deleted: 2 },
+    });
+    expect(await ledger.isEmpty(connectionId)).toBe(true);
+    expect(await documents()).toBe(0);
+  });
+
+  it('removes an entry only at the revision it read: one a run rewrote since waits for the next pass', async () => {
+    const connectionId = await revokedConnection();
+    const link = linkOf(connectionId);
+    const ledger = Ledger.of(deps);
+    await importDocument(deps, link, file('a'), { jobId: 'job_old', outcome: 'imported' });
+    const read = (await ledger.page(connectionId, { limit: 10 })).items[0]!;
+    await importDocument(deps, link, file('a'), { jobId: 'job_new', outcome: 'updated' });
+    expect(await ledger.removeUnchanged(connectionId, read, read.rev)).toBe(false);
+    const now = (await ledger.page(connectionId, { limit: 10 })).items[0]!;
+    expect(now).toMatchObject({ lastJobId: 'job_new', sourceId: 'a', objectId: read.objectId });
+    expect(await ledger.removeUnchanged(connectionId, now, now.rev)).toBe(true);
+  });
+
+  it('asks again over leftovers: a succeeded purge does not answer a repeated request while entries remain', async () => {
+    const connectionId = await revokedConnection();
+    const first = await startPurge(deps, ORG, connectionId);
+    await deps.workflows.settle();
+    // An entry written around the fence (a run that read no purge just before it began).
+    await Ledger.of(deps).recordIntent(
+      {
+        connectionId,
+        organizationId: ORG,
+        ...Ledger.of(deps).entryFor(linkOf(connectionId), 'x').ref,
+        sourceId: 'x',
+        name: 'x',
+        importedAt: 1,
+      },
+      'job_gone',
+    );
+    const again = await startPurge(deps, ORG, connectionId);
+    expect(again.id).not.toBe(first.id);
+    await deps.workflows.settle();
+    expect(await Ledger.of(deps).isEmpty(connectionId)).toBe(true);
+  });
+});

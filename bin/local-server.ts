@@ -10,6 +10,7 @@ import { LocalDataError } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
 import { ensureDevCredentials } from '../functions/dev-runtime/identity/bootstrap';
 import { createLocalServer } from '../functions/dev-runtime/server/server';
+import { ApiGateway, apiGatewaySettings } from '../functions/dev-runtime/server/api-gateway';
 import { devHooks } from '../functions/dev-runtime/hooks/clock-hooks';
 import { devLedgerHooks } from '../functions/dev-runtime/hooks/ledger-hooks';
 import { devConsoleIdentityProvider } from '../functions/dev-runtime/identity/dev-console-idp';
@@ -52,6 +53,12 @@ const server = createLocalServer(
     devScheduleHooks(schedules),
   ],
   load,
+  undefined,
+  // The emulated AWS runtime answers as API Gateway does, with the stage's authorizer cache TTL
+  // (API_STAGE: dev, the default, caches nothing; prod caches 60 s as deployed).
+  emulated
+    ? new ApiGateway(load, apiGatewaySettings(process.env.API_STAGE === 'prod' ? 'prod' : 'dev'))
+    : undefined,
 );
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {

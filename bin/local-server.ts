@@ -22,6 +22,7 @@ import { startSchedules } from '../functions/dev-runtime/server/schedules';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
+import { recordAwsCalls } from '../functions/dev-runtime/emulated-aws/iam-recorder';
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
@@ -121,6 +122,8 @@ function openLocalData() {
 /** Provisions the stack at the endpoint and starts the event sources and the task runner. */
 async function startOnEmulatedAws() {
   const prefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
+  // The e2e-aws tier checks every SDK call a function makes against its role in the template.
+  if (process.env.RECORD_AWS_CALLS === '1') recordAwsCalls(dataDir, prefix);
   try {
     const runtime = await startEmulatedAws({
       prefix,

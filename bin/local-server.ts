@@ -41,7 +41,8 @@ const emulated = onAws ? await startOnEmulatedAws() : undefined;
 const deps = emulated?.deps ?? openLocalData();
 const load = emulated?.load ?? handlerLoader(deps);
 if (!emulated) attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
-const schedules = startSchedules(load, clock);
+// On the emulated AWS runtime, schedules invoke as EventBridge does (asynchronously, the stack's retries).
+const schedules = startSchedules(load, clock, { asynchronous: Boolean(emulated) });
 
 const server = createLocalServer(
   deps,

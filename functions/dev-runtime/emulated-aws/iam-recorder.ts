@@ -6,8 +6,8 @@
 // so the emulator's prefixed names and the template's logical ids meet in one vocabulary.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AwsService } from '../../adapters/aws/call-counter';
-import { observeCalls } from '../../adapters/aws/call-counter';
+import type { AwsService } from '../../compose/aws';
+import { observeCalls } from '../../compose/aws';
 import { runningFunction } from '../server/lambda-runtime';
 
 export const AWS_CALLS_FILE = 'aws-calls.jsonl';

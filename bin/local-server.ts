@@ -23,6 +23,7 @@ import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
 import { recordAwsCalls } from '../functions/dev-runtime/emulated-aws/iam-recorder';
+import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
@@ -37,6 +38,7 @@ const dataDir = resolve(process.env.DATA_DIR ?? (onAws ? '.data-aws' : '.data'))
 mkdirSync(dataDir, { recursive: true });
 
 const clock = new OffsetClock();
+const resourcePrefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
 const emulated = onAws ? await startOnEmulatedAws() : undefined;
 const deps = emulated?.deps ?? openLocalData();
 const load = emulated?.load ?? handlerLoader(deps);
@@ -81,6 +83,9 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     );
     Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
+    // On the emulated AWS runtime the secret settings live in Secrets Manager, as deployed: the
+    // functions read them at run time by ARN (NAME_ARN), never from the environment.
+    if (emulated) await moveSecretsToSecretsManager();
     const { credentials, created, path, replaced } = await ensureDevCredentials(deps, dataDir, baseUrl);
     if (replaced) console.error(replaced);
     console.log(
@@ -120,9 +125,17 @@ function openLocalData() {
   }
 }
 
+/** The client secrets and the state key, out of the environment into Secrets Manager (by ARN). */
+async function moveSecretsToSecretsManager() {
+  const names = Object.keys(process.env).filter((n) => n === STATE_KEY_ENV || n.endsWith('_CLIENT_SECRET'));
+  const values = Object.fromEntries(names.map((n) => [n, process.env[n]!]));
+  Object.assign(process.env, await provisionSecrets(resourcePrefix, values));
+  for (const name of names) delete process.env[name];
+}
+
 /** Provisions the stack at the endpoint and starts the event sources and the task runner. */
 async function startOnEmulatedAws() {
-  const prefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
+  const prefix = resourcePrefix;
   // The e2e-aws tier checks every SDK call a function makes against its role in the template.
   if (process.env.RECORD_AWS_CALLS === '1') recordAwsCalls(dataDir, prefix);
   try {

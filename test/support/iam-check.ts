@@ -13,6 +13,10 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import type { RecordedCall } from '../../functions/dev-runtime/emulated-aws/iam-recorder';
 import { AWS_CALLS_FILE } from '../../functions/dev-runtime/emulated-aws/iam-recorder';
 import { QUEUE_NAMES, QUEUE_WORKERS } from '../../functions/platform/workers';
+import { STATE_KEY_ENV } from '../../functions/connectors';
+import { clientSecretName } from '../../functions/connectors/infra/config';
+import type { ProviderId } from '../../functions/connectors/domain/providers';
+import { PROVIDER_IDS } from '../../functions/connectors/domain/providers';
 import { TABLE_NAMES } from '../../functions/platform/tables';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
@@ -57,8 +61,10 @@ function functionsOf(stack: ServiceStack): Map<string, ServiceFunction> {
 /** The stack's names of its resources, by logical id (the recorder's vocabulary). */
 function namesOf(stack: ServiceStack): Map<string, string> {
   const names = new Map<string, string>();
-  const add = (construct: { node: { defaultChild?: unknown } }, name: string) =>
-    names.set(logicalIdOf(construct.node.defaultChild as never), name);
+  const add = (construct: { node: { defaultChild?: unknown } }, name: string) => {
+    // A resource imported by ARN (a secret managed elsewhere) has none: its statements name a literal ARN.
+    if (construct.node.defaultChild) names.set(logicalIdOf(construct.node.defaultChild as never), name);
+  };
   for (const table of TABLE_NAMES) add(stack.data.tables[table], `table:${table}`);
   for (const queue of QUEUE_NAMES) {
     add(stack.messaging.queues[queue].queue, `queue:${queue}`);
@@ -67,6 +73,10 @@ function namesOf(stack: ServiceStack): Map<string, string> {
   add(stack.data.key, 'key:envelope');
   add(stack.data.vaultBucket, 'bucket:vault-content');
   add(stack.purge.stateMachine, 'workflow:purge');
+  add(stack.connectors.stateKey, `secret:${STATE_KEY_ENV}`);
+  for (const [provider, secret] of Object.entries(stack.connectors.clientSecrets)) {
+    add(secret, `secret:${clientSecretName(provider as ProviderId)}`);
+  }
   return names;
 }
 
@@ -126,6 +136,7 @@ function sourceDigest(): string {
       else if (entry.name.endsWith('.ts')) hash.update(path).update(readFileSync(path));
     }
   };
+  hash.update(readFileSync(join(ROOT, 'test', 'support', 'iam-check.ts')));
   walk(join(ROOT, 'lib'));
   walk(join(ROOT, 'functions'));
   return hash.digest('hex').slice(0, 16);
@@ -140,7 +151,21 @@ export function templateGrants(): Grants {
   if (existsSync(cached)) {
     return new Map(JSON.parse(readFileSync(cached, 'utf8')) as [string, Grant[]][]);
   }
-  const { stack, template } = synthStack();
+  // The local stage: every provider configured (the runtime points each at the sandbox), so the
+  // functions that read client secrets are bound to them as a deployment with providers is.
+  const providers = Object.fromEntries(
+    PROVIDER_IDS.map((id) => [
+      id,
+      {
+        authorizeUrl: `https://${id}.sandbox.test/oauth/authorize`,
+        tokenUrl: `https://${id}.sandbox.test/oauth/token`,
+        revokeUrl: `https://${id}.sandbox.test/oauth/revoke`,
+        accountUrl: `https://${id}.sandbox.test/api/v1/me`,
+        clientId: `sandbox-${id}`,
+      },
+    ]),
+  );
+  const { stack, template } = synthStack({ context: { connectors: JSON.stringify({ providers }) } });
   const grants = grantsOf(stack, template);
   writeFileSync(cached, JSON.stringify([...grants]));
   return grants;

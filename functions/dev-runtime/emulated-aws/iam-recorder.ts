@@ -92,8 +92,12 @@ export function iamCallsOf(
       const arn = String(input?.stateMachineArn ?? input?.executionArn ?? '');
       return one(`workflow:${strip(arn.split(':')[6] ?? '')}`);
     }
-    case 'SecretsManager':
-      return one(`secret:${String(input?.SecretId ?? input?.Name ?? '')}`);
+    case 'SecretsManager': {
+      // By ARN (arn:...:secret:<prefix>-<NAME>-<6 characters>) or by name: the setting's NAME.
+      const id = String(input?.SecretId ?? input?.Name ?? '');
+      const name = id.startsWith('arn:') ? (id.split(':')[6] ?? '').replace(/-[A-Za-z0-9]{6}$/, '') : id;
+      return one(`secret:${strip(name)}`);
+    }
   }
 }
 

@@ -129,9 +129,12 @@ interface CachedResult {
   expiresAt: number;
 }
 
-/** The method ARN API Gateway gives the authorizer and evaluates its policy against. */
-export const methodArn = (method: string, resourcePath: string) =>
-  `arn:aws:execute-api:local:000000000000:local/local/${method}${resourcePath}`;
+/**
+ * The method ARN API Gateway gives the authorizer and evaluates its policy against: the request's own
+ * path (`/connectors/v1/connections/conn_…`), not the resource's template.
+ */
+export const methodArn = (method: string, path: string) =>
+  `arn:aws:execute-api:local:000000000000:local/local/${method}${path}`;
 
 export class ApiGateway {
   private readonly cache = new Map<string, CachedResult>();
@@ -144,7 +147,7 @@ export class ApiGateway {
 
   /** Runs the route as API Gateway would: its authorizer, then its integration within the timeouts. */
   async invoke(route: RouteDefinition, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
-    const arn = methodArn(route.method, route.path);
+    const arn = methodArn(route.method, event.path);
     event.requestContext.stage = 'local';
     if (route.auth !== 'public') {
       const refused = await this.authorize(route.auth, event, arn);

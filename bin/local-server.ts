@@ -10,6 +10,7 @@ import { LocalDataError } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
 import { ensureDevCredentials } from '../functions/dev-runtime/identity/bootstrap';
 import { createLocalServer } from '../functions/dev-runtime/server/server';
+import { ApiGateway, apiGatewaySettings } from '../functions/dev-runtime/server/api-gateway';
 import { devHooks } from '../functions/dev-runtime/hooks/clock-hooks';
 import { devLedgerHooks } from '../functions/dev-runtime/hooks/ledger-hooks';
 import { devConsoleIdentityProvider } from '../functions/dev-runtime/identity/dev-console-idp';
@@ -21,6 +22,8 @@ import { startSchedules } from '../functions/dev-runtime/server/schedules';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
+import { recordAwsCalls } from '../functions/dev-runtime/emulated-aws/iam-recorder';
+import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
@@ -35,11 +38,13 @@ const dataDir = resolve(process.env.DATA_DIR ?? (onAws ? '.data-aws' : '.data'))
 mkdirSync(dataDir, { recursive: true });
 
 const clock = new OffsetClock();
+const resourcePrefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
 const emulated = onAws ? await startOnEmulatedAws() : undefined;
 const deps = emulated?.deps ?? openLocalData();
 const load = emulated?.load ?? handlerLoader(deps);
 if (!emulated) attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
-const schedules = startSchedules(load, clock);
+// On the emulated AWS runtime, schedules invoke as EventBridge does (asynchronously, the stack's retries).
+const schedules = startSchedules(load, clock, { asynchronous: Boolean(emulated) });
 
 const server = createLocalServer(
   deps,
@@ -52,6 +57,12 @@ const server = createLocalServer(
     devScheduleHooks(schedules),
   ],
   load,
+  undefined,
+  // The emulated AWS runtime answers as API Gateway does, with the stage's authorizer cache TTL
+  // (API_STAGE: dev, the default, caches nothing; prod caches 60 s as deployed).
+  emulated
+    ? new ApiGateway(load, apiGatewaySettings(process.env.API_STAGE === 'prod' ? 'prod' : 'dev'))
+    : undefined,
 );
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {
@@ -76,6 +87,9 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     );
     Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
+    // On the emulated AWS runtime the secret settings live in Secrets Manager, as deployed: the
+    // functions read them at run time by ARN (NAME_ARN), never from the environment.
+    if (emulated) await moveSecretsToSecretsManager();
     const { credentials, created, path, replaced } = await ensureDevCredentials(deps, dataDir, baseUrl);
     if (replaced) console.error(replaced);
     console.log(
@@ -119,9 +133,19 @@ function openLocalData() {
   }
 }
 
+/** The client secrets and the state key, out of the environment into Secrets Manager (by ARN). */
+async function moveSecretsToSecretsManager() {
+  const names = Object.keys(process.env).filter((n) => n === STATE_KEY_ENV || n.endsWith('_CLIENT_SECRET'));
+  const values = Object.fromEntries(names.map((n) => [n, process.env[n]!]));
+  Object.assign(process.env, await provisionSecrets(resourcePrefix, values));
+  for (const name of names) delete process.env[name];
+}
+
 /** Provisions the stack at the endpoint and starts the event sources and the task runner. */
 async function startOnEmulatedAws() {
-  const prefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
+  const prefix = resourcePrefix;
+  // The e2e-aws tier checks every SDK call a function makes against its role in the template.
+  if (process.env.RECORD_AWS_CALLS === '1') recordAwsCalls(dataDir, prefix);
   try {
     const runtime = await startEmulatedAws({
       prefix,

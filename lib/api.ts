@@ -19,6 +19,11 @@ import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import type { TableName } from '../functions/platform/ports';
 import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../functions/routes';
+import {
+  GATEWAY_RESPONSES,
+  INTEGRATION_TIMEOUT_SECONDS,
+  gatewayResponseHeaders,
+} from '../functions/platform/gateway-responses';
 import type { DataStores } from './data';
 import type { Messaging } from './messaging';
 import { ServiceFunction } from './service-function';
@@ -87,25 +92,18 @@ export class Api extends Construct {
       ...(stage.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
 
-    const errorBody = (code: string, message: string) => ({
-      'application/json': JSON.stringify({ error: { code, message } }),
-    });
-    const gatewayResponses: [string, ResponseType, string, string, string][] = [
-      ['Unauthorized', ResponseType.UNAUTHORIZED, '401', 'AUTH_INVALID', 'Missing or invalid API key'],
-      ['AccessDenied', ResponseType.ACCESS_DENIED, '403', 'PERMISSION_DENIED', 'Access denied'],
-      ['MissingToken', ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'NOT_FOUND', 'No such route'],
-      ['Throttled', ResponseType.THROTTLED, '429', 'RATE_LIMIT_EXCEEDED', 'Too many requests'],
-      ['TooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'PAYLOAD_TOO_LARGE', 'Request too large'],
-      ['Default4xx', ResponseType.DEFAULT_4XX, '400', 'INVALID_REQUEST', 'Invalid request'],
-      ['Default5xx', ResponseType.DEFAULT_5XX, '500', 'INTERNAL_ERROR', 'Internal error'],
-    ];
-    for (const [name, type, statusCode, code, message] of gatewayResponses) {
-      this.restApi.addGatewayResponse(name, {
-        type,
-        statusCode,
-        templates: errorBody(code, message),
-        // RFC 6750: a 401 names the scheme it wants.
-        ...(statusCode === '401' ? { responseHeaders: { 'WWW-Authenticate': "'Bearer'" } } : {}),
+    // The table the emulated AWS runtime answers with too (functions/platform/gateway-responses.ts).
+    for (const response of GATEWAY_RESPONSES) {
+      const headers = gatewayResponseHeaders(response);
+      this.restApi.addGatewayResponse(response.name, {
+        type: ResponseType.of(response.type),
+        statusCode: String(response.statusCode),
+        templates: {
+          'application/json': JSON.stringify({ error: { code: response.code, message: response.message } }),
+        },
+        ...(Object.keys(headers).length
+          ? { responseHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, `'${v}'`])) }
+          : {}),
       });
     }
 
@@ -153,7 +151,10 @@ export class Api extends Construct {
         route.method,
         // One invoke permission per function, for its own method on the deployed stage; the console's
         // test-invoke permission would double the count (a CloudFormation resource per route).
-        new LambdaIntegration(fn.fn, { timeout: Duration.seconds(29), allowTestInvoke: false }),
+        new LambdaIntegration(fn.fn, {
+          timeout: Duration.seconds(INTEGRATION_TIMEOUT_SECONDS),
+          allowTestInvoke: false,
+        }),
         {
           operationName: route.id,
           ...(route.auth === 'apiKey'

@@ -27,6 +27,7 @@ export class ServiceStack extends Stack {
   readonly connectors: ConnectorSettings;
   readonly queueWorkers: QueueWorkers;
   readonly scheduledWorkers: ScheduledWorkers;
+  readonly purge: PurgeWorkflow;
   /** One nested stack per area: its route and worker functions, roles, schedules and alarms. */
   readonly areas: AreaStacks;
 
@@ -57,12 +58,12 @@ export class ServiceStack extends Stack {
       bindSecrets: this.connectors.bindSecrets,
       functionScope: (route) => this.areas.scopeFor(route.handler),
     });
-    const purge = new PurgeWorkflow(this, 'Purge', {
+    const purge = (this.purge = new PurgeWorkflow(this, 'Purge', {
       stage: props.stage,
       data: this.data,
       messaging: this.messaging,
       functionScope: (handler) => this.areas.scopeFor(handler, 'workflow'),
-    }).bindRoutes(this.api.functions);
+    }).bindRoutes(this.api.functions));
     if (props.stage.firewall)
       new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
     Aspects.of(this).add(new NagAcknowledgements());

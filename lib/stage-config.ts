@@ -3,6 +3,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import * as z from 'zod';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../functions/platform/gateway-responses';
 
 const contextSchema = z.object({
   stage: z.enum(['dev', 'prod'], { error: 'context "stage" must be dev or prod' }),
@@ -121,7 +122,7 @@ export function stageConfig(node: Node): StageConfig {
     deletionProtection: prod,
     logRetention: prod ? RetentionDays.THREE_MONTHS : RetentionDays.TWO_WEEKS,
     loopbackAllowed: !prod,
-    authorizerCacheTtl: Duration.seconds(prod ? 60 : 0),
+    authorizerCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS[parsed.data.stage]),
     publicBaseUrl: parsed.data.publicBaseUrl,
     alarmEmail: parsed.data.alarmEmail,
     apiGatewayCloudWatchRole: parsed.data.apiGatewayCloudWatchRole,

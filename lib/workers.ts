@@ -20,6 +20,7 @@ import {
   DEAD_LETTER_RETENTION_DAYS,
   QUEUE_NAMES,
   QUEUE_WORKERS,
+  SCHEDULE_RETRY_ATTEMPTS,
   SCHEDULED_WORKERS,
 } from '../functions/platform/workers';
 import type { DataStores } from './data';
@@ -184,7 +185,7 @@ export class ScheduledWorkers extends Construct {
     const rate = Duration.minutes(worker.rateMinutes);
     // Lambda's own retries of an asynchronous invocation: none; a failure goes to the queue.
     fn.fn.configureAsyncInvoke({
-      retryAttempts: 0,
+      retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
       maxEventAge: rate,
       onFailure: new SqsDestination(this.failures),
     });
@@ -193,7 +194,11 @@ export class ScheduledWorkers extends Construct {
       schedule: Schedule.rate(rate),
       // A missed run is not retried: the next one finds everything still due.
       targets: [
-        new LambdaFunction(fn.fn, { retryAttempts: 0, maxEventAge: rate, deadLetterQueue: this.failures }),
+        new LambdaFunction(fn.fn, {
+          retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
+          maxEventAge: rate,
+          deadLetterQueue: this.failures,
+        }),
       ],
     });
     this.functions.set(worker.id, fn);

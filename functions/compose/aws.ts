@@ -11,7 +11,9 @@ import { awsKeys, awsQueues, awsSecrets, awsTables, awsVault, awsWorkflows } fro
  * get them from this composition, not from the adapters.
  */
 export type { ClientRef } from '../adapters/aws/clients';
-export { kms, s3, sfn, sqs } from '../adapters/aws/clients';
+export { kms, s3, secretsManager, sfn, sqs } from '../adapters/aws/clients';
+export type { AwsService, CallObserver } from '../adapters/aws/call-counter';
+export { observeCalls } from '../adapters/aws/call-counter';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
 import type { Deps, KeyManagement, Secrets, VaultDocuments, Workflows } from '../platform/ports';

@@ -174,6 +174,12 @@ const SCHEDULES: (Omit<ScheduledWorker, 'uses'> & { uses: ResourceUses<string> }
   },
 ];
 
+/**
+ * How often EventBridge and Lambda retry a scheduled run that failed: never (the next run finds
+ * everything still due); a failed run goes to the failures queue (lib/workers.ts).
+ */
+export const SCHEDULE_RETRY_ATTEMPTS = 0;
+
 export const SCHEDULED_WORKERS: readonly ScheduledWorker[] = SCHEDULES.map((w) => ({
   ...w,
   uses: checkedUses(w.id, w.uses),

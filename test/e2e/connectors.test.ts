@@ -1,7 +1,9 @@
 // The hosted OAuth flow over HTTP against `npm start`'s server and its sandbox provider. The test acts
 // as the browser: it keeps cookies per browser and follows every redirect by hand.
 import type { RunningServer } from '../support/local-server';
-import { api, startLocalServer } from '../support/local-server';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RUNTIME, api, startLocalServer } from '../support/local-server';
 
 let server: RunningServer;
 let sandboxUrl = '';
@@ -677,5 +679,19 @@ describe('secrecy', () => {
       expect(logs).not.toContain(prefix);
     }
     expect(logs).toContain('oauth flow ended');
+  });
+});
+
+// Issue 25 item 5: on the emulated AWS runtime the state key and the client secrets are Secrets
+// Manager secrets read at run time by the functions (recorded SDK calls), not environment values.
+(RUNTIME === 'aws' ? describe : describe.skip)('secrets on the emulated AWS runtime', () => {
+  it('are read from Secrets Manager by the functions of the connect flow', () => {
+    const calls = readFileSync(join(server.dataDir, 'aws-calls.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { function: string; action: string; resource: string });
+    const reads = calls.filter((c) => c.action === 'secretsmanager:GetSecretValue').map((c) => c.resource);
+    expect(reads).toContain('secret:CONNECT_STATE_SIGNING_KEY');
+    expect(reads.some((r) => /^secret:PROVIDER_[A-Z0-9_-]+_CLIENT_SECRET$/.test(r))).toBe(true);
   });
 });

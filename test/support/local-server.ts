@@ -38,7 +38,11 @@ function runtimeEnv(dataDir: string): Record<string, string> {
         'or set AWS_ENDPOINT_URL (LocalStack).',
     );
   }
-  return { RESOURCE_PREFIX: `e2e-${dataDir.slice(-6).toLowerCase()}-${randomBytes(3).toString('hex')}` };
+  // Every SDK call a function makes is recorded and checked against its role when the server stops.
+  return {
+    RECORD_AWS_CALLS: '1',
+    RESOURCE_PREFIX: `e2e-${dataDir.slice(-6).toLowerCase()}-${randomBytes(3).toString('hex')}`,
+  };
 }
 
 /** The emulated runtime's resources, as it wrote them (`export NAME='value'` lines). */
@@ -169,12 +173,18 @@ export async function startLocalServer(
     kill: (signal) => stop(signal),
   };
 
-  function stop(signal: NodeJS.Signals): Promise<void> {
-    return new Promise<void>((resolve) => {
+  async function stop(signal: NodeJS.Signals): Promise<void> {
+    await new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill(signal);
     });
+    if (RUNTIME === 'aws') {
+      // IAM, recorded: a call the template's role would not allow fails the test that stops the server.
+      const { recordedCalls, templateGrants, violations } = await import('./iam-check');
+      const refused = violations(recordedCalls(dataDir), templateGrants());
+      if (refused.length) throw new Error(`SDK calls the template does not allow:\n${refused.join('\n')}`);
+    }
   }
 }
 

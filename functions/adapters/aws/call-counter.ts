@@ -6,6 +6,15 @@ export type AwsService = 'DynamoDB' | 'KMS' | 'SQS' | 'SFN' | 'S3' | 'SecretsMan
 
 let counts: Map<string, number> | undefined;
 
+/** One SDK call as a client sends it: the emulated AWS runtime records them (IAM, recorded). */
+export type CallObserver = (call: { service: AwsService; command: string; input: unknown }) => void;
+let observer: CallObserver | undefined;
+
+/** Sees every call of the clients built from now on (the emulated AWS runtime only; never in Lambda). */
+export function observeCalls(observe: CallObserver): void {
+  observer = observe;
+}
+
 /** Starts counting (the bench only); clients built from now on count their calls. */
 export function enableCallCounting(): void {
   counts ??= new Map();
@@ -24,12 +33,29 @@ interface MiddlewareStackLike {
       next: (args: unknown) => Promise<unknown>,
       context: { commandName?: string },
     ) => (args: unknown) => Promise<unknown>,
-    options: { step: 'finalizeRequest'; name: string; priority: 'low' },
+    options: { step: 'finalizeRequest' | 'initialize'; name: string; priority: 'low' | 'high' },
   ): void;
 }
 
-/** The client, with a middleware counting its sent requests when counting is on. */
+/**
+ * The client, with a middleware counting its sent requests when counting is on, and one showing each
+ * call to the observer when there is one.
+ */
 export function counted<T extends { middlewareStack: unknown }>(service: AwsService, client: T): T {
+  const seen = observer;
+  if (seen) {
+    (client.middlewareStack as MiddlewareStackLike).add(
+      (next, context) => async (args) => {
+        seen({
+          service,
+          command: (context.commandName ?? 'Unknown').replace(/Command$/, ''),
+          input: (args as { input?: unknown }).input,
+        });
+        return next(args);
+      },
+      { step: 'initialize', name: 'callObserver', priority: 'high' },
+    );
+  }
   if (!counts) return client;
   (client.middlewareStack as MiddlewareStackLike).add(
     (next, context) => async (args) => {

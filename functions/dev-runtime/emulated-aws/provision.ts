@@ -25,7 +25,8 @@ import {
   QUEUE_WORKERS,
   WORKFLOW_TASKS,
 } from '../../platform/workers';
-import { kms, s3, sfn, sqs } from '../../compose/aws';
+import { kms, s3, secretsManager, sfn, sqs } from '../../compose/aws';
+import { secretArnEnv } from '../../platform/config';
 
 const DAY_SECONDS = 24 * 3600;
 
@@ -291,4 +292,31 @@ async function provisionStateMachines(
     }
   }
   return arns;
+}
+
+/**
+ * Secret settings (the provider client secrets, the state signing key) as the stack deploys them: each
+ * a Secrets Manager secret `<prefix>-<NAME>`, created or given the new value; answers the environment
+ * that names them (NAME_ARN), which the functions read at run time with GetSecretValue.
+ */
+export async function provisionSecrets(
+  prefix: string,
+  values: Record<string, string>,
+): Promise<Record<string, string>> {
+  const client = await secretsManager();
+  const sdk = await import('@aws-sdk/client-secrets-manager');
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const secretName = `${prefix}-${name}`;
+    let arn: string;
+    try {
+      arn = (await client.send(new sdk.CreateSecretCommand({ Name: secretName, SecretString: value }))).ARN!;
+    } catch (error) {
+      if (!(error instanceof sdk.ResourceExistsException)) throw error;
+      arn = (await client.send(new sdk.PutSecretValueCommand({ SecretId: secretName, SecretString: value })))
+        .ARN!;
+    }
+    environment[secretArnEnv(name)] = arn;
+  }
+  return environment;
 }

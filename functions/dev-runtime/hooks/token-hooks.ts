@@ -6,7 +6,7 @@
 //                                                one; answers its version, expiry and a fingerprint
 //                                                (SHA-256 prefix), never the token
 import { createHash } from 'node:crypto';
-import { envConfig } from '../../connectors/index';
+import { connectorConfig } from '../../connectors/index';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
@@ -22,6 +22,8 @@ const ACCESS_TOKEN_PATH = /^\/__dev\/connections\/(conn_[a-z2-7]{20})\/access-to
 
 export function devTokenHooks(deps: Deps, schedules: Schedules): Extension {
   const log = logger.child({ worker: 'refreshSweep' });
+  // The secret settings as the workers read them (Secrets Manager on the emulated AWS runtime).
+  const config = connectorConfig(deps.secrets);
   return async (request, response, url) => {
     if (process.env.LOCAL_TEST_HOOKS !== '1' || request.method !== 'POST') return false;
     const answer = (status: number, body: unknown) => {
@@ -33,7 +35,7 @@ export function devTokenHooks(deps: Deps, schedules: Schedules): Extension {
     const id = ACCESS_TOKEN_PATH.exec(url.pathname)?.[1];
     if (!id) return false;
     try {
-      const token = await getAccessToken(deps, envConfig, id, { log });
+      const token = await getAccessToken(deps, config, id, { log });
       return answer(200, {
         connection_id: id,
         token_version: token.tokenVersion,

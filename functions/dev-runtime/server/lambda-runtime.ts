@@ -3,6 +3,7 @@
 // module's factory is called once with the runtime's ports (a container's init), every invocation gets
 // a Lambda context with its deadline, and an invocation that outlives its function timeout fails as
 // Lambda fails it (the caller sees an error; the handler's promise is abandoned, not awaited).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { inInvocationScope } from '../../platform/logger';
@@ -53,6 +54,12 @@ export class FunctionTimeoutError extends Error {
   }
 }
 
+/** Which function an invocation belongs to, for what its SDK calls are checked against (IAM, recorded). */
+const running = new AsyncLocalStorage<string>();
+
+/** The id of the function whose invocation this code runs in; undefined outside any invocation. */
+export const runningFunction = (): string | undefined => running.getStore();
+
 /** One invocation of `module`'s handler, as Lambda runs it: with a context, cut at the timeout. */
 export async function invokeFunction(
   load: HandlerLoader,
@@ -69,7 +76,10 @@ export async function invokeFunction(
   });
   try {
     const context = lambdaContext(fn.id, fn.timeoutSeconds * 1000);
-    return await Promise.race([inInvocationScope(() => handler(event, context)), timedOut]);
+    return await Promise.race([
+      running.run(fn.id, () => inInvocationScope(() => handler(event, context))),
+      timedOut,
+    ]);
   } finally {
     clearTimeout(timer);
   }

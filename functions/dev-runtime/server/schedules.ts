@@ -1,14 +1,18 @@
 // The development runtimes run every scheduled worker of the worker table (functions/platform/workers.ts)
 // as EventBridge does in AWS: the handler module the stack deploys, with a scheduled event, cut at its
 // function timeout. Locally a schedule fires at most LOCAL_SCHEDULE_INTERVAL_MS apart (30 s by default,
-// so a person trying the service need not wait 5 minutes; 0 turns the timers off). One run of a
-// worker at a time: a run asked for while one is going waits for it, then runs afresh.
+// so a person trying the service need not wait 5 minutes; 0 turns the timers off).
+// `npm start`: one run of a worker at a time, a tick while one is going is skipped. The emulated AWS
+// runtime invokes as EventBridge does (`asynchronous`): every tick is an asynchronous invocation,
+// whether or not a run is going, retried SCHEDULE_RETRY_ATTEMPTS times as the stack's rule and
+// function are set (never), a failed run logged as the failures queue would receive it.
+// The development hook's run (below) always waits for the run in progress, then runs afresh.
 import { randomUUID } from 'node:crypto';
 import { getNumberFromEnv } from '../../platform/config';
 import type { Clock } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import type { ScheduledWorker } from '../../platform/workers';
-import { SCHEDULED_WORKERS } from '../../platform/workers';
+import { SCHEDULE_RETRY_ATTEMPTS, SCHEDULED_WORKERS } from '../../platform/workers';
 import type { HandlerLoader } from './lambda-runtime';
 import { invokeFunction } from './lambda-runtime';
 import type { Extension } from './server';
@@ -34,7 +38,14 @@ function scheduledEvent(worker: ScheduledWorker, clock: Clock) {
   };
 }
 
-export function startSchedules(load: HandlerLoader, clock: Clock): Schedules {
+export interface ScheduleOptions {
+  /** Invoke as EventBridge does: every tick, overlapping runs, the stack's retry settings. */
+  asynchronous?: boolean;
+  /** At most this far apart (default LOCAL_SCHEDULE_INTERVAL_MS, 30 s; 0: no timers). */
+  intervalMs?: number;
+}
+
+export function startSchedules(load: HandlerLoader, clock: Clock, options: ScheduleOptions = {}): Schedules {
   const log = logger.child({ runtime: 'schedules' });
   const running = new Map<string, Promise<unknown>>();
   const run = async (worker: ScheduledWorker): Promise<unknown> => {
@@ -50,13 +61,33 @@ export function startSchedules(load: HandlerLoader, clock: Clock): Schedules {
     }
   };
 
-  const interval = getNumberFromEnv('LOCAL_SCHEDULE_INTERVAL_MS', { default: 30_000 });
+  /** EventBridge's asynchronous invocation: no waiting, no skipping, the stack's retries. */
+  const invokeAsynchronously = async (worker: ScheduledWorker): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await invokeFunction(load, worker, scheduledEvent(worker, clock));
+        return;
+      } catch (error) {
+        if (attempt >= SCHEDULE_RETRY_ATTEMPTS) {
+          log.error('scheduled run failed (the failures queue receives it)', {
+            worker: worker.id,
+            attempts: attempt + 1,
+            error,
+          });
+          return;
+        }
+      }
+    }
+  };
+
+  const interval = options.intervalMs ?? getNumberFromEnv('LOCAL_SCHEDULE_INTERVAL_MS', { default: 30_000 });
   const timers =
     interval > 0
       ? SCHEDULED_WORKERS.map((worker) =>
           setInterval(
             () => {
-              if (running.has(worker.id)) return; // as a rule whose target is still busy: skip
+              if (options.asynchronous) return void invokeAsynchronously(worker);
+              if (running.has(worker.id)) return; // npm start: one run at a time, skip
               run(worker).catch((error: unknown) =>
                 log.error('scheduled run failed', { worker: worker.id, error }),
               );

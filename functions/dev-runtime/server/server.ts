@@ -14,6 +14,8 @@ import { WWW_AUTHENTICATE, errorBody } from '../../platform/errors';
 import { inInvocationScope, logger } from '../../platform/logger';
 import { MAX_BODY_BYTES } from '../../platform/http';
 import { matchPath, toAuthorizerEvent, toProxyEvent, writeResult } from './api-gateway-event';
+import type { ApiGateway } from './api-gateway';
+import { gatewayResponse } from './api-gateway';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -133,8 +135,19 @@ async function dispatch(
   request: IncomingMessage,
   body: Buffer,
   url: URL,
+  gateway: ApiGateway | undefined,
 ): Promise<APIGatewayProxyResult> {
   const method = request.method ?? 'GET';
+  if (gateway) {
+    // API Gateway: a method the REST API does not have (HEAD, OPTIONS, any other) is no route.
+    const found = findRoute(method, url.pathname);
+    if (!found.route || found.route.method !== method) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+    const event = toProxyEvent(request, body, url, {
+      resource: found.route.path,
+      pathParameters: found.params ?? null,
+    });
+    return gateway.invoke(found.route, event);
+  }
   const { route, params, allowed } = findRoute(method, url.pathname);
   if (!route) {
     if (allowed.length === 0)
@@ -162,12 +175,17 @@ async function dispatch(
   return inInvocationScope(() => handler(event, context));
 }
 
-/** `load`: the runtime's handler loader, so routes and workers share one "container" per module. */
+/**
+ * `load`: the runtime's handler loader, so routes and workers share one "container" per module.
+ * `gateway`: answer as API Gateway does (the emulated AWS runtime); without it, the local server's own
+ * answers (405 with Allow, HEAD as GET, OPTIONS).
+ */
 export function createLocalServer(
   deps: Deps,
   extensions: Extension[] = [],
   load: HandlerLoader = handlerLoader(deps),
   timeouts: ServerTimeouts = SERVER_TIMEOUTS,
+  gateway?: ApiGateway,
 ): Server {
   const loadHandler = load as unknown as LoadHandler;
   const server = createServer(
@@ -208,7 +226,7 @@ export function createLocalServer(
             for (const extension of extensions) {
               if (await extension(request, response, url, body)) return;
             }
-            writeResult(response, await dispatch(loadHandler, request, body, url));
+            writeResult(response, await dispatch(loadHandler, request, body, url, gateway));
           } catch (error) {
             logger.error('local server failure', { error });
             if (!response.headersSent)

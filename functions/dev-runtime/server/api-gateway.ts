@@ -1,0 +1,228 @@
+// What API Gateway does in front of the route functions, for the emulated AWS runtime: the REST API the
+// stack builds from the route table (lib/api.ts), its gateway responses (platform/gateway-responses.ts),
+// the REQUEST authorizers with their identity source (Authorization), their returned policy evaluated
+// against the method ARN and cached per identity source for the stage's TTL, their context passed to
+// the handler as strings, and the integration's 29 s timeout. `npm start` keeps the local server's own
+// answers (405 with Allow, HEAD as GET, OPTIONS); see docs/deploy.md for what differs.
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { GatewayResponseType } from '../../platform/gateway-responses';
+import {
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  GATEWAY_RESPONSES,
+  INTEGRATION_TIMEOUT_SECONDS,
+  gatewayResponseHeaders,
+} from '../../platform/gateway-responses';
+import { logger } from '../../platform/logger';
+import type { RouteDefinition } from '../../platform/route-types';
+import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../../routes';
+import { toAuthorizerEvent } from './api-gateway-event';
+import type { HandlerLoader } from './lambda-runtime';
+import { FunctionTimeoutError, invokeFunction } from './lambda-runtime';
+
+export interface ApiGatewaySettings {
+  /** The stage whose settings the template gives (the authorizer cache TTL): dev 0 s, prod 60 s. */
+  authorizerCacheTtlSeconds: number;
+  /** API Gateway's integration timeout (29 s); tests shorten it. */
+  integrationTimeoutSeconds: number;
+}
+
+export const apiGatewaySettings = (stage: keyof typeof AUTHORIZER_CACHE_TTL_SECONDS): ApiGatewaySettings => ({
+  authorizerCacheTtlSeconds: AUTHORIZER_CACHE_TTL_SECONDS[stage],
+  integrationTimeoutSeconds: INTEGRATION_TIMEOUT_SECONDS,
+});
+
+/** Lambda's default timeout in the stack (lib/service-function.ts) for a function that sets none. */
+const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
+
+const AUTHORIZER_FUNCTIONS = {
+  apiKey: { id: 'apiKeyAuthorizer', handler: API_KEY_AUTHORIZER.handler },
+  console: { id: 'consoleAuthorizer', handler: CONSOLE_AUTHORIZER.handler },
+} as const;
+
+/**
+ * API Gateway's answer of `type` as the template configures it: the type's own response, or else the
+ * DEFAULT_4XX / DEFAULT_5XX one, whose status code replaces every unconfigured type's in its class.
+ */
+export function gatewayResponse(
+  type: GatewayResponseType | 'AUTHORIZER_FAILURE' | 'AUTHORIZER_CONFIGURATION_ERROR' | 'INTEGRATION_TIMEOUT',
+): APIGatewayProxyResult {
+  const fallback =
+    type.startsWith('AUTHORIZER') || type.startsWith('INTEGRATION') ? 'DEFAULT_5XX' : 'DEFAULT_4XX';
+  const response =
+    GATEWAY_RESPONSES.find((r) => r.type === type) ?? GATEWAY_RESPONSES.find((r) => r.type === fallback)!;
+  return {
+    statusCode: response.statusCode,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Request-Id': randomUUID(),
+      ...gatewayResponseHeaders(response),
+    },
+    body: JSON.stringify({ error: { code: response.code, message: response.message } }),
+  };
+}
+
+/** A Lambda proxy integration whose function failed (an error, a timeout): API Gateway's own 502. */
+const integrationFailure = (): APIGatewayProxyResult => ({
+  statusCode: 502,
+  headers: { 'Content-Type': 'application/json', 'X-Request-Id': randomUUID() },
+  body: JSON.stringify({ message: 'Internal server error' }),
+});
+
+type Statement = { Effect?: unknown; Action?: unknown; Resource?: unknown };
+
+/** An IAM ARN pattern (`*` any run of characters, `?` one) against an ARN. */
+function arnMatches(pattern: string, arn: string): boolean {
+  const regex = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${regex}$`).test(arn);
+}
+
+const list = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
+
+/**
+ * IAM's evaluation of an authorizer's policy for `execute-api:Invoke` on `methodArn`: an explicit Deny
+ * wins, then an Allow that matches; nothing matching is a Deny.
+ */
+export function evaluatePolicy(
+  policy: APIGatewayAuthorizerResult['policyDocument'] | undefined,
+  methodArn: string,
+): 'Allow' | 'Deny' {
+  const statements = (Array.isArray(policy?.Statement) ? policy.Statement : []) as Statement[];
+  const matching = statements.filter(
+    (s) =>
+      list(s.Action).some((a) => a === '*' || arnMatches(a, 'execute-api:Invoke')) &&
+      list(s.Resource).some((r) => arnMatches(r, methodArn)),
+  );
+  if (matching.some((s) => s.Effect === 'Deny')) return 'Deny';
+  return matching.some((s) => s.Effect === 'Allow') ? 'Allow' : 'Deny';
+}
+
+/** An authorizer's result that API Gateway cannot use (no policy, a context value not a scalar). */
+export class AuthorizerConfigurationError extends Error {
+  constructor(reason: string) {
+    super(`Authorizer result refused: ${reason}`);
+    this.name = 'AuthorizerConfigurationError';
+  }
+}
+
+/** API Gateway passes the authorizer's context to the integration with every value as a string. */
+export function contextAsStrings(
+  context: Record<string, unknown> | undefined | null,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context ?? {})) {
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'object') throw new AuthorizerConfigurationError(`context.${key} is not a scalar`);
+    out[key] = String(value as string | number | boolean);
+  }
+  return out;
+}
+
+interface CachedResult {
+  principalId: string;
+  policy: APIGatewayAuthorizerResult['policyDocument'];
+  context: Record<string, string>;
+  expiresAt: number;
+}
+
+/**
+ * The method ARN API Gateway gives the authorizer and evaluates its policy against: the request's own
+ * path (`/connectors/v1/connections/conn_…`), not the resource's template.
+ */
+export const methodArn = (method: string, path: string) =>
+  `arn:aws:execute-api:local:000000000000:local/local/${method}${path}`;
+
+export class ApiGateway {
+  private readonly cache = new Map<string, CachedResult>();
+
+  constructor(
+    private readonly load: HandlerLoader,
+    private readonly settings: ApiGatewaySettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Runs the route as API Gateway would: its authorizer, then its integration within the timeouts. */
+  async invoke(route: RouteDefinition, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+    const arn = methodArn(route.method, event.path);
+    event.requestContext.stage = 'local';
+    if (route.auth !== 'public') {
+      const refused = await this.authorize(route.auth, event, arn);
+      if (refused) return refused;
+    }
+    const fn = {
+      id: route.id,
+      handler: route.handler,
+      timeoutSeconds: route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const integrationTimeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.settings.integrationTimeoutSeconds * 1000);
+    });
+    try {
+      const result = await Promise.race([invokeFunction(this.load, fn, event), integrationTimeout]);
+      if (result === 'timeout') {
+        logger.error('integration timed out', {
+          route: route.id,
+          seconds: this.settings.integrationTimeoutSeconds,
+        });
+        return gatewayResponse('INTEGRATION_TIMEOUT');
+      }
+      return result as APIGatewayProxyResult;
+    } catch (error) {
+      logger.error(error instanceof FunctionTimeoutError ? 'function timed out' : 'function failed', {
+        route: route.id,
+        error,
+      });
+      return integrationFailure();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async authorize(
+    auth: keyof typeof AUTHORIZER_FUNCTIONS,
+    event: APIGatewayProxyEvent,
+    arn: string,
+  ): Promise<APIGatewayProxyResult | undefined> {
+    // The identity source: a request without it is refused before the authorizer runs.
+    const identity = event.headers.Authorization ?? event.headers.authorization;
+    if (!identity) return gatewayResponse('UNAUTHORIZED');
+    const key = `${auth}\n${identity}`;
+    let cached = this.cache.get(key);
+    if (!cached || cached.expiresAt <= this.now()) {
+      this.cache.delete(key);
+      const fn = { ...AUTHORIZER_FUNCTIONS[auth], timeoutSeconds: DEFAULT_FUNCTION_TIMEOUT_SECONDS };
+      try {
+        const authorizerEvent = { ...toAuthorizerEvent(event), methodArn: arn };
+        const result = (await invokeFunction(this.load, fn, authorizerEvent)) as APIGatewayAuthorizerResult;
+        if (!result?.principalId || !result.policyDocument) {
+          throw new AuthorizerConfigurationError('no principalId or policyDocument');
+        }
+        cached = {
+          principalId: String(result.principalId),
+          policy: result.policyDocument,
+          context: contextAsStrings(result.context),
+          expiresAt: this.now() + this.settings.authorizerCacheTtlSeconds * 1000,
+        };
+      } catch (error) {
+        if (error instanceof Error && error.message === 'Unauthorized')
+          return gatewayResponse('UNAUTHORIZED');
+        logger.error('authorizer failed', { authorizer: fn.id, error });
+        return gatewayResponse(
+          error instanceof AuthorizerConfigurationError
+            ? 'AUTHORIZER_CONFIGURATION_ERROR'
+            : 'AUTHORIZER_FAILURE',
+        );
+      }
+      if (this.settings.authorizerCacheTtlSeconds > 0) this.cache.set(key, cached);
+    }
+    // A cached policy is evaluated against this request's method ARN, as API Gateway does.
+    if (evaluatePolicy(cached.policy, arn) !== 'Allow') return gatewayResponse('ACCESS_DENIED');
+    event.requestContext.authorizer = { ...cached.context, principalId: cached.principalId };
+    return undefined;
+  }
+}

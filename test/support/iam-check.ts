@@ -1,0 +1,182 @@
+// IAM, recorded (issue 25 item 6): checks the SDK calls the emulated AWS runtime recorded per function
+// (functions/dev-runtime/emulated-aws/iam-recorder.ts) against that function's role policy in the
+// synthesized template. A call no statement of the role allows is a violation naming the function, the
+// action and the resource. Resources meet by the stack's names: a statement's Fn::GetAtt / Ref of a
+// table, queue, key, bucket or state machine is that resource (ARN suffixes such as /index/* included);
+// a statement naming no resource of the stack (`*`, a literal ARN such as an imported secret's) allows
+// the action on any resource of its service.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Template } from 'aws-cdk-lib/assertions';
+import type { RecordedCall } from '../../functions/dev-runtime/emulated-aws/iam-recorder';
+import { AWS_CALLS_FILE } from '../../functions/dev-runtime/emulated-aws/iam-recorder';
+import { QUEUE_NAMES, QUEUE_WORKERS } from '../../functions/platform/workers';
+import { STATE_KEY_ENV } from '../../functions/connectors';
+import { clientSecretName } from '../../functions/connectors/infra/config';
+import type { ProviderId } from '../../functions/connectors/domain/providers';
+import { PROVIDER_IDS } from '../../functions/connectors/domain/providers';
+import { TABLE_NAMES } from '../../functions/platform/tables';
+import type { ServiceFunction } from '../../lib/service-function';
+import type { ServiceStack } from '../../lib/service-stack';
+import { logicalIdOf, roleIdOf, statementsOfRole, synthStack } from './synth';
+
+interface Grant {
+  actions: string[];
+  /** The stack's names of the resources the statement points at; empty: any resource of its service. */
+  resources: string[];
+}
+
+export type Grants = Map<string, Grant[]>;
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
+
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [String(value)]);
+
+/** The logical ids a statement's Resource refers to. */
+function refsOf(resource: unknown): string[] {
+  const refs: string[] = [];
+  JSON.stringify(resource).replace(
+    /"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g,
+    (_m, a: string | undefined, b: string | undefined) => {
+      refs.push((a ?? b)!);
+      return '';
+    },
+  );
+  return refs;
+}
+
+/** Every function the runtimes invoke, by the id they invoke it as. */
+function functionsOf(stack: ServiceStack): Map<string, ServiceFunction> {
+  const fns = new Map<string, ServiceFunction>(stack.api.functions);
+  fns.set('apiKeyAuthorizer', stack.api.authorizerFunction);
+  if (stack.api.consoleAuthorizerFunction) fns.set('consoleAuthorizer', stack.api.consoleAuthorizerFunction);
+  for (const name of QUEUE_NAMES) fns.set(QUEUE_WORKERS[name].id, stack.queueWorkers.functions[name]);
+  for (const [id, fn] of stack.scheduledWorkers.functions) fns.set(id, fn);
+  for (const [id, fn] of Object.entries(stack.purge.taskFunctions)) fns.set(id, fn as ServiceFunction);
+  return fns;
+}
+
+/** The stack's names of its resources, by logical id (the recorder's vocabulary). */
+function namesOf(stack: ServiceStack): Map<string, string> {
+  const names = new Map<string, string>();
+  const add = (construct: { node: { defaultChild?: unknown } }, name: string) => {
+    // A resource imported by ARN (a secret managed elsewhere) has none: its statements name a literal ARN.
+    if (construct.node.defaultChild) names.set(logicalIdOf(construct.node.defaultChild as never), name);
+  };
+  for (const table of TABLE_NAMES) add(stack.data.tables[table], `table:${table}`);
+  for (const queue of QUEUE_NAMES) {
+    add(stack.messaging.queues[queue].queue, `queue:${queue}`);
+    add(stack.messaging.queues[queue].deadLetterQueue, `dlq:${queue}`);
+  }
+  add(stack.data.key, 'key:envelope');
+  add(stack.data.vaultBucket, 'bucket:vault-content');
+  add(stack.purge.stateMachine, 'workflow:purge');
+  add(stack.connectors.stateKey, `secret:${STATE_KEY_ENV}`);
+  for (const [provider, secret] of Object.entries(stack.connectors.clientSecrets)) {
+    add(secret, `secret:${clientSecretName(provider as ProviderId)}`);
+  }
+  return names;
+}
+
+/** Each function's grants, from the template (or one a test has edited). */
+export function grantsOf(stack: ServiceStack, template: Template): Grants {
+  const names = namesOf(stack);
+  const grants: Grants = new Map();
+  for (const [id, fn] of functionsOf(stack)) {
+    grants.set(
+      id,
+      statementsOfRole(template, roleIdOf(stack, fn))
+        .filter((s) => (s as { Effect?: string }).Effect !== 'Deny')
+        .map((s) => ({
+          actions: list(s.Action),
+          resources: refsOf(s.Resource).flatMap((ref) => (names.has(ref) ? [names.get(ref)!] : [])),
+        })),
+    );
+  }
+  return grants;
+}
+
+const matches = (pattern: string, value: string) =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(value);
+
+/** The calls no statement of their function's role allows, each as one readable line. */
+export function violations(calls: RecordedCall[], grants: Grants): string[] {
+  const found: string[] = [];
+  for (const call of calls) {
+    const statements = grants.get(call.function);
+    if (!statements) {
+      found.push(`${call.function}: not a function of the template (${call.action} on ${call.resource})`);
+      continue;
+    }
+    const allowed = statements.some(
+      (s) =>
+        s.actions.some((a) => matches(a, call.action)) &&
+        (s.resources.length === 0 || s.resources.includes(call.resource)),
+    );
+    if (!allowed) {
+      found.push(
+        `${call.function} called ${call.action} on ${call.resource}: its role in the template does not allow it`,
+      );
+    }
+  }
+  return found;
+}
+
+/** A digest of what the template is made from (lib/ and functions/), naming the cached grants. */
+function sourceDigest(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) hash.update(path).update(readFileSync(path));
+    }
+  };
+  hash.update(readFileSync(join(ROOT, 'test', 'support', 'iam-check.ts')));
+  walk(join(ROOT, 'lib'));
+  walk(join(ROOT, 'functions'));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The grants of the template `cdk synth` makes (dev stage). Synthesizing takes ~20 s, so the grants
+ * are kept under the temporary directory by a digest of the sources, for the tier's other files.
+ */
+export function templateGrants(): Grants {
+  const cached = join(tmpdir(), `ces-iam-grants-${sourceDigest()}.json`);
+  if (existsSync(cached)) {
+    return new Map(JSON.parse(readFileSync(cached, 'utf8')) as [string, Grant[]][]);
+  }
+  // The local stage: every provider configured (the runtime points each at the sandbox), so the
+  // functions that read client secrets are bound to them as a deployment with providers is.
+  const providers = Object.fromEntries(
+    PROVIDER_IDS.map((id) => [
+      id,
+      {
+        authorizeUrl: `https://${id}.sandbox.test/oauth/authorize`,
+        tokenUrl: `https://${id}.sandbox.test/oauth/token`,
+        revokeUrl: `https://${id}.sandbox.test/oauth/revoke`,
+        accountUrl: `https://${id}.sandbox.test/api/v1/me`,
+        clientId: `sandbox-${id}`,
+      },
+    ]),
+  );
+  const { stack, template } = synthStack({ context: { connectors: JSON.stringify({ providers }) } });
+  const grants = grantsOf(stack, template);
+  writeFileSync(cached, JSON.stringify([...grants]));
+  return grants;
+}
+
+/** The calls a server recorded under its data directory. */
+export function recordedCalls(dataDir: string): RecordedCall[] {
+  const file = join(dataDir, AWS_CALLS_FILE);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as RecordedCall);
+}

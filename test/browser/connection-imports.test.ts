@@ -190,7 +190,7 @@ describe('a connection at work in the console', () => {
     await card.getByRole('button', { name: 'Run now' }).click();
     const job = card.locator('.run-job');
     await job.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
-    const counts = `listed ${matterFiles.length} · imported ${matterFiles.length} · updated 0 · unchanged 0 · failed 0`;
+    const counts = `listed ${matterFiles.length} · imported ${matterFiles.length} · updated 0 · unchanged 0 · failed 0 · deleted 0`;
     await expect(job.getByTestId('job-counts').textContent()).resolves.toBe(counts);
     // The link itself is read again once its run settles: its last run says the same.
     await card.getByTestId('last-run').filter({ hasText: counts }).waitFor();
@@ -251,7 +251,7 @@ describe('a connection at work in the console', () => {
     await job.locator('.badge', { hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     // From the link's cursor the provider's feed has no change: nothing listed, nothing imported again.
     await expect(job.getByTestId('job-counts').textContent()).resolves.toBe(
-      'listed 0 · imported 0 · updated 0 · unchanged 0 · failed 0',
+      'listed 0 · imported 0 · updated 0 · unchanged 0 · failed 0 · deleted 0',
     );
     // The throttle is in the connection's history once the page is read again: a reload keeps the
     // session and the page (its address), and focus starts at its heading.

@@ -48,7 +48,9 @@ export const cursorPaginationQuery = z.extend(paginationQuery, {
       z
         .string({ error: 'cursor must be a string' })
         .check(z.minLength(1, 'cursor must not be empty'))
-        .check(z.maxLength(4096, 'cursor must be at most 4096 characters')),
+        .check(z.maxLength(4096, 'cursor must be at most 4096 characters'))
+        // Cursors are base64url (a bound on the URL a valid query can make, under the 16 KiB limit).
+        .check(z.regex(/^[A-Za-z0-9_-]+$/, 'cursor: not a cursor of this list (pass next_cursor as given)')),
     )
     .check(
       z.describe(

@@ -138,7 +138,10 @@ export const linkDocumentsQuery = z.extend(cursorPaginationQuery, {
       z
         .string({ error: 'changed_since must be a string' })
         .check(z.minLength(1, 'changed_since must not be empty'))
-        .check(z.maxLength(4096, 'changed_since must be at most 4096 characters')),
+        .check(z.maxLength(4096, 'changed_since must be at most 4096 characters'))
+        .check(
+          z.regex(/^[\x21-\x7e]+$/, 'changed_since must be an ISO 8601 time or a next_cursor of the feed'),
+        ),
     )
     .check(
       z.describe(

@@ -26,7 +26,7 @@ import type {
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
 import type { ErrorReading } from './http';
-import { ProviderApiError, send, sendJson, streamBody } from './http';
+import { ProviderApiError, chunksOf, send, sendJson, streamBody } from './http';
 
 /** The root folder's id here; Dropbox names it with the empty path. */
 export const DROPBOX_ROOT = '/';
@@ -123,28 +123,6 @@ function checkedName(name: string): string {
     nameProblem(name) ?? (name.length > 255 ? 'the name is longer than 255 characters' : undefined);
   if (problem) throw new UploadRefusedError('invalid_name', problem);
   return name;
-}
-
-/** Reads `stream` in pieces of exactly `size` bytes (the last may be shorter). */
-async function* pieces(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let held: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let rest = chunk;
-    while (length + rest.length >= size) {
-      const take = size - length;
-      held.push(rest.subarray(0, take));
-      yield Buffer.concat(held, size);
-      held = [];
-      length = 0;
-      rest = rest.subarray(take);
-    }
-    if (rest.length) {
-      held.push(rest);
-      length += rest.length;
-    }
-  }
-  if (length) yield Buffer.concat(held, length);
 }
 
 export interface DropboxOptions {
@@ -401,7 +379,7 @@ export class DropboxApi implements ContentApi {
     ).json()) as { session_id: string };
     let offset = 0;
     let held: Buffer | undefined;
-    for await (const piece of pieces(file.body, this.chunkBytes)) {
+    for await (const piece of chunksOf(file.body, this.chunkBytes)) {
       if (held) offset = await this.append(token, started.session_id, offset, held);
       held = piece;
     }

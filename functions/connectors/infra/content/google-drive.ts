@@ -29,7 +29,7 @@ import type {
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest } from './http';
-import { ProviderApiError, apiUrl, pathSegment, send, sendJson } from './http';
+import { ProviderApiError, apiUrl, chunksOf, pathSegment, send, sendJson } from './http';
 import { downloadOf } from './practice';
 
 const FOLDER = 'application/vnd.google-apps.folder';
@@ -100,28 +100,6 @@ async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-/** The body in chunks of exactly `size` bytes (the last may be shorter). */
-async function* chunksOf(body: Readable, size: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let length = 0;
-  for await (const piece of body) {
-    let chunk = piece as Buffer;
-    while (length + chunk.length >= size) {
-      const take = size - length;
-      pending.push(chunk.subarray(0, take));
-      yield Buffer.concat(pending);
-      chunk = chunk.subarray(take);
-      pending = [];
-      length = 0;
-    }
-    if (chunk.length) {
-      pending.push(chunk);
-      length += chunk.length;
-    }
-  }
-  if (length) yield Buffer.concat(pending);
 }
 
 export class GoogleDriveApi implements ContentApi {

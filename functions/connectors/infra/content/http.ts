@@ -244,3 +244,25 @@ export function streamBody(operation: string, response: Response): Readable {
   });
   return source.pipe(watched);
 }
+
+/** The body in pieces of exactly `size` bytes, the last one shorter (an upload session's chunks). */
+export async function* chunksOf(body: Readable, size: number): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    let rest = chunk;
+    while (length + rest.length >= size) {
+      const take = size - length;
+      held.push(rest.subarray(0, take));
+      yield Buffer.concat(held, size);
+      held = [];
+      length = 0;
+      rest = rest.subarray(take);
+    }
+    if (rest.length) {
+      held.push(rest);
+      length += rest.length;
+    }
+  }
+  if (length) yield Buffer.concat(held, length);
+}

@@ -29,7 +29,6 @@
 //   `replace` (our own earlier export) is written under If-Match its eTag (412: changed since). A retry
 //   of a create that got through finds a file made and last modified by our app (Graph's createdBy /
 //   lastModifiedBy name our client id) of the same size, and takes it as its own.
-import type { Readable } from 'node:stream';
 import type {
   ChangedFile,
   ChangesPage,
@@ -42,7 +41,7 @@ import type {
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest } from './http';
-import { ProviderApiError, send, sendJson } from './http';
+import { ProviderApiError, chunksOf, send, sendJson } from './http';
 import { downloadOf } from './practice';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
@@ -95,28 +94,6 @@ export function parseItemId(id: string): { drive: string; item: string } {
 }
 
 const itemId = (drive: string, item: string) => `${drive}:${item}`;
-
-/** The body in pieces of exactly `size` bytes (the last may be shorter). */
-async function* fragments(body: Readable, size: number): AsyncGenerator<Buffer> {
-  let held: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    let rest = chunk;
-    while (length + rest.length >= size) {
-      const take = size - length;
-      held.push(rest.subarray(0, take));
-      yield Buffer.concat(held, size);
-      held = [];
-      length = 0;
-      rest = rest.subarray(take);
-    }
-    if (rest.length) {
-      held.push(rest);
-      length += rest.length;
-    }
-  }
-  if (length) yield Buffer.concat(held, length);
-}
 
 export class OneDriveApi implements ContentApi {
   readonly replaces = true;
@@ -465,7 +442,7 @@ export class OneDriveApi implements ContentApi {
       throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
     let offset = 0;
     try {
-      for await (const fragment of fragments(file.body, FRAGMENT_BYTES)) {
+      for await (const fragment of chunksOf(file.body, FRAGMENT_BYTES)) {
         const last = offset + fragment.length - 1;
         const response = await send({
           operation: 'upload fragment',

@@ -1,49 +1,11 @@
 // Clio and Dropbox end to end over HTTP against `npm start`'s server, which points both at their fakes
 // in the sandbox: connect, browse, import a matter or folder in full, import again after a change, a new
 // file and a deletion at the provider, export documents back, and a throttle the run waits out.
-import type { RunningServer } from '../support/local-server';
-import { api, startLocalServer } from '../support/local-server';
-import { connectThroughSandbox } from '../support/connect';
-import { until } from '../support/until';
+import type { ProviderSandbox } from '../support/provider-e2e';
+import { providerE2e } from '../support/provider-e2e';
 
-let server: RunningServer;
-let call: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
-  call = api(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-interface Job {
-  id: string;
-  status: 'processing' | 'succeeded' | 'failed';
-  reason?: string;
-  counts: Record<string, number>;
-}
-
-async function json<T>(path: string, init?: RequestInit & { expect?: number }): Promise<T> {
-  const response = await call(path, init);
-  const body = response.status === 204 ? undefined : await response.json();
-  expect({ path, status: response.status, body }).toMatchObject({ path, status: init?.expect ?? 200 });
-  return body as T;
-}
-
-async function settled(jobId: string): Promise<Job> {
-  let job: Job | undefined;
-  await until(
-    `job ${jobId} to finish`,
-    async () => {
-      job = await json<Job>(`/connectors/jobs/${jobId}`);
-      return job.status !== 'processing' ? true : undefined;
-    },
-    60_000,
-  );
-  return job!;
-}
+const e2e = providerE2e();
+const { json } = e2e;
 
 describe.each([
   ['clio', undefined],
@@ -52,36 +14,14 @@ describe.each([
   const account = `acct-e2e-${provider}`;
   const vault = `vlt_${provider}`;
   let connectionId: string;
-  let sandboxUrl: string;
+  let sandbox: ProviderSandbox;
   let container: { id: string; name: string };
   let linkId: string;
 
-  const hook = async <T>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
-    const response = await fetch(`${sandboxUrl}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(response.status).toBeLessThan(300);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  };
-  const files = async () =>
-    (
-      await hook<{ files: { id: string; name: string; sha256: string }[] }>(
-        `/__sandbox/files?provider=${provider}&account_id=${account}&container_id=${encodeURIComponent(container.id)}`,
-      )
-    ).files;
-  const run = async () =>
-    settled(
-      (await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, { method: 'POST', expect: 202 })).id,
-    );
+  const files = () => sandbox.files(container.id);
 
   it('connects, browses and imports a container in full', async () => {
-    ({ connectionId, sandboxUrl } = await connectThroughSandbox(call, {
-      provider,
-      account,
-      ...(tier ? { scopeTier: tier } : {}),
-    }));
+    ({ connectionId, sandbox } = await e2e.connect(provider, account, tier));
     const top = await json<{ data: { id: string; name: string; kind: string }[] }>(
       `/connectors/v1/connections/${connectionId}/sources`,
     );
@@ -95,14 +35,8 @@ describe.each([
     linkId = link.id;
     // Two files of the container's own at least (a seeded folder may hold its files in subfolders).
     for (const name of ['e2e-a.txt', 'e2e-b.txt'])
-      await hook('/__sandbox/files', {
-        provider,
-        account_id: account,
-        container_id: container.id,
-        name,
-        content: `${name} at the provider`,
-      });
-    const job = await run();
+      await sandbox.write(container.id, name, `${name} at the provider`);
+    const job = await e2e.run(linkId);
     const there = await files();
     expect(there.length).toBeGreaterThan(0);
     expect(job).toMatchObject({ status: 'succeeded', counts: { failed: 0 } });
@@ -112,38 +46,18 @@ describe.each([
 
   it('imports again only what changed: a new file, a changed one, a deletion', async () => {
     const [changed, deleted] = await files();
-    await hook('/__sandbox/files', {
-      provider,
-      account_id: account,
-      container_id: container.id,
-      name: 'e2e-new.txt',
-      content: 'new at the provider',
-    });
-    await hook('/__sandbox/files', {
-      provider,
-      account_id: account,
-      container_id: container.id,
-      name: changed!.name,
-      content: 'changed at the provider',
-    });
-    await hook(
-      `/__sandbox/files/${provider}/${account}/${encodeURIComponent(deleted!.id)}`,
-      undefined,
-      'DELETE',
-    );
-    const job = await run();
+    await sandbox.write(container.id, 'e2e-new.txt', 'new at the provider');
+    await sandbox.write(container.id, changed!.name, 'changed at the provider');
+    await sandbox.remove(deleted!.id);
+    const job = await e2e.run(linkId);
     expect(job).toMatchObject({ status: 'succeeded', counts: { imported: 1, updated: 1, failed: 0 } });
-    const documents = (
-      await json<{ data: { source: { id: string }; status: string }[] }>(
-        `/connectors/v1/links/${linkId}/documents?limit=200`,
-      )
-    ).data;
+    const documents = await e2e.documents(linkId);
     expect(documents.find((d) => d.source.id === deleted!.id)?.status).toBe('deleted_at_source');
   });
 
   it('waits out a throttle and finishes', async () => {
-    await hook('/__sandbox/next-api-error', { provider, status: 429, retry_after: 1 });
-    const job = await run();
+    await sandbox.failNext(429, 1);
+    const job = await e2e.run(linkId);
     expect(job.status).toBe('succeeded');
     // The 429 throttled the connection (until its Retry-After), and the run resumed after it.
     const connection = await json<{ status: string; status_history: { status: string }[] }>(
@@ -154,11 +68,7 @@ describe.each([
   });
 
   it('exports documents back into the container without replacing anything there', async () => {
-    const documents = (
-      await json<{ data: { document_id: string; status: string }[] }>(
-        `/connectors/v1/links/${linkId}/documents?limit=200`,
-      )
-    ).data.filter((d) => d.status !== 'deleted_at_source');
+    const documents = (await e2e.documents(linkId)).filter((d) => d.status !== 'deleted_at_source');
     const before = await files();
     const started = await json<{ id: string }>(`/connectors/v1/connections/${connectionId}/exports`, {
       method: 'POST',
@@ -169,7 +79,7 @@ describe.each([
       }),
       expect: 202,
     });
-    const job = await settled(started.id);
+    const job = await e2e.settled(started.id);
     expect(job).toMatchObject({ status: 'succeeded' });
     const after = await files();
     // Nothing that was there changed; what was exported is either the same bytes (no new file) or new.

@@ -5,89 +5,43 @@
 // success while a document of the connection remains, the link's documents must keep answering (no
 // 500), nothing stays readable afterwards, and asking again never returns a stale success.
 import { importedObjectId } from '../../functions/connectors/domain/sync-policy';
-import { connectThroughSandbox } from '../support/connect';
-import type { RunningServer } from '../support/local-server';
-import { api, startLocalServer } from '../support/local-server';
+import { providerE2e } from '../support/provider-e2e';
 import { until } from '../support/until';
 
-let server: RunningServer;
-let call: ReturnType<typeof api>;
-let sandboxUrl = '';
+const e2e = providerE2e();
+const { json } = e2e;
 
 const ACCOUNT = 'acct-purge-run';
 const VAULT = 'vlt_purge_run';
 const FILES = 120;
 const STALL_MS = process.env.E2E_RUNTIME === 'aws' ? 8_000 : 1_500;
 
-beforeAll(async () => {
-  server = await startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
-  call = api(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-interface Job {
-  id: string;
-  status: 'processing' | 'succeeded' | 'failed';
-  reason?: string;
-  counts: Record<string, number>;
-}
-
-async function json<T>(path: string, init?: RequestInit & { expect?: number }): Promise<T> {
-  const response = await call(path, init);
-  const body = response.status === 204 ? undefined : await response.json();
-  expect({ path, status: response.status, body }).toMatchObject({ path, status: init?.expect ?? 200 });
-  return body as T;
-}
-
-async function sandbox<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandboxUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as T;
-}
-
-async function settled(jobId: string, ms = 120_000): Promise<Job> {
-  return until(
-    `job ${jobId} to finish`,
-    async () => {
-      const job = await json<Job>(`/connectors/jobs/${jobId}`);
-      return job.status === 'processing' ? undefined : job;
-    },
-    ms,
-  );
-}
+const settled = (jobId: string) => e2e.settled(jobId, 120_000);
 
 const documentStatus = async (objectId: string) =>
-  (await fetch(`${server.baseUrl}/__dev/vault/${server.credentials.organizationId}/${VAULT}/${objectId}`))
-    .status;
+  (
+    await fetch(
+      `${e2e.server.baseUrl}/__dev/vault/${e2e.server.credentials.organizationId}/${VAULT}/${objectId}`,
+    )
+  ).status;
 
 describe('DELETE ?purge=true while an import run is storing documents', () => {
   it('ends only when no document of the connection remains, and never reports success over leftovers', async () => {
-    const connected = await connectThroughSandbox(call, { provider: 'practice', account: ACCOUNT });
-    sandboxUrl = connected.sandboxUrl;
-    const connectionId = connected.connectionId;
+    const { connectionId, sandbox } = await e2e.connect('practice', ACCOUNT);
     const matter = (
       await json<{ data: { id: string }[] }>(`/connectors/v1/connections/${connectionId}/sources`)
     ).data[0]!;
-    await sandbox('/__sandbox/seed', {
+    await sandbox.hook('/__sandbox/seed', {
       provider: 'practice',
       account_id: ACCOUNT,
       container_id: matter.id,
       count: FILES,
       size: 256 * 1024,
     });
-    const files = await sandbox<{ files: { id: string }[] }>(
-      `/__sandbox/files?provider=practice&account_id=${ACCOUNT}&container_id=${encodeURIComponent(matter.id)}`,
-    );
+    const files = await sandbox.files(matter.id);
     // Every download pauses after its first chunk: the purge begins while files are being written (on
     // the emulated runtime, longer than its workflow takes to reach the first page).
-    await sandbox('/__sandbox/stall-downloads', { provider: 'practice', ms: STALL_MS });
+    await sandbox.hook('/__sandbox/stall-downloads', { provider: 'practice', ms: STALL_MS });
     const link = await json<{ id: string }>(`/connectors/v1/connections/${connectionId}/links`, {
       method: 'POST',
       body: JSON.stringify({ vault_id: VAULT, source: { id: matter.id } }),
@@ -114,13 +68,13 @@ describe('DELETE ?purge=true while an import run is storing documents', () => {
 
     const job = await settled(purge.id);
     const runJob = await settled(run.id);
-    await sandbox('/__sandbox/stall-downloads', { provider: 'practice', ms: 0 });
+    await sandbox.hook('/__sandbox/stall-downloads', { provider: 'practice', ms: 0 });
     // Any download still stalled lands by now: what it stores counts as a leftover.
     await new Promise((resolve) => setTimeout(resolve, STALL_MS + 1_000));
     expect(runJob.status).toBe('failed');
 
     // Every file the run could have imported: none of its documents is readable.
-    const objectIds = files.files.map((file) => importedObjectId(link.id, file.id));
+    const objectIds = files.map((file) => importedObjectId(link.id, file.id));
     const leftovers = async () => {
       const statuses = await Promise.all(objectIds.map(documentStatus));
       return objectIds.filter((_, i) => statuses[i] !== 404);
@@ -130,7 +84,7 @@ describe('DELETE ?purge=true while an import run is storing documents', () => {
     else expect({ status: job.status, reason: job.reason }).toEqual({ status: 'succeeded' });
 
     // The link's documents answer (200 with what the ledger holds, or 404 as designed), never 500.
-    const listed = await call(`/connectors/v1/links/${link.id}/documents`);
+    const listed = await e2e.call(`/connectors/v1/links/${link.id}/documents`);
     expect([200, 404]).toContain(listed.status);
     if (listed.status === 200) expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
 

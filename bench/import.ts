@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,6 +27,7 @@ import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
+import { benchProviders, providersMarkdown } from './import-providers';
 
 const FILES = Number(process.env.BENCH_IMPORT_FILES ?? 10_000);
 const FILE_BYTES = 2_048;
@@ -279,7 +280,11 @@ async function rawLoop(
   }
 }
 
+/** The 1, 5 and 15 minute load averages: figures taken on a busy machine say so. */
+const loadAverage = () => loadavg().map((n) => round(n, 2));
+
 export async function runImportBench(): Promise<void> {
+  const loadAtStart = loadAverage();
   const sandbox = SandboxProcess.start();
   try {
     const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
@@ -324,6 +329,17 @@ export async function runImportBench(): Promise<void> {
     const runs = await pipelineRuns(url, largeMatterId);
     const pipeline = runs.full;
     const largeRaw = await rawLarge(apiUrl, accessToken, largeMatterId);
+    const providers = await benchProviders({
+      sandboxUrl: url,
+      env,
+      organizationId: ORG,
+      account: ACCOUNT,
+      baseUrl: BASE_URL,
+      log: quiet,
+      token: async (provider, account, scopes) =>
+        (await sandbox.ask<{ accessToken: string }>({ cmd: 'tokens', provider, account, scopes }))
+          .accessToken,
+    });
     const result = {
       date: new Date().toISOString(),
       machine: `${process.platform} ${process.arch}, node ${process.version}`,
@@ -342,11 +358,14 @@ export async function runImportBench(): Promise<void> {
         raw: largeRaw,
         ratio: round(runs.large.bytesPerSecond / largeRaw.bytesPerSecond, 2),
       },
+      load: { start: loadAtStart, end: loadAverage(), cores: cpus().length },
+      providers,
     };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'import.json'), JSON.stringify(result, null, 2) + '\n');
-    writeFileSync(join(RESULTS, 'import.md'), markdown(result));
-    console.log(markdown(result));
+    const text = `${markdown(result)}\n${providersMarkdown(providers)}`;
+    writeFileSync(join(RESULTS, 'import.md'), text);
+    console.log(text);
   } finally {
     sandbox.close();
   }
@@ -355,6 +374,7 @@ export async function runImportBench(): Promise<void> {
 function markdown(r: {
   date: string;
   machine: string;
+  load: { start: number[]; end: number[]; cores: number };
   files: number;
   fileBytes: number;
   pageSize: number;
@@ -370,7 +390,9 @@ function markdown(r: {
   const mib = (bytes: number) => round(bytes / 1024 ** 2);
   return `# Import benchmark
 
-${r.date}, ${r.machine}. \`npm run bench -- import\` (bench/import.ts).
+${r.date}, ${r.machine}. \`npm run bench -- import\` (bench/import.ts). Load average (1, 5, 15 min) on
+${r.load.cores} cores: ${r.load.start.join(', ')} at the start, ${r.load.end.join(', ')} at the end (above the core count, the
+machine was busy with other work and the figures are lower than a quiet machine's).
 
 One import run of ${r.files.toLocaleString('en')} files of ${r.fileBytes} bytes from one matter of the sandbox
 provider (its own process) into the vault, on the local runtime (journaled tables, vault content as files,

@@ -1,6 +1,7 @@
 // The hosted connect flow as a person's browser runs it against the local server and its sandbox
 // provider: the connect link's page, its button, consent at the sandbox, back to return_url.
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
+import type { ProviderId } from '../../functions/connectors/domain/providers';
 import { createConnection } from '../../functions/connectors/app/connections';
 import { completeConnection, openConnectLink } from '../../functions/connectors/app/connect-flow';
 import { logger } from '../../functions/platform/logger';
@@ -79,7 +80,7 @@ export async function connectThroughSandbox(
 export async function connectInProcess(
   deps: Deps,
   config: ConnectorConfig,
-  options: { organizationId: string; account: string; provider?: 'practice' | 'drive'; baseUrl: string },
+  options: { organizationId: string; account: string; provider?: ProviderId; baseUrl: string },
 ): Promise<string> {
   const provider = options.provider ?? 'practice';
   const created = await createConnection(

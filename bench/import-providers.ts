@@ -1,0 +1,411 @@
+// The import benchmark per provider: the sandbox's own two (`practice`, `drive`) and each real
+// provider's fake (clio, google_drive, onedrive, dropbox), all served by the sandbox process. For each,
+// one folder (a matter at a practice-management provider) gets FILES files of FILE_BYTES, then, in the
+// same run: the raw loop (the fastest plain way to download those files from that fake: its own listing
+// call with its largest page, then each file's bytes read over keep-alive connections, at the
+// pipeline's concurrency and at four times it, the faster taken) and an import run of a link of that
+// folder on the local runtime, from POST runs to the job succeeded. Files/s and bytes/s of each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalDeps } from '../functions/compose/local';
+import { envConfig } from '../functions/connectors';
+import type { ProviderId } from '../functions/connectors';
+import { providerEnv } from '../functions/connectors';
+import { getConnectorJob } from '../functions/connectors/app/job-status';
+import { createLink } from '../functions/connectors/app/links';
+import { browseSources } from '../functions/connectors/app/sources';
+import { startRun } from '../functions/connectors/app/sync-runs';
+import { SYNC_CONCURRENCY } from '../functions/connectors/domain/sync-policy';
+import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
+import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
+import type { Logger } from '../functions/platform/logger';
+import { connectInProcess } from '../test/support/connect';
+
+const FILES = Number(process.env.BENCH_PROVIDER_FILES ?? 1_000);
+const FILE_BYTES = Number(process.env.BENCH_PROVIDER_FILE_BYTES ?? 16_384);
+export const BENCH_PROVIDERS = ['practice', 'drive', 'clio', 'google_drive', 'onedrive', 'dropbox'] as const;
+type BenchProvider = (typeof BENCH_PROVIDERS)[number];
+
+/** The scopes the raw loop's token holds: reading, at that provider. */
+export const RAW_SCOPES: Record<BenchProvider, string[]> = {
+  practice: ['matters.read', 'documents.read'],
+  drive: ['files.read'],
+  clio: ['clio'],
+  google_drive: ['https://www.googleapis.com/auth/drive.readonly'],
+  onedrive: ['Files.Read'],
+  dropbox: ['files.metadata.read', 'files.content.read'],
+};
+
+export interface Throughput {
+  files: number;
+  bytes: number;
+  seconds: number;
+  filesPerSecond: number;
+  bytesPerSecond: number;
+}
+
+export interface ProviderRow {
+  provider: BenchProvider;
+  pipeline: Throughput;
+  raw: Throughput & { concurrency: number };
+  /** Pipeline / raw, in files per second. */
+  ratio: number;
+}
+
+/** What the benchmark is given by the sandbox process. */
+export interface ProviderBenchContext {
+  sandboxUrl: string;
+  env: Record<string, string>;
+  organizationId: string;
+  account: string;
+  baseUrl: string;
+  log: Logger;
+  /** A plain client's access token of `account` at `provider` with `scopes`. */
+  token(provider: BenchProvider, account: string, scopes: string[]): Promise<string>;
+}
+
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function throughput(files: number, bytes: number, seconds: number): Throughput {
+  return {
+    files,
+    bytes,
+    seconds: round(seconds, 2),
+    filesPerSecond: round(files / seconds),
+    bytesPerSecond: Math.round(bytes / seconds),
+  };
+}
+
+/** A file as the raw loop knows it: how to ask for its bytes. */
+type RawFile = { id: string };
+interface RawApi {
+  list(): Promise<RawFile[]>;
+  /** The file's bytes, read to the end; the count. */
+  download(file: RawFile): Promise<number>;
+}
+
+/** Reads a response's body to the end (the bytes are counted, not kept: the loop's cost is the transfer). */
+async function drain(response: Response, what: string): Promise<number> {
+  if (!response.ok || !response.body) throw new Error(`${what} answered ${response.status}`);
+  let bytes = 0;
+  for await (const chunk of response.body) bytes += (chunk as Uint8Array).byteLength;
+  return bytes;
+}
+
+async function getJson<T>(url: string | URL, init: RequestInit): Promise<T> {
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A pre-signed or pre-authenticated URL (Clio's storage, Graph's download URL): no bearer token. */
+async function followRedirect(url: string, headers: Record<string, string>, what: string): Promise<number> {
+  const answer = await fetch(url, { headers, redirect: 'manual' });
+  if (answer.status < 300 || answer.status > 399) return drain(answer, what);
+  await answer.body?.cancel();
+  return drain(await fetch(answer.headers.get('location')!), what);
+}
+
+/** The plain way to list and download a folder's files at each provider, from its API reference. */
+function rawApi(
+  provider: BenchProvider,
+  env: Record<string, string>,
+  token: string,
+  folderId: string,
+): RawApi {
+  const headers = { Authorization: `Bearer ${token}` };
+  const api = env[providerEnv(provider as ProviderId, 'API_URL')]!;
+  const id = encodeURIComponent(folderId);
+  switch (provider) {
+    case 'practice':
+      return {
+        async list() {
+          const files: RawFile[] = [];
+          let pageToken: string | null = null;
+          do {
+            const url = new URL(`${api}/matters/${id}/documents?limit=1000`);
+            if (pageToken) url.searchParams.set('page_token', pageToken);
+            const page = await getJson<{ data: RawFile[]; next_page_token: string | null }>(url, { headers });
+            files.push(...page.data);
+            pageToken = page.next_page_token;
+          } while (pageToken);
+          return files;
+        },
+        download: async (f) =>
+          drain(await fetch(`${api}/documents/${encodeURIComponent(f.id)}/content`, { headers }), provider),
+      };
+    case 'drive':
+      return {
+        async list() {
+          const files: RawFile[] = [];
+          let cursor: string | null = null;
+          do {
+            const url = new URL(`${api}/folders/${id}/children?limit=1000`);
+            if (cursor) url.searchParams.set('cursor', cursor);
+            const page = await getJson<{
+              entries: (RawFile & { type: string })[];
+              cursor: string | null;
+              has_more: boolean;
+            }>(url, { headers });
+            files.push(...page.entries.filter((e) => e.type === 'file'));
+            cursor = page.has_more ? page.cursor : null;
+          } while (cursor);
+          return files;
+        },
+        download: async (f) =>
+          drain(await fetch(`${api}/files/${encodeURIComponent(f.id)}/content`, { headers }), provider),
+      };
+    case 'clio':
+      return {
+        async list() {
+          const files: RawFile[] = [];
+          let next: string | undefined = `${api}/api/v4/documents.json?matter_id=${id}&fields=id&limit=200`;
+          while (next) {
+            const page: { data: { id: number }[]; meta: { paging: { next?: string } } } = await getJson(
+              next,
+              {
+                headers,
+              },
+            );
+            files.push(...page.data.map((d) => ({ id: String(d.id) })));
+            next = page.meta.paging.next;
+          }
+          return files;
+        },
+        // 303 to a pre-signed storage URL, which refuses a second credential.
+        download: (f) => followRedirect(`${api}/api/v4/documents/${f.id}/download`, headers, provider),
+      };
+    case 'google_drive':
+      return {
+        async list() {
+          const files: RawFile[] = [];
+          let pageToken: string | undefined;
+          do {
+            const url = new URL(`${api}/drive/v3/files`);
+            url.searchParams.set('q', `'${folderId}' in parents and trashed = false`);
+            url.searchParams.set('pageSize', '1000');
+            url.searchParams.set('fields', 'nextPageToken,files(id,mimeType)');
+            if (pageToken) url.searchParams.set('pageToken', pageToken);
+            const page = await getJson<{ files: (RawFile & { mimeType: string })[]; nextPageToken?: string }>(
+              url,
+              { headers },
+            );
+            files.push(...page.files.filter((f) => f.mimeType !== 'application/vnd.google-apps.folder'));
+            pageToken = page.nextPageToken;
+          } while (pageToken);
+          return files;
+        },
+        download: async (f) =>
+          drain(
+            await fetch(`${api}/drive/v3/files/${encodeURIComponent(f.id)}?alt=media`, { headers }),
+            provider,
+          ),
+      };
+    case 'onedrive': {
+      // The service names a drive's folder `<driveId>:<itemId>`.
+      const [drive, item] = folderId.split(':') as [string, string];
+      return {
+        async list() {
+          const files: RawFile[] = [];
+          let next: string | undefined =
+            `${api}/v1.0/drives/${drive}/items/${encodeURIComponent(item)}/children?$top=1000&$select=id,file`;
+          while (next) {
+            const page: { value: (RawFile & { file?: unknown })[]; '@odata.nextLink'?: string } =
+              await getJson(next, { headers });
+            files.push(...page.value.filter((v) => v.file));
+            next = page['@odata.nextLink'];
+          }
+          return files;
+        },
+        // 302 to a pre-authenticated URL: followed without our Authorization header.
+        download: (f) =>
+          followRedirect(
+            `${api}/v1.0/drives/${drive}/items/${encodeURIComponent(f.id)}/content`,
+            headers,
+            provider,
+          ),
+      };
+    }
+    case 'dropbox': {
+      const content = env[providerEnv('dropbox', 'CONTENT_URL')]!;
+      const post = (path: string, body: unknown) =>
+        getJson<{ entries: (RawFile & { '.tag': string })[]; cursor: string; has_more: boolean }>(
+          `${api}${path}`,
+          {
+            method: 'POST',
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          },
+        );
+      return {
+        async list() {
+          const files: RawFile[] = [];
+          let page = await post('/2/files/list_folder', { path: folderId, limit: 2000 });
+          for (;;) {
+            files.push(...page.entries.filter((e) => e['.tag'] === 'file'));
+            if (!page.has_more) return files;
+            page = await post('/2/files/list_folder/continue', { cursor: page.cursor });
+          }
+        },
+        download: async (f) =>
+          drain(
+            await fetch(`${content}/2/files/download`, {
+              method: 'POST',
+              headers: { ...headers, 'Dropbox-API-Arg': JSON.stringify({ path: f.id }) },
+            }),
+            provider,
+          ),
+      };
+    }
+  }
+}
+
+/** The raw loop once: list, then download every file with `concurrency` requests in flight. */
+async function rawLoop(raw: RawApi, concurrency: number): Promise<Throughput> {
+  const started = performance.now();
+  const files = await raw.list();
+  let next = 0;
+  let bytes = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < files.length) {
+        // Not `bytes += await ...`: that reads `bytes` before the await and loses the others' counts.
+        const read = await raw.download(files[next++]!);
+        bytes += read;
+      }
+    }),
+  );
+  return throughput(files.length, bytes, (performance.now() - started) / 1000);
+}
+
+/** The folder the benchmark fills: the first matter, or a drive's seeded Templates folder (no subfolders). */
+async function benchFolder(
+  deps: ReturnType<typeof createLocalDeps>,
+  context: ProviderBenchContext,
+  connectionId: string,
+): Promise<{ id: string; name: string }> {
+  const browse = async (parent?: string) =>
+    (
+      await browseSources(
+        deps,
+        envConfig,
+        context.organizationId,
+        connectionId,
+        { limit: 200, ...(parent ? { parent } : {}) },
+        context.log,
+      )
+    ).data.filter((s) => s.kind === 'container');
+  const top = await browse();
+  const templates = (level: typeof top) => level.find((s) => s.name === 'Templates');
+  return templates(top) ?? templates(await browse(top[0]!.id)) ?? top[0]!;
+}
+
+async function hook(sandboxUrl: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${sandboxUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`the sandbox answered ${response.status} to ${path}`);
+}
+
+/** One provider: seed its folder, the raw loop (warm-up, then two widths), then the import run. */
+async function benchProvider(provider: BenchProvider, context: ProviderBenchContext): Promise<ProviderRow> {
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-import-${provider}-`));
+  const deps = createLocalDeps({ dataDir });
+  attachLocalWorkers(deps, handlerLoader(deps));
+  try {
+    const account = `${context.account}-${provider.replace('_', '-')}`;
+    const connectionId = await connectInProcess(deps, envConfig, {
+      organizationId: context.organizationId,
+      account,
+      provider: provider as ProviderId,
+      baseUrl: context.baseUrl,
+    });
+    const folder = await benchFolder(deps, context, connectionId);
+    await hook(context.sandboxUrl, '/__sandbox/seed', {
+      provider,
+      account_id: account,
+      container_id: folder.id,
+      count: FILES,
+      size: FILE_BYTES,
+    });
+    const raw = rawApi(
+      provider,
+      context.env,
+      await context.token(provider, account, RAW_SCOPES[provider]),
+      folder.id,
+    );
+    await rawLoop(raw, SYNC_CONCURRENCY);
+    const narrow = { ...(await rawLoop(raw, SYNC_CONCURRENCY)), concurrency: SYNC_CONCURRENCY };
+    const wide = { ...(await rawLoop(raw, SYNC_CONCURRENCY * 4)), concurrency: SYNC_CONCURRENCY * 4 };
+    const fastest = wide.filesPerSecond > narrow.filesPerSecond ? wide : narrow;
+
+    const link = await createLink(
+      deps,
+      envConfig,
+      context.organizationId,
+      connectionId,
+      { vault_id: `vlt_bench_${provider}`, source: { id: folder.id } },
+      context.log,
+    );
+    const started = performance.now();
+    const run = await startRun(deps, context.organizationId, link.id, 'api', context.log);
+    let job: { status: string; counts: Record<string, number> };
+    do {
+      await sleep(20);
+      job = (await getConnectorJob(deps, context.organizationId, run.id)) as typeof job;
+    } while (job.status === 'processing');
+    const seconds = (performance.now() - started) / 1000;
+    if (job.status !== 'succeeded') throw new Error(`the ${provider} run ended ${job.status}`);
+    const imported = job.counts.imported ?? 0;
+    if (imported !== fastest.files)
+      throw new Error(`${provider}: the run imported ${imported} files, the raw loop read ${fastest.files}`);
+    // The same files: the raw loop's byte count is theirs.
+    const pipeline = throughput(imported, fastest.bytes, seconds);
+    return {
+      provider,
+      pipeline,
+      raw: fastest,
+      ratio: round(pipeline.filesPerSecond / fastest.filesPerSecond, 2),
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchProviders(context: ProviderBenchContext): Promise<{
+  files: number;
+  fileBytes: number;
+  rows: ProviderRow[];
+}> {
+  const rows: ProviderRow[] = [];
+  for (const provider of BENCH_PROVIDERS) rows.push(await benchProvider(provider, context));
+  return { files: FILES, fileBytes: FILE_BYTES, rows };
+}
+
+export function providersMarkdown(r: Awaited<ReturnType<typeof benchProviders>>): string {
+  const mib = (bytes: number) => round(bytes / 1024 ** 2, 2);
+  return `## Per provider
+
+Each provider's fake in the sandbox process (the sandbox's \`practice\` and \`drive\`, and the fakes of
+Clio, Google Drive, OneDrive and Dropbox): one folder (a matter at a practice-management provider; a
+drive's seeded Templates folder) holding ${r.files.toLocaleString('en')} files of ${r.fileBytes.toLocaleString('en')} bytes besides its few seeded
+ones, imported by a link of it on the local runtime (from \`POST runs\` to \`succeeded\`), against the raw
+loop on the same fake in the same run: the provider's own listing call with its largest page, then every
+file's bytes read to the end over keep-alive connections (Node's fetch), following Clio's and Graph's
+redirects to their pre-signed URLs without the token; a warm-up pass, then at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads
+at a time, the faster being the baseline.
+
+| provider | files | pipeline files/s | pipeline MiB/s | raw files/s | raw MiB/s | raw at a time | pipeline / raw |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${r.rows
+  .map(
+    (row) =>
+      `| ${row.provider} | ${row.pipeline.files} | ${row.pipeline.filesPerSecond} | ${mib(row.pipeline.bytesPerSecond)} | ${row.raw.filesPerSecond} | ${mib(row.raw.bytesPerSecond)} | ${row.raw.concurrency} | ${row.ratio} |`,
+  )
+  .join('\n')}
+`;
+}

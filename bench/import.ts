@@ -5,8 +5,9 @@
 // and download concurrency, each file written to disk), with an access token of the same account. Then
 // an incremental run of the same link after 1% of the files changed, and a large-file run (one file of
 // BENCH_LARGE_BYTES, 256 MiB by default) against a raw download of the same file in the same run, with
-// the peak RSS of each (sampled). BENCH_RESULTS_DIR writes the results elsewhere (a smoke run): figures
-// taken on a loaded machine are not worth committing.
+// the peak RSS of each (sampled). Then each provider's fake against its own raw loop (./import-providers.ts,
+// BENCH_PROVIDER_FILES and BENCH_PROVIDER_FILE_BYTES). BENCH_RESULTS_DIR writes the results elsewhere (a
+// smoke run): figures taken on a loaded machine are not worth committing (the load average is recorded).
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -108,6 +108,32 @@ async function followRedirect(url: string, headers: Record<string, string>, what
   return drain(await fetch(answer.headers.get('location')!), what);
 }
 
+/**
+ * Every page of a GET listing: `next` names the following page (or nothing on the last), `files` the
+ * page's files.
+ */
+async function listPages<P>(
+  first: string,
+  headers: Record<string, string>,
+  next: (page: P, url: URL) => string | undefined,
+  files: (page: P) => RawFile[],
+): Promise<RawFile[]> {
+  const found: RawFile[] = [];
+  for (let url: string | undefined = first; url;) {
+    const page: P = await getJson<P>(url, { headers });
+    found.push(...files(page));
+    url = next(page, new URL(url));
+  }
+  return found;
+}
+
+/** `url` with one query parameter set (a page token or cursor), or nothing without one. */
+function withParam(url: URL, name: string, value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  url.searchParams.set(name, value);
+  return url.toString();
+}
+
 /** The plain way to list and download a folder's files at each provider, from its API reference. */
 function rawApi(
   provider: BenchProvider,
@@ -118,107 +144,70 @@ function rawApi(
   const headers = { Authorization: `Bearer ${token}` };
   const api = env[providerEnv(provider as ProviderId, 'API_URL')]!;
   const id = encodeURIComponent(folderId);
+  const get = async (url: string) => drain(await fetch(url, { headers }), provider);
   switch (provider) {
     case 'practice':
       return {
-        async list() {
-          const files: RawFile[] = [];
-          let pageToken: string | null = null;
-          do {
-            const url = new URL(`${api}/matters/${id}/documents?limit=1000`);
-            if (pageToken) url.searchParams.set('page_token', pageToken);
-            const page = await getJson<{ data: RawFile[]; next_page_token: string | null }>(url, { headers });
-            files.push(...page.data);
-            pageToken = page.next_page_token;
-          } while (pageToken);
-          return files;
-        },
-        download: async (f) =>
-          drain(await fetch(`${api}/documents/${encodeURIComponent(f.id)}/content`, { headers }), provider),
+        list: () =>
+          listPages<{ data: RawFile[]; next_page_token: string | null }>(
+            `${api}/matters/${id}/documents?limit=1000`,
+            headers,
+            (page, url) => withParam(url, 'page_token', page.next_page_token),
+            (page) => page.data,
+          ),
+        download: (f) => get(`${api}/documents/${encodeURIComponent(f.id)}/content`),
       };
     case 'drive':
       return {
-        async list() {
-          const files: RawFile[] = [];
-          let cursor: string | null = null;
-          do {
-            const url = new URL(`${api}/folders/${id}/children?limit=1000`);
-            if (cursor) url.searchParams.set('cursor', cursor);
-            const page = await getJson<{
-              entries: (RawFile & { type: string })[];
-              cursor: string | null;
-              has_more: boolean;
-            }>(url, { headers });
-            files.push(...page.entries.filter((e) => e.type === 'file'));
-            cursor = page.has_more ? page.cursor : null;
-          } while (cursor);
-          return files;
-        },
-        download: async (f) =>
-          drain(await fetch(`${api}/files/${encodeURIComponent(f.id)}/content`, { headers }), provider),
+        list: () =>
+          listPages<{ entries: (RawFile & { type: string })[]; cursor: string | null; has_more: boolean }>(
+            `${api}/folders/${id}/children?limit=1000`,
+            headers,
+            (page, url) => withParam(url, 'cursor', page.has_more ? page.cursor : null),
+            (page) => page.entries.filter((e) => e.type === 'file'),
+          ),
+        download: (f) => get(`${api}/files/${encodeURIComponent(f.id)}/content`),
       };
     case 'clio':
       return {
-        async list() {
-          const files: RawFile[] = [];
-          let next: string | undefined = `${api}/api/v4/documents.json?matter_id=${id}&fields=id&limit=200`;
-          while (next) {
-            const page: { data: { id: number }[]; meta: { paging: { next?: string } } } = await getJson(
-              next,
-              {
-                headers,
-              },
-            );
-            files.push(...page.data.map((d) => ({ id: String(d.id) })));
-            next = page.meta.paging.next;
-          }
-          return files;
-        },
+        list: () =>
+          listPages<{ data: { id: number }[]; meta: { paging: { next?: string } } }>(
+            `${api}/api/v4/documents.json?matter_id=${id}&fields=id&limit=200`,
+            headers,
+            (page) => page.meta.paging.next,
+            (page) => page.data.map((d) => ({ id: String(d.id) })),
+          ),
         // 303 to a pre-signed storage URL, which refuses a second credential.
         download: (f) => followRedirect(`${api}/api/v4/documents/${f.id}/download`, headers, provider),
       };
-    case 'google_drive':
+    case 'google_drive': {
+      const query = new URLSearchParams({
+        q: `'${folderId}' in parents and trashed = false`,
+        pageSize: '1000',
+        fields: 'nextPageToken,files(id,mimeType)',
+      });
       return {
-        async list() {
-          const files: RawFile[] = [];
-          let pageToken: string | undefined;
-          do {
-            const url = new URL(`${api}/drive/v3/files`);
-            url.searchParams.set('q', `'${folderId}' in parents and trashed = false`);
-            url.searchParams.set('pageSize', '1000');
-            url.searchParams.set('fields', 'nextPageToken,files(id,mimeType)');
-            if (pageToken) url.searchParams.set('pageToken', pageToken);
-            const page = await getJson<{ files: (RawFile & { mimeType: string })[]; nextPageToken?: string }>(
-              url,
-              { headers },
-            );
-            files.push(...page.files.filter((f) => f.mimeType !== 'application/vnd.google-apps.folder'));
-            pageToken = page.nextPageToken;
-          } while (pageToken);
-          return files;
-        },
-        download: async (f) =>
-          drain(
-            await fetch(`${api}/drive/v3/files/${encodeURIComponent(f.id)}?alt=media`, { headers }),
-            provider,
+        list: () =>
+          listPages<{ files: (RawFile & { mimeType: string })[]; nextPageToken?: string }>(
+            `${api}/drive/v3/files?${query}`,
+            headers,
+            (page, url) => withParam(url, 'pageToken', page.nextPageToken),
+            (page) => page.files.filter((f) => f.mimeType !== 'application/vnd.google-apps.folder'),
           ),
+        download: (f) => get(`${api}/drive/v3/files/${encodeURIComponent(f.id)}?alt=media`),
       };
+    }
     case 'onedrive': {
       // The service names a drive's folder `<driveId>:<itemId>`.
       const [drive, item] = folderId.split(':') as [string, string];
       return {
-        async list() {
-          const files: RawFile[] = [];
-          let next: string | undefined =
-            `${api}/v1.0/drives/${drive}/items/${encodeURIComponent(item)}/children?$top=1000&$select=id,file`;
-          while (next) {
-            const page: { value: (RawFile & { file?: unknown })[]; '@odata.nextLink'?: string } =
-              await getJson(next, { headers });
-            files.push(...page.value.filter((v) => v.file));
-            next = page['@odata.nextLink'];
-          }
-          return files;
-        },
+        list: () =>
+          listPages<{ value: (RawFile & { file?: unknown })[]; '@odata.nextLink'?: string }>(
+            `${api}/v1.0/drives/${drive}/items/${encodeURIComponent(item)}/children?$top=1000&$select=id,file`,
+            headers,
+            (page) => page['@odata.nextLink'],
+            (page) => page.value.filter((v) => v.file),
+          ),
         // 302 to a pre-authenticated URL: followed without our Authorization header.
         download: (f) =>
           followRedirect(

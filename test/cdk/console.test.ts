@@ -1,6 +1,7 @@
 // The console's hosting: a private bucket read only by CloudFront through origin access control, the
 // API on the same distribution with the Authorization header forwarded and nothing cached.
 import { Match } from 'aws-cdk-lib/assertions';
+import { CONSOLE_SESSION_CODE } from '../../lib/console-edge';
 import { synthStack } from '../support/synth';
 
 describe('console hosting', () => {
@@ -62,6 +63,38 @@ describe('console hosting', () => {
     expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
     expect(config.Logging).toMatchObject({
       Bucket: { 'Fn::GetAtt': [expect.any(String), 'RegionalDomainName'] },
+    });
+  });
+
+  it("turns the console's session cookie into the bearer on /webhooks/* and /connectors/* only", () => {
+    const functions = template.findResources('AWS::CloudFront::Function');
+    const [sessionId, session] = Object.entries(functions).find(
+      ([, f]) =>
+        (f as { Properties: { FunctionCode: string } }).Properties.FunctionCode === CONSOLE_SESSION_CODE,
+    ) as [string, { Properties: { FunctionConfig: { Runtime: string } } }];
+    expect(session.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    const config = (
+      Object.values(template.findResources('AWS::CloudFront::Distribution'))[0] as {
+        Properties: {
+          DistributionConfig: {
+            CacheBehaviors: {
+              PathPattern: string;
+              FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+            }[];
+          };
+        };
+      }
+    ).Properties.DistributionConfig;
+    const associations = Object.fromEntries(
+      config.CacheBehaviors.map((b) => [b.PathPattern, b.FunctionAssociations ?? []]),
+    );
+    const viewerRequest = [
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [sessionId, 'FunctionARN'] } },
+    ];
+    expect(associations).toEqual({
+      '/webhooks/*': viewerRequest,
+      '/connectors/*': viewerRequest,
+      '/openapi.json': [],
     });
   });
 

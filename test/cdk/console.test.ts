@@ -1,7 +1,11 @@
 // The console's hosting: a private bucket read only by CloudFront through origin access control, the
 // API on the same distribution with the Authorization header forwarded and nothing cached.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { CONSOLE_SESSION_CODE } from '../../lib/console-edge';
+import { buildConsoleAssets } from '../../lib/console-hosting';
 import { synthStack } from '../support/synth';
 
 describe('console hosting', () => {
@@ -110,5 +114,12 @@ describe('console hosting', () => {
         }),
       },
     });
+  });
+
+  it("keeps the console's script under 30 KB gzip, as built for the bucket (issue 26)", () => {
+    const out = join(buildConsoleAssets(), 'console');
+    const gzipped = (name: string) => gzipSync(readFileSync(join(out, name)), { level: 9 }).length;
+    expect(gzipped('console.js')).toBeLessThan(30 * 1024);
+    expect(gzipped('connected.js')).toBeLessThan(2 * 1024);
   });
 });

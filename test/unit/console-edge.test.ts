@@ -57,7 +57,12 @@ describe('console session edge function', () => {
   });
 
   it('authorizes nothing without the CSRF header (a cross-site form or link), and still strips the cookie', () => {
-    for (const headers of [{}, { 'x-console-request': '0' }, { 'x-console-request': 'true' }]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { 'x-console-request': '0' },
+      { 'x-console-request': 'true' },
+    ];
+    for (const headers of variants) {
       const out = handler(request(headers, { [SESSION_COOKIE]: TOKEN }));
       expect(out.headers.authorization).toBeUndefined();
       expect(out.cookies).toEqual({});

@@ -1,6 +1,7 @@
 // The console on AWS: its static files in a private S3 bucket, served by CloudFront through origin
 // access control, with the REST API behind the same distribution (/webhooks/*, /connectors/*), so the
-// page calls the API on its own origin and the API keeps its own auth (the bearer header is forwarded).
+// page calls the API on its own origin and the API keeps its own auth (the bearer header is forwarded;
+// on those two behaviours a viewer-request function turns the console's session cookie into it).
 // The files are uploaded by `npm run console:build` and `aws s3 sync` (docs/deploy.md), not by a deployment Lambda:
 // BucketDeployment's function would need a managed policy and wildcard grants the stack refuses.
 import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
@@ -15,6 +16,7 @@ import {
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
+  FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
   OriginRequestPolicy,
@@ -27,6 +29,7 @@ import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origin
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { buildSync } from 'esbuild';
 import { Construct } from 'constructs';
+import { CONSOLE_PATHS_CODE, CONSOLE_SESSION_CODE } from './console-edge';
 import type { StageConfig } from './stage-config';
 
 const CONSOLE_DIR = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'console');
@@ -93,9 +96,14 @@ export class ConsoleHosting extends Construct {
 
     // /console and /console/ are the page; /console/connected is where the connect flow comes back.
     const paths = new CloudFrontFunction(this, 'ConsolePaths', {
-      code: FunctionCode.fromInline(
-        "function handler(event){var r=event.request;var u=r.uri;if(u==='/console'||u==='/console/'){r.uri='/console/index.html';}else if(u==='/console/connected'){r.uri='/console/connected.html';}return r;}",
-      ),
+      code: FunctionCode.fromInline(CONSOLE_PATHS_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+    // The console's session cookie becomes the bearer on the API behaviours (lib/console-edge.ts).
+    const session = new CloudFrontFunction(this, 'ConsoleSession', {
+      comment: 'Console session cookie to bearer, only with X-Console-Request: 1',
+      code: FunctionCode.fromInline(CONSOLE_SESSION_CODE),
+      runtime: FunctionRuntime.JS_2_0,
     });
     const headers = new ResponseHeadersPolicy(this, 'ConsoleHeaders', {
       securityHeadersBehavior: {
@@ -117,6 +125,11 @@ export class ConsoleHosting extends Construct {
       cachePolicy: CachePolicy.CACHING_DISABLED,
       // Everything but Host (API Gateway routes on its own host): the Authorization header included.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
+    // The routes the console calls with its session; /openapi.json is public and carries none.
+    const apiWithSession = {
+      ...api,
+      functionAssociations: [{ function: session, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
     // With its own domain: TLS 1.2 or later (TLSv1.2_2021). On *.cloudfront.net CloudFront's default
     // certificate decides, and it still accepts TLS 1.0 and 1.1 (docs/decisions.md, issue 24).
@@ -140,8 +153,8 @@ export class ConsoleHosting extends Construct {
         functionAssociations: [{ function: paths, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
-        '/webhooks/*': api,
-        '/connectors/*': api,
+        '/webhooks/*': apiWithSession,
+        '/connectors/*': apiWithSession,
         '/openapi.json': api,
       },
     });

@@ -117,3 +117,20 @@ export const storedItems = (page: Page): Promise<number> =>
     const g = globalThis as unknown as { localStorage: Storage; sessionStorage: Storage };
     return g.localStorage.length + g.sessionStorage.length;
   });
+
+/**
+ * The page's headings in order (axe's heading-order rule, asserted here on its own so a page cannot
+ * pass by having no rule run): one h1, first, and no level skipped on the way down.
+ */
+export async function expectHeadingsInOrder(page: Page, name: string): Promise<void> {
+  const levels = (await page.evaluate(
+    `[...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => Number(h.tagName[1]))`,
+  )) as number[];
+  const skips = levels.filter((level, i) => i > 0 && level > levels[i - 1]! + 1);
+  expect({ page: name, first: levels[0], h1s: levels.filter((l) => l === 1).length, skips }).toEqual({
+    page: name,
+    first: 1,
+    h1s: 1,
+    skips: [],
+  });
+}

@@ -1,6 +1,11 @@
 // The console's hosting: a private bucket read only by CloudFront through origin access control, the
 // API on the same distribution with the Authorization header forwarded and nothing cached.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { CONSOLE_SESSION_CODE } from '../../lib/console-edge';
+import { buildConsoleAssets } from '../../lib/console-hosting';
 import { synthStack } from '../support/synth';
 
 describe('console hosting', () => {
@@ -65,6 +70,38 @@ describe('console hosting', () => {
     });
   });
 
+  it("turns the console's session cookie into the bearer on /webhooks/* and /connectors/* only", () => {
+    const functions = template.findResources('AWS::CloudFront::Function');
+    const [sessionId, session] = Object.entries(functions).find(
+      ([, f]) =>
+        (f as { Properties: { FunctionCode: string } }).Properties.FunctionCode === CONSOLE_SESSION_CODE,
+    ) as [string, { Properties: { FunctionConfig: { Runtime: string } } }];
+    expect(session.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    const config = (
+      Object.values(template.findResources('AWS::CloudFront::Distribution'))[0] as {
+        Properties: {
+          DistributionConfig: {
+            CacheBehaviors: {
+              PathPattern: string;
+              FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+            }[];
+          };
+        };
+      }
+    ).Properties.DistributionConfig;
+    const associations = Object.fromEntries(
+      config.CacheBehaviors.map((b) => [b.PathPattern, b.FunctionAssociations ?? []]),
+    );
+    const viewerRequest = [
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [sessionId, 'FunctionARN'] } },
+    ];
+    expect(associations).toEqual({
+      '/webhooks/*': viewerRequest,
+      '/connectors/*': viewerRequest,
+      '/openapi.json': [],
+    });
+  });
+
   it('sends the console strict security headers (no inline script, no framing)', () => {
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: {
@@ -77,5 +114,12 @@ describe('console hosting', () => {
         }),
       },
     });
+  });
+
+  it("keeps the console's script under 30 KB gzip, as built for the bucket (issue 26)", () => {
+    const out = join(buildConsoleAssets(), 'console');
+    const gzipped = (name: string) => gzipSync(readFileSync(join(out, name)), { level: 9 }).length;
+    expect(gzipped('console.js')).toBeLessThan(30 * 1024);
+    expect(gzipped('connected.js')).toBeLessThan(2 * 1024);
   });
 });

@@ -1,8 +1,8 @@
 // Applications and API keys: which keys are bound where; owners and admins bind and unbind by picking
 // an application and a key (no ids to type), and every id has a copy button.
-import { api, canWrite } from '../api';
-import { badge, copyable, h, when } from '../dom';
-import { PAGE_SIZE, act, dataTable, fieldErrors, loadInto, main, pager } from '../widgets';
+import { ApiFailure, api, canWrite } from '../api';
+import { announce, badge, copyable, h, when } from '../dom';
+import { PAGE_SIZE, dataTable, fieldErrors, loadInto, main, pager, userMessage } from '../widgets';
 
 interface Application {
   id: string;
@@ -160,6 +160,8 @@ function bindingForm(page: ApplicationsPage, reload: () => Promise<void>): HTMLE
   );
   const errors = fieldErrors(form);
   const appName = (id: string | null) => page.data.find((a) => a.id === id)?.name ?? id ?? '';
+  const boundElsewhere = (name: string) =>
+    errors.mark(key, `This key is bound to ${name}: unbind it there first.`);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const unbind = (event as SubmitEvent).submitter?.getAttribute('value') === 'unbind';
@@ -169,7 +171,7 @@ function bindingForm(page: ApplicationsPage, reload: () => Promise<void>): HTMLE
     if (!errors.ok()) return;
     const chosen = bindable.find((k) => k.id === key.value)!;
     if (!unbind && chosen.application_id && chosen.application_id !== app.value) {
-      errors.mark(key, `This key is bound to ${appName(chosen.application_id)}: unbind it there first.`);
+      boundElsewhere(appName(chosen.application_id));
       return;
     }
     if (unbind && chosen.application_id !== app.value) {
@@ -177,10 +179,32 @@ function bindingForm(page: ApplicationsPage, reload: () => Promise<void>): HTMLE
       return;
     }
     const path = `/connectors/v1/applications/${encodeURIComponent(app.value)}/keys/${encodeURIComponent(key.value)}`;
-    void act(unbind ? 'Key unbound' : 'Key bound', async () => {
-      await api(unbind ? 'DELETE' : 'PUT', path);
+    void (async () => {
+      try {
+        await api(unbind ? 'DELETE' : 'PUT', path);
+      } catch (error) {
+        // Bound elsewhere since this page was drawn: the API's 409 names that application by its id;
+        // the field names it as the page does, read afresh.
+        const holder =
+          !unbind && error instanceof ApiFailure && error.error.status === 409
+            ? await boundApplication(key.value).catch(() => undefined)
+            : undefined;
+        if (holder) boundElsewhere(holder);
+        else announce(userMessage(error), 'bad');
+        return;
+      }
       await reload();
-    });
+      announce(unbind ? 'Key unbound' : 'Key bound');
+    })();
   });
   return form;
+}
+
+/** The application `keyId` is bound to now, by name (by id when it is past the first 200). */
+async function boundApplication(keyId: string): Promise<string | undefined> {
+  const fresh = await api<ApplicationsPage>('GET', '/connectors/v1/applications?limit=200');
+  const holder = fresh.keys.find((k) => k.id === keyId)?.application_id;
+  if (!holder) return undefined;
+  const named = fresh.data.find((a) => a.id === holder);
+  return named ? `${named.name} (${holder})` : holder;
 }

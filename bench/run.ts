@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/. Loopback traffic only, bounded in
 // count and time. Worker logs are quietened first (the logger reads LOG_LEVEL when it loads).
-// `npm run bench -- bundles` (or `delivery`, `import`) runs only the named ones.
+// `npm run bench -- bundles` (or `delivery`, `import`, `console`) runs only the named ones.
 process.env.LOG_LEVEL ??= 'warn';
 process.env.STAGE ??= 'local';
 
@@ -8,6 +8,7 @@ const BENCHES = {
   delivery: async () => (await import('./delivery')).runDeliveryBench(),
   bundles: async () => (await import('./bundles')).runBundleBench(),
   import: async () => (await import('./import')).runImportBench(),
+  console: async () => (await import('./console')).runConsoleBench(),
 } as const;
 
 type BenchName = keyof typeof BENCHES;

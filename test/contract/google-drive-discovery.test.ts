@@ -6,13 +6,13 @@
 // date-times, the resources' constant `kind`), and nothing outside the request's `fields` selection.
 // Shared drives (drives.list and files.list's corpora/driveId/includeItemsFromAllDrives/
 // supportsAllDrives) are browsed and imported the same way. Needs no emulator.
-import { Readable } from 'node:stream';
 import { GoogleDriveApi } from '../../functions/connectors/infra/content/google-drive';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree, FolderNode } from '../../sandbox/content/tree';
 import { googleDriveFake } from '../../sandbox/providers/google_drive';
 import { DRIVE_V3_METHODS, DRIVE_V3_SCHEMAS, DRIVE_V3_SOURCE } from '../fixtures/google-drive-v3-shapes';
+import { changesPass, drain, uploadOf } from '../support/content-walk';
 import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
@@ -94,32 +94,6 @@ async function call(method: string, path: string, query: Record<string, string>,
 
 const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
 
-async function drain(body: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Walks a changes pass to its end: every file reported, and the cursor kept. */
-async function pass(api: GoogleDriveApi, container: string, cursor: string | undefined, limit = 2) {
-  const files = [];
-  let page = await api.changes(TOKEN, container, { cursor }, limit);
-  files.push(...page.files);
-  while ('page' in page.next) {
-    page = await api.changes(TOKEN, container, { page: page.next.page }, limit);
-    files.push(...page.files);
-  }
-  return { files, cursor: page.next.cursor! };
-}
-
-const upload = (name: string, bytes: Buffer, key: string) => ({
-  name,
-  contentType: 'application/pdf',
-  size: bytes.length,
-  body: Readable.from([bytes]),
-  idempotencyKey: key,
-});
-
 /** Every exchange since `from` checked; the methods seen. */
 function checkSince(from: number): Set<string> {
   const seen = new Set<string>();
@@ -193,7 +167,7 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
     expect(seen.sort()).toEqual(['Acme', 'engagement.pdf']);
     await api.checkContainer(TOKEN, clients.id);
 
-    const first = await pass(api, clients.id, undefined);
+    const first = await changesPass(api, TOKEN, clients.id, undefined);
     expect(first.files.map((f) => f.name).sort()).toEqual(['Minutes', 'engagement.pdf', 'letter.txt']);
     // Created, modified, moved out, deleted: the feed from the kept cursor.
     tree.putFile(acme, 'new.txt', text('new'));
@@ -203,7 +177,7 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
       tree.root,
     );
     tree.deleteFile(tree.liveFiles(acme).find((f) => f.name === 'Minutes')!);
-    const second = await pass(api, clients.id, first.cursor);
+    const second = await changesPass(api, TOKEN, clients.id, first.cursor);
     expect(second.files.map((f) => [f.name, f.deleted]).sort()).toEqual([
       ['', true],
       ['engagement.pdf', true],
@@ -217,15 +191,15 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
     expect((await drain((await api.download(TOKEN, doc.id)).body)).toString()).toBe('agenda');
 
     // Exports: multipart (small), our own file updated (PATCH), a resumable session (9 MiB: 8 + 1).
-    const small = await api.upload(TOKEN, acme.id, upload('report.pdf', Buffer.from('v1'), 'k1'));
+    const small = await api.upload(TOKEN, acme.id, uploadOf('report.pdf', Buffer.from('v1'), 'k1'));
     const found = await api.findFile(TOKEN, acme.id, 'report.pdf');
     expect(found).toEqual(small);
     const again = await api.upload(TOKEN, acme.id, {
-      ...upload('report.pdf', Buffer.from('v2'), 'k2'),
+      ...uploadOf('report.pdf', Buffer.from('v2'), 'k2'),
       replace: found!,
     });
     expect(again.id).toBe(small.id);
-    const big = await api.upload(TOKEN, acme.id, upload('big.pdf', Buffer.alloc(9 * MiB, 7), 'k3'));
+    const big = await api.upload(TOKEN, acme.id, uploadOf('big.pdf', Buffer.alloc(9 * MiB, 7), 'k3'));
     expect(tree.file(big.id)?.content.size).toBe(9 * MiB);
 
     const methods = checkSince(from);
@@ -323,16 +297,16 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
       expect(inside.entries.map((e) => e.name).sort()).toEqual(['Matters', 'policy.pdf']);
       await api.checkContainer(TOKEN, team.id);
 
-      const first = await pass(api, team.id, undefined);
+      const first = await changesPass(api, TOKEN, team.id, undefined);
       expect(first.files.map((f) => f.name).sort()).toEqual(['brief.txt', 'policy.pdf']);
       tree.putFile(matters, 'brief.txt', text('brief, amended'));
       tree.putFile(acme, 'elsewhere.txt', text('not in the drive'));
-      const second = await pass(api, team.id, first.cursor);
+      const second = await changesPass(api, TOKEN, team.id, first.cursor);
       expect(second.files.map((f) => [f.name, f.deleted])).toEqual([
         ['brief.txt', false],
         ['elsewhere.txt', true], // outside the link's container: not imported
       ]);
-      const exported = await api.upload(TOKEN, matters.id, upload('out.pdf', Buffer.from('out'), 'k-team'));
+      const exported = await api.upload(TOKEN, matters.id, uploadOf('out.pdf', Buffer.from('out'), 'k-team'));
       expect(tree.file(exported.id)?.parent).toBe(matters);
 
       // Direct: one drive's corpus, every item carrying its driveId.

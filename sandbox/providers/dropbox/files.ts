@@ -207,6 +207,12 @@ interface Session {
 const sessions = new Map<string, Session>();
 
 const dropboxId = (node: TreeNode) => `id:${node.id}`;
+const digestOf = (text: string) => createHash('sha256').update(text).digest();
+/** An account id as Dropbox's are (Stone's AccountId: exactly 40 characters, `dbid:` and 35 more). */
+export const dropboxAccountId = (accountId: string) =>
+  `dbid:${digestOf(`account\u0000${accountId}`).toString('base64url').slice(0, 35)}`;
+/** The account's namespace (Stone's NamespaceId; a decimal number at Dropbox). */
+const namespaceOf = (accountId: string) => String(digestOf(`ns\u0000${accountId}`).readUInt32BE(0));
 const stamp = (ms: number) => isoTime(ms).replace(/\.\d{3}Z$/, 'Z');
 
 const fileMetadata = (file: FileNode) => ({
@@ -540,8 +546,9 @@ export function dropboxFileRoutes(): FakeRoute[] {
     route('/2/users/get_current_account', ['account_info.read'], async ({ grant, request }) => {
       await jsonBody(request, 'users/get_current_account');
       const [given, ...rest] = grant.name.split(' ');
+      const namespace = namespaceOf(grant.accountId);
       return {
-        account_id: grant.accountId,
+        account_id: dropboxAccountId(grant.accountId),
         name: {
           given_name: given ?? '',
           surname: rest.join(' '),
@@ -557,8 +564,11 @@ export function dropboxFileRoutes(): FakeRoute[] {
         disabled: false,
         country: 'US',
         locale: 'en',
+        referral_link: `https://www.dropbox.com/referrals/${namespace}`,
         is_paired: false,
         account_type: { '.tag': 'basic' },
+        // A personal account: its root is its home (a team member's is the team's root, `.tag` team).
+        root_info: { '.tag': 'user', root_namespace_id: namespace, home_namespace_id: namespace },
       };
     }),
     route('/2/files/list_folder', READ_METADATA, async ({ tree, request }) =>

@@ -427,6 +427,22 @@ function ensureFolder(tree: AccountTree, path: string): FolderNode {
   return tree.addFolder(ensureFolder(tree, parentPath), parentPath.slice(parentPath.lastIndexOf('/') + 1));
 }
 
+/**
+ * upload's error names the write error as an UploadWriteFailed struct (`reason`, `upload_session_id`),
+ * where upload_session/finish's names it under `path` (Stone: UploadError.path vs
+ * UploadSessionFinishError.path): `{".tag": "path", "reason": {".tag": "conflict", ...}, ...}`.
+ */
+function uploadWriteFailed(error: unknown): unknown {
+  if (!(error instanceof DropboxError) || typeof error.body === 'string') return error;
+  const body = error.body as { error_summary: string; error: { '.tag': string; path?: unknown } };
+  if (body.error['.tag'] !== 'path') return error;
+  const session = `pid_upload_session:${createHash('sha256').update(`${Math.random()}`).digest('base64url').slice(0, 24)}`;
+  return new DropboxError(error.status, {
+    error_summary: body.error_summary,
+    error: { '.tag': 'path', reason: body.error.path, upload_session_id: session },
+  });
+}
+
 /** Writes an upload at its path under the mode's conflict rules. */
 function commit(
   tree: AccountTree,
@@ -607,7 +623,12 @@ export function dropboxFileRoutes(): FakeRoute[] {
     }),
     route('/content/2/files/upload', WRITE, async ({ tree, request }) => {
       const arg = parse(commitArg, headerArg(request), 'files/upload');
-      return commit(tree, arg, await octets(request, DROPBOX_UPLOAD_MAX));
+      const upload = await octets(request, DROPBOX_UPLOAD_MAX);
+      try {
+        return commit(tree, arg, upload);
+      } catch (error) {
+        throw uploadWriteFailed(error);
+      }
     }),
     route('/content/2/files/upload_session/start', WRITE, async ({ tree, request }) => {
       const arg = parse(startArg, headerArg(request), 'files/upload_session/start');

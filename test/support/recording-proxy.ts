@@ -13,6 +13,7 @@ export interface Exchange {
   path: string;
   query: URLSearchParams;
   status: number;
+  headers?: Headers;
   json?: unknown;
 }
 
@@ -49,6 +50,7 @@ export async function startRecordingProxy(target: string, prefix: string): Promi
         path: url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname,
         query: url.searchParams,
         status: answer.status,
+        headers: answer.headers,
       };
       if (/application\/json/.test(answer.headers.get('content-type') ?? '') && bytes.length) {
         const text = bytes.toString('utf8').split(target).join(base);

@@ -27,6 +27,7 @@ import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/
 import type { ContentApi, ProviderFile, SourceEntry } from '../../functions/connectors/infra/content';
 import { ProviderApiError, contentApi, hasContentApi } from '../../functions/connectors/infra/content';
 import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
+import { clioUserId } from '../../sandbox/providers/clio/documents';
 import { dropboxAccountId } from '../../sandbox/providers/dropbox/files';
 
 const BASE = 'http://127.0.0.1:9';
@@ -39,9 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The account id a provider's fake reports: Dropbox's are its own 40-character `dbid:` ids. */
+/** The account id a provider's fake reports: Dropbox's are 40-character `dbid:` ids, Clio's integers. */
 const externalIdOf = (id: ProviderId, account: string) =>
-  id === 'dropbox' ? dropboxAccountId(account) : account;
+  id === 'dropbox' ? dropboxAccountId(account) : id === 'clio' ? String(clioUserId(account)) : account;
 const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
 const clientOf = (id: ProviderId): ProviderClient => ({
   tokenUrl: setting(id, 'TOKEN_URL'),

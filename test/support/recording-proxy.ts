@@ -47,7 +47,7 @@ export async function startRecordingProxy(target: string, prefix: string): Promi
       const url = new URL(request.url!, 'http://proxy');
       const exchange: Exchange = {
         method: request.method!,
-        path: url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname,
+        path: url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname,
         query: url.searchParams,
         status: answer.status,
         headers: answer.headers,

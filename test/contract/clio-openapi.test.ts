@@ -20,7 +20,7 @@ import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
 import { startRecordingProxy } from '../support/recording-proxy';
 import type { ShapeBook, Selection } from '../support/shape-check';
-import { checkValue, problemsOf, selection } from '../support/shape-check';
+import { problemsOf, selection, unselectedProblems } from '../support/shape-check';
 
 const ACCOUNT = 'acct-clio-openapi';
 const TOKEN = 'tok-clio';
@@ -32,7 +32,7 @@ const BOOK: ShapeBook = {
 };
 
 /** Clio's `id,name,latest_document_version{id,size}` selects within `data` (of a show or an index). */
-function clioSelection(fields: string | null): Selection | true {
+function clioSelection(fields: string | null): Selection {
   if (fields === null) return selection('id,etag');
   return selection(fields.replace(/\{/g, '(').replace(/\}/g, ')'));
 }
@@ -56,13 +56,15 @@ function check(exchange: Exchange): { id: string; problems: string[] } {
   const problems = problemsOf(BOOK, exchange.json, schema, where);
   // The selection applies to the records under `data`.
   const data = (exchange.json as { data?: unknown }).data;
-  const record = schema.replace(/_(List|Show)$/, '');
-  const fields = clioSelection(exchange.query.get('fields'));
-  for (const [i, item] of (Array.isArray(data) ? data : [data]).entries()) {
-    const out: string[] = [];
-    checkValue(BOOK, item, `@${record}`, `${where}.data[${i}]`, fields, out);
-    problems.push(...out.filter((p) => p.includes("not in the request's fields")));
-  }
+  problems.push(
+    ...unselectedProblems(
+      BOOK,
+      Array.isArray(data) ? data : [data],
+      schema.replace(/_(List|Show)$/, ''),
+      clioSelection(exchange.query.get('fields')),
+      `${where}.data`,
+    ),
+  );
   return { id: method.id, problems };
 }
 

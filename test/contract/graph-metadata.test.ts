@@ -5,7 +5,8 @@
 // the pre-authenticated URL) and exports (a simple PUT, a replace under If-Match, an upload session of
 // two fragments) through a recording proxy in front of the fake; then error, expired-token and throttle
 // answers. Every JSON body is checked: no property the metadata does not have, each value of its EDM
-// type (Int64 a JSON number, DateTimeOffset RFC 3339), null only where nullable, the required present.
+// type (Int64 a JSON number, DateTimeOffset RFC 3339), null only where nullable, the required present,
+// and nothing outside a request's $select.
 // Needs no emulator.
 import { OneDriveApi } from '../../functions/connectors/infra/content/onedrive';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
@@ -27,7 +28,7 @@ import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
 import { startRecordingProxy } from '../support/recording-proxy';
 import type { ShapeBook } from '../support/shape-check';
-import { problemsOf } from '../support/shape-check';
+import { problemsOf, selection, unselectedProblems } from '../support/shape-check';
 
 const ACCOUNT = 'acct-graph-metadata';
 const TOKEN = 'tok-graph';
@@ -59,7 +60,16 @@ function check(exchange: Exchange): { id: string; problems: string[] } {
   if (exchange.json === undefined)
     return { id: method.id, problems: schema ? [`${where}: no JSON body, ${schema} expected`] : [] };
   if (!schema) return { id: method.id, problems: [`${where}: a JSON body where none is documented`] };
-  return { id: method.id, problems: problemsOf(BOOK, exchange.json, schema, where) };
+  const problems = problemsOf(BOOK, exchange.json, schema, where);
+  // $select keeps the properties named (and `id`, which the fake always sends) of each item.
+  const named = exchange.query.get('$select');
+  const item = schema.replace(/^(collection|delta)\((\w+)\)$/, '$2');
+  if (named !== null) {
+    const json = exchange.json as { value?: unknown[] };
+    const records = item === schema ? [json] : (json.value ?? []);
+    problems.push(...unselectedProblems(BOOK, records, item, selection(`id,${named}`), where));
+  }
+  return { id: method.id, problems };
 }
 
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));

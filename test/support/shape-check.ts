@@ -158,3 +158,23 @@ export function problemsOf(
   checkValue(book, value, `@${schema}`, at, fields, out);
   return out;
 }
+
+/**
+ * Where a provider answers only the fields a request selects (Clio's `fields`, Graph's `$select`):
+ * the properties of each record outside the selection.
+ */
+export function unselectedProblems(
+  book: ShapeBook,
+  records: unknown[],
+  schema: string,
+  fields: Selection,
+  at: string,
+): string[] {
+  const out: string[] = [];
+  records.forEach((record, i) => {
+    const found: string[] = [];
+    checkValue(book, record, `@${schema}`, `${at}[${i}]`, fields, found);
+    out.push(...found.filter((p) => p.endsWith("not in the request's fields")));
+  });
+  return out;
+}

@@ -6,19 +6,19 @@
 // date-times, the resources' constant `kind`), and nothing outside the request's `fields` selection.
 // Shared drives (drives.list and files.list's corpora/driveId/includeItemsFromAllDrives/
 // supportsAllDrives) are browsed and imported the same way. Needs no emulator.
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { GoogleDriveApi } from '../../functions/connectors/infra/content/google-drive';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree, FolderNode } from '../../sandbox/content/tree';
 import { googleDriveFake } from '../../sandbox/providers/google_drive';
-import type { SchemaName } from '../fixtures/google-drive-v3-shapes';
 import { DRIVE_V3_METHODS, DRIVE_V3_SCHEMAS, DRIVE_V3_SOURCE } from '../fixtures/google-drive-v3-shapes';
+import { changesPass, drain, uploadOf } from '../support/content-walk';
 import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
+import type { Exchange, RecordingProxy } from '../support/recording-proxy';
+import { startRecordingProxy } from '../support/recording-proxy';
+import type { ShapeBook } from '../support/shape-check';
+import { checkValue, selection } from '../support/shape-check';
 
 const ACCOUNT = 'acct-gdrive-discovery';
 const TOKEN = 'tok-drive';
@@ -27,118 +27,12 @@ const THROTTLE = ['userRateLimitExceeded', 'rateLimitExceeded'];
 const MiB = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------------
-// The checker: a body against a schema of the fixture, and against the request's `fields`.
+// The checker (test/support/shape-check.ts) with the fixture's facts, and the request's `fields`.
 
-/** `nextPageToken,files(id,name),user/kind` -> a tree of selected names ('*' selects everything). */
-type Selection = Map<string, Selection | true>;
-
-function selection(text: string): Selection {
-  const out: Selection = new Map();
-  let depth = 0;
-  let start = 0;
-  const take = (raw: string) => {
-    const item = raw.trim();
-    if (!item) return;
-    const open = item.indexOf('(');
-    const [path, inner] = open < 0 ? [item, undefined] : [item.slice(0, open), item.slice(open + 1, -1)];
-    const names = path.split('/');
-    let at = out;
-    names.forEach((name, i) => {
-      const last = i === names.length - 1;
-      if (last && inner === undefined) return void at.set(name, true);
-      let next = at.get(name);
-      if (next === true) return;
-      if (!next) at.set(name, (next = new Map()));
-      at = next;
-      if (last) for (const [k, v] of selection(inner!)) at.set(k, v);
-    });
-  };
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')') depth--;
-    else if (text[i] === ',' && depth === 0) {
-      take(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  take(text.slice(start));
-  return out;
-}
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const INT64 = /^-?\d{1,19}$/;
-
-function checkValue(value: unknown, shape: string, at: string, fields: Selection | true, out: string[]) {
-  if (shape.startsWith('@')) return checkObject(value, shape.slice(1) as SchemaName, at, fields, out);
-  if (shape.startsWith('[')) {
-    if (!Array.isArray(value)) return void out.push(`${at}: not an array (${shape})`);
-    return value.forEach((item, i) => checkValue(item, shape.slice(1, -1), `${at}[${i}]`, fields, out));
-  }
-  if (shape.startsWith('{')) {
-    if (!value || typeof value !== 'object' || Array.isArray(value))
-      return void out.push(`${at}: not an object (${shape})`);
-    for (const [key, item] of Object.entries(value))
-      checkValue(item, shape.slice(1, -1), `${at}.${key}`, true, out);
-    return;
-  }
-  if (shape.startsWith('kind:')) {
-    if (value !== shape.slice(5)) out.push(`${at}: ${JSON.stringify(value)}, not ${shape.slice(5)}`);
-    return;
-  }
-  const ok = ((): boolean => {
-    switch (shape) {
-      case 'string':
-        return typeof value === 'string';
-      case 'string/int64':
-        return typeof value === 'string' && INT64.test(value) && BigInt(value) < 2n ** 63n;
-      case 'string/date-time':
-        return typeof value === 'string' && RFC3339.test(value) && !Number.isNaN(Date.parse(value));
-      case 'boolean':
-        return typeof value === 'boolean';
-      case 'integer/int32':
-        return Number.isInteger(value) && Math.abs(value as number) < 2 ** 31;
-      case 'number/float':
-        return typeof value === 'number';
-      default:
-        // 'object': the document has it, this fixture does not describe it yet.
-        return false;
-    }
-  })();
-  if (!ok) out.push(`${at}: ${JSON.stringify(value)} is not ${shape}`);
-}
-
-function checkObject(
-  value: unknown,
-  schema: SchemaName,
-  at: string,
-  fields: Selection | true,
-  out: string[],
-) {
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    return void out.push(`${at}: not a ${schema} object`);
-  const properties: Record<string, string> = DRIVE_V3_SCHEMAS[schema];
-  const all = fields === true || fields.has('*');
-  for (const [key, item] of Object.entries(value)) {
-    const shape = properties[key];
-    if (shape === undefined) {
-      out.push(
-        `${at}.${key}: ${schema} has no such property (discovery revision ${DRIVE_V3_SOURCE.revision})`,
-      );
-      continue;
-    }
-    const selected = all ? true : fields.get(key);
-    if (selected === undefined) out.push(`${at}.${key}: not in the request's fields`);
-    checkValue(item, shape, `${at}.${key}`, selected ?? true, out);
-  }
-}
-
-interface Exchange {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  status: number;
-  json?: unknown;
-}
+const BOOK: ShapeBook = {
+  source: `discovery revision ${DRIVE_V3_SOURCE.revision}`,
+  schemas: DRIVE_V3_SCHEMAS,
+};
 
 /** The method an exchange is, and what is wrong with its body (empty: nothing). */
 function check(exchange: Exchange): { id: string; problems: string[] } {
@@ -148,75 +42,37 @@ function check(exchange: Exchange): { id: string; problems: string[] } {
   const problems: string[] = [];
   if (method.response && exchange.json !== undefined) {
     const fields = exchange.query.get('fields');
-    checkObject(exchange.json, method.response, where, fields === null ? true : selection(fields), problems);
+    checkValue(
+      BOOK,
+      exchange.json,
+      `@${method.response}`,
+      where,
+      fields === null ? true : selection(fields),
+      problems,
+    );
   }
   return { id: method.id, problems };
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The fake behind a recording proxy (real HTTP both ways; upload session URIs rewritten to the proxy).
+// The fake behind a recording proxy (test/support/recording-proxy.ts; upload session URIs rewritten).
 
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
 let fake: FakeHarness;
-let proxy: Server;
+let proxy: RecordingProxy;
 let proxyBase: string;
-const exchanges: Exchange[] = [];
-
-async function startProxy(target: string): Promise<Server> {
-  const server = createServer((request, response) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
-          headers.set(name, value);
-      const body = Buffer.concat(chunks);
-      const answer = await fetch(`${target}${request.url}`, {
-        method: request.method,
-        headers,
-        body: body.length || !['GET', 'HEAD'].includes(request.method!) ? body : undefined,
-        redirect: 'manual',
-      });
-      const bytes = Buffer.from(await answer.arrayBuffer());
-      const url = new URL(request.url!, 'http://proxy');
-      const exchange: Exchange = {
-        method: request.method!,
-        path: url.pathname.replace(/^\/google/, ''),
-        query: url.searchParams,
-        status: answer.status,
-      };
-      if (/application\/json/.test(answer.headers.get('content-type') ?? '') && bytes.length)
-        exchange.json = JSON.parse(bytes.toString('utf8'));
-      exchanges.push(exchange);
-      const out: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (
-          !['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(
-            name,
-          )
-        )
-          out[name] = name === 'location' ? value.replace(target, proxyBase) : value;
-      });
-      response.writeHead(answer.status, { ...out, 'Content-Length': String(bytes.length) });
-      response.end(bytes);
-    })().catch((error: unknown) => {
-      response.writeHead(502).end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
+let exchanges: Exchange[];
 
 beforeAll(async () => {
   fake = await startFakeHarness(googleDriveFake, clock);
   fake.grant(TOKEN, ACCOUNT, [DRIVE_SCOPE]);
-  proxy = await startProxy(fake.base);
-  proxyBase = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await startRecordingProxy(fake.base, '/google');
+  proxyBase = proxy.base;
+  exchanges = proxy.exchanges;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
   await fake.close();
 });
 
@@ -237,32 +93,6 @@ async function call(method: string, path: string, query: Record<string, string>,
 }
 
 const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
-
-async function drain(body: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Walks a changes pass to its end: every file reported, and the cursor kept. */
-async function pass(api: GoogleDriveApi, container: string, cursor: string | undefined, limit = 2) {
-  const files = [];
-  let page = await api.changes(TOKEN, container, { cursor }, limit);
-  files.push(...page.files);
-  while ('page' in page.next) {
-    page = await api.changes(TOKEN, container, { page: page.next.page }, limit);
-    files.push(...page.files);
-  }
-  return { files, cursor: page.next.cursor! };
-}
-
-const upload = (name: string, bytes: Buffer, key: string) => ({
-  name,
-  contentType: 'application/pdf',
-  size: bytes.length,
-  body: Readable.from([bytes]),
-  idempotencyKey: key,
-});
 
 /** Every exchange since `from` checked; the methods seen. */
 function checkSince(from: number): Set<string> {
@@ -337,7 +167,7 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
     expect(seen.sort()).toEqual(['Acme', 'engagement.pdf']);
     await api.checkContainer(TOKEN, clients.id);
 
-    const first = await pass(api, clients.id, undefined);
+    const first = await changesPass(api, TOKEN, clients.id, undefined);
     expect(first.files.map((f) => f.name).sort()).toEqual(['Minutes', 'engagement.pdf', 'letter.txt']);
     // Created, modified, moved out, deleted: the feed from the kept cursor.
     tree.putFile(acme, 'new.txt', text('new'));
@@ -347,7 +177,7 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
       tree.root,
     );
     tree.deleteFile(tree.liveFiles(acme).find((f) => f.name === 'Minutes')!);
-    const second = await pass(api, clients.id, first.cursor);
+    const second = await changesPass(api, TOKEN, clients.id, first.cursor);
     expect(second.files.map((f) => [f.name, f.deleted]).sort()).toEqual([
       ['', true],
       ['engagement.pdf', true],
@@ -361,15 +191,15 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
     expect((await drain((await api.download(TOKEN, doc.id)).body)).toString()).toBe('agenda');
 
     // Exports: multipart (small), our own file updated (PATCH), a resumable session (9 MiB: 8 + 1).
-    const small = await api.upload(TOKEN, acme.id, upload('report.pdf', Buffer.from('v1'), 'k1'));
+    const small = await api.upload(TOKEN, acme.id, uploadOf('report.pdf', Buffer.from('v1'), 'k1'));
     const found = await api.findFile(TOKEN, acme.id, 'report.pdf');
     expect(found).toEqual(small);
     const again = await api.upload(TOKEN, acme.id, {
-      ...upload('report.pdf', Buffer.from('v2'), 'k2'),
+      ...uploadOf('report.pdf', Buffer.from('v2'), 'k2'),
       replace: found!,
     });
     expect(again.id).toBe(small.id);
-    const big = await api.upload(TOKEN, acme.id, upload('big.pdf', Buffer.alloc(9 * MiB, 7), 'k3'));
+    const big = await api.upload(TOKEN, acme.id, uploadOf('big.pdf', Buffer.alloc(9 * MiB, 7), 'k3'));
     expect(tree.file(big.id)?.content.size).toBe(9 * MiB);
 
     const methods = checkSince(from);
@@ -467,16 +297,16 @@ describe(`Google Drive fake against the discovery document (${DRIVE_V3_SOURCE.id
       expect(inside.entries.map((e) => e.name).sort()).toEqual(['Matters', 'policy.pdf']);
       await api.checkContainer(TOKEN, team.id);
 
-      const first = await pass(api, team.id, undefined);
+      const first = await changesPass(api, TOKEN, team.id, undefined);
       expect(first.files.map((f) => f.name).sort()).toEqual(['brief.txt', 'policy.pdf']);
       tree.putFile(matters, 'brief.txt', text('brief, amended'));
       tree.putFile(acme, 'elsewhere.txt', text('not in the drive'));
-      const second = await pass(api, team.id, first.cursor);
+      const second = await changesPass(api, TOKEN, team.id, first.cursor);
       expect(second.files.map((f) => [f.name, f.deleted])).toEqual([
         ['brief.txt', false],
         ['elsewhere.txt', true], // outside the link's container: not imported
       ]);
-      const exported = await api.upload(TOKEN, matters.id, upload('out.pdf', Buffer.from('out'), 'k-team'));
+      const exported = await api.upload(TOKEN, matters.id, uploadOf('out.pdf', Buffer.from('out'), 'k-team'));
       expect(tree.file(exported.id)?.parent).toBe(matters);
 
       // Direct: one drive's corpus, every item carrying its driveId.

@@ -27,6 +27,8 @@ import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/
 import type { ContentApi, ProviderFile, SourceEntry } from '../../functions/connectors/infra/content';
 import { ProviderApiError, contentApi, hasContentApi } from '../../functions/connectors/infra/content';
 import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
+import { clioUserId } from '../../sandbox/providers/clio/documents';
+import { dropboxAccountId } from '../../sandbox/providers/dropbox/files';
 
 const BASE = 'http://127.0.0.1:9';
 let sandbox: SandboxProvider;
@@ -38,6 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+/** The account id a provider's fake reports: Dropbox's are 40-character `dbid:` ids, Clio's integers. */
+const externalIdOf = (id: ProviderId, account: string) =>
+  id === 'dropbox' ? dropboxAccountId(account) : id === 'clio' ? String(clioUserId(account)) : account;
 const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
 const clientOf = (id: ProviderId): ProviderClient => ({
   tokenUrl: setting(id, 'TOKEN_URL'),
@@ -131,7 +136,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
       const tier = definition.scopeTiers[definition.defaultTier]!;
       for (const scope of tier.required) expect(tokens.scopes ?? tier.scopes).toContain(scope);
       await expect(fetchAccount(clientOf(id), definition, tokens.accessToken)).resolves.toEqual({
-        external_id: account,
+        external_id: externalIdOf(id, account),
         email: `${account}@example.com`,
         display_name: `User ${account}`,
       });
@@ -144,7 +149,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
       if (definition.rotatesRefreshTokens) expect(fresh.refreshToken).not.toBe(tokens.refreshToken);
       else expect(fresh.refreshToken ?? tokens.refreshToken).toBe(tokens.refreshToken);
       await expect(fetchAccount(clientOf(id), definition, fresh.accessToken)).resolves.toMatchObject({
-        external_id: `acct-${id}-2`,
+        external_id: externalIdOf(id, `acct-${id}-2`),
       });
     });
 

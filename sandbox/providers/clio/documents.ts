@@ -122,6 +122,11 @@ function stateOf(tree: AccountTree): AccountState {
   return state;
 }
 
+/** A user's id as Clio's are (User.id is an int64), fixed per sandbox account. */
+export const clioUserId = (accountId: string) =>
+  1_000_000 +
+  (createHash('sha256').update(`user\u0000${accountId}`).digest().readUInt32BE(0) % 1_000_000_000);
+
 /** Clio's integer id of a tree node (given on first sight). */
 export function clioId(tree: AccountTree, nodeId: string): number {
   const state = stateOf(tree);
@@ -384,7 +389,7 @@ export function clioRoutes(options: ClioRoutesOptions = {}): FakeRoute[] {
     ...route('GET', '/api/v4/users/who_am_i', ({ grant }, fields) => ({
       data: pick(
         {
-          id: grant.accountId,
+          id: clioUserId(grant.accountId),
           etag: '"1"',
           name: grant.name,
           first_name: grant.name.split(' ')[0] ?? '',

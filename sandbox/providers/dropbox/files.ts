@@ -207,6 +207,12 @@ interface Session {
 const sessions = new Map<string, Session>();
 
 const dropboxId = (node: TreeNode) => `id:${node.id}`;
+const digestOf = (text: string) => createHash('sha256').update(text).digest();
+/** An account id as Dropbox's are (Stone's AccountId: exactly 40 characters, `dbid:` and 35 more). */
+export const dropboxAccountId = (accountId: string) =>
+  `dbid:${digestOf(`account\u0000${accountId}`).toString('base64url').slice(0, 35)}`;
+/** The account's namespace (Stone's NamespaceId; a decimal number at Dropbox). */
+const namespaceOf = (accountId: string) => String(digestOf(`ns\u0000${accountId}`).readUInt32BE(0));
 const stamp = (ms: number) => isoTime(ms).replace(/\.\d{3}Z$/, 'Z');
 
 const fileMetadata = (file: FileNode) => ({
@@ -421,6 +427,22 @@ function ensureFolder(tree: AccountTree, path: string): FolderNode {
   return tree.addFolder(ensureFolder(tree, parentPath), parentPath.slice(parentPath.lastIndexOf('/') + 1));
 }
 
+/**
+ * upload's error names the write error as an UploadWriteFailed struct (`reason`, `upload_session_id`),
+ * where upload_session/finish's names it under `path` (Stone: UploadError.path vs
+ * UploadSessionFinishError.path): `{".tag": "path", "reason": {".tag": "conflict", ...}, ...}`.
+ */
+function uploadWriteFailed(error: unknown): unknown {
+  if (!(error instanceof DropboxError) || typeof error.body === 'string') return error;
+  const body = error.body as { error_summary: string; error: { '.tag': string; path?: unknown } };
+  if (body.error['.tag'] !== 'path') return error;
+  const session = `pid_upload_session:${createHash('sha256').update(`${Math.random()}`).digest('base64url').slice(0, 24)}`;
+  return new DropboxError(error.status, {
+    error_summary: body.error_summary,
+    error: { '.tag': 'path', reason: body.error.path, upload_session_id: session },
+  });
+}
+
 /** Writes an upload at its path under the mode's conflict rules. */
 function commit(
   tree: AccountTree,
@@ -540,8 +562,9 @@ export function dropboxFileRoutes(): FakeRoute[] {
     route('/2/users/get_current_account', ['account_info.read'], async ({ grant, request }) => {
       await jsonBody(request, 'users/get_current_account');
       const [given, ...rest] = grant.name.split(' ');
+      const namespace = namespaceOf(grant.accountId);
       return {
-        account_id: grant.accountId,
+        account_id: dropboxAccountId(grant.accountId),
         name: {
           given_name: given ?? '',
           surname: rest.join(' '),
@@ -557,8 +580,11 @@ export function dropboxFileRoutes(): FakeRoute[] {
         disabled: false,
         country: 'US',
         locale: 'en',
+        referral_link: `https://www.dropbox.com/referrals/${namespace}`,
         is_paired: false,
         account_type: { '.tag': 'basic' },
+        // A personal account: its root is its home (a team member's is the team's root, `.tag` team).
+        root_info: { '.tag': 'user', root_namespace_id: namespace, home_namespace_id: namespace },
       };
     }),
     route('/2/files/list_folder', READ_METADATA, async ({ tree, request }) =>
@@ -597,7 +623,12 @@ export function dropboxFileRoutes(): FakeRoute[] {
     }),
     route('/content/2/files/upload', WRITE, async ({ tree, request }) => {
       const arg = parse(commitArg, headerArg(request), 'files/upload');
-      return commit(tree, arg, await octets(request, DROPBOX_UPLOAD_MAX));
+      const upload = await octets(request, DROPBOX_UPLOAD_MAX);
+      try {
+        return commit(tree, arg, upload);
+      } catch (error) {
+        throw uploadWriteFailed(error);
+      }
     }),
     route('/content/2/files/upload_session/start', WRITE, async ({ tree, request }) => {
       const arg = parse(startArg, headerArg(request), 'files/upload_session/start');

@@ -14,6 +14,7 @@ import type { InjectedError } from '../../content/types';
 import type { ProviderFake } from '../fake';
 import {
   DropboxError,
+  dropboxAccountId,
   dropboxFileRoutes,
   dropboxIds,
   endpointError,
@@ -77,7 +78,7 @@ export const dropboxFake: ProviderFake = {
     refresh: 'omit',
     offline: { param: 'token_access_type', value: 'offline' },
     scopesInRequest: true,
-    tokenExtras: ({ accountId }) => ({ account_id: accountId, uid: accountId }),
+    tokenExtras: ({ accountId }) => ({ account_id: dropboxAccountId(accountId), uid: accountId }),
   },
   scopes: ['account_info.read', 'files.metadata.read', 'files.content.read', 'files.content.write'],
   routes: dropboxFileRoutes(),

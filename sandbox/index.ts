@@ -5,5 +5,5 @@ export { startSandboxProvider } from './oauth-server';
 export type { SandboxOptions, SandboxProvider } from './oauth-server';
 export { CONTENT_SCOPES, isContentShape } from './content/mount';
 export type { Clock } from './clock';
-export { PROVIDER_FAKES } from './providers';
+export { PROVIDER_FAKES, externalAccountId } from './providers';
 export type { ProviderFake } from './providers';

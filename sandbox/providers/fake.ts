@@ -97,4 +97,6 @@ export interface ProviderFake {
   endpoints(origin: string): FakeEndpoints;
   /** The provider's own ids, when they are not the tree's. */
   ids?: ProviderIds;
+  /** The account id the provider reports for a sandbox account, when it is not the account's name. */
+  accountId?: (sandboxAccount: string) => string;
 }

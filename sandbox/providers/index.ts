@@ -8,3 +8,7 @@ import { onedriveFake } from './onedrive';
 export const PROVIDER_FAKES: readonly ProviderFake[] = [clioFake, googleDriveFake, onedriveFake, dropboxFake];
 
 export type { ProviderFake } from './fake';
+
+/** The account id a provider reports for a sandbox account (Dropbox's `dbid:` ids, Clio's integers). */
+export const externalAccountId = (provider: string, account: string): string =>
+  PROVIDER_FAKES.find((fake) => fake.id === provider)?.accountId?.(account) ?? account;

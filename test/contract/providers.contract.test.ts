@@ -5,7 +5,7 @@
 // against the provider's wire format. Needs no emulator.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { startSandboxProvider } from '../../sandbox';
+import { externalAccountId, startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
@@ -27,8 +27,6 @@ import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/
 import type { ContentApi, ProviderFile, SourceEntry } from '../../functions/connectors/infra/content';
 import { ProviderApiError, contentApi, hasContentApi } from '../../functions/connectors/infra/content';
 import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
-import { clioUserId } from '../../sandbox/providers/clio/documents';
-import { dropboxAccountId } from '../../sandbox/providers/dropbox/files';
 
 const BASE = 'http://127.0.0.1:9';
 let sandbox: SandboxProvider;
@@ -40,9 +38,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The account id a provider's fake reports: Dropbox's are 40-character `dbid:` ids, Clio's integers. */
-const externalIdOf = (id: ProviderId, account: string) =>
-  id === 'dropbox' ? dropboxAccountId(account) : id === 'clio' ? String(clioUserId(account)) : account;
 const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
 const clientOf = (id: ProviderId): ProviderClient => ({
   tokenUrl: setting(id, 'TOKEN_URL'),
@@ -136,7 +131,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
       const tier = definition.scopeTiers[definition.defaultTier]!;
       for (const scope of tier.required) expect(tokens.scopes ?? tier.scopes).toContain(scope);
       await expect(fetchAccount(clientOf(id), definition, tokens.accessToken)).resolves.toEqual({
-        external_id: externalIdOf(id, account),
+        external_id: externalAccountId(id, account),
         email: `${account}@example.com`,
         display_name: `User ${account}`,
       });
@@ -149,7 +144,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
       if (definition.rotatesRefreshTokens) expect(fresh.refreshToken).not.toBe(tokens.refreshToken);
       else expect(fresh.refreshToken ?? tokens.refreshToken).toBe(tokens.refreshToken);
       await expect(fetchAccount(clientOf(id), definition, fresh.accessToken)).resolves.toMatchObject({
-        external_id: externalIdOf(id, `acct-${id}-2`),
+        external_id: externalAccountId(id, `acct-${id}-2`),
       });
     });
 

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../browser/browser-support';
 import type { LinkDocument, SandboxFile } from '../support/provider-e2e';
 import { ProviderSandbox, providerE2e } from '../support/provider-e2e';
+import { externalAccountId } from '../../sandbox';
 
 const e2e = providerE2e();
 const { json } = e2e;
@@ -96,7 +97,11 @@ describe.each([
     const connection = await json<{ status: string; provider: string; account: { external_id: string } }>(
       `/connectors/v1/connections/${connectionId}`,
     );
-    expect(connection).toMatchObject({ status: 'healthy', provider, account: { external_id: account } });
+    expect(connection).toMatchObject({
+      status: 'healthy',
+      provider,
+      account: { external_id: externalAccountId(provider, account) },
+    });
 
     // Full import: every document's bytes are the provider's file's.
     const { from, to } = await folders(provider, connectionId);

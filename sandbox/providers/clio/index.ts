@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { SandboxApiError, sendJson } from '../../content/http';
 import type { InjectedError } from '../../content/types';
 import type { ProviderFake } from '../fake';
-import { clioIds, clioRoutes } from './documents';
+import { clioIds, clioRoutes, clioUserId } from './documents';
 
 function sendClioError(response: ServerResponse, error: SandboxApiError): void {
   sendJson(
@@ -50,6 +50,7 @@ export const clioFake: ProviderFake = {
   unauthorized,
   forbidden: () => new SandboxApiError(403, 'ForbiddenError', 'The token lacks this permission'),
   ids: clioIds,
+  accountId: (account) => String(clioUserId(account)),
   endpoints: (origin) => ({
     authorizeUrl: `${origin}/clio/oauth/authorize`,
     tokenUrl: `${origin}/clio/oauth/token`,

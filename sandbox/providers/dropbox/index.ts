@@ -67,6 +67,7 @@ function injected(failure: InjectedError): SandboxApiError {
 }
 
 export const dropboxFake: ProviderFake = {
+  accountId: dropboxAccountId,
   id: 'dropbox',
   prefix: '/dropbox',
   shape: 'drive',

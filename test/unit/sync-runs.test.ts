@@ -15,7 +15,7 @@ import { setProviderEnabled } from '../../functions/connectors/app/provider-sett
 import { browseSources } from '../../functions/connectors/app/sources';
 import { stepMessageSchema } from '../../functions/connectors/app/job-steps';
 import { runSyncStep, startRun } from '../../functions/connectors/app/sync-runs';
-import { runSyncSweep } from '../../functions/connectors/app/sync-sweep';
+import { redriveAbandonedJobs, runSyncSweep } from '../../functions/connectors/app/sync-sweep';
 import {
   STALE_JOB_MS,
   TRANSIENT_ATTEMPTS,
@@ -560,6 +560,35 @@ describe('the sync sweep', () => {
     expect((await runSyncSweep(deps, { log })).redriven).toBe(1);
     await drive();
     expect((await job(run.id)).status).toBe('succeeded');
+  });
+
+  it('re-drives at a restart of the single process every job it left in flight, without waiting (issue 23 item 6)', async () => {
+    const lost = await startRun(deps, ORG, (await linked('acct-unit-restart-lost')).linkId, 'api', log);
+    deps.queues.syncs.drain(); // killed between the job's write and its message
+    const heldLink = (await linked('acct-unit-restart-held')).linkId;
+    const held = await startRun(deps, ORG, heldLink, 'api', log);
+    const [heldMessage] = deps.queues.syncs.drain(); // in the dead worker's hands, handed back at start
+    // A job that waits out a rate limit goes back to its wait; one that is done is left alone.
+    const waiting = await startRun(deps, ORG, (await linked('acct-unit-restart-wait')).linkId, 'api', log);
+    await sandboxPost('/__sandbox/next-api-error', { provider: 'practice', status: 429, retry_after: 600 });
+    await worker({ Records: [record(deps.queues.syncs.drain()[0]!)] });
+    expect((await job(waiting.id)).waiting?.reason).toBe('throttled');
+
+    expect(await redriveAbandonedJobs(deps, log)).toBe(3);
+    // The message the dead process held is stale now: the step runs once, under the new ticket.
+    const { batchItemFailures } = await worker({ Records: [record(heldMessage!)] });
+    expect(batchItemFailures).toEqual([]);
+    const due = deps.queues.syncs.drain();
+    expect(due).toHaveLength(3);
+    for (const body of due) await worker({ Records: [record(body)] });
+    expect((await job(lost.id)).status).toBe('succeeded');
+    // Counted once: the stale copy did nothing.
+    expect((await job(held.id)).counts.imported).toBe((await documents(heldLink)).length);
+    expect((await job(held.id)).status).toBe('succeeded');
+    expect((await job(waiting.id)).status).toBe('processing'); // back to its wait, a delayed message
+    expect(deps.queues.syncs.drain()).toEqual([]);
+    await drive();
+    expect((await job(waiting.id)).status).toBe('succeeded');
   });
 });
 

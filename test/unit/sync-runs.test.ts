@@ -108,7 +108,7 @@ async function sandboxPost(path: string, body: unknown) {
   return response.json() as Promise<Record<string, unknown>>;
 }
 
-async function linked(account: string, options: { schedule?: number } = {}) {
+async function linked(account: string, options: { schedule?: number; onSourceDelete?: 'remove' } = {}) {
   const connectionId = await connectInProcess(deps, config, {
     organizationId: ORG,
     account,
@@ -124,6 +124,7 @@ async function linked(account: string, options: { schedule?: number } = {}) {
       vault_id: VAULT,
       source: { id: matter.id },
       ...(options.schedule ? { schedule: { every_minutes: options.schedule } } : {}),
+      ...(options.onSourceDelete ? { on_source_delete: options.onSourceDelete } : {}),
     },
     log,
   );
@@ -302,6 +303,38 @@ describe('an import run', () => {
       .map((b) => JSON.parse(b) as { id: string; type: string })
       .filter((e) => e.type === 'vault.ingest.completed');
     expect(new Set(ingest.map((e) => e.id)).size).toBe(done.counts.listed);
+  });
+
+  it('imports again a file deleted at the provider and restored at the very version it had, not taking it for unchanged', async () => {
+    const account = 'acct-unit-restored';
+    const { linkId } = await linked(account, { onSourceDelete: 'remove' });
+    await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    const [file] = await documents(linkId);
+    const ref = { organizationId: ORG, vaultId: VAULT, objectId: file!.document_id };
+    const deleted = await fetch(
+      `${sandbox.url}/__sandbox/files/practice/${account}/${encodeURIComponent(file!.source.id)}`,
+      { method: 'DELETE' },
+    );
+    expect(deleted.status).toBe(204);
+    const removal = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect((await job(removal.id)).counts.deleted).toBe(1);
+    expect(await deps.vault.get(ref)).toBeUndefined();
+
+    // Back under its id at the version the ledger holds (a restore answering the old version).
+    const restored = await sandboxPost('/__sandbox/restore', {
+      provider: 'practice',
+      account_id: account,
+      file_id: file!.source.id,
+    });
+    expect(String(restored.version)).toBe(String(file!.source.version));
+    const full = await startRun(deps, ORG, linkId, 'api', log, 'full');
+    await drive();
+    expect((await job(full.id)).counts).toMatchObject({ imported: 1, updated: 0, deleted: 0, failed: 0 });
+    const back = (await documents(linkId)).find((d) => d.source.id === file!.source.id);
+    expect(back).toMatchObject({ document_id: file!.document_id, status: 'imported' });
+    expect(await deps.vault.get(ref)).toBeDefined();
   });
 
   it.each([

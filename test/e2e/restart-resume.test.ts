@@ -123,7 +123,11 @@ async function scenario(signal: 'SIGKILL' | 'SIGTERM') {
   });
   const documents = async () =>
     (await json<LinkDocuments>(call, `/connectors/v1/links/${link.id}/documents?limit=100`)).data;
-  await until('the first documents of the run', async () => ((await documents()).length ? true : undefined));
+  await until(
+    'the first documents of the run',
+    async () => ((await documents()).length ? true : undefined),
+    60_000,
+  );
 
   // The delivery burst: the receiver takes each request and answers only after a minute (the attempt's
   // own timeout is 15 s; the kill comes first), so the deliveries are in the server's hands.
@@ -149,8 +153,10 @@ async function scenario(signal: 'SIGKILL' | 'SIGTERM') {
       return event.id;
     }),
   );
-  await until('the first delivery at the receiver', async () =>
-    receiver.received.some((r) => r.path === path) ? true : undefined,
+  await until(
+    'the first delivery at the receiver',
+    async () => (receiver.received.some((r) => r.path === path) ? true : undefined),
+    60_000,
   );
   // Both kinds of work are in flight: otherwise this test would prove nothing.
   expect((await json<Job>(call, `/connectors/jobs/${run.id}`)).status).toBe('processing');

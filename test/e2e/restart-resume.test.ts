@@ -172,6 +172,8 @@ async function scenario(signal: 'SIGKILL' | 'SIGTERM') {
   // The provider is quick again: what follows measures the resumption, not the stall.
   await sandboxHook('/__sandbox/stall-downloads', { provider: 'practice', ms: 0 });
   restarted = true;
+  // Any request from now on is the second server's (it may deliver before its start is seen here).
+  const killed = Date.now();
 
   const second = await startLocalServer(env, first.dataDir);
   servers.push(second);
@@ -182,7 +184,7 @@ async function scenario(signal: 'SIGKILL' | 'SIGTERM') {
   const delivered = () =>
     new Set(
       receiver.received
-        .filter((r) => r.path === path && r.at >= started)
+        .filter((r) => r.path === path && r.at >= killed)
         .map((r) => String(r.headers['webhook-id'])),
     );
   await until(

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createLocalDeps } from '../functions/compose/local';
+import type { LocalQueue } from '../functions/compose/local';
 import { LocalDataError } from '../functions/compose/local';
 import { OffsetClock } from '../functions/platform/clock';
 import { ensureDevCredentials } from '../functions/dev-runtime/identity/bootstrap';
@@ -17,7 +18,12 @@ import { devConsoleIdentityProvider } from '../functions/dev-runtime/identity/de
 import { consoleSite } from '../functions/dev-runtime/server/console-site';
 import { devTokenHooks } from '../functions/dev-runtime/hooks/token-hooks';
 import { devScheduleHooks } from '../functions/dev-runtime/server/schedules';
-import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
+import {
+  attachLocalWorkers,
+  resumeAbandonedJobs,
+  stopLocalWorkers,
+} from '../functions/dev-runtime/server/workers';
+import { getNumberFromEnv } from '../functions/platform/config';
 import { startSchedules } from '../functions/dev-runtime/server/schedules';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
@@ -42,7 +48,14 @@ const resourcePrefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
 const emulated = onAws ? await startOnEmulatedAws() : undefined;
 const deps = emulated?.deps ?? openLocalData();
 const load = emulated?.load ?? handlerLoader(deps);
-if (!emulated) attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
+if (!emulated) {
+  // What the last process was moving resumes now, before anything consumes (issue 23 item 6).
+  const resumed = await resumeAbandonedJobs(deps);
+  if (resumed) console.log(`Resumed ${resumed} import run(s) or export(s) the last process left in flight`);
+  const reclaimed = Object.values(deps.queues).reduce((n, q) => n + ((q as LocalQueue).reclaimed ?? 0), 0);
+  if (reclaimed) console.log(`Handed back ${reclaimed} queue message(s) the last process held`);
+  attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
+}
 // On the emulated AWS runtime, schedules invoke as EventBridge does (asynchronously, the stack's retries).
 const schedules = startSchedules(load, clock, { asynchronous: Boolean(emulated) });
 
@@ -164,6 +177,27 @@ async function startOnEmulatedAws() {
   }
 }
 
-const stop = () => server.close(() => process.exit(0));
+/**
+ * SIGTERM/SIGINT: no new requests or schedule ticks; the local queues finish what they hold within
+ * LOCAL_SHUTDOWN_GRACE_MS (5 s) and hand back the rest, then the process exits, whatever is still
+ * running (a request, a handler past the grace): the stop is bounded. A second signal exits at once.
+ */
+let stopping = false;
+const stop = () => {
+  if (stopping) process.exit(1);
+  stopping = true;
+  const graceMs = getNumberFromEnv('LOCAL_SHUTDOWN_GRACE_MS', { default: 5_000 });
+  setTimeout(() => process.exit(0), graceMs + 2_000); // the bound, if anything below hangs
+  schedules.stop();
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  void (async () => {
+    if (!emulated) {
+      const { settled, handedBack } = await stopLocalWorkers(deps, graceMs);
+      console.log(`Stopping: ${settled} message(s) finished, ${handedBack} handed back for the next start`);
+    } else await closed; // the emulated runtime's queues are the emulator's: requests in flight finish
+    process.exit(0);
+  })();
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

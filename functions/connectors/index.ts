@@ -8,7 +8,7 @@ export type { ConnectorConfig } from './infra/config';
 export { STATE_KEY_ENV, connectorConfig, envConfig } from './infra/config';
 export { create as createSyncWorker } from './api/handlers/sync-worker';
 export type { SyncSweepSummary } from './app/sync-sweep';
-export { runSyncSweep } from './app/sync-sweep';
+export { redriveAbandonedJobs, runSyncSweep } from './app/sync-sweep';
 export type { SweepSummary } from './app/sweep';
 export { runRefreshSweep } from './app/sweep';
 export { importDocument } from './app/ledger';

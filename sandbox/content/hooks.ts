@@ -12,6 +12,9 @@
 //   POST   /__sandbox/files {provider, account_id, container_id, name, content? (utf8) | size? (bytes,
 //          generated as read), content_type?} -> 201 {id, version} (new) | 200 (next version of that name)
 //   DELETE /__sandbox/files/{provider}/{account_id}/{id} -> 204 (the deletion shows in the feeds)
+//   POST   /__sandbox/restore {provider, account_id, file_id} -> {id, version}: a deleted file back under
+//          its id at the version it had before (a restore answering the old version); recorded as no
+//          change, so only a pass from the start (a full run) lists it; 409 when its name is taken
 //   POST   /__sandbox/move {provider, account_id, file_id, container_id, name?} -> {id, version}: moves
 //          (and may rename) a file, as a user would at the provider (the feeds show it)
 //   POST   /__sandbox/seed {provider, account_id, container_id, count <= 100000, size?} -> {created}:
@@ -27,8 +30,8 @@ import * as z from 'zod';
 import { isoTime } from '../clock';
 import type { ContentState } from './types';
 import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJson } from './http';
-import type { AccountTree, FileContent, FolderNode, TreeNode } from './tree';
-import { pathOf, sha256Of, textContent } from './tree';
+import type { AccountTree, FileContent, FileNode, FolderNode, TreeNode } from './tree';
+import { NameTakenError, pathOf, sha256Of, textContent } from './tree';
 
 /** Checked against the providers the sandbox serves when a hook runs (ContentState.providers). */
 const provider = z.string().min(1).max(64);
@@ -179,6 +182,22 @@ const writeFile: Hook = async (state, request, response) => {
   });
 };
 
+const restore = z.strictObject({ provider, account_id: accountId, file_id: z.string().min(1) });
+
+const restoreFile: Hook = async (state, request, response) => {
+  const input = parse(restore, await readJson(request));
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
+  let file: FileNode | undefined;
+  try {
+    file = tree.restoreFile(treeIdOf(state, input.provider, tree, input.file_id));
+  } catch (error) {
+    if (error instanceof NameTakenError) throw new SandboxApiError(409, 'conflict', 'its name is taken');
+    throw error;
+  }
+  if (!file) throw notFound('no such deleted file');
+  sendJson(response, 200, { id: providerIdOf(state, input.provider, tree, file), version: file.version });
+};
+
 const deleteFile: Hook = (state, _request, response, path) => {
   const [shape, account, id] = decodeSegments(path.slice('/__sandbox/files/'.length));
   const tree = state.store.tree(known(state, parse(provider, shape)), parse(accountId, account));
@@ -243,6 +262,7 @@ export function contentHooks(state: ContentState) {
     'POST /__sandbox/stall-downloads': stallAll,
     'POST /__sandbox/revoke-grants': revoke,
     'POST /__sandbox/files': writeFile,
+    'POST /__sandbox/restore': restoreFile,
     'POST /__sandbox/move': moveFile,
     [`DELETE ${FILE_PREFIX}`]: deleteFile,
     'POST /__sandbox/seed': seedFiles(new Map()),

@@ -42,6 +42,8 @@ export interface FileNode {
    * path-addressed provider's feed (Dropbox) reports a move as the old path deleted.
    */
   formerPlaces?: { parent: FolderNode; name: string; until: number }[];
+  /** The version a deleted file had before its deletion (what a restore brings back). */
+  versionBeforeDeletion?: number;
 }
 
 export type TreeNode = FolderNode | FileNode;
@@ -258,7 +260,35 @@ export class AccountTree {
     if (file.deleted) return;
     this.release(file.parent, file);
     file.deleted = true;
+    file.versionBeforeDeletion = file.version;
     this.touch(file, at);
+  }
+
+  /**
+   * Brings a deleted file back under its id and at the version it had, in its place in the change log
+   * (a test hook: a provider's restore that answers the old version). No change is recorded, so a feed
+   * past that version does not report it; a pass from the start lists it. Undefined: no such deleted
+   * file; NameTakenError: its name is taken in its folder now.
+   */
+  restoreFile(id: string): FileNode | undefined {
+    const file = this.nodes.get(id);
+    if (file?.type !== 'file' || !file.deleted || file.versionBeforeDeletion === undefined) return undefined;
+    if (file.parent.byName.has(file.name)) throw new NameTakenError(file.name);
+    this.log.splice(
+      upperBound(this.log, file.version - 1, (f) => f.version),
+      1,
+    );
+    file.version = file.versionBeforeDeletion;
+    file.versionBeforeDeletion = undefined;
+    file.deleted = false;
+    file.sha256 = undefined;
+    this.log.splice(
+      upperBound(this.log, file.version, (f) => f.version),
+      0,
+      file,
+    );
+    this.adopt(file.parent, file);
+    return file;
   }
 
   /** A folder's live children in id order after `afterId`, at most `limit`; `more` when others follow. */

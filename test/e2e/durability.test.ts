@@ -65,8 +65,8 @@ describeLocalOnly(
       const second = await startLocalServer({}, first.dataDir);
       server = second;
       recovered = true;
-      // Deliveries in flight at the kill come back after the queue's visibility timeout; retries wait
-      // minutes. The development clock moves both forward.
+      // Deliveries in flight at the kill are handed back at the start (restart-resume.test.ts bounds
+      // that); the failing endpoint's retries wait minutes, which the development clock moves forward.
       await until(
         'every accepted event at both endpoints',
         async () => {

@@ -84,18 +84,24 @@ export async function startLocalServer(
   dataDir: string = mkdtempSync(join(tmpdir(), 'ces-e2e-')),
 ): Promise<RunningServer> {
   let output = '';
-  const child: ChildProcess = spawn(TSX, [join(ROOT, 'bin', 'local-server.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOCAL_TEST_HOOKS: '1',
-      ...runtimeEnv(dataDir),
-      ...env,
+  // One process, node with tsx's loader: the tsx command runs the server in a child of its own, which a
+  // SIGKILL of the tsx process leaves running (an orphan on the data directory and the test's pipes).
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bin', 'local-server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOCAL_TEST_HOOKS: '1',
+        ...runtimeEnv(dataDir),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
 

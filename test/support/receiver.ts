@@ -11,8 +11,9 @@ export interface Received {
   at: number;
 }
 
-/** What to answer: a status (with headers), or 'hang' (never answer). */
-export type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+/** What to answer: a status (with headers; after `delayMs`, a slow receiver), or 'hang' (never answer). */
+export type Answer =
+  { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang';
 
 export interface Receiver {
   url(path: string): string;
@@ -25,6 +26,7 @@ export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   const scripts = new Map<string, (n: number) => Answer>();
   const counts = new Map<string, number>();
+  const delayed = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
@@ -41,8 +43,16 @@ export async function startReceiver(): Promise<Receiver> {
       const script = scripts.get(path) ?? ((): Answer => ({ status: 204 }));
       const answer = script(n);
       if (answer === 'hang') return;
-      response.writeHead(answer.status, answer.headers ?? {});
-      response.end(answer.body ?? '');
+      const send = () => {
+        response.writeHead(answer.status, answer.headers ?? {});
+        response.end(answer.body ?? '');
+      };
+      if (!answer.delayMs) return send();
+      const timer = setTimeout(() => {
+        delayed.delete(timer);
+        if (!response.destroyed) send();
+      }, answer.delayMs);
+      delayed.add(timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,6 +63,7 @@ export async function startReceiver(): Promise<Receiver> {
     on: (path, script) => void scripts.set(path, script),
     close: () =>
       new Promise<void>((resolve) => {
+        delayed.forEach(clearTimeout);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -158,6 +158,44 @@ describe('LocalQueue with an SQS-shaped consumer', () => {
     restarted.close();
   });
 
+  it('on shutdown finishes what settles within the grace and hands back the rest, visible at once to a reader of the journal (issue 23 item 6)', async () => {
+    const journal = join(mkdtempSync(join(tmpdir(), 'local-queue-')), 'deliveries.jsonl');
+    const clock = new ManualClock(0);
+    const first = new LocalQueue('deliveries', { clock, journal });
+    await first.send({ body: 'quick' });
+    await first.send({ body: 'stuck' });
+    const handled: string[] = [];
+    first.attach(
+      async (event) => {
+        const body = event.Records[0]!.body;
+        // One settles within the grace, the other never.
+        await new Promise((r) => (body === 'stuck' ? undefined : setTimeout(r, 50)));
+        handled.push(body);
+        return { batchItemFailures: [] };
+      },
+      { batchSize: 1, visibilityTimeoutMs: 270_000 },
+    );
+    await new Promise((r) => setImmediate(r));
+    const started = Date.now();
+    expect(await first.shutdown(200)).toEqual({ settled: 1, handedBack: 1 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(handled).toEqual(['quick']);
+    await first.send({ body: 'after' }); // journaled, never handed out by a stopped queue
+    await new Promise((r) => setTimeout(r, 20));
+    expect(handled).toEqual(['quick']);
+
+    // Not even the owner's reclaim is needed: the journal says it is visible now.
+    const next = new LocalQueue('deliveries', { clock, journal, owner: false });
+    const received: string[] = [];
+    next.attach(async (event) => {
+      received.push(...event.Records.map((r) => `${r.body}#${r.attributes.ApproximateReceiveCount}`));
+      return { batchItemFailures: [] };
+    });
+    await next.pump();
+    expect(received.sort()).toEqual(['after#1', 'stuck#2']);
+    next.close();
+  });
+
   it('dead-letters a message whose consumer died holding it maxReceiveCount times, on its next receive', async () => {
     const journal = join(mkdtempSync(join(tmpdir(), 'local-queue-')), 'events.jsonl');
     const clock = new ManualClock(0);

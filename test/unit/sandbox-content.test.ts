@@ -791,6 +791,31 @@ describe('test hooks', () => {
     expect((await world.clients.practice.refresh(keptTokens.refresh_token)).status).toBe(200);
   });
 
+  it('restores a deleted file under its id at its old version, listed by a pass from the start but not by the delta past it', async () => {
+    const account = freshAccount();
+    const token = await world.token('practice', account);
+    const matter = await firstMatter(world, account, token);
+    const kept = await world.put('practice', account, matter, 'Restored.txt', 'the old words');
+    const since = (await walkDelta(world, token, matter)).syncToken;
+    await world.remove('practice', account, kept.id);
+    const restore = (body: Record<string, unknown>) =>
+      world.hook('restore', { provider: 'practice', account_id: account, ...body });
+    expect((await restore({ file_id: 'doc_none' })).status).toBe(404);
+    const answer = await restore({ file_id: kept.id });
+    expect(await answer.json()).toEqual({ id: kept.id, version: kept.version });
+    expect((await restore({ file_id: kept.id })).status).toBe(404); // not deleted any more
+    const listed = (await world.listed('practice', account, matter)).find((f) => f.id === kept.id);
+    expect(listed).toMatchObject({ name: 'Restored.txt', version: kept.version });
+    expect((await walkDelta(world, token, matter)).docs.map((d) => d.id)).toContain(kept.id);
+    // Recorded as no change: a delta from before the deletion does not report it (its tombstone is gone).
+    const later = (await walkDelta(world, token, matter, since)).docs.filter((d) => d.id === kept.id);
+    expect(later).toEqual([]);
+    // Its name taken meanwhile: refused.
+    await world.remove('practice', account, kept.id);
+    await world.put('practice', account, matter, 'Restored.txt', 'someone else');
+    expect((await restore({ file_id: kept.id })).status).toBe(409);
+  });
+
   it('adds, changes and deletes files with versions from the account change sequence, and lists them with sha256', async () => {
     const account = freshAccount();
     const put = (body: Record<string, unknown>) =>

@@ -15,7 +15,7 @@ import { setProviderEnabled } from '../../functions/connectors/app/provider-sett
 import { browseSources } from '../../functions/connectors/app/sources';
 import { stepMessageSchema } from '../../functions/connectors/app/job-steps';
 import { runSyncStep, startRun } from '../../functions/connectors/app/sync-runs';
-import { runSyncSweep } from '../../functions/connectors/app/sync-sweep';
+import { redriveAbandonedJobs, runSyncSweep } from '../../functions/connectors/app/sync-sweep';
 import {
   STALE_JOB_MS,
   TRANSIENT_ATTEMPTS,
@@ -108,7 +108,7 @@ async function sandboxPost(path: string, body: unknown) {
   return response.json() as Promise<Record<string, unknown>>;
 }
 
-async function linked(account: string, options: { schedule?: number } = {}) {
+async function linked(account: string, options: { schedule?: number; onSourceDelete?: 'remove' } = {}) {
   const connectionId = await connectInProcess(deps, config, {
     organizationId: ORG,
     account,
@@ -124,6 +124,7 @@ async function linked(account: string, options: { schedule?: number } = {}) {
       vault_id: VAULT,
       source: { id: matter.id },
       ...(options.schedule ? { schedule: { every_minutes: options.schedule } } : {}),
+      ...(options.onSourceDelete ? { on_source_delete: options.onSourceDelete } : {}),
     },
     log,
   );
@@ -302,6 +303,38 @@ describe('an import run', () => {
       .map((b) => JSON.parse(b) as { id: string; type: string })
       .filter((e) => e.type === 'vault.ingest.completed');
     expect(new Set(ingest.map((e) => e.id)).size).toBe(done.counts.listed);
+  });
+
+  it('imports again a file deleted at the provider and restored at the very version it had, not taking it for unchanged', async () => {
+    const account = 'acct-unit-restored';
+    const { linkId } = await linked(account, { onSourceDelete: 'remove' });
+    await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    const [file] = await documents(linkId);
+    const ref = { organizationId: ORG, vaultId: VAULT, objectId: file!.document_id };
+    const deleted = await fetch(
+      `${sandbox.url}/__sandbox/files/practice/${account}/${encodeURIComponent(file!.source.id)}`,
+      { method: 'DELETE' },
+    );
+    expect(deleted.status).toBe(204);
+    const removal = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    expect((await job(removal.id)).counts.deleted).toBe(1);
+    expect(await deps.vault.get(ref)).toBeUndefined();
+
+    // Back under its id at the version the ledger holds (a restore answering the old version).
+    const restored = await sandboxPost('/__sandbox/restore', {
+      provider: 'practice',
+      account_id: account,
+      file_id: file!.source.id,
+    });
+    expect(String(restored.version)).toBe(String(file!.source.version));
+    const full = await startRun(deps, ORG, linkId, 'api', log, 'full');
+    await drive();
+    expect((await job(full.id)).counts).toMatchObject({ imported: 1, updated: 0, deleted: 0, failed: 0 });
+    const back = (await documents(linkId)).find((d) => d.source.id === file!.source.id);
+    expect(back).toMatchObject({ document_id: file!.document_id, status: 'imported' });
+    expect(await deps.vault.get(ref)).toBeDefined();
   });
 
   it.each([
@@ -560,6 +593,35 @@ describe('the sync sweep', () => {
     expect((await runSyncSweep(deps, { log })).redriven).toBe(1);
     await drive();
     expect((await job(run.id)).status).toBe('succeeded');
+  });
+
+  it('re-drives at a restart of the single process every job it left in flight, without waiting (issue 23 item 6)', async () => {
+    const lost = await startRun(deps, ORG, (await linked('acct-unit-restart-lost')).linkId, 'api', log);
+    deps.queues.syncs.drain(); // killed between the job's write and its message
+    const heldLink = (await linked('acct-unit-restart-held')).linkId;
+    const held = await startRun(deps, ORG, heldLink, 'api', log);
+    const [heldMessage] = deps.queues.syncs.drain(); // in the dead worker's hands, handed back at start
+    // A job that waits out a rate limit goes back to its wait; one that is done is left alone.
+    const waiting = await startRun(deps, ORG, (await linked('acct-unit-restart-wait')).linkId, 'api', log);
+    await sandboxPost('/__sandbox/next-api-error', { provider: 'practice', status: 429, retry_after: 600 });
+    await worker({ Records: [record(deps.queues.syncs.drain()[0]!)] });
+    expect((await job(waiting.id)).waiting?.reason).toBe('throttled');
+
+    expect(await redriveAbandonedJobs(deps, log)).toBe(3);
+    // The message the dead process held is stale now: the step runs once, under the new ticket.
+    const { batchItemFailures } = await worker({ Records: [record(heldMessage!)] });
+    expect(batchItemFailures).toEqual([]);
+    const due = deps.queues.syncs.drain();
+    expect(due).toHaveLength(3);
+    for (const body of due) await worker({ Records: [record(body)] });
+    expect((await job(lost.id)).status).toBe('succeeded');
+    // Counted once: the stale copy did nothing.
+    expect((await job(held.id)).counts.imported).toBe((await documents(heldLink)).length);
+    expect((await job(held.id)).status).toBe('succeeded');
+    expect((await job(waiting.id)).status).toBe('processing'); // back to its wait, a delayed message
+    expect(deps.queues.syncs.drain()).toEqual([]);
+    await drive();
+    expect((await job(waiting.id)).status).toBe('succeeded');
   });
 });
 

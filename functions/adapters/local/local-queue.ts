@@ -9,6 +9,7 @@
 // is visible again at once when the process opening the journal owns it: in this single-process
 // runtime no consumer outlived the last one, so waiting out the visibility timeout (minutes on the
 // syncs queue) would only stall the work (issue 23 item 6). A message waiting out its delay keeps it.
+// `shutdown` (SIGTERM) drains what is in hand for a grace period and hands back the rest.
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -182,6 +183,35 @@ export class LocalQueue implements Queue {
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+  }
+
+  /**
+   * A stop that leaves nothing stranded (SIGTERM): stops handing out messages, waits at most `graceMs`
+   * for the batches in hand to settle (drain), then hands back what is still in hand, visible again at
+   * once with its receive counted (as SQS's ChangeMessageVisibility to 0), so whichever process reads
+   * the journal next need not wait out a visibility timeout. A handler still running after that may
+   * settle its message before the process exits; the journal then says so, and either way it runs
+   * again at most once more (handlers are idempotent: at-least-once, as on SQS).
+   */
+  async shutdown(graceMs: number): Promise<{ settled: number; handedBack: number }> {
+    this.close();
+    const inHand = this.inFlight.size;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
+    const now = this.clock.now();
+    let handedBack = 0;
+    for (const id of this.inFlight) {
+      const message = this.messages.get(id);
+      if (!message) continue;
+      message.visibleAt = now;
+      this.write({ op: 'receive', id, visibleAt: now, receiveCount: message.receiveCount });
+      handedBack++;
+    }
+    return { settled: inHand - this.inFlight.size, handedBack };
   }
 
   private wake(): void {

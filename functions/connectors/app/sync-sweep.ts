@@ -1,7 +1,8 @@
 // The scheduled sync sweep (EventBridge, every minute; a timer locally): pages through the sync due
 // index and takes each entry that is due. A scheduled link starts its run, or records why it did not
 // (the provider turned off, the connection needing the user, a run still in flight) and moves on to
-// its next time. A job whose step message was lost (nothing advanced it for STALE_JOB_MS) is re-driven.
+// its next time. A job whose step message was lost (nothing advanced it for STALE_JOB_MS) is re-driven;
+// a single-process runtime re-drives every job in flight at its start (redriveAbandonedJobs).
 import type { Deps } from '../../platform/ports';
 import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
@@ -119,7 +120,8 @@ async function scheduledRun(deps: Deps, linkId: string, log: Logger): Promise<Sy
   return reason ? 'skipped' : 'started';
 }
 
-async function redrive(deps: Deps, jobId: string, log: Logger): Promise<SyncSweepOutcome> {
+/** `abandoned`: the caller knows nobody holds the job (a restart of a single process), due or not. */
+async function redrive(deps: Deps, jobId: string, log: Logger, abandoned = false): Promise<SyncSweepOutcome> {
   const jobs = JobRepository.of(deps);
   const job = await jobs.get<SteppedJob>(jobId);
   if (!job) return 'cleaned';
@@ -127,7 +129,36 @@ async function redrive(deps: Deps, jobId: string, log: Logger): Promise<SyncSwee
     await jobs.clearHeartbeat(jobId);
     return 'cleaned';
   }
-  if (syncDueAtOf(job) > deps.clock.now()) return 'not_due';
-  log.warn('re-driving a job nobody advanced', { jobId, kind: job.kind, ticket: job.ticket });
+  if (!abandoned && syncDueAtOf(job) > deps.clock.now()) return 'not_due';
+  log.warn(abandoned ? 're-driving a job the last process held' : 're-driving a job nobody advanced', {
+    jobId,
+    kind: job.kind,
+    ticket: job.ticket,
+  });
   return (await queueStep(deps, job)) ? 'redriven' : 'not_due';
+}
+
+/**
+ * For a single-process runtime's start (`npm start`, before its workers consume): every stepped job
+ * still processing was in the hands of the process that stopped, since no other consumer exists, so
+ * each is re-driven now instead of when its heartbeat passes (STALE_JOB_MS, 20 minutes). That covers a
+ * step message lost between the job's write and the send, which no queue hands back. The new ticket
+ * makes the message the last process held stale, so the step runs once; a job waiting out a rate limit
+ * or a backoff goes back to its wait (advanceJob hops to `waitUntil`). Never called on AWS: there a job
+ * whose heartbeat has not passed may be in a live worker's hands, and the sweep's rule stands.
+ */
+export async function redriveAbandonedJobs(deps: Deps, log: Logger): Promise<number> {
+  // Read first, then re-drive: a re-driven job moves later in the index, where the walk would meet it again.
+  const jobIds: string[] = [];
+  for (let shard = 0; shard < SYNC_DUE_SHARDS; shard++) {
+    let cursor: string | undefined;
+    do {
+      const page = await syncDuePage(deps, shard, cursor, PAGE_SIZE);
+      jobIds.push(...page.items.filter((entry) => entry.kind === 'JOB').map((entry) => entry.id));
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  let redriven = 0;
+  for (const jobId of jobIds) if ((await redrive(deps, jobId, log, true)) === 'redriven') redriven++;
+  return redriven;
 }

@@ -32,7 +32,7 @@ trap cleanup EXIT
 
 # A rate limit schemathesis cannot exhaust (outside production only), and the local adapters.
 PORT=0 DATA_DIR="$data" AWS_ENDPOINT_URL='' RATE_LIMIT_PER_MINUTE=1000000 RATE_LIMIT_BURST=1000000 \
-  "$ROOT/node_modules/.bin/tsx" "$ROOT/bin/local-server.ts" >"$log" 2>&1 &
+  node --import tsx "$ROOT/bin/local-server.ts" >"$log" 2>&1 &
 server=$!
 for _ in $(seq 1 300); do
   base="$(sed -n 's/.*listening on \(http:\/\/localhost:[0-9]*\).*/\1/p' "$log" | head -n 1)"

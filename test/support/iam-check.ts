@@ -92,16 +92,11 @@ function sourceDigest(): string {
 }
 
 /**
- * The grants of the template `cdk synth` makes (dev stage). Synthesizing takes ~20 s, so the grants
- * are kept under the temporary directory by a digest of the sources, for the tier's other files.
+ * The context of the template the emulated runtime runs (dev stage): every provider configured (the
+ * runtime points each at the sandbox), so the functions that read client secrets are bound to them as
+ * a deployment with providers is.
  */
-export function templateGrants(): Grants {
-  const cached = join(tmpdir(), `ces-iam-grants-${sourceDigest()}.json`);
-  if (existsSync(cached)) {
-    return new Map(JSON.parse(readFileSync(cached, 'utf8')) as [string, Grant[]][]);
-  }
-  // The local stage: every provider configured (the runtime points each at the sandbox), so the
-  // functions that read client secrets are bound to them as a deployment with providers is.
+export function localStageContext(): Record<string, string> {
   const providers = Object.fromEntries(
     PROVIDER_IDS.map((id) => [
       id,
@@ -114,7 +109,19 @@ export function templateGrants(): Grants {
       },
     ]),
   );
-  const { stack, template } = synthStack({ context: { connectors: JSON.stringify({ providers }) } });
+  return { connectors: JSON.stringify({ providers }) };
+}
+
+/**
+ * The grants of the template `cdk synth` makes (dev stage). Synthesizing takes ~20 s, so the grants
+ * are kept under the temporary directory by a digest of the sources, for the tier's other files.
+ */
+export function templateGrants(): Grants {
+  const cached = join(tmpdir(), `ces-iam-grants-${sourceDigest()}.json`);
+  if (existsSync(cached)) {
+    return new Map(JSON.parse(readFileSync(cached, 'utf8')) as [string, Grant[]][]);
+  }
+  const { stack, template } = synthStack({ context: localStageContext() });
   const grants = grantsOf(stack, template);
   writeFileSync(cached, JSON.stringify([...grants]));
   return grants;

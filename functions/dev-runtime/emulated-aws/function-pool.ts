@@ -87,6 +87,19 @@ export function functionEnvironment(
   };
 }
 
+/**
+ * What a function's environment needs on the emulated runtime on top of its own (which Lambda would
+ * set too, or which point the SDK at the emulator): region, credentials and endpoints, from the
+ * runtime's environment.
+ */
+export function emulatorEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const pattern =
+    /^AWS_(REGION|DEFAULT_REGION|ACCESS_KEY_ID|SECRET_ACCESS_KEY|SESSION_TOKEN|ENDPOINT_URL(_[A-Z0-9_]+)?)$/;
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => pattern.test(e[0]) && e[1] !== undefined),
+  );
+}
+
 // The worker's own code: loads the bundle at the first invocation (the init, as Lambda's first
 // invocation of an environment runs it) and answers each invocation message with its result or error.
 const WORKER_SOURCE = `

@@ -2,13 +2,14 @@
 // bundles built as `cdk synth` builds them, each function in its own workers with exactly the
 // template's environment resolved to the provisioned resources. Every function's environment
 // resolves; the API-key authorizer, run from its bundle, allows a real key and refuses an unknown one
-// by reading the platform table; and with a variable it needs removed from its template it fails,
-// naming the function and the variable.
+// by reading the platform table; with a variable it needs removed from its template it fails, naming
+// the function and the variable; and with the entry of its policy removed, the emulated API Gateway
+// refuses the route it let through (403).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import type { FunctionSpec } from '../../lib/emulated-functions';
 import { bundleFileOf, bundleFunctions, functionSpecs } from '../../lib/emulated-functions';
 import {
@@ -29,6 +30,9 @@ import { PROVIDER_IDS } from '../../functions/connectors/domain/providers';
 import { createAwsDeps } from '../../functions/compose/aws';
 import { ensureDevCredentials } from '../../functions/dev-runtime/identity/bootstrap';
 import { TABLE_DEFINITIONS } from '../../functions/platform/tables';
+import { ApiGateway, apiGatewaySettings } from '../../functions/dev-runtime/server/api-gateway';
+import type { Invocable } from '../../functions/dev-runtime/server/lambda-runtime';
+import { API_KEY_AUTHORIZER, ROUTES } from '../../functions/routes';
 import { localStageContext } from '../support/iam-check';
 import { synthStack } from '../support/synth';
 import { requireEmulators } from '../support/emulators';
@@ -41,6 +45,8 @@ const prefix = `pool-${randomBytes(3).toString('hex')}`;
 let specs: FunctionSpec[];
 let provisioned: ProvisionedStack;
 let secrets: Record<string, string>;
+/** A real API key, made in the provisioned platform table as the runtime's bootstrap makes it. */
+let credentials: { apiKey: string; organizationId: string };
 
 beforeAll(async () => {
   requireEmulators();
@@ -55,6 +61,13 @@ beforeAll(async () => {
   });
   const names = [STATE_KEY_ENV, ...PROVIDER_IDS.map(clientSecretName)];
   secrets = await provisionSecrets(prefix, Object.fromEntries(names.map((n) => [n, `value-of-${n}`])));
+  process.env[TABLE_DEFINITIONS.platform.envVar] = `${prefix}-platform`;
+  try {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ces-pool-'));
+    ({ credentials } = await ensureDevCredentials(createAwsDeps(), dataDir, 'http://localhost'));
+  } finally {
+    delete process.env[TABLE_DEFINITIONS.platform.envVar];
+  }
   await bundleFunctions(
     specs.filter((s) => s.id === 'apiKeyAuthorizer').map((s) => s.handlerModule),
     BUNDLES,
@@ -97,10 +110,6 @@ describe('functions of the template on the emulated runtime', () => {
     const fn = spec('apiKeyAuthorizer');
     const pool = new FunctionPool([pooled(fn)]);
     try {
-      // A real key, made in the provisioned platform table as the runtime's bootstrap makes it.
-      process.env[TABLE_DEFINITIONS.platform.envVar] = `${prefix}-platform`;
-      const dataDir = mkdtempSync(join(tmpdir(), 'ces-pool-'));
-      const { credentials } = await ensureDevCredentials(createAwsDeps(), dataDir, 'http://localhost');
       const allowed = (await pool.invoke(
         fn.id,
         authorizerEvent(credentials.apiKey),
@@ -113,7 +122,6 @@ describe('functions of the template on the emulated runtime', () => {
         'apiKeyAuthorizer failed: Error: Unauthorized',
       );
     } finally {
-      delete process.env[TABLE_DEFINITIONS.platform.envVar];
       await pool.close();
     }
   }, 60_000);
@@ -127,6 +135,50 @@ describe('functions of the template on the emulated runtime', () => {
       const error = (await pool.invoke(fn.id, authorizerEvent(unknown)).catch((e: unknown) => e)) as Error;
       expect(error.message).toMatch(/^apiKeyAuthorizer failed: /);
       expect(error.message).toContain(TABLE_DEFINITIONS.platform.envVar);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("lets a route through on the authorizer's policy, and refuses it (403) with the policy's entry removed", async () => {
+    const fn = spec('apiKeyAuthorizer');
+    const pool = new FunctionPool([pooled(fn)]);
+    const route = ROUTES.find((r) => r.method === 'GET' && r.auth === 'apiKey')!;
+    // The route's own function is not what is under test: it answers what the gateway let through.
+    const reached: Invocable = async () => ({ statusCode: 200, body: '{}' });
+    const gatewayWith = (edit: (result: APIGatewayAuthorizerResult) => APIGatewayAuthorizerResult) =>
+      new ApiGateway(
+        async (module) =>
+          module === API_KEY_AUTHORIZER.handler
+            ? async (event) => edit((await pool.invoke(fn.id, event)) as APIGatewayAuthorizerResult)
+            : reached,
+        apiGatewaySettings('dev'),
+      );
+    const request = () =>
+      ({
+        httpMethod: route.method,
+        path: route.path.replace(/\{[^}]+\}/g, 'x'),
+        resource: route.path,
+        headers: { Authorization: `Bearer ${credentials.apiKey}` },
+        multiValueHeaders: {},
+        pathParameters: null,
+        queryStringParameters: null,
+        multiValueQueryStringParameters: null,
+        requestContext: { requestId: 'req-gateway' },
+        body: null,
+        isBase64Encoded: false,
+      }) as unknown as APIGatewayProxyEvent;
+    try {
+      expect((await gatewayWith((r) => r).invoke(route, request())).statusCode).toBe(200);
+      const withoutEntry = (r: APIGatewayAuthorizerResult) => ({
+        ...r,
+        policyDocument: { ...r.policyDocument, Statement: r.policyDocument.Statement.slice(1) },
+      });
+      const refused = await gatewayWith(withoutEntry).invoke(route, request());
+      expect(refused.statusCode).toBe(403);
+      expect(JSON.parse(refused.body)).toEqual({
+        error: { code: 'PERMISSION_DENIED', message: 'Access denied' },
+      });
     } finally {
       await pool.close();
     }

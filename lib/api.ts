@@ -22,6 +22,7 @@ import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../functions/rou
 import {
   GATEWAY_RESPONSES,
   INTEGRATION_TIMEOUT_SECONDS,
+  STAGE_THROTTLING,
   gatewayResponseHeaders,
 } from '../functions/platform/gateway-responses';
 import type { DataStores } from './data';
@@ -79,8 +80,8 @@ export class Api extends Construct {
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         metricsEnabled: true,
-        throttlingBurstLimit: 2000,
-        throttlingRateLimit: 1000,
+        throttlingBurstLimit: STAGE_THROTTLING.burstLimit,
+        throttlingRateLimit: STAGE_THROTTLING.rateLimit,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },

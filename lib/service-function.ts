@@ -14,6 +14,7 @@ import {
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -101,6 +102,24 @@ export const LAMBDA_BUNDLING = {
   banner:
     "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
 } as const satisfies BundlingOptions;
+
+/**
+ * esbuild's options for a function's bundle, as NodejsFunction turns LAMBDA_BUNDLING into them: what
+ * the bundle-budget test measures and what the emulated AWS runtime runs (lib/emulated-functions.ts).
+ */
+export function lambdaBuildOptions(handlerModule: string): BuildOptions {
+  return {
+    entryPoints: [lambdaEntry(handlerModule)],
+    bundle: true,
+    platform: 'node',
+    format: LAMBDA_BUNDLING.format,
+    target: LAMBDA_BUNDLING.target,
+    minify: LAMBDA_BUNDLING.minify,
+    mainFields: [...LAMBDA_BUNDLING.mainFields],
+    external: [...LAMBDA_BUNDLING.externalModules],
+    banner: { js: LAMBDA_BUNDLING.banner },
+  };
+}
 
 /** The inline policies of a function's role: its log group, and every grant made to it. */
 export const LOGS_POLICY = 'logs';

@@ -81,5 +81,11 @@ export const gatewayResponseHeaders = (response: GatewayResponse): Record<string
 /** API Gateway's integration timeout for every route (its REST limit, 29 s). */
 export const INTEGRATION_TIMEOUT_SECONDS = 29;
 
+/**
+ * The stage's throttling (steady requests per second, and the burst the token bucket holds): the stack
+ * sets it on the stage (lib/api.ts) and the emulated AWS runtime's API Gateway applies it.
+ */
+export const STAGE_THROTTLING = { rateLimit: 1000, burstLimit: 2000 } as const;
+
 /** How long API Gateway caches an authorizer's answer per identity source (Authorization), by stage. */
 export const AUTHORIZER_CACHE_TTL_SECONDS = { dev: 0, prod: 60 } as const;

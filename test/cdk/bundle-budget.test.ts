@@ -2,31 +2,18 @@
 // lib/service-function.ts configures NodejsFunction, stays within BUNDLE_BUDGET_BYTES. A dependency
 // or an import that drags a library into a handler fails here, in `npm test`, before a deploy.
 import { build } from 'esbuild';
-import {
-  BUNDLE_BUDGET_BYTES,
-  LAMBDA_BUNDLING,
-  ServiceFunction,
-  lambdaEntry,
-} from '../../lib/service-function';
+import { BUNDLE_BUDGET_BYTES, ServiceFunction, lambdaBuildOptions } from '../../lib/service-function';
 import { synthStack } from '../support/synth';
 
 /** The bytes of index.mjs as `cdk synth` writes it (source map aside). */
 async function bundleBytes(handlerModule: string): Promise<number> {
   const result = await build({
-    entryPoints: [lambdaEntry(handlerModule)],
-    bundle: true,
-    platform: 'node',
-    format: LAMBDA_BUNDLING.format,
-    target: LAMBDA_BUNDLING.target,
-    minify: LAMBDA_BUNDLING.minify,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    external: [...LAMBDA_BUNDLING.externalModules],
-    banner: { js: LAMBDA_BUNDLING.banner },
+    ...lambdaBuildOptions(handlerModule),
     outfile: 'index.mjs',
     write: false,
     logLevel: 'silent',
   });
-  return result.outputFiles[0]!.contents.byteLength;
+  return result.outputFiles![0]!.contents.byteLength;
 }
 
 /**

@@ -12,15 +12,10 @@ import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { RecordedCall } from '../../functions/dev-runtime/emulated-aws/iam-recorder';
 import { AWS_CALLS_FILE } from '../../functions/dev-runtime/emulated-aws/iam-recorder';
-import { QUEUE_NAMES, QUEUE_WORKERS } from '../../functions/platform/workers';
-import { STATE_KEY_ENV } from '../../functions/connectors';
-import { clientSecretName } from '../../functions/connectors/infra/config';
-import type { ProviderId } from '../../functions/connectors/domain/providers';
 import { PROVIDER_IDS } from '../../functions/connectors/domain/providers';
-import { TABLE_NAMES } from '../../functions/platform/tables';
-import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStack } from '../../lib/service-stack';
-import { logicalIdOf, roleIdOf, statementsOfRole, synthStack } from './synth';
+import { functionsOfStack, refsOf, resourceNamesOf } from '../../lib/emulated-functions';
+import { roleIdOf, statementsOfRole, synthStack } from './synth';
 
 interface Grant {
   actions: string[];
@@ -34,57 +29,11 @@ const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname,
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [String(value)]);
 
-/** The logical ids a statement's Resource refers to. */
-function refsOf(resource: unknown): string[] {
-  const refs: string[] = [];
-  JSON.stringify(resource).replace(
-    /"Fn::GetAtt":\["([A-Za-z0-9]+)"|"Ref":"([A-Za-z0-9]+)"/g,
-    (_m, a: string | undefined, b: string | undefined) => {
-      refs.push((a ?? b)!);
-      return '';
-    },
-  );
-  return refs;
-}
-
-/** Every function the runtimes invoke, by the id they invoke it as. */
-function functionsOf(stack: ServiceStack): Map<string, ServiceFunction> {
-  const fns = new Map<string, ServiceFunction>(stack.api.functions);
-  fns.set('apiKeyAuthorizer', stack.api.authorizerFunction);
-  if (stack.api.consoleAuthorizerFunction) fns.set('consoleAuthorizer', stack.api.consoleAuthorizerFunction);
-  for (const name of QUEUE_NAMES) fns.set(QUEUE_WORKERS[name].id, stack.queueWorkers.functions[name]);
-  for (const [id, fn] of stack.scheduledWorkers.functions) fns.set(id, fn);
-  for (const [id, fn] of Object.entries(stack.purge.taskFunctions)) fns.set(id, fn as ServiceFunction);
-  return fns;
-}
-
-/** The stack's names of its resources, by logical id (the recorder's vocabulary). */
-function namesOf(stack: ServiceStack): Map<string, string> {
-  const names = new Map<string, string>();
-  const add = (construct: { node: { defaultChild?: unknown } }, name: string) => {
-    // A resource imported by ARN (a secret managed elsewhere) has none: its statements name a literal ARN.
-    if (construct.node.defaultChild) names.set(logicalIdOf(construct.node.defaultChild as never), name);
-  };
-  for (const table of TABLE_NAMES) add(stack.data.tables[table], `table:${table}`);
-  for (const queue of QUEUE_NAMES) {
-    add(stack.messaging.queues[queue].queue, `queue:${queue}`);
-    add(stack.messaging.queues[queue].deadLetterQueue, `dlq:${queue}`);
-  }
-  add(stack.data.key, 'key:envelope');
-  add(stack.data.vaultBucket, 'bucket:vault-content');
-  add(stack.purge.stateMachine, 'workflow:purge');
-  add(stack.connectors.stateKey, `secret:${STATE_KEY_ENV}`);
-  for (const [provider, secret] of Object.entries(stack.connectors.clientSecrets)) {
-    add(secret, `secret:${clientSecretName(provider as ProviderId)}`);
-  }
-  return names;
-}
-
 /** Each function's grants, from the template (or one a test has edited). */
 export function grantsOf(stack: ServiceStack, template: Template): Grants {
-  const names = namesOf(stack);
+  const names = resourceNamesOf(stack);
   const grants: Grants = new Map();
-  for (const [id, fn] of functionsOf(stack)) {
+  for (const [id, fn] of functionsOfStack(stack)) {
     grants.set(
       id,
       statementsOfRole(template, roleIdOf(stack, fn))
@@ -143,16 +92,11 @@ function sourceDigest(): string {
 }
 
 /**
- * The grants of the template `cdk synth` makes (dev stage). Synthesizing takes ~20 s, so the grants
- * are kept under the temporary directory by a digest of the sources, for the tier's other files.
+ * The context of the template the emulated runtime runs (dev stage): every provider configured (the
+ * runtime points each at the sandbox), so the functions that read client secrets are bound to them as
+ * a deployment with providers is.
  */
-export function templateGrants(): Grants {
-  const cached = join(tmpdir(), `ces-iam-grants-${sourceDigest()}.json`);
-  if (existsSync(cached)) {
-    return new Map(JSON.parse(readFileSync(cached, 'utf8')) as [string, Grant[]][]);
-  }
-  // The local stage: every provider configured (the runtime points each at the sandbox), so the
-  // functions that read client secrets are bound to them as a deployment with providers is.
+export function localStageContext(): Record<string, string> {
   const providers = Object.fromEntries(
     PROVIDER_IDS.map((id) => [
       id,
@@ -165,7 +109,19 @@ export function templateGrants(): Grants {
       },
     ]),
   );
-  const { stack, template } = synthStack({ context: { connectors: JSON.stringify({ providers }) } });
+  return { connectors: JSON.stringify({ providers }) };
+}
+
+/**
+ * The grants of the template `cdk synth` makes (dev stage). Synthesizing takes ~20 s, so the grants
+ * are kept under the temporary directory by a digest of the sources, for the tier's other files.
+ */
+export function templateGrants(): Grants {
+  const cached = join(tmpdir(), `ces-iam-grants-${sourceDigest()}.json`);
+  if (existsSync(cached)) {
+    return new Map(JSON.parse(readFileSync(cached, 'utf8')) as [string, Grant[]][]);
+  }
+  const { stack, template } = synthStack({ context: localStageContext() });
   const grants = grantsOf(stack, template);
   writeFileSync(cached, JSON.stringify([...grants]));
   return grants;

@@ -10,7 +10,12 @@ import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws
 import { createLocalDeps } from '../../functions/compose/local';
 import { createLocalServer } from '../../functions/dev-runtime/server/server';
 import type { ApiGatewaySettings } from '../../functions/dev-runtime/server/api-gateway';
-import { ApiGateway, evaluatePolicy } from '../../functions/dev-runtime/server/api-gateway';
+import {
+  ApiGateway,
+  apiGatewaySettings,
+  evaluatePolicy,
+} from '../../functions/dev-runtime/server/api-gateway';
+import { STAGE_THROTTLING } from '../../functions/platform/gateway-responses';
 import type { HandlerLoader, Invocable } from '../../functions/dev-runtime/server/lambda-runtime';
 import { API_KEY_AUTHORIZER } from '../../functions/routes';
 
@@ -64,7 +69,12 @@ const servers: Server[] = [];
 async function start(settings: Partial<ApiGatewaySettings> = {}): Promise<string> {
   const gateway = new ApiGateway(
     load,
-    { authorizerCacheTtlSeconds: 0, integrationTimeoutSeconds: 29, ...settings },
+    {
+      authorizerCacheTtlSeconds: 0,
+      integrationTimeoutSeconds: 29,
+      throttling: { rateLimit: 1000, burstLimit: 2000 },
+      ...settings,
+    },
     () => now,
   );
   const server = createLocalServer(createLocalDeps(), [], load, undefined, gateway);
@@ -203,5 +213,27 @@ describe('evaluatePolicy', () => {
     expect(evaluatePolicy(policy(allow('arn:aws:execute-api:*/POST/*')), arn)).toBe('Deny');
     expect(evaluatePolicy(policy(), arn)).toBe('Deny');
     expect(evaluatePolicy(undefined, arn)).toBe('Deny');
+  });
+});
+
+describe("the stage's throttling", () => {
+  it('answers THROTTLED (429) past the burst, before the authorizer runs, and refills at the rate', async () => {
+    const base = await start({ throttling: { rateLimit: 2, burstLimit: 3 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1)
+      statuses.push((await call(base, '/connectors/v1/providers', 'all')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const throttled = await call(base, '/connectors/v1/providers', 'all');
+    expect(await throttled.json()).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests' },
+    });
+    expect(authorizerCalls).toBe(3);
+    now += 500; // half a second at 2 a second: one request more
+    expect((await call(base, '/connectors/v1/providers', 'all')).status).toBe(200);
+    expect((await call(base, '/connectors/v1/providers', 'all')).status).toBe(429);
+  });
+
+  it('is the stage throttling the template sets', () => {
+    expect(apiGatewaySettings('dev').throttling).toEqual(STAGE_THROTTLING);
   });
 });

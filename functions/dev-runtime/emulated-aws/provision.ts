@@ -320,3 +320,39 @@ export async function provisionSecrets(
   }
   return environment;
 }
+
+/**
+ * What the stack's name of a resource (table:platform, queue:events, dlq:events, key:envelope,
+ * bucket:vault-content, workflow:purge, secret:NAME) stands for at the emulator: the value a Ref or
+ * Fn::GetAtt Arn of it gives in a deployment (name, queue URL, ARN). `secrets`: provisionSecrets'
+ * answer. Undefined for a resource the runtime did not provision.
+ */
+export function resourceValues(
+  provisioned: ProvisionedStack,
+  secrets: Record<string, string>,
+): (resource: string) => string | undefined {
+  return (resource) => {
+    const [kind, name = ''] = resource.split(':', 2) as [string, string];
+    const env = provisioned.environment;
+    switch (kind) {
+      case 'table':
+        return (TABLE_NAMES as readonly string[]).includes(name)
+          ? env[TABLE_DEFINITIONS[name as TableName].envVar]
+          : undefined;
+      case 'queue':
+        return provisioned.queues[name as QueueName]?.url;
+      case 'dlq':
+        return provisioned.queues[name as QueueName]?.deadLetterUrl;
+      case 'key':
+        return name === 'envelope' ? env.KMS_KEY_ID : undefined;
+      case 'bucket':
+        return name === 'vault-content' ? env[VAULT_BUCKET_ENV] : undefined;
+      case 'workflow':
+        return env[WORKFLOW_ARN_ENV[name as WorkflowName] ?? ''];
+      case 'secret':
+        return secrets[secretArnEnv(name)];
+      default:
+        return undefined;
+    }
+  };
+}

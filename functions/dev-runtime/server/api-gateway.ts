@@ -2,7 +2,7 @@
 // stack builds from the route table (lib/api.ts), its gateway responses (platform/gateway-responses.ts),
 // the REQUEST authorizers with their identity source (Authorization), their returned policy evaluated
 // against the method ARN and cached per identity source for the stage's TTL, their context passed to
-// the handler as strings, and the integration's 29 s timeout. `npm start` keeps the local server's own
+// the handler as strings, the stage's throttling, and the integration's 29 s timeout. `npm start` keeps the local server's own
 // answers (405 with Allow, HEAD as GET, OPTIONS); see docs/deploy.md for what differs.
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,7 @@ import {
   AUTHORIZER_CACHE_TTL_SECONDS,
   GATEWAY_RESPONSES,
   INTEGRATION_TIMEOUT_SECONDS,
+  STAGE_THROTTLING,
   gatewayResponseHeaders,
 } from '../../platform/gateway-responses';
 import { logger } from '../../platform/logger';
@@ -25,12 +26,43 @@ export interface ApiGatewaySettings {
   authorizerCacheTtlSeconds: number;
   /** API Gateway's integration timeout (29 s); tests shorten it. */
   integrationTimeoutSeconds: number;
+  /** The stage's throttling from the template (STAGE_THROTTLING); tests lower it. */
+  throttling: { rateLimit: number; burstLimit: number };
 }
 
 export const apiGatewaySettings = (stage: keyof typeof AUTHORIZER_CACHE_TTL_SECONDS): ApiGatewaySettings => ({
   authorizerCacheTtlSeconds: AUTHORIZER_CACHE_TTL_SECONDS[stage],
   integrationTimeoutSeconds: INTEGRATION_TIMEOUT_SECONDS,
+  throttling: STAGE_THROTTLING,
 });
+
+/**
+ * API Gateway's stage throttling: a token bucket holding `burstLimit` requests, refilled at `rateLimit`
+ * a second; a request finding it empty is THROTTLED (429) before its authorizer or function runs.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly limits: { rateLimit: number; burstLimit: number },
+    now: number,
+  ) {
+    this.tokens = limits.burstLimit;
+    this.at = now;
+  }
+
+  take(now: number): boolean {
+    this.tokens = Math.min(
+      this.limits.burstLimit,
+      this.tokens + ((now - this.at) / 1000) * this.limits.rateLimit,
+    );
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
 
 /** Lambda's default timeout in the stack (lib/service-function.ts) for a function that sets none. */
 const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
@@ -138,17 +170,21 @@ export const methodArn = (method: string, path: string) =>
 
 export class ApiGateway {
   private readonly cache = new Map<string, CachedResult>();
+  private readonly bucket: TokenBucket;
 
   constructor(
     private readonly load: HandlerLoader,
     private readonly settings: ApiGatewaySettings,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.bucket = new TokenBucket(settings.throttling, now());
+  }
 
   /** Runs the route as API Gateway would: its authorizer, then its integration within the timeouts. */
   async invoke(route: RouteDefinition, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
     const arn = methodArn(route.method, event.path);
     event.requestContext.stage = 'local';
+    if (!this.bucket.take(this.now())) return gatewayResponse('THROTTLED');
     if (route.auth !== 'public') {
       const refused = await this.authorize(route.auth, event, arn);
       if (refused) return refused;

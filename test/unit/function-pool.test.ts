@@ -1,0 +1,153 @@
+// The emulated AWS runtime's execution environments (issue 25 item 1): a function runs from its bundle
+// in workers of its own, with exactly its environment, its memory in the context, warm reuse, a module
+// scope per function, and a timed-out invocation abandoned with its worker replaced. The bundles here
+// are small ES modules written for the test (the real bundles: test/integration/function-pool.test.ts).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PooledFunction } from '../../functions/dev-runtime/emulated-aws/function-pool';
+import {
+  FunctionInvocationError,
+  FunctionPool,
+  UnresolvedVariableError,
+  functionEnvironment,
+} from '../../functions/dev-runtime/emulated-aws/function-pool';
+
+const dir = mkdtempSync(join(tmpdir(), 'ces-pool-'));
+const bundle = (name: string, source: string) => {
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, source);
+  return file;
+};
+
+// Module state counts the invocations of one environment; `sleep` makes one outlive the timeout.
+const counter = bundle(
+  'counter',
+  `let count = 0;
+   export const handler = async (event, context) => {
+     count += 1;
+     if (event.sleep) await new Promise((r) => setTimeout(r, event.sleep));
+     return { count, env: { ...process.env }, memory: context.memoryLimitInMB,
+              remaining: context.getRemainingTimeInMillis(), name: context.functionName };
+   };`,
+);
+const failing = bundle(
+  'failing',
+  `const table = process.env.TABLE_PLATFORM;
+   export const handler = async () => {
+     if (!table) { const e = new Error('TABLE_PLATFORM is not set'); e.name = 'ConfigurationError'; throw e; }
+     return table;
+   };`,
+);
+
+const fn = (id: string, file: string, extra: Partial<PooledFunction> = {}): PooledFunction => ({
+  id,
+  bundle: file,
+  memorySize: 256,
+  timeoutSeconds: 2,
+  environment: { STAGE: 'dev', ONLY_MINE: id },
+  ...extra,
+});
+
+type CounterResult = {
+  count: number;
+  env: Record<string, string>;
+  memory: string;
+  remaining: number;
+  name: string;
+};
+
+describe('the function pool of the emulated AWS runtime', () => {
+  const pool = new FunctionPool([
+    fn('first', counter),
+    fn('second', counter, { memorySize: 1024 }),
+    fn('slow', counter, { timeoutSeconds: 1 }),
+    fn('needsTable', failing),
+  ]);
+  afterAll(() => pool.close());
+
+  it('gives a function exactly its environment, none of the runtime process', async () => {
+    process.env.RUNTIME_ONLY_SETTING = 'leaked';
+    const result = (await pool.invoke('first', {})) as CounterResult;
+    expect(result.env).toEqual({ STAGE: 'dev', ONLY_MINE: 'first' });
+    expect(result.name).toBe('first');
+    delete process.env.RUNTIME_ONLY_SETTING;
+  });
+
+  it('reports the memory setting and the time left before the timeout', async () => {
+    const result = (await pool.invoke('second', {})) as CounterResult;
+    expect(result.memory).toBe('1024');
+    expect(result.remaining).toBeGreaterThan(0);
+    expect(result.remaining).toBeLessThanOrEqual(2000);
+  });
+
+  it('reuses a warm environment, and keeps module state per function', async () => {
+    const before = ((await pool.invoke('first', {})) as CounterResult).count;
+    expect(((await pool.invoke('first', {})) as CounterResult).count).toBe(before + 1);
+    // The same bundle as another function: a module scope of its own.
+    const other = new FunctionPool([fn('third', counter)]);
+    expect(((await other.invoke('third', {})) as CounterResult).count).toBe(1);
+    await other.close();
+  });
+
+  it('runs concurrent invocations in environments of their own', async () => {
+    const fresh = new FunctionPool([fn('busy', counter)]);
+    const results = (await Promise.all([
+      fresh.invoke('busy', { sleep: 200 }),
+      fresh.invoke('busy', { sleep: 200 }),
+    ])) as CounterResult[];
+    expect(results.map((r) => r.count)).toEqual([1, 1]);
+    await fresh.close();
+  });
+
+  it('abandons an invocation past the timeout and replaces its environment', async () => {
+    expect(((await pool.invoke('slow', {})) as CounterResult).count).toBe(1);
+    await expect(pool.invoke('slow', { sleep: 5_000 })).rejects.toThrow('slow timed out after 1 seconds');
+    // A fresh environment: its module state starts again.
+    expect(((await pool.invoke('slow', {})) as CounterResult).count).toBe(1);
+  });
+
+  it('names the function when it fails for lack of a variable the template did not give it', async () => {
+    const error = await pool.invoke('needsTable', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FunctionInvocationError);
+    expect((error as Error).message).toBe('needsTable failed: ConfigurationError: TABLE_PLATFORM is not set');
+  });
+});
+
+describe("a function's environment from its template", () => {
+  const resources: Record<string, string> = { 'table:platform': 'ces-local-platform' };
+  const runtime = { AWS_ENDPOINT_URL: 'http://127.0.0.1:5000', AWS_REGION: 'eu-west-1' };
+
+  it("resolves the template's references to the runtime's resources and adds Lambda's own variables", () => {
+    const environment = functionEnvironment(
+      {
+        id: 'apiKeyAuthorizer',
+        memorySize: 512,
+        environment: { STAGE: 'dev', TABLE_PLATFORM: { resource: 'table:platform' } },
+      },
+      (name) => resources[name],
+      runtime,
+    );
+    expect(environment).toEqual({
+      STAGE: 'dev',
+      TABLE_PLATFORM: 'ces-local-platform',
+      ...runtime,
+      AWS_LAMBDA_FUNCTION_NAME: 'apiKeyAuthorizer',
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+      AWS_LAMBDA_LOG_GROUP_NAME: '/aws/lambda/apiKeyAuthorizer',
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+      TZ: ':UTC',
+    });
+  });
+
+  it('refuses, by function and variable, a value it cannot resolve', () => {
+    expect(() =>
+      functionEnvironment(
+        { id: 'fanOut', memorySize: 512, environment: { QUEUE_EVENTS_URL: { resource: 'queue:nowhere' } } },
+        (name) => resources[name],
+        runtime,
+      ),
+    ).toThrow(new UnresolvedVariableError('fanOut', 'QUEUE_EVENTS_URL', 'queue:nowhere'));
+  });
+});

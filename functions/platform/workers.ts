@@ -90,7 +90,7 @@ const QUEUES = {
     id: 'syncWorker',
     handler: 'connectors/api/handlers/sync-worker',
     description: 'Runs one step of an import run or an export: a page of files between provider and vault',
-    // A step streams up to 100 files, four at a time, each up to 1 GiB: one message per invocation.
+    // A step streams up to 100 files, eight at a time, each up to 1 GiB: one message per invocation.
     batchSize: 1,
     batchingWindowSeconds: 0,
     timeoutSeconds: 300,

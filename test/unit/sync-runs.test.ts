@@ -25,6 +25,7 @@ import {
   importedObjectId,
 } from '../../functions/connectors/domain/sync-policy';
 import { numberedName } from '../../functions/connectors/domain/export-conflict';
+import { TOKEN_REUSE_MS } from '../../functions/connectors/domain/token-policy';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
@@ -488,6 +489,35 @@ describe('an import run', () => {
       .filter((e) => e.type === 'vault.ingest.completed');
     expect(new Set(ingest.map((e) => e.data.objectId)).size).toBe(stored.length);
     expect(done.counts.imported).toBe(stored.length);
+  });
+
+  it('opens the access token once for a step of many files, and again once it was held TOKEN_REUSE_MS', async () => {
+    const { matterId, linkId } = await linked('acct-unit-token-reuse');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-token-reuse',
+      container_id: matterId,
+      count: 60,
+    });
+    const decrypt = deps.keys.decryptDataKey.bind(deps.keys);
+    let opened = 0;
+    deps.keys.decryptDataKey = (...args) => {
+      opened++;
+      return decrypt(...args);
+    };
+    const put = deps.vault.put.bind(deps.vault);
+    let writes = 0;
+    deps.vault.put = async (write: VaultWrite) => {
+      if (++writes === 20) clock.advance(TOKEN_REUSE_MS); // the held token is read again after this
+      return put(write);
+    };
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    expect(await drive()).toBe(1); // one step: the feed page and every download
+    const done = await job(run.id);
+    expect(done).toMatchObject({ status: 'succeeded', counts: { failed: 0 } });
+    expect(done.counts.imported).toBeGreaterThanOrEqual(60);
+    // Per file this was one open (and two table reads) each: 60 and more.
+    expect(opened).toBe(2);
   });
 
   it('runs a step again when it runs out of time mid-page, keeping the counts exact', async () => {

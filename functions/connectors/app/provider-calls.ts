@@ -12,12 +12,12 @@ import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, providerExtraSetting } from '../domain/providers';
 import type { RunFailure } from '../domain/sync-policy';
 import { RUN_FAILURE_MESSAGES, classifyApiStatus } from '../domain/sync-policy';
-import { effectiveStatus } from '../domain/token-policy';
+import { EXPIRY_MARGIN_MS, TOKEN_REUSE_MS, effectiveStatus } from '../domain/token-policy';
 import { AFTER_REFRESH } from '../domain/connection-decide';
 import { isProviderEnabled } from './provider-settings';
 import type { ConnectionItem } from '../infra/repositories/connections';
 import { ConnectionRepository } from '../infra/repositories/connections';
-import type { LifecycleDeps } from './token-lifecycle';
+import type { AccessToken, LifecycleDeps } from './token-lifecycle';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
@@ -58,6 +58,47 @@ export async function requireUsable(
 
 interface CallOptions {
   sleep?: (ms: number) => Promise<void>;
+  /** Shared by the calls of one step (`reusedTokens()`): the token is read once, not per call. */
+  reuse?: ReusedToken;
+}
+
+/**
+ * The access token a run's step holds for its calls: the read (connection, tokens, decrypt) in flight
+ * or done, and when it began. Concurrent calls share one read; it is read again after TOKEN_REUSE_MS,
+ * close to the token's expiry, after a failed read and after the provider refused it.
+ */
+export interface ReusedToken {
+  pending?: Promise<AccessToken>;
+  readAt?: number;
+}
+
+export const reusedTokens = (): ReusedToken => ({});
+
+function tokenFor(
+  deps: LifecycleDeps,
+  config: ConnectorConfig,
+  connectionId: string,
+  lifecycle: { log: Logger; sleep?: (ms: number) => Promise<void> },
+  reuse: ReusedToken | undefined,
+): Promise<AccessToken> {
+  if (!reuse) return getAccessToken(deps, config, connectionId, lifecycle);
+  const now = deps.clock.now();
+  if (!reuse.pending || reuse.readAt === undefined || now - reuse.readAt >= TOKEN_REUSE_MS) {
+    const pending = getAccessToken(deps, config, connectionId, lifecycle);
+    reuse.pending = pending;
+    reuse.readAt = now;
+    // A failed read is not kept: the next call reads again (and fails as the lifecycle says).
+    pending.catch(() => {
+      if (reuse.pending === pending) reuse.pending = undefined;
+    });
+    return pending;
+  }
+  const held = reuse.pending;
+  return held.then((token) => {
+    if (token.expiresAt - deps.clock.now() > EXPIRY_MARGIN_MS) return token;
+    if (reuse.pending === held) reuse.pending = undefined; // another call may have replaced it already
+    return tokenFor(deps, config, connectionId, lifecycle, reuse);
+  });
 }
 
 /**
@@ -75,7 +116,14 @@ export async function withProvider<T>(
 ): Promise<T> {
   const lifecycle = { log, sleep: options.sleep };
   for (let attempt = 1; ; attempt++) {
-    const token = await getAccessToken(deps, config, connectionId, lifecycle);
+    // A retry after a refusal reads the refreshed token, never the one held.
+    const token = await tokenFor(
+      deps,
+      config,
+      connectionId,
+      lifecycle,
+      attempt === 1 ? options.reuse : undefined,
+    );
     try {
       return await call(token.accessToken);
     } catch (error) {
@@ -93,6 +141,8 @@ export async function withProvider<T>(
         );
       }
       if (error.status !== 401) throw error;
+      // Refused: the next call of the step reads the token again (refreshed, or the connection's new state).
+      if (options.reuse) options.reuse.pending = undefined;
       log.warn('provider refused the access token', { connectionId, attempt, operation: error.operation });
       if (
         attempt === 1 &&

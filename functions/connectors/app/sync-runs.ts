@@ -35,7 +35,7 @@ import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
 import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
-import { contentFor, requireUsable, withProvider } from './provider-calls';
+import { contentFor, requireUsable, reusedTokens, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ItemFailure {
@@ -303,8 +303,10 @@ async function syncPage(
   if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   if (job.phase === 'reconcile') return reconcile(deps, link, job);
   const api = contentFor(config, connection.provider);
+  // One token read for the step's calls (the feed page and each download), renewed as reusedTokens says.
+  const reuse = reusedTokens();
   const call = <T>(run: (token: string) => Promise<T>) =>
-    withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep });
+    withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep, reuse });
   // A full run walks the source from the start: every file it holds now.
   const position = job.page ? { page: job.page } : { cursor: job.mode === 'full' ? undefined : link.cursor };
   const page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));

@@ -6,6 +6,12 @@ import type { ConnectionStatus } from './connection';
 export const REFRESH_LEAD_MS = 10 * 60_000;
 /** Closer than this to expiry a token is not handed out: a call made with it could fail mid-flight. */
 export const EXPIRY_MARGIN_MS = 60_000;
+/**
+ * A run's step reuses the access token it read for this long (the connection's status and tokens are
+ * read again after it, and after any refusal): read and opened once for many files, not once per file
+ * (two table reads and a KMS decrypt each), while a disconnect or reconnect is still seen within seconds.
+ */
+export const TOKEN_REUSE_MS = 10_000;
 /** How long a refresher holds a connection: longer than the provider attempts it makes under it. */
 export const LEASE_MS = 60_000;
 /** Provider token requests made under one lease, and the timeout of each. */

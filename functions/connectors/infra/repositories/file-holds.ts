@@ -31,6 +31,14 @@ export class FileHolds {
     alive: (linkId: string) => Promise<boolean>,
   ): Promise<string> {
     const key = holdKey(link.connectionId, link.vaultId, sourceId);
+    // Most files asked about are new to every link (a first run): taking the free hold is one write,
+    // not a read and then the write; a hold already there is read as before.
+    try {
+      await this.table.put({ ...key, linkId: link.id }, { itemExists: false });
+      return link.id;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await this.table.get<{ pk: string; sk: string; linkId: string }>(key);
       if (current && (current.linkId === link.id || (await alive(current.linkId)))) return current.linkId;

@@ -61,7 +61,7 @@ delivery; at most 64 records in the handler), the same burst with every batch at
 loop, interleaved, the whole run sampled by the V8 profiler. Load average (1 min) ${result.load.before.oneMinute} before, ${result.load.after.oneMinute} after:
 ${result.load.quiet ? 'a quiet machine' : '**NOT a quiet machine**; read the ratios and shares, not the absolute figures'}.
 
-Pipeline / raw loop (deliveries/s, median (min-max)): **${show(t.ratio)}**; every batch at once ${show(t.pipelineUnlimited.ratio)}.
+Pipeline / raw loop (deliveries/s, median (min-max)): **${show(t.ratio)}**; every batch at once (once, after the rounds) ${t.pipelineUnlimited.ratio}.
 Pipeline ${show(t.pipeline.deliveriesPerSecond)}/s, CPU ${show(t.pipeline.cpuMsPerDelivery)} ms per delivery; raw loop
 ${show(t.rawLoop.postsPerSecond)}/s, CPU ${show(t.rawLoop.cpuMsPerPost)} ms per POST.`,
     };

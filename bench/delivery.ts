@@ -386,9 +386,10 @@ async function setUp(): Promise<Bench> {
 }
 
 /**
- * 1. Events published at once: rounds of the burst with at most IN_FLIGHT records in the handler, the
- * burst as the local runtime runs it (every batch at once) and the raw loop, interleaved so a busy
- * neighbour slows all three alike; medians, spread and the per-round ratio.
+ * 1. Events published at once: rounds of the burst with at most IN_FLIGHT records in the handler and
+ * of the raw loop, interleaved so a busy neighbour slows both alike (medians, spread, the per-round
+ * ratio); then once the burst as the local runtime runs it (every batch at once), after the rounds,
+ * since on a loaded machine its timed-out attempts retry into whatever runs next.
  */
 async function throughputPhase(b: Bench, rounds = THROUGHPUT_ROUNDS) {
   const runBurst = async (records: number) => {
@@ -403,43 +404,64 @@ async function throughputPhase(b: Bench, rounds = THROUGHPUT_ROUNDS) {
   };
   type Burst = Awaited<ReturnType<typeof runBurst>>;
   await rawLoop(b.healthyPorts, b.main.secrets, WARM_MESSAGES);
-  const each: { limitedBurst: Burst; openBurst: Burst; raw: Awaited<ReturnType<typeof rawLoop>> }[] = [];
+  const each: { limitedBurst: Burst; raw: Awaited<ReturnType<typeof rawLoop>> }[] = [];
   for (let i = 0; i < rounds; i++) {
     const limitedBurst = await runBurst(IN_FLIGHT);
-    const openBurst = await runBurst(Infinity); // as the local runtime (and Lambda scaling out) runs it
     const raw = await rawLoop(b.healthyPorts, b.main.secrets, RAW_POSTS);
     await b.receiver.take();
-    each.push({ limitedBurst, openBurst, raw });
+    each.push({ limitedBurst, raw });
     console.error(
-      `throughput round ${i + 1}: pipeline ${limitedBurst.row.achievedPerSecond}/s, unlimited ${openBurst.row.achievedPerSecond}/s, raw ${raw.postsPerSecond}/s`,
+      `throughput round ${i + 1}: pipeline ${limitedBurst.row.achievedPerSecond}/s, raw ${raw.postsPerSecond}/s`,
     );
   }
-  b.limit.records = Infinity; // the later phases run as the local runtime does
-  const view = (pick: (r: (typeof each)[number]) => Burst) => ({
+  const openBurst = await runBurst(Infinity); // as the local runtime (and Lambda scaling out) runs it
+  await b.receiver.take();
+  const rawMedian = spread(
+    each.map((r) => r.raw.postsPerSecond),
+    1,
+  );
+  const bursts = each.map((r) => r.limitedBurst);
+  const pipeline = {
     deliveries: BURST_EVENTS * ENDPOINTS,
-    received: Math.min(...each.map((r) => pick(r).row.received)),
-    deliveriesPerSecond: spread(each.map((r) => pick(r).row.achievedPerSecond), 1),
+    received: Math.min(...bursts.map((r) => r.row.received)),
+    deliveriesPerSecond: spread(
+      bursts.map((r) => r.row.achievedPerSecond),
+      1,
+    ),
     latencyMs: {
-      p50: spread(each.map((r) => pick(r).row.p50), 1),
-      p99: spread(each.map((r) => pick(r).row.p99), 1),
+      p50: spread(
+        bursts.map((r) => r.row.p50),
+        1,
+      ),
+      p99: spread(
+        bursts.map((r) => r.row.p99),
+        1,
+      ),
     },
-    cpuMsPerDelivery: spread(each.map((r) => pick(r).cpuMsPerDelivery)),
-    ratio: spread(each.map((r) => pick(r).row.achievedPerSecond / r.raw.postsPerSecond)),
-  });
-  const pipeline = view((r) => r.limitedBurst);
+    cpuMsPerDelivery: spread(bursts.map((r) => r.cpuMsPerDelivery)),
+    ratio: spread(each.map((r) => r.limitedBurst.row.achievedPerSecond / r.raw.postsPerSecond)),
+  };
   return {
     rounds,
     pipeline: { events: BURST_EVENTS, ...pipeline },
-    pipelineUnlimited: view((r) => r.openBurst),
+    pipelineUnlimited: {
+      deliveries: BURST_EVENTS * ENDPOINTS,
+      received: openBurst.row.received,
+      deliveriesPerSecond: openBurst.row.achievedPerSecond,
+      cpuMsPerDelivery: openBurst.cpuMsPerDelivery,
+      ratio: round(openBurst.row.achievedPerSecond / rawMedian.median, 3),
+    },
     rawLoop: {
       posts: RAW_POSTS,
-      postsPerSecond: spread(each.map((r) => r.raw.postsPerSecond), 1),
+      postsPerSecond: spread(
+        each.map((r) => r.raw.postsPerSecond),
+        1,
+      ),
       cpuMsPerPost: spread(each.map((r) => r.raw.cpuMsPerPost)),
     },
     ratio: pipeline.ratio,
     perRound: each.map((r) => ({
       pipeline: r.limitedBurst.row.achievedPerSecond,
-      pipelineUnlimited: r.openBurst.row.achievedPerSecond,
       rawLoop: r.raw.postsPerSecond,
     })),
   };
@@ -648,6 +670,9 @@ type Result = {
 
 function markdown(r: Result): string {
   const goal = (ok: boolean) => (ok ? 'met' : 'not met');
+  // A goal is judged on a quiet machine only (issue 27 item 3).
+  const judged = (ok: boolean) =>
+    r.load.quiet ? goal(ok) : `${ok ? 'would be met' : 'would not be met'}, not judged: NOT a quiet machine`;
   const at1000 = r.openLoop.rows.find((row) => row.offeredPerSecond === 1_000);
   const table = r.openLoop.rows
     .map(
@@ -671,18 +696,20 @@ is measured in the same run. The machine is shared, so figures vary between runs
 
 ## Throughput
 
-${r.throughput.rounds} rounds of each row, interleaved (burst, unlimited burst, raw loop, then again), so a busy
-neighbour slows them alike. Figures: median (min-max) over the rounds; each ratio is a round's
-pipeline figure against the raw loop's of the same round.
+${r.throughput.rounds} rounds of the pipeline's burst and of the raw loop, interleaved (burst, raw loop, then again), so
+a busy neighbour slows both alike. Figures: median (min-max) over the rounds; each ratio is a round's
+pipeline figure against the raw loop's of the same round. The unlimited burst runs once, after the
+rounds (on a loaded machine its timed-out attempts would retry into the next round), against the raw
+loop's median.
 
 | | Deliveries/s | CPU ms per delivery | / raw loop |
 |---|---|---|---|
 | Pipeline: ${r.throughput.pipeline.deliveries} deliveries published at once, at most ${IN_FLIGHT} records in the delivery handler | ${showSpread(r.throughput.pipeline.deliveriesPerSecond)} | ${showSpread(r.throughput.pipeline.cpuMsPerDelivery)} (publish, fan-out and delivery) | ${showSpread(r.throughput.pipeline.ratio)} |
-| Pipeline as the local runtime runs it: every batch at once (at most 10 sockets per origin) | ${showSpread(r.throughput.pipelineUnlimited.deliveriesPerSecond)} | ${showSpread(r.throughput.pipelineUnlimited.cpuMsPerDelivery)} | ${showSpread(r.throughput.pipelineUnlimited.ratio)} |
+| Pipeline as the local runtime runs it: every batch at once (at most 10 sockets per origin), once; received ${r.throughput.pipelineUnlimited.received} | ${r.throughput.pipelineUnlimited.deliveriesPerSecond} | ${r.throughput.pipelineUnlimited.cpuMsPerDelivery} | ${r.throughput.pipelineUnlimited.ratio} |
 | Raw loop: build, serialise, sign, POST over keep-alive, ${IN_FLIGHT} in flight, ${r.throughput.rawLoop.posts} POSTs | ${showSpread(r.throughput.rawLoop.postsPerSecond)} | ${showSpread(r.throughput.rawLoop.cpuMsPerPost)} | |
-| **Pipeline / raw loop** | | | **${r.throughput.ratio.median}** (goal ≥ 0.5: ${goal(r.throughput.ratio.median >= 0.5)}${r.load.quiet ? '' : '; NOT a quiet machine'}) |
+| **Pipeline / raw loop** | | | **${r.throughput.ratio.median}** (goal ≥ 0.5: ${judged(r.throughput.ratio.median >= 0.5)}) |
 
-Per round (deliveries/s): ${r.throughput.perRound.map((x, i) => `${i + 1}: pipeline ${x.pipeline}, unlimited ${x.pipelineUnlimited}, raw ${x.rawLoop}`).join('; ')}.
+Per round (deliveries/s): ${r.throughput.perRound.map((x, i) => `${i + 1}: pipeline ${x.pipeline}, raw ${x.rawLoop}`).join('; ')}.
 
 Received at least ${r.throughput.pipeline.received} of ${r.throughput.pipeline.deliveries} in every round; publish-to-receipt in the burst (queueing
 behind earlier events included) p50 ${showSpread(r.throughput.pipeline.latencyMs.p50)} ms, p99 ${showSpread(r.throughput.pipeline.latencyMs.p99)} ms.
@@ -706,7 +733,7 @@ Goal p99 < 50 ms at 1,000 deliveries/s: ${at1000 ? `${at1000.p99} ms, ${goal(at1
 |---|---|
 | Delivery handler alone (${r.cpu.rounds.length} rounds of ${r.cpu.deliveryHandler.deliveries} prepared messages, ${IN_FLIGHT} in flight): per delivery, median (min-max) | ${showSpread(r.cpu.handlerCpuMsPerDelivery)} |
 | Raw loop (rounds of ${RAW_POSTS / 2} POSTs, interleaved with the handler's): per POST, median (min-max) | ${showSpread(r.cpu.rawLoopCpuMsPerPost)} |
-| **Ratio** (each round's handler against its raw loop) | **${showSpread(r.cpu.ratio)}** (goal ≤ 2: ${goal(r.cpu.ratio.median <= 2)}${r.load.quiet ? '' : '; NOT a quiet machine'}) |
+| **Ratio** (each round's handler against its raw loop) | **${showSpread(r.cpu.ratio)}** (goal ≤ 2: ${judged(r.cpu.ratio.median <= 2)}) |
 
 The handler's figure covers parsing the message, reading the delivery, the cached endpoint and
 secret, signing the stored body, the POST over a pooled connection, the attempt and delivery writes

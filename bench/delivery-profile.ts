@@ -57,8 +57,8 @@ async function profiled(): Promise<{ result: object; summary: string }> {
     return {
       result,
       summary: `${t.rounds} rounds of a burst of ${t.pipeline.deliveries} deliveries through the pipeline (publish, fan-out,
-delivery; at most 64 records in the handler), the same burst with every batch at once, and the raw
-loop, interleaved, the whole run sampled by the V8 profiler. Load average (1 min) ${result.load.before.oneMinute} before, ${result.load.after.oneMinute} after:
+delivery; at most 64 records in the handler) interleaved with the raw loop, then once the burst with
+every batch at once, the whole run sampled by the V8 profiler. Load average (1 min) ${result.load.before.oneMinute} before, ${result.load.after.oneMinute} after:
 ${result.load.quiet ? 'a quiet machine' : '**NOT a quiet machine**; read the ratios and shares, not the absolute figures'}.
 
 Pipeline / raw loop (deliveries/s, median (min-max)): **${show(t.ratio)}**; every batch at once (once, after the rounds) ${t.pipelineUnlimited.ratio}.

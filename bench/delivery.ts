@@ -684,7 +684,10 @@ function markdown(r: Result): string {
     )
     .join('\n');
   const h = r.hangingReceiver;
-  const extra = round(r.throughput.pipeline.cpuMsPerDelivery.median - r.cpu.handlerCpuMsPerDelivery.median, 3);
+  const extra = round(
+    r.throughput.pipeline.cpuMsPerDelivery.median - r.cpu.handlerCpuMsPerDelivery.median,
+    3,
+  );
   const c = h.controlAllHealthy;
   return `# Delivery benchmark
 

@@ -42,7 +42,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
-class SandboxProcess {
+/** The sandbox provider in its own process (bench/calls.ts starts one too). */
+export class SandboxProcess {
   private constructor(private readonly child: ChildProcess) {}
 
   static start(): SandboxProcess {
@@ -61,7 +62,7 @@ class SandboxProcess {
   close = () => this.child.disconnect();
 }
 
-async function seed(sandboxUrl: string, matterId: string): Promise<void> {
+export async function seed(sandboxUrl: string, matterId: string, count = FILES): Promise<void> {
   const response = await fetch(`${sandboxUrl}/__sandbox/seed`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -69,7 +70,7 @@ async function seed(sandboxUrl: string, matterId: string): Promise<void> {
       provider: 'practice',
       account_id: ACCOUNT,
       container_id: matterId,
-      count: FILES,
+      count,
       size: FILE_BYTES,
     }),
   });

@@ -1,6 +1,7 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/. Loopback traffic only, bounded in
 // count and time. Worker logs are quietened first (the logger reads LOG_LEVEL when it loads).
-// `npm run bench -- bundles` (or `delivery`, `import`, `console`) runs only the named ones.
+// `npm run bench -- bundles` (or `delivery`, `import`, `console`, `calls`) runs only the named ones; `calls` needs
+// the emulators (bash scripts/with-emulators.sh npm run bench -- calls).
 process.env.LOG_LEVEL ??= 'warn';
 process.env.STAGE ??= 'local';
 
@@ -9,6 +10,8 @@ const BENCHES = {
   bundles: async () => (await import('./bundles')).runBundleBench(),
   import: async () => (await import('./import')).runImportBench(),
   console: async () => (await import('./console')).runConsoleBench(),
+  // On the emulators only (bash scripts/with-emulators.sh npm run bench -- calls); skipped otherwise.
+  calls: async () => (await import('./calls')).runCallsBench(),
 } as const;
 
 type BenchName = keyof typeof BENCHES;
@@ -18,7 +21,10 @@ if (unknown.length) {
   console.error(`Unknown bench ${unknown.join(', ')}; choose from ${Object.keys(BENCHES).join(', ')}`);
   process.exit(2);
 }
-for (const name of (asked.length ? asked : Object.keys(BENCHES)) as BenchName[]) {
+const everything = (Object.keys(BENCHES) as BenchName[]).filter(
+  (name) => name !== 'calls' || process.env.AWS_ENDPOINT_URL,
+);
+for (const name of (asked.length ? asked : everything) as BenchName[]) {
   await BENCHES[name]();
 }
 process.exit(0);

@@ -24,16 +24,35 @@ export interface FanOutResult {
   alreadyDone: number;
 }
 
+/**
+ * Reads of an organization's endpoint list under way, per scope: the records of a batch (or several
+ * batches at once) that miss the cache together share one read instead of each querying (issue 27).
+ */
+const reading = new WeakMap<object, Map<string, { epoch: number; read: Promise<EndpointItem[]> }>>();
+
 /** The organization's endpoints, as this worker read them within ENDPOINT_CACHE_TTL_MS. */
 async function organizationEndpoints(deps: FanOutDeps, organizationId: string): Promise<EndpointItem[]> {
   const scope = endpointScope(deps);
   const now = deps.clock.now();
   const cached = cachedEndpointList(scope, organizationId, now);
   if (cached) return cached;
+  let inFlight = reading.get(scope);
+  if (!inFlight) reading.set(scope, (inFlight = new Map()));
   const epoch = cacheEpoch(scope);
-  const items = await listEndpointItems(deps, organizationId);
-  cacheEndpointList(scope, organizationId, items, now, epoch);
-  return items;
+  // Joined only while no endpoint was changed in this process since it began (the cache's own rule).
+  const pending = inFlight.get(organizationId);
+  if (pending?.epoch === epoch) return pending.read;
+  const read = listEndpointItems(deps, organizationId).then((items) => {
+    cacheEndpointList(scope, organizationId, items, now, epoch);
+    return items;
+  });
+  const entry = { epoch, read };
+  inFlight.set(organizationId, entry);
+  const settled = () => {
+    if (inFlight.get(organizationId) === entry) inFlight.delete(organizationId);
+  };
+  read.then(settled, settled);
+  return read;
 }
 
 export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger): Promise<FanOutResult> {

@@ -1,0 +1,269 @@
+// AWS calls per unit of work (issue 27 item 5), the cost driver on AWS: the emulated AWS runtime
+// (moto + DynamoDB Local, the aws adapters, an SQS event source per worker as `npm run start:aws`
+// runs it) with the bench's call counter on every SDK client (functions/adapters/aws/call-counter.ts:
+// an SDK middleware after the retry step, so each request on the wire counts; off unless a bench
+// turns it on). Counts DynamoDB, SQS, KMS and S3 calls
+//  1. per delivery: events published to an organization of ENDPOINTS endpoints on a local receiver,
+//     until every delivery has arrived and its worker has settled;
+//  2. per imported file: an import run of IMPORT_FILES small files from the sandbox provider.
+// Run it on emulators: `bash scripts/with-emulators.sh npm run bench -- calls`. The event sources'
+// ReceiveMessage/DeleteMessage calls stand for Lambda's poller (SQS bills those too) and depend on
+// how long the queues sat idle, so they are shown apart.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { enableCallCounting, takeCallCounts } from '../functions/adapters/aws/call-counter';
+import { envConfig, STATE_KEY_ENV } from '../functions/connectors';
+import { getConnectorJob } from '../functions/connectors/app/job-status';
+import { createLink } from '../functions/connectors/app/links';
+import { browseSources } from '../functions/connectors/app/sources';
+import { startRun } from '../functions/connectors/app/sync-runs';
+import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
+import { publishEvent } from '../functions/events/app/publish';
+import { systemClock } from '../functions/platform/clock';
+import { newId } from '../functions/platform/ids';
+import { Logger } from '../functions/platform/logger';
+import { PERMISSIONS } from '../functions/platform/permissions';
+import type { Deps } from '../functions/platform/ports';
+import { createEndpoint } from '../functions/webhooks/app/endpoints';
+import { connectInProcess } from '../test/support/connect';
+import { SandboxProcess, seed } from './import';
+
+const ENDPOINTS = 10;
+const EVENTS = Number(process.env.BENCH_CALL_EVENTS ?? 50);
+const IMPORT_FILES = Number(process.env.BENCH_CALL_FILES ?? 200);
+const ACCOUNT = 'acct-bench';
+const BASE_URL = 'http://localhost:3999';
+/** What the event sources (Lambda's poller on AWS) call, not the functions. */
+const POLLER = new Set(['SQS:ReceiveMessage', 'SQS:DeleteMessage', 'SQS:DeleteMessageBatch']);
+const SERVICES = ['DynamoDB', 'SQS', 'KMS', 'S3'] as const;
+const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(import.meta.dirname ?? 'bench', 'results');
+const quiet = new Logger({}, 'error');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+type Counts = Record<string, number>;
+
+/** Counts per unit of work: each operation, each service's functions' total, and the poller's apart. */
+function perUnit(counts: Counts, units: number) {
+  const functions = Object.entries(counts).filter(([key]) => !POLLER.has(key));
+  const byService = Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      round(
+        functions.filter(([key]) => key.startsWith(`${service}:`)).reduce((a, [, n]) => a + n, 0) / units,
+      ),
+    ]),
+  );
+  return {
+    units,
+    byService,
+    byOperation: Object.fromEntries(
+      functions.sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => [key, round(n / units, 3)]),
+    ),
+    poller: Object.fromEntries(
+      Object.entries(counts)
+        .filter(([key]) => POLLER.has(key))
+        .map(([key, n]) => [key, round(n / units, 3)]),
+    ),
+    raw: counts,
+  };
+}
+type PerUnit = ReturnType<typeof perUnit>;
+
+/** A receiver answering 204 to every POST, counting them. */
+async function receiver() {
+  let received = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    received: () => received,
+    close: () => server.close(),
+  };
+}
+
+/** Waits until `done()` holds, then `settleMs` more for the workers' last writes; throws after limitMs. */
+async function until(
+  done: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = 120_000,
+  settleMs = 3_000,
+) {
+  const deadline = Date.now() + limitMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+  await sleep(settleMs);
+}
+
+async function deliveries(deps: Deps) {
+  const server = await receiver();
+  try {
+    const principal = {
+      organizationId: newId('org'),
+      keyId: 'key_bench',
+      permissions: [...PERMISSIONS],
+      system: false,
+    };
+    for (let i = 0; i < ENDPOINTS; i++) {
+      await createEndpoint(deps, principal, {
+        url: `http://127.0.0.1:${server.port}/e${i}`,
+        eventTypeFilters: ['matter.*'],
+      });
+    }
+    const setup = takeCallCounts(); // creating the endpoints is not the deliveries' work
+    // In groups of a fan-out batch (10 events), each delivered before the next is published: a burst
+    // overloads the emulators on a busy machine, and an invocation that times out repeats its work.
+    for (let i = 0; i < EVENTS; i++) {
+      await publishEvent(deps, {
+        organizationId: principal.organizationId,
+        type: 'matter.created',
+        data: { matterId: `mat_${i}`, name: `Matter ${i}` },
+      });
+      const published = i + 1;
+      if (published % 10 === 0 || published === EVENTS)
+        await until(() => server.received() >= published * ENDPOINTS, 'the deliveries', 120_000, 0);
+    }
+    await until(() => true, 'the last writes');
+    return { setup, perDelivery: perUnit(takeCallCounts(), EVENTS * ENDPOINTS) };
+  } finally {
+    server.close();
+  }
+}
+
+async function imports(deps: Deps) {
+  const sandbox = SandboxProcess.start();
+  try {
+    const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
+    const { env } = await sandbox.ask<{ env: Record<string, string> }>({
+      cmd: 'register',
+      baseUrl: BASE_URL,
+    });
+    Object.assign(process.env, env, {
+      [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
+      PUBLIC_BASE_URL: BASE_URL,
+    });
+    const organizationId = newId('org');
+    const connectionId = await connectInProcess(deps, envConfig, {
+      organizationId,
+      account: ACCOUNT,
+      baseUrl: BASE_URL,
+    });
+    const matter = (await browseSources(deps, envConfig, organizationId, connectionId, { limit: 1 }, quiet))
+      .data[0]!;
+    await seed(url, matter.id, IMPORT_FILES);
+    const link = await createLink(
+      deps,
+      envConfig,
+      organizationId,
+      connectionId,
+      { vault_id: 'vlt_bench', source: { id: matter.id } },
+      quiet,
+    );
+    const setup = takeCallCounts(); // connecting and linking happen once per link, not per file
+    const run = await startRun(deps, organizationId, link.id, 'api', quiet);
+    let job: { status: string; counts: Record<string, number> } | undefined;
+    let polls = 0;
+    const poll = async () => {
+      polls++;
+      job = (await getConnectorJob(deps, organizationId, run.id)) as typeof job;
+      return job!;
+    };
+    await until(async () => (await poll()).status !== 'processing', 'the import run');
+    if (job!.status !== 'succeeded') throw new Error(`the run ended ${job!.status}`);
+    const counts = takeCallCounts();
+    // The bench's own polling of the job is not the import's work: one poll's calls, times the polls.
+    polls--;
+    await poll();
+    for (const [key, n] of Object.entries(takeCallCounts())) counts[key] = (counts[key] ?? 0) - n * polls;
+    const imported = job!.counts.imported ?? 0;
+    return { setup, imported, perFile: perUnit(counts, imported) };
+  } finally {
+    sandbox.close();
+  }
+}
+
+export async function runCallsBench(): Promise<void> {
+  if (!process.env.AWS_ENDPOINT_URL) {
+    console.error('calls: runs on the emulators only: bash scripts/with-emulators.sh npm run bench -- calls');
+    process.exit(2);
+  }
+  enableCallCounting(); // before the first client is built: clients built earlier count nothing
+  const aws = await startEmulatedAws({ prefix: `bench-${Date.now().toString(36)}`, clock: systemClock });
+  takeCallCounts(); // provisioning is not the work measured
+  const delivery = await deliveries(aws.deps);
+  const imported = await imports(aws.deps);
+  const result = {
+    when: new Date().toISOString(),
+    setup: {
+      runtime: 'emulated AWS (moto + DynamoDB Local, aws adapters, SQS event sources per the worker table)',
+      endpoints: ENDPOINTS,
+      events: EVENTS,
+      importFiles: IMPORT_FILES,
+    },
+    delivery,
+    import: imported,
+  };
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(join(RESULTS, 'calls.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(RESULTS, 'calls.md'), markdown(result.delivery.perDelivery, result.import.perFile));
+  console.log(markdown(result.delivery.perDelivery, result.import.perFile));
+}
+
+function table(unit: PerUnit): string {
+  return [
+    '| Service | Calls | Operations |',
+    '|---|---|---|',
+    ...SERVICES.map((service) => {
+      const ops = Object.entries(unit.byOperation)
+        .filter(([key]) => key.startsWith(`${service}:`))
+        .map(([key, n]) => `${key.slice(service.length + 1)} ${n}`)
+        .join(', ');
+      return `| ${service} | ${unit.byService[service]} | ${ops || '-'} |`;
+    }),
+  ].join('\n');
+}
+
+function markdown(delivery: PerUnit, file: PerUnit): string {
+  const poller = (unit: PerUnit) =>
+    Object.entries(unit.poller)
+      .map(([key, n]) => `${key} ${n}`)
+      .join(', ') || 'none';
+  return `# AWS calls per unit of work
+
+${new Date().toISOString()}. \`bash scripts/with-emulators.sh npm run bench -- calls\`; raw counts in
+[calls.json](calls.json). The emulated AWS runtime (moto + DynamoDB Local, the aws adapters, one SQS
+event source per worker as \`npm run start:aws\` runs them); every SDK request on the wire counted by
+a middleware after the retry step (retries count). Counts of calls do not depend on the machine's
+load. These are the counts [docs/cost.md](../../docs/cost.md) prices.
+
+## Per delivery
+
+${delivery.units} deliveries (${delivery.units / ENDPOINTS} events to an organization of ${ENDPOINTS} endpoints, all
+delivered at the first attempt): publish, fan-out and delivery, per delivery.
+
+${table(delivery)}
+
+Event sources (Lambda's poller; SQS bills these as well, and their number depends on batching and
+idle time): ${poller(delivery)} per delivery.
+
+## Per imported file
+
+An import run of ${file.units} files from the sandbox provider (connecting and creating the link not
+counted, nor the bench's own polling of the job's status).
+
+${table(file)}
+
+Event sources: ${poller(file)} per file.
+`;
+}

@@ -376,11 +376,7 @@ function invoke<R extends RouteEntry>(route: R, run: Run<R>, deps: Deps) {
   };
 }
 
-function build<R extends RouteEntry>(
-  route: R,
-  run: Run<R>,
-  auth: RouteEntry['auth'],
-): HandlerFactory {
+function build<R extends RouteEntry>(route: R, run: Run<R>, auth: RouteEntry['auth']): HandlerFactory {
   if (route.auth !== auth) {
     throw new Error(`Route ${route.id} has auth ${route.auth}; build it with the ${route.auth} helper`);
   }

@@ -9,7 +9,7 @@
 import { App } from 'aws-cdk-lib';
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE_BUDGET_BYTES } from '../lib/service-function';
@@ -99,14 +99,19 @@ function synthesize(): Bundle[] {
       'aws:cdk:enable-path-metadata': true,
     },
   });
-  const stack = new ServiceStack(app, 'Bench', {
+  new ServiceStack(app, 'Bench', {
     stage: stageConfig(app.node),
     env: { account: '123456789012', region: 'eu-west-1' },
   });
-  const assembly = app.synth();
-  const template = assembly.getStackByName(stack.stackName).template as Template;
+  app.synth();
+  // The functions live in the areas' nested stacks (lib/area-stacks.ts), each synthesized to a template
+  // file of its own beside the stack's: every template in the assembly is read.
+  const templates = readdirSync(OUT)
+    .filter((file) => file.endsWith('.template.json'))
+    .map((file) => JSON.parse(readFileSync(join(OUT, file), 'utf8')) as Template);
   const bundles = new Map<string, Bundle>();
-  for (const resource of Object.values(template.Resources)) {
+  const resources = templates.flatMap((template) => Object.values(template.Resources ?? {}));
+  for (const resource of resources) {
     if (resource.Type !== 'AWS::Lambda::Function' || resource.Properties.Runtime !== 'nodejs22.x') continue;
     const asset = resource.Metadata?.['aws:asset:path'];
     if (!asset) continue;

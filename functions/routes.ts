@@ -3,10 +3,15 @@
 import { CONNECTOR_ROUTES } from './connectors';
 import { APPLICATION_ROUTES } from './directory';
 import { DOCS_ROUTES } from './docs';
+import { describeEventTypes } from './events';
 import type { RouteDefinition } from './platform/route-types';
 import { DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks';
 
 export type { RouteDefinition } from './platform/route-types';
+
+// The table is what the OpenAPI document is made from: the event catalog's descriptions (kept out of
+// the publishers' bundles, events/domain/catalog-docs.ts) go onto its schemas before anything reads it.
+describeEventTypes();
 
 export const ROUTES: readonly RouteDefinition[] = [
   ...CONNECTOR_ROUTES,

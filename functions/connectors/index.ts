@@ -1,6 +1,6 @@
 // The connectors area's public face: its routes, and what the runtimes' compositions (the purge
 // workflow's definition and tasks, the token sweep, the sandbox provider's setup) build it from.
-export { CONNECTOR_ROUTES } from './api/routes';
+export { CONNECTOR_ROUTES } from './api/route-docs';
 export { runPurgeTask } from './api/handlers/purge-tasks';
 export type { PurgeRetry } from './infra/purge-definition';
 export { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from './infra/purge-definition';

@@ -1,9 +1,15 @@
-// Environment configuration: every variable is read through here (on Powertools' environment helpers),
-// once, and a missing one fails loudly as a ConfigurationError (a generic 500 at the edge). Nothing
-// else in functions/ reads process.env but the compositions and the development runtime (eslint
-// no-restricted-properties, eslint.config.js).
-import { getStringFromEnv as readEnv } from '@aws-lambda-powertools/commons/utils/env';
+// Environment configuration: every variable is read through here, once, and a missing one fails
+// loudly as a ConfigurationError (a generic 500 at the edge). Nothing else in functions/ reads
+// process.env but the compositions and the development runtime (eslint no-restricted-properties,
+// eslint.config.js).
 import { ConfigurationError } from './errors';
+
+/**
+ * The variable trimmed, '' when unset: what Powertools' getStringFromEnv did, without its module, which
+ * imports @aws/lambda-invoke-store and sets up its global store at init (issue 27: 2.6 KB and work in
+ * every bundle for a one-line read).
+ */
+const readEnv = (name: string): string => process.env[name]?.trim() ?? '';
 
 const cache = new Map<string, string>();
 
@@ -11,7 +17,7 @@ const cache = new Map<string, string>();
 export function getStringFromEnv(name: string, options: { default?: string } = {}): string {
   const cached = cache.get(name);
   if (cached !== undefined) return cached;
-  const raw = readEnv({ key: name, defaultValue: '' });
+  const raw = readEnv(name);
   const value = raw === '' ? options.default : raw;
   if (value === undefined) {
     throw new ConfigurationError(`Missing required environment variable ${name}`);
@@ -26,7 +32,7 @@ export function getStringFromEnv(name: string, options: { default?: string } = {
  * development server's public URL, which it learns only once it listens).
  */
 export function getOptionalStringFromEnv(name: string): string | undefined {
-  const raw = readEnv({ key: name, defaultValue: '' });
+  const raw = readEnv(name);
   return raw === '' ? undefined : raw;
 }
 

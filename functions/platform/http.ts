@@ -25,7 +25,7 @@ import type { Logger } from './logger';
 import { logSink, logger as rootLogger } from './logger';
 import { isPermission } from './permissions';
 import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
-import type { RouteDefinition, RouteRequest } from './route-types';
+import type { DocumentedRoutes, RouteEntry, RouteRequest } from './route-types';
 import { routePermissions } from './route-types';
 import { describeZodError, parseWith } from './validation';
 
@@ -74,7 +74,14 @@ type Headers<R> = Parsed<R, 'headers'>;
 
 /** The statuses a handler answers with itself; errors are thrown as named errors. */
 type SuccessStatus = 200 | 201 | 202 | 204 | 301 | 302 | 303 | 307 | 308;
-type Responses<R> = R extends { responses: infer X } ? X : never;
+/** A route's documented responses: in its entry, or in its area's docs module (DocumentedRoutes). */
+type Responses<R> = R extends { responses: infer X }
+  ? X
+  : R extends { id: infer I extends keyof DocumentedRoutes }
+    ? DocumentedRoutes[I] extends { responses: infer X }
+      ? X
+      : never
+    : never;
 type Answered<R> = Extract<keyof Responses<R>, SuccessStatus>;
 type BodyOf<Response> = Response extends { schema: infer S extends z.ZodMiniType }
   ? { body: z.output<S> }
@@ -92,7 +99,7 @@ export type RouteResult<R> = {
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 interface State {
-  route: RouteDefinition;
+  route: RouteEntry;
   requestId: string;
   log: Logger;
   startedAt: number;
@@ -234,7 +241,7 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
 
 type AnyRouteInput<B, Q, P, H> = ApiRouteInput<B, Q, P, H> & ConsoleRouteInput<B, Q, P, H>;
 
-type Run<R extends RouteDefinition> = (
+type Run<R extends RouteEntry> = (
   input: AnyRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>,
 ) => Promise<RouteResult<R>>;
 
@@ -243,7 +250,7 @@ export type HandlerFactory = (deps: Deps) => HttpHandler;
 
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
-function newState(route: RouteDefinition, event: APIGatewayProxyEvent, awsRequestId: string): State {
+function newState(route: RouteEntry, event: APIGatewayProxyEvent, awsRequestId: string): State {
   const requestId = event.requestContext?.requestId ?? awsRequestId;
   return {
     route,
@@ -261,7 +268,7 @@ function logRequest(state: State, status: number | undefined): void {
 }
 
 /** Step 1: request id, logger and timing; every error becomes the common body (or a page). */
-function requestScope(route: RouteDefinition): Middleware {
+function requestScope(route: RouteEntry): Middleware {
   return {
     before: async (request) => {
       states.set(request.event, newState(route, request.event, request.context.awsRequestId));
@@ -306,7 +313,7 @@ async function authenticateKey(
 }
 
 /** Step 2: who is calling (the authorizer has run), the per-key rate limit and the route's permission. */
-function authentication(route: RouteDefinition, deps: Deps): Middleware {
+function authentication(route: RouteEntry, deps: Deps): Middleware {
   // Built at the first request, not at module init: the table (and its SDK client) load on first use.
   let limiters: { customer: RateLimiter; platform: RateLimiter } | undefined;
   return {
@@ -345,7 +352,7 @@ function declaredHeaders(schema: z.ZodMiniObject, event: APIGatewayProxyEvent): 
 }
 
 /** Step 3: parse with the route's own schemas and run the use case. */
-function invoke<R extends RouteDefinition>(route: R, run: Run<R>, deps: Deps) {
+function invoke<R extends RouteEntry>(route: R, run: Run<R>, deps: Deps) {
   const schemas = route.request ?? {};
   return async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const state = stateOf(event);
@@ -369,11 +376,7 @@ function invoke<R extends RouteDefinition>(route: R, run: Run<R>, deps: Deps) {
   };
 }
 
-function build<R extends RouteDefinition>(
-  route: R,
-  run: Run<R>,
-  auth: RouteDefinition['auth'],
-): HandlerFactory {
+function build<R extends RouteEntry>(route: R, run: Run<R>, auth: RouteEntry['auth']): HandlerFactory {
   if (route.auth !== auth) {
     throw new Error(`Route ${route.id} has auth ${route.auth}; build it with the ${route.auth} helper`);
   }
@@ -389,7 +392,7 @@ function build<R extends RouteDefinition>(
 // parses with and what the OpenAPI document shows, and their types flow into `run`.
 
 /** A route called with an API key (the authorizer has run; the key's permission is checked here). */
-export function apiRoute<R extends RouteDefinition>(
+export function apiRoute<R extends RouteEntry>(
   route: R,
   run: (input: ApiRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>) => Promise<RouteResult<R>>,
 ): HandlerFactory {
@@ -397,7 +400,7 @@ export function apiRoute<R extends RouteDefinition>(
 }
 
 /** A route called with a console session (the console authorizer has run; roles are core's business). */
-export function consoleRoute<R extends RouteDefinition>(
+export function consoleRoute<R extends RouteEntry>(
   route: R,
   run: (input: ConsoleRouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>) => Promise<RouteResult<R>>,
 ): HandlerFactory {
@@ -405,7 +408,7 @@ export function consoleRoute<R extends RouteDefinition>(
 }
 
 /** A route without an API key: a browser or a provider calls it. */
-export function publicRoute<R extends RouteDefinition>(
+export function publicRoute<R extends RouteEntry>(
   route: R,
   run: (input: RouteInput<Body<R>, Query<R>, Path<R>, Headers<R>>) => Promise<RouteResult<R>>,
 ): HandlerFactory {

@@ -78,6 +78,32 @@ export interface RouteDefinition {
   responses: Record<number, RouteResponse>;
 }
 
+/**
+ * What a route's Lambda reads at run time: the entry without its documentation. An area may keep its
+ * entries so, with the documentation in a docs-only module merged in by `documentedSection`, so its
+ * handlers' bundles carry neither the summaries nor the response schemas (issue 27).
+ */
+export type RouteEntry = Omit<RouteDefinition, 'summary' | 'responses'>;
+
+/** A route's documentation: what the OpenAPI generator and the e2e tier read, and no Lambda. */
+export type RouteDocs = Pick<RouteDefinition, 'summary' | 'responses'>;
+
+/**
+ * The documentation of the routes kept apart from their entries, by route id, for the types only: the
+ * area's docs module adds its own here (declaration merging), so platform/http.ts still types a handler's
+ * answer by its documented responses.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DocumentedRoutes {}
+
+/** A section of the route table from entries and their documentation, both keyed by route id. */
+export function documentedSection<K extends string>(
+  entries: Readonly<Record<K, RouteEntry>>,
+  docs: Readonly<Record<K, RouteDocs>>,
+): RouteDefinition[] {
+  return (Object.keys(entries) as K[]).map((id) => ({ ...entries[id], ...docs[id] }));
+}
+
 /** Every permission a route needs (none for public and console routes). */
 export const routePermissions = (route: Pick<RouteDefinition, 'permission'>): readonly Permission[] =>
   route.permission === undefined

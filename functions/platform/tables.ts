@@ -1,7 +1,7 @@
 // Table definitions: read by the CDK stack, the emulator harness and the adapters, so they cannot drift.
 // Also the environment variables that carry every resource's physical name into a Lambda.
 import type { IndexName, Query, QueueName, TableName, WorkflowName } from './ports';
-import { QUEUE_NAMES } from './workers';
+import { QUEUE_NAMES } from './resource-names';
 
 export interface TableDefinition {
   /** Environment variable that carries the physical table name into a Lambda. */

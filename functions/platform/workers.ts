@@ -3,10 +3,15 @@
 // (functions/dev-runtime) and the emulated AWS runtime's event-source runner all read it, so a
 // queue's visibility timeout, receive limit, batch and concurrency cannot differ between them.
 //
-// It lives in platform/ (not in sections per area like the routes) because the queue names the ports
-// use are derived from it: adding a queue and its consumer is one entry here, nothing else. Handler
-// modules are named by path, as in the route table, so no area is imported.
-import type { TableName, WorkflowName } from './resource-names';
+// It lives in platform/ (not in sections per area like the routes) because the ports name its queues:
+// adding a queue and its consumer is its name in ./resource-names.ts (QUEUE_NAMES, which QUEUES must
+// match) and one entry here. Handler modules are named by path, as in the route table, so no area is
+// imported.
+import type { QueueName, TableName, WorkflowName } from './resource-names';
+import { QUEUE_NAMES } from './resource-names';
+
+export { QUEUE_NAMES } from './resource-names';
+export type { QueueName } from './resource-names';
 
 /** What a function may touch: its IAM grants in AWS, and the environment variables that go with them. */
 export interface ResourceUses<Q extends string = QueueName> {
@@ -108,17 +113,13 @@ const QUEUES = {
       queues: ['syncs', 'events'],
     },
   },
-} as const satisfies Record<string, QueueWorkerEntry>;
-
-export type QueueName = keyof typeof QUEUES;
+} as const satisfies Record<QueueName, QueueWorkerEntry>;
 
 export interface QueueWorker extends Omit<QueueWorkerEntry, 'uses'> {
   queue: QueueName;
   visibilityTimeoutSeconds: number;
   uses: ResourceUses;
 }
-
-export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
 
 function checkedUses(owner: string, uses: ResourceUses<string>): ResourceUses {
   for (const queue of [...(uses.queues ?? []), ...(uses.deadLetters ?? [])]) {

@@ -3,7 +3,7 @@
 // GetSecretValue on exactly the ones a route needs).
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { CONNECTOR_ROUTES } from '../../functions/connectors/api/routes';
+import { CONNECTOR_ROUTES } from '../../functions/connectors/api/route-docs';
 import { CLIENT_SECRET_PLACEHOLDER } from '../../lib/connectors';
 import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
 import type { ServiceStack } from '../../lib/service-stack';

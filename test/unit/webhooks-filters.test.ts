@@ -1,4 +1,5 @@
-import { EVENT_TYPES, EVENT_TYPE_NAMES, publishedCatalog } from '../../functions/events/domain/catalog';
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../functions/events/domain/catalog';
+import { publishedCatalog } from '../../functions/events/domain/catalog-docs';
 import {
   filterKind,
   filterMatches,

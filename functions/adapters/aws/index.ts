@@ -23,7 +23,7 @@ import {
   WORKFLOW_ARN_ENV,
 } from '../../platform/tables';
 import type { Clock } from '../../platform/clock';
-import { QUEUE_NAMES } from '../../platform/workers';
+import { QUEUE_NAMES } from '../../platform/resource-names';
 import { dynamo, kms, s3, secretsManager, sfn, sqs } from './clients';
 import { DynamoDbTable } from './dynamodb-table';
 import { KmsKeyManagement } from './kms-keys';

@@ -43,7 +43,7 @@ import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-step
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import { Ledger } from '../infra/repositories/ledger';
 import { JobRepository } from '../infra/repositories/jobs';
-import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
+import { apiErrorOf, containersFor, contentFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ExportCounts {
@@ -121,7 +121,7 @@ export async function startExport(
       `The connection was not granted ${missing.join(', ')}, which uploads need; the user can reconnect to grant it`,
     );
   }
-  const api = contentFor(config, connection.provider);
+  const api = containersFor(config, connection.provider);
   try {
     await withProvider(deps, config, connectionId, log, (token) =>
       api.checkContainer(token, input.destination.id),

@@ -14,7 +14,7 @@ export type { ImportLinkView };
 import { editLink } from '../domain/link-edit';
 import { FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
-import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
+import { apiErrorOf, containersFor, requireUsable, withProvider } from './provider-calls';
 import { Ledger } from '../infra/repositories/ledger';
 import type { LedgerEntryItem } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -81,7 +81,7 @@ export async function createLink(
     (l) => l.vaultId === input.vault_id && l.sourceId === input.source.id,
   );
   if (twin) throw new ConflictError(`Import link ${twin.id} already syncs this source into this vault`);
-  const api = contentFor(config, connection.provider);
+  const api = containersFor(config, connection.provider);
   try {
     await withProvider(deps, config, connection.id, log, (token) =>
       api.checkContainer(token, input.source.id),

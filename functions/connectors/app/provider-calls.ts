@@ -6,8 +6,8 @@ import type { Deps } from '../../platform/ports';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
-import type { ContentApi } from '../infra/content';
-import { ProviderApiError, contentApi } from '../infra/content';
+import type { ContainerApi, ContentApi, ContentApiSettings } from '../infra/content';
+import { ProviderApiError, containerApi, contentApi } from '../infra/content';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, providerExtraSetting } from '../domain/providers';
 import type { RunFailure } from '../domain/sync-policy';
@@ -28,12 +28,19 @@ import {
   throttleConnection,
 } from './token-lifecycle';
 
+const settingsOf = (config: ConnectorConfig, provider: ProviderId): ContentApiSettings => ({
+  apiUrl: config.provider(provider).apiUrl,
+  setting: (name) => providerExtraSetting(provider, name),
+  clientId: () => config.provider(provider).clientId,
+});
+
+/** The provider's whole client: the sync worker's imports and exports. */
 export const contentFor = (config: ConnectorConfig, provider: ProviderId): ContentApi =>
-  contentApi(PROVIDERS[provider], {
-    apiUrl: config.provider(provider).apiUrl,
-    setting: (name) => providerExtraSetting(provider, name),
-    clientId: () => config.provider(provider).clientId,
-  });
+  contentApi(PROVIDERS[provider], settingsOf(config, provider));
+
+/** What a route calls at the provider (browse, checkContainer), without the transfer code (issue 27). */
+export const containersFor = (config: ConnectorConfig, provider: ProviderId): ContainerApi =>
+  containerApi(PROVIDERS[provider], settingsOf(config, provider));
 
 /**
  * Refuses work on a connection that cannot be used now (409, saying why) or whose provider is turned

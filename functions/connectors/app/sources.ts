@@ -7,7 +7,7 @@ import type { ConnectorConfig } from '../infra/config';
 import type { SourceEntry } from '../infra/content';
 import type { SourceView } from '../api/views';
 import { owned } from './connections';
-import { apiErrorOf, contentFor, requireUsable, withProvider } from './provider-calls';
+import { apiErrorOf, containersFor, requireUsable, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 const sourceView = (entry: SourceEntry): SourceView => ({
@@ -30,7 +30,7 @@ export async function browseSources(
 ): Promise<{ data: SourceView[]; next_page_token: string | null }> {
   const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
-  const api = contentFor(config, connection.provider);
+  const api = containersFor(config, connection.provider);
   try {
     const page = await withProvider(deps, config, connectionId, log, (token) =>
       api.browse(token, query.parent, { token: query.page_token, limit: query.limit }),

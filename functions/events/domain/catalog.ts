@@ -1,44 +1,40 @@
 // The event-type catalog: every subscribable type, its `data` schema (zod, the single source of the
-// published JSON Schema) and the permission a key needs to receive it. Events about a vault or a matter
+// published JSON Schema) and the permission a key needs to receive it. What publishing validates with;
+// the descriptions of the types and their fields are in ./catalog-docs.ts, which only the catalog's
+// readers load (GET /webhooks/v1/event-types, the OpenAPI generator), not every publisher (issue 27). Events about a vault or a matter
 // carry vaultId / matterId, which is what resource scopes filter on. `data` is strict: a field the schema
 // does not name is refused (400) at publish, as the published JSON Schema's additionalProperties: false says.
 import * as z from 'zod/mini';
 import type { Permission } from '../../platform/permissions';
-import { PERMISSIONS } from '../../platform/permissions';
 
 export interface EventTypeDefinition {
   type: string;
-  description: string;
   permission: Permission;
   data: z.ZodMiniObject;
 }
 
-const id = (what: string) =>
-  z
-    .string()
-    .check(z.minLength(1))
-    .check(z.describe(`Identifier of the ${what}`));
-const vaultId = id('vault');
-const matterId = id('matter');
+const id = () => z.string().check(z.minLength(1));
+const vaultId = id();
+const matterId = id();
 const failure = {
-  errorCode: z.string().check(z.describe('Machine-readable reason')),
-  message: z.string().check(z.describe('Human-readable reason')),
+  errorCode: z.string(),
+  message: z.string(),
 };
 
-const count = (what: string) => z.int().check(z.gte(0)).check(z.describe(what));
+const count = () => z.int().check(z.gte(0));
 const syncRun = {
-  connectionId: id('connection'),
-  provider: z.string().check(z.describe('Provider identifier')),
-  linkId: id('import link'),
-  jobId: id('run (a connector job)'),
+  connectionId: id(),
+  provider: z.string(),
+  linkId: id(),
+  jobId: id(),
   vaultId,
 };
 const exportJob = {
-  connectionId: id('connection'),
-  provider: z.string().check(z.describe('Provider identifier')),
-  jobId: id('export (a connector job)'),
+  connectionId: id(),
+  provider: z.string(),
+  jobId: id(),
   vaultId,
-  destinationId: id('provider container the documents went to'),
+  destinationId: id(),
 };
 
 /** `vault.ingest.completed` -> `VaultIngestCompletedData`: the data schema's name in the OpenAPI document. */
@@ -48,179 +44,135 @@ const dataSchemaName = (type: string): string =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('') + 'Data';
 
-const define = (
-  type: string,
-  permission: Permission,
-  description: string,
-  data: z.core.$ZodLooseShape,
-): EventTypeDefinition => ({
+const define = (type: string, permission: Permission, data: z.core.$ZodLooseShape): EventTypeDefinition => ({
   type,
   permission,
-  description,
   data: z
     .strictObject(data)
     .clone()
-    .register(z.globalRegistry, { id: dataSchemaName(type), description: `data of ${type}: ${description}` }),
+    .register(z.globalRegistry, { id: dataSchemaName(type) }),
 });
 
 export const EVENT_TYPES: readonly EventTypeDefinition[] = [
-  define('vault.ingest.completed', 'vaults:read', 'Ingestion of a vault object finished', {
+  define('vault.ingest.completed', 'vaults:read', {
     vaultId,
-    objectId: id('vault object'),
-    durationMs: z.int().check(z.gte(0)).check(z.describe('Ingestion time in milliseconds')),
-    chunkCount: z.int().check(z.gte(0)).check(z.describe('Chunks the object was split into')),
+    objectId: id(),
+    durationMs: z.int().check(z.gte(0)),
+    chunkCount: z.int().check(z.gte(0)),
   }),
-  define('vault.ingest.failed', 'vaults:read', 'Ingestion of a vault object failed', {
+  define('vault.ingest.failed', 'vaults:read', {
     vaultId,
-    objectId: id('vault object'),
+    objectId: id(),
     ...failure,
   }),
-  define('ocr.job.completed', 'ocr:read', 'An OCR job finished', {
-    jobId: id('OCR job'),
+  define('ocr.job.completed', 'ocr:read', {
+    jobId: id(),
     vaultId,
-    objectId: id('vault object'),
+    objectId: id(),
     pageCount: z.int().check(z.gte(0)),
   }),
-  define('ocr.job.failed', 'ocr:read', 'An OCR job failed', {
-    jobId: id('OCR job'),
+  define('ocr.job.failed', 'ocr:read', {
+    jobId: id(),
     vaultId,
-    objectId: id('vault object'),
+    objectId: id(),
     ...failure,
   }),
-  define('transcription.job.completed', 'transcription:read', 'A transcription job finished', {
-    jobId: id('transcription job'),
+  define('transcription.job.completed', 'transcription:read', {
+    jobId: id(),
     vaultId,
-    objectId: id('vault object'),
-    durationMs: z.int().check(z.gte(0)).check(z.describe('Length of the transcribed media in milliseconds')),
-    language: z.string().check(z.describe('BCP 47 language tag detected or requested')),
+    objectId: id(),
+    durationMs: z.int().check(z.gte(0)),
+    language: z.string(),
   }),
-  define('transcription.job.failed', 'transcription:read', 'A transcription job failed', {
-    jobId: id('transcription job'),
+  define('transcription.job.failed', 'transcription:read', {
+    jobId: id(),
     vaultId,
-    objectId: id('vault object'),
+    objectId: id(),
     ...failure,
   }),
-  define('matter.created', 'matters:read', 'A matter was created', {
+  define('matter.created', 'matters:read', {
     matterId,
     name: z.string(),
   }),
-  define('matter.updated', 'matters:read', 'A matter changed', {
+  define('matter.updated', 'matters:read', {
     matterId,
-    changedFields: z.array(z.string()).check(z.describe('Names of the fields that changed')),
+    changedFields: z.array(z.string()),
   }),
-  define('billing.invoice.created', 'billing:read', 'An invoice was issued to the organization', {
-    invoiceId: id('invoice'),
-    amountDue: z.int().check(z.gte(0)).check(z.describe('Amount due in the smallest unit of the currency')),
-    currency: z.string().check(z.length(3)).check(z.describe('ISO 4217 currency code')),
+  define('billing.invoice.created', 'billing:read', {
+    invoiceId: id(),
+    amountDue: z.int().check(z.gte(0)),
+    currency: z.string().check(z.length(3)),
   }),
-  define('billing.payment.failed', 'billing:read', 'A payment for an invoice failed', {
-    invoiceId: id('invoice'),
+  define('billing.payment.failed', 'billing:read', {
+    invoiceId: id(),
     ...failure,
   }),
-  define('deployment.succeeded', 'deployments:read', 'A deployment finished and is live', {
-    deploymentId: id('deployment'),
-    projectId: id('application project'),
+  define('deployment.succeeded', 'deployments:read', {
+    deploymentId: id(),
+    projectId: id(),
     environment: z.string(),
-    url: z.string().check(z.describe('Address the deployment serves on')),
+    url: z.string(),
   }),
-  define('deployment.failed', 'deployments:read', 'A deployment failed', {
-    deploymentId: id('deployment'),
-    projectId: id('application project'),
+  define('deployment.failed', 'deployments:read', {
+    deploymentId: id(),
+    projectId: id(),
     environment: z.string(),
     ...failure,
   }),
-  define(
-    'connection.reauth_required',
-    'connectors:read',
-    'A connection needs the user to run the connect flow again',
-    {
-      connectionId: id('connection'),
-      provider: z.string().check(z.describe('Provider identifier')),
-      status: z.literal('reauth_required'),
-      previousStatus: z.string().check(z.describe('Status before the change')),
-    },
-  ),
-  define('connection.revoked', 'connectors:read', 'A connection was revoked (disconnected)', {
-    connectionId: id('connection'),
-    provider: z.string().check(z.describe('Provider identifier')),
+  define('connection.reauth_required', 'connectors:read', {
+    connectionId: id(),
+    provider: z.string(),
+    status: z.literal('reauth_required'),
+    previousStatus: z.string(),
+  }),
+  define('connection.revoked', 'connectors:read', {
+    connectionId: id(),
+    provider: z.string(),
     status: z.literal('revoked'),
-    purge: z
-      .boolean()
-      .check(z.describe('Whether documents imported through the connection are being deleted')),
+    purge: z.boolean(),
   }),
-  define('connector.sync.completed', 'connectors:read', 'An import run of an import link finished its pass', {
+  define('connector.sync.completed', 'connectors:read', {
     ...syncRun,
-    listed: count('Provider files listed (new, changed, unchanged or deleted since the last pass)'),
-    imported: count('Files imported as new vault documents'),
-    updated: count('Vault documents updated with a changed file'),
-    unchanged: count('Files already imported at their current version'),
-    failed: count('Files that could not be imported (too large, gone at the provider)'),
-    deleted: count('Files deleted at the provider whose documents the run marked deleted'),
+    listed: count(),
+    imported: count(),
+    updated: count(),
+    unchanged: count(),
+    failed: count(),
+    deleted: count(),
   }),
-  define(
-    'connector.document.deleted',
-    'connectors:read',
-    "A file an import link brought in was deleted at the provider: its document is marked (and removed from the vault when the link's policy says so)",
-    {
-      ...syncRun,
-      objectId: id('vault document the file had become'),
-      sourceId: id("provider's file"),
-      name: z.string().check(z.describe('The file name when last seen')),
-      removedFromVault: z
-        .boolean()
-        .check(
-          z.describe("Whether the document was removed from the vault (the link's on_source_delete policy)"),
-        ),
-    },
-  ),
-  define('connector.sync.failed', 'connectors:read', 'An import run of an import link failed', {
+  define('connector.document.deleted', 'connectors:read', {
+    ...syncRun,
+    objectId: id(),
+    sourceId: id(),
+    name: z.string(),
+    removedFromVault: z.boolean(),
+  }),
+  define('connector.sync.failed', 'connectors:read', {
     ...syncRun,
     ...failure,
   }),
-  define(
-    'connector.sync.skipped',
-    'connectors:read',
-    "A scheduled import run did not start (errorCode says why: the provider turned off, the connection needing the user, the previous run still going); the link's runs list shows it as skipped",
-    { ...syncRun, ...failure },
-  ),
-  define(
-    'connector.export.completed',
-    'connectors:read',
-    'An export of vault documents to a provider finished',
-    {
-      ...exportJob,
-      requested: count('Documents asked for'),
-      exported: count('Documents uploaded'),
-      unchanged: count('Documents whose version was already exported there'),
-      skipped: count('Documents left out because their name was taken there (conflict: skip)'),
-      failed: count(
-        'Documents that could not be exported (missing, too large, a name refused or taken, refused by the provider)',
-      ),
-    },
-  ),
-  define('connector.export.failed', 'connectors:read', 'An export of vault documents to a provider failed', {
+  define('connector.sync.skipped', 'connectors:read', { ...syncRun, ...failure }),
+  define('connector.export.completed', 'connectors:read', {
+    ...exportJob,
+    requested: count(),
+    exported: count(),
+    unchanged: count(),
+    skipped: count(),
+    failed: count(),
+  }),
+  define('connector.export.failed', 'connectors:read', {
     ...exportJob,
     ...failure,
   }),
-  define(
-    'webhook.test',
-    'webhooks:read',
-    'Sent on request to check that an endpoint receives and verifies events',
-    {
-      endpointId: id('webhook endpoint'),
-      message: z.string(),
-    },
-  ),
-  define(
-    'webhook.endpoint.disabled',
-    'webhooks:read',
-    'An endpoint was disabled after repeated delivery failures',
-    {
-      endpointId: id('webhook endpoint'),
-      url: z.string(),
-      reason: z.string().check(z.describe('Why it was disabled')),
-    },
-  ),
+  define('webhook.test', 'webhooks:read', {
+    endpointId: id(),
+    message: z.string(),
+  }),
+  define('webhook.endpoint.disabled', 'webhooks:read', {
+    endpointId: id(),
+    url: z.string(),
+    reason: z.string(),
+  }),
 ];
 
 const BY_TYPE = new Map(EVENT_TYPES.map((t) => [t.type, t]));
@@ -229,39 +181,4 @@ export const EVENT_TYPE_NAMES: readonly string[] = EVENT_TYPES.map((t) => t.type
 
 export function eventType(type: string): EventTypeDefinition | undefined {
   return BY_TYPE.get(type);
-}
-
-/** A catalog entry as GET /webhooks/v1/event-types shows it. */
-export const publishedEventTypeView = z
-  .object({
-    type: z.string(),
-    description: z.string(),
-    permission: z.enum(PERMISSIONS).check(z.describe('The permission a key needs to receive it')),
-    schema: z.record(z.string(), z.unknown()).check(z.describe("JSON Schema of the event's data")),
-  })
-  .clone()
-  .register(z.globalRegistry, { id: 'EventType' });
-export type PublishedEventType = z.infer<typeof publishedEventTypeView>;
-
-let published: PublishedEventType[] | undefined;
-
-/** A data schema as standalone JSON Schema: inline, although its id makes zod emit a $ref to $defs. */
-function standalone(data: z.ZodMiniObject): Record<string, unknown> {
-  const { $ref, $defs, ...rest } = z.toJSONSchema(data) as Record<string, unknown> & {
-    $ref?: string;
-    $defs?: Record<string, Record<string, unknown>>;
-  };
-  const name = $ref?.replace('#/$defs/', '');
-  return name && $defs?.[name] ? { ...rest, ...$defs[name] } : rest;
-}
-
-/** The catalog as the API shows it, with each `data` schema as JSON Schema. */
-export function publishedCatalog(): PublishedEventType[] {
-  published ??= EVENT_TYPES.map(({ type, description, permission, data }) => ({
-    type,
-    description,
-    permission,
-    schema: standalone(data),
-  }));
-  return published;
 }

@@ -1,12 +1,9 @@
 import { apiRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { createImportLinkRoute } from '../routes';
 import { connectorConfig } from '../../infra/config';
 import { createLink } from '../../app/links';
 
-export const create = apiRoute(
-  CONNECTOR_ROUTE.createImportLink,
-  async ({ path, body, deps, principal, log }) => ({
-    status: 201,
-    body: await createLink(deps, connectorConfig(deps.secrets), principal.organizationId, path.id, body, log),
-  }),
-);
+export const create = apiRoute(createImportLinkRoute, async ({ path, body, deps, principal, log }) => ({
+  status: 201,
+  body: await createLink(deps, connectorConfig(deps.secrets), principal.organizationId, path.id, body, log),
+}));

@@ -1,8 +1,8 @@
 import { apiRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { deleteImportLinkRoute } from '../routes';
 import { deleteLink } from '../../app/links';
 
-export const create = apiRoute(CONNECTOR_ROUTE.deleteImportLink, async ({ path, deps, principal, log }) => {
+export const create = apiRoute(deleteImportLinkRoute, async ({ path, deps, principal, log }) => {
   await deleteLink(deps, principal.organizationId, path.id, log);
   return { status: 204 };
 });

@@ -1,8 +1,8 @@
 import { apiRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { getImportLinkRoute } from '../routes';
 import { getLink } from '../../app/links';
 
-export const create = apiRoute(CONNECTOR_ROUTE.getImportLink, async ({ path, deps, principal }) => ({
+export const create = apiRoute(getImportLinkRoute, async ({ path, deps, principal }) => ({
   status: 200,
   body: await getLink(deps, principal.organizationId, path.id),
 }));

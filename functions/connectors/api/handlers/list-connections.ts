@@ -1,8 +1,8 @@
 import { apiRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { listConnectionsRoute } from '../routes';
 import { listConnections } from '../../app/connections';
 
-export const create = apiRoute(CONNECTOR_ROUTE.listConnections, async ({ query, deps, principal }) => ({
+export const create = apiRoute(listConnectionsRoute, async ({ query, deps, principal }) => ({
   status: 200,
   body: await listConnections(deps, principal.organizationId, query),
 }));

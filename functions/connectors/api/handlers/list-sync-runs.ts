@@ -1,8 +1,8 @@
 import { apiRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { listSyncRunsRoute } from '../routes';
 import { listRuns } from '../../app/sync-runs';
 
-export const create = apiRoute(CONNECTOR_ROUTE.listSyncRuns, async ({ path, query, deps, principal }) => ({
+export const create = apiRoute(listSyncRunsRoute, async ({ path, query, deps, principal }) => ({
   status: 200,
   body: await listRuns(deps, principal.organizationId, path.id, query),
 }));

@@ -1,11 +1,11 @@
 import { publicBaseUrl, publicRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { openConnectLinkRoute } from '../routes';
 import { connectorConfig } from '../../infra/config';
 import { openConnectLink } from '../../app/connect-flow';
 import { cookieHeader, redirect } from './redirect';
 
 /** POST {connect_url}: the interstitial page's button (no API key): spends the link, starts the flow. */
-export const create = publicRoute(CONNECTOR_ROUTE.openConnectLink, async ({ path, deps, event, log }) => {
+export const create = publicRoute(openConnectLinkRoute, async ({ path, deps, event, log }) => {
   const result = await openConnectLink(deps, connectorConfig(deps.secrets), {
     token: path.token,
     cookieHeader: cookieHeader(event),

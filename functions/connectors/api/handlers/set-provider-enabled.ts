@@ -1,9 +1,9 @@
 import { apiRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { setProviderEnabledRoute } from '../routes';
 import { setProviderEnabled } from '../../app/provider-settings';
 
 /** PATCH /connectors/v1/connections: a provider off (or on) for the whole organization; 200 {provider, enabled, updated_at}. */
-export const create = apiRoute(CONNECTOR_ROUTE.setProviderEnabled, async ({ body, deps, principal, log }) => {
+export const create = apiRoute(setProviderEnabledRoute, async ({ body, deps, principal, log }) => {
   const result = await setProviderEnabled(deps, principal.organizationId, body.provider, body.enabled);
   log.info('provider switched for the organization', { provider: body.provider, enabled: body.enabled });
   return { status: 200, body: result };

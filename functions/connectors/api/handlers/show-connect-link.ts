@@ -1,5 +1,5 @@
 import { publicRoute } from '../../../platform/http';
-import { CONNECTOR_ROUTE } from '../routes';
+import { showConnectLinkRoute } from '../routes';
 import { describeConnectLink } from '../../app/connect-flow';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -8,7 +8,7 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
  * GET {connect_url}: a page whose button POSTs back to the same URL. Opening it spends nothing, so a
  * chat app's link preview cannot use up the link; framing is refused so the button cannot be clickjacked.
  */
-export const create = publicRoute(CONNECTOR_ROUTE.showConnectLink, async ({ path, deps }) => {
+export const create = publicRoute(showConnectLinkRoute, async ({ path, deps }) => {
   const { providerName } = await describeConnectLink(deps, path.token);
   const action = `./${encodeURIComponent(path.token)}`;
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connect ${escapeHtml(providerName)}</title>

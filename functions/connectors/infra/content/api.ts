@@ -92,6 +92,13 @@ export function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What a route asks of a provider (listing sources, checking a link's or an export's container): the
+ * part of a client a route's bundle carries. The transfers (changes, download, upload) run in the
+ * sync worker only (issue 27).
+ */
+export type ContainerApi = Pick<ContentApi, 'browse' | 'checkContainer'>;
+
 export interface ContentApi {
   /**
    * false: the provider keeps every upload a file of its own (Clio's documents), so `replace` is never

@@ -25,6 +25,7 @@ import type {
   ChangedFile,
   ChangesPage,
   ChangesPosition,
+  ContainerApi,
   ContentApi,
   Download,
   ProviderFile,
@@ -125,15 +126,16 @@ const numericId = (id: string, operation: string): number => {
 const matterName = (m: ClioMatter) =>
   [m.display_number, m.description].filter((part) => part && part.trim()).join(' ') || `Matter ${m.id}`;
 
-export class ClioApi implements ContentApi {
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+export class ClioContainers implements ContainerApi {
   /** @param base the region's host, e.g. https://app.clio.com (paths /api/v4/...) */
-  constructor(private readonly base: string) {}
+  constructor(protected readonly base: string) {}
 
-  private url(path: string, query: Record<string, string | number | undefined> = {}): string {
+  protected url(path: string, query: Record<string, string | number | undefined> = {}): string {
     return apiUrl(this.base, `/api/v4${path}`, query);
   }
 
-  private get<T>(
+  protected get<T>(
     operation: string,
     token: string,
     path: string,
@@ -192,6 +194,10 @@ export class ClioApi implements ContentApi {
     await this.get('show matter', token, `/matters/${numericId(id, 'show matter')}.json`, { fields: 'id' });
   }
 
+  readonly replaces = false;
+}
+
+export class ClioApi extends ClioContainers implements ContentApi {
   async changes(
     token: string,
     container: string,
@@ -266,8 +272,6 @@ export class ClioApi implements ContentApi {
       ...(response.headers.has('content-length') && Number.isFinite(length) ? { size: length } : {}),
     };
   }
-
-  readonly replaces = false;
 
   /** The matter's live, fully uploaded document of exactly that name (Clio's `query` finds candidates). */
   async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {

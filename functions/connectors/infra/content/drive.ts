@@ -4,6 +4,7 @@
 import type {
   ChangesPage,
   ChangesPosition,
+  ContainerApi,
   ContentApi,
   Download,
   ProviderFile,
@@ -41,10 +42,11 @@ const entry = (e: Entry): SourceEntry => ({
   ...(e.modified_at ? { updatedAt: e.modified_at } : {}),
 });
 
-export class DriveApi implements ContentApi {
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+export class DriveContainers implements ContainerApi {
   constructor(private readonly base: string) {}
 
-  private url(path: string, query: Record<string, string | number | undefined> = {}): string {
+  protected url(path: string, query: Record<string, string | number | undefined> = {}): string {
     return apiUrl(this.base, path, query);
   }
 
@@ -67,7 +69,9 @@ export class DriveApi implements ContentApi {
       url: this.url(`/folders/${pathSegment(id, 'list folder')}/children`, { limit: 1 }),
     });
   }
+}
 
+export class DriveApi extends DriveContainers implements ContentApi {
   async changes(
     token: string,
     container: string,

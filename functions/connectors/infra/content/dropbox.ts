@@ -18,6 +18,7 @@ import type {
   ChangedFile,
   ChangesPage,
   ChangesPosition,
+  ContainerApi,
   ContentApi,
   Download,
   ProviderFile,
@@ -132,10 +133,11 @@ export interface DropboxOptions {
   chunkBytes?: number;
 }
 
-export class DropboxApi implements ContentApi {
-  private readonly contentUrl: string;
-  private readonly singleUploadMax: number;
-  private readonly chunkBytes: number;
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+export class DropboxContainers implements ContainerApi {
+  protected readonly contentUrl: string;
+  protected readonly singleUploadMax: number;
+  protected readonly chunkBytes: number;
 
   /** @param apiUrl the API host (https://api.dropboxapi.com), its paths /2/... */
   constructor(
@@ -147,7 +149,7 @@ export class DropboxApi implements ContentApi {
     this.chunkBytes = options.chunkBytes ?? DROPBOX_CHUNK_BYTES;
   }
 
-  private rpc<T>(operation: string, token: string, path: string, argument: unknown): Promise<T> {
+  protected rpc<T>(operation: string, token: string, path: string, argument: unknown): Promise<T> {
     return sendJson<T>({
       operation,
       token,
@@ -159,6 +161,42 @@ export class DropboxApi implements ContentApi {
     });
   }
 
+  protected static folderPath(id: string): string {
+    return id === DROPBOX_ROOT ? '' : id;
+  }
+
+  /** The top level is the Dropbox itself (`/`, a container a link may take whole); below, folders. */
+  async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
+    if (parent === undefined) {
+      await this.checkContainer(token, DROPBOX_ROOT); // the token is good, and can see the root
+      return { entries: [{ id: DROPBOX_ROOT, name: 'Dropbox', kind: 'container' as const }] };
+    }
+    const out = page.token
+      ? await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder/continue', {
+          cursor: page.token,
+        })
+      : await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder', {
+          path: DropboxContainers.folderPath(parent),
+          recursive: false,
+          include_deleted: false,
+          limit: page.limit,
+        });
+    return {
+      entries: out.entries.map(entry).filter((e): e is SourceEntry => e !== undefined),
+      next: out.has_more ? out.cursor : undefined,
+    };
+  }
+
+  async checkContainer(token: string, id: string): Promise<void> {
+    await this.rpc('list folder', token, 'files/list_folder', {
+      path: DropboxContainers.folderPath(id),
+      recursive: false,
+      limit: 1,
+    });
+  }
+}
+
+export class DropboxApi extends DropboxContainers implements ContentApi {
   private content(
     operation: string,
     token: string,
@@ -179,40 +217,6 @@ export class DropboxApi implements ContentApi {
       },
       ...(body ? { body: body.data, length: body.length } : {}),
       readError,
-    });
-  }
-
-  private static folderPath(id: string): string {
-    return id === DROPBOX_ROOT ? '' : id;
-  }
-
-  /** The top level is the Dropbox itself (`/`, a container a link may take whole); below, folders. */
-  async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
-    if (parent === undefined) {
-      await this.checkContainer(token, DROPBOX_ROOT); // the token is good, and can see the root
-      return { entries: [{ id: DROPBOX_ROOT, name: 'Dropbox', kind: 'container' as const }] };
-    }
-    const out = page.token
-      ? await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder/continue', {
-          cursor: page.token,
-        })
-      : await this.rpc<ListFolderResult>('list folder', token, 'files/list_folder', {
-          path: DropboxApi.folderPath(parent),
-          recursive: false,
-          include_deleted: false,
-          limit: page.limit,
-        });
-    return {
-      entries: out.entries.map(entry).filter((e): e is SourceEntry => e !== undefined),
-      next: out.has_more ? out.cursor : undefined,
-    };
-  }
-
-  async checkContainer(token: string, id: string): Promise<void> {
-    await this.rpc('list folder', token, 'files/list_folder', {
-      path: DropboxApi.folderPath(id),
-      recursive: false,
-      limit: 1,
     });
   }
 

@@ -21,6 +21,7 @@ import type {
   ChangedFile,
   ChangesPage,
   ChangesPosition,
+  ContainerApi,
   ContentApi,
   Download,
   ProviderFile,
@@ -102,13 +103,14 @@ async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export class GoogleDriveApi implements ContentApi {
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+export class GoogleDriveContainers implements ContainerApi {
   constructor(
     private readonly base: string,
-    private readonly throttleReasons: readonly string[],
+    protected readonly throttleReasons: readonly string[],
   ) {}
 
-  private request(
+  protected request(
     operation: string,
     token: string,
     path: string,
@@ -124,7 +126,12 @@ export class GoogleDriveApi implements ContentApi {
     };
   }
 
-  private list(token: string, query: string, page: { token?: string; limit: number }, fields = LIST_FIELDS) {
+  protected list(
+    token: string,
+    query: string,
+    page: { token?: string; limit: number },
+    fields = LIST_FIELDS,
+  ) {
     return sendJson<FileList>(
       this.request('list folder', token, '/drive/v3/files', {
         q: query,
@@ -136,7 +143,7 @@ export class GoogleDriveApi implements ContentApi {
     );
   }
 
-  private getFile(token: string, id: string, fields: string) {
+  protected getFile(token: string, id: string, fields: string) {
     return sendJson<DriveFile>(
       this.request('get file', token, `/drive/v3/files/${pathSegment(id, 'get file')}`, {
         fields,
@@ -171,7 +178,9 @@ export class GoogleDriveApi implements ContentApi {
     const file = await this.getFile(token, id, 'id,mimeType,trashed');
     if (file.mimeType !== FOLDER || file.trashed) throw new ProviderApiError('get folder', 404);
   }
+}
 
+export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi {
   async changes(
     token: string,
     container: string,

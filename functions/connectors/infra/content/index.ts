@@ -2,13 +2,14 @@
 // URL and any setting of its own from configuration (PROVIDER_<ID>_API_URL, PROVIDER_<ID>_<NAME>).
 import { ConfigurationError } from '../../../platform/errors';
 import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
-import type { ContentApi } from './api';
-import { ClioApi } from './clio';
-import { DriveApi } from './drive';
-import { DropboxApi } from './dropbox';
-import { GoogleDriveApi } from './google-drive';
-import { OneDriveApi } from './onedrive';
-import { PracticeApi } from './practice';
+import type { ContainerApi, ContentApi } from './api';
+import { ClioApi, ClioContainers } from './clio';
+import { DriveApi, DriveContainers } from './drive';
+import type { DropboxOptions } from './dropbox';
+import { DropboxApi, DropboxContainers } from './dropbox';
+import { GoogleDriveApi, GoogleDriveContainers } from './google-drive';
+import { OneDriveApi, OneDriveContainers } from './onedrive';
+import { PracticeApi, PracticeContainers } from './practice';
 
 /** What a client is built from: the API's origin and the provider's own settings. */
 export interface ContentApiSettings {
@@ -19,45 +20,96 @@ export interface ContentApiSettings {
   clientId?(): string;
 }
 
-type ClientFactory = (
-  settings: ContentApiSettings,
-  definition: Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>,
-) => ContentApi;
+type Definition = Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>;
 
-/** One client per kind; a kind not here has no client yet (its provider cannot import or export). */
-const CLIENTS: Partial<Record<ContentApiKind, ClientFactory>> = {
-  'practice-v1': (settings) => new PracticeApi(settings.apiUrl),
-  'drive-v1': (settings) => new DriveApi(settings.apiUrl),
-  'clio-v4': (settings) => new ClioApi(settings.apiUrl),
-  'dropbox-v2': (settings) =>
-    new DropboxApi(settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') }),
-  'google-drive-v3': (settings, definition) =>
-    new GoogleDriveApi(settings.apiUrl, definition.throttleReasons),
-  'graph-v1': (settings, definition) =>
-    new OneDriveApi(settings.apiUrl, definition.throttleReasons, () => {
-      // Without our client id no file counts as ours: exports then never update one, only add beside.
-      try {
-        return settings.clientId?.();
-      } catch {
-        return undefined;
-      }
-    }),
-};
+/** Each kind's class, the whole client or its ContainerApi part: both are built with the same arguments. */
+interface Classes<T> {
+  'practice-v1': new (apiUrl: string) => T;
+  'drive-v1': new (apiUrl: string) => T;
+  'clio-v4': new (apiUrl: string) => T;
+  'dropbox-v2': new (apiUrl: string, options: DropboxOptions) => T;
+  'google-drive-v3': new (apiUrl: string, throttleReasons: readonly string[]) => T;
+  'graph-v1': new (
+    apiUrl: string,
+    throttleReasons: readonly string[],
+    ownClientId: () => string | undefined,
+  ) => T;
+}
+
+/** A kind not here has no client yet (its provider cannot import or export). */
+const KINDS: readonly (keyof Classes<unknown>)[] = [
+  'practice-v1',
+  'drive-v1',
+  'clio-v4',
+  'dropbox-v2',
+  'google-drive-v3',
+  'graph-v1',
+];
 
 /** Whether a content-API client speaks this kind yet (a provider without one can only connect). */
-export const hasContentApi = (kind: ContentApiKind): boolean => CLIENTS[kind] !== undefined;
+export const hasContentApi = (kind: ContentApiKind): kind is keyof Classes<unknown> =>
+  (KINDS as readonly ContentApiKind[]).includes(kind);
 
-export function contentApi(
-  definition: Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>,
-  settings: ContentApiSettings,
-): ContentApi {
-  const factory = CLIENTS[definition.contentApi];
-  if (!factory) throw new ConfigurationError(`no content-API client for ${definition.contentApi}`);
-  return factory(settings, definition);
+function build<T>(classes: Classes<T>, definition: Definition, settings: ContentApiSettings): T {
+  const kind = definition.contentApi;
+  if (!hasContentApi(kind)) throw new ConfigurationError(`no content-API client for ${kind}`);
+  switch (kind) {
+    case 'dropbox-v2':
+      return new classes[kind](settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') });
+    case 'google-drive-v3':
+      return new classes[kind](settings.apiUrl, definition.throttleReasons);
+    case 'graph-v1':
+      return new classes[kind](settings.apiUrl, definition.throttleReasons, () => {
+        // Without our client id no file counts as ours: exports then never update one, only add beside.
+        try {
+          return settings.clientId?.();
+        } catch {
+          return undefined;
+        }
+      });
+    default:
+      return new classes[kind](settings.apiUrl);
+  }
+}
+
+/** The whole client: what the sync worker's imports and exports use. */
+export function contentApi(definition: Definition, settings: ContentApiSettings): ContentApi {
+  return build<ContentApi>(
+    {
+      'practice-v1': PracticeApi,
+      'drive-v1': DriveApi,
+      'clio-v4': ClioApi,
+      'dropbox-v2': DropboxApi,
+      'google-drive-v3': GoogleDriveApi,
+      'graph-v1': OneDriveApi,
+    },
+    definition,
+    settings,
+  );
+}
+
+/**
+ * The part of the client a route calls (browse, checkContainer). Its own function, naming its own
+ * classes, so a route's bundle holds neither contentApi nor the transfer code (issue 27).
+ */
+export function containerApi(definition: Definition, settings: ContentApiSettings): ContainerApi {
+  return build<ContainerApi>(
+    {
+      'practice-v1': PracticeContainers,
+      'drive-v1': DriveContainers,
+      'clio-v4': ClioContainers,
+      'dropbox-v2': DropboxContainers,
+      'google-drive-v3': GoogleDriveContainers,
+      'graph-v1': OneDriveContainers,
+    },
+    definition,
+    settings,
+  );
 }
 
 export type {
   ChangedFile,
+  ContainerApi,
   ChangesPage,
   ChangesPosition,
   ContentApi,

@@ -33,6 +33,7 @@ import type {
   ChangedFile,
   ChangesPage,
   ChangesPosition,
+  ContainerApi,
   ContentApi,
   Download,
   ProviderFile,
@@ -95,7 +96,8 @@ export function parseItemId(id: string): { drive: string; item: string } {
 
 const itemId = (drive: string, item: string) => `${drive}:${item}`;
 
-export class OneDriveApi implements ContentApi {
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+export class OneDriveContainers implements ContainerApi {
   readonly replaces = true;
   private readonly base: string;
 
@@ -106,22 +108,22 @@ export class OneDriveApi implements ContentApi {
    */
   constructor(
     apiUrl: string,
-    private readonly throttleReasons: readonly string[],
-    private readonly ownClientId: () => string | undefined = () => undefined,
+    protected readonly throttleReasons: readonly string[],
+    protected readonly ownClientId: () => string | undefined = () => undefined,
   ) {
     this.base = apiUrl.replace(/\/$/, '');
   }
 
-  private request(operation: string, token: string, path: string, extra: Partial<ApiRequest> = {}) {
+  protected request(operation: string, token: string, path: string, extra: Partial<ApiRequest> = {}) {
     return { operation, token, url: `${this.base}${path}`, throttleReasons: this.throttleReasons, ...extra };
   }
 
-  private get<T>(operation: string, token: string, path: string): Promise<T> {
+  protected get<T>(operation: string, token: string, path: string): Promise<T> {
     return sendJson<T>(this.request(operation, token, path));
   }
 
   /** A Graph link (`@odata.nextLink`, `@odata.deltaLink`) as its path under API_URL; else refused. */
-  private relative(operation: string, link: string): string {
+  protected relative(operation: string, link: string): string {
     let url: URL;
     try {
       url = new URL(link, `${this.base}/`);
@@ -135,13 +137,13 @@ export class OneDriveApi implements ContentApi {
   }
 
   /** A page token or cursor we issued (a path under /v1.0/), checked before our token goes with it. */
-  private ours(operation: string, path: string): string {
+  protected ours(operation: string, path: string): string {
     if (!path.startsWith('/v1.0/') || path.includes('..') || /[\s#\\]/.test(path))
       throw new ProviderApiError(operation, 400, undefined, undefined, 'invalid_page_token');
     return this.relative(operation, `${this.base}${path}`);
   }
 
-  private item(token: string, drive: string, item: string, fields = ITEM_FIELDS) {
+  protected item(token: string, drive: string, item: string, fields = ITEM_FIELDS) {
     return this.get<DriveItem>(
       'get item',
       token,
@@ -243,7 +245,9 @@ export class OneDriveApi implements ContentApi {
     const found = await this.item(token, drive, item, 'id,folder,root,deleted');
     if ((!found.folder && !found.root) || found.deleted) throw new ProviderApiError('get folder', 404);
   }
+}
 
+export class OneDriveApi extends OneDriveContainers implements ContentApi {
   async changes(
     token: string,
     container: string,

@@ -4,6 +4,7 @@
 import type {
   ChangesPage,
   ChangesPosition,
+  ContainerApi,
   ContentApi,
   Download,
   ProviderFile,
@@ -44,11 +45,12 @@ const document = (d: Document): SourceEntry => ({
   updatedAt: d.updated_at,
 });
 
-export class PracticeApi implements ContentApi {
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+export class PracticeContainers implements ContainerApi {
   /** @param base the API root, e.g. https://api.provider.example/api/v1 */
   constructor(private readonly base: string) {}
 
-  private url(path: string, query: Record<string, string | number | undefined> = {}): string {
+  protected url(path: string, query: Record<string, string | number | undefined> = {}): string {
     return apiUrl(this.base, path, query);
   }
 
@@ -85,7 +87,9 @@ export class PracticeApi implements ContentApi {
       url: this.url(`/matters/${pathSegment(id, 'list documents')}/documents`, { limit: 1 }),
     });
   }
+}
 
+export class PracticeApi extends PracticeContainers implements ContentApi {
   async changes(
     token: string,
     container: string,

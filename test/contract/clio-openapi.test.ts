@@ -19,8 +19,8 @@ import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
 import { startRecordingProxy } from '../support/recording-proxy';
-import type { ShapeBook, Selection } from '../support/shape-check';
-import { problemsOf, selection, unselectedProblems } from '../support/shape-check';
+import type { ExchangeCheck, ShapeBook, Selection } from '../support/shape-check';
+import { checkExchanges, checkRestExchange, selection, unselectedProblems } from '../support/shape-check';
 
 const ACCOUNT = 'acct-clio-openapi';
 const TOKEN = 'tok-clio';
@@ -38,34 +38,22 @@ function clioSelection(fields: string | null): Selection {
 }
 
 /** The request an exchange is, and what is wrong with its body (empty: nothing). */
-function check(exchange: Exchange): { id: string; problems: string[] } {
-  const where = `${exchange.method} ${exchange.path} ${exchange.status}`;
-  const method = CLIO_V4_METHODS.find((m) => m.method === exchange.method && m.path.test(exchange.path));
-  if (!method) return { id: '?', problems: [`${where}: no operation of the description is this`] };
-  if (exchange.status >= 400) {
-    if (exchange.json === undefined) return { id: method.id, problems: [`${where}: an error without JSON`] };
-    return {
-      id: `${method.id} ${exchange.status}`,
-      problems: problemsOf(BOOK, exchange.json, 'Error', where),
-    };
-  }
-  const schema = method.response?.[exchange.status];
-  if (exchange.json === undefined)
-    return { id: method.id, problems: schema ? [`${where}: no JSON body, ${schema} expected`] : [] };
-  if (!schema) return { id: method.id, problems: [`${where}: a JSON body where none is documented`] };
-  const problems = problemsOf(BOOK, exchange.json, schema, where);
+function check(exchange: Exchange): ExchangeCheck {
+  const result = checkRestExchange(BOOK, CLIO_V4_METHODS, 'Error', exchange);
+  if (!result.schema) return result;
   // The selection applies to the records under `data`.
+  const where = `${exchange.method} ${exchange.path} ${exchange.status}`;
   const data = (exchange.json as { data?: unknown }).data;
-  problems.push(
+  result.problems.push(
     ...unselectedProblems(
       BOOK,
       Array.isArray(data) ? data : [data],
-      schema.replace(/_(List|Show)$/, ''),
+      result.schema.replace(/_(List|Show)$/, ''),
       clioSelection(exchange.query.get('fields')),
       `${where}.data`,
     ),
   );
-  return { id: method.id, problems };
+  return result;
 }
 
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
@@ -93,17 +81,7 @@ async function call(method: string, path: string, token = TOKEN) {
   return proxy.exchanges[before]!;
 }
 
-function checkSince(from: number): Set<string> {
-  const seen = new Set<string>();
-  const problems: string[] = [];
-  for (const exchange of proxy.exchanges.slice(from)) {
-    const result = check(exchange);
-    seen.add(result.id);
-    problems.push(...result.problems);
-  }
-  expect(problems).toEqual([]);
-  return seen;
-}
+const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
 
 const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
 

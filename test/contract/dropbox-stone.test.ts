@@ -26,7 +26,7 @@ import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
 import { startRecordingProxy } from '../support/recording-proxy';
 import type { ShapeBook } from '../support/shape-check';
-import { problemsOf } from '../support/shape-check';
+import { checkExchanges, problemsOf } from '../support/shape-check';
 
 const ACCOUNT = 'acct-dropbox-stone';
 const TOKEN = 'tok-dropbox';
@@ -118,17 +118,7 @@ async function contentUpload(path: string, bytes: Buffer) {
   return proxy.exchanges[before]!;
 }
 
-function checkSince(from: number): Set<string> {
-  const seen = new Set<string>();
-  const problems: string[] = [];
-  for (const exchange of proxy.exchanges.slice(from)) {
-    const result = check(exchange);
-    seen.add(result.id);
-    problems.push(...result.problems);
-  }
-  expect(problems).toEqual([]);
-  return seen;
-}
+const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
 
 const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
 

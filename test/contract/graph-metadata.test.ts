@@ -27,8 +27,8 @@ import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
 import { startRecordingProxy } from '../support/recording-proxy';
-import type { ShapeBook } from '../support/shape-check';
-import { problemsOf, selection, unselectedProblems } from '../support/shape-check';
+import type { ExchangeCheck, ShapeBook } from '../support/shape-check';
+import { checkExchanges, checkRestExchange, selection, unselectedProblems } from '../support/shape-check';
 
 const ACCOUNT = 'acct-graph-metadata';
 const TOKEN = 'tok-graph';
@@ -45,31 +45,17 @@ const BOOK: ShapeBook = {
 };
 
 /** The request an exchange is, and what is wrong with its body (empty: nothing). */
-function check(exchange: Exchange): { id: string; problems: string[] } {
-  const where = `${exchange.method} ${exchange.path} ${exchange.status}`;
-  const method = GRAPH_V1_METHODS.find((m) => m.method === exchange.method && m.path.test(exchange.path));
-  if (!method) return { id: '?', problems: [`${where}: no request of the metadata is this`] };
-  if (exchange.status >= 400) {
-    if (exchange.json === undefined) return { id: method.id, problems: [`${where}: an error without JSON`] };
-    return {
-      id: `${method.id} ${exchange.status}`,
-      problems: problemsOf(BOOK, exchange.json, 'ODataError', where),
-    };
-  }
-  const schema = method.response?.[exchange.status];
-  if (exchange.json === undefined)
-    return { id: method.id, problems: schema ? [`${where}: no JSON body, ${schema} expected`] : [] };
-  if (!schema) return { id: method.id, problems: [`${where}: a JSON body where none is documented`] };
-  const problems = problemsOf(BOOK, exchange.json, schema, where);
-  // $select keeps the properties named (and `id`, which the fake always sends) of each item.
+function check(exchange: Exchange): ExchangeCheck {
+  const result = checkRestExchange(BOOK, GRAPH_V1_METHODS, 'ODataError', exchange);
   const named = exchange.query.get('$select');
-  const item = schema.replace(/^(collection|delta)\((\w+)\)$/, '$2');
-  if (named !== null) {
-    const json = exchange.json as { value?: unknown[] };
-    const records = item === schema ? [json] : (json.value ?? []);
-    problems.push(...unselectedProblems(BOOK, records, item, selection(`id,${named}`), where));
-  }
-  return { id: method.id, problems };
+  if (!result.schema || named === null) return result;
+  // $select keeps the properties named (and `id`, which the fake always sends) of each item.
+  const where = `${exchange.method} ${exchange.path} ${exchange.status}`;
+  const item = result.schema.replace(/^(collection|delta)\((\w+)\)$/, '$2');
+  const json = exchange.json as { value?: unknown[] };
+  const records = item === result.schema ? [json] : (json.value ?? []);
+  result.problems.push(...unselectedProblems(BOOK, records, item, selection(`id,${named}`), where));
+  return result;
 }
 
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
@@ -100,17 +86,7 @@ async function call(method: string, path: string, token = TOKEN) {
 }
 
 /** Every exchange since `from` checked; the requests seen (`id` or `id status` for an error). */
-function checkSince(from: number): Set<string> {
-  const seen = new Set<string>();
-  const problems: string[] = [];
-  for (const exchange of proxy.exchanges.slice(from)) {
-    const result = check(exchange);
-    seen.add(result.id);
-    problems.push(...result.problems);
-  }
-  expect(problems).toEqual([]);
-  return seen;
-}
+const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
 
 const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
 

@@ -178,3 +178,58 @@ export function unselectedProblems(
   });
   return out;
 }
+
+/** What one recorded exchange is (an operation id, or one with its status) and what is wrong with it. */
+export interface ExchangeCheck {
+  id: string;
+  problems: string[];
+}
+
+/** The operations the exchanges are (to assert coverage); fails on any problem of any of them. */
+export function checkExchanges<E>(exchanges: E[], check: (exchange: E) => ExchangeCheck): Set<string> {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const exchange of exchanges) {
+    const result = check(exchange);
+    seen.add(result.id);
+    problems.push(...result.problems);
+  }
+  expect(problems).toEqual([]);
+  return seen;
+}
+
+/** An operation of a REST description: method, path, and the schema of its JSON answer per status. */
+export interface RestOperation {
+  id: string;
+  method: string;
+  path: RegExp;
+  response?: Record<number, string> | null;
+}
+
+/**
+ * A REST exchange against its description (Graph's metadata, Clio's OpenAPI): the operation it is, an
+ * error body against the error schema, a success body against its status's schema. `schema` is the
+ * answer's schema, for the caller's selection checks.
+ */
+export function checkRestExchange(
+  book: ShapeBook,
+  operations: readonly RestOperation[],
+  errorSchema: string,
+  exchange: { method: string; path: string; status: number; json?: unknown },
+): ExchangeCheck & { schema?: string } {
+  const where = `${exchange.method} ${exchange.path} ${exchange.status}`;
+  const op = operations.find((o) => o.method === exchange.method && o.path.test(exchange.path));
+  if (!op) return { id: '?', problems: [`${where}: no operation of the description is this`] };
+  if (exchange.status >= 400) {
+    if (exchange.json === undefined) return { id: op.id, problems: [`${where}: an error without JSON`] };
+    return {
+      id: `${op.id} ${exchange.status}`,
+      problems: problemsOf(book, exchange.json, errorSchema, where),
+    };
+  }
+  const schema = op.response?.[exchange.status];
+  if (exchange.json === undefined)
+    return { id: op.id, problems: schema ? [`${where}: no JSON body, ${schema} expected`] : [] };
+  if (!schema) return { id: op.id, problems: [`${where}: a JSON body where none is documented`] };
+  return { id: op.id, problems: problemsOf(book, exchange.json, schema, where), schema };
+}

@@ -8,7 +8,7 @@
 // path: the bundle's init plus the first use of each SDK client its `uses` needs, in one process.
 import { App } from 'aws-cdk-lib';
 import { execFileSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,7 @@ import { API_KEY_AUTHORIZER, ROUTES } from '../functions/routes';
 import type { ResourceUses } from '../functions/platform/workers';
 import { QUEUE_WORKERS, SCHEDULED_WORKERS, WORKFLOW_TASKS } from '../functions/platform/workers';
 import { stageConfig } from '../lib/stage-config';
+import { watchMachine } from './machine';
 
 const BUDGET_BYTES = BUNDLE_BUDGET_BYTES;
 /** Module init at most this many times an empty module's, measured in the same run. */
@@ -160,7 +161,7 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 export async function runBundleBench(): Promise<void> {
   const started = performance.now();
-  const loadAtStart = loadavg()[0]!;
+  const machine = watchMachine();
   const bundles = synthesize();
   const baselineFile = join(OUT, 'empty.mjs');
   writeFileSync(baselineFile, 'export {};\n');
@@ -203,8 +204,7 @@ export async function runBundleBench(): Promise<void> {
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     runsPerMeasure: RUNS,
     budgets: { bytes: BUDGET_BYTES, initRatio: BUDGET_INIT_RATIO, initMs: BUDGET_INIT_MS },
-    loadAverage: { before: loadAtStart, after: loadavg()[0]!, cpus: cpus().length },
-    quiet: loadAtStart < 0.5 && loadavg()[0]! < 0.5,
+    machine: machine.end(),
     sdkFirstUseMs: firstUse,
     baseline: {
       emptyModuleInitMs: baseline,
@@ -231,7 +231,7 @@ export async function runBundleBench(): Promise<void> {
 
 ${result.date}, ${result.cpus}, Node ${result.node}. Budgets: at most ${kb(BUDGET_BYTES)} KB and module init at most ${BUDGET_INIT_RATIO}× an empty module's (${BUDGET_INIT_MS.toFixed(1)} ms in this run) per bundle.
 
-Load average (1 min) ${result.loadAverage.before.toFixed(2)} before, ${result.loadAverage.after.toFixed(2)} after, on ${result.loadAverage.cpus} CPUs: ${result.quiet ? 'a quiet machine.' : '**the machine was NOT quiet: these init times are from a loaded run; take them again on a quiet machine before relying on them.**'}
+Machine: ${result.machine.summary}
 
 | Budget | Bundles over it (of ${measured.length}) |
 |---|---|

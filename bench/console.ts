@@ -4,12 +4,14 @@
 // clock. Baseline, in the same run and interleaved with it: the plainest page doing the same visible
 // work on the same origin (one inline script that reads the same list with the same session and draws
 // it as a table), so the ratio is what the console's own code costs. Loopback only, bounded rounds.
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, signIn } from '../test/browser/browser-support';
 import { startLocalServer } from '../test/support/local-server';
+import type { MachineReport } from './machine';
+import { watchMachine } from './machine';
 
 const ROUNDS = Number(process.env.BENCH_CONSOLE_ROUNDS ?? 9);
 const GOAL_MS = 500;
@@ -42,7 +44,7 @@ const median = (xs: number[]) => {
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 export async function runConsoleBench(): Promise<void> {
-  const loadBefore = loadavg()[0]!;
+  const machine = watchMachine();
   const server = await startLocalServer({ LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0', LOG_LEVEL: 'warn' });
   const { browser, page } = await launchBrowser();
   try {
@@ -61,13 +63,11 @@ export async function runConsoleBench(): Promise<void> {
       consoleMs.push(await timeLoad(page, consoleUrl));
       plainMs.push(await timeLoad(page, plainUrl));
     }
-    const loadAfter = loadavg()[0]!;
     const result = {
       date: new Date().toISOString(),
       node: process.version,
       cpus: cpus().length,
-      loadAverage: { before: round(loadBefore, 2), after: round(loadAfter, 2) },
-      quiet: loadBefore < 0.5 && loadAfter < 0.5,
+      machine: machine.end(),
       rounds: ROUNDS,
       console: {
         medianMs: round(median(consoleMs)),
@@ -97,8 +97,7 @@ function markdown(r: {
   date: string;
   node: string;
   cpus: number;
-  loadAverage: { before: number; after: number };
-  quiet: boolean;
+  machine: MachineReport;
   rounds: number;
   console: { medianMs: number; minMs: number; maxMs: number };
   plain: { medianMs: number; minMs: number; maxMs: number };
@@ -108,7 +107,7 @@ function markdown(r: {
   return `# Console benchmark
 
 ${r.date}, ${r.cpus} CPUs, Node ${r.node}. \`npm run bench -- console\`; raw figures in [console.json](console.json).
-Load average (1 min) ${r.loadAverage.before} before, ${r.loadAverage.after} after: ${r.quiet ? 'a quiet machine.' : '**NOT a quiet machine**: read the ratio, not the absolute figures.'}
+Machine: ${r.machine.summary}
 
 A signed-in load of \`#/webhooks\` in Chromium (headless) against the local server, from navigation
 start until the endpoints list is drawn, by the page's own clock; ${r.rounds} interleaved rounds after

@@ -6,7 +6,7 @@
 // DevTools or speedscope for the flame graph).
 import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 process.env.LOG_LEVEL ??= 'warn';
@@ -58,8 +58,7 @@ async function profiled(): Promise<{ result: object; summary: string }> {
       result,
       summary: `${t.rounds} rounds of a burst of ${t.pipeline.deliveries} deliveries through the pipeline (publish, fan-out,
 delivery; at most 64 records in the handler) interleaved with the raw loop, then once the burst with
-every batch at once, the whole run sampled by the V8 profiler. Load average (1 min) ${result.load.before.oneMinute} before, ${result.load.after.oneMinute} after:
-${result.load.quiet ? 'a quiet machine' : '**NOT a quiet machine**; read the ratios and shares, not the absolute figures'}.
+every batch at once, the whole run sampled by the V8 profiler. Machine: ${result.load.summary}
 
 Pipeline / raw loop (deliveries/s, median (min-max)): **${show(t.ratio)}**; every batch at once (once, after the rounds) ${t.pipelineUnlimited.ratio}.
 Pipeline ${show(t.pipeline.deliveriesPerSecond)}/s, CPU ${show(t.pipeline.cpuMsPerDelivery)} ms per delivery; raw loop
@@ -71,8 +70,7 @@ ${show(t.rawLoop.postsPerSecond)}/s, CPU ${show(t.rawLoop.cpuMsPerPost)} ms per 
     result,
     summary: `${result.rounds.length} handler rounds of
 1,000 prepared deliveries interleaved with raw-loop rounds, the whole run sampled by the V8 profiler
-(which costs both sides alike). Load average (1 min) ${result.loadAverage.before} before, ${result.loadAverage.after} after:
-${result.loadAverage.before / cpus().length >= 0.5 || result.loadAverage.after / cpus().length >= 0.5 ? '**NOT a quiet machine**; read the ratio, not the absolute figures' : 'a quiet machine'}.
+(which costs both sides alike). Machine: ${result.load.summary}
 
 Handler / raw POST CPU: **${result.ratio}** (median of rounds; spread ${result.spread[0]}-${result.spread[1]}); handler
 ${result.handlerCpuMs} ms, raw POST ${result.rawLoopCpuMs} ms per delivery (medians).

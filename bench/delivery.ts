@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LocalDeps } from '../functions/compose/local';
@@ -28,6 +28,8 @@ import { captureMetrics } from '../functions/platform/metrics';
 import { PERMISSIONS } from '../functions/platform/permissions';
 import { createEndpoint } from '../functions/webhooks/app/endpoints';
 import { webhookHeaders } from '../functions/webhooks/domain/signing';
+import type { MachineReport } from './machine';
+import { watchMachine } from './machine';
 
 const ENDPOINTS = 10;
 const IN_FLIGHT = 64;
@@ -36,13 +38,6 @@ const RAW_POSTS = 8_000;
 const CPU_ROUNDS = 5;
 /** Interleaved rounds of the pipeline's burst and the raw loop (issue 27 item 3: at least 5 each). */
 const THROUGHPUT_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-/**
- * A quiet machine: the 1-minute load average below this much per core, before and after the run.
- * 0.5 per core leaves half the machine to the bench's own three busy threads (pipeline, receiver,
- * GC) without a neighbour's test in the way; above it the raw loop slows more than the pipeline and
- * the ratios drift (issue 27).
- */
-const QUIET_LOAD_PER_CORE = 0.5;
 const CPU_ROUND_DELIVERIES = 1_000;
 /** Deliveries (or POSTs) made before a CPU measurement starts, so both sides run optimised code. */
 const WARM_MESSAGES = 1_000;
@@ -325,26 +320,6 @@ function spread(values: number[], digits = 3) {
 type Spread = ReturnType<typeof spread>;
 const showSpread = (s: Spread) => `${s.median} (${s.min}-${s.max})`;
 
-/** The 1-minute load average now, per core too. */
-function load() {
-  const oneMinute = round(loadavg()[0]!, 2);
-  return { oneMinute, perCore: round(oneMinute / cpus().length, 2) };
-}
-type Load = ReturnType<typeof load>;
-
-/** Load before and after, and whether the machine was quiet throughout (QUIET_LOAD_PER_CORE). */
-function machineLoad(before: Load, after: Load) {
-  return {
-    before,
-    after,
-    quietBelowPerCore: QUIET_LOAD_PER_CORE,
-    quiet: before.perCore < QUIET_LOAD_PER_CORE && after.perCore < QUIET_LOAD_PER_CORE,
-  };
-}
-type MachineLoad = ReturnType<typeof machineLoad>;
-const describeLoad = (l: MachineLoad) =>
-  `1-minute load average ${l.before.oneMinute} before, ${l.after.oneMinute} after (${cpus().length} cores; quiet means below ${l.quietBelowPerCore} per core throughout): ${l.quiet ? 'quiet' : '**NOT quiet**, the figures are skewed by other work on the machine'}`;
-
 // ---- the run -----------------------------------------------------------------------------------
 
 /** The receiver, and the pipeline on the local runtime with both workers attached. */
@@ -539,12 +514,12 @@ async function hangingPhase(b: Bench, control: LatencyRow | undefined) {
 /**
  * The handler's CPU against the raw loop's alone, `count` interleaved rounds of each (after a warm
  * round of each), for profiling (`bench/delivery-profile.ts` runs it under --cpu-prof). The median
- * ratio and every round, plus the load average before and after (a busy machine skews the figures).
+ * ratio and every round, plus whether the machine was quiet (a busy machine skews the figures).
  */
 export async function deliveryCpuRounds(count = 5) {
   process.env.METRICS_EMF = '1';
   captureMetrics(() => undefined);
-  const loadBefore = loadavg()[0]!;
+  const machine = watchMachine();
   const receiver = await Receiver.start(ENDPOINTS);
   try {
     const urls = (prefix: string) =>
@@ -569,7 +544,7 @@ export async function deliveryCpuRounds(count = 5) {
       handlerCpuMs: median(rounds, (r) => r.handler).handler,
       rawLoopCpuMs: median(rounds, (r) => r.rawLoop).rawLoop,
       rounds,
-      loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0]!, 2) },
+      load: machine.end(),
     };
   } finally {
     receiver.close();
@@ -583,11 +558,11 @@ export async function deliveryCpuRounds(count = 5) {
 export async function pipelineRounds(count = THROUGHPUT_ROUNDS) {
   process.env.METRICS_EMF = '1';
   captureMetrics(() => undefined);
-  const before = load();
+  const machine = watchMachine();
   const b = await setUp();
   try {
     const throughput = await throughputPhase(b, count);
-    return { throughput, load: machineLoad(before, load()) };
+    return { throughput, load: machine.end() };
   } finally {
     b.receiver.close();
     b.deps.queues.events.close();
@@ -598,7 +573,7 @@ export async function pipelineRounds(count = THROUGHPUT_ROUNDS) {
 export async function runDeliveryBench(): Promise<void> {
   process.env.METRICS_EMF = '1'; // the EMF line per attempt is part of the work; written nowhere
   captureMetrics(() => undefined);
-  const loadBefore = load();
+  const machine = watchMachine();
   const b = await setUp();
   const throughput = await throughputPhase(b);
   const cpu = await cpuPhase(b);
@@ -611,7 +586,7 @@ export async function runDeliveryBench(): Promise<void> {
 
   const result: Result = {
     when: new Date().toISOString(),
-    load: machineLoad(loadBefore, load()),
+    load: machine.end(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     setup: {
       runtime: 'local (createLocalDeps, in-process queues and tables, real fan-out and delivery handlers)',
@@ -653,7 +628,7 @@ function p99Crossing(rows: LatencyRow[], limitMs: number): { perSecond: number |
 
 type Result = {
   when: string;
-  load: MachineLoad;
+  load: MachineReport;
   setup: Record<string, unknown>;
   machine: { cpus: number; cpu: string; node: string };
   throughput: Awaited<ReturnType<typeof throughputPhase>>;
@@ -694,7 +669,7 @@ function markdown(r: Result): string {
 ${r.when}, ${r.machine.cpus} CPUs (${r.machine.cpu}), Node ${r.machine.node}. \`npm run bench -- delivery\`; raw
 figures in [delivery.json](delivery.json).
 
-Machine: ${describeLoad(r.load)}.
+Machine: ${r.load.summary}
 
 The pipeline is the local runtime: in-process queues and tables, the real publish call, fan-out and
 delivery handlers, the real pooled HTTP client. ${ENDPOINTS} endpoints, one port (origin) each, on a

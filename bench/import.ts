@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -29,6 +29,8 @@ import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
 import { benchProviders, providersMarkdown } from './import-providers';
+import type { MachineReport } from './machine';
+import { watchMachine } from './machine';
 
 const FILES = Number(process.env.BENCH_IMPORT_FILES ?? 10_000);
 const FILE_BYTES = 2_048;
@@ -282,11 +284,8 @@ async function rawLoop(
   }
 }
 
-/** The 1, 5 and 15 minute load averages: figures taken on a busy machine say so. */
-const loadAverage = () => loadavg().map((n) => round(n, 2));
-
 export async function runImportBench(): Promise<void> {
-  const loadAtStart = loadAverage();
+  const machine = watchMachine();
   const sandbox = SandboxProcess.start();
   try {
     const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
@@ -360,7 +359,7 @@ export async function runImportBench(): Promise<void> {
         raw: largeRaw,
         ratio: round(runs.large.bytesPerSecond / largeRaw.bytesPerSecond, 2),
       },
-      load: { start: loadAtStart, end: loadAverage(), cores: cpus().length },
+      load: machine.end(),
       providers,
     };
     mkdirSync(RESULTS, { recursive: true });
@@ -376,7 +375,7 @@ export async function runImportBench(): Promise<void> {
 function markdown(r: {
   date: string;
   machine: string;
-  load: { start: number[]; end: number[]; cores: number };
+  load: MachineReport;
   files: number;
   fileBytes: number;
   pageSize: number;
@@ -392,9 +391,7 @@ function markdown(r: {
   const mib = (bytes: number) => round(bytes / 1024 ** 2);
   return `# Import benchmark
 
-${r.date}, ${r.machine}. \`npm run bench -- import\` (bench/import.ts). Load average (1, 5, 15 min) on
-${r.load.cores} cores: ${r.load.start.join(', ')} at the start, ${r.load.end.join(', ')} at the end (above the core count, the
-machine was busy with other work and the figures are lower than a quiet machine's).
+${r.date}, ${r.machine}. \`npm run bench -- import\` (bench/import.ts). Machine: ${r.load.summary}
 
 One import run of ${r.files.toLocaleString('en')} files of ${r.fileBytes} bytes from one matter of the sandbox
 provider (its own process) into the vault, on the local runtime (journaled tables, vault content as files,

@@ -1,7 +1,7 @@
 // Google Drive end to end over HTTP against `npm start`'s server, whose google_drive provider points at
 // the Drive fake (sandbox/providers/google_drive/): connect with Google's offline parameters, browse
-// My Drive, import a folder's subtree, an incremental run after a change and a move out, and an
-// export landing in a Drive folder without touching a file of the user's of the same name.
+// My Drive, import a folder's subtree, an incremental run after a change and a move out, throttling
+// waited out (Google's 403 userRateLimitExceeded and a 429), and an export landing in a Drive folder without touching a file of the user's of the same name.
 import type { ProviderSandbox } from '../support/provider-e2e';
 import { providerE2e, sha256 } from '../support/provider-e2e';
 
@@ -61,6 +61,19 @@ describe('Google Drive through the service', () => {
     expect(second).toMatchObject({ status: 'succeeded' });
     expect(second.counts.imported ?? 0).toBe(0);
     expect(second.counts.updated).toBe(1);
+  });
+
+  it("waits out Google's 403 userRateLimitExceeded and a 429 with Retry-After and finishes", async () => {
+    for (const status of [403, 429] as const) {
+      await sandbox.failNext(status, 1, status === 403 ? 'userRateLimitExceeded' : undefined);
+      const job = await e2e.run(linkId);
+      expect(job.status).toBe('succeeded');
+    }
+    const connection = await json<{ status: string; status_history: { status: string }[] }>(
+      `/connectors/v1/connections/${connectionId}`,
+    );
+    expect(connection.status_history.map((h) => h.status)).toContain('throttled');
+    expect(connection.status).toBe('healthy');
   });
 
   it('exports to a Drive folder, leaving a file of the user’s of the same name as it was', async () => {

@@ -88,11 +88,13 @@ export class ProviderSandbox {
   }
 
   /** The next `count` API requests of the provider answer `status` (429 and 503 with Retry-After). */
-  failNext(status: 401 | 429 | 503, retryAfter?: number): Promise<unknown> {
+  /** The provider's next API answer fails so; a 403 says why (Google's `userRateLimitExceeded`). */
+  failNext(status: 401 | 403 | 429 | 503, retryAfter?: number, reason?: string): Promise<unknown> {
     return this.hook('/__sandbox/next-api-error', {
       provider: this.provider,
       status,
       ...(retryAfter === undefined ? {} : { retry_after: retryAfter }),
+      ...(reason === undefined ? {} : { reason }),
     });
   }
 }

@@ -10,7 +10,6 @@
 import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
-import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree, FolderNode, TreeNode } from '../../sandbox/content/tree';
 import { dropboxFake } from '../../sandbox/providers/dropbox';
 import { dropboxIds } from '../../sandbox/providers/dropbox/files';
@@ -20,7 +19,7 @@ import {
   DROPBOX_V2_SCHEMAS,
   DROPBOX_V2_SOURCE,
 } from '../fixtures/dropbox-v2-shapes';
-import { changesPass, drain, uploadOf } from '../support/content-walk';
+import { seedClients, uploadOf, walkClients } from '../support/content-walk';
 import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
@@ -120,8 +119,6 @@ async function contentUpload(path: string, bytes: Buffer) {
 
 const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
 
-const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
-
 describe(`Dropbox fake against the Stone specification (${DROPBOX_V2_SOURCE.repository} at ${DROPBOX_V2_SOURCE.commit.slice(0, 12)})`, () => {
   let tree: AccountTree;
   let clients: FolderNode;
@@ -130,11 +127,7 @@ describe(`Dropbox fake against the Stone specification (${DROPBOX_V2_SOURCE.repo
 
   beforeAll(() => {
     tree = fake.tree(ACCOUNT);
-    clients = tree.addFolder(tree.root, 'Clients');
-    acme = tree.addFolder(clients, 'Acme');
-    tree.putFile(clients, 'engagement.pdf', text('engagement', 'application/pdf'));
-    tree.putFile(acme, 'letter.txt', text('dear acme'));
-    tree.putFile(acme, 'minutes.txt', text('minutes'));
+    ({ clients, acme } = seedClients(tree));
   });
 
   it('the checker refuses an undocumented field, a wrong format, a missing required field, an unknown tag', () => {
@@ -184,37 +177,7 @@ describe(`Dropbox fake against the Stone specification (${DROPBOX_V2_SOURCE.repo
     expect(top.entries).toEqual([expect.objectContaining({ id: '/', kind: 'container' })]);
     const root = await api.browse(TOKEN, '/', { limit: 10 });
     expect(root.entries.map((e) => e.name)).toContain('Clients');
-    const seen: string[] = [];
-    let next: string | undefined;
-    do {
-      const page = await api.browse(TOKEN, idOf(clients), { token: next, limit: 1 });
-      seen.push(...page.entries.map((e) => e.name));
-      next = page.next;
-    } while (next);
-    expect(seen.sort()).toEqual(['Acme', 'engagement.pdf']);
-    await api.checkContainer(TOKEN, idOf(clients));
-
-    const first = await changesPass(api, TOKEN, idOf(clients), undefined);
-    expect(first.files.map((f) => f.name).sort()).toEqual(['engagement.pdf', 'letter.txt', 'minutes.txt']);
-    clock.advance(1000);
-    tree.putFile(acme, 'new.txt', text('new'));
-    tree.putFile(acme, 'letter.txt', text('dear acme, again'));
-    tree.moveFile(
-      tree.liveFiles(clients).find((f) => f.name === 'engagement.pdf')!,
-      tree.root,
-    );
-    tree.deleteFile(tree.liveFiles(acme).find((f) => f.name === 'minutes.txt')!);
-    const second = await changesPass(api, TOKEN, idOf(clients), first.cursor);
-    expect(second.files.filter((f) => f.deleted)).toHaveLength(2);
-    expect(
-      second.files
-        .filter((f) => !f.deleted)
-        .map((f) => f.name)
-        .sort(),
-    ).toEqual(['letter.txt', 'new.txt']);
-
-    const letter = tree.liveFiles(acme).find((f) => f.name === 'letter.txt')!;
-    expect((await drain((await api.download(TOKEN, idOf(letter))).body)).toString()).toBe('dear acme, again');
+    await walkClients(api, TOKEN, tree, clock, { clients, acme }, idOf);
 
     const small = await api.upload(TOKEN, idOf(acme), uploadOf('report.pdf', Buffer.from('v1'), 'k1'));
     const found = await api.findFile(TOKEN, idOf(acme), 'report.pdf');

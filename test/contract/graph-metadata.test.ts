@@ -11,7 +11,6 @@
 import { OneDriveApi } from '../../functions/connectors/infra/content/onedrive';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
-import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree, FolderNode, TreeNode } from '../../sandbox/content/tree';
 import { onedriveFake } from '../../sandbox/providers/onedrive';
 import { onedriveIds } from '../../sandbox/providers/onedrive/graph';
@@ -22,7 +21,7 @@ import {
   GRAPH_V1_SCHEMAS,
   GRAPH_V1_SOURCE,
 } from '../fixtures/graph-v1-shapes';
-import { changesPass, drain, uploadOf } from '../support/content-walk';
+import { seedClients, uploadOf, walkClients } from '../support/content-walk';
 import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
 import type { Exchange, RecordingProxy } from '../support/recording-proxy';
@@ -88,8 +87,6 @@ async function call(method: string, path: string, token = TOKEN) {
 /** Every exchange since `from` checked; the requests seen (`id` or `id status` for an error). */
 const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
 
-const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
-
 describe(`OneDrive fake against Graph v1.0 metadata (${GRAPH_V1_SOURCE.path} at ${GRAPH_V1_SOURCE.commit.slice(0, 12)})`, () => {
   let tree: AccountTree;
   let clients: FolderNode;
@@ -98,11 +95,7 @@ describe(`OneDrive fake against Graph v1.0 metadata (${GRAPH_V1_SOURCE.path} at 
 
   beforeAll(() => {
     tree = fake.tree(ACCOUNT);
-    clients = tree.addFolder(tree.root, 'Clients');
-    acme = tree.addFolder(clients, 'Acme');
-    tree.putFile(clients, 'engagement.pdf', text('engagement', 'application/pdf'));
-    tree.putFile(acme, 'letter.txt', text('dear acme'));
-    tree.putFile(acme, 'minutes.txt', text('minutes'));
+    ({ clients, acme } = seedClients(tree));
   });
 
   it('the checker refuses an undocumented property, a wrong EDM type, a null where not nullable, a missing required one', () => {
@@ -145,37 +138,7 @@ describe(`OneDrive fake against Graph v1.0 metadata (${GRAPH_V1_SOURCE.path} at 
     const libraries = await api.browse(TOKEN, site.id, { limit: 10 });
     expect(libraries.entries).toHaveLength(1);
     await api.browse(TOKEN, libraries.entries[0]!.id, { limit: 10 });
-    const seen: string[] = [];
-    let next: string | undefined;
-    do {
-      const page = await api.browse(TOKEN, idOf(clients), { token: next, limit: 1 });
-      seen.push(...page.entries.map((e) => e.name));
-      next = page.next;
-    } while (next);
-    expect(seen.sort()).toEqual(['Acme', 'engagement.pdf']);
-    await api.checkContainer(TOKEN, idOf(clients));
-
-    const first = await changesPass(api, TOKEN, idOf(clients), undefined);
-    expect(first.files.map((f) => f.name).sort()).toEqual(['engagement.pdf', 'letter.txt', 'minutes.txt']);
-    clock.advance(1000);
-    tree.putFile(acme, 'new.txt', text('new'));
-    tree.putFile(acme, 'letter.txt', text('dear acme, again'));
-    tree.moveFile(
-      tree.liveFiles(clients).find((f) => f.name === 'engagement.pdf')!,
-      tree.root,
-    );
-    tree.deleteFile(tree.liveFiles(acme).find((f) => f.name === 'minutes.txt')!);
-    const second = await changesPass(api, TOKEN, idOf(clients), first.cursor);
-    expect(second.files.filter((f) => f.deleted)).toHaveLength(2);
-    expect(
-      second.files
-        .filter((f) => !f.deleted)
-        .map((f) => f.name)
-        .sort(),
-    ).toEqual(['letter.txt', 'new.txt']);
-
-    const letter = tree.liveFiles(acme).find((f) => f.name === 'letter.txt')!;
-    expect((await drain((await api.download(TOKEN, idOf(letter))).body)).toString()).toBe('dear acme, again');
+    await walkClients(api, TOKEN, tree, clock, { clients, acme }, idOf);
 
     // Exports: a simple PUT, our own file replaced, an upload session of two 10 MiB fragments.
     const small = await api.upload(TOKEN, idOf(acme), uploadOf('report.pdf', Buffer.from('v1'), 'k1'));

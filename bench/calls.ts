@@ -22,7 +22,7 @@ import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { publishEvent } from '../functions/events/app/publish';
-import { systemClock } from '../functions/platform/clock';
+import { OffsetClock } from '../functions/platform/clock';
 import { newId } from '../functions/platform/ids';
 import { Logger } from '../functions/platform/logger';
 import { PERMISSIONS } from '../functions/platform/permissions';
@@ -199,7 +199,10 @@ export async function runCallsBench(): Promise<void> {
     process.exit(2);
   }
   enableCallCounting(); // before the first client is built: clients built earlier count nothing
-  const aws = await startEmulatedAws({ prefix: `bench-${Date.now().toString(36)}`, clock: systemClock });
+  const aws = await startEmulatedAws({
+    prefix: `bench-${Date.now().toString(36)}`,
+    clock: new OffsetClock(),
+  });
   takeCallCounts(); // provisioning is not the work measured
   const delivery = await deliveries(aws.deps);
   const imported = await imports(aws.deps);

@@ -24,17 +24,25 @@ import {
   stopLocalWorkers,
 } from '../functions/dev-runtime/server/workers';
 import { getNumberFromEnv } from '../functions/platform/config';
-import { startSchedules } from '../functions/dev-runtime/server/schedules';
-import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
+import type { Schedules } from '../functions/dev-runtime/server/schedules';
+import { deferredSchedules, startSchedules } from '../functions/dev-runtime/server/schedules';
+import type { Invoker } from '../functions/dev-runtime/server/lambda-runtime';
+import { handlerLoader, inProcess } from '../functions/dev-runtime/server/lambda-runtime';
+import type { EmulatedAws, RunningFunctions } from '../functions/dev-runtime/emulated-aws/runtime';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
-import { recordAwsCalls } from '../functions/dev-runtime/emulated-aws/iam-recorder';
+import { awsCallRecorder } from '../functions/dev-runtime/emulated-aws/iam-recorder';
 import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
 import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
+import {
+  DEV_CONSOLE_AUDIENCE,
+  DEV_CONSOLE_ISSUER,
+  DEV_CONSOLE_JWKS_PATH,
+} from '../functions/platform/console-sessions';
 
 process.env.STAGE ??= 'local';
 const port = Number(process.env.PORT ?? 3000);
@@ -47,7 +55,12 @@ const clock = new OffsetClock();
 const resourcePrefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
 const emulated = onAws ? await startOnEmulatedAws() : undefined;
 const deps = emulated?.deps ?? openLocalData();
-const load = emulated?.load ?? handlerLoader(deps);
+const load = handlerLoader(deps); // the local runtime's handlers (the emulated runtime runs bundles)
+// On the emulated AWS runtime the functions start once the sandbox's and the server's URLs are known
+// (their template's parameters): until then an invocation waits for them.
+let functionsStarted: (functions: RunningFunctions) => void = () => undefined;
+const functions = new Promise<RunningFunctions>((resolve) => (functionsStarted = resolve));
+const invoke: Invoker = emulated ? async (fn, event) => (await functions).invoke(fn, event) : inProcess(load);
 if (!emulated) {
   // What the last process was moving resumes now, before anything consumes (issue 23 item 6).
   const resumed = await resumeAbandonedJobs(deps);
@@ -56,8 +69,13 @@ if (!emulated) {
   if (reclaimed) console.log(`Handed back ${reclaimed} queue message(s) the last process held`);
   attachLocalWorkers(deps, load); // on the emulated runtime, its SQS event sources consume
 }
-// On the emulated AWS runtime, schedules invoke as EventBridge does (asynchronously, the stack's retries).
-const schedules = startSchedules(load, clock, { asynchronous: Boolean(emulated) });
+// On the emulated AWS runtime, the template's schedule rules invoke as EventBridge does (asynchronously,
+// the function's retries).
+const schedules: Schedules = emulated
+  ? deferredSchedules(
+      functions.then((f) => startSchedules(f.invoke, clock, { asynchronous: true, rules: f.rules })),
+    )
+  : startSchedules(invoke, clock);
 
 const server = createLocalServer(
   deps,
@@ -74,7 +92,7 @@ const server = createLocalServer(
   // The emulated AWS runtime answers as API Gateway does, with the stage's authorizer cache TTL
   // (API_STAGE: dev, the default, caches nothing; prod caches 60 s as deployed).
   emulated
-    ? new ApiGateway(load, apiGatewaySettings(process.env.API_STAGE === 'prod' ? 'prod' : 'dev'))
+    ? new ApiGateway(invoke, apiGatewaySettings(process.env.API_STAGE === 'prod' ? 'prod' : 'dev'))
     : undefined,
 );
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
@@ -102,13 +120,13 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
     // On the emulated AWS runtime the secret settings live in Secrets Manager, as deployed: the
     // functions read them at run time by ARN (NAME_ARN), never from the environment.
-    if (emulated) await moveSecretsToSecretsManager();
+    if (emulated) functionsStarted(await startFunctions(emulated, await moveSecretsToSecretsManager()));
     const { credentials, created, path, replaced } = await ensureDevCredentials(deps, dataDir, baseUrl);
     if (replaced) console.error(replaced);
     console.log(
       `Connector and event service listening on ${baseUrl} (${onAws ? 'aws adapters at ' + process.env.AWS_ENDPOINT_URL : 'local adapters, data in ' + dataDir})`,
     );
-    if (emulated) console.log(emulated.summary.join('\n'));
+    if (emulated) console.log((await functions).summary.join('\n'));
     if (created && process.stdout.isTTY) {
       console.log(`Development API key (shown once; also in ${path}):\n  ${credentials.apiKey}`);
     } else {
@@ -147,18 +165,49 @@ function openLocalData() {
 }
 
 /** The client secrets and the state key, out of the environment into Secrets Manager (by ARN). */
-async function moveSecretsToSecretsManager() {
+async function moveSecretsToSecretsManager(): Promise<Record<string, string>> {
   const names = Object.keys(process.env).filter((n) => n === STATE_KEY_ENV || n.endsWith('_CLIENT_SECRET'));
   const values = Object.fromEntries(names.map((n) => [n, process.env[n]!]));
-  Object.assign(process.env, await provisionSecrets(resourcePrefix, values));
+  const arns = await provisionSecrets(resourcePrefix, values);
+  Object.assign(process.env, arns);
   for (const name of names) delete process.env[name];
+  return arns;
+}
+
+/**
+ * The synthesized application's functions on the emulated runtime: the template of a deployment whose
+ * endpoints are this server's, its sandbox's and its console identity provider's (the parameters,
+ * given their values here), from the cache when the sources did not change (lib/emulated-app.ts).
+ */
+async function startFunctions(
+  runtime: EmulatedAws,
+  secrets: Record<string, string>,
+): Promise<RunningFunctions> {
+  const stage = process.env.STAGE === 'prod' ? 'prod' : 'dev';
+  const parameters: Record<string, string | undefined> = {
+    ...process.env,
+    CONSOLE_ISSUER: DEV_CONSOLE_ISSUER,
+    CONSOLE_AUDIENCE: DEV_CONSOLE_AUDIENCE,
+    CONSOLE_JWKS_URL: `${process.env.PUBLIC_BASE_URL}${DEV_CONSOLE_JWKS_PATH}`,
+  };
+  const { emulatedApp, localDeploymentContext } = await import('../lib/emulated-app');
+  const app = await emulatedApp({
+    root: resolve(import.meta.dirname, '..'),
+    stage,
+    context: localDeploymentContext(parameters),
+    log: (line) => console.log(line),
+  });
+  return runtime.startFunctions({
+    app,
+    parameters,
+    secrets,
+    ...(process.env.RECORD_AWS_CALLS === '1' ? { onCall: awsCallRecorder(dataDir, resourcePrefix) } : {}),
+  });
 }
 
 /** Provisions the stack at the endpoint and starts the event sources and the task runner. */
 async function startOnEmulatedAws() {
   const prefix = resourcePrefix;
-  // The e2e-aws tier checks every SDK call a function makes against its role in the template.
-  if (process.env.RECORD_AWS_CALLS === '1') recordAwsCalls(dataDir, prefix);
   try {
     const runtime = await startEmulatedAws({
       prefix,
@@ -195,7 +244,10 @@ const stop = () => {
     if (!emulated) {
       const { settled, handedBack } = await stopLocalWorkers(deps, graceMs);
       console.log(`Stopping: ${settled} message(s) finished, ${handedBack} handed back for the next start`);
-    } else await closed; // the emulated runtime's queues are the emulator's: requests in flight finish
+    } else {
+      await closed; // the emulated runtime's queues are the emulator's: requests in flight finish
+      await (await functions).stop();
+    }
     process.exit(0);
   })();
 };

@@ -9,25 +9,35 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
-import { join } from 'node:path';
 import { STATE_KEY_ENV } from '../functions/connectors';
 import { clientSecretName } from '../functions/connectors/infra/config';
 import type { ProviderId } from '../functions/connectors/domain/providers';
 import { QUEUE_NAMES, QUEUE_WORKERS } from '../functions/platform/workers';
 import { TABLE_NAMES } from '../functions/platform/tables';
 import type { TemplateValue } from '../functions/dev-runtime/emulated-aws/function-pool';
+import type {
+  EventSourceSpec,
+  FunctionSpec,
+  ScheduleSpec,
+} from '../functions/dev-runtime/emulated-aws/application';
+import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application';
+
+export type { EventSourceSpec, FunctionSpec, ScheduleSpec };
+export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
 import { LAMBDA_BUNDLING, lambdaBuildOptions } from './service-function';
 import type { ServiceStack } from './service-stack';
 
-export interface FunctionSpec {
-  /** The id the runtimes invoke it by (route id, worker id, task id, apiKeyAuthorizer). */
-  id: string;
-  handlerModule: string;
-  memorySize: number;
-  timeoutSeconds: number;
-  environment: Record<string, TemplateValue>;
-}
+/**
+ * A deployment parameter in the template: the emulated runtime synthesizes with these placeholders
+ * where a deployment's context names its own endpoints (the sandbox's URLs, the console's identity
+ * provider, the public base URL), so one synthesized template serves every start, and gives each its
+ * value when it starts a function, as CloudFormation gives a parameter's value at deploy time.
+ */
+export const PARAMETER_ORIGIN = 'https://parameter.invalid';
+export const parameterPlaceholder = (name: string): string => `${PARAMETER_ORIGIN}/${name}`;
+const parameterOf = (value: string): string | undefined =>
+  value.startsWith(`${PARAMETER_ORIGIN}/`) ? value.slice(PARAMETER_ORIGIN.length + 1) : undefined;
 
 /** A construct's logical id in its own stack (the parent's, or its area's nested stack). */
 const logicalIdOf = (element: { node: { defaultChild?: unknown } } | CfnResource): string => {
@@ -105,8 +115,10 @@ export function functionSpecs(stack: ServiceStack, template: Template): Function
     const environment: Record<string, TemplateValue> = {};
     for (const [name, value] of Object.entries(resource.Properties.Environment?.Variables ?? {})) {
       const refs = refsOf(value);
-      environment[name] =
-        typeof value === 'string'
+      const parameter = typeof value === 'string' ? parameterOf(value) : undefined;
+      environment[name] = parameter
+        ? { parameter }
+        : typeof value === 'string'
           ? value
           : refs.length === 1 && names.has(refs[0]!)
             ? { resource: names.get(refs[0]!)! }
@@ -122,9 +134,77 @@ export function functionSpecs(stack: ServiceStack, template: Template): Function
   });
 }
 
-/** The bundle file of a handler module under `outDir`. */
-export const bundleFileOf = (outDir: string, handlerModule: string): string =>
-  join(outDir, handlerModule.split('/').join('--'), 'index.mjs');
+type Props = { Properties: Record<string, unknown> };
+
+/** The function ids by their logical ids in the (flattened) template. */
+function functionIdsByLogicalId(stack: ServiceStack): Map<string, string> {
+  return new Map([...functionsOfStack(stack)].map(([id, fn]) => [logicalIdOf(fn.fn), id]));
+}
+
+/** The template's SQS event source mappings, as the emulated runtime's event sources run them. */
+export function eventSourceSpecs(stack: ServiceStack, template: Template): EventSourceSpec[] {
+  const functions = functionIdsByLogicalId(stack);
+  const names = resourceNamesOf(stack);
+  return Object.values(
+    template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Props>,
+  ).map(({ Properties: p }) => {
+    const [fnRef] = refsOf(p.FunctionName);
+    const [queueRef] = refsOf(p.EventSourceArn);
+    const functionId = fnRef && functions.get(fnRef);
+    const queue = queueRef && names.get(queueRef);
+    if (!functionId || !queue)
+      throw new Error(`an event source mapping the runtime cannot resolve: ${JSON.stringify(p)}`);
+    const scaling = p.ScalingConfig as { MaximumConcurrency?: number } | undefined;
+    return {
+      functionId,
+      queue,
+      batchSize: (p.BatchSize as number | undefined) ?? 10,
+      batchingWindowSeconds: (p.MaximumBatchingWindowInSeconds as number | undefined) ?? 0,
+      ...(scaling?.MaximumConcurrency ? { maxConcurrency: scaling.MaximumConcurrency } : {}),
+      reportBatchItemFailures: ((p.FunctionResponseTypes as string[] | undefined) ?? []).includes(
+        'ReportBatchItemFailures',
+      ),
+    };
+  });
+}
+
+/** `rate(5 minutes)` in minutes; other expressions are refused by name. */
+function rateMinutesOf(expression: string): number {
+  const match = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
+  if (!match) throw new Error(`the emulated runtime runs rate() schedules only, not ${expression}`);
+  const unit = match[2]!.startsWith('minute') ? 1 : match[2]!.startsWith('hour') ? 60 : 1440;
+  return Number(match[1]) * unit;
+}
+
+/** The template's schedule rules that target a function, with that function's asynchronous retries. */
+export function scheduleSpecs(stack: ServiceStack, template: Template): ScheduleSpec[] {
+  const functions = functionIdsByLogicalId(stack);
+  const retries = new Map<string, number>();
+  for (const { Properties: p } of Object.values(
+    template.findResources('AWS::Lambda::EventInvokeConfig') as Record<string, Props>,
+  )) {
+    const [fnRef] = refsOf(p.FunctionName);
+    if (fnRef) retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
+  }
+  return Object.values(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
+    ({ Properties: p }) => {
+      if (typeof p.ScheduleExpression !== 'string' || p.State === 'DISABLED') return [];
+      return ((p.Targets as { Arn: unknown }[] | undefined) ?? []).flatMap((target) => {
+        const [fnRef] = refsOf(target.Arn);
+        const functionId = fnRef && functions.get(fnRef);
+        if (!functionId) return [];
+        return [
+          {
+            functionId,
+            rateMinutes: rateMinutesOf(p.ScheduleExpression as string),
+            // Lambda's default for an asynchronous invocation without an EventInvokeConfig is 2.
+            retryAttempts: retries.get(fnRef) ?? 2,
+          },
+        ];
+      });
+    },
+  );
+}
 
 /**
  * Builds each handler module's bundle as `cdk synth` does (index.mjs and its source map), under

@@ -13,7 +13,7 @@ import { awsKeys, awsQueues, awsSecrets, awsTables, awsVault, awsWorkflows } fro
 export type { ClientRef } from '../adapters/aws/clients';
 export { kms, s3, secretsManager, sfn, sqs } from '../adapters/aws/clients';
 export type { AwsService, CallObserver } from '../adapters/aws/call-counter';
-export { observeCalls } from '../adapters/aws/call-counter';
+export { HOST_OBSERVER, observeCalls } from '../adapters/aws/call-counter';
 import type { Clock } from '../platform/clock';
 import { systemClock } from '../platform/clock';
 import type { Deps, KeyManagement, Secrets, VaultDocuments, Workflows } from '../platform/ports';

@@ -32,6 +32,7 @@ import { ensureDevCredentials } from '../../functions/dev-runtime/identity/boots
 import { TABLE_DEFINITIONS } from '../../functions/platform/tables';
 import { ApiGateway, apiGatewaySettings } from '../../functions/dev-runtime/server/api-gateway';
 import type { Invocable } from '../../functions/dev-runtime/server/lambda-runtime';
+import { inProcess } from '../../functions/dev-runtime/server/lambda-runtime';
 import { API_KEY_AUTHORIZER, ROUTES } from '../../functions/routes';
 import { localStageContext } from '../support/iam-check';
 import { synthStack } from '../support/synth';
@@ -148,10 +149,11 @@ describe('functions of the template on the emulated runtime', () => {
     const reached: Invocable = async () => ({ statusCode: 200, body: '{}' });
     const gatewayWith = (edit: (result: APIGatewayAuthorizerResult) => APIGatewayAuthorizerResult) =>
       new ApiGateway(
-        async (module) =>
+        inProcess(async (module) =>
           module === API_KEY_AUTHORIZER.handler
             ? async (event) => edit((await pool.invoke(fn.id, event)) as APIGatewayAuthorizerResult)
             : reached,
+        ),
         apiGatewaySettings('dev'),
       );
     const request = () =>

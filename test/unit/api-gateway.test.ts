@@ -17,6 +17,7 @@ import {
 } from '../../functions/dev-runtime/server/api-gateway';
 import { STAGE_THROTTLING } from '../../functions/platform/gateway-responses';
 import type { HandlerLoader, Invocable } from '../../functions/dev-runtime/server/lambda-runtime';
+import { inProcess } from '../../functions/dev-runtime/server/lambda-runtime';
 import { API_KEY_AUTHORIZER } from '../../functions/routes';
 
 const allow = (resource: string) => ({ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resource });
@@ -68,7 +69,7 @@ const servers: Server[] = [];
 
 async function start(settings: Partial<ApiGatewaySettings> = {}): Promise<string> {
   const gateway = new ApiGateway(
-    load,
+    inProcess(load),
     {
       authorizerCacheTtlSeconds: 0,
       integrationTimeoutSeconds: 29,

@@ -5,6 +5,7 @@ import { OffsetClock } from '../../functions/platform/clock';
 import type { Schedules } from '../../functions/dev-runtime/server/schedules';
 import { startSchedules } from '../../functions/dev-runtime/server/schedules';
 import type { HandlerLoader } from '../../functions/dev-runtime/server/lambda-runtime';
+import { inProcess } from '../../functions/dev-runtime/server/lambda-runtime';
 import { SCHEDULE_RETRY_ATTEMPTS, SCHEDULED_WORKERS } from '../../functions/platform/workers';
 
 const worker = SCHEDULED_WORKERS[0]!;
@@ -41,21 +42,21 @@ afterEach(async () => {
 describe('schedules', () => {
   it('on the emulated AWS runtime, invoke on every tick even while a run is going', async () => {
     behaviour = 'slow';
-    schedules = startSchedules(load, new OffsetClock(), { asynchronous: true, intervalMs: 100 });
+    schedules = startSchedules(inProcess(load), new OffsetClock(), { asynchronous: true, intervalMs: 100 });
     await sleep(480);
     expect(mostAtOnce).toBeGreaterThanOrEqual(3);
   });
 
   it('on the emulated AWS runtime, retry a failed run as the stack sets it', async () => {
     behaviour = 'fail';
-    schedules = startSchedules(load, new OffsetClock(), { asynchronous: true, intervalMs: 200 });
+    schedules = startSchedules(inProcess(load), new OffsetClock(), { asynchronous: true, intervalMs: 200 });
     await sleep(300); // one tick
     expect(calls).toBe(1 + SCHEDULE_RETRY_ATTEMPTS);
   });
 
   it('under npm start, skip a tick while a run is going', async () => {
     behaviour = 'slow';
-    schedules = startSchedules(load, new OffsetClock(), { intervalMs: 100 });
+    schedules = startSchedules(inProcess(load), new OffsetClock(), { intervalMs: 100 });
     await sleep(480);
     expect(mostAtOnce).toBe(1);
   });

@@ -15,6 +15,16 @@ export function observeCalls(observe: CallObserver): void {
   observer = observe;
 }
 
+/**
+ * Where the emulated AWS runtime's execution environment (a worker running a function's bundle) puts
+ * its observer before it loads the bundle: the bundle has its own copy of this module, so the host
+ * reaches it through the global object. Never set in Lambda.
+ */
+export const HOST_OBSERVER = Symbol.for('connector-event-service.aws-call-observer');
+
+const hostObserver = (): CallObserver | undefined =>
+  (globalThis as { [HOST_OBSERVER]?: CallObserver })[HOST_OBSERVER];
+
 /** Starts counting (the bench only); clients built from now on count their calls. */
 export function enableCallCounting(): void {
   counts ??= new Map();
@@ -42,7 +52,7 @@ interface MiddlewareStackLike {
  * call to the observer when there is one.
  */
 export function counted<T extends { middlewareStack: unknown }>(service: AwsService, client: T): T {
-  const seen = observer;
+  const seen = observer ?? hostObserver();
   if (seen) {
     (client.middlewareStack as MiddlewareStackLike).add(
       (next, context) => async (args) => {

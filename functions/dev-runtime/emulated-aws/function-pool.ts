@@ -14,6 +14,9 @@
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import type { AwsService } from '../../compose/aws';
+import { HOST_OBSERVER } from '../../compose/aws';
+import type { Invoker } from '../server/lambda-runtime';
 import { FunctionTimeoutError } from '../server/lambda-runtime';
 
 /** A function as the pool runs it: its bundle and the environment it runs with. */
@@ -31,7 +34,7 @@ export interface PooledFunction {
  * A variable's value in the template (lib/emulated-functions.ts): a literal, a resource of the stack by
  * its name (table:platform), or something the runtime cannot resolve.
  */
-export type TemplateValue = string | { resource: string } | { unresolved: string };
+export type TemplateValue = string | { resource: string } | { parameter: string } | { unresolved: string };
 
 /** A variable of the template the runtime cannot give a value: the function would not start as deployed. */
 export class UnresolvedVariableError extends Error {
@@ -62,6 +65,7 @@ export function functionEnvironment(
   fn: { id: string; memorySize: number; environment: Record<string, TemplateValue> },
   resolve: (resource: string) => string | undefined,
   runtime: Record<string, string>,
+  parameters: Record<string, string | undefined> = {},
 ): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const [name, value] of Object.entries(fn.environment)) {
@@ -69,9 +73,20 @@ export function functionEnvironment(
       environment[name] = value;
       continue;
     }
-    const resolved = 'resource' in value ? resolve(value.resource) : undefined;
+    const resolved =
+      'resource' in value
+        ? resolve(value.resource)
+        : 'parameter' in value
+          ? parameters[value.parameter]
+          : undefined;
     if (resolved === undefined) {
-      throw new UnresolvedVariableError(fn.id, name, 'resource' in value ? value.resource : value.unresolved);
+      const named =
+        'resource' in value
+          ? value.resource
+          : 'parameter' in value
+            ? `the parameter ${value.parameter}, which has no value`
+            : value.unresolved;
+      throw new UnresolvedVariableError(fn.id, name, named);
     }
     environment[name] = resolved;
   }
@@ -100,10 +115,62 @@ export function emulatorEnvironment(env: NodeJS.ProcessEnv = process.env): Recor
   );
 }
 
-// The worker's own code: loads the bundle at the first invocation (the init, as Lambda's first
-// invocation of an environment runs it) and answers each invocation message with its result or error.
+// The worker's own code. Before the bundle loads it installs what the emulated runtime adds around a
+// function, as a Lambda extension would, never inside the function's code:
+//   - the development clock (LOCAL_TEST_HOOKS): Date reads the runtime's clock, whose offset the runtime
+//     moves in shared memory, so a function sees the time the tests set, as the local runtime's do;
+//   - the SDK call observer (HOST_OBSERVER in functions/adapters/aws/call-counter.ts): each call's
+//     service, operation and the names of the resources it touches go to the runtime (IAM, recorded),
+//     and with the development clock SQS delays are sent at most maxDelaySeconds long.
+// Then it loads the bundle at the first invocation (the init, as Lambda's first invocation of an
+// environment runs it) and answers each invocation message with its result or error.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { clockOffset, maxDelaySeconds, recordCalls, observerKey } = workerData;
+// Lambda runs nodejs22.x, where the SDK has no Node version to warn about; here it would, once per worker.
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => {
+  const type = typeof rest[0] === 'string' ? rest[0] : rest[0] && rest[0].type;
+  if (type === 'NodeVersionSupportWarning' || (warning && warning.name === 'NodeVersionSupportWarning')) return;
+  return emitWarning.call(process, warning, ...rest);
+};
+if (clockOffset) {
+  const offset = new Float64Array(clockOffset);
+  const RealDate = Date;
+  globalThis.Date = class extends RealDate {
+    constructor(...args) {
+      if (args.length === 0) super(RealDate.now() + offset[0]);
+      else super(...args);
+    }
+    static now() {
+      return RealDate.now() + offset[0];
+    }
+  };
+}
+const names = (input) => {
+  if (!input || typeof input !== 'object') return {};
+  const out = {};
+  for (const key of ['TableName', 'QueueUrl', 'Bucket', 'stateMachineArn', 'executionArn', 'SecretId', 'Name']) {
+    if (typeof input[key] === 'string') out[key] = input[key];
+  }
+  if (input.RequestItems) out.RequestItems = Object.fromEntries(Object.keys(input.RequestItems).map((n) => [n, {}]));
+  if (Array.isArray(input.TransactItems)) {
+    out.TransactItems = input.TransactItems.map((item) =>
+      Object.fromEntries(Object.entries(item).map(([op, body]) => [op, { TableName: body && body.TableName }])),
+    );
+  }
+  return out;
+};
+const cap = (entry) => {
+  if (entry && entry.DelaySeconds > maxDelaySeconds) entry.DelaySeconds = maxDelaySeconds;
+};
+globalThis[Symbol.for(observerKey)] = ({ service, command, input }) => {
+  if (maxDelaySeconds !== undefined && service === 'SQS') {
+    cap(input);
+    for (const entry of (input && input.Entries) || []) cap(entry);
+  }
+  if (recordCalls) parentPort.postMessage({ call: { service, command, input: names(input) } });
+};
 let handler;
 const serialize = (error) => ({
   type: (error && error.name) || 'Error',
@@ -128,9 +195,27 @@ parentPort.on('message', async ({ event, context }) => {
 });
 `;
 
+/** An SDK call a function made, as its worker reports it: the names of what it touched, no payload. */
+export interface ObservedCall {
+  service: AwsService;
+  command: string;
+  input: Record<string, unknown>;
+}
+
+/** What the runtime adds around every function (see WORKER_SOURCE). */
+export interface PoolOptions {
+  /** The development clock's offset in ms, element 0, in shared memory the runtime moves. */
+  clockOffset?: Float64Array;
+  /** SQS delays longer than this are sent this long (with the development clock). */
+  maxDelaySeconds?: number;
+  /** Each SDK call of a function (IAM, recorded). */
+  onCall?: (functionId: string, call: ObservedCall) => void;
+}
+
 interface WorkerReply {
   result?: unknown;
   error?: { type: string; message: string };
+  call?: ObservedCall;
 }
 
 class ExecutionEnvironment {
@@ -139,15 +224,22 @@ class ExecutionEnvironment {
   dead = false;
   private pending: { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void } | undefined;
 
-  constructor(fn: PooledFunction) {
+  constructor(fn: PooledFunction, options: PoolOptions) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       env: fn.environment,
-      workerData: { bundle: pathToFileURL(fn.bundle).href },
+      workerData: {
+        bundle: pathToFileURL(fn.bundle).href,
+        clockOffset: options.clockOffset?.buffer,
+        maxDelaySeconds: options.maxDelaySeconds,
+        recordCalls: Boolean(options.onCall),
+        observerKey: HOST_OBSERVER.description,
+      },
       // Lambda's memory setting bounds the whole environment; the heap is the part a worker can cap.
       resourceLimits: { maxOldGenerationSizeMb: fn.memorySize },
     });
     this.worker.on('message', (reply: WorkerReply) => {
+      if (reply.call) return options.onCall?.(fn.id, reply.call);
       const pending = this.pending;
       this.pending = undefined;
       pending?.resolve(reply);
@@ -187,9 +279,15 @@ export class FunctionPool {
   private readonly warm = new Map<string, ExecutionEnvironment[]>();
   private readonly busy = new Set<ExecutionEnvironment>();
 
-  constructor(functions: Iterable<PooledFunction>) {
+  constructor(
+    functions: Iterable<PooledFunction>,
+    private readonly options: PoolOptions = {},
+  ) {
     for (const fn of functions) this.functions.set(fn.id, fn);
   }
+
+  /** Invokes through the pool: the runtimes' Invoker (see lambda-runtime.ts). */
+  readonly invoker: Invoker = (fn, event) => this.invoke(fn.id, event);
 
   has(id: string): boolean {
     return this.functions.has(id);
@@ -237,7 +335,7 @@ export class FunctionPool {
     const free = this.warm.get(fn.id) ?? [];
     let environment = free.pop();
     while (environment?.dead) environment = free.pop();
-    environment ??= new ExecutionEnvironment(fn);
+    environment ??= new ExecutionEnvironment(fn, this.options);
     environment.idle(false);
     this.busy.add(environment);
     return environment;

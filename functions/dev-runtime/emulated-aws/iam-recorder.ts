@@ -1,14 +1,13 @@
 // IAM, recorded (issue 25 item 6): every AWS SDK call a function makes on the emulated AWS runtime,
-// as (function, action, resource), the function known from the invocation it runs in. Written once
-// each to `<dataDir>/aws-calls.jsonl` when RECORD_AWS_CALLS=1; the e2e-aws tier checks each line
+// as (function, action, resource). Written once
+// each to `<dataDir>/aws-calls.jsonl` when RECORD_AWS_CALLS=1, as each function's execution environment
+// reports them (./function-pool.ts); the e2e-aws tier checks each line
 // against that function's role policy in the synthesized template (test/support/iam-check.ts).
 // Resources are named by what the stack calls them (table:platform, queue:deliveries, key:envelope),
 // so the emulator's prefixed names and the template's logical ids meet in one vocabulary.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AwsService } from '../../compose/aws';
-import { observeCalls } from '../../compose/aws';
-import { runningFunction } from '../server/lambda-runtime';
 
 export const AWS_CALLS_FILE = 'aws-calls.jsonl';
 
@@ -101,13 +100,17 @@ export function iamCallsOf(
   }
 }
 
-/** Records the calls of every client built from now on (before the first invocation). */
-export function recordAwsCalls(dataDir: string, prefix: string): void {
+/**
+ * The recorder of the functions' calls (the function pool's onCall): each (function, action, resource)
+ * written once to `<dataDir>/aws-calls.jsonl`.
+ */
+export function awsCallRecorder(
+  dataDir: string,
+  prefix: string,
+): (functionId: string, call: { service: AwsService; command: string; input: unknown }) => void {
   const file = join(dataDir, AWS_CALLS_FILE);
   const seen = new Set<string>();
-  observeCalls(({ service, command, input }) => {
-    const fn = runningFunction();
-    if (!fn) return; // the runtime's own calls (provisioning, bootstrap, test hooks) are not a function's
+  return (fn, { service, command, input }) => {
     for (const { action, resource } of iamCallsOf(service, command, input as Input, prefix)) {
       const call: RecordedCall = { function: fn, action, resource };
       const line = JSON.stringify(call);
@@ -115,5 +118,5 @@ export function recordAwsCalls(dataDir: string, prefix: string): void {
       seen.add(line);
       appendFileSync(file, `${line}\n`);
     }
-  });
+  };
 }

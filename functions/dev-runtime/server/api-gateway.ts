@@ -18,8 +18,8 @@ import { logger } from '../../platform/logger';
 import type { RouteDefinition } from '../../platform/route-types';
 import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../../routes';
 import { toAuthorizerEvent } from './api-gateway-event';
-import type { HandlerLoader } from './lambda-runtime';
-import { FunctionTimeoutError, invokeFunction } from './lambda-runtime';
+import type { Invoker } from './lambda-runtime';
+import { FunctionTimeoutError } from './lambda-runtime';
 
 export interface ApiGatewaySettings {
   /** The stage whose settings the template gives (the authorizer cache TTL): dev 0 s, prod 60 s. */
@@ -173,7 +173,7 @@ export class ApiGateway {
   private readonly bucket: TokenBucket;
 
   constructor(
-    private readonly load: HandlerLoader,
+    private readonly invokeFunction: Invoker,
     private readonly settings: ApiGatewaySettings,
     private readonly now: () => number = Date.now,
   ) {
@@ -199,7 +199,7 @@ export class ApiGateway {
       timer = setTimeout(() => resolve('timeout'), this.settings.integrationTimeoutSeconds * 1000);
     });
     try {
-      const result = await Promise.race([invokeFunction(this.load, fn, event), integrationTimeout]);
+      const result = await Promise.race([this.invokeFunction(fn, event), integrationTimeout]);
       if (result === 'timeout') {
         logger.error('integration timed out', {
           route: route.id,
@@ -234,7 +234,7 @@ export class ApiGateway {
       const fn = { ...AUTHORIZER_FUNCTIONS[auth], timeoutSeconds: DEFAULT_FUNCTION_TIMEOUT_SECONDS };
       try {
         const authorizerEvent = { ...toAuthorizerEvent(event), methodArn: arn };
-        const result = (await invokeFunction(this.load, fn, authorizerEvent)) as APIGatewayAuthorizerResult;
+        const result = (await this.invokeFunction(fn, authorizerEvent)) as APIGatewayAuthorizerResult;
         if (!result?.principalId || !result.policyDocument) {
           throw new AuthorizerConfigurationError('no principalId or policyDocument');
         }

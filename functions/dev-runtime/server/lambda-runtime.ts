@@ -3,7 +3,6 @@
 // module's factory is called once with the runtime's ports (a container's init), every invocation gets
 // a Lambda context with its deadline, and an invocation that outlives its function timeout fails as
 // Lambda fails it (the caller sees an error; the handler's promise is abandoned, not awaited).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { inInvocationScope } from '../../platform/logger';
@@ -12,6 +11,26 @@ import type { Deps } from '../../platform/ports';
 export type Invocable = (event: unknown, context: Context) => Promise<unknown>;
 
 export type HandlerLoader = (module: string) => Promise<Invocable>;
+
+/** A function as the runtimes invoke it: its id (the template's), its handler module, its timeout. */
+export interface FunctionRef {
+  id: string;
+  handler: string;
+  timeoutSeconds: number;
+}
+
+/**
+ * Runs one invocation of a function and answers what it returned: in this process (`inProcess`, the
+ * local runtime), or in the function's own execution environment from its bundle (the emulated AWS
+ * runtime's FunctionPool). API Gateway, event sources, schedules and workflow tasks invoke through it.
+ */
+export type Invoker = (fn: FunctionRef, event: unknown) => Promise<unknown>;
+
+/** Invokes each function's handler module in this process, with the handlers `load` builds. */
+export const inProcess =
+  (load: HandlerLoader): Invoker =>
+  (fn, event) =>
+    invokeFunction(load, fn, event);
 
 /** Loads `functions/<module>.ts` and builds its handler with `create(deps)`, once per module. */
 export function handlerLoader(deps: Deps): HandlerLoader {
@@ -54,18 +73,8 @@ export class FunctionTimeoutError extends Error {
   }
 }
 
-/** Which function an invocation belongs to, for what its SDK calls are checked against (IAM, recorded). */
-const running = new AsyncLocalStorage<string>();
-
-/** The id of the function whose invocation this code runs in; undefined outside any invocation. */
-export const runningFunction = (): string | undefined => running.getStore();
-
 /** One invocation of `module`'s handler, as Lambda runs it: with a context, cut at the timeout. */
-export async function invokeFunction(
-  load: HandlerLoader,
-  fn: { id: string; handler: string; timeoutSeconds: number },
-  event: unknown,
-): Promise<unknown> {
+export async function invokeFunction(load: HandlerLoader, fn: FunctionRef, event: unknown): Promise<unknown> {
   const handler = await load(fn.handler);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
@@ -76,10 +85,7 @@ export async function invokeFunction(
   });
   try {
     const context = lambdaContext(fn.id, fn.timeoutSeconds * 1000);
-    return await Promise.race([
-      running.run(fn.id, () => inInvocationScope(() => handler(event, context))),
-      timedOut,
-    ]);
+    return await Promise.race([inInvocationScope(() => handler(event, context)), timedOut]);
   } finally {
     clearTimeout(timer);
   }

@@ -11,10 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { getNumberFromEnv } from '../../platform/config';
 import type { Clock } from '../../platform/clock';
 import { logger } from '../../platform/logger';
-import type { ScheduledWorker } from '../../platform/workers';
 import { SCHEDULE_RETRY_ATTEMPTS, SCHEDULED_WORKERS } from '../../platform/workers';
-import type { HandlerLoader } from './lambda-runtime';
-import { invokeFunction } from './lambda-runtime';
+import type { FunctionRef, Invoker } from './lambda-runtime';
 import type { Extension } from './server';
 
 export interface Schedules {
@@ -24,7 +22,7 @@ export interface Schedules {
 }
 
 /** The event an EventBridge schedule rule sends. */
-function scheduledEvent(worker: ScheduledWorker, clock: Clock) {
+function scheduledEvent(worker: ScheduleRule, clock: Clock) {
   return {
     version: '0',
     id: randomUUID(),
@@ -38,21 +36,39 @@ function scheduledEvent(worker: ScheduledWorker, clock: Clock) {
   };
 }
 
+/** A schedule rule and its target: the worker table's, or the synthesized template's (emulated AWS). */
+export interface ScheduleRule extends FunctionRef {
+  rateMinutes: number;
+  /** Retries of a failed asynchronous invocation (the function's MaximumRetryAttempts). */
+  retryAttempts: number;
+}
+
+const TABLE_RULES: ScheduleRule[] = SCHEDULED_WORKERS.map((w) => ({
+  id: w.id,
+  handler: w.handler,
+  timeoutSeconds: w.timeoutSeconds,
+  rateMinutes: w.rateMinutes,
+  retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
+}));
+
 export interface ScheduleOptions {
+  /** The rules to run (default: the worker table's); the emulated AWS runtime gives the template's. */
+  rules?: ScheduleRule[];
   /** Invoke as EventBridge does: every tick, overlapping runs, the stack's retry settings. */
   asynchronous?: boolean;
   /** At most this far apart (default LOCAL_SCHEDULE_INTERVAL_MS, 30 s; 0: no timers). */
   intervalMs?: number;
 }
 
-export function startSchedules(load: HandlerLoader, clock: Clock, options: ScheduleOptions = {}): Schedules {
+export function startSchedules(invoke: Invoker, clock: Clock, options: ScheduleOptions = {}): Schedules {
   const log = logger.child({ runtime: 'schedules' });
   const running = new Map<string, Promise<unknown>>();
-  const run = async (worker: ScheduledWorker): Promise<unknown> => {
+  const rules = options.rules ?? TABLE_RULES;
+  const run = async (worker: ScheduleRule): Promise<unknown> => {
     for (let current = running.get(worker.id); current; current = running.get(worker.id)) {
       await current.catch(() => undefined);
     }
-    const started = invokeFunction(load, worker, scheduledEvent(worker, clock));
+    const started = invoke(worker, scheduledEvent(worker, clock));
     running.set(worker.id, started);
     try {
       return await started;
@@ -62,13 +78,13 @@ export function startSchedules(load: HandlerLoader, clock: Clock, options: Sched
   };
 
   /** EventBridge's asynchronous invocation: no waiting, no skipping, the stack's retries. */
-  const invokeAsynchronously = async (worker: ScheduledWorker): Promise<void> => {
+  const invokeAsynchronously = async (worker: ScheduleRule): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await invokeFunction(load, worker, scheduledEvent(worker, clock));
+        await invoke(worker, scheduledEvent(worker, clock));
         return;
       } catch (error) {
-        if (attempt >= SCHEDULE_RETRY_ATTEMPTS) {
+        if (attempt >= worker.retryAttempts) {
           log.error('scheduled run failed (the failures queue receives it)', {
             worker: worker.id,
             attempts: attempt + 1,
@@ -83,7 +99,7 @@ export function startSchedules(load: HandlerLoader, clock: Clock, options: Sched
   const interval = options.intervalMs ?? getNumberFromEnv('LOCAL_SCHEDULE_INTERVAL_MS', { default: 30_000 });
   const timers =
     interval > 0
-      ? SCHEDULED_WORKERS.map((worker) =>
+      ? rules.map((worker) =>
           setInterval(
             () => {
               if (options.asynchronous) return void invokeAsynchronously(worker);
@@ -99,11 +115,19 @@ export function startSchedules(load: HandlerLoader, clock: Clock, options: Sched
 
   return {
     run: (id) => {
-      const worker = SCHEDULED_WORKERS.find((w) => w.id === id);
+      const worker = rules.find((w) => w.id === id);
       if (!worker) return Promise.reject(new Error(`No scheduled worker ${id}`));
       return run(worker);
     },
     stop: () => timers.forEach(clearInterval),
+  };
+}
+
+/** Schedules that start later (the emulated AWS runtime's, once its functions have started). */
+export function deferredSchedules(started: Promise<Schedules>): Schedules {
+  return {
+    run: async (id) => (await started).run(id),
+    stop: () => void started.then((schedules) => schedules.stop()),
   };
 }
 

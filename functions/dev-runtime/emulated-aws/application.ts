@@ -1,0 +1,45 @@
+// What the emulated AWS runtime runs, as read from the synthesized template (lib/emulated-app.ts
+// builds it): each function with its handler module, memory, timeout and environment, the SQS event
+// source mappings and the schedule rules. Plain data, so the runtime never loads the CDK.
+import type { TemplateValue } from './function-pool';
+
+export interface FunctionSpec {
+  /** The id the runtimes invoke it by (route id, worker id, task id, apiKeyAuthorizer). */
+  id: string;
+  handlerModule: string;
+  memorySize: number;
+  timeoutSeconds: number;
+  environment: Record<string, TemplateValue>;
+}
+
+/** An SQS event source mapping of the template: the queue (by the stack's name), the function, its settings. */
+export interface EventSourceSpec {
+  functionId: string;
+  /** The stack's name of the queue (queue:events). */
+  queue: string;
+  batchSize: number;
+  batchingWindowSeconds: number;
+  maxConcurrency?: number;
+  reportBatchItemFailures: boolean;
+}
+
+/** A schedule rule of the template and its one target. */
+export interface ScheduleSpec {
+  functionId: string;
+  rateMinutes: number;
+  /** The function's asynchronous retries (its EventInvokeConfig), which EventBridge's invocation gets. */
+  retryAttempts: number;
+}
+
+export interface EmulatedApp {
+  stage: 'dev' | 'prod';
+  functions: FunctionSpec[];
+  eventSources: EventSourceSpec[];
+  schedules: ScheduleSpec[];
+  /** Where the bundles are: bundleFileOf(bundleDir, handlerModule). */
+  bundleDir: string;
+}
+
+/** The bundle file of a handler module under `outDir` (as lib/emulated-functions.ts builds it). */
+export const bundleFileOf = (outDir: string, handlerModule: string): string =>
+  `${outDir}/${handlerModule.split('/').join('--')}/index.mjs`;

@@ -1,0 +1,154 @@
+// The application the emulated AWS runtime runs (issue 25): the stack synthesized in memory for a
+// deployment whose endpoints are the local ones (the sandbox provider, the development console
+// identity provider, the local server's own URL), read back from the template (functions with their
+// environment, memory and timeout; the SQS event source mappings; the schedule rules), and every
+// function's bundle built as `cdk synth` builds it. Synthesis and bundling take ~20 s, so the result is
+// kept under .build/emulated-app/<digest>/, the digest naming everything it is made from (the sources,
+// the lock file, the stage and the context): a start whose sources did not change reads it back.
+//
+// The local endpoints differ from start to start (free ports), so the context holds placeholders
+// (parameterPlaceholder) where they go, and the runtime gives each function their values when it starts
+// it, as CloudFormation gives a parameter's value at deploy time: the template stays the same.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EmulatedApp } from '../functions/dev-runtime/emulated-aws/application';
+import {
+  bundleFunctions,
+  eventSourceSpecs,
+  functionSpecs,
+  parameterPlaceholder,
+  scheduleSpecs,
+} from './emulated-functions';
+import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
+
+/** The settings a provider takes from context, by their environment suffix (PROVIDER_<ID>_<SUFFIX>). */
+const CONTEXT_KEY_OF: Record<string, string> = Object.fromEntries(
+  Object.entries(PROVIDER_SETTINGS)
+    .filter(([key]) => key !== 'clientSecret')
+    .map(([key, suffix]) => [suffix, key]),
+);
+/** Never context: the client secret lives in Secrets Manager (the runtime puts it there). */
+const NOT_CONTEXT = new Set(['CLIENT_SECRET', 'CLIENT_SECRET_ARN']);
+
+/** The console identity provider's and the public URL's parameters. */
+const CONSOLE_PARAMETERS = {
+  consoleIssuer: 'CONSOLE_ISSUER',
+  consoleAudience: 'CONSOLE_AUDIENCE',
+  consoleJwksUrl: 'CONSOLE_JWKS_URL',
+};
+
+/**
+ * The CDK context of the local deployment: each provider setting set in `env`
+ * (PROVIDER_<ID>_<SETTING>, what the sandbox registered or a person configured) as a parameter of that
+ * name, the console identity provider's three settings and the public base URL as parameters too.
+ * What the parameters are given at run time is the runtime's: `env` itself.
+ */
+export function localDeploymentContext(env: Record<string, string | undefined>): Record<string, unknown> {
+  const providers: Record<string, Record<string, unknown>> = {};
+  for (const id of PROVIDER_IDS) {
+    const prefix = providerEnv(id, '');
+    const provider: Record<string, unknown> = {};
+    const settings: Record<string, string> = {};
+    for (const name of Object.keys(env).sort()) {
+      if (!name.startsWith(prefix) || env[name] === undefined) continue;
+      const suffix = name.slice(prefix.length);
+      if (NOT_CONTEXT.has(suffix)) continue;
+      if (suffix === 'PROFILE') provider.profile = JSON.parse(env[name]!) as unknown;
+      else if (suffix === 'ISSUER') provider.issuer = parameterPlaceholder(name);
+      else if (CONTEXT_KEY_OF[suffix]) provider[CONTEXT_KEY_OF[suffix]!] = parameterPlaceholder(name);
+      else settings[suffix] = parameterPlaceholder(name);
+    }
+    if (Object.keys(settings).length) provider.settings = settings;
+    if (provider.clientId) providers[id] = provider;
+  }
+  return {
+    connectors: JSON.stringify({ providers }),
+    publicBaseUrl: parameterPlaceholder('PUBLIC_BASE_URL'),
+    ...Object.fromEntries(
+      Object.entries(CONSOLE_PARAMETERS).map(([key, name]) => [key, parameterPlaceholder(name)]),
+    ),
+  };
+}
+
+/** A digest of everything the application is made from. */
+function digestOf(root: string, stage: string, context: Record<string, unknown>): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ stage, context }));
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|js|mjs|cjs|json)$/.test(entry.name))
+        hash.update(path.slice(root.length)).update(readFileSync(path));
+    }
+  };
+  walk(join(root, 'lib'));
+  walk(join(root, 'functions'));
+  hash.update(readFileSync(join(root, 'package-lock.json')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const KEEP = 4; // applications kept: a few branches or contexts side by side
+
+/**
+ * The application for this stage and context: read back from the cache when its digest is there,
+ * else synthesized and bundled (and cached). `log` says which.
+ */
+export async function emulatedApp(options: {
+  root: string;
+  stage: 'dev' | 'prod';
+  context: Record<string, unknown>;
+  log?: (line: string) => void;
+}): Promise<EmulatedApp> {
+  const cacheRoot = join(options.root, '.build', 'emulated-app');
+  const digest = digestOf(options.root, options.stage, options.context);
+  const dir = join(cacheRoot, digest);
+  const file = join(dir, 'app.json');
+  if (existsSync(file)) {
+    options.log?.(`Synthesized application ${digest} read from ${dir}`);
+    return {
+      ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<EmulatedApp, 'bundleDir'>),
+      bundleDir: join(dir, 'bundles'),
+    };
+  }
+  const started = Date.now();
+  // Imported here only: `cdk synth` in memory is needed on a cache miss only.
+  const { synthStack } = await import('./synthesize');
+  const { stack, template } = synthStack({ stage: options.stage, context: options.context });
+  const app = {
+    stage: options.stage,
+    functions: functionSpecs(stack, template),
+    eventSources: eventSourceSpecs(stack, template),
+    schedules: scheduleSpecs(stack, template),
+  };
+  // Built beside, then moved in whole: two runtimes starting at once never read half an application.
+  const building = `${dir}.${process.pid}.tmp`;
+  rmSync(building, { recursive: true, force: true });
+  await bundleFunctions(
+    app.functions.map((f) => f.handlerModule),
+    join(building, 'bundles'),
+  );
+  writeFileSync(join(building, 'app.json'), JSON.stringify(app));
+  try {
+    renameSync(building, dir);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // another start got there first: the same content
+  }
+  prune(cacheRoot);
+  options.log?.(
+    `Synthesized and bundled the application (${digest}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { ...app, bundleDir: join(dir, 'bundles') };
+}
+
+/** Keeps the most recent applications only. */
+function prune(cacheRoot: string): void {
+  const entries = readdirSync(cacheRoot)
+    .filter((name) => !name.endsWith('.tmp'))
+    .map((name) => ({ name, at: statSync(join(cacheRoot, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of entries.slice(KEEP)) rmSync(join(cacheRoot, old.name), { recursive: true, force: true });
+}

@@ -49,7 +49,8 @@ export class FunctionInvocationError extends Error {
   constructor(
     readonly functionId: string,
     readonly errorType: string,
-    errorMessage: string,
+    /** The function's own error message, as Lambda reports it (errorMessage). */
+    readonly errorMessage: string,
   ) {
     super(`${functionId} failed: ${errorType}: ${errorMessage}`);
     this.name = 'FunctionInvocationError';
@@ -130,10 +131,11 @@ const { clockOffset, maxDelaySeconds, recordCalls, observerKey } = workerData;
 // Lambda runs nodejs22.x, where the SDK has no Node version to warn about; here it would, once per worker.
 const emitWarning = process.emitWarning;
 process.emitWarning = (warning, ...rest) => {
-  const type = typeof rest[0] === 'string' ? rest[0] : rest[0] && rest[0].type;
-  if (type === 'NodeVersionSupportWarning' || (warning && warning.name === 'NodeVersionSupportWarning')) return;
+  if (String(warning).startsWith('NodeVersionSupportWarning')) return;
   return emitWarning.call(process, warning, ...rest);
 };
+// The invocation's deadline is in real time (the runtime's), whatever the development clock says.
+const wallNow = Date.now.bind(Date);
 if (clockOffset) {
   const offset = new Float64Array(clockOffset);
   const RealDate = Date;
@@ -183,7 +185,7 @@ parentPort.on('message', async ({ event, context }) => {
     const deadline = context.deadline;
     const result = await handler(event, {
       ...context,
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+      getRemainingTimeInMillis: () => Math.max(0, deadline - wallNow()),
       done() {},
       fail() {},
       succeed() {},

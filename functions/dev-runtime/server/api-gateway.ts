@@ -245,8 +245,10 @@ export class ApiGateway {
           expiresAt: this.now() + this.settings.authorizerCacheTtlSeconds * 1000,
         };
       } catch (error) {
-        if (error instanceof Error && error.message === 'Unauthorized')
-          return gatewayResponse('UNAUTHORIZED');
+        // A Lambda authorizer refuses with the error message Unauthorized (its errorMessage, when it ran
+        // in an execution environment of its own).
+        const message = (error as { errorMessage?: string }).errorMessage ?? (error as Error).message;
+        if (message === 'Unauthorized') return gatewayResponse('UNAUTHORIZED');
         logger.error('authorizer failed', { authorizer: fn.id, error });
         return gatewayResponse(
           error instanceof AuthorizerConfigurationError

@@ -3,20 +3,22 @@
 // API on the aws adapters, and stands in for what Lambda would run there:
 //   - one SQS event source per entry of the worker table, invoking the very handler module the stack
 //     deploys with the table's batch, window, concurrency and timeout (./event-source.ts);
-//   - the state machine's tasks: moto has no Lambda runtime, so the purge definition is provisioned in
-//     its SQS-callback variant and a task runner answers each task with the task handler module
-//     (./callback-tasks.ts). The Lambda-task variant runs only on AWS (and on LocalStack
-//     after `cdklocal deploy`), and on the local runtime's interpreter.
+//   - Step Functions: moto runs Lambda tasks only through Docker, so the runtime serves Step Functions
+//     itself (./step-functions-endpoint.ts, named to every SDK client by AWS_ENDPOINT_URL_SFN) and runs
+//     the production purge definition, Lambda tasks and all, on our ASL interpreter; each task invokes
+//     its task function of the worker table (taskInvoker).
 // Scheduled workers run from ./schedules.ts, as on the local runtime.
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { ProvisionedStack } from './provision';
 import { provisionStack } from './provision';
-import { CallbackTaskRunner } from './callback-tasks';
+import type { FunctionInvoker } from './step-functions-endpoint';
+import { startStepFunctionsEndpoint } from './step-functions-endpoint';
 import type { EventSourceLog } from './event-source';
 import { SqsEventSource } from './event-source';
 import { createAwsDeps } from '../../compose/aws';
-import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../../connectors/index';
+import { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from '../../connectors/index';
 import type { Clock } from '../../platform/clock';
+import { getOptionalStringFromEnv } from '../../platform/config';
 import { logger } from '../../platform/logger';
 import type { Deps, Queue, QueueMessage, Queues } from '../../platform/ports';
 import { QUEUE_NAMES, QUEUE_WORKERS, WORKFLOW_TASKS } from '../../platform/workers';
@@ -84,30 +86,53 @@ function runtimeDeps(clock: Clock, maxDelaySeconds: number | undefined): Deps {
   };
 }
 
-class UnknownTaskError extends Error {
-  constructor(workflow: string, task: string) {
-    super(`The worker table has no task ${task} in workflow ${workflow}`);
-    this.name = 'UnknownTask';
+/** What Lambda answers for a function it does not have; Step Functions reports it as the task's error. */
+class UnknownFunctionError extends Error {
+  constructor(functionName: string) {
+    super(`Function not found: ${functionName} (the worker table has no such task)`);
+    this.name = 'Lambda.ResourceNotFoundException';
   }
+}
+
+/** How the state machine's Lambda tasks run: the worker table's task function, invoked in process. */
+export function taskInvoker(load: HandlerLoader | Promise<HandlerLoader>): FunctionInvoker {
+  return async (functionName, payload) => {
+    const entry = WORKFLOW_TASKS.find((t) => t.id === functionName);
+    if (!entry) throw new UnknownFunctionError(functionName);
+    return invokeFunction(await load, entry, payload);
+  };
+}
+
+/** The production definition, its tasks' Resources the task functions (named by task id). */
+function purgeOnLambdas(region: string) {
+  const functionArns = Object.fromEntries(
+    PURGE_TASKS.map((task) => [task, `arn:aws:lambda:${region}:000000000000:function:${task}`]),
+  ) as Record<(typeof PURGE_TASKS)[number], string>;
+  return purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'lambda', functionArns } });
 }
 
 export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<EmulatedAws> {
   const log = logger.child({ runtime: 'emulated-aws' });
+  const region =
+    getOptionalStringFromEnv('AWS_REGION') ?? getOptionalStringFromEnv('AWS_DEFAULT_REGION') ?? 'us-east-1';
+  // Before anything sends to Step Functions: every SDK client (the provisioning's, the functions') then
+  // finds the runtime's own endpoint. Its tasks wait for the handlers, which need the provisioned stack.
+  let loaded: (load: HandlerLoader) => void = () => undefined;
+  const loader = new Promise<HandlerLoader>((resolve) => (loaded = resolve));
+  const stepFunctions = await startStepFunctionsEndpoint({ invoke: taskInvoker(loader), region });
+  process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
   const provisioned = await provisionStack({
     prefix: options.prefix,
-    workflows: {
-      purge: (queueUrl) =>
-        purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'sqsCallback', queueUrl } }),
-    },
+    workflows: { purge: purgeOnLambdas(region) },
   });
   // The aws adapters read their resources' names from the environment, as in a Lambda.
   Object.assign(process.env, provisioned.environment);
   const deps = runtimeDeps(options.clock, options.maxDelaySeconds);
   const load = handlerLoader(deps);
+  loaded(load);
 
   const sources = eventSources(provisioned, load, log);
-  const tasks = taskRunners(provisioned, load, log);
-  for (const runner of [...sources, ...tasks]) runner.start();
+  for (const source of sources) source.start();
 
   return {
     deps,
@@ -116,7 +141,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
     advance: async (ms) => {
       await Promise.all(sources.map((source) => source.advance(ms)));
     },
-    summary: summary(options),
+    summary: summary(options, stepFunctions.url),
   };
 }
 
@@ -141,24 +166,7 @@ function eventSources(provisioned: ProvisionedStack, load: HandlerLoader, log: E
   });
 }
 
-/** One task runner per workflow, answering its callback tasks with the worker table's task handlers. */
-function taskRunners(provisioned: ProvisionedStack, load: HandlerLoader, log: EventSourceLog) {
-  return Object.entries(provisioned.taskQueues).map(
-    ([workflow, url]) =>
-      new CallbackTaskRunner(
-        url,
-        async ({ task, input }) => {
-          const entry = WORKFLOW_TASKS.find((t) => t.workflow === workflow && t.id === task);
-          if (!entry) throw new UnknownTaskError(workflow, task);
-          // The payload the Lambda variant's Parameters give the task function: {task, input}.
-          return invokeFunction(load, entry, { task, input });
-        },
-        log,
-      ),
-  );
-}
-
-function summary(options: EmulatedAwsOptions): string[] {
+function summary(options: EmulatedAwsOptions, stepFunctionsUrl: string): string[] {
   const lines = QUEUE_NAMES.map((name) => {
     const w = QUEUE_WORKERS[name];
     return (
@@ -171,7 +179,7 @@ function summary(options: EmulatedAwsOptions): string[] {
     `Provisioned ${options.prefix}-*: tables, queues with dead-letter queues and redrive, the envelope key, the purge state machine`,
     'SQS event sources (the worker table):',
     ...lines,
-    "Purge tasks: the emulator has no Lambda runtime, so the state machine runs the definition's SQS-callback variant and a task runner answers each task with the task handler; the production Lambda-task variant runs only on AWS (or LocalStack after cdklocal deploy) and on the local runtime",
+    `Purge: the production definition (Lambda tasks) on the runtime's own Step Functions endpoint (${stepFunctionsUrl}, our ASL interpreter), each task invoking its task function`,
     ...(options.maxDelaySeconds !== undefined
       ? [
           `Development clock: SQS delays are sent at most ${options.maxDelaySeconds} s long and re-sent until due on the clock; moving the clock moves the visibility of messages the workers left`,

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AslDefinition, TaskInvoker } from '../../adapters/local/asl-interpreter';
-import { StatesError, runStateMachine, validateDefinition } from '../../adapters/local/asl-interpreter';
+import type { AslDefinition, TaskInvoker } from '../../compose/local';
+import { StatesError, runStateMachine, validateDefinition } from '../../compose/local';
 
 /** Invokes a Lambda function by name with a payload: answers its result, or throws its error. */
 export type FunctionInvoker = (functionName: string, payload: unknown) => Promise<unknown>;

@@ -24,6 +24,9 @@ import { runPurgeTask } from '../connectors';
 export { LocalQueue };
 /** A local data file that cannot be used as it is (the local runtime refuses to start, naming it). */
 export { LocalDataError, parseDataFile } from '../adapters/local/local-data-error';
+/** The ASL interpreter, which the emulated runtime's Step Functions endpoint runs executions on too. */
+export type { AslDefinition, TaskInvoker } from '../adapters/local/asl-interpreter';
+export { StatesError, runStateMachine, validateDefinition } from '../adapters/local/asl-interpreter';
 
 export interface LocalDeps extends Deps {
   queues: Record<QueueName, LocalQueue>;

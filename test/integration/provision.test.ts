@@ -105,7 +105,7 @@ describe('provisioning the stack on the emulators', () => {
     const { definition: deployed } = await new SFNClient({}).send(
       new DescribeStateMachineCommand({ stateMachineArn: stack.environment[WORKFLOW_ARN_ENV.purge] }),
     );
-    expect(JSON.parse(deployed!)).toEqual(definition(stack.taskQueues.purge));
+    expect(JSON.parse(deployed!)).toEqual(definition(stack.taskQueues.purge!));
   });
 
   it('reuses everything on a second run: same names, same key, data kept', async () => {

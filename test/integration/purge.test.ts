@@ -1,11 +1,12 @@
 // The purge workflow as the CDK construct synthesizes it (its emulator variant: SQS callback tasks),
 // executed by moto's Step Functions interpreter, with our own task code doing the work on DynamoDB
-// Local through the aws adapters: the emulated runtime's task runner answers each task with the task
-// handler module, as the task Lambdas would.
+// Local through the aws adapters: a callback task runner (functions/dev-runtime/emulated-aws/callback-tasks.ts,
+// kept for this test) answers each task with the task handler module, as the task Lambdas would.
 //
 // The production variant (Lambda tasks) cannot run on moto: invoking a Lambda needs moto's Docker
-// backend (its Docker-less backend only echoes the payload). The last test says so in the output and
-// runs only where the endpoint has a Lambda runtime with the stack deployed (LocalStack after
+// backend (its Docker-less backend only echoes the payload). The emulated runtime runs it on its own
+// Step Functions endpoint (step-functions-endpoint.ts; the e2e-aws purge tests); the last test here
+// runs it only where the endpoint has a Lambda runtime with the stack deployed (LocalStack after
 // `cdklocal deploy`; docs/deploy.md).
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';

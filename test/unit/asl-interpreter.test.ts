@@ -56,13 +56,15 @@ describe('ASL interpreter', () => {
           Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Caught' }],
           End: true,
         },
-        Caught: { Type: 'Pass', End: true },
+        // Taken although T says End: a catcher's Next always is.
+        Caught: { Type: 'Pass', Result: true, ResultPath: '$.caught', End: true },
       },
     };
     const sleeps: number[] = [];
     const out = (await run(definition, { keep: true }, failing(9), sleeps)) as Record<string, unknown>;
     expect(out).toEqual({
       keep: true,
+      caught: true,
       error: { Error: 'Flaky', Cause: JSON.stringify({ errorType: 'Flaky', errorMessage: 'attempt 3' }) },
     });
     expect(sleeps).toEqual([1000, 2000]);

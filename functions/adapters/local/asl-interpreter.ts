@@ -360,6 +360,7 @@ async function execute(definition: AslDefinition, input: unknown, run: Run): Pro
     const stateInput = select(current, state.InputPath, run.context);
     let output: unknown;
     let next = state.Next;
+    let caught = false;
     switch (state.Type) {
       case 'Succeed':
         return select(stateInput, state.OutputPath, run.context);
@@ -391,6 +392,7 @@ async function execute(definition: AslDefinition, input: unknown, run: Run): Pro
           const errorOutput = { Error: outcome.error.error, Cause: outcome.error.cause };
           output = place(stateInput, catcher.ResultPath, errorOutput);
           next = catcher.Next;
+          caught = true; // a catcher's Next is taken even from a state that would End
           break;
         }
         output = select(place(stateInput, state.ResultPath, outcome.result), state.OutputPath, run.context);
@@ -399,7 +401,7 @@ async function execute(definition: AslDefinition, input: unknown, run: Run): Pro
       default:
         throw new StatesError('States.Runtime', `Unsupported state type ${String(state.Type)}`);
     }
-    if (state.End || !next) return output;
+    if ((state.End && !caught) || !next) return output;
     name = next;
     current = output;
   }

@@ -1,6 +1,8 @@
 // Answers a state machine's callback tasks (`arn:aws:states:::sqs:sendMessage.waitForTaskToken`): the
-// emulated runtime's stand-in for the task Lambdas, which moto cannot run (it has no Lambda runtime
-// without Docker; docs/notes/step-functions-on-moto.md). Each message carries the task's name, its
+// stand-in for the task Lambdas when the definition runs on moto's interpreter, which cannot run them
+// (it has no Lambda runtime without Docker; docs/notes/step-functions-on-moto.md). Only the
+// integration test of the callback variant uses it now (test/integration/purge.test.ts); the emulated
+// runtime runs the Lambda-task definition on its own endpoint (./step-functions-endpoint.ts). Each message carries the task's name, its
 // input and the task token; the runner runs the task and answers SendTaskSuccess with its output, or
 // SendTaskFailure with the error's name (what Step Functions' Retry and Catch match, as a Lambda's
 // errorType) and a cause shaped like a Lambda error payload. The message is deleted once answered.

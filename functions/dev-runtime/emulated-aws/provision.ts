@@ -1,7 +1,8 @@
 // Creates the stack's resources at an emulator endpoint (moto server and DynamoDB Local, or LocalStack)
 // from the definitions the CDK stack deploys: every table of platform/tables.ts with its indexes and
 // TTL, a queue per entry of the worker table with its dead-letter queue and redrive, the envelope key,
-// and each workflow's state machine. Idempotent: a resource that exists is reused and brought in line,
+// and each workflow's state machine (at the Step Functions endpoint the SDK is given: the runtime's own,
+// ./step-functions-endpoint.ts, or the emulator's). Idempotent: a resource that exists is reused and brought in line,
 // so a restart against emulators that kept running keeps their data. Never pointed at a real account:
 // the emulated runtime calls it only when AWS_ENDPOINT_URL names an endpoint.
 //
@@ -33,9 +34,14 @@ const DAY_SECONDS = 24 * 3600;
 export interface ProvisionOptions {
   /** Prefixes every physical name, so several runtimes can share one emulator. */
   prefix: string;
-  /** Each workflow's definition, given the URL of the queue its callback tasks are sent to. */
-  workflows: Record<WorkflowName, (taskQueueUrl: string) => AslDefinition>;
+  workflows: Record<WorkflowName, WorkflowDefinition>;
 }
+
+/**
+ * A workflow's definition; a callback variant (docs/notes/step-functions-on-moto.md) is given as a
+ * function of the URL of the queue its callback tasks are sent to, and that queue is made only then.
+ */
+export type WorkflowDefinition = AslDefinition | ((taskQueueUrl: string) => AslDefinition);
 
 export interface ProvisionedQueue {
   url: string;
@@ -47,8 +53,8 @@ export interface ProvisionedStack {
   /** What the aws adapters read: table names, queue and DLQ URLs, the key, state machine ARNs. */
   environment: Record<string, string>;
   queues: Record<QueueName, ProvisionedQueue>;
-  /** Per workflow, the queue its callback tasks go to (the task runner consumes it). */
-  taskQueues: Record<WorkflowName, string>;
+  /** Per callback-variant workflow, the queue its callback tasks go to (a task runner consumes it). */
+  taskQueues: Partial<Record<WorkflowName, string>>;
 }
 
 export async function provisionStack(options: ProvisionOptions): Promise<ProvisionedStack> {
@@ -57,7 +63,12 @@ export async function provisionStack(options: ProvisionOptions): Promise<Provisi
     provisionTables(prefix),
     provisionQueues(prefix),
     provisionKey(prefix),
-    provisionTaskQueues(prefix, Object.keys(options.workflows) as WorkflowName[]),
+    provisionTaskQueues(
+      prefix,
+      (Object.keys(options.workflows) as WorkflowName[]).filter(
+        (w) => typeof options.workflows[w] === 'function',
+      ),
+    ),
     provisionBucket(`${prefix}-vault-content`),
   ]);
   const machines = await provisionStateMachines(prefix, options.workflows, taskQueues);
@@ -194,7 +205,8 @@ async function provisionQueues(prefix: string): Promise<Record<QueueName, Provis
 async function provisionTaskQueues(
   prefix: string,
   workflows: WorkflowName[],
-): Promise<Record<WorkflowName, string>> {
+): Promise<Partial<Record<WorkflowName, string>>> {
+  if (!workflows.length) return {};
   const client = await sqs();
   const entries = await Promise.all(
     workflows.map(async (workflow) => {
@@ -208,7 +220,7 @@ async function provisionTaskQueues(
       return [workflow, url] as const;
     }),
   );
-  return Object.fromEntries(entries) as Record<WorkflowName, string>;
+  return Object.fromEntries(entries) as Partial<Record<WorkflowName, string>>;
 }
 
 /** The vault stand-in's content bucket (as lib/data.ts makes it); an existing one is kept. */
@@ -259,7 +271,7 @@ async function provisionKey(prefix: string): Promise<string> {
 async function provisionStateMachines(
   prefix: string,
   workflows: ProvisionOptions['workflows'],
-  taskQueues: Record<WorkflowName, string>,
+  taskQueues: Partial<Record<WorkflowName, string>>,
 ): Promise<Partial<Record<WorkflowName, string>>> {
   const client = await sfn();
   const sdk = await import('@aws-sdk/client-sfn');
@@ -273,7 +285,8 @@ async function provisionStateMachines(
   const arns: Partial<Record<WorkflowName, string>> = {};
   for (const workflow of Object.keys(workflows) as WorkflowName[]) {
     const name = `${prefix}-${workflow}`;
-    const definition = JSON.stringify(workflows[workflow](taskQueues[workflow]));
+    const given = workflows[workflow];
+    const definition = JSON.stringify(typeof given === 'function' ? given(taskQueues[workflow]!) : given);
     const found = existing.get(name);
     if (found) {
       await client.send(new sdk.UpdateStateMachineCommand({ stateMachineArn: found, definition }));

@@ -8,14 +8,15 @@
 //     concurrency and partial batch responses (./event-source.ts);
 //   - the schedule rules of the template, invoked asynchronously with the function's retries
 //     (../server/schedules.ts);
-//   - the state machine's tasks: moto has no Lambda runtime, so the purge definition is provisioned in
-//     its SQS-callback variant and a task runner answers each task by invoking the task function
-//     (./callback-tasks.ts). The Lambda-task variant runs only on AWS (and on LocalStack after
-//     `cdklocal deploy`), and on the local runtime's interpreter.
+//   - Step Functions: moto runs Lambda tasks only through Docker, so the runtime serves Step Functions
+//     itself (./step-functions-endpoint.ts, named to every SDK client by AWS_ENDPOINT_URL_SFN) and runs
+//     the production purge definition, Lambda tasks and all, on our ASL interpreter; each task invokes
+//     its task function through the pool.
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { ProvisionedStack } from './provision';
 import { provisionStack, resourceValues } from './provision';
-import { CallbackTaskRunner } from './callback-tasks';
+import type { FunctionInvoker } from './step-functions-endpoint';
+import { startStepFunctionsEndpoint } from './step-functions-endpoint';
 import type { EventSourceLog } from './event-source';
 import { SqsEventSource } from './event-source';
 import type { EmulatedApp, FunctionSpec } from './application';
@@ -23,7 +24,8 @@ import { bundleFileOf } from './application';
 import type { ObservedCall } from './function-pool';
 import { FunctionPool, emulatorEnvironment, functionEnvironment } from './function-pool';
 import { createAwsDeps } from '../../compose/aws';
-import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../../connectors/index';
+import { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from '../../connectors/index';
+import { getOptionalStringFromEnv } from '../../platform/config';
 import type { OffsetClock } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import type { Deps } from '../../platform/ports';
@@ -74,21 +76,38 @@ export interface EmulatedAws {
   advance(ms: number): Promise<void>;
 }
 
+/** What Lambda answers for a function it does not have; Step Functions reports it as the task's error. */
 class UnknownFunctionError extends Error {
   constructor(id: string) {
-    super(`The synthesized template has no function ${id}`);
-    this.name = 'UnknownFunction';
+    super(`Function not found: ${id} (the synthesized template has no such function)`);
+    this.name = 'Lambda.ResourceNotFoundException';
   }
+}
+
+/** The production definition, its tasks' Resources the task functions (named by their ids). */
+function purgeOnLambdas(region: string) {
+  const functionArns = Object.fromEntries(
+    PURGE_TASKS.map((task) => [task, `arn:aws:lambda:${region}:000000000000:function:${task}`]),
+  ) as Record<(typeof PURGE_TASKS)[number], string>;
+  return purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'lambda', functionArns } });
 }
 
 export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<EmulatedAws> {
   const log = logger.child({ runtime: 'emulated-aws' });
+  const region =
+    getOptionalStringFromEnv('AWS_REGION') ?? getOptionalStringFromEnv('AWS_DEFAULT_REGION') ?? 'us-east-1';
+  // Before anything sends to Step Functions: every SDK client (the provisioning's, the functions') then
+  // finds the runtime's own endpoint. Its tasks wait for the functions to start.
+  let tasksReady: (invoke: FunctionInvoker) => void = () => undefined;
+  const tasks = new Promise<FunctionInvoker>((resolve) => (tasksReady = resolve));
+  const stepFunctions = await startStepFunctionsEndpoint({
+    invoke: async (functionName, payload) => (await tasks)(functionName, payload),
+    region,
+  });
+  process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
   const provisioned = await provisionStack({
     prefix: options.prefix,
-    workflows: {
-      purge: (queueUrl) =>
-        purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'sqsCallback', queueUrl } }),
-    },
+    workflows: { purge: purgeOnLambdas(region) },
   });
   // The runtime's own aws adapters read their resources' names from the environment.
   Object.assign(process.env, provisioned.environment);
@@ -123,8 +142,8 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         return { id, handler: spec.handlerModule, timeoutSeconds: spec.timeoutSeconds, spec };
       };
       sources = eventSources(app, provisioned, pool.invoker, ref, log);
-      const tasks = taskRunners(provisioned, pool.invoker, ref, log);
-      for (const runner of [...sources, ...tasks]) runner.start();
+      for (const source of sources) source.start();
+      tasksReady((functionName, payload) => pool.invoker(ref(functionName), payload));
       const rules = app.schedules.map((rule) => ({
         ...ref(rule.functionId),
         rateMinutes: rule.rateMinutes,
@@ -133,9 +152,9 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       return {
         invoke: pool.invoker,
         rules,
-        summary: summary(options, app),
+        summary: summary(options, app, stepFunctions.url),
         stop: async () => {
-          await Promise.all([...sources, ...tasks].map((runner) => runner.stop()));
+          await Promise.all(sources.map((source) => source.stop()));
           await pool.close();
         },
       };
@@ -180,25 +199,7 @@ function eventSources(
     );
   });
 }
-/** One task runner per workflow, answering its callback tasks by invoking the task function of that name. */
-function taskRunners(
-  provisioned: ProvisionedStack,
-  invoke: Invoker,
-  ref: (id: string) => FunctionRef,
-  log: EventSourceLog,
-) {
-  return Object.values(provisioned.taskQueues).map(
-    (url) =>
-      new CallbackTaskRunner(
-        url,
-        // The payload the Lambda variant's Parameters give the task function: {task, input}.
-        async ({ task, input }) => invoke(ref(task), { task, input }),
-        log,
-      ),
-  );
-}
-
-function summary(options: EmulatedAwsOptions, app: EmulatedApp): string[] {
+function summary(options: EmulatedAwsOptions, app: EmulatedApp, stepFunctionsUrl: string): string[] {
   const sources = app.eventSources.map((m) => {
     const name = m.queue.replace(/^queue:/, '') as QueueName;
     return (
@@ -218,7 +219,7 @@ function summary(options: EmulatedAwsOptions, app: EmulatedApp): string[] {
     ...sources,
     "Schedules (the template's rules, invoked asynchronously):",
     ...schedules,
-    "Purge tasks: the emulator has no Lambda runtime, so the state machine runs the definition's SQS-callback variant and a task runner answers each task by invoking the task function",
+    `Purge: the production definition (Lambda tasks) on the runtime's own Step Functions endpoint (${stepFunctionsUrl}, our ASL interpreter), each task invoking its task function`,
     ...(options.maxDelaySeconds !== undefined
       ? [
           `Development clock: the functions read it; SQS delays are sent at most ${options.maxDelaySeconds} s long and re-sent until due on the clock; moving the clock moves the visibility of messages the workers left`,

@@ -38,11 +38,6 @@ import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-s
 import { STATE_KEY_ENV } from '../functions/connectors';
 import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
-import {
-  DEV_CONSOLE_AUDIENCE,
-  DEV_CONSOLE_ISSUER,
-  DEV_CONSOLE_JWKS_PATH,
-} from '../functions/platform/console-sessions';
 
 process.env.STAGE ??= 'local';
 const port = Number(process.env.PORT ?? 3000);
@@ -184,13 +179,8 @@ async function startFunctions(
   secrets: Record<string, string>,
 ): Promise<RunningFunctions> {
   const stage = process.env.STAGE === 'prod' ? 'prod' : 'dev';
-  const parameters: Record<string, string | undefined> = {
-    ...process.env,
-    CONSOLE_ISSUER: DEV_CONSOLE_ISSUER,
-    CONSOLE_AUDIENCE: DEV_CONSOLE_AUDIENCE,
-    CONSOLE_JWKS_URL: `${process.env.PUBLIC_BASE_URL}${DEV_CONSOLE_JWKS_PATH}`,
-  };
-  const { emulatedApp, localDeploymentContext } = await import('../lib/emulated-app');
+  const { emulatedApp, localDeploymentContext, localParameters } = await import('../lib/emulated-app');
+  const parameters = localParameters(process.env, process.env.PUBLIC_BASE_URL!);
   const app = await emulatedApp({
     root: resolve(import.meta.dirname, '..'),
     stage,

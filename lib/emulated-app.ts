@@ -21,6 +21,11 @@ import {
   scheduleSpecs,
 } from './emulated-functions';
 import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
+import {
+  DEV_CONSOLE_AUDIENCE,
+  DEV_CONSOLE_ISSUER,
+  DEV_CONSOLE_JWKS_PATH,
+} from '../functions/platform/console-sessions';
 
 /** The settings a provider takes from context, by their environment suffix (PROVIDER_<ID>_<SUFFIX>). */
 const CONTEXT_KEY_OF: Record<string, string> = Object.fromEntries(
@@ -68,6 +73,23 @@ export function localDeploymentContext(env: Record<string, string | undefined>):
     ...Object.fromEntries(
       Object.entries(CONSOLE_PARAMETERS).map(([key, name]) => [key, parameterPlaceholder(name)]),
     ),
+  };
+}
+
+/**
+ * The parameters' values on a runtime serving at `publicBaseUrl`: its environment (the providers'
+ * settings the sandbox registered or a person set), the development console identity provider's.
+ */
+export function localParameters(
+  env: Record<string, string | undefined>,
+  publicBaseUrl: string,
+): Record<string, string | undefined> {
+  return {
+    ...env,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    CONSOLE_ISSUER: DEV_CONSOLE_ISSUER,
+    CONSOLE_AUDIENCE: DEV_CONSOLE_AUDIENCE,
+    CONSOLE_JWKS_URL: `${publicBaseUrl}${DEV_CONSOLE_JWKS_PATH}`,
   };
 }
 

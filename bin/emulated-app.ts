@@ -1,0 +1,29 @@
+// `npm run emulated-app`: synthesizes and bundles the application the emulated AWS runtime runs
+// (lib/emulated-app.ts), for a runtime with the sandbox provider serving every provider not
+// configured otherwise, as `npm run start:aws` starts one; a no-op when the cache already has it.
+// `npm test` runs it before the e2e-aws tier so that no server of the tier pays for synthesis.
+import { resolve } from 'node:path';
+import { emulatedApp, localDeploymentContext, localParameters } from '../lib/emulated-app';
+import { startSandboxProvider } from '../sandbox';
+import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
+import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
+import { systemClock } from '../functions/platform/clock';
+
+const stage = process.env.STAGE === 'prod' ? 'prod' : 'dev';
+const sandbox = await startSandboxProvider({ port: 0, host: '127.0.0.1', clock: systemClock });
+try {
+  // The same choice as bin/local-server.ts: every provider not configured otherwise is the sandbox's.
+  const unconfigured = PROVIDER_IDS.filter(
+    (id) => !process.env[providerEnv(id, isRealProvider(id) ? 'CLIENT_ID' : 'AUTHORIZE_URL')],
+  );
+  const publicBaseUrl = 'http://localhost:3000';
+  const env = { ...process.env, ...registerSandboxClients(sandbox, publicBaseUrl, unconfigured) };
+  await emulatedApp({
+    root: resolve(import.meta.dirname, '..'),
+    stage,
+    context: localDeploymentContext(localParameters(env, publicBaseUrl)),
+    log: (line) => console.log(line),
+  });
+} finally {
+  sandbox.close();
+}

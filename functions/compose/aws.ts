@@ -15,7 +15,7 @@ export { kms, s3, secretsManager, sfn, sqs } from '../adapters/aws/clients';
 export type { AwsService, CallObserver } from '../adapters/aws/call-counter';
 export { HOST_OBSERVER, observeCalls } from '../adapters/aws/call-counter';
 import type { Clock } from '../platform/clock';
-import { systemClock } from '../platform/clock';
+import { deployedClock, systemClock } from '../platform/clock';
 import type { Deps, KeyManagement, Secrets, VaultDocuments, Workflows } from '../platform/ports';
 
 export function createAwsDeps(clock: Clock = systemClock): Deps {
@@ -51,6 +51,6 @@ let lambdaDeps: Deps | undefined;
 
 /** Built once per Lambda container, at the first handler's construction. */
 export function awsLambdaDeps(): Deps {
-  lambdaDeps ??= createAwsDeps();
+  lambdaDeps ??= createAwsDeps(deployedClock());
   return lambdaDeps;
 }

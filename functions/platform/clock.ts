@@ -16,6 +16,17 @@ export const wallTime = (clock: Clock): number => clock.wall?.() ?? clock.now();
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Where the emulated AWS runtime's execution environment (a worker running a function's bundle) puts
+ * the development clock (LOCAL_TEST_HOOKS) before the bundle loads, for the deployed composition to
+ * use instead of the system clock: the tests move the server's clock, and the functions must see it.
+ * Never set in Lambda.
+ */
+export const HOST_CLOCK = Symbol.for('connector-event-service.host-clock');
+
+/** The clock a deployed composition runs on: the host's development clock if any, else the system's. */
+export const deployedClock = (): Clock => (globalThis as { [HOST_CLOCK]?: Clock })[HOST_CLOCK] ?? systemClock;
+
 /** A clock a test (or the local server's /__dev/clock route) can move. */
 export class ManualClock implements Clock {
   constructor(private current = Date.now()) {}

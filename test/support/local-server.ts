@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevCredentials } from '../../functions/dev-runtime/identity/bootstrap';
@@ -185,6 +185,8 @@ export async function startLocalServer(
       child.once('exit', () => resolve());
       child.kill(signal);
     });
+    // What the server said, beside its data, for a failing test to be read after the run.
+    writeFileSync(join(dataDir, 'server.log'), output);
     if (RUNTIME === 'aws') {
       // IAM, recorded: a call the template's role would not allow fails the test that stops the server.
       const { recordedCalls, templateGrants, violations } = await import('./iam-check');

@@ -148,6 +148,12 @@ describe("a function's environment from its template", () => {
         (name) => resources[name],
         runtime,
       ),
-    ).toThrow(new UnresolvedVariableError('fanOut', 'QUEUE_EVENTS_URL', 'queue:nowhere'));
+    ).toThrow(
+      new UnresolvedVariableError(
+        'fanOut',
+        'QUEUE_EVENTS_URL',
+        'queue:nowhere, which the emulated runtime did not provision',
+      ),
+    );
   });
 });

@@ -60,7 +60,13 @@ export function awsQueues(
 ): Queues {
   return lazyRecord<QueueName, Queue>(
     QUEUE_NAMES,
-    (name) => new SqsQueue(name, url(name), sqs(), () => deadLetterUrl(name)),
+    (name) =>
+      new SqsQueue(
+        name,
+        () => url(name),
+        sqs(),
+        () => deadLetterUrl(name),
+      ),
   );
 }
 

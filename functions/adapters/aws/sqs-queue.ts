@@ -11,11 +11,19 @@ export class SqsQueue implements Queue {
 
   constructor(
     readonly name: string,
-    private readonly url: string,
+    /**
+     * The queue's URL, or how to read it when first needed: a function that only reads the dead-letter
+     * queue (listDeadLetters) is deployed with that queue's URL alone.
+     */
+    private readonly queueUrl: string | (() => string),
     private readonly client: ClientRef<SQSClient>,
     /** The queue's dead-letter queue (its redrive target), read by listDeadLetters. */
     private readonly deadLetterUrl?: () => string,
   ) {}
+
+  private get url(): string {
+    return typeof this.queueUrl === 'string' ? this.queueUrl : this.queueUrl();
+  }
 
   /**
    * Peeks at the dead-letter queue: received with a zero visibility timeout, so the messages stay

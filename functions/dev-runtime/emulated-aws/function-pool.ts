@@ -18,6 +18,7 @@ import type { AwsService } from '../../compose/aws';
 import { HOST_OBSERVER } from '../../compose/aws';
 import type { Invoker } from '../server/lambda-runtime';
 import { FunctionTimeoutError } from '../server/lambda-runtime';
+import { HOST_CLOCK } from '../../platform/clock';
 
 /** A function as the pool runs it: its bundle and the environment it runs with. */
 export interface PooledFunction {
@@ -39,7 +40,7 @@ export type TemplateValue = string | { resource: string } | { parameter: string 
 /** A variable of the template the runtime cannot give a value: the function would not start as deployed. */
 export class UnresolvedVariableError extends Error {
   constructor(fn: string, variable: string, value: string) {
-    super(`${fn}: the template sets ${variable} to ${value}, which the emulated runtime cannot resolve`);
+    super(`${fn}: the template sets ${variable} to ${value}`);
     this.name = 'UnresolvedVariable';
   }
 }
@@ -83,10 +84,10 @@ export function functionEnvironment(
     if (resolved === undefined) {
       const named =
         'resource' in value
-          ? value.resource
+          ? `${value.resource}, which the emulated runtime did not provision`
           : 'parameter' in value
             ? `the parameter ${value.parameter}, which has no value`
-            : value.unresolved;
+            : `${value.unresolved}, which the emulated runtime cannot resolve`;
       throw new UnresolvedVariableError(fn.id, name, named);
     }
     environment[name] = resolved;
@@ -118,8 +119,9 @@ export function emulatorEnvironment(env: NodeJS.ProcessEnv = process.env): Recor
 
 // The worker's own code. Before the bundle loads it installs what the emulated runtime adds around a
 // function, as a Lambda extension would, never inside the function's code:
-//   - the development clock (LOCAL_TEST_HOOKS): Date reads the runtime's clock, whose offset the runtime
-//     moves in shared memory, so a function sees the time the tests set, as the local runtime's do;
+//   - the development clock (LOCAL_TEST_HOOKS): the deployed composition's clock port reads the offset
+//     the runtime moves in shared memory (HOST_CLOCK in functions/platform/clock.ts), so a function sees
+//     the time the tests set, as the local runtime's handlers do; Date itself is untouched;
 //   - the SDK call observer (HOST_OBSERVER in functions/adapters/aws/call-counter.ts): each call's
 //     service, operation and the names of the resources it touches go to the runtime (IAM, recorded),
 //     and with the development clock SQS delays are sent at most maxDelaySeconds long.
@@ -127,27 +129,17 @@ export function emulatorEnvironment(env: NodeJS.ProcessEnv = process.env): Recor
 // environment runs it) and answers each invocation message with its result or error.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { clockOffset, maxDelaySeconds, recordCalls, observerKey } = workerData;
+const { clockOffset, maxDelaySeconds, recordCalls, observerKey, clockKey } = workerData;
 // Lambda runs nodejs22.x, where the SDK has no Node version to warn about; here it would, once per worker.
 const emitWarning = process.emitWarning;
 process.emitWarning = (warning, ...rest) => {
   if (String(warning).startsWith('NodeVersionSupportWarning')) return;
   return emitWarning.call(process, warning, ...rest);
 };
-// The invocation's deadline is in real time (the runtime's), whatever the development clock says.
-const wallNow = Date.now.bind(Date);
 if (clockOffset) {
+  // The development clock, as the local runtime's clock port has it: now() moved, wall() real.
   const offset = new Float64Array(clockOffset);
-  const RealDate = Date;
-  globalThis.Date = class extends RealDate {
-    constructor(...args) {
-      if (args.length === 0) super(RealDate.now() + offset[0]);
-      else super(...args);
-    }
-    static now() {
-      return RealDate.now() + offset[0];
-    }
-  };
+  globalThis[Symbol.for(clockKey)] = { now: () => Date.now() + offset[0], wall: () => Date.now() };
 }
 const names = (input) => {
   if (!input || typeof input !== 'object') return {};
@@ -185,7 +177,7 @@ parentPort.on('message', async ({ event, context }) => {
     const deadline = context.deadline;
     const result = await handler(event, {
       ...context,
-      getRemainingTimeInMillis: () => Math.max(0, deadline - wallNow()),
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
       done() {},
       fail() {},
       succeed() {},
@@ -236,6 +228,7 @@ class ExecutionEnvironment {
         maxDelaySeconds: options.maxDelaySeconds,
         recordCalls: Boolean(options.onCall),
         observerKey: HOST_OBSERVER.description,
+        clockKey: HOST_CLOCK.description,
       },
       // Lambda's memory setting bounds the whole environment; the heap is the part a worker can cap.
       resourceLimits: { maxOldGenerationSizeMb: fn.memorySize },

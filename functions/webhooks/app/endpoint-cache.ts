@@ -44,11 +44,17 @@ class TtlCache<V> {
   }
 }
 
+/** An organization's endpoints as read at one revision of them (endpointsRevision). */
+export interface EndpointList {
+  revision: number;
+  items: EndpointItem[];
+}
+
 interface Caches {
   /** Counts forgets: a read that began before one is not kept (it may predate the write). */
   epoch: number;
   endpoints: TtlCache<EndpointItem>;
-  lists: TtlCache<EndpointItem[]>;
+  lists: TtlCache<EndpointList>;
   secrets: TtlCache<OpenedSecret[]>;
 }
 
@@ -98,17 +104,17 @@ export const cachedEndpointList = (
   scope: object,
   organizationId: string,
   now: number,
-): EndpointItem[] | undefined => caches(scope).lists.get(organizationId, now);
+): EndpointList | undefined => caches(scope).lists.get(organizationId, now);
 
 export function cacheEndpointList(
   scope: object,
   organizationId: string,
-  items: EndpointItem[],
+  list: EndpointList,
   now: number,
   epoch: number,
 ): void {
   const found = caches(scope);
-  if (found.epoch === epoch) found.lists.set(organizationId, items, now);
+  if (found.epoch === epoch) found.lists.set(organizationId, list, now);
 }
 
 export const cachedSecrets = (

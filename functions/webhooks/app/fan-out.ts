@@ -14,7 +14,7 @@ import { attemptBody } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
 import { newDelivery } from '../domain/records';
 import { createDelivery, getDelivery } from '../infra/repositories/deliveries';
-import { endpointScope } from '../infra/repositories/endpoints';
+import { endpointScope, endpointsRevision } from '../infra/repositories/endpoints';
 
 export type FanOutDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
 
@@ -30,22 +30,28 @@ export interface FanOutResult {
  */
 const reading = new WeakMap<object, Map<string, { epoch: number; read: Promise<EndpointItem[]> }>>();
 
-/** The organization's endpoints, as this worker read them within ENDPOINT_CACHE_TTL_MS. */
+/**
+ * The organization's endpoints: the list this worker read, while the organization's endpoint revision
+ * is unchanged (one strongly consistent item read, shared by the records of a batch), else read again.
+ * An endpoint created in another container a moment before an event is never missed.
+ */
 async function organizationEndpoints(deps: FanOutDeps, organizationId: string): Promise<EndpointItem[]> {
   const scope = endpointScope(deps);
-  const now = deps.clock.now();
-  const cached = cachedEndpointList(scope, organizationId, now);
-  if (cached) return cached;
   let inFlight = reading.get(scope);
   if (!inFlight) reading.set(scope, (inFlight = new Map()));
   const epoch = cacheEpoch(scope);
   // Joined only while no endpoint was changed in this process since it began (the cache's own rule).
   const pending = inFlight.get(organizationId);
   if (pending?.epoch === epoch) return pending.read;
-  const read = listEndpointItems(deps, organizationId).then((items) => {
-    cacheEndpointList(scope, organizationId, items, now, epoch);
+  const read = (async () => {
+    const revision = await endpointsRevision(deps, organizationId);
+    const now = deps.clock.now();
+    const cached = cachedEndpointList(scope, organizationId, now);
+    if (cached?.revision === revision) return cached.items;
+    const items = await listEndpointItems(deps, organizationId);
+    cacheEndpointList(scope, organizationId, { revision, items }, now, epoch);
     return items;
-  });
+  })();
   const entry = { epoch, read };
   inFlight.set(organizationId, entry);
   const settled = () => {

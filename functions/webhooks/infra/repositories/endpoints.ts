@@ -17,6 +17,25 @@ const endpointKey = (organizationId: string, id: string) => ({
   sk: `WEP#${id}`,
 });
 const listPartition = (organizationId: string) => `ORG#${organizationId}#WEBHOOK_ENDPOINTS`;
+/** Counts every change to the organization's endpoints (not WEP#: the endpoints' query skips it). */
+const revisionKey = (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'WEP_REVISION' });
+
+/**
+ * The organization's endpoint revision: a warm fan-out worker keeps its endpoint list only while this
+ * is unchanged, so an endpoint created (or changed) in another container counts for the next event.
+ */
+export async function endpointsRevision(deps: TableDeps, organizationId: string): Promise<number> {
+  const item = await deps.tables.webhooks.get<Item>(revisionKey(organizationId));
+  return Number(item?.revision ?? 0);
+}
+
+/** After the change itself, so a reader that sees the new revision reads the changed list. */
+async function changed<T>(deps: TableDeps, organizationId: string, write: Promise<T>): Promise<T> {
+  const result = await write;
+  if (result !== false && result !== undefined)
+    await deps.tables.webhooks.update(revisionKey(organizationId), { add: { revision: 1 } });
+  return result;
+}
 
 const endpointItem = (endpoint: EndpointItem): Item => ({
   ...endpoint,
@@ -42,8 +61,12 @@ export async function getEndpoint(
   return item && asEndpoint(item);
 }
 
-export function createEndpoint(deps: TableDeps, endpoint: EndpointItem): Promise<void> {
-  return deps.tables.webhooks.put(endpointItem(endpoint), { itemExists: false });
+export async function createEndpoint(deps: TableDeps, endpoint: EndpointItem): Promise<void> {
+  await changed(
+    deps,
+    endpoint.organizationId,
+    deps.tables.webhooks.put(endpointItem(endpoint), { itemExists: false }).then(() => true),
+  );
 }
 
 /** Updates an existing endpoint: the endpoint afterwards, or undefined when it was gone. */
@@ -55,10 +78,14 @@ export async function updateEndpoint(
   remove: (keyof EndpointItem)[] = [],
 ): Promise<EndpointItem | undefined> {
   try {
-    const updated = await deps.tables.webhooks.update<Item>(
-      endpointKey(organizationId, id),
-      { set, ...(remove.length ? { remove } : {}) },
-      { itemExists: true },
+    const updated = await changed(
+      deps,
+      organizationId,
+      deps.tables.webhooks.update<Item>(
+        endpointKey(organizationId, id),
+        { set, ...(remove.length ? { remove } : {}) },
+        { itemExists: true },
+      ),
     );
     return asEndpoint(updated);
   } catch (error) {
@@ -73,8 +100,12 @@ export function replaceEndpoint(
   next: EndpointItem,
   secretVersion: number,
 ): Promise<boolean> {
-  return won(
-    deps.tables.webhooks.put(endpointItem(next), { attr: 'secretVersion', op: '=', value: secretVersion }),
+  return changed(
+    deps,
+    next.organizationId,
+    won(
+      deps.tables.webhooks.put(endpointItem(next), { attr: 'secretVersion', op: '=', value: secretVersion }),
+    ),
   );
 }
 
@@ -88,11 +119,15 @@ export function disableEnabledEndpoint(
   set: Pick<EndpointItem, 'disabledAt' | 'disabledReason' | 'updatedAt'>,
   events: readonly OutboxEvent[],
 ): Promise<boolean> {
-  return won(
-    deps.tables.webhooks.update(
-      endpointKey(endpoint.organizationId, endpoint.id),
-      { set: { ...set, enabled: false, ...outboxAttributes(events) } },
-      { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
+  return changed(
+    deps,
+    endpoint.organizationId,
+    won(
+      deps.tables.webhooks.update(
+        endpointKey(endpoint.organizationId, endpoint.id),
+        { set: { ...set, enabled: false, ...outboxAttributes(events) } },
+        { and: [{ itemExists: true }, { attr: 'enabled', op: '=', value: true }] },
+      ),
     ),
   );
 }
@@ -111,7 +146,11 @@ export function removeOutboxEvent(
 
 /** Deletes the endpoint; false when it was gone. */
 export function deleteEndpoint(deps: TableDeps, organizationId: string, id: string): Promise<boolean> {
-  return won(deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true }));
+  return changed(
+    deps,
+    organizationId,
+    won(deps.tables.webhooks.delete(endpointKey(organizationId, id), { itemExists: true })),
+  );
 }
 
 /** A window of the organization's endpoints, newest first, keeping those `keep` accepts. */
@@ -135,7 +174,8 @@ export async function allEndpoints(deps: TableDeps, organizationId: string): Pro
   const items = await queryAll<Item>(deps.tables.webhooks, {
     partition: `ORG#${organizationId}`,
     beginsWith: 'WEP#',
-    // Fan-out reads it (behind a 5 s cache): an endpoint created or disabled just before an event counts.
+    // Fan-out reads it (kept while the revision holds): an endpoint created or disabled just before an
+    // event counts.
     consistent: true,
   });
   return items.map(asEndpoint);

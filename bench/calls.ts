@@ -21,6 +21,8 @@ import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
+import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
+import { emulatedApp, localDeploymentContext, localParameters } from '../lib/emulated-app';
 import { publishEvent } from '../functions/events/app/publish';
 import { OffsetClock } from '../functions/platform/clock';
 import { newId } from '../functions/platform/ids';
@@ -45,6 +47,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 type Counts = Record<string, number>;
+
+/** The functions' calls, as the emulated runtime's observer reports them from their workers. */
+const functionCalls = new Map<string, number>();
+
+/** Every call counted since the last take: this process's (the bench's setup, the pollers) and the functions'. */
+function takeCounts(): Counts {
+  const counts = takeCallCounts();
+  for (const [key, n] of functionCalls) counts[key] = (counts[key] ?? 0) + n;
+  functionCalls.clear();
+  return counts;
+}
 
 /** Counts per unit of work: each operation, each service's functions' total, and the poller's apart. */
 function perUnit(counts: Counts, units: number) {
@@ -121,7 +134,7 @@ async function deliveries(deps: Deps) {
         eventTypeFilters: ['matter.*'],
       });
     }
-    const setup = takeCallCounts(); // creating the endpoints is not the deliveries' work
+    const setup = takeCounts(); // creating the endpoints is not the deliveries' work
     // In groups of a fan-out batch (10 events), each delivered before the next is published: a burst
     // overloads the emulators on a busy machine, and an invocation that times out repeats its work.
     for (let i = 0; i < EVENTS; i++) {
@@ -135,24 +148,14 @@ async function deliveries(deps: Deps) {
         await until(() => server.received() >= published * ENDPOINTS, 'the deliveries', 120_000, 0);
     }
     await until(() => true, 'the last writes');
-    return { setup, perDelivery: perUnit(takeCallCounts(), EVENTS * ENDPOINTS) };
+    return { setup, perDelivery: perUnit(takeCounts(), EVENTS * ENDPOINTS) };
   } finally {
     server.close();
   }
 }
 
-async function imports(deps: Deps) {
-  const sandbox = SandboxProcess.start();
-  try {
-    const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
-    const { env } = await sandbox.ask<{ env: Record<string, string> }>({
-      cmd: 'register',
-      baseUrl: BASE_URL,
-    });
-    Object.assign(process.env, env, {
-      [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
-      PUBLIC_BASE_URL: BASE_URL,
-    });
+async function imports(deps: Deps, url: string) {
+  {
     const organizationId = newId('org');
     const connectionId = await connectInProcess(deps, envConfig, {
       organizationId,
@@ -170,7 +173,7 @@ async function imports(deps: Deps) {
       { vault_id: 'vlt_bench', source: { id: matter.id } },
       quiet,
     );
-    const setup = takeCallCounts(); // connecting and linking happen once per link, not per file
+    const setup = takeCounts(); // connecting and linking happen once per link, not per file
     const run = await startRun(deps, organizationId, link.id, 'api', quiet);
     let job: { status: string; counts: Record<string, number> } | undefined;
     let polls = 0;
@@ -181,15 +184,13 @@ async function imports(deps: Deps) {
     };
     await until(async () => (await poll()).status !== 'processing', 'the import run');
     if (job!.status !== 'succeeded') throw new Error(`the run ended ${job!.status}`);
-    const counts = takeCallCounts();
+    const counts = takeCounts();
     // The bench's own polling of the job is not the import's work: one poll's calls, times the polls.
     polls--;
     await poll();
-    for (const [key, n] of Object.entries(takeCallCounts())) counts[key] = (counts[key] ?? 0) - n * polls;
+    for (const [key, n] of Object.entries(takeCounts())) counts[key] = (counts[key] ?? 0) - n * polls;
     const imported = job!.counts.imported ?? 0;
     return { setup, imported, perFile: perUnit(counts, imported) };
-  } finally {
-    sandbox.close();
   }
 }
 
@@ -199,17 +200,62 @@ export async function runCallsBench(): Promise<void> {
     process.exit(2);
   }
   enableCallCounting(); // before the first client is built: clients built earlier count nothing
-  const aws = await startEmulatedAws({
-    prefix: `bench-${Date.now().toString(36)}`,
-    clock: new OffsetClock(),
-  });
-  takeCallCounts(); // provisioning is not the work measured
-  const delivery = await deliveries(aws.deps);
-  const imported = await imports(aws.deps);
+  const prefix = `bench-${Date.now().toString(36)}`;
+  const aws = await startEmulatedAws({ prefix, clock: new OffsetClock() });
+  // The sandbox provider, registered as the runtime registers it; the bench's own setup (connecting,
+  // linking) runs in this process and reads the settings from its environment.
+  const sandbox = SandboxProcess.start();
+  let delivery: Awaited<ReturnType<typeof deliveries>>;
+  let imported: Awaited<ReturnType<typeof imports>>;
+  try {
+    const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
+    const { env } = await sandbox.ask<{ env: Record<string, string> }>({
+      cmd: 'register',
+      baseUrl: BASE_URL,
+    });
+    Object.assign(process.env, env, {
+      [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
+      PUBLIC_BASE_URL: BASE_URL,
+    });
+    // The functions run from their bundles, as `npm run start:aws` runs them; their calls reach the
+    // count through the runtime's observer (once per call; this process's own count every attempt).
+    const secretNames = Object.keys(process.env).filter(
+      (n) => n === STATE_KEY_ENV || n.endsWith('_CLIENT_SECRET'),
+    );
+    const secrets = await provisionSecrets(
+      prefix,
+      Object.fromEntries(secretNames.map((n) => [n, process.env[n]!])),
+    );
+    const parameters = localParameters(process.env, BASE_URL);
+    const app = await emulatedApp({
+      root: join(import.meta.dirname ?? 'bench', '..'),
+      stage: 'dev',
+      context: localDeploymentContext(parameters),
+    });
+    const functions = await aws.startFunctions({
+      app,
+      parameters,
+      secrets,
+      onCall: (_fn, { service, command }) => {
+        const key = `${service}:${command}`;
+        functionCalls.set(key, (functionCalls.get(key) ?? 0) + 1);
+      },
+    });
+    try {
+      takeCounts(); // provisioning is not the work measured
+      delivery = await deliveries(aws.deps);
+      imported = await imports(aws.deps, url);
+    } finally {
+      await functions.stop();
+    }
+  } finally {
+    sandbox.close();
+  }
   const result = {
     when: new Date().toISOString(),
     setup: {
-      runtime: 'emulated AWS (moto + DynamoDB Local, aws adapters, SQS event sources per the worker table)',
+      runtime:
+        "emulated AWS (moto + DynamoDB Local; the functions from their bundles, the template's event source mappings)",
       endpoints: ENDPOINTS,
       events: EVENTS,
       importFiles: IMPORT_FILES,

@@ -171,7 +171,10 @@ const SCHEDULES: (Omit<ScheduledWorker, 'uses'> & { uses: ResourceUses<string> }
     description: 'Starts the scheduled import runs that are due and re-drives jobs whose step was lost',
     rateMinutes: 1,
     timeoutSeconds: 50,
-    uses: { tables: { connectors: 'write' }, queues: ['syncs'] },
+    // Events: connector.sync.skipped for a scheduled run that did not start (its outbox is flushed to
+    // the events queue). Found by the emulated runtime, where the function has only its template's
+    // environment: without the queue it failed each skipped run as deployed.
+    uses: { tables: { connectors: 'write' }, queues: ['syncs', 'events'] },
   },
 ];
 

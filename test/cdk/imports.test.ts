@@ -123,7 +123,7 @@ describe('the import workers', () => {
     expect(s3Actions(roleIdOf(stack, purge.taskFunctions.finishPurge!))).toEqual([]);
   });
 
-  it('runs the sync sweep every minute, sending to the syncs queue without touching the vault or keys', () => {
+  it('runs the sync sweep every minute, sending to the syncs and events queues without touching the vault or keys', () => {
     const sweep = stack.scheduledWorkers.functions.get('syncSweep')!;
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
@@ -131,6 +131,16 @@ describe('the import workers', () => {
     });
     const actions = actionsOfRole(template, roleIdOf(stack, sweep));
     expect(actions).toContain('sqs:SendMessage');
+    // A skipped scheduled run announces itself (connector.sync.skipped) through the events queue.
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          QUEUE_EVENTS_URL: Match.anyValue(),
+          QUEUE_SYNCS_URL: Match.anyValue(),
+        }),
+      },
+      Description: Match.stringLikeRegexp('scheduled import runs'),
+    });
     expect(actions.filter((a) => a.startsWith('s3:') || a.startsWith('kms:'))).toEqual([]);
   });
 

@@ -111,3 +111,17 @@ export const routePermissions = (route: Pick<RouteDefinition, 'permission'>): re
     : typeof route.permission === 'string'
       ? [route.permission]
       : route.permission;
+
+/**
+ * A documented response whose body schema is built when first read (platform/lazy.ts): the OpenAPI
+ * generator and the tests read it, a route's Lambda only its type, so the Lambda's module init does
+ * not build it (issue 27).
+ */
+export function lazyBody<R extends Omit<RouteResponse, 'schema'>, S extends z.ZodMiniType>(
+  response: R,
+  schema: () => S,
+): R & { readonly schema: S } {
+  return Object.defineProperty({ ...response }, 'schema', { get: schema, enumerable: true }) as R & {
+    readonly schema: S;
+  };
+}

@@ -2,6 +2,7 @@
 import { eventView } from '../../events';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
+import { lazyBody } from '../../platform/route-types';
 import {
   deadLetterListView,
   deliveryListView,
@@ -57,10 +58,10 @@ export const DELIVERY_ROUTE = {
     summary: "The organization's events and delivery steps that reached a dead-letter queue, newest first",
     request: { query: deadLettersQuery },
     responses: {
-      200: {
-        description: 'Dead letters: ids and receive counts, never event data',
-        schema: deadLetterListView,
-      },
+      200: lazyBody(
+        { description: 'Dead letters: ids and receive counts, never event data' },
+        deadLetterListView,
+      ),
     },
     uses: { tables: { webhooks: 'read' }, deadLetters: ['events', 'deliveries'] },
   },
@@ -75,7 +76,7 @@ export const DELIVERY_ROUTE = {
     summary:
       "An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window of creation times",
     request: { path: endpointIdPath, query: listDeliveriesQuery },
-    responses: { 200: { description: 'A page of deliveries', schema: deliveryListView } },
+    responses: { 200: lazyBody({ description: 'A page of deliveries' }, deliveryListView) },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookDelivery: {
@@ -88,7 +89,7 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:read',
     summary: 'A delivery with every attempt',
     request: { path: deliveryIdPath },
-    responses: { 200: { description: 'The delivery and its attempts', schema: deliveryWithAttemptsView } },
+    responses: { 200: lazyBody({ description: 'The delivery and its attempts' }, deliveryWithAttemptsView) },
     uses: { tables: { webhooks: 'read' } },
   },
   replayWebhookDelivery: {
@@ -102,7 +103,7 @@ export const DELIVERY_ROUTE = {
     summary: 'Send the same event (same id) to the endpoint again now',
     request: { path: deliveryIdPath },
     responses: {
-      202: { description: 'The replay, queued', schema: deliveryView },
+      202: lazyBody({ description: 'The replay, queued' }, deliveryView),
       409: { description: 'The delivery was replayed at the same time; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
@@ -117,7 +118,7 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Replay every failed or skipped delivery of a time window, as a job',
     request: { path: endpointIdPath, body: recoverBody },
-    responses: { 202: { description: 'The recover job', schema: webhookJobView } },
+    responses: { 202: lazyBody({ description: 'The recover job' }, webhookJobView) },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
   },
   getWebhookJob: {
@@ -130,7 +131,7 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:read',
     summary: 'Poll a webhooks job (recover)',
     request: { path: jobIdPath },
-    responses: { 200: { description: 'The job', schema: webhookJobView } },
+    responses: { 200: lazyBody({ description: 'The job' }, webhookJobView) },
     uses: { tables: { webhooks: 'read' } },
   },
 } satisfies Record<string, RouteDefinition>;

@@ -2,6 +2,7 @@
 // touch: its IAM grants derive from it, so read-only routes get read-only access and no KMS.
 import { paginationQuery } from '../../platform/pagination';
 import type { RouteDefinition } from '../../platform/route-types';
+import { lazyBody } from '../../platform/route-types';
 import { createEndpointBody, endpointPath, updateEndpointBody } from '../domain/endpoint-schemas';
 import {
   endpointListView,
@@ -26,7 +27,7 @@ export const WEBHOOK_ROUTE = {
     summary: 'Create an endpoint; the response carries its signing secret, shown this once',
     request: { body: createEndpointBody },
     responses: {
-      201: { description: 'The endpoint, with its signing secret', schema: endpointWithSecretView },
+      201: lazyBody({ description: 'The endpoint, with its signing secret' }, endpointWithSecretView),
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
   },
@@ -39,7 +40,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:read',
     summary: "List the organization's endpoints, newest first",
     request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of endpoints', schema: endpointListView } },
+    responses: { 200: lazyBody({ description: 'A page of endpoints' }, endpointListView) },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookEndpoint: {
@@ -51,7 +52,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:read',
     summary: 'Get an endpoint',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint', schema: webhookEndpointView } },
+    responses: { 200: lazyBody({ description: 'The endpoint' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'read' } },
   },
   updateWebhookEndpoint: {
@@ -63,7 +64,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: "Change an endpoint's url, filters, resource scopes or description",
     request: { path: endpointPath, body: updateEndpointBody },
-    responses: { 200: { description: 'The endpoint as changed', schema: webhookEndpointView } },
+    responses: { 200: lazyBody({ description: 'The endpoint as changed' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'write' } },
   },
   deleteWebhookEndpoint: {
@@ -87,7 +88,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Enable an endpoint (also one that was disabled automatically)',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint, enabled', schema: webhookEndpointView } },
+    responses: { 200: lazyBody({ description: 'The endpoint, enabled' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'write' } },
   },
   disableWebhookEndpoint: {
@@ -99,7 +100,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:write',
     summary: 'Disable an endpoint',
     request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint, disabled', schema: webhookEndpointView } },
+    responses: { 200: lazyBody({ description: 'The endpoint, disabled' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'write' } },
   },
   rotateWebhookSecret: {
@@ -112,7 +113,7 @@ export const WEBHOOK_ROUTE = {
     summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
     request: { path: endpointPath },
     responses: {
-      200: { description: 'The new signing secret, shown this once', schema: endpointWithSecretView },
+      200: lazyBody({ description: 'The new signing secret, shown this once' }, endpointWithSecretView),
       409: { description: 'The endpoint changed during the rotation; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
@@ -127,7 +128,7 @@ export const WEBHOOK_ROUTE = {
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
     request: { path: endpointPath },
     responses: {
-      200: { description: 'The test attempt: status code or error, latency', schema: testDeliveryView },
+      200: lazyBody({ description: 'The test attempt: status code or error, latency' }, testDeliveryView),
     },
     uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
     // The attempt may take the full 15 s delivery timeout, plus the KMS and table reads around it.
@@ -142,7 +143,7 @@ export const WEBHOOK_ROUTE = {
     permission: 'webhooks:read',
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
     request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of the event-type catalog', schema: eventTypeListView } },
+    responses: { 200: lazyBody({ description: 'A page of the event-type catalog' }, eventTypeListView) },
     uses: {},
   },
 } satisfies Record<string, RouteDefinition>;

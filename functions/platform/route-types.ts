@@ -125,3 +125,17 @@ export function lazyBody<R extends Omit<RouteResponse, 'schema'>, S extends z.Zo
     readonly schema: S;
   };
 }
+
+/**
+ * A route's request schemas, each built when first read (platform/lazy.ts): by the route's first
+ * request, or by the OpenAPI generator. A Lambda whose area module names every route's schemas builds
+ * its own route's only, and none at module init (issue 27).
+ */
+export function lazyRequest<T extends { [K in keyof RouteRequest]?: () => NonNullable<RouteRequest[K]> }>(
+  parts: T,
+): { readonly [K in keyof T]: T[K] extends () => infer S ? S : never } {
+  const request = {};
+  for (const [part, build] of Object.entries(parts))
+    Object.defineProperty(request, part, { get: build as () => unknown, enumerable: true });
+  return request as { readonly [K in keyof T]: T[K] extends () => infer S ? S : never };
+}

@@ -5,6 +5,7 @@
 // KMS appears only where tokens or verifiers are sealed or opened.
 import { idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteEntry } from '../../platform/route-types';
+import { lazyRequest } from '../../platform/route-types';
 import { jobIdPath } from './job-schemas';
 import {
   createExportBody,
@@ -50,7 +51,7 @@ export const createConnectionRoute = {
   handler: 'connectors/api/handlers/create-connection',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { body: createConnectionBody, headers: idempotencyHeaders },
+  request: lazyRequest({ body: createConnectionBody, headers: () => idempotencyHeaders }),
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -61,7 +62,7 @@ export const listConnectionsRoute = {
   handler: 'connectors/api/handlers/list-connections',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { query: listConnectionsQuery },
+  request: lazyRequest({ query: listConnectionsQuery }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -72,7 +73,7 @@ export const setProviderEnabledRoute = {
   handler: 'connectors/api/handlers/set-provider-enabled',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { body: setProviderEnabledBody },
+  request: lazyRequest({ body: setProviderEnabledBody }),
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -83,7 +84,7 @@ export const getConnectionRoute = {
   handler: 'connectors/api/handlers/get-connection',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: connectionIdPath },
+  request: lazyRequest({ path: connectionIdPath }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -94,7 +95,7 @@ export const deleteConnectionRoute = {
   handler: 'connectors/api/handlers/delete-connection',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { path: connectionIdPath, query: deleteConnectionQuery },
+  request: lazyRequest({ path: connectionIdPath, query: deleteConnectionQuery }),
   uses: {
     tables: { connectors: 'write' },
     kms: 'decrypt',
@@ -110,7 +111,7 @@ export const getConnectorJobRoute = {
   handler: 'connectors/api/handlers/get-job',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: jobIdPath },
+  request: lazyRequest({ path: jobIdPath }),
   uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
 } as const satisfies RouteEntry;
 
@@ -121,7 +122,7 @@ export const listSourcesRoute = {
   handler: 'connectors/api/handlers/list-sources',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: connectionIdPath, query: sourcesQuery },
+  request: lazyRequest({ path: connectionIdPath, query: sourcesQuery }),
   uses: PROVIDER_CALLS,
 } as const satisfies RouteEntry;
 
@@ -132,7 +133,7 @@ export const createImportLinkRoute = {
   handler: 'connectors/api/handlers/create-import-link',
   auth: 'apiKey',
   permission: ['connectors:write', 'vaults:write'],
-  request: { path: connectionIdPath, body: createLinkBody },
+  request: lazyRequest({ path: connectionIdPath, body: createLinkBody }),
   uses: PROVIDER_CALLS,
 } as const satisfies RouteEntry;
 
@@ -143,7 +144,7 @@ export const listImportLinksRoute = {
   handler: 'connectors/api/handlers/list-import-links',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: connectionIdPath, query: paginationQuery },
+  request: lazyRequest({ path: connectionIdPath, query: () => paginationQuery }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -154,7 +155,7 @@ export const getImportLinkRoute = {
   handler: 'connectors/api/handlers/get-import-link',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: linkIdPath },
+  request: lazyRequest({ path: linkIdPath }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -165,7 +166,7 @@ export const updateImportLinkRoute = {
   handler: 'connectors/api/handlers/update-import-link',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { path: linkIdPath, body: updateLinkBody },
+  request: lazyRequest({ path: linkIdPath, body: updateLinkBody }),
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -176,7 +177,7 @@ export const deleteImportLinkRoute = {
   handler: 'connectors/api/handlers/delete-import-link',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { path: linkIdPath },
+  request: lazyRequest({ path: linkIdPath }),
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -187,7 +188,7 @@ export const startSyncRunRoute = {
   handler: 'connectors/api/handlers/start-sync-run',
   auth: 'apiKey',
   permission: ['connectors:write', 'vaults:write'],
-  request: { path: linkIdPath, body: startRunBody },
+  request: lazyRequest({ path: linkIdPath, body: startRunBody }),
   uses: { tables: { connectors: 'write' }, queues: ['syncs'] },
 } as const satisfies RouteEntry;
 
@@ -198,7 +199,7 @@ export const listSyncRunsRoute = {
   handler: 'connectors/api/handlers/list-sync-runs',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: linkIdPath, query: cursorPaginationQuery },
+  request: lazyRequest({ path: linkIdPath, query: () => cursorPaginationQuery }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -209,7 +210,7 @@ export const listLinkDocumentsRoute = {
   handler: 'connectors/api/handlers/list-link-documents',
   auth: 'apiKey',
   permission: ['connectors:read', 'vaults:read'],
-  request: { path: linkIdPath, query: linkDocumentsQuery },
+  request: lazyRequest({ path: linkIdPath, query: linkDocumentsQuery }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -220,7 +221,7 @@ export const createExportRoute = {
   handler: 'connectors/api/handlers/create-export',
   auth: 'apiKey',
   permission: ['connectors:write', 'vaults:read'],
-  request: { path: connectionIdPath, body: createExportBody },
+  request: lazyRequest({ path: connectionIdPath, body: createExportBody }),
   uses: { ...PROVIDER_CALLS, queues: ['events', 'syncs'] },
 } as const satisfies RouteEntry;
 
@@ -230,7 +231,7 @@ export const showConnectLinkRoute = {
   path: '/connectors/v1/connect/{token}',
   handler: 'connectors/api/handlers/show-connect-link',
   auth: 'public',
-  request: { path: connectTokenPath },
+  request: lazyRequest({ path: connectTokenPath }),
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -240,7 +241,7 @@ export const openConnectLinkRoute = {
   path: '/connectors/v1/connect/{token}',
   handler: 'connectors/api/handlers/open-connect-link',
   auth: 'public',
-  request: { path: connectTokenPath },
+  request: lazyRequest({ path: connectTokenPath }),
   uses: { tables: { connectors: 'write' }, kms: 'encrypt' },
 } as const satisfies RouteEntry;
 
@@ -250,7 +251,7 @@ export const oauthCallbackRoute = {
   path: '/connectors/v1/oauth/{provider}/callback',
   handler: 'connectors/api/handlers/oauth-callback',
   auth: 'public',
-  request: { path: callbackPath, query: callbackQuery },
+  request: lazyRequest({ path: callbackPath, query: callbackQuery }),
   uses: { tables: { connectors: 'write' }, kms: 'both' },
   // The provider calls' 20 s budget (CALLBACK_LIMITS) plus the table and KMS calls around them,
   // under API Gateway's 29 s: the user always gets the redirect, never a gateway error.

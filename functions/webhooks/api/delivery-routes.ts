@@ -2,7 +2,7 @@
 import { eventView } from '../../events';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
-import { lazyBody } from '../../platform/route-types';
+import { lazyBody, lazyRequest } from '../../platform/route-types';
 import {
   deadLetterListView,
   deliveryListView,
@@ -32,7 +32,7 @@ export const DELIVERY_ROUTE = {
     systemOnly: true,
     rateLimit: 'platform',
     summary: 'Publish an event for an organization (system keys only: platform services)',
-    request: { body: publishEventBody, headers: idempotencyHeaders },
+    request: lazyRequest({ body: publishEventBody, headers: () => idempotencyHeaders }),
     responses: {
       202: {
         description: 'The event, accepted for delivery',
@@ -56,7 +56,7 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "The organization's events and delivery steps that reached a dead-letter queue, newest first",
-    request: { query: deadLettersQuery },
+    request: lazyRequest({ query: deadLettersQuery }),
     responses: {
       200: lazyBody(
         { description: 'Dead letters: ids and receive counts, never event data' },
@@ -75,7 +75,7 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:read',
     summary:
       "An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window of creation times",
-    request: { path: endpointIdPath, query: listDeliveriesQuery },
+    request: lazyRequest({ path: endpointIdPath, query: listDeliveriesQuery }),
     responses: { 200: lazyBody({ description: 'A page of deliveries' }, deliveryListView) },
     uses: { tables: { webhooks: 'read' } },
   },
@@ -88,7 +88,7 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'A delivery with every attempt',
-    request: { path: deliveryIdPath },
+    request: lazyRequest({ path: deliveryIdPath }),
     responses: { 200: lazyBody({ description: 'The delivery and its attempts' }, deliveryWithAttemptsView) },
     uses: { tables: { webhooks: 'read' } },
   },
@@ -101,7 +101,7 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send the same event (same id) to the endpoint again now',
-    request: { path: deliveryIdPath },
+    request: lazyRequest({ path: deliveryIdPath }),
     responses: {
       202: lazyBody({ description: 'The replay, queued' }, deliveryView),
       409: { description: 'The delivery was replayed at the same time; retry (CONFLICT)' },
@@ -117,7 +117,7 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Replay every failed or skipped delivery of a time window, as a job',
-    request: { path: endpointIdPath, body: recoverBody },
+    request: lazyRequest({ path: endpointIdPath, body: () => recoverBody }),
     responses: { 202: lazyBody({ description: 'The recover job' }, webhookJobView) },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
   },
@@ -130,7 +130,7 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Poll a webhooks job (recover)',
-    request: { path: jobIdPath },
+    request: lazyRequest({ path: jobIdPath }),
     responses: { 200: lazyBody({ description: 'The job' }, webhookJobView) },
     uses: { tables: { webhooks: 'read' } },
   },

@@ -2,7 +2,7 @@
 // touch: its IAM grants derive from it, so read-only routes get read-only access and no KMS.
 import { paginationQuery } from '../../platform/pagination';
 import type { RouteDefinition } from '../../platform/route-types';
-import { lazyBody } from '../../platform/route-types';
+import { lazyBody, lazyRequest } from '../../platform/route-types';
 import { createEndpointBody, endpointPath, updateEndpointBody } from '../domain/endpoint-schemas';
 import {
   endpointListView,
@@ -25,7 +25,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Create an endpoint; the response carries its signing secret, shown this once',
-    request: { body: createEndpointBody },
+    request: lazyRequest({ body: createEndpointBody }),
     responses: {
       201: lazyBody({ description: 'The endpoint, with its signing secret' }, endpointWithSecretView),
     },
@@ -39,7 +39,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "List the organization's endpoints, newest first",
-    request: { query: paginationQuery },
+    request: lazyRequest({ query: () => paginationQuery }),
     responses: { 200: lazyBody({ description: 'A page of endpoints' }, endpointListView) },
     uses: { tables: { webhooks: 'read' } },
   },
@@ -51,7 +51,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Get an endpoint',
-    request: { path: endpointPath },
+    request: lazyRequest({ path: endpointPath }),
     responses: { 200: lazyBody({ description: 'The endpoint' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'read' } },
   },
@@ -63,7 +63,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: "Change an endpoint's url, filters, resource scopes or description",
-    request: { path: endpointPath, body: updateEndpointBody },
+    request: lazyRequest({ path: endpointPath, body: updateEndpointBody }),
     responses: { 200: lazyBody({ description: 'The endpoint as changed' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'write' } },
   },
@@ -75,7 +75,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Delete an endpoint and its signing secrets',
-    request: { path: endpointPath },
+    request: lazyRequest({ path: endpointPath }),
     responses: { 204: { description: 'Deleted' } },
     uses: { tables: { webhooks: 'write' } },
   },
@@ -87,7 +87,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Enable an endpoint (also one that was disabled automatically)',
-    request: { path: endpointPath },
+    request: lazyRequest({ path: endpointPath }),
     responses: { 200: lazyBody({ description: 'The endpoint, enabled' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'write' } },
   },
@@ -99,7 +99,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Disable an endpoint',
-    request: { path: endpointPath },
+    request: lazyRequest({ path: endpointPath }),
     responses: { 200: lazyBody({ description: 'The endpoint, disabled' }, webhookEndpointView) },
     uses: { tables: { webhooks: 'write' } },
   },
@@ -111,7 +111,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
-    request: { path: endpointPath },
+    request: lazyRequest({ path: endpointPath }),
     responses: {
       200: lazyBody({ description: 'The new signing secret, shown this once' }, endpointWithSecretView),
       409: { description: 'The endpoint changed during the rotation; retry (CONFLICT)' },
@@ -126,7 +126,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
-    request: { path: endpointPath },
+    request: lazyRequest({ path: endpointPath }),
     responses: {
       200: lazyBody({ description: 'The test attempt: status code or error, latency' }, testDeliveryView),
     },
@@ -142,7 +142,7 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
-    request: { query: paginationQuery },
+    request: lazyRequest({ query: () => paginationQuery }),
     responses: { 200: lazyBody({ description: 'A page of the event-type catalog' }, eventTypeListView) },
     uses: {},
   },

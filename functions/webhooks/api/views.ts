@@ -204,7 +204,7 @@ export const deadLetterListView = lazy(() =>
 );
 
 export const eventTypeListView = lazy(() =>
-  camelCasePage(publishedEventTypeView).clone().register(z.globalRegistry, { id: 'EventTypeList' }),
+  camelCasePage(publishedEventTypeView()).clone().register(z.globalRegistry, { id: 'EventTypeList' }),
 );
 
 // Delivery and attempt records as the API shows them.

@@ -139,7 +139,7 @@ export class ConfigurationError extends Error {
 }
 
 /** The one error body of every route (and of the gateway's own responses); the OpenAPI document shows it. */
-export const errorBodySchema = lazy(() =>
+export const errorBodySchema = /* @__PURE__ */ lazy(() =>
   z
     .object({ error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) })
     .clone()

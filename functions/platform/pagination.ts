@@ -65,7 +65,7 @@ export type Pagination = z.infer<typeof paginationQuery> & { cursor?: string };
 
 // The page fields every list's response schema shares (the same instances, as the document names them
 // once), built on the first page schema (platform/lazy.ts): only the OpenAPI generator builds one.
-const pageParts = lazy(() => ({
+const pageParts = /* @__PURE__ */ lazy(() => ({
   fields: {
     limit: z
       .int()

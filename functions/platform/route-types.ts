@@ -111,31 +111,3 @@ export const routePermissions = (route: Pick<RouteDefinition, 'permission'>): re
     : typeof route.permission === 'string'
       ? [route.permission]
       : route.permission;
-
-/**
- * A documented response whose body schema is built when first read (platform/lazy.ts): the OpenAPI
- * generator and the tests read it, a route's Lambda only its type, so the Lambda's module init does
- * not build it (issue 27).
- */
-export function lazyBody<R extends Omit<RouteResponse, 'schema'>, S extends z.ZodMiniType>(
-  response: R,
-  schema: () => S,
-): R & { readonly schema: S } {
-  return Object.defineProperty({ ...response }, 'schema', { get: schema, enumerable: true }) as R & {
-    readonly schema: S;
-  };
-}
-
-/**
- * A route's request schemas, each built when first read (platform/lazy.ts): by the route's first
- * request, or by the OpenAPI generator. A Lambda whose area module names every route's schemas builds
- * its own route's only, and none at module init (issue 27).
- */
-export function lazyRequest<T extends { [K in keyof RouteRequest]?: () => NonNullable<RouteRequest[K]> }>(
-  parts: T,
-): { readonly [K in keyof T]: T[K] extends () => infer S ? S : never } {
-  const request = {};
-  for (const [part, build] of Object.entries(parts))
-    Object.defineProperty(request, part, { get: build as () => unknown, enumerable: true });
-  return request as { readonly [K in keyof T]: T[K] extends () => infer S ? S : never };
-}

@@ -258,7 +258,7 @@ export function describeEventTypes(): void {
 }
 
 /** A catalog entry as GET /webhooks/v1/event-types shows it. */
-export const publishedEventTypeView = lazy(() =>
+export const publishedEventTypeView = /* @__PURE__ */ lazy(() =>
   z
     .object({
       type: z.string(),

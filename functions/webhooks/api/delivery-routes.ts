@@ -2,7 +2,6 @@
 import { eventView } from '../../events';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeaders } from '../../platform/idempotency';
 import type { RouteDefinition } from '../../platform/route-types';
-import { lazyBody, lazyRequest } from '../../platform/route-types';
 import {
   deadLetterListView,
   deliveryListView,
@@ -32,7 +31,14 @@ export const DELIVERY_ROUTE = {
     systemOnly: true,
     rateLimit: 'platform',
     summary: 'Publish an event for an organization (system keys only: platform services)',
-    request: lazyRequest({ body: publishEventBody, headers: () => idempotencyHeaders }),
+    request: {
+      get body() {
+        return publishEventBody();
+      },
+      get headers() {
+        return idempotencyHeaders;
+      },
+    },
     responses: {
       202: {
         description: 'The event, accepted for delivery',
@@ -56,12 +62,18 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "The organization's events and delivery steps that reached a dead-letter queue, newest first",
-    request: lazyRequest({ query: deadLettersQuery }),
+    request: {
+      get query() {
+        return deadLettersQuery();
+      },
+    },
     responses: {
-      200: lazyBody(
-        { description: 'Dead letters: ids and receive counts, never event data' },
-        deadLetterListView,
-      ),
+      200: {
+        description: 'Dead letters: ids and receive counts, never event data',
+        get schema() {
+          return deadLetterListView();
+        },
+      },
     },
     uses: { tables: { webhooks: 'read' }, deadLetters: ['events', 'deliveries'] },
   },
@@ -75,8 +87,22 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:read',
     summary:
       "An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window of creation times",
-    request: lazyRequest({ path: endpointIdPath, query: listDeliveriesQuery }),
-    responses: { 200: lazyBody({ description: 'A page of deliveries' }, deliveryListView) },
+    request: {
+      get path() {
+        return endpointIdPath();
+      },
+      get query() {
+        return listDeliveriesQuery();
+      },
+    },
+    responses: {
+      200: {
+        description: 'A page of deliveries',
+        get schema() {
+          return deliveryListView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookDelivery: {
@@ -88,8 +114,19 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'A delivery with every attempt',
-    request: lazyRequest({ path: deliveryIdPath }),
-    responses: { 200: lazyBody({ description: 'The delivery and its attempts' }, deliveryWithAttemptsView) },
+    request: {
+      get path() {
+        return deliveryIdPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The delivery and its attempts',
+        get schema() {
+          return deliveryWithAttemptsView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   replayWebhookDelivery: {
@@ -101,9 +138,18 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send the same event (same id) to the endpoint again now',
-    request: lazyRequest({ path: deliveryIdPath }),
+    request: {
+      get path() {
+        return deliveryIdPath();
+      },
+    },
     responses: {
-      202: lazyBody({ description: 'The replay, queued' }, deliveryView),
+      202: {
+        description: 'The replay, queued',
+        get schema() {
+          return deliveryView();
+        },
+      },
       409: { description: 'The delivery was replayed at the same time; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
@@ -117,8 +163,22 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Replay every failed or skipped delivery of a time window, as a job',
-    request: lazyRequest({ path: endpointIdPath, body: () => recoverBody }),
-    responses: { 202: lazyBody({ description: 'The recover job' }, webhookJobView) },
+    request: {
+      get path() {
+        return endpointIdPath();
+      },
+      get body() {
+        return recoverBody;
+      },
+    },
+    responses: {
+      202: {
+        description: 'The recover job',
+        get schema() {
+          return webhookJobView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
   },
   getWebhookJob: {
@@ -130,8 +190,19 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Poll a webhooks job (recover)',
-    request: lazyRequest({ path: jobIdPath }),
-    responses: { 200: lazyBody({ description: 'The job' }, webhookJobView) },
+    request: {
+      get path() {
+        return jobIdPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The job',
+        get schema() {
+          return webhookJobView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
 } satisfies Record<string, RouteDefinition>;

@@ -2,7 +2,6 @@
 // touch: its IAM grants derive from it, so read-only routes get read-only access and no KMS.
 import { paginationQuery } from '../../platform/pagination';
 import type { RouteDefinition } from '../../platform/route-types';
-import { lazyBody, lazyRequest } from '../../platform/route-types';
 import { createEndpointBody, endpointPath, updateEndpointBody } from '../domain/endpoint-schemas';
 import {
   endpointListView,
@@ -25,9 +24,18 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Create an endpoint; the response carries its signing secret, shown this once',
-    request: lazyRequest({ body: createEndpointBody }),
+    request: {
+      get body() {
+        return createEndpointBody();
+      },
+    },
     responses: {
-      201: lazyBody({ description: 'The endpoint, with its signing secret' }, endpointWithSecretView),
+      201: {
+        description: 'The endpoint, with its signing secret',
+        get schema() {
+          return endpointWithSecretView();
+        },
+      },
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
   },
@@ -39,8 +47,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "List the organization's endpoints, newest first",
-    request: lazyRequest({ query: () => paginationQuery }),
-    responses: { 200: lazyBody({ description: 'A page of endpoints' }, endpointListView) },
+    request: {
+      get query() {
+        return paginationQuery;
+      },
+    },
+    responses: {
+      200: {
+        description: 'A page of endpoints',
+        get schema() {
+          return endpointListView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookEndpoint: {
@@ -51,8 +70,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Get an endpoint',
-    request: lazyRequest({ path: endpointPath }),
-    responses: { 200: lazyBody({ description: 'The endpoint' }, webhookEndpointView) },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   updateWebhookEndpoint: {
@@ -63,8 +93,22 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: "Change an endpoint's url, filters, resource scopes or description",
-    request: lazyRequest({ path: endpointPath, body: updateEndpointBody }),
-    responses: { 200: lazyBody({ description: 'The endpoint as changed' }, webhookEndpointView) },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+      get body() {
+        return updateEndpointBody();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint as changed',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' } },
   },
   deleteWebhookEndpoint: {
@@ -75,7 +119,11 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Delete an endpoint and its signing secrets',
-    request: lazyRequest({ path: endpointPath }),
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
     responses: { 204: { description: 'Deleted' } },
     uses: { tables: { webhooks: 'write' } },
   },
@@ -87,8 +135,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Enable an endpoint (also one that was disabled automatically)',
-    request: lazyRequest({ path: endpointPath }),
-    responses: { 200: lazyBody({ description: 'The endpoint, enabled' }, webhookEndpointView) },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint, enabled',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' } },
   },
   disableWebhookEndpoint: {
@@ -99,8 +158,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Disable an endpoint',
-    request: lazyRequest({ path: endpointPath }),
-    responses: { 200: lazyBody({ description: 'The endpoint, disabled' }, webhookEndpointView) },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint, disabled',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' } },
   },
   rotateWebhookSecret: {
@@ -111,9 +181,18 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
-    request: lazyRequest({ path: endpointPath }),
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
     responses: {
-      200: lazyBody({ description: 'The new signing secret, shown this once' }, endpointWithSecretView),
+      200: {
+        description: 'The new signing secret, shown this once',
+        get schema() {
+          return endpointWithSecretView();
+        },
+      },
       409: { description: 'The endpoint changed during the rotation; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
@@ -126,9 +205,18 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
-    request: lazyRequest({ path: endpointPath }),
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
     responses: {
-      200: lazyBody({ description: 'The test attempt: status code or error, latency' }, testDeliveryView),
+      200: {
+        description: 'The test attempt: status code or error, latency',
+        get schema() {
+          return testDeliveryView();
+        },
+      },
     },
     uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
     // The attempt may take the full 15 s delivery timeout, plus the KMS and table reads around it.
@@ -142,8 +230,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
-    request: lazyRequest({ query: () => paginationQuery }),
-    responses: { 200: lazyBody({ description: 'A page of the event-type catalog' }, eventTypeListView) },
+    request: {
+      get query() {
+        return paginationQuery;
+      },
+    },
+    responses: {
+      200: {
+        description: 'A page of the event-type catalog',
+        get schema() {
+          return eventTypeListView();
+        },
+      },
+    },
     uses: {},
   },
 } satisfies Record<string, RouteDefinition>;

@@ -1,6 +1,7 @@
 // Named errors carry their API code and HTTP status; the middy stack maps them to the one error body.
 import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
+import { lazy } from './lazy';
 
 // zod/mini loads no locale: its issues would all read "Invalid input". English messages are set here,
 // in the module every parsing module already imports for its error classes, so they hold before any parse.
@@ -138,12 +139,14 @@ export class ConfigurationError extends Error {
 }
 
 /** The one error body of every route (and of the gateway's own responses); the OpenAPI document shows it. */
-export const errorBodySchema = z
-  .object({ error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) })
-  .clone()
-  .register(z.globalRegistry, { id: 'Error' });
+export const errorBodySchema = /* @__PURE__ */ lazy(() =>
+  z
+    .object({ error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) })
+    .clone()
+    .register(z.globalRegistry, { id: 'Error' }),
+);
 
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+export type ErrorBody = z.infer<ReturnType<typeof errorBodySchema>>;
 
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message } };

@@ -3,6 +3,7 @@
 // last item), so a page deep in a list reads that page only.
 import * as z from 'zod/mini';
 import { InvalidRequestError } from './errors';
+import { lazy } from './lazy';
 import type { Item, Query, Table } from './ports';
 import { INDEX_KEYS } from './tables';
 
@@ -62,38 +63,52 @@ export const cursorPaginationQuery = z.extend(paginationQuery, {
 /** `cursor` only on the long lists (cursorPaginationQuery). */
 export type Pagination = z.infer<typeof paginationQuery> & { cursor?: string };
 
-const pageFields = {
-  limit: z
-    .int()
-    .check(z.gte(1))
-    .check(z.lte(MAX_LIMIT))
-    .check(z.describe('The limit asked for (default 50)')),
-  offset: z
-    .int()
-    .check(z.gte(0))
-    .check(z.lte(MAX_OFFSET))
-    .check(z.describe('Items skipped before this page')),
-};
-const hasMore = z.boolean().check(z.describe('Whether items follow this page'));
-const nextCursor = z
-  .nullable(z.string())
-  .check(z.describe('Pass as cursor for the page after this one; null at the end of the list'));
+// The page fields every list's response schema shares (the same instances, as the document names them
+// once), built on the first page schema (platform/lazy.ts): only the OpenAPI generator builds one.
+const pageParts = /* @__PURE__ */ lazy(() => ({
+  fields: {
+    limit: z
+      .int()
+      .check(z.gte(1))
+      .check(z.lte(MAX_LIMIT))
+      .check(z.describe('The limit asked for (default 50)')),
+    offset: z
+      .int()
+      .check(z.gte(0))
+      .check(z.lte(MAX_OFFSET))
+      .check(z.describe('Items skipped before this page')),
+  },
+  hasMore: z.boolean().check(z.describe('Whether items follow this page')),
+  nextCursor: z
+    .nullable(z.string())
+    .check(z.describe('Pass as cursor for the page after this one; null at the end of the list')),
+}));
 
 /** A page of a list as connector and application routes answer it (snake_case, like the Connection resource). */
 export const snakeCasePage = <T extends z.ZodMiniType>(item: T) =>
-  z.object({ data: z.array(item), ...pageFields, has_more: hasMore });
+  z.object({ data: z.array(item), ...pageParts().fields, has_more: pageParts().hasMore });
 
 /** A page of a list as webhook routes answer it (camelCase, like the webhook resources). */
 export const camelCasePage = <T extends z.ZodMiniType>(item: T) =>
-  z.object({ data: z.array(item), ...pageFields, hasMore });
+  z.object({ data: z.array(item), ...pageParts().fields, hasMore: pageParts().hasMore });
 
 /** A long list's page, with the cursor of the next page (snake_case). */
 export const snakeCaseCursorPage = <T extends z.ZodMiniType>(item: T) =>
-  z.object({ data: z.array(item), ...pageFields, has_more: hasMore, next_cursor: nextCursor });
+  z.object({
+    data: z.array(item),
+    ...pageParts().fields,
+    has_more: pageParts().hasMore,
+    next_cursor: pageParts().nextCursor,
+  });
 
 /** A long list's page, with the cursor of the next page (camelCase). */
 export const camelCaseCursorPage = <T extends z.ZodMiniType>(item: T) =>
-  z.object({ data: z.array(item), ...pageFields, hasMore, nextCursor });
+  z.object({
+    data: z.array(item),
+    ...pageParts().fields,
+    hasMore: pageParts().hasMore,
+    nextCursor: pageParts().nextCursor,
+  });
 
 export interface Window<T> {
   items: T[];

@@ -50,7 +50,14 @@ export const createConnectionRoute = {
   handler: 'connectors/api/handlers/create-connection',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { body: createConnectionBody, headers: idempotencyHeaders },
+  request: {
+    get body() {
+      return createConnectionBody();
+    },
+    get headers() {
+      return idempotencyHeaders;
+    },
+  },
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -61,7 +68,11 @@ export const listConnectionsRoute = {
   handler: 'connectors/api/handlers/list-connections',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { query: listConnectionsQuery },
+  request: {
+    get query() {
+      return listConnectionsQuery();
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -72,7 +83,11 @@ export const setProviderEnabledRoute = {
   handler: 'connectors/api/handlers/set-provider-enabled',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { body: setProviderEnabledBody },
+  request: {
+    get body() {
+      return setProviderEnabledBody();
+    },
+  },
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -83,7 +98,11 @@ export const getConnectionRoute = {
   handler: 'connectors/api/handlers/get-connection',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: connectionIdPath },
+  request: {
+    get path() {
+      return connectionIdPath();
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -94,7 +113,14 @@ export const deleteConnectionRoute = {
   handler: 'connectors/api/handlers/delete-connection',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { path: connectionIdPath, query: deleteConnectionQuery },
+  request: {
+    get path() {
+      return connectionIdPath();
+    },
+    get query() {
+      return deleteConnectionQuery();
+    },
+  },
   uses: {
     tables: { connectors: 'write' },
     kms: 'decrypt',
@@ -110,7 +136,11 @@ export const getConnectorJobRoute = {
   handler: 'connectors/api/handlers/get-job',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: jobIdPath },
+  request: {
+    get path() {
+      return jobIdPath();
+    },
+  },
   uses: { tables: { connectors: 'read' }, workflows: { purge: 'describe' } },
 } as const satisfies RouteEntry;
 
@@ -121,7 +151,14 @@ export const listSourcesRoute = {
   handler: 'connectors/api/handlers/list-sources',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: connectionIdPath, query: sourcesQuery },
+  request: {
+    get path() {
+      return connectionIdPath();
+    },
+    get query() {
+      return sourcesQuery();
+    },
+  },
   uses: PROVIDER_CALLS,
 } as const satisfies RouteEntry;
 
@@ -132,7 +169,14 @@ export const createImportLinkRoute = {
   handler: 'connectors/api/handlers/create-import-link',
   auth: 'apiKey',
   permission: ['connectors:write', 'vaults:write'],
-  request: { path: connectionIdPath, body: createLinkBody },
+  request: {
+    get path() {
+      return connectionIdPath();
+    },
+    get body() {
+      return createLinkBody();
+    },
+  },
   uses: PROVIDER_CALLS,
 } as const satisfies RouteEntry;
 
@@ -143,7 +187,14 @@ export const listImportLinksRoute = {
   handler: 'connectors/api/handlers/list-import-links',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: connectionIdPath, query: paginationQuery },
+  request: {
+    get path() {
+      return connectionIdPath();
+    },
+    get query() {
+      return paginationQuery;
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -154,7 +205,11 @@ export const getImportLinkRoute = {
   handler: 'connectors/api/handlers/get-import-link',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: linkIdPath },
+  request: {
+    get path() {
+      return linkIdPath();
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -165,7 +220,14 @@ export const updateImportLinkRoute = {
   handler: 'connectors/api/handlers/update-import-link',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { path: linkIdPath, body: updateLinkBody },
+  request: {
+    get path() {
+      return linkIdPath();
+    },
+    get body() {
+      return updateLinkBody();
+    },
+  },
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -176,7 +238,11 @@ export const deleteImportLinkRoute = {
   handler: 'connectors/api/handlers/delete-import-link',
   auth: 'apiKey',
   permission: 'connectors:write',
-  request: { path: linkIdPath },
+  request: {
+    get path() {
+      return linkIdPath();
+    },
+  },
   uses: { tables: { connectors: 'write' } },
 } as const satisfies RouteEntry;
 
@@ -187,7 +253,14 @@ export const startSyncRunRoute = {
   handler: 'connectors/api/handlers/start-sync-run',
   auth: 'apiKey',
   permission: ['connectors:write', 'vaults:write'],
-  request: { path: linkIdPath, body: startRunBody },
+  request: {
+    get path() {
+      return linkIdPath();
+    },
+    get body() {
+      return startRunBody();
+    },
+  },
   uses: { tables: { connectors: 'write' }, queues: ['syncs'] },
 } as const satisfies RouteEntry;
 
@@ -198,7 +271,14 @@ export const listSyncRunsRoute = {
   handler: 'connectors/api/handlers/list-sync-runs',
   auth: 'apiKey',
   permission: 'connectors:read',
-  request: { path: linkIdPath, query: cursorPaginationQuery },
+  request: {
+    get path() {
+      return linkIdPath();
+    },
+    get query() {
+      return cursorPaginationQuery;
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -209,7 +289,14 @@ export const listLinkDocumentsRoute = {
   handler: 'connectors/api/handlers/list-link-documents',
   auth: 'apiKey',
   permission: ['connectors:read', 'vaults:read'],
-  request: { path: linkIdPath, query: linkDocumentsQuery },
+  request: {
+    get path() {
+      return linkIdPath();
+    },
+    get query() {
+      return linkDocumentsQuery();
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -220,7 +307,14 @@ export const createExportRoute = {
   handler: 'connectors/api/handlers/create-export',
   auth: 'apiKey',
   permission: ['connectors:write', 'vaults:read'],
-  request: { path: connectionIdPath, body: createExportBody },
+  request: {
+    get path() {
+      return connectionIdPath();
+    },
+    get body() {
+      return createExportBody();
+    },
+  },
   uses: { ...PROVIDER_CALLS, queues: ['events', 'syncs'] },
 } as const satisfies RouteEntry;
 
@@ -230,7 +324,11 @@ export const showConnectLinkRoute = {
   path: '/connectors/v1/connect/{token}',
   handler: 'connectors/api/handlers/show-connect-link',
   auth: 'public',
-  request: { path: connectTokenPath },
+  request: {
+    get path() {
+      return connectTokenPath();
+    },
+  },
   uses: { tables: { connectors: 'read' } },
 } as const satisfies RouteEntry;
 
@@ -240,7 +338,11 @@ export const openConnectLinkRoute = {
   path: '/connectors/v1/connect/{token}',
   handler: 'connectors/api/handlers/open-connect-link',
   auth: 'public',
-  request: { path: connectTokenPath },
+  request: {
+    get path() {
+      return connectTokenPath();
+    },
+  },
   uses: { tables: { connectors: 'write' }, kms: 'encrypt' },
 } as const satisfies RouteEntry;
 
@@ -250,7 +352,14 @@ export const oauthCallbackRoute = {
   path: '/connectors/v1/oauth/{provider}/callback',
   handler: 'connectors/api/handlers/oauth-callback',
   auth: 'public',
-  request: { path: callbackPath, query: callbackQuery },
+  request: {
+    get path() {
+      return callbackPath();
+    },
+    get query() {
+      return callbackQuery();
+    },
+  },
   uses: { tables: { connectors: 'write' }, kms: 'both' },
   // The provider calls' 20 s budget (CALLBACK_LIMITS) plus the table and KMS calls around them,
   // under API Gateway's 29 s: the user always gets the redirect, never a gateway error.

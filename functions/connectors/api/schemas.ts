@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
+import { lazy } from '../../platform/lazy';
 import { paginationQuery } from '../../platform/pagination';
 import { documentedUrl, hostProblem, normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { CONNECTION_STATUSES } from '../domain/connection';
@@ -35,21 +36,23 @@ export function returnUrlProblem(value: string, options: { loopbackAllowed: bool
   return 'must be an absolute https URL';
 }
 
-export const returnUrl = documentedUrl(
-  z.pipe(
-    z
-      .string({ error: 'return_url is required and must be a string' })
-      .check(z.maxLength(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`))
-      .check(
-        z.superRefine((value, ctx) => {
-          const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-      ),
-    z.transform(normalizeUrl),
+export const returnUrl = lazy(() =>
+  documentedUrl(
+    z.pipe(
+      z
+        .string({ error: 'return_url is required and must be a string' })
+        .check(z.maxLength(MAX_RETURN_URL, `must be at most ${MAX_RETURN_URL} characters`))
+        .check(
+          z.superRefine((value, ctx) => {
+            const problem = returnUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        ),
+      z.transform(normalizeUrl),
+    ),
+    'Where the browser is sent back, with connection_id or error appended: absolute, https (http on ' +
+      'localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters',
   ),
-  'Where the browser is sent back, with connection_id or error appended: absolute, https (http on ' +
-    'localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters',
 );
 
 const providerMessage = `provider must be one of ${PROVIDER_IDS.join(', ')}`;
@@ -71,68 +74,82 @@ const scopeTier = (id: ProviderId) =>
     .check(z.describe("A scope tier of the provider; omitted means the provider's default tier"));
 
 /** One shape per provider, so the scope tiers shown (and accepted) are that provider's own. */
-export const createConnectionBody = z.discriminatedUnion(
-  'provider',
-  PROVIDER_IDS.map((id) =>
-    z.strictObject({ provider: z.literal(id), return_url: returnUrl, scope_tier: scopeTier(id) }),
-  ) as unknown as [CreateConnectionShape, ...CreateConnectionShape[]],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? providerMessage
-        : issue.code === 'invalid_type'
-          ? 'must be an object'
-          : undefined,
-  },
+export const createConnectionBody = lazy(() =>
+  z.discriminatedUnion(
+    'provider',
+    PROVIDER_IDS.map((id) =>
+      z.strictObject({ provider: z.literal(id), return_url: returnUrl(), scope_tier: scopeTier(id) }),
+    ) as unknown as [CreateConnectionShape, ...CreateConnectionShape[]],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? providerMessage
+          : issue.code === 'invalid_type'
+            ? 'must be an object'
+            : undefined,
+    },
+  ),
 );
 type CreateConnectionShape = z.ZodMiniObject<{
   provider: z.ZodMiniLiteral<ProviderId>;
-  return_url: typeof returnUrl;
+  return_url: ReturnType<typeof returnUrl>;
   scope_tier: ReturnType<typeof scopeTier>;
 }>;
 
-export const connectionIdPath = z.object({ id: idSchema('conn', 'a connection') });
+export const connectionIdPath = lazy(() => z.object({ id: idSchema('conn', 'a connection') }));
 
-export const listConnectionsQuery = z.extend(paginationQuery, {
-  provider: z.optional(provider),
-  status: z.optional(
-    z.enum(CONNECTION_STATUSES, { error: `status must be one of ${CONNECTION_STATUSES.join(', ')}` }),
-  ),
-});
-
-export const deleteConnectionQuery = z.object({
-  purge: z.optional(z.enum(['true', 'false'], { error: 'purge must be true or false' })),
-});
-
-export const setProviderEnabledBody = z.strictObject({
-  provider,
-  enabled: z.boolean({ error: 'enabled is required and must be a boolean' }),
-  confirm_organization_wide: z.literal(true, {
-    error: 'confirm_organization_wide must be true: this changes the provider for the whole organization',
+export const listConnectionsQuery = lazy(() =>
+  z.extend(paginationQuery, {
+    provider: z.optional(provider),
+    status: z.optional(
+      z.enum(CONNECTION_STATUSES, { error: `status must be one of ${CONNECTION_STATUSES.join(', ')}` }),
+    ),
   }),
-});
+);
 
-export const connectTokenPath = z.object({
-  token: z
-    .string()
-    .check(z.regex(CONNECT_TOKEN_PATTERN, 'must be a connect token (43 characters of base64url)')),
-});
+export const deleteConnectionQuery = lazy(() =>
+  z.object({
+    purge: z.optional(z.enum(['true', 'false'], { error: 'purge must be true or false' })),
+  }),
+);
 
-export const callbackPath = z.object({
-  provider: z.enum(PROVIDER_IDS, { error: `must be one of ${PROVIDER_IDS.join(', ')}` }),
-});
+export const setProviderEnabledBody = lazy(() =>
+  z.strictObject({
+    provider,
+    enabled: z.boolean({ error: 'enabled is required and must be a boolean' }),
+    confirm_organization_wide: z.literal(true, {
+      error: 'confirm_organization_wide must be true: this changes the provider for the whole organization',
+    }),
+  }),
+);
+
+export const connectTokenPath = lazy(() =>
+  z.object({
+    token: z
+      .string()
+      .check(z.regex(CONNECT_TOKEN_PATTERN, 'must be a connect token (43 characters of base64url)')),
+  }),
+);
+
+export const callbackPath = lazy(() =>
+  z.object({
+    provider: z.enum(PROVIDER_IDS, { error: `must be one of ${PROVIDER_IDS.join(', ')}` }),
+  }),
+);
 
 /**
  * What the provider sends back; `iss` is checked when the provider advertises it (RFC 9207). `state` is
  * always there (we always send one): without it the callback cannot name its flow. Only the connect flow
  * can make a state that verifies; any other of this form is forged (400).
  */
-export const callbackQuery = z.looseObject({
-  code: z.optional(z.string().check(z.maxLength(4096))),
-  state: z
-    .string({ error: 'missing, forged or unknown' })
-    .check(z.regex(STATE_PATTERN, 'missing, forged or unknown'))
-    .check(z.describe('The signed state the connect flow sent to the provider')),
-  error: z.optional(z.string().check(z.maxLength(256))),
-  iss: z.optional(z.string().check(z.maxLength(2048))),
-});
+export const callbackQuery = lazy(() =>
+  z.looseObject({
+    code: z.optional(z.string().check(z.maxLength(4096))),
+    state: z
+      .string({ error: 'missing, forged or unknown' })
+      .check(z.regex(STATE_PATTERN, 'missing, forged or unknown'))
+      .check(z.describe('The signed state the connect flow sent to the provider')),
+    error: z.optional(z.string().check(z.maxLength(256))),
+    iss: z.optional(z.string().check(z.maxLength(2048))),
+  }),
+);

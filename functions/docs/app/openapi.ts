@@ -341,7 +341,7 @@ const sortedByName = <T>(record: Record<string, T>): Record<string, T> =>
 
 export function buildOpenApi(routes: readonly RouteDefinition[]): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = {};
-  schemaOf(errorBodySchema, 'output', schemas); // components.schemas.Error, the one error body
+  schemaOf(errorBodySchema(), 'output', schemas); // components.schemas.Error, the one error body
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     const item = (paths[route.path] ??= {});

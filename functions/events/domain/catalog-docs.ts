@@ -2,6 +2,7 @@
 // GET /webhooks/v1/event-types and the OpenAPI document show it; publishing does not read it, so it is
 // kept out of ./catalog.ts and of the bundles of every function that publishes (issue 27).
 import * as z from 'zod/mini';
+import { lazy } from '../../platform/lazy';
 import { PERMISSIONS } from '../../platform/permissions';
 import { EVENT_TYPES } from './catalog';
 
@@ -257,16 +258,18 @@ export function describeEventTypes(): void {
 }
 
 /** A catalog entry as GET /webhooks/v1/event-types shows it. */
-export const publishedEventTypeView = z
-  .object({
-    type: z.string(),
-    description: z.string(),
-    permission: z.enum(PERMISSIONS).check(z.describe('The permission a key needs to receive it')),
-    schema: z.record(z.string(), z.unknown()).check(z.describe("JSON Schema of the event's data")),
-  })
-  .clone()
-  .register(z.globalRegistry, { id: 'EventType' });
-export type PublishedEventType = z.infer<typeof publishedEventTypeView>;
+export const publishedEventTypeView = /* @__PURE__ */ lazy(() =>
+  z
+    .object({
+      type: z.string(),
+      description: z.string(),
+      permission: z.enum(PERMISSIONS).check(z.describe('The permission a key needs to receive it')),
+      schema: z.record(z.string(), z.unknown()).check(z.describe("JSON Schema of the event's data")),
+    })
+    .clone()
+    .register(z.globalRegistry, { id: 'EventType' }),
+);
+export type PublishedEventType = z.infer<ReturnType<typeof publishedEventTypeView>>;
 
 let published: PublishedEventType[] | undefined;
 

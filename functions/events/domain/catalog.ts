@@ -5,37 +5,29 @@
 // carry vaultId / matterId, which is what resource scopes filter on. `data` is strict: a field the schema
 // does not name is refused (400) at publish, as the published JSON Schema's additionalProperties: false says.
 import * as z from 'zod/mini';
+import { lazy } from '../../platform/lazy';
 import type { Permission } from '../../platform/permissions';
 
 export interface EventTypeDefinition {
   type: string;
   permission: Permission;
-  data: z.ZodMiniObject;
+  /** Built on first read. */
+  readonly data: z.ZodMiniObject;
 }
 
 const id = () => z.string().check(z.minLength(1));
-const vaultId = id();
-const matterId = id();
-const failure = {
-  errorCode: z.string(),
-  message: z.string(),
-};
-
 const count = () => z.int().check(z.gte(0));
-const syncRun = {
-  connectionId: id(),
-  provider: z.string(),
-  linkId: id(),
-  jobId: id(),
-  vaultId,
-};
-const exportJob = {
-  connectionId: id(),
-  provider: z.string(),
-  jobId: id(),
-  vaultId,
-  destinationId: id(),
-};
+// Built on the first schema's use (platform/lazy.ts), shared by every type that names them, as before.
+const shared = lazy(() => {
+  const vaultId = id();
+  return {
+    vaultId,
+    matterId: id(),
+    failure: { errorCode: z.string(), message: z.string() },
+    syncRun: { connectionId: id(), provider: z.string(), linkId: id(), jobId: id(), vaultId },
+    exportJob: { connectionId: id(), provider: z.string(), jobId: id(), vaultId, destinationId: id() },
+  };
+});
 
 /** `vault.ingest.completed` -> `VaultIngestCompletedData`: the data schema's name in the OpenAPI document. */
 const dataSchemaName = (type: string): string =>
@@ -44,135 +36,152 @@ const dataSchemaName = (type: string): string =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('') + 'Data';
 
-const define = (type: string, permission: Permission, data: z.core.$ZodLooseShape): EventTypeDefinition => ({
-  type,
-  permission,
-  data: z
-    .strictObject(data)
-    .clone()
-    .register(z.globalRegistry, { id: dataSchemaName(type) }),
-});
+type Shared = ReturnType<typeof shared>;
+
+/**
+ * A type whose `data` schema is built when first read: a publisher validates one or two types, and a
+ * module that only names types (filters, permissions) builds none (issue 27).
+ */
+const define = (
+  type: string,
+  permission: Permission,
+  shape: (s: Shared) => z.core.$ZodLooseShape,
+): EventTypeDefinition => {
+  const data = lazy(() =>
+    z
+      .strictObject(shape(shared()))
+      .clone()
+      .register(z.globalRegistry, { id: dataSchemaName(type) }),
+  );
+  return {
+    type,
+    permission,
+    get data() {
+      return data();
+    },
+  };
+};
 
 export const EVENT_TYPES: readonly EventTypeDefinition[] = [
-  define('vault.ingest.completed', 'vaults:read', {
-    vaultId,
+  define('vault.ingest.completed', 'vaults:read', (s) => ({
+    vaultId: s.vaultId,
     objectId: id(),
     durationMs: z.int().check(z.gte(0)),
     chunkCount: z.int().check(z.gte(0)),
-  }),
-  define('vault.ingest.failed', 'vaults:read', {
-    vaultId,
+  })),
+  define('vault.ingest.failed', 'vaults:read', (s) => ({
+    vaultId: s.vaultId,
     objectId: id(),
-    ...failure,
-  }),
-  define('ocr.job.completed', 'ocr:read', {
+    ...s.failure,
+  })),
+  define('ocr.job.completed', 'ocr:read', (s) => ({
     jobId: id(),
-    vaultId,
+    vaultId: s.vaultId,
     objectId: id(),
     pageCount: z.int().check(z.gte(0)),
-  }),
-  define('ocr.job.failed', 'ocr:read', {
+  })),
+  define('ocr.job.failed', 'ocr:read', (s) => ({
     jobId: id(),
-    vaultId,
+    vaultId: s.vaultId,
     objectId: id(),
-    ...failure,
-  }),
-  define('transcription.job.completed', 'transcription:read', {
+    ...s.failure,
+  })),
+  define('transcription.job.completed', 'transcription:read', (s) => ({
     jobId: id(),
-    vaultId,
+    vaultId: s.vaultId,
     objectId: id(),
     durationMs: z.int().check(z.gte(0)),
     language: z.string(),
-  }),
-  define('transcription.job.failed', 'transcription:read', {
+  })),
+  define('transcription.job.failed', 'transcription:read', (s) => ({
     jobId: id(),
-    vaultId,
+    vaultId: s.vaultId,
     objectId: id(),
-    ...failure,
-  }),
-  define('matter.created', 'matters:read', {
-    matterId,
+    ...s.failure,
+  })),
+  define('matter.created', 'matters:read', (s) => ({
+    matterId: s.matterId,
     name: z.string(),
-  }),
-  define('matter.updated', 'matters:read', {
-    matterId,
+  })),
+  define('matter.updated', 'matters:read', (s) => ({
+    matterId: s.matterId,
     changedFields: z.array(z.string()),
-  }),
-  define('billing.invoice.created', 'billing:read', {
+  })),
+  define('billing.invoice.created', 'billing:read', () => ({
     invoiceId: id(),
     amountDue: z.int().check(z.gte(0)),
     currency: z.string().check(z.length(3)),
-  }),
-  define('billing.payment.failed', 'billing:read', {
+  })),
+  define('billing.payment.failed', 'billing:read', (s) => ({
     invoiceId: id(),
-    ...failure,
-  }),
-  define('deployment.succeeded', 'deployments:read', {
+    ...s.failure,
+  })),
+  define('deployment.succeeded', 'deployments:read', () => ({
     deploymentId: id(),
     projectId: id(),
     environment: z.string(),
     url: z.string(),
-  }),
-  define('deployment.failed', 'deployments:read', {
+  })),
+  define('deployment.failed', 'deployments:read', (s) => ({
     deploymentId: id(),
     projectId: id(),
     environment: z.string(),
-    ...failure,
-  }),
-  define('connection.reauth_required', 'connectors:read', {
+    ...s.failure,
+  })),
+  define('connection.reauth_required', 'connectors:read', () => ({
     connectionId: id(),
     provider: z.string(),
     status: z.literal('reauth_required'),
     previousStatus: z.string(),
-  }),
-  define('connection.revoked', 'connectors:read', {
+  })),
+  define('connection.revoked', 'connectors:read', () => ({
     connectionId: id(),
     provider: z.string(),
     status: z.literal('revoked'),
     purge: z.boolean(),
-  }),
-  define('connector.sync.completed', 'connectors:read', {
-    ...syncRun,
+  })),
+  define('connector.sync.completed', 'connectors:read', (s) => ({
+    ...s.syncRun,
     listed: count(),
     imported: count(),
     updated: count(),
     unchanged: count(),
     failed: count(),
     deleted: count(),
-  }),
-  define('connector.document.deleted', 'connectors:read', {
-    ...syncRun,
+  })),
+  define('connector.document.deleted', 'connectors:read', (s) => ({
+    ...s.syncRun,
     objectId: id(),
     sourceId: id(),
     name: z.string(),
     removedFromVault: z.boolean(),
-  }),
-  define('connector.sync.failed', 'connectors:read', {
-    ...syncRun,
-    ...failure,
-  }),
-  define('connector.sync.skipped', 'connectors:read', { ...syncRun, ...failure }),
-  define('connector.export.completed', 'connectors:read', {
-    ...exportJob,
+  })),
+  define('connector.sync.failed', 'connectors:read', (s) => ({
+    ...s.syncRun,
+    ...s.failure,
+  })),
+  define('connector.sync.skipped', 'connectors:read', (s) => ({ ...s.syncRun, ...s.failure })),
+  define('connector.export.completed', 'connectors:read', (s) => ({
+    ...s.exportJob,
     requested: count(),
     exported: count(),
     unchanged: count(),
     skipped: count(),
     failed: count(),
-  }),
-  define('connector.export.failed', 'connectors:read', {
-    ...exportJob,
-    ...failure,
-  }),
-  define('webhook.test', 'webhooks:read', {
+  })),
+  define('connector.export.failed', 'connectors:read', (s) => ({
+    ...s.exportJob,
+    ...s.failure,
+  })),
+  define('webhook.test', 'webhooks:read', () => ({
     endpointId: id(),
     message: z.string(),
-  }),
-  define('webhook.endpoint.disabled', 'webhooks:read', {
+  })),
+  define('webhook.endpoint.disabled', 'webhooks:read', () => ({
     endpointId: id(),
     url: z.string(),
     reason: z.string(),
-  }),
+  })),
 ];
 
 const BY_TYPE = new Map(EVENT_TYPES.map((t) => [t.type, t]));

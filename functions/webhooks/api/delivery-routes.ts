@@ -31,7 +31,14 @@ export const DELIVERY_ROUTE = {
     systemOnly: true,
     rateLimit: 'platform',
     summary: 'Publish an event for an organization (system keys only: platform services)',
-    request: { body: publishEventBody, headers: idempotencyHeaders },
+    request: {
+      get body() {
+        return publishEventBody();
+      },
+      get headers() {
+        return idempotencyHeaders;
+      },
+    },
     responses: {
       202: {
         description: 'The event, accepted for delivery',
@@ -55,11 +62,17 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "The organization's events and delivery steps that reached a dead-letter queue, newest first",
-    request: { query: deadLettersQuery },
+    request: {
+      get query() {
+        return deadLettersQuery();
+      },
+    },
     responses: {
       200: {
         description: 'Dead letters: ids and receive counts, never event data',
-        schema: deadLetterListView,
+        get schema() {
+          return deadLetterListView();
+        },
       },
     },
     uses: { tables: { webhooks: 'read' }, deadLetters: ['events', 'deliveries'] },
@@ -74,8 +87,22 @@ export const DELIVERY_ROUTE = {
     permission: 'webhooks:read',
     summary:
       "An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window of creation times",
-    request: { path: endpointIdPath, query: listDeliveriesQuery },
-    responses: { 200: { description: 'A page of deliveries', schema: deliveryListView } },
+    request: {
+      get path() {
+        return endpointIdPath();
+      },
+      get query() {
+        return listDeliveriesQuery();
+      },
+    },
+    responses: {
+      200: {
+        description: 'A page of deliveries',
+        get schema() {
+          return deliveryListView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookDelivery: {
@@ -87,8 +114,19 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'A delivery with every attempt',
-    request: { path: deliveryIdPath },
-    responses: { 200: { description: 'The delivery and its attempts', schema: deliveryWithAttemptsView } },
+    request: {
+      get path() {
+        return deliveryIdPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The delivery and its attempts',
+        get schema() {
+          return deliveryWithAttemptsView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   replayWebhookDelivery: {
@@ -100,9 +138,18 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send the same event (same id) to the endpoint again now',
-    request: { path: deliveryIdPath },
+    request: {
+      get path() {
+        return deliveryIdPath();
+      },
+    },
     responses: {
-      202: { description: 'The replay, queued', schema: deliveryView },
+      202: {
+        description: 'The replay, queued',
+        get schema() {
+          return deliveryView();
+        },
+      },
       409: { description: 'The delivery was replayed at the same time; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
@@ -116,8 +163,22 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Replay every failed or skipped delivery of a time window, as a job',
-    request: { path: endpointIdPath, body: recoverBody },
-    responses: { 202: { description: 'The recover job', schema: webhookJobView } },
+    request: {
+      get path() {
+        return endpointIdPath();
+      },
+      get body() {
+        return recoverBody;
+      },
+    },
+    responses: {
+      202: {
+        description: 'The recover job',
+        get schema() {
+          return webhookJobView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' }, queues: ['deliveries'] },
   },
   getWebhookJob: {
@@ -129,8 +190,19 @@ export const DELIVERY_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Poll a webhooks job (recover)',
-    request: { path: jobIdPath },
-    responses: { 200: { description: 'The job', schema: webhookJobView } },
+    request: {
+      get path() {
+        return jobIdPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The job',
+        get schema() {
+          return webhookJobView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
 } satisfies Record<string, RouteDefinition>;

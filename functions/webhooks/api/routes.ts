@@ -24,9 +24,18 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Create an endpoint; the response carries its signing secret, shown this once',
-    request: { body: createEndpointBody },
+    request: {
+      get body() {
+        return createEndpointBody();
+      },
+    },
     responses: {
-      201: { description: 'The endpoint, with its signing secret', schema: endpointWithSecretView },
+      201: {
+        description: 'The endpoint, with its signing secret',
+        get schema() {
+          return endpointWithSecretView();
+        },
+      },
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
   },
@@ -38,8 +47,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: "List the organization's endpoints, newest first",
-    request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of endpoints', schema: endpointListView } },
+    request: {
+      get query() {
+        return paginationQuery;
+      },
+    },
+    responses: {
+      200: {
+        description: 'A page of endpoints',
+        get schema() {
+          return endpointListView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   getWebhookEndpoint: {
@@ -50,8 +70,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'Get an endpoint',
-    request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint', schema: webhookEndpointView } },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'read' } },
   },
   updateWebhookEndpoint: {
@@ -62,8 +93,22 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: "Change an endpoint's url, filters, resource scopes or description",
-    request: { path: endpointPath, body: updateEndpointBody },
-    responses: { 200: { description: 'The endpoint as changed', schema: webhookEndpointView } },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+      get body() {
+        return updateEndpointBody();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint as changed',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' } },
   },
   deleteWebhookEndpoint: {
@@ -74,7 +119,11 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Delete an endpoint and its signing secrets',
-    request: { path: endpointPath },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
     responses: { 204: { description: 'Deleted' } },
     uses: { tables: { webhooks: 'write' } },
   },
@@ -86,8 +135,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Enable an endpoint (also one that was disabled automatically)',
-    request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint, enabled', schema: webhookEndpointView } },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint, enabled',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' } },
   },
   disableWebhookEndpoint: {
@@ -98,8 +158,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Disable an endpoint',
-    request: { path: endpointPath },
-    responses: { 200: { description: 'The endpoint, disabled', schema: webhookEndpointView } },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
+    responses: {
+      200: {
+        description: 'The endpoint, disabled',
+        get schema() {
+          return webhookEndpointView();
+        },
+      },
+    },
     uses: { tables: { webhooks: 'write' } },
   },
   rotateWebhookSecret: {
@@ -110,9 +181,18 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Issue a new signing secret; the previous one keeps signing alongside it for 24 hours',
-    request: { path: endpointPath },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
     responses: {
-      200: { description: 'The new signing secret, shown this once', schema: endpointWithSecretView },
+      200: {
+        description: 'The new signing secret, shown this once',
+        get schema() {
+          return endpointWithSecretView();
+        },
+      },
       409: { description: 'The endpoint changed during the rotation; retry (CONFLICT)' },
     },
     uses: { tables: { webhooks: 'write' }, kms: 'encrypt' },
@@ -125,9 +205,18 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:write',
     summary: 'Send a webhook.test event to the endpoint now and report the attempt',
-    request: { path: endpointPath },
+    request: {
+      get path() {
+        return endpointPath();
+      },
+    },
     responses: {
-      200: { description: 'The test attempt: status code or error, latency', schema: testDeliveryView },
+      200: {
+        description: 'The test attempt: status code or error, latency',
+        get schema() {
+          return testDeliveryView();
+        },
+      },
     },
     uses: { tables: { webhooks: 'read' }, kms: 'decrypt' },
     // The attempt may take the full 15 s delivery timeout, plus the KMS and table reads around it.
@@ -141,8 +230,19 @@ export const WEBHOOK_ROUTE = {
     auth: 'apiKey',
     permission: 'webhooks:read',
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
-    request: { query: paginationQuery },
-    responses: { 200: { description: 'A page of the event-type catalog', schema: eventTypeListView } },
+    request: {
+      get query() {
+        return paginationQuery;
+      },
+    },
+    responses: {
+      200: {
+        description: 'A page of the event-type catalog',
+        get schema() {
+          return eventTypeListView();
+        },
+      },
+    },
     uses: {},
   },
 } satisfies Record<string, RouteDefinition>;

@@ -4,6 +4,7 @@
 // Registries; the first one to call an address special wins.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { lazy } from '../../platform/lazy';
 
 export type AddressClass =
   | 'public'
@@ -21,14 +22,16 @@ type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 const cidr = (text: string): Cidr => ipaddr.parseCIDR(text);
 
 /** Cloud instance-metadata addresses: named first, so a refusal says what it protected. */
-const METADATA = [
-  '169.254.169.254/32', // AWS, GCP, Azure
-  '169.254.170.2/32', // ECS task metadata
-  '100.100.100.200/32', // Alibaba Cloud
-  '192.0.0.192/32', // Oracle Cloud
-  '168.63.129.16/32', // Azure WireServer (host agent, DNS, health probes)
-  'fd00:ec2::254/128', // AWS over IPv6
-].map(cidr);
+const METADATA = lazy(() =>
+  [
+    '169.254.169.254/32', // AWS, GCP, Azure
+    '169.254.170.2/32', // ECS task metadata
+    '100.100.100.200/32', // Alibaba Cloud
+    '192.0.0.192/32', // Oracle Cloud
+    '168.63.129.16/32', // Azure WireServer (host agent, DNS, health probes)
+    'fd00:ec2::254/128', // AWS over IPv6
+  ].map(cidr),
+);
 
 /** ipaddr.js range names, onto our classes. Anything not listed and not `unicast` is `reserved`. */
 const LIBRARY_CLASSES: Record<string, AddressClass> = {
@@ -54,60 +57,62 @@ const LIBRARY_CLASSES: Record<string, AddressClass> = {
  * AS112, AMT, ORCHIDv2): no webhook receiver lives at an anycast protocol address or an identifier
  * block, and refusing them costs nothing.
  */
-const IANA_SPECIAL: [AddressClass, Cidr][] = (
-  [
-    ['unspecified', '0.0.0.0/8'],
-    ['private', '10.0.0.0/8'],
-    ['cgnat', '100.64.0.0/10'],
-    ['loopback', '127.0.0.0/8'],
-    ['link-local', '169.254.0.0/16'],
-    ['private', '172.16.0.0/12'],
-    ['reserved', '192.0.0.0/24'], // IETF protocol assignments (incl. DS-Lite, PCP, TURN anycast)
-    ['reserved', '192.0.2.0/24'], // TEST-NET-1
-    ['reserved', '192.31.196.0/24'], // AS112-v4
-    ['reserved', '192.52.193.0/24'], // AMT
-    ['reserved', '192.88.99.0/24'], // deprecated 6to4 relay anycast
-    ['private', '192.168.0.0/16'],
-    ['reserved', '192.175.48.0/24'], // direct delegation AS112
-    ['reserved', '198.18.0.0/15'], // benchmarking
-    ['reserved', '198.51.100.0/24'], // TEST-NET-2
-    ['reserved', '203.0.113.0/24'], // TEST-NET-3
-    ['multicast', '224.0.0.0/4'],
-    ['reserved', '240.0.0.0/4'], // reserved, incl. limited broadcast
-    ['loopback', '::1/128'],
-    ['unspecified', '::/128'],
-    ['ipv4-mapped', '::/96'], // IPv4-compatible (deprecated)
-    ['ipv4-mapped', '::ffff:0:0/96'],
-    ['ipv4-mapped', '::ffff:0:0:0/96'], // SIIT
-    ['ipv4-mapped', '64:ff9b::/96'], // NAT64 well-known prefix
-    ['ipv4-mapped', '64:ff9b:1::/48'], // local-use NAT64
-    ['reserved', '100::/64'], // discard-only
-    ['reserved', '100:0:0:1::/64'], // dummy prefix
-    ['reserved', '2001::/23'], // IETF protocol assignments
-    ['ipv4-mapped', '2001::/32'], // Teredo
-    ['reserved', '2001:1::1/128'], // PCP anycast
-    ['reserved', '2001:1::2/128'], // TURN anycast
-    ['reserved', '2001:1::3/128'], // DNS-SD SRP anycast
-    ['reserved', '2001:2::/48'], // benchmarking
-    ['reserved', '2001:3::/32'], // AMT
-    ['reserved', '2001:4:112::/48'], // AS112-v6
-    ['reserved', '2001:10::/28'], // ORCHID (deprecated)
-    ['reserved', '2001:20::/28'], // ORCHIDv2
-    ['reserved', '2001:30::/28'], // drone remote ID
-    ['reserved', '2001:db8::/32'], // documentation
-    ['ipv4-mapped', '2002::/16'], // 6to4
-    ['reserved', '2620:4f:8000::/48'], // direct delegation AS112
-    ['reserved', '3fff::/20'], // documentation
-    ['reserved', '5f00::/16'], // SRv6 SIDs
-    ['private', 'fc00::/7'], // unique local
-    ['private', 'fec0::/10'], // site-local (deprecated)
-    ['link-local', 'fe80::/10'],
-    ['multicast', 'ff00::/8'],
-  ] as const
-).map(([kind, text]) => [kind, cidr(text)]);
+const IANA_SPECIAL = lazy((): [AddressClass, Cidr][] =>
+  (
+    [
+      ['unspecified', '0.0.0.0/8'],
+      ['private', '10.0.0.0/8'],
+      ['cgnat', '100.64.0.0/10'],
+      ['loopback', '127.0.0.0/8'],
+      ['link-local', '169.254.0.0/16'],
+      ['private', '172.16.0.0/12'],
+      ['reserved', '192.0.0.0/24'], // IETF protocol assignments (incl. DS-Lite, PCP, TURN anycast)
+      ['reserved', '192.0.2.0/24'], // TEST-NET-1
+      ['reserved', '192.31.196.0/24'], // AS112-v4
+      ['reserved', '192.52.193.0/24'], // AMT
+      ['reserved', '192.88.99.0/24'], // deprecated 6to4 relay anycast
+      ['private', '192.168.0.0/16'],
+      ['reserved', '192.175.48.0/24'], // direct delegation AS112
+      ['reserved', '198.18.0.0/15'], // benchmarking
+      ['reserved', '198.51.100.0/24'], // TEST-NET-2
+      ['reserved', '203.0.113.0/24'], // TEST-NET-3
+      ['multicast', '224.0.0.0/4'],
+      ['reserved', '240.0.0.0/4'], // reserved, incl. limited broadcast
+      ['loopback', '::1/128'],
+      ['unspecified', '::/128'],
+      ['ipv4-mapped', '::/96'], // IPv4-compatible (deprecated)
+      ['ipv4-mapped', '::ffff:0:0/96'],
+      ['ipv4-mapped', '::ffff:0:0:0/96'], // SIIT
+      ['ipv4-mapped', '64:ff9b::/96'], // NAT64 well-known prefix
+      ['ipv4-mapped', '64:ff9b:1::/48'], // local-use NAT64
+      ['reserved', '100::/64'], // discard-only
+      ['reserved', '100:0:0:1::/64'], // dummy prefix
+      ['reserved', '2001::/23'], // IETF protocol assignments
+      ['ipv4-mapped', '2001::/32'], // Teredo
+      ['reserved', '2001:1::1/128'], // PCP anycast
+      ['reserved', '2001:1::2/128'], // TURN anycast
+      ['reserved', '2001:1::3/128'], // DNS-SD SRP anycast
+      ['reserved', '2001:2::/48'], // benchmarking
+      ['reserved', '2001:3::/32'], // AMT
+      ['reserved', '2001:4:112::/48'], // AS112-v6
+      ['reserved', '2001:10::/28'], // ORCHID (deprecated)
+      ['reserved', '2001:20::/28'], // ORCHIDv2
+      ['reserved', '2001:30::/28'], // drone remote ID
+      ['reserved', '2001:db8::/32'], // documentation
+      ['ipv4-mapped', '2002::/16'], // 6to4
+      ['reserved', '2620:4f:8000::/48'], // direct delegation AS112
+      ['reserved', '3fff::/20'], // documentation
+      ['reserved', '5f00::/16'], // SRv6 SIDs
+      ['private', 'fc00::/7'], // unique local
+      ['private', 'fec0::/10'], // site-local (deprecated)
+      ['link-local', 'fe80::/10'],
+      ['multicast', 'ff00::/8'],
+    ] as const
+  ).map(([kind, text]) => [kind, cidr(text)]),
+);
 
 /** IANA's IPv6 global unicast space: everything outside 2000::/3 is unassigned or special. */
-const GLOBAL_UNICAST_V6 = cidr('2000::/3');
+const GLOBAL_UNICAST_V6 = lazy(() => cidr('2000::/3'));
 
 /** Strips the brackets of an IPv6 URL host and a zone id. */
 export function bareAddress(host: string): string {
@@ -139,12 +144,12 @@ function classifyUncached(address: string): AddressClass {
   if (isIP(bare) === 0) throw new Error('Not an IP address');
   // Same-family checks only: ::ffff:127.0.0.1 is an IPv4-mapped IPv6 address, refused as such.
   const parsed = ipaddr.parse(bare);
-  if (METADATA.some((range) => inRange(parsed, range))) return 'metadata';
+  if (METADATA().some((range) => inRange(parsed, range))) return 'metadata';
   const range = parsed.range();
   if (range !== 'unicast') return LIBRARY_CLASSES[range] ?? 'reserved';
-  const special = IANA_SPECIAL.find(([, block]) => inRange(parsed, block));
+  const special = IANA_SPECIAL().find(([, block]) => inRange(parsed, block));
   if (special) return special[0];
-  if (parsed.kind() === 'ipv6' && !inRange(parsed, GLOBAL_UNICAST_V6)) return 'reserved';
+  if (parsed.kind() === 'ipv6' && !inRange(parsed, GLOBAL_UNICAST_V6())) return 'reserved';
   return 'public';
 }
 

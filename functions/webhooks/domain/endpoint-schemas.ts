@@ -1,5 +1,6 @@
 // Request schemas of the webhook routes: the single source of their types and validation messages.
 import * as z from 'zod/mini';
+import { lazy } from '../../platform/lazy';
 import { isIpLiteral, classifyAddress } from './addresses';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
@@ -58,22 +59,24 @@ export function endpointUrlProblem(raw: string, options: { loopbackAllowed: bool
   return undefined;
 }
 
-const endpointUrl = documentedUrl(
-  z.pipe(
-    z
-      .string({ error: 'must be a string' })
-      .check(z.maxLength(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`))
-      .check(
-        z.superRefine((value, ctx) => {
-          const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-      ),
-    z.transform(normalizeUrl),
+const endpointUrl = lazy(() =>
+  documentedUrl(
+    z.pipe(
+      z
+        .string({ error: 'must be a string' })
+        .check(z.maxLength(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`))
+        .check(
+          z.superRefine((value, ctx) => {
+            const problem = endpointUrlProblem(value, { loopbackAllowed: loopbackAllowed() });
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        ),
+      z.transform(normalizeUrl),
+    ),
+    'The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no ' +
+      'spaces or control characters; in production no localhost and no private, loopback, link-local ' +
+      'or metadata address',
   ),
-  'The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no ' +
-    'spaces or control characters; in production no localhost and no private, loopback, link-local ' +
-    'or metadata address',
 );
 
 /** Refuses repeated values (400 naming the index) and says so in the document (uniqueItems). */
@@ -93,34 +96,40 @@ const distinct = <T extends z.ZodMiniArray<z.ZodMiniType<string>>>(array: T): T 
   );
 
 /** An enum of every acceptable filter; the message says why one is not. */
-const eventTypeFilter = z.enum(VALID_FILTERS as [string, ...string[]], {
-  error: (issue) => {
-    const input: unknown = issue.input;
-    if (typeof input !== 'string') return 'must be a string';
-    if (input.length > LIMITS.filterLength) return `must be at most ${LIMITS.filterLength} characters`;
-    return filterProblem(input);
-  },
-});
-
-const eventTypeFilters = distinct(
-  z
-    .array(eventTypeFilter, { error: 'must be an array of strings' })
-    .check(z.minLength(1, 'must name at least one filter'))
-    .check(z.maxLength(LIMITS.filters, `must name at most ${LIMITS.filters} filters`))
-    .check(z.describe('Exact event types, prefix wildcards that select at least one type (vault.*), or *')),
+const eventTypeFilter = lazy(() =>
+  z.enum(VALID_FILTERS as [string, ...string[]], {
+    error: (issue) => {
+      const input: unknown = issue.input;
+      if (typeof input !== 'string') return 'must be a string';
+      if (input.length > LIMITS.filterLength) return `must be at most ${LIMITS.filterLength} characters`;
+      return filterProblem(input);
+    },
+  }),
 );
 
-const scopeIds = distinct(
-  z
-    .array(
-      z
-        .string({ error: 'must be a string' })
-        .check(z.regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)'))
-        .check(z.maxLength(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`)),
-      { error: 'must be an array of strings' },
-    )
-    .check(z.minLength(1, 'must name at least one id (omit the field for no restriction)'))
-    .check(z.maxLength(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`)),
+const eventTypeFilters = lazy(() =>
+  distinct(
+    z
+      .array(eventTypeFilter(), { error: 'must be an array of strings' })
+      .check(z.minLength(1, 'must name at least one filter'))
+      .check(z.maxLength(LIMITS.filters, `must name at most ${LIMITS.filters} filters`))
+      .check(z.describe('Exact event types, prefix wildcards that select at least one type (vault.*), or *')),
+  ),
+);
+
+const scopeIds = lazy(() =>
+  distinct(
+    z
+      .array(
+        z
+          .string({ error: 'must be a string' })
+          .check(z.regex(/^[A-Za-z0-9_-]+$/, 'must be an identifier (letters, digits, _ and -)'))
+          .check(z.maxLength(LIMITS.scopeIdLength, `must be at most ${LIMITS.scopeIdLength} characters`)),
+        { error: 'must be an array of strings' },
+      )
+      .check(z.minLength(1, 'must name at least one id (omit the field for no restriction)'))
+      .check(z.maxLength(LIMITS.scopeIds, `must name at most ${LIMITS.scopeIds} ids`)),
+  ),
 );
 
 /** "must be an object" for a wrong type; zod's own message (naming the key) for unknown keys. */
@@ -129,52 +138,61 @@ function objectExpected(issue: { code?: string }): string | undefined {
 }
 
 // minProperties: the document's way of saying "at least one of the fields", which is the refinement.
-const resourceScopes = z
-  .strictObject(
-    { vaultIds: z.optional(scopeIds), matterIds: z.optional(scopeIds) },
-    { error: objectExpected },
-  )
-  .check(
-    z.refine((s) => s.vaultIds !== undefined || s.matterIds !== undefined, 'must name vaultIds or matterIds'),
-  )
-  .clone()
-  .register(z.globalRegistry, { minProperties: 1 });
+const resourceScopes = lazy(() =>
+  z
+    .strictObject(
+      { vaultIds: z.optional(scopeIds()), matterIds: z.optional(scopeIds()) },
+      { error: objectExpected },
+    )
+    .check(
+      z.refine(
+        (s) => s.vaultIds !== undefined || s.matterIds !== undefined,
+        'must name vaultIds or matterIds',
+      ),
+    )
+    .clone()
+    .register(z.globalRegistry, { minProperties: 1 }),
+);
 
 const description = z
   .string({ error: 'must be a string' })
   .check(z.maxLength(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`));
 
-export const createEndpointBody = z.strictObject(
-  {
-    url: endpointUrl,
-    eventTypeFilters,
-    resourceScopes: z.optional(resourceScopes),
-    description: z.optional(description),
-  },
-  { error: objectExpected },
+export const createEndpointBody = lazy(() =>
+  z.strictObject(
+    {
+      url: endpointUrl(),
+      eventTypeFilters: eventTypeFilters(),
+      resourceScopes: z.optional(resourceScopes()),
+      description: z.optional(description),
+    },
+    { error: objectExpected },
+  ),
 );
 
 /** PATCH: any of the fields; null removes resourceScopes or description. */
-export const updateEndpointBody = z
-  .strictObject(
-    {
-      url: z.optional(endpointUrl),
-      eventTypeFilters: z.optional(eventTypeFilters),
-      resourceScopes: z.optional(z.nullable(resourceScopes)),
-      description: z.optional(z.nullable(description)),
-    },
-    { error: objectExpected },
-  )
-  .check(
-    z.refine(
-      (patch) => Object.keys(patch).length > 0,
-      'must change at least one of url, eventTypeFilters, resourceScopes, description',
-    ),
-  )
-  .clone()
-  .register(z.globalRegistry, { minProperties: 1 });
+export const updateEndpointBody = lazy(() =>
+  z
+    .strictObject(
+      {
+        url: z.optional(endpointUrl()),
+        eventTypeFilters: z.optional(eventTypeFilters()),
+        resourceScopes: z.optional(z.nullable(resourceScopes())),
+        description: z.optional(z.nullable(description)),
+      },
+      { error: objectExpected },
+    )
+    .check(
+      z.refine(
+        (patch) => Object.keys(patch).length > 0,
+        'must change at least one of url, eventTypeFilters, resourceScopes, description',
+      ),
+    )
+    .clone()
+    .register(z.globalRegistry, { minProperties: 1 }),
+);
 
-export const endpointPath = z.object({ id: idSchema('we', 'a webhook endpoint') });
+export const endpointPath = lazy(() => z.object({ id: idSchema('we', 'a webhook endpoint') }));
 
-export type CreateEndpointInput = z.infer<typeof createEndpointBody>;
-export type UpdateEndpointInput = z.infer<typeof updateEndpointBody>;
+export type CreateEndpointInput = z.infer<ReturnType<typeof createEndpointBody>>;
+export type UpdateEndpointInput = z.infer<ReturnType<typeof updateEndpointBody>>;

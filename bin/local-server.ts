@@ -84,10 +84,14 @@ const server = createLocalServer(
   ],
   load,
   undefined,
-  // The emulated AWS runtime answers as API Gateway does, with the stage's authorizer cache TTL
-  // (API_STAGE: dev, the default, caches nothing; prod caches 60 s as deployed).
+  // The emulated AWS runtime answers as API Gateway does, with the template's methods, authorizers
+  // (their cache TTL: none on dev, 60 s on prod) and integration timeouts, and the stage's throttling.
   emulated
-    ? new ApiGateway(invoke, apiGatewaySettings(process.env.API_STAGE === 'prod' ? 'prod' : 'dev'))
+    ? new ApiGateway(
+        invoke,
+        apiGatewaySettings(process.env.STAGE === 'prod' ? 'prod' : 'dev'),
+        functions.then((f) => f.methods),
+      )
     : undefined,
 );
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {

@@ -14,6 +14,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, wr
 import { join } from 'node:path';
 import type { EmulatedApp } from '../functions/dev-runtime/emulated-aws/application';
 import {
+  apiMethodSpecs,
   bundleFunctions,
   eventSourceSpecs,
   functionSpecs,
@@ -145,6 +146,7 @@ export async function emulatedApp(options: {
     functions: functionSpecs(stack, template),
     eventSources: eventSourceSpecs(stack, template),
     schedules: scheduleSpecs(stack, template),
+    api: apiMethodSpecs(stack, template),
   };
   // Built beside, then moved in whole: two runtimes starting at once never read half an application.
   const building = `${dir}.${process.pid}.tmp`;

@@ -16,13 +16,14 @@ import { QUEUE_NAMES, QUEUE_WORKERS } from '../functions/platform/workers';
 import { TABLE_NAMES } from '../functions/platform/tables';
 import type { TemplateValue } from '../functions/dev-runtime/emulated-aws/function-pool';
 import type {
+  ApiMethodSpec,
   EventSourceSpec,
   FunctionSpec,
   ScheduleSpec,
 } from '../functions/dev-runtime/emulated-aws/application';
 import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application';
 
-export type { EventSourceSpec, FunctionSpec, ScheduleSpec };
+export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, ScheduleSpec };
 export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
 import { LAMBDA_BUNDLING, lambdaBuildOptions } from './service-function';
@@ -222,4 +223,70 @@ export async function bundleFunctions(handlerModules: string[], outDir: string):
       }),
     ),
   );
+}
+
+type ApiResource = { Properties: { ParentId: unknown; PathPart: string } };
+type ApiMethod = {
+  Properties: {
+    HttpMethod: string;
+    ResourceId: unknown;
+    AuthorizationType?: string;
+    AuthorizerId?: unknown;
+    Integration?: { Type?: string; Uri?: unknown; TimeoutInMillis?: number };
+  };
+};
+type ApiAuthorizer = {
+  Properties: { AuthorizerUri: unknown; AuthorizerResultTtlInSeconds?: number; IdentitySource?: string };
+};
+
+/**
+ * The REST API's methods as the template defines them: each method's path (its resource's chain of
+ * path parts up to the root), its Lambda proxy integration's function and timeout, and its REQUEST
+ * authorizer's function, result TTL and identity header. A method whose integration or authorizer the
+ * runtime cannot resolve is refused by name.
+ */
+export function apiMethodSpecs(stack: ServiceStack, template: Template): ApiMethodSpec[] {
+  const functions = functionIdsByLogicalId(stack);
+  const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, ApiResource>;
+  const authorizers = template.findResources('AWS::ApiGateway::Authorizer') as Record<string, ApiAuthorizer>;
+  const pathOf = (ref: unknown): string => {
+    const [id] = refsOf(ref);
+    const resource = id ? resources[id] : undefined;
+    // The root resource (Fn::GetAtt RestApi.RootResourceId) has no path part.
+    return resource ? `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}` : '';
+  };
+  const functionOf = (ref: unknown, what: string): string => {
+    const id = refsOf(ref).find((r) => functions.has(r));
+    if (!id) throw new Error(`the template's ${what} names no function of the stack`);
+    return functions.get(id)!;
+  };
+  return Object.values(template.findResources('AWS::ApiGateway::Method') as Record<string, ApiMethod>)
+    .filter(({ Properties: p }) => p.Integration?.Type === 'AWS_PROXY')
+    .map(({ Properties: p }) => {
+      const path = pathOf(p.ResourceId) || '/';
+      const [authorizerId] = p.AuthorizationType === 'CUSTOM' ? refsOf(p.AuthorizerId) : [];
+      const authorizer = authorizerId ? authorizers[authorizerId] : undefined;
+      if (authorizerId && !authorizer)
+        throw new Error(`${p.HttpMethod} ${path}: no authorizer ${authorizerId}`);
+      return {
+        method: p.HttpMethod,
+        path,
+        functionId: functionOf(p.Integration!.Uri, `${p.HttpMethod} ${path} integration`),
+        integrationTimeoutSeconds: (p.Integration!.TimeoutInMillis ?? 29_000) / 1000,
+        ...(authorizer
+          ? {
+              authorizer: {
+                functionId: functionOf(
+                  authorizer.Properties.AuthorizerUri,
+                  `${p.HttpMethod} ${path} authorizer`,
+                ),
+                ttlSeconds: authorizer.Properties.AuthorizerResultTtlInSeconds ?? 300,
+                identityHeader: (
+                  authorizer.Properties.IdentitySource ?? 'method.request.header.Authorization'
+                ).replace(/^method\.request\.header\./, ''),
+              },
+            }
+          : {}),
+      };
+    });
 }

@@ -2,7 +2,8 @@
 // functions with the deployment parameters where a local deployment's endpoints go, the SQS event
 // source mappings and the schedule rules, each as the stack deploys them (the worker table's values
 // reach the runtime only through the template).
-import { eventSourceSpecs, functionSpecs, scheduleSpecs } from '../../lib/emulated-functions';
+import { apiMethodSpecs, eventSourceSpecs, functionSpecs, scheduleSpecs } from '../../lib/emulated-functions';
+import { ROUTES } from '../../functions/routes';
 import { localDeploymentContext, localParameters } from '../../lib/emulated-app';
 import {
   QUEUE_NAMES,
@@ -68,5 +69,25 @@ describe('the application the emulated runtime reads from the template', () => {
         retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
       })).sort((a, b) => a.functionId.localeCompare(b.functionId)),
     );
+  });
+
+  it("reads the REST API's methods: each route's path, function and timeout, and its authorizer with its TTL", () => {
+    const methods = apiMethodSpecs(stack, template);
+    expect(methods).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) {
+      const method = methods.find((m) => m.method === route.method && m.path === route.path);
+      expect({ route: route.id, functionId: method?.functionId }).toEqual({
+        route: route.id,
+        functionId: route.id,
+      });
+      expect(method!.integrationTimeoutSeconds).toBeLessThanOrEqual(29);
+      if (route.auth === 'public') expect(method!.authorizer).toBeUndefined();
+      else
+        expect(method!.authorizer).toEqual({
+          functionId: route.auth === 'apiKey' ? 'apiKeyAuthorizer' : 'consoleAuthorizer',
+          ttlSeconds: 0, // the dev stage caches nothing; prod 60 s
+          identityHeader: 'Authorization',
+        });
+    }
   });
 });

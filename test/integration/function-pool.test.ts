@@ -171,12 +171,13 @@ describe('functions of the template on the emulated runtime', () => {
         isBase64Encoded: false,
       }) as unknown as APIGatewayProxyEvent;
     try {
-      expect((await gatewayWith((r) => r).invoke(route, request())).statusCode).toBe(200);
+      const method = (await gatewayWith((r) => r).match(route.method, request().path))!.method;
+      expect((await gatewayWith((r) => r).invoke(method, request())).statusCode).toBe(200);
       const withoutEntry = (r: APIGatewayAuthorizerResult) => ({
         ...r,
         policyDocument: { ...r.policyDocument, Statement: r.policyDocument.Statement.slice(1) },
       });
-      const refused = await gatewayWith(withoutEntry).invoke(route, request());
+      const refused = await gatewayWith(withoutEntry).invoke(method, request());
       expect(refused.statusCode).toBe(403);
       expect(JSON.parse(refused.body)).toEqual({
         error: { code: 'PERMISSION_DENIED', message: 'Access denied' },

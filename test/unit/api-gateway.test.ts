@@ -76,6 +76,7 @@ async function start(settings: Partial<ApiGatewaySettings> = {}): Promise<string
       throttling: { rateLimit: 1000, burstLimit: 2000 },
       ...settings,
     },
+    undefined,
     () => now,
   );
   const server = createLocalServer(createLocalDeps(), [], load, undefined, gateway);

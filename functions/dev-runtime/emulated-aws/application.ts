@@ -31,11 +31,24 @@ export interface ScheduleSpec {
   retryAttempts: number;
 }
 
+/** A method of the template's REST API (AWS::ApiGateway::Method with a Lambda proxy integration). */
+export interface ApiMethodSpec {
+  method: string;
+  /** The resource's path from the API's root, parameters in braces. */
+  path: string;
+  functionId: string;
+  integrationTimeoutSeconds: number;
+  /** A REQUEST authorizer (AWS::ApiGateway::Authorizer): its function, cache TTL and identity header. */
+  authorizer?: { functionId: string; ttlSeconds: number; identityHeader: string };
+}
+
 export interface EmulatedApp {
   stage: 'dev' | 'prod';
   functions: FunctionSpec[];
   eventSources: EventSourceSpec[];
   schedules: ScheduleSpec[];
+  /** The REST API's methods. */
+  api: ApiMethodSpec[];
   /** Where the bundles are: bundleFileOf(bundleDir, handlerModule). */
   bundleDir: string;
 }

@@ -33,6 +33,7 @@ import type { QueueName } from '../../platform/workers';
 import { QUEUE_WORKERS } from '../../platform/workers';
 import type { FunctionRef, Invoker } from '../server/lambda-runtime';
 import type { ScheduleRule } from '../server/schedules';
+import type { GatewayMethod } from '../server/api-gateway';
 
 export interface EmulatedAwsOptions {
   /** Prefixes every resource's name, so several runtimes can share one emulator. */
@@ -62,6 +63,8 @@ export interface RunningFunctions {
   invoke: Invoker;
   /** The template's schedule rules, for the schedules to run. */
   rules: ScheduleRule[];
+  /** The template's REST API methods, for API Gateway to serve. */
+  methods: GatewayMethod[];
   summary: string[];
   stop(): Promise<void>;
 }
@@ -149,9 +152,25 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         rateMinutes: rule.rateMinutes,
         retryAttempts: rule.retryAttempts,
       }));
+      const methods = app.api.map((m) => ({
+        method: m.method,
+        path: m.path,
+        fn: ref(m.functionId),
+        integrationTimeoutSeconds: m.integrationTimeoutSeconds,
+        ...(m.authorizer
+          ? {
+              authorizer: {
+                fn: ref(m.authorizer.functionId),
+                ttlSeconds: m.authorizer.ttlSeconds,
+                identityHeader: m.authorizer.identityHeader,
+              },
+            }
+          : {}),
+      }));
       return {
         invoke: pool.invoker,
         rules,
+        methods,
         summary: summary(options, app, stepFunctions.url),
         stop: async () => {
           await Promise.all(sources.map((source) => source.stop()));
@@ -214,6 +233,7 @@ function summary(options: EmulatedAwsOptions, app: EmulatedApp, stepFunctionsUrl
   );
   return [
     `Provisioned ${options.prefix}-*: tables, queues with dead-letter queues and redrive, the envelope key, the purge state machine, the secrets`,
+    `API Gateway: the template's ${app.api.length} methods, their authorizers and integration timeouts`,
     `Functions: ${app.functions.length} from their bundles, each in execution environments of its own with the template's environment (${app.stage} stage), memory and timeout`,
     "SQS event sources (the template's event source mappings):",
     ...sources,

@@ -16,9 +16,9 @@ import {
 } from '../../platform/gateway-responses';
 import { logger } from '../../platform/logger';
 import type { RouteDefinition } from '../../platform/route-types';
-import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER } from '../../routes';
-import { toAuthorizerEvent } from './api-gateway-event';
-import type { Invoker } from './lambda-runtime';
+import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../../routes';
+import { matchPath, toAuthorizerEvent } from './api-gateway-event';
+import type { FunctionRef, Invoker } from './lambda-runtime';
 import { FunctionTimeoutError } from './lambda-runtime';
 
 export interface ApiGatewaySettings {
@@ -168,49 +168,104 @@ interface CachedResult {
 export const methodArn = (method: string, path: string) =>
   `arn:aws:execute-api:local:000000000000:local/local/${method}${path}`;
 
-export class ApiGateway {
-  private readonly cache = new Map<string, CachedResult>();
-  private readonly bucket: TokenBucket;
+/** A method of the REST API as the gateway runs it: the synthesized template's, or the route table's. */
+export interface GatewayMethod {
+  method: string;
+  /** The resource path, its parameters in braces (/connectors/v1/connections/{id}). */
+  path: string;
+  /** The integration's function. */
+  fn: FunctionRef;
+  /** The integration's timeout (TimeoutInMillis; API Gateway's 29 s at most). */
+  integrationTimeoutSeconds: number;
+  /** A REQUEST authorizer: its function, its result's cache TTL, its identity source's header. */
+  authorizer?: { fn: FunctionRef; ttlSeconds: number; identityHeader: string };
+}
 
-  constructor(
-    private readonly invokeFunction: Invoker,
-    private readonly settings: ApiGatewaySettings,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.bucket = new TokenBucket(settings.throttling, now());
-  }
-
-  /** Runs the route as API Gateway would: its authorizer, then its integration within the timeouts. */
-  async invoke(route: RouteDefinition, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
-    const arn = methodArn(route.method, event.path);
-    event.requestContext.stage = 'local';
-    if (!this.bucket.take(this.now())) return gatewayResponse('THROTTLED');
-    if (route.auth !== 'public') {
-      const refused = await this.authorize(route.auth, event, arn);
-      if (refused) return refused;
-    }
-    const fn = {
+/** The route table's methods, as lib/api.ts makes the template's from it (the gateway's unit tests). */
+export function routeTableMethods(
+  routes: readonly RouteDefinition[],
+  settings: ApiGatewaySettings,
+): GatewayMethod[] {
+  return routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    fn: {
       id: route.id,
       handler: route.handler,
       timeoutSeconds: route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS,
-    };
+    },
+    integrationTimeoutSeconds: settings.integrationTimeoutSeconds,
+    ...(route.auth === 'public'
+      ? {}
+      : {
+          authorizer: {
+            fn: { ...AUTHORIZER_FUNCTIONS[route.auth], timeoutSeconds: DEFAULT_FUNCTION_TIMEOUT_SECONDS },
+            ttlSeconds: settings.authorizerCacheTtlSeconds,
+            identityHeader: 'Authorization',
+          },
+        }),
+  }));
+}
+
+export class ApiGateway {
+  private readonly cache = new Map<string, CachedResult>();
+  private readonly bucket: TokenBucket;
+  private readonly methods: Promise<GatewayMethod[]>;
+
+  /**
+   * `methods`: the REST API's methods (default: the route table's); the emulated AWS runtime gives
+   * the synthesized template's once it has read it.
+   */
+  constructor(
+    private readonly invokeFunction: Invoker,
+    private readonly settings: ApiGatewaySettings,
+    methods?: GatewayMethod[] | Promise<GatewayMethod[]>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.bucket = new TokenBucket(settings.throttling, now());
+    this.methods = Promise.resolve(methods ?? routeTableMethods(ROUTES, settings));
+  }
+
+  /** The method a request is for, with its path parameters; undefined: API Gateway has none. */
+  async match(
+    method: string,
+    path: string,
+  ): Promise<{ method: GatewayMethod; params: Record<string, string> } | undefined> {
+    for (const candidate of await this.methods) {
+      if (candidate.method !== method) continue;
+      const params = matchPath(candidate.path, path);
+      if (params) return { method: candidate, params };
+    }
+    return undefined;
+  }
+
+  /** Runs the method as API Gateway would: its authorizer, then its integration within the timeouts. */
+  async invoke(method: GatewayMethod, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+    const arn = methodArn(method.method, event.path);
+    event.requestContext.stage = 'local';
+    if (!this.bucket.take(this.now())) return gatewayResponse('THROTTLED');
+    if (method.authorizer) {
+      const refused = await this.authorize(method.authorizer, event, arn);
+      if (refused) return refused;
+    }
+    const fn = method.fn;
     let timer: NodeJS.Timeout | undefined;
     const integrationTimeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.settings.integrationTimeoutSeconds * 1000);
+      timer = setTimeout(() => resolve('timeout'), method.integrationTimeoutSeconds * 1000);
     });
     try {
       const result = await Promise.race([this.invokeFunction(fn, event), integrationTimeout]);
       if (result === 'timeout') {
         logger.error('integration timed out', {
-          route: route.id,
-          seconds: this.settings.integrationTimeoutSeconds,
+          route: fn.id,
+          seconds: method.integrationTimeoutSeconds,
         });
         return gatewayResponse('INTEGRATION_TIMEOUT');
       }
       return result as APIGatewayProxyResult;
     } catch (error) {
       logger.error(error instanceof FunctionTimeoutError ? 'function timed out' : 'function failed', {
-        route: route.id,
+        route: fn.id,
         error,
       });
       return integrationFailure();
@@ -220,18 +275,19 @@ export class ApiGateway {
   }
 
   private async authorize(
-    auth: keyof typeof AUTHORIZER_FUNCTIONS,
+    authorizer: NonNullable<GatewayMethod['authorizer']>,
     event: APIGatewayProxyEvent,
     arn: string,
   ): Promise<APIGatewayProxyResult | undefined> {
     // The identity source: a request without it is refused before the authorizer runs.
-    const identity = event.headers.Authorization ?? event.headers.authorization;
+    const header = authorizer.identityHeader;
+    const identity = event.headers[header] ?? event.headers[header.toLowerCase()];
     if (!identity) return gatewayResponse('UNAUTHORIZED');
-    const key = `${auth}\n${identity}`;
+    const fn = authorizer.fn;
+    const key = `${fn.id}\n${identity}`;
     let cached = this.cache.get(key);
     if (!cached || cached.expiresAt <= this.now()) {
       this.cache.delete(key);
-      const fn = { ...AUTHORIZER_FUNCTIONS[auth], timeoutSeconds: DEFAULT_FUNCTION_TIMEOUT_SECONDS };
       try {
         const authorizerEvent = { ...toAuthorizerEvent(event), methodArn: arn };
         const result = (await this.invokeFunction(fn, authorizerEvent)) as APIGatewayAuthorizerResult;
@@ -242,7 +298,7 @@ export class ApiGateway {
           principalId: String(result.principalId),
           policy: result.policyDocument,
           context: contextAsStrings(result.context),
-          expiresAt: this.now() + this.settings.authorizerCacheTtlSeconds * 1000,
+          expiresAt: this.now() + authorizer.ttlSeconds * 1000,
         };
       } catch (error) {
         // A Lambda authorizer refuses with the error message Unauthorized (its errorMessage, when it ran
@@ -256,7 +312,7 @@ export class ApiGateway {
             : 'AUTHORIZER_FAILURE',
         );
       }
-      if (this.settings.authorizerCacheTtlSeconds > 0) this.cache.set(key, cached);
+      if (authorizer.ttlSeconds > 0) this.cache.set(key, cached);
     }
     // A cached policy is evaluated against this request's method ARN, as API Gateway does.
     if (evaluatePolicy(cached.policy, arn) !== 'Allow') return gatewayResponse('ACCESS_DENIED');

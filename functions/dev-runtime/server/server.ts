@@ -140,13 +140,13 @@ async function dispatch(
   const method = request.method ?? 'GET';
   if (gateway) {
     // API Gateway: a method the REST API does not have (HEAD, OPTIONS, any other) is no route.
-    const found = findRoute(method, url.pathname);
-    if (!found.route || found.route.method !== method) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+    const found = await gateway.match(method, url.pathname);
+    if (!found) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
     const event = toProxyEvent(request, body, url, {
-      resource: found.route.path,
-      pathParameters: found.params ?? null,
+      resource: found.method.path,
+      pathParameters: Object.keys(found.params).length ? found.params : null,
     });
-    return gateway.invoke(found.route, event);
+    return gateway.invoke(found.method, event);
   }
   const { route, params, allowed } = findRoute(method, url.pathname);
   if (!route) {

@@ -9,7 +9,6 @@
 // Run it on emulators: `bash scripts/with-emulators.sh npm run bench -- calls`. The event sources'
 // ReceiveMessage/DeleteMessage calls stand for Lambda's poller (SQS bills those too) and depend on
 // how long the queues sat idle, so they are shown apart.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -208,15 +207,7 @@ export async function runCallsBench(): Promise<void> {
   let delivery: Awaited<ReturnType<typeof deliveries>>;
   let imported: Awaited<ReturnType<typeof imports>>;
   try {
-    const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
-    const { env } = await sandbox.ask<{ env: Record<string, string> }>({
-      cmd: 'register',
-      baseUrl: BASE_URL,
-    });
-    Object.assign(process.env, env, {
-      [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
-      PUBLIC_BASE_URL: BASE_URL,
-    });
+    const { url } = await sandbox.startRegistered(BASE_URL);
     // The functions run from their bundles, as `npm run start:aws` runs them; their calls reach the
     // count through the runtime's observer (once per call; this process's own count every attempt).
     const secretNames = Object.keys(process.env).filter(

@@ -61,6 +61,20 @@ export class SandboxProcess {
     });
   }
 
+  /**
+   * Starts the sandbox and registers its clients for a service at `baseUrl`, their settings (and a
+   * state key) in this process's environment, as the runtimes set them: its URL and those settings.
+   */
+  async startRegistered(baseUrl: string): Promise<{ url: string; env: Record<string, string> }> {
+    const { url } = await this.ask<{ url: string }>({ cmd: 'start' });
+    const { env } = await this.ask<{ env: Record<string, string> }>({ cmd: 'register', baseUrl });
+    Object.assign(process.env, env, {
+      [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
+      PUBLIC_BASE_URL: baseUrl,
+    });
+    return { url, env };
+  }
+
   close = () => this.child.disconnect();
 }
 
@@ -288,15 +302,7 @@ export async function runImportBench(): Promise<void> {
   const machine = watchMachine();
   const sandbox = SandboxProcess.start();
   try {
-    const { url } = await sandbox.ask<{ url: string }>({ cmd: 'start' });
-    const { env } = await sandbox.ask<{ env: Record<string, string> }>({
-      cmd: 'register',
-      baseUrl: BASE_URL,
-    });
-    Object.assign(process.env, env, {
-      [STATE_KEY_ENV]: randomBytes(32).toString('base64url'),
-      PUBLIC_BASE_URL: BASE_URL,
-    });
+    const { url, env } = await sandbox.startRegistered(BASE_URL);
     const apiUrl = env.PROVIDER_PRACTICE_API_URL!;
     const { accessToken } = await sandbox.ask<{ accessToken: string }>({
       cmd: 'tokens',

@@ -76,25 +76,26 @@ export function emitMetrics(
   const names = (Object.keys(values) as MetricName[]).filter((n) => Number.isFinite(values[n]));
   if (!names.length) return;
   try {
-    const stage = configuredStage();
-    const metadata = Object.entries(redact(properties) as Record<string, unknown>)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
-    const record = {
-      ...Object.fromEntries(metadata),
-      _aws: {
-        Timestamp: Date.now(),
-        CloudWatchMetrics: [
-          {
-            Namespace: METRICS_NAMESPACE,
-            Dimensions: [['service', 'Stage']],
-            Metrics: names.map((name) => ({ Name: name, Unit: METRICS[name] })),
-          },
-        ],
-      },
-      ...metricDimensions(stage),
-      ...Object.fromEntries(names.map((name) => [name, values[name]])),
+    // Built by assignment, in the record's key order (properties, _aws, dimensions, values): spreading
+    // Object.fromEntries results made a dictionary-mode object per call, 14 us of a raw POST's 70 (issue 27).
+    const record: Record<string, unknown> = {};
+    const redacted = redact(properties) as Record<string, unknown>;
+    for (const key in redacted) {
+      const value = redacted[key];
+      if (value !== undefined) record[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    record._aws = {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [['service', 'Stage']],
+          Metrics: names.map((name) => ({ Name: name, Unit: METRICS[name] })),
+        },
+      ],
     };
+    Object.assign(record, metricDimensions(configuredStage()));
+    for (const name of names) record[name] = values[name];
     write(JSON.stringify(record));
   } catch {
     // A metric must never fail the work it measures.

@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import {
   LogSink,
   Logger,
+  SECRET_VALUES,
   inInvocationScope,
   redact,
   redactString,
@@ -31,6 +32,37 @@ describe('log redaction', () => {
       'https://x/cb?code=[REDACTED]&state=[REDACTED]&other=1',
     );
     expect(redactString('jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig')).toBe('jwt [REDACTED_JWT]');
+  });
+
+  it('redacts whatever the patterns find even though a cheap scan screens each string first (issue 27)', () => {
+    // Every secret shape in every case and position the patterns accept, and lookalikes they do not:
+    // the screened result must equal the five replacements applied to each.
+    const shapes = [
+      `lpk_${'b'.repeat(20)}_tail`,
+      'whsec_abc',
+      'Bearer x',
+      'bearer x',
+      'BEARER\tx',
+      'eyJa.b.c',
+      '?code=1',
+      '&state=2',
+      '#access_token=3',
+      'refresh_token=4',
+      'token=5',
+      'code=6',
+      'Token=7',
+      'lpk_short',
+      'eyj.lower.case',
+      'plain text',
+      'evt_01jabcdefghijklmnopqrstuvw',
+    ];
+    const unscreened = (text: string) =>
+      SECRET_VALUES.reduce((t, [pattern, replacement]) => t.replace(pattern, replacement), text);
+    for (const a of shapes)
+      for (const b of shapes) {
+        const text = `${a} ${b}`;
+        expect(redactString(text)).toBe(unscreened(text));
+      }
   });
 
   it('keeps error messages but not their secrets', () => {

@@ -30,7 +30,8 @@ const isEntry = (value: unknown): value is JournalEntry => {
   return (entry.op === 'put' && isKey(entry.item)) || (entry.op === 'delete' && isKey(entry.key));
 };
 
-const id = (key: Key): string => JSON.stringify([key.pk, key.sk]);
+/** An item's place in the map: unambiguous (the partition key's length first), and no serialiser per call. */
+const id = (key: Key): string => `${key.pk.length}:${key.pk}${key.sk}`;
 
 /**
  * A deep copy of an item's value, so no caller shares what the table holds. Plain objects and arrays
@@ -144,15 +145,23 @@ export class MemoryTable implements Table {
   /** Sets an item (in place of the one it replaces), and its place in each partition it belongs to. */
   private store(at: string, item: Item): void {
     const previous = this.items.get(at);
-    if (previous) this.unindex(at, previous);
     this.items.set(at, item);
     for (const [attr, byValue] of this.partitions) {
+      const before = previous?.[attr];
       const value = item[attr];
+      if (before === value) continue; // an update rarely moves an item between partitions
+      if (typeof before === 'string') this.unplace(byValue, before, at);
       if (typeof value !== 'string') continue;
       let ids = byValue.get(value);
       if (!ids) byValue.set(value, (ids = new Set()));
       ids.add(at);
     }
+  }
+
+  private unplace(byValue: Map<string, Set<string>>, value: string, at: string): void {
+    const ids = byValue.get(value);
+    ids?.delete(at);
+    if (ids?.size === 0) byValue.delete(value);
   }
 
   /** Removes an item and its places in the partitions; whether there was one. */
@@ -167,10 +176,7 @@ export class MemoryTable implements Table {
   private unindex(at: string, item: Item): void {
     for (const [attr, byValue] of this.partitions) {
       const value = item[attr];
-      if (typeof value !== 'string') continue;
-      const ids = byValue.get(value);
-      ids?.delete(at);
-      if (ids?.size === 0) byValue.delete(value);
+      if (typeof value === 'string') this.unplace(byValue, value, at);
     }
   }
 
@@ -224,7 +230,7 @@ export class MemoryTable implements Table {
     const at = id(item);
     this.check(condition, this.items.get(at));
     const stored: Item = { pk: item.pk, sk: item.sk };
-    for (const [k, v] of Object.entries(item)) if (v !== undefined) stored[k] = copy(v);
+    for (const k in item) if (item[k] !== undefined) stored[k] = copy(item[k]);
     this.store(at, stored);
     this.record({ op: 'put', item: stored });
   }
@@ -235,12 +241,16 @@ export class MemoryTable implements Table {
     const current = this.items.get(at);
     this.check(condition, current);
     // A shallow copy is enough: a stored item is never changed in place (every write stores a new
-    // top-level object), so the values it shares with `current` stay as they are.
-    const next: Item = { ...(current ?? { pk: key.pk, sk: key.sk }) };
-    for (const [k, v] of Object.entries(update.set ?? {})) if (v !== undefined) next[k] = copy(v);
-    for (const [k, v] of Object.entries(update.add ?? {}))
-      next[k] = ((next[k] as number | undefined) ?? 0) + v;
-    for (const k of update.remove ?? []) delete next[k];
+    // top-level object), so the values it shares with `current` stay as they are. Removed attributes
+    // are left out rather than deleted: a `delete` turns the object into a slow dictionary, and every
+    // later spread, copy and serialisation of the item paid for it (issue 27).
+    const base = current ?? { pk: key.pk, sk: key.sk };
+    const removed = update.remove?.length ? new Set(update.remove) : undefined;
+    const next: Item = { pk: base.pk, sk: base.sk };
+    for (const k in base) if (!removed?.has(k)) next[k] = base[k];
+    const { set, add } = update;
+    for (const k in set) if (set[k] !== undefined && !removed?.has(k)) next[k] = copy(set[k]);
+    for (const k in add) if (!removed?.has(k)) next[k] = ((next[k] as number | undefined) ?? 0) + add[k]!;
     this.store(at, next);
     this.record({ op: 'put', item: next });
     return copy(next) as T;

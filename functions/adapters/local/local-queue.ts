@@ -221,39 +221,52 @@ export class LocalQueue implements Queue {
     setImmediate(() => {
       this.scheduled = false;
       this.deliverDue();
-      this.sleepUntilNext();
     });
   }
 
-  private sleepUntilNext(): void {
-    if (this.closed || !this.consumer || !this.messages.size) return;
-    // Every slot busy: the next batch to settle wakes the queue (a timer would only spin).
-    if (this.running.size >= this.consumer.options.maxConcurrency) return;
-    const now = this.clock.now();
-    let next = Infinity;
-    for (const m of this.messages.values()) if (!this.inFlight.has(m.id)) next = Math.min(next, m.visibleAt);
-    if (next === Infinity) return; // all in flight: their settling wakes the queue
+  /** Wakes the queue when the earliest message not in flight becomes visible (at most MAX_SLEEP_MS on). */
+  private sleepUntil(next: number, now: number): void {
+    if (this.closed || next === Infinity) return; // all in flight: their settling wakes the queue
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.wake(), Math.min(Math.max(0, next - now), MAX_SLEEP_MS));
     this.timer.unref();
   }
 
-  /** Hands out what is due now; returns the batches it started. */
+  /**
+   * Hands out what is due now, oldest sent first (SQS's best-effort order), as many as the free slots
+   * take; returns the batches it started. One pass over the messages, which stops once the slots are
+   * filled (what waits for a slot stays due: a batch that settles wakes the queue again); a pass that
+   * reads them all also finds when the next delayed one becomes visible and sleeps until then. It was
+   * a copy, filter and sort of every message on every wake, then a second pass to sleep: quadratic in
+   * a burst of thousands (issue 27).
+   */
   private deliverDue(): Promise<void>[] {
     if (!this.consumer || this.closed) return [];
     const now = this.clock.now();
-    const due = [...this.messages.values()]
-      .filter((m) => m.visibleAt <= now && !this.inFlight.has(m.id))
-      .sort((a, b) => a.visibleAt - b.visibleAt);
     const { batchSize, maxReceiveCount, maxConcurrency } = this.consumer.options;
-    // As SQS: a message already received maxReceiveCount times (a consumer that died holding it)
-    // moves to the dead letters on its next receive instead of being handed out again.
-    const exhausted = due.filter((m) => m.receiveCount >= maxReceiveCount);
+    const wanted = Math.max(0, maxConcurrency - this.running.size) * batchSize;
+    const due: Message[] = [];
+    const exhausted: Message[] = [];
+    let next = Infinity;
+    let full = false;
+    for (const m of this.messages.values()) {
+      if (this.inFlight.has(m.id)) continue;
+      if (m.visibleAt > now) {
+        next = Math.min(next, m.visibleAt);
+        continue;
+      }
+      // As SQS: a message already received maxReceiveCount times (a consumer that died holding it)
+      // moves to the dead letters on its next receive instead of being handed out again.
+      if (m.receiveCount >= maxReceiveCount) exhausted.push(m);
+      else if (due.length < wanted) due.push(m);
+      else {
+        full = true; // every slot taken: the next batch to settle wakes the queue
+        break;
+      }
+    }
     for (const message of exhausted) this.deadLetter(message);
-    due.splice(0, due.length, ...due.filter((m) => m.receiveCount < maxReceiveCount));
+    if (!full) this.sleepUntil(next, now);
     const started: Promise<void>[] = [];
-    // What waits for a free slot stays due; a batch that settles wakes the queue again.
-    const slots = Math.max(0, maxConcurrency - this.running.size);
-    due.splice(slots * batchSize);
     for (let i = 0; i < due.length; i += batchSize) {
       const run = this.deliverBatch(due.slice(i, i + batchSize), now).finally(() => {
         this.running.delete(run);

@@ -31,29 +31,37 @@ export interface AttemptOutcome {
   responseHeaders?: Record<string, string>;
 }
 
+// Both views are built by assignment: Object.fromEntries makes a dictionary-mode object, and the
+// attempt record holding it is copied and serialised on every write (issue 27).
+
 /** The headers as the history shows them: a signature keeps its scheme prefix only. */
 export function shownRequestHeaders(headers: Record<string, string | number>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name.toLowerCase(),
-      name.toLowerCase() === 'webhook-signature'
-        ? String(value)
+  const shown: Record<string, string> = {};
+  for (const name in headers) {
+    const key = name.toLowerCase();
+    const value = String(headers[name]);
+    shown[key] =
+      key === 'webhook-signature'
+        ? value
             .split(' ')
             .map((signature) => `${signature.split(',')[0]},…`)
             .join(' ')
-        : String(value),
-    ]),
-  );
+        : value;
+  }
+  return shown;
 }
 
 /** A receiver's response headers, bounded: the first 50, each value at most 500 characters. */
 export function shownResponseHeaders(
   headers: Record<string, string | string[] | undefined>,
 ): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers)
-      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
-      .slice(0, 50)
-      .map(([name, value]) => [name, (Array.isArray(value) ? value.join(', ') : value).slice(0, 500)]),
-  );
+  const shown: Record<string, string> = {};
+  let count = 0;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (count++ === 50) break;
+    shown[name] = (Array.isArray(value) ? value.join(', ') : value).slice(0, 500);
+  }
+  return shown;
 }

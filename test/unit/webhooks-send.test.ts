@@ -95,6 +95,23 @@ describe('sendWebhook', () => {
     expect((await send()).kind).toBe('delivered');
   });
 
+  it('sends to the path and query of the URL, and to a bracketed IPv6 literal with its Host header', async () => {
+    respond = answering(204);
+    expect((await send(`${base}/in/a%20b?x=1&y=%2F`)).kind).toBe('delivered');
+    expect(hits[0]!.url).toBe('/in/a%20b?x=1&y=%2F');
+    expect(hits[0]!.headers.host).toBe(`127.0.0.1:${port}`);
+    const v6 = createServer((_, response) => response.end('v6'));
+    try {
+      await new Promise<void>((resolve) => v6.listen(0, '::1', resolve));
+      const v6Port = (v6.address() as AddressInfo).port;
+      const outcome = await send(`http://[::1]:${v6Port}/six`);
+      expect(outcome).toMatchObject({ kind: 'delivered', responseBody: 'v6' });
+    } finally {
+      v6.closeAllConnections();
+      await new Promise((resolve) => v6.close(resolve));
+    }
+  });
+
   it.each([408, 429, 500, 502, 503])('retries on %i', async (status) => {
     respond = answering(status, {}, 'busy');
     expect(await send()).toMatchObject({

@@ -44,7 +44,10 @@ function copy<T>(value: T): T {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = copy((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    out[key] = typeof field === 'object' && field !== null ? copy(field) : field;
+  }
   return out as T;
 }
 

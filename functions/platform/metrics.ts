@@ -53,15 +53,38 @@ let write: Write = (line) => process.stdout.write(line + '\n');
 export function captureMetrics(writer: Write): () => void {
   const previous = write;
   write = writer;
+  switchedOn = undefined;
   return () => {
     write = previous;
+    switchedOn = undefined;
   };
 }
 
-/** In Lambda (or when METRICS_EMF=1); the local runtime and tests stay quiet otherwise. */
+/** Keys the record's own parts use; a property of the same name would be a second key of the line. */
+const DIMENSIONS_AND_AWS = new Set(['_aws', 'service', 'Stage']);
+
+/** The `Metrics` part of the record for a set of names, as JSON, made once per set. */
+const definitionsBySet = new Map<string, string>();
+function definitions(names: MetricName[]): string {
+  const set = names.join();
+  let json = definitionsBySet.get(set);
+  if (json === undefined) {
+    json = JSON.stringify(names.map((name) => ({ Name: name, Unit: METRICS[name] })));
+    definitionsBySet.set(set, json);
+  }
+  return json;
+}
+
+/**
+ * In Lambda (or when METRICS_EMF=1); the local runtime and tests stay quiet otherwise. Read on the first
+ * record and kept: the runtime's switches do not change while it runs, and reading process.env twice per
+ * attempt was a sixth of a raw signed POST (issue 27). `captureMetrics` (tests, benches) reads them again.
+ */
+let switchedOn: boolean | undefined;
 const enabled = () =>
-  Boolean(getOptionalStringFromEnv('AWS_LAMBDA_FUNCTION_NAME')) ||
-  getOptionalStringFromEnv('METRICS_EMF') === '1';
+  (switchedOn ??=
+    Boolean(getOptionalStringFromEnv('AWS_LAMBDA_FUNCTION_NAME')) ||
+    getOptionalStringFromEnv('METRICS_EMF') === '1');
 
 /**
  * Emits `values` as one EMF record. `properties` (eventId, deliveryId, connectionId, ...) are
@@ -76,27 +99,20 @@ export function emitMetrics(
   const names = (Object.keys(values) as MetricName[]).filter((n) => Number.isFinite(values[n]));
   if (!names.length) return;
   try {
-    // Built by assignment, in the record's key order (properties, _aws, dimensions, values): spreading
-    // Object.fromEntries results made a dictionary-mode object per call, 14 us of a raw POST's 70 (issue 27).
-    const record: Record<string, unknown> = {};
+    // The line is written as text around JSON.stringify of each value, with the record's key order
+    // (properties, _aws, dimensions, values) and the definitions of each set of names made once: an
+    // object per call stringified whole cost a third of a raw signed POST per attempt (issue 27).
     const redacted = redact(properties) as Record<string, unknown>;
+    let line = '{';
     for (const key in redacted) {
       const value = redacted[key];
-      if (value !== undefined) record[key] = typeof value === 'string' ? value : JSON.stringify(value);
+      if (value === undefined || DIMENSIONS_AND_AWS.has(key) || names.includes(key as MetricName)) continue;
+      line += `${JSON.stringify(key)}:${JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value))},`;
     }
-    record._aws = {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: METRICS_NAMESPACE,
-          Dimensions: [['service', 'Stage']],
-          Metrics: names.map((name) => ({ Name: name, Unit: METRICS[name] })),
-        },
-      ],
-    };
-    Object.assign(record, metricDimensions(configuredStage()));
-    for (const name of names) record[name] = values[name];
-    write(JSON.stringify(record));
+    line += `"_aws":{"Timestamp":${Date.now()},"CloudWatchMetrics":[{"Namespace":"${METRICS_NAMESPACE}","Dimensions":[["service","Stage"]],"Metrics":${definitions(names)}}]}`;
+    line += `,"service":"${SERVICE_NAME}","Stage":${JSON.stringify(configuredStage())}`;
+    for (const name of names) line += `,"${name}":${values[name]}`;
+    write(line + '}');
   } catch {
     // A metric must never fail the work it measures.
   }

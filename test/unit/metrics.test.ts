@@ -60,6 +60,31 @@ describe('embedded metric format', () => {
     expect(second).not.toHaveProperty('eventId');
   });
 
+  it('writes valid JSON whatever the properties hold, and never a second key of its own parts', () => {
+    emitMetrics(
+      { DeliveryAttempts: 2 },
+      {
+        note: 'a "quoted"\nline \\ \u2028',
+        nested: { n: 1 },
+        service: 'x',
+        Stage: 'y',
+        _aws: 1,
+        DeliveryAttempts: 9,
+      },
+    );
+    const line = lines[0]!;
+    const record = JSON.parse(line) as Record<string, unknown>;
+    expect(record).toMatchObject({
+      note: 'a "quoted"\nline \\ \u2028',
+      nested: '{"n":1}',
+      service: 'connector-event-service',
+      DeliveryAttempts: 2,
+    });
+    expect(record.Stage).not.toBe('y');
+    expect(line.match(/"service":/g)).toHaveLength(1);
+    expect(line.match(/"DeliveryAttempts":/g)).toHaveLength(1);
+  });
+
   it('stays quiet outside Lambda unless asked', () => {
     delete process.env.METRICS_EMF;
     emitMetrics({ DeliveryAttempts: 1 });

@@ -89,6 +89,11 @@ export class LocalQueue implements Queue {
   private readonly clock: Clock;
   private readonly journal: string | undefined;
   private readonly messages = new Map<string, Message>();
+  /**
+   * The messages not in flight (visible or delayed), in the order they became so: what a wake reads,
+   * so thousands of messages in flight are not read again each time a batch settles (issue 27).
+   */
+  private readonly waiting = new Map<string, Message>();
   private readonly dead: DeadLetter[] = [];
   /** Received by this process and not settled yet: never handed out twice at once here. */
   private readonly inFlight = new Set<string>();
@@ -162,6 +167,7 @@ export class LocalQueue implements Queue {
     };
     this.write({ op: 'put', message: item });
     this.messages.set(item.id, item);
+    this.waiting.set(item.id, item);
     this.wake();
   }
 
@@ -249,8 +255,7 @@ export class LocalQueue implements Queue {
     const exhausted: Message[] = [];
     let next = Infinity;
     let full = false;
-    for (const m of this.messages.values()) {
-      if (this.inFlight.has(m.id)) continue;
+    for (const m of this.waiting.values()) {
       if (m.visibleAt > now) {
         next = Math.min(next, m.visibleAt);
         continue;
@@ -284,6 +289,7 @@ export class LocalQueue implements Queue {
       message.receiveCount++;
       message.visibleAt = now + options.visibilityTimeoutMs;
       this.inFlight.add(message.id);
+      this.waiting.delete(message.id);
       this.write({
         op: 'receive',
         id: message.id,
@@ -304,19 +310,21 @@ export class LocalQueue implements Queue {
       if (!this.messages.has(message.id)) continue;
       if (!failed.has(message.id)) this.remove(message.id);
       else if (message.receiveCount >= options.maxReceiveCount) this.deadLetter(message);
-      // else: visible again once its visibility timeout has passed, as on SQS
+      else this.waiting.set(message.id, message); // visible again once its visibility timeout has passed, as on SQS
     }
   }
 
   private remove(id: string): void {
     this.write({ op: 'delete', id });
     this.messages.delete(id);
+    this.waiting.delete(id);
   }
 
   private deadLetter(message: Message): void {
     const deadAt = this.clock.now();
     this.write({ op: 'dead', id: message.id, deadAt });
     this.messages.delete(message.id);
+    this.waiting.delete(message.id);
     this.dead.push({ id: message.id, body: message.body, receiveCount: message.receiveCount, deadAt });
   }
 
@@ -371,6 +379,7 @@ export class LocalQueue implements Queue {
         this.reclaimed++;
       }
     }
+    for (const message of this.messages.values()) this.waiting.set(message.id, message);
     const keptAt = isDamaged(reading) ? keepAside(path) : undefined;
     this.report = describeReading(path, reading, 'messages', keptAt);
     const compacted = [

@@ -95,6 +95,26 @@ describe('sendWebhook', () => {
     expect((await send()).kind).toBe('delivered');
   });
 
+  it('records the headers sent with each signature cut to its scheme, and the headers of the answer', async () => {
+    respond = answering(202, { 'X-Trace': 'abc' });
+    const rotated = [generateSigningSecret(), secret];
+    const outcome = await sendWebhook(
+      { url: `${base}/in`, eventId: 'evt_rot', body: '{}', secrets: rotated, timestampSeconds: 1700000000 },
+      { allowLoopback: true },
+    );
+    expect(outcome.requestHeaders).toEqual({
+      'content-type': 'application/json',
+      'content-length': '2',
+      'user-agent': expect.stringContaining('ConnectorEventService'),
+      'webhook-id': 'evt_rot',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': 'v1,… v1,…',
+    });
+    expect(String(hits[0]!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(outcome.responseHeaders).toMatchObject({ 'x-trace': 'abc' });
+    expect(outcome.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
   it('sends to the path and query of the URL, and to a bracketed IPv6 literal with its Host header', async () => {
     respond = answering(204);
     expect((await send(`${base}/in/a%20b?x=1&y=%2F`)).kind).toBe('delivered');

@@ -106,22 +106,62 @@ const timeoutOutcome = (timeoutMs: number): Outcome => ({
   responseBody: '',
 });
 
-/** The URL, or the failed outcome of one that cannot be sent to (bad scheme, forbidden literal address). */
-function parseTarget(raw: string, policy: { allowLoopback: boolean }): URL | Outcome {
-  let url: URL;
+/** A receiver's URL as its attempts use it. */
+interface Target {
+  url: URL;
+  /** The host without brackets or zone, and its address family when it is an address literal (else 0). */
+  address: string;
+  family: number;
+  /** The request's own fields for it, as Node's urlToHttpOptions would make them from the URL. */
+  fields: Pick<RequestOptions, 'protocol' | 'hostname' | 'port' | 'path' | 'auth'>;
+}
+
+/**
+ * Targets by URL, made once per URL and not per attempt (a worker sends to few receivers; parsing and
+ * converting the URL was a tenth of an attempt's CPU, issue 27). Bounded: the oldest go first.
+ */
+const targets = new Map<string, Target>();
+const TARGETS_KEPT = 1_000;
+
+function targetOf(raw: string): Target {
+  const known = targets.get(raw);
+  if (known) return known;
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Error(`unsupported scheme ${url.protocol}`);
+  }
+  const address = bareAddress(url.hostname);
+  const target: Target = {
+    url,
+    address,
+    family: isIP(address),
+    fields: {
+      protocol: url.protocol,
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      path: `${url.pathname}${url.search}`,
+      ...(url.username || url.password
+        ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+        : {}),
+    },
+  };
+  if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
+  targets.set(raw, target);
+  return target;
+}
+
+/** The target, or the failed outcome of one that cannot be sent to (bad scheme, forbidden literal address). */
+function parseTarget(raw: string, policy: { allowLoopback: boolean }): Target | Outcome {
+  let target: Target;
   try {
-    url = new URL(raw);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new Error(`unsupported scheme ${url.protocol}`);
-    }
+    target = targetOf(raw);
   } catch (error) {
     return { kind: 'failed', errorKind: 'invalid_url', errorMessage: String(error), responseBody: '' };
   }
-  const literal = bareAddress(url.hostname);
-  if (isIP(literal) && !addressAllowed(literal, policy)) {
-    return networkOutcome(new BlockedAddressError(literal));
+  if (target.family && !addressAllowed(target.address, policy)) {
+    return networkOutcome(new BlockedAddressError(target.address));
   }
-  return url;
+  return target;
 }
 
 /** Resolves the host and vets the whole answer: one forbidden address refuses it (DNS rebinding). */
@@ -140,21 +180,14 @@ export async function vetHost(hostname: string, options: SendOptions): Promise<L
 }
 
 function requestOptions(
-  url: URL,
+  target: Target,
   input: SendInput,
   vetted: LookupAddress[],
   options: SendOptions,
 ): RequestOptions & PinnedRequest {
   return {
-    // The target as Node's urlToHttpOptions would make it from the URL, made here once, so the request
-    // takes one options object instead of converting and merging a URL on every attempt (issue 27).
-    protocol: url.protocol,
-    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-    ...(url.port ? { port: Number(url.port) } : {}),
-    path: `${url.pathname}${url.search}`,
-    ...(url.username || url.password
-      ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
-      : {}),
+    // One options object: the request neither converts nor merges a URL on every attempt (issue 27).
+    ...target.fields,
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -162,7 +195,7 @@ function requestOptions(
       'User-Agent': USER_AGENT,
       ...webhookHeaders(input.secrets, input.eventId, input.timestampSeconds, input.body),
     },
-    agent: (options.pool ?? sharedPool()).agentFor(url.protocol),
+    agent: (options.pool ?? sharedPool()).agentFor(target.url.protocol),
     pin: pinOf(vetted),
     lookup: pinnedLookup(vetted, options),
   };
@@ -175,10 +208,9 @@ function readResponse(response: IncomingMessage, finish: (outcome: Outcome) => v
   const complete = () => {
     const body = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
     const retryAfter = response.headers['retry-after'];
-    finish({
-      ...classifyResponse(response.statusCode ?? 0, body, retryAfter, Date.now()),
-      responseHeaders: shownResponseHeaders(response.headers),
-    });
+    const outcome = classifyResponse(response.statusCode ?? 0, body, retryAfter, Date.now());
+    outcome.responseHeaders = shownResponseHeaders(response.headers);
+    finish(outcome);
   };
   response.on('data', (chunk: Buffer) => {
     if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
@@ -262,27 +294,25 @@ async function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T | Outco
   }
 }
 
+// Every outcome is a fresh object made for this attempt (classifyResponse, networkOutcome,
+// timeoutOutcome), so its last fields are set on it rather than spread into a copy.
 export async function sendWebhook(input: SendInput, options: SendOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const target = parseTarget(input.url, options);
-  if (!(target instanceof URL)) return { ...target, latencyMs: 0 };
+  if (!('url' in target)) return Object.assign(target, { latencyMs: 0 });
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   let outcome: Outcome;
   try {
     // A literal address needs no DNS, so no race against the timeout.
-    const vetting = vetHost(target.hostname, options);
-    const vetted = isIP(bareAddress(target.hostname))
-      ? await vetting
-      : await withinTimeout(vetting, timeoutMs);
+    const vetting = vetHost(target.url.hostname, options);
+    const vetted = target.family ? await vetting : await withinTimeout(vetting, timeoutMs);
     if (Array.isArray(vetted)) {
       const request = requestOptions(target, input, vetted, options);
-      outcome = {
-        ...(await post(target, request, input.body, started, timeoutMs)),
-        requestHeaders: shownRequestHeaders(request.headers as Record<string, string | number>),
-      };
+      outcome = await post(target.url, request, input.body, started, timeoutMs);
+      outcome.requestHeaders = shownRequestHeaders(request.headers as Record<string, string | number>);
     } else outcome = vetted;
   } catch (error) {
     outcome = networkOutcome(error as NodeJS.ErrnoException);
   }
-  return { ...outcome, latencyMs: Math.round(performance.now() - started) };
+  return Object.assign(outcome, { latencyMs: Math.round(performance.now() - started) });
 }

@@ -1,9 +1,10 @@
 // An error's stack with its bundle frames at their original source lines, worked out when the error is
 // logged: the deployed functions run without --enable-source-maps, which made Node read and parse the
 // whole map at every cold start (docs/decisions.md, "Source maps read at the first logged error").
-// node:module is already loaded by every bundle's banner (createRequire) and node:fs by Node itself.
-import { statSync, readFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+// Nothing is imported at load: an ES import of node:fs costs about 2 ms of init (its ES module facade
+// reads every export, which loads fs/promises, the watchers and streams); process.getBuiltinModule
+// gives the modules at first need.
+import type { SourceMap } from 'node:module';
 
 /** Bounds: a stack's frames looked at, and the bundle or map a frame's file may have. */
 const MAX_FRAMES = 50;
@@ -17,7 +18,8 @@ const FRAME = /^(\s+at (?:async )?)(?:(.+) \()?(file:\/\/[^()]+):(\d+):(\d+)\)?$
 const maps = new Map<string, SourceMap | null>();
 
 function read(url: URL): string | null {
-  return statSync(url).size > MAX_FILE_BYTES ? null : readFileSync(url, 'utf8');
+  const fs = process.getBuiltinModule('node:fs');
+  return fs.statSync(url).size > MAX_FILE_BYTES ? null : fs.readFileSync(url, 'utf8');
 }
 
 function mapOf(file: string): SourceMap | null {
@@ -29,7 +31,7 @@ function mapOf(file: string): SourceMap | null {
     const ref = read(url)?.match(/\/\/# sourceMappingURL=(\S+)\s*$/)?.[1];
     const mapUrl = ref && new URL(ref, url);
     const payload = mapUrl && mapUrl.protocol === 'file:' && read(mapUrl);
-    if (payload) map = new SourceMap(JSON.parse(payload));
+    if (payload) map = new (process.getBuiltinModule('node:module').SourceMap)(JSON.parse(payload));
   } catch {
     // No map for this file: its frames stay as they are.
   }

@@ -6,7 +6,7 @@
 // gives the modules at first need.
 import type { SourceMap } from 'node:module';
 
-/** Bounds: a stack's frames looked at, and the bundle or map a frame's file may have. */
+/** Bounds: a stack's frames looked at (lines of at most 1,000 characters), and a frame's bundle or map. */
 const MAX_FRAMES = 50;
 const MAX_FILE_BYTES = 8 << 20;
 
@@ -57,7 +57,7 @@ export function mappedStack(error: Error): string | undefined {
     stack = error.stack;
     if (!stack) return stack;
     const lines = stack.split('\n');
-    const frames = lines.slice(0, MAX_FRAMES).map((line) => line.match(FRAME));
+    const frames = lines.slice(0, MAX_FRAMES).map((line) => (line.length < 1000 ? line.match(FRAME) : null));
     return lines
       .map((line, i) => {
         const frame = frames[i];

@@ -244,8 +244,10 @@ export class ServiceFunction extends Construct {
       description: props.description,
       reservedConcurrentExecutions: props.reservedConcurrency,
       environment: {
+        // No NODE_OPTIONS=--enable-source-maps: Node would read and parse the whole map at every cold
+        // start. The map stays beside the bundle; functions/platform/stack-trace.ts reads it when an
+        // error's stack is logged (docs/decisions.md, "Source maps read at the first logged error").
         STAGE: props.stage.stage,
-        NODE_OPTIONS: '--enable-source-maps',
         ...(props.stage.publicBaseUrl ? { PUBLIC_BASE_URL: props.stage.publicBaseUrl } : {}),
         ...props.environment,
       },

@@ -27,6 +27,7 @@ import { isPermission } from './permissions';
 import { PLATFORM_RATE_LIMIT, RateLimiter, customerRateLimit, rateLimitHeaders } from './rate-limit';
 import type { DocumentedRoutes, RouteEntry, RouteRequest } from './route-types';
 import { routePermissions } from './route-types';
+import { mappedStack } from './stack-trace';
 import { describeZodError, parseWith } from './validation';
 
 /** Every route's request body limit (the local server stops reading at it too). */
@@ -199,10 +200,11 @@ function errorResponse(state: State, error: unknown): APIGatewayProxyResult {
     if (state.htmlErrors) return htmlError(state, error.status, body, error.headers);
     return toResponse(state, { status: error.status, body, headers: error.headers });
   }
+  // The stack at its original source lines (the bundle's map is read at the first one); redacted as text.
   state.log.error('unhandled error', {
     error:
       error instanceof Error
-        ? { name: error.name, message: error.message, stack: error.stack }
+        ? { name: error.name, message: error.message, stack: mappedStack(error) }
         : String(error),
   });
   const body = errorBody('INTERNAL_ERROR', `Internal error; quote request id ${state.requestId} to support`);

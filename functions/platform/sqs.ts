@@ -3,7 +3,9 @@
 // failed (batchItemFailures), so one bad message never redelivers its neighbours.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { AppError } from './errors';
 import type { Deps, Queue } from './ports';
+import { mappedStack } from './stack-trace';
 import { describeZodError } from './validation';
 import type { Logger } from './logger';
 import { logSink, logger as rootLogger } from './logger';
@@ -48,7 +50,10 @@ export function sqsHandler<S extends z.ZodMiniType>(
           }
           return (await run({ message: parsed.data, record, deps, log })) === 'done';
         } catch (error) {
-          log.error('message failed', { error });
+          // An AppError is a named outcome; anything else is a bug, logged with its stack at its
+          // original source lines (the error itself is logged as name and message).
+          const unexpected = error instanceof Error && !(error instanceof AppError);
+          log.error('message failed', { error, ...(unexpected ? { stack: mappedStack(error) } : {}) });
           return false;
         }
       }),

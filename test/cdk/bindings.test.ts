@@ -95,7 +95,6 @@ describe('application key routes in the service stack', () => {
       Environment: {
         Variables: Match.objectEquals({
           STAGE: 'dev',
-          NODE_OPTIONS: '--enable-source-maps',
           CONSOLE_ISSUER: CONSOLE_CONTEXT.consoleIssuer,
           CONSOLE_AUDIENCE: CONSOLE_CONTEXT.consoleAudience,
           CONSOLE_JWKS_URL: CONSOLE_CONTEXT.consoleJwksUrl,

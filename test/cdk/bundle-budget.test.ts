@@ -2,18 +2,32 @@
 // lib/service-function.ts configures NodejsFunction, stays within BUNDLE_BUDGET_BYTES. A dependency
 // or an import that drags a library into a handler fails here, in `npm test`, before a deploy.
 import { build } from 'esbuild';
-import { BUNDLE_BUDGET_BYTES, ServiceFunction, lambdaBuildOptions } from '../../lib/service-function';
+import {
+  BUNDLE_BUDGET_BYTES,
+  LAMBDA_BUNDLING,
+  ServiceFunction,
+  lambdaBuildOptions,
+} from '../../lib/service-function';
 import { synthStack } from '../support/synth';
 
-/** The bytes of index.mjs as `cdk synth` writes it (source map aside). */
+/**
+ * The bytes of index.mjs as `cdk synth` writes it (source map aside, its `//# sourceMappingURL=` line
+ * in), and whether its map is beside it and linked: functions/platform/stack-trace.ts finds it so.
+ */
 async function bundleBytes(handlerModule: string): Promise<number> {
   const result = await build({
     ...lambdaBuildOptions(handlerModule),
+    sourcemap: LAMBDA_BUNDLING.sourceMap,
+    sourcesContent: LAMBDA_BUNDLING.sourcesContent,
     outfile: 'index.mjs',
     write: false,
     logLevel: 'silent',
   });
-  return result.outputFiles![0]!.contents.byteLength;
+  const files = result.outputFiles!;
+  const bundle = files.find((f) => f.path.endsWith('index.mjs'))!;
+  expect(files.map((f) => f.path.split('/').pop()).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+  expect(bundle.text.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
+  return bundle.contents.byteLength;
 }
 
 describe('Lambda bundle budget', () => {
@@ -34,7 +48,7 @@ describe('Lambda bundle budget', () => {
     );
   });
 
-  it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KB`, async () => {
+  it(`keeps every bundle within ${BUNDLE_BUDGET_BYTES / 1024} KB, its source map beside it`, async () => {
     const sizes: [string, number][] = [];
     for (const module of modules) sizes.push([module, await bundleBytes(module)]);
     const over = sizes.filter(([, bytes]) => bytes > BUNDLE_BUDGET_BYTES);

@@ -1,6 +1,6 @@
 // Wiring of the platform: functions, authorizer on every API-key route, tables, key, gateway errors.
 import { Match } from 'aws-cdk-lib/assertions';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RouteUses } from '../../functions/platform/route-types';
 import type { TableName } from '../../functions/platform/ports';
@@ -33,10 +33,10 @@ describe('service stack (dev)', () => {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(fn.Properties.Handler).toBe('index.handler');
-      expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
-        STAGE: 'dev',
-        NODE_OPTIONS: '--enable-source-maps',
-      });
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+      expect(variables).toMatchObject({ STAGE: 'dev' });
+      // Source maps are read when an error is logged (functions/platform/stack-trace.ts), not at load.
+      expect(variables.NODE_OPTIONS ?? '').not.toMatch(/source-maps/);
     }
   });
 
@@ -408,7 +408,7 @@ describe('service stack (prod)', () => {
 });
 
 describe('bundles', () => {
-  it('stay under 1 MB each', () => {
+  it('stay under 1 MB each, each with its source map beside it and linked from it', () => {
     const { app } = synthStack({ bundle: true });
     const out = app.synth().directory;
     // Our bundles (index.mjs); not CDK's auto-delete provider (dev buckets), a CommonJS index.js.
@@ -423,6 +423,15 @@ describe('bundles', () => {
       const file = join(out, asset, 'index.mjs');
       expect({ asset, bytes: statSync(file).size }).toEqual({ asset, bytes: expect.any(Number) });
       expect(statSync(file).size).toBeLessThan(1024 * 1024);
+      // functions/platform/stack-trace.ts finds the map by this comment when an error is logged (no
+      // --enable-source-maps at load); the map names the sources without their text.
+      expect(readFileSync(file, 'utf8').trimEnd()).toMatch(/\n\/\/# sourceMappingURL=index\.mjs\.map$/);
+      const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {
+        sources: string[];
+        sourcesContent?: unknown;
+      };
+      expect(map.sources.some((source) => /(^|\/)functions\//.test(source))).toBe(true);
+      expect(map.sourcesContent).toBeUndefined();
     }
   });
 });

@@ -193,14 +193,16 @@ export class Logger {
     this.sink = level === undefined ? logSink : typeof level === 'string' ? new LogSink(level) : level;
   }
 
+  // Object.assign rather than `{ ...a, ...b }`: on Node 20's V8 a spread followed by more properties
+  // takes a slow path (1.5 us for a record's child logger; issue 27).
   child(context: Record<string, unknown>): Logger {
-    return new Logger({ ...this.context, ...context }, this.sink);
+    return new Logger(Object.assign({}, this.context, context), this.sink);
   }
 
   // The level is checked before the context and fields are merged: a line below the level (the
   // delivery's info line per attempt at LOG_LEVEL=warn) costs no object spread (issue 27).
   private line(level: Level, msg: string, fields: Record<string, unknown> | undefined): void {
-    if (this.sink.writes(level)) this.sink.write(level, msg, { ...this.context, ...fields });
+    if (this.sink.writes(level)) this.sink.write(level, msg, Object.assign({}, this.context, fields));
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {

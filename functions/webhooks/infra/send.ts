@@ -113,7 +113,11 @@ interface Target {
   address: string;
   family: number;
   /** The request's own fields for it, as Node's urlToHttpOptions would make them from the URL. */
-  fields: Pick<RequestOptions, 'protocol' | 'hostname' | 'port' | 'path' | 'auth'>;
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  path: string;
+  auth: string | undefined;
 }
 
 /**
@@ -135,15 +139,14 @@ function targetOf(raw: string): Target {
     url,
     address,
     family: isIP(address),
-    fields: {
-      protocol: url.protocol,
-      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-      ...(url.port ? { port: Number(url.port) } : {}),
-      path: `${url.pathname}${url.search}`,
-      ...(url.username || url.password
-        ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
-        : {}),
-    },
+    protocol: url.protocol,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    path: `${url.pathname}${url.search}`,
+    auth:
+      url.username || url.password
+        ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+        : undefined,
   };
   if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
   targets.set(raw, target);
@@ -186,8 +189,13 @@ function requestOptions(
   options: SendOptions,
 ): RequestOptions & PinnedRequest {
   return {
-    // One options object: the request neither converts nor merges a URL on every attempt (issue 27).
-    ...target.fields,
+    // One options object: the request neither converts nor merges a URL on every attempt, and its
+    // fields are named, not spread (a spread of the kept fields cost 10 us per attempt; issue 27).
+    protocol: target.protocol,
+    hostname: target.hostname,
+    port: target.port,
+    path: target.path,
+    auth: target.auth,
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',

@@ -20,13 +20,16 @@ export const attemptKey = (id: string, attempt: number) => ({
 });
 const endpointDeliveries = (endpointId: string) => `WEP#${endpointId}#DELIVERIES`;
 
-/** The delivery as stored: its keys and its place in the endpoint's list. */
-export const deliveryItem = (delivery: DeliveryItem): Item => ({
-  ...delivery,
-  ...deliveryKey(delivery.id),
-  gsi1pk: endpointDeliveries(delivery.endpointId),
-  gsi1sk: `${isoTime(delivery.createdAt)}#${delivery.id}`,
-});
+/**
+ * The delivery as stored: its keys and its place in the endpoint's list. Object.assign, not a spread
+ * followed by more properties: on Node 20's V8 that form takes a slow path (6 us for a delivery, more
+ * than the rest of its write; issue 27).
+ */
+export const deliveryItem = (delivery: DeliveryItem): Item =>
+  Object.assign({} as Item, delivery, deliveryKey(delivery.id), {
+    gsi1pk: endpointDeliveries(delivery.endpointId),
+    gsi1sk: `${isoTime(delivery.createdAt)}#${delivery.id}`,
+  });
 
 const guardCondition = (over: Guard): Condition => ({
   and: Object.entries(over).map(([attr, value]) => ({ attr, op: '=', value: value as string | number })),
@@ -77,7 +80,9 @@ export async function applyChange(
 
 /** Keyed by attempt number: a duplicate message writing it too writes the same record. */
 export function putAttempt(deps: TableDeps, record: AttemptRecord): Promise<void> {
-  return deps.tables.webhooks.put({ ...record, ...attemptKey(record.deliveryId, record.attempt) });
+  return deps.tables.webhooks.put(
+    Object.assign({} as Item, record, attemptKey(record.deliveryId, record.attempt)),
+  );
 }
 
 /** The delivery and its attempts in one read, as they now are (read right after a replay or an attempt). */

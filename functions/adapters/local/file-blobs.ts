@@ -1,9 +1,18 @@
 // BlobStore on the local disk (under the data directory), or in memory when there is none (tests).
 // A blob is written to a temporary file and renamed into place, so a crash never leaves half a blob
 // under its key; a crash mid-write leaves the temporary file, which the next start removes.
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,6 +21,24 @@ import type { BlobStore } from '../../platform/ports';
 
 /** A blob being written: `<key's file>.<12 hex>.tmp` (no key's file ends so: a key ends in `v<version>`). */
 const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/;
+
+/** 12 random hex digits (a v4 UUID's last group: random, from Node's cached entropy). */
+const temporarySuffix = (): string => randomUUID().slice(-12);
+
+/**
+ * A blob up to this size is held whole as it arrives and written in one go (temporary file, then
+ * rename); a larger one streams to its temporary file. Most imported files are small, and five
+ * thread-pool round trips each (directory, open, write, close, rename) cost more than the write.
+ */
+const SMALL_BLOB_BYTES = 256 * 1024;
+
+const asBuffer = (chunk: Buffer | Uint8Array | string): Buffer =>
+  Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let written = 0; written < chunk.length;)
+    written += (await file.write(chunk, written, chunk.length - written)).bytesWritten;
+}
 
 /**
  * Removes the temporary files writes left under `root` when their process died mid-write; returns how
@@ -53,16 +80,46 @@ export class FileBlobStore implements BlobStore {
       return { size: digest.bytes, sha256: digest.sha256 };
     }
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const temporary = `${target}.${temporarySuffix()}.tmp`;
+    const hash = createHash('sha256');
+    let size = 0;
+    let held: Buffer[] = [];
+    let file: FileHandle | undefined;
     try {
-      await pipeline(content, digest, createWriteStream(temporary));
-      await rename(temporary, target);
+      // Read as written: the next chunk is read once this one is on its way (back-pressure).
+      for await (const received of content as AsyncIterable<Buffer | Uint8Array | string>) {
+        const chunk = asBuffer(received);
+        hash.update(chunk);
+        size += chunk.length;
+        if (!file && size <= SMALL_BLOB_BYTES) {
+          held.push(chunk);
+          continue;
+        }
+        if (!file) {
+          await mkdir(dirname(target), { recursive: true });
+          file = await open(temporary, 'w');
+          for (const part of held) await writeAll(file, part);
+          held = [];
+        }
+        await writeAll(file, chunk);
+      }
+      if (file) {
+        const written = file;
+        file = undefined;
+        await written.close();
+        await rename(temporary, target);
+      } else {
+        // Small: the same temporary file and rename, synchronously (microseconds on a local disk).
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(temporary, Buffer.concat(held, size));
+        renameSync(temporary, target);
+      }
     } catch (error) {
+      await file?.close().catch(() => undefined);
       await rm(temporary, { force: true });
       throw error;
     }
-    return { size: digest.bytes, sha256: digest.sha256 };
+    return { size, sha256: hash.digest('hex') };
   }
 
   async get(key: string): Promise<Readable | undefined> {

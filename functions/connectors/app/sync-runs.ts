@@ -15,7 +15,7 @@ import { emitMetrics } from '../../platform/metrics';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
 import type { ChangedFile, ContentApi } from '../infra/content';
-import { ProviderApiError } from '../infra/content';
+import { ProviderApiError, ProviderBody } from '../infra/content';
 import {
   MAX_FILE_BYTES,
   MAX_RECORDED_FAILURES,
@@ -397,11 +397,14 @@ async function importFiles(
 }
 
 /**
- * `body` through a ByteLimit, as `pipeline(body, limit)` joined them (an error or an early end of
- * either destroys the other, a premature close of the body fails the limit) without its per-call
- * AbortController, whose abort at the end built a DOMException for every file (issue 27, item 4).
+ * `body` cut off at `maxBytes` (StreamTooLargeError at the first byte over). A provider body of our
+ * HTTP client counts its own bytes; another goes through a ByteLimit joined to it as
+ * `pipeline(body, limit)` did (an error or an early end of either destroys the other, a premature
+ * close of the body fails the limit) without pipeline's per-call AbortController, whose abort at the
+ * end built a DOMException for every file (issue 27, item 4).
  */
 function limited(body: Readable, maxBytes: number): Readable {
+  if (body instanceof ProviderBody) return body.limitTo(maxBytes);
   const limit = new ByteLimit(maxBytes);
   finished(body, (error) => {
     if (error) limit.destroy(error);

@@ -11,7 +11,18 @@
 // damage. Damage is reported by file and line, and before the owner compacts, the file as it was is
 // copied aside: a compaction never erases what could not be read.
 import { crc32 } from 'node:zlib';
-import { copyFileSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export function frame(entry: unknown): string {
@@ -176,4 +187,31 @@ export function compact(path: string, entries: unknown[], records: number): void
   const manifest = readManifest(path);
   manifest[basename(path)] = { records };
   writeManifest(path, manifest);
+}
+
+/**
+ * Appends to a journal through a descriptor kept open (O_APPEND), as appendFileSync did without its
+ * open and close per line. Before each append one stat of the path says whether the file is still the
+ * one held open: another process may have compacted it (renamed a new file over it) or it was removed;
+ * then the path is opened again (created if missing), so a line never goes to a replaced file.
+ */
+export class JournalAppender {
+  private fd: number | undefined;
+  private inode: number | undefined;
+
+  constructor(private readonly path: string) {}
+
+  append(text: string): void {
+    const current = statSync(this.path, { throwIfNoEntry: false });
+    if (this.fd === undefined || current?.ino !== this.inode) {
+      if (this.fd !== undefined) closeSync(this.fd);
+      this.fd = undefined;
+      const fd = openSync(this.path, 'a');
+      this.inode = fstatSync(fd).ino;
+      this.fd = fd;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    for (let written = 0; written < bytes.length;)
+      written += writeSync(this.fd, bytes, written, bytes.length - written);
+  }
 }

@@ -11,13 +11,22 @@
 // syncs queue) would only stall the work (issue 23 item 6). A message waiting out its delay keeps it.
 // `shutdown` (SIGTERM) drains what is in hand for a grace period and hands back the rest.
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../../platform/clock';
 import { systemClock } from '../../platform/clock';
 import type { DeadLetter, Queue, QueueMessage } from '../../platform/ports';
-import { compact, describeReading, frame, isDamaged, keepAside, markWritten, readJournal } from './journal';
+import {
+  JournalAppender,
+  compact,
+  describeReading,
+  frame,
+  isDamaged,
+  keepAside,
+  markWritten,
+  readJournal,
+} from './journal';
 
 export type SqsConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -108,6 +117,7 @@ export class LocalQueue implements Queue {
   reclaimed = 0;
   /** The manifest knows this journal holds something (journal.ts `markWritten`). */
   private marked = false;
+  private appender: JournalAppender | undefined;
 
   constructor(
     readonly name: string,
@@ -358,7 +368,7 @@ export class LocalQueue implements Queue {
     if (!this.journal) return;
     if (!this.marked) markWritten(this.journal);
     this.marked = true;
-    appendFileSync(this.journal, frame(line));
+    (this.appender ??= new JournalAppender(this.journal)).append(frame(line));
   }
 
   /**

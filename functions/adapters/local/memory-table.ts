@@ -1,5 +1,5 @@
 // Table port in process memory, optionally journaled to a file so the local server survives restarts.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Scalar, Table, Update } from '../../platform/ports';
@@ -101,6 +101,19 @@ export class MemoryTable implements Table {
   /** The manifest knows this journal holds something (journal.ts `markWritten`). */
   private marked = false;
 
+  /**
+   * Bytes this process appended after `applied`, which the next refresh need not read back when the
+   * file grew by exactly them (nobody else appended in between); otherwise it reads them again.
+   */
+  private appended = 0;
+
+  /** The journal file as the last refresh found it (its inode), or undefined: missing, or not read. */
+  private seenInode: number | undefined;
+
+  /** Kept open for appends (O_APPEND), on the inode `appendInode`; reopened when the file was replaced. */
+  private appendFd: number | undefined;
+  private appendInode: number | undefined;
+
   /** What opening the journal found wrong (damaged lines, records lost), naming the file; else undefined. */
   readonly report: string | undefined;
 
@@ -131,7 +144,9 @@ export class MemoryTable implements Table {
       [...this.items.values()].map((item) => ({ op: 'put', item })),
       this.items.size,
     );
-    this.applied = statSync(journalPath).size;
+    const compacted = statSync(journalPath);
+    this.applied = compacted.size;
+    this.seenInode = compacted.ino;
   }
 
   /** Every item, as stored (the local runtime's start-up checks read them; not a port operation). */
@@ -183,16 +198,36 @@ export class MemoryTable implements Table {
     }
   }
 
-  /** Apply what was appended to the journal since we last looked (by us or another process). */
+  /**
+   * Apply what was appended to the journal since we last looked (by us or another process). One stat
+   * per operation: its size says whether anything was appended, its inode whether the file was
+   * replaced (compacted by another process, or removed and written again): then it is read whole.
+   * What this process appended itself is not read back when the file grew by exactly that much.
+   */
   private refresh(): JournalProblem[] {
-    if (!this.journalPath || !existsSync(this.journalPath)) return [];
-    const size = statSync(this.journalPath).size;
-    if (size === this.applied) return [];
-    if (size < this.applied) {
-      this.items.clear(); // compacted by another process: read it all again
-      for (const byValue of this.partitions.values()) byValue.clear();
-      this.applied = 0;
+    if (!this.journalPath) return [];
+    const stat = statSync(this.journalPath, { throwIfNoEntry: false });
+    if (!stat) {
+      this.seenInode = undefined;
+      return [];
     }
+    const size = stat.size;
+    if (stat.ino !== this.seenInode || size < this.applied) {
+      if (this.seenInode !== undefined || size < this.applied) {
+        this.items.clear(); // replaced or compacted by another process: read it all again
+        for (const byValue of this.partitions.values()) byValue.clear();
+        this.applied = 0;
+      }
+      this.seenInode = stat.ino;
+      this.appended = 0;
+    }
+    if (size === this.applied + this.appended) {
+      // Only our own lines since the last look (or nothing): they are applied already.
+      this.applied = size;
+      this.appended = 0;
+      return [];
+    }
+    this.appended = 0; // another process appended too: read from `applied`, our lines again with theirs
     const length = size - this.applied;
     const buffer = Buffer.alloc(length);
     const fd = openSync(this.journalPath, 'r');
@@ -211,11 +246,30 @@ export class MemoryTable implements Table {
 
   private record(entry: JournalEntry): void {
     if (!this.journalPath) return;
-    // `applied` stays behind: the next refresh re-applies this line (idempotently) along with any
-    // line another process appended before it, so both processes converge on the file's order.
+    // `applied` stays behind: unless the file grew by exactly what we appended, the next refresh
+    // re-applies this line (idempotently) along with any line another process appended before it, so
+    // both processes converge on the file's order.
     if (!this.marked) markWritten(this.journalPath);
     this.marked = true;
-    appendFileSync(this.journalPath, frame(entry));
+    const line = Buffer.from(frame(entry), 'utf8');
+    const fd = this.appendDescriptor();
+    for (let written = 0; written < line.length;)
+      written += writeSync(fd, line, written, line.length - written);
+    if (this.appendInode === this.seenInode) this.appended += line.length;
+  }
+
+  /**
+   * The descriptor appends go to: the file the refresh of this operation found (same inode), opened
+   * once; reopened (created if missing, as appendFileSync did) when it was replaced or removed.
+   */
+  private appendDescriptor(): number {
+    if (this.appendFd !== undefined && this.appendInode === this.seenInode) return this.appendFd;
+    if (this.appendFd !== undefined) closeSync(this.appendFd);
+    // A file this opens that the refresh did not see (created now, or replaced since) is not the one
+    // `appended` counts for: the next refresh finds another inode and reads it as before.
+    this.appendFd = openSync(this.journalPath!, 'a');
+    this.appendInode = fstatSync(this.appendFd).ino;
+    return this.appendFd;
   }
 
   private check(condition: Condition | undefined, current: Item | undefined): void {

@@ -3,7 +3,8 @@
 // link's ledger, and moving the link's cursor when the pass is complete. A run is a job of stepped
 // messages (./job-steps.ts): one page of the feed per step, durable across worker crashes, one run
 // at a time per link.
-import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream';
 import { publishEvent } from '../../events';
 import { ByteLimit, StreamTooLargeError } from '../../platform/digest';
 import type { Deps } from '../../platform/ports';
@@ -14,7 +15,7 @@ import { emitMetrics } from '../../platform/metrics';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
 import type { ChangedFile, ContentApi } from '../infra/content';
-import { ProviderApiError } from '../infra/content';
+import { ProviderApiError, ProviderBody } from '../infra/content';
 import {
   MAX_FILE_BYTES,
   MAX_RECORDED_FAILURES,
@@ -395,6 +396,23 @@ async function importFiles(
   return { outcomes, outOfTime, fenced };
 }
 
+/**
+ * `body` cut off at `maxBytes` (StreamTooLargeError at the first byte over). A provider body of our
+ * HTTP client counts its own bytes; another goes through a ByteLimit joined to it as
+ * `pipeline(body, limit)` did (an error or an early end of either destroys the other, a premature
+ * close of the body fails the limit) without pipeline's per-call AbortController, whose abort at the
+ * end built a DOMException for every file (issue 27, item 4).
+ */
+function limited(body: Readable, maxBytes: number): Readable {
+  if (body instanceof ProviderBody) return body.limitTo(maxBytes);
+  const limit = new ByteLimit(maxBytes);
+  finished(body, (error) => {
+    if (error) limit.destroy(error);
+  });
+  limit.once('close', () => body.destroy());
+  return body.pipe(limit);
+}
+
 async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {
   const { link, job } = context;
   const ledger = Ledger.of(deps);
@@ -434,7 +452,7 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
     return failed('too_large');
   }
   // A provider that declares no size (or too small a one) is cut off at the limit as it streams.
-  const content = pipeline(download.body, new ByteLimit(context.maxFileBytes), () => {});
+  const content = limited(download.body, context.maxFileBytes);
   let stored;
   try {
     stored = await importDocument(

@@ -1,8 +1,10 @@
 // Provider content-API HTTP, shared by the per-provider clients: bearer auth, a deadline for the
 // response headers and an idle limit on a streamed body, and failures reduced to a status and a
 // Retry-After (never a token or a response body: those may carry secrets or customer data).
+import type { TransformCallback } from 'node:stream';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { StreamTooLargeError } from '../../../platform/digest';
 import { parseRetryAfter } from '../oauth-client';
 
 /** Headers must arrive within this; a streamed body may pause at most IDLE_MS between chunks. */
@@ -213,30 +215,43 @@ export async function sendJson<T>(request: ApiRequest): Promise<T> {
 }
 
 /**
+ * A provider's response body as a Node stream (what `streamBody` returns). `limitTo` makes it fail with
+ * StreamTooLargeError at the first byte over a limit, as a ByteLimit piped after it would, without a
+ * second stream per file.
+ */
+export class ProviderBody extends Transform {
+  private limit = Infinity;
+  private bytes = 0;
+
+  constructor(private readonly onChunk: () => void) {
+    super();
+  }
+
+  limitTo(maxBytes: number): this {
+    this.limit = maxBytes;
+    return this;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.onChunk();
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) done(new StreamTooLargeError(this.limit));
+    else done(null, chunk);
+  }
+}
+
+/**
  * The response body as a Node stream that fails when the provider goes quiet for IDLE_MS, so a stalled
  * download ends (and is retried) instead of holding a worker until its timeout.
  */
 export function streamBody(operation: string, response: Response): Readable {
   if (!response.body) return Readable.from([]);
   const source = Readable.fromWeb(response.body as WebReadableStream);
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => source.destroy(new ProviderApiError(operation, undefined)), IDLE_MS);
-    timer.unref();
-  };
   // Re-armed by each chunk as it passes (a 'data' listener would start the flow before anyone reads).
-  const watched = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      arm();
-      done(null, chunk);
-    },
-    flush(done) {
-      clearTimeout(timer);
-      done();
-    },
-  });
-  arm();
+  const timer = setTimeout(() => source.destroy(new ProviderApiError(operation, undefined)), IDLE_MS);
+  timer.unref();
+  const watched = new ProviderBody(() => timer.refresh());
+  watched.once('finish', () => clearTimeout(timer)); // everything arrived: quiet from here is fine
   source.once('error', (error) => watched.destroy(error));
   watched.once('close', () => {
     clearTimeout(timer);

@@ -119,4 +119,4 @@ export type {
   Upload,
 } from './api';
 export { UploadRefusedError, nameProblem } from './api';
-export { ProviderApiError } from './http';
+export { ProviderApiError, ProviderBody } from './http';

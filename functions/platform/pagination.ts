@@ -6,62 +6,16 @@ import { InvalidRequestError } from './errors';
 import { lazy } from './lazy';
 import type { Item, Query, Table } from './ports';
 import { INDEX_KEYS } from './tables';
+/** A list's page as the query asks for it (pagination-query.ts makes it of the query string). */
+export interface Pagination {
+  limit: number;
+  offset: number;
+  /** Only on the long lists (cursorPaginationQuery). */
+  cursor?: string;
+}
 
 export const MAX_LIMIT = 200;
 export const MAX_OFFSET = 10_000;
-
-/**
- * Query integers are decimal digits (a minus sign for a clear range message) only: `Number()` alone would read "" as 0 and "0x10" as 16, which
- * the OpenAPI document's `integer` does not allow. Anything else is handed on as not-a-number.
- */
-const digitsOnly = (value: unknown): unknown =>
-  typeof value === 'string' && !/^-?[0-9]{1,9}$/.test(value) ? 'not a number' : value;
-
-export const paginationQuery = z.object({
-  limit: z.pipe(
-    z.transform(digitsOnly),
-    z._default(
-      z.coerce
-        .number({ error: 'limit must be an integer' })
-        .check(z.int('limit must be an integer'))
-        .check(z.gte(1, 'limit must be at least 1'))
-        .check(z.lte(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`)),
-      50,
-    ),
-  ),
-  offset: z.pipe(
-    z.transform(digitsOnly),
-    z._default(
-      z.coerce
-        .number({ error: 'offset must be an integer' })
-        .check(z.int('offset must be an integer'))
-        .check(z.gte(0, 'offset must be 0 or more'))
-        .check(z.lte(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}`)),
-      0,
-    ),
-  ),
-});
-
-/** A long list's query: limit and offset as every list has them, or limit and the cursor of a page. */
-export const cursorPaginationQuery = z.extend(paginationQuery, {
-  cursor: z
-    .optional(
-      z
-        .string({ error: 'cursor must be a string' })
-        .check(z.minLength(1, 'cursor must not be empty'))
-        .check(z.maxLength(4096, 'cursor must be at most 4096 characters'))
-        // Cursors are base64url (a bound on the URL a valid query can make, under the 16 KiB limit).
-        .check(z.regex(/^[A-Za-z0-9_-]+$/, 'cursor: not a cursor of this list (pass next_cursor as given)')),
-    )
-    .check(
-      z.describe(
-        "The previous page's next cursor: the page after it (keyset; cannot be combined with offset)",
-      ),
-    ),
-});
-
-/** `cursor` only on the long lists (cursorPaginationQuery). */
-export type Pagination = z.infer<typeof paginationQuery> & { cursor?: string };
 
 // The page fields every list's response schema shares (the same instances, as the document names them
 // once), built on the first page schema (platform/lazy.ts): only the OpenAPI generator builds one.

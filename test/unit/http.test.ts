@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { createLocalDeps } from '../../functions/compose/local';
 import { GoneError, NotFoundError } from '../../functions/platform/errors';
 import { apiRoute, publicRoute } from '../../functions/platform/http';
-import { paginationQuery } from '../../functions/platform/pagination';
+import { paginationQuery } from '../../functions/platform/pagination-query';
 import type { RouteDefinition } from '../../functions/platform/route-types';
 
 const route = {

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { lazy } from '../../platform/lazy';
 import { isId } from '../../platform/ids';
-import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination-query';
 import { MAX_EXPORT_DOCUMENTS, MAX_SCHEDULE_MINUTES, MIN_SCHEDULE_MINUTES } from '../domain/sync-policy';
 import { CONFLICT_POLICIES } from '../domain/export-conflict';
 

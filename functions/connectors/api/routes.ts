@@ -15,7 +15,7 @@ import {
   startRunBody,
   updateLinkBody,
 } from './import-schemas';
-import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination-query';
 import {
   callbackPath,
   callbackQuery,

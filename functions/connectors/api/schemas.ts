@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
 import { lazy } from '../../platform/lazy';
-import { paginationQuery } from '../../platform/pagination';
+import { paginationQuery } from '../../platform/pagination-query';
 import { documentedUrl, hostProblem, normalizeUrl, rawUrlProblem } from '../../platform/urls';
 import { CONNECTION_STATUSES } from '../domain/connection';
 import { CONNECT_TOKEN_PATTERN, STATE_PATTERN } from '../domain/flow-crypto';

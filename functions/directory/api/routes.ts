@@ -1,7 +1,7 @@
 // Application routes (section of the route table in ../routes.ts): key bindings, called from the
 // console with a console session, never with an API key.
 import type { RouteDefinition } from '../../platform/route-types';
-import { paginationQuery } from '../../platform/pagination';
+import { paginationQuery } from '../../platform/pagination-query';
 import { applicationListView, keyBindingView } from './views';
 import { applicationKeyPath } from './schemas';
 

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { lazy } from '../../platform/lazy';
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../events';
 import { idSchema } from '../../platform/ids';
-import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination';
+import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination-query';
 import { DELIVERY_STATUSES } from '../domain/retry-policy';
 
 const organizationId = idSchema('org', 'an organization');

@@ -1,6 +1,6 @@
 // Webhook routes (section of the route table in ../routes.ts). `uses` is what each route's Lambda may
 // touch: its IAM grants derive from it, so read-only routes get read-only access and no KMS.
-import { paginationQuery } from '../../platform/pagination';
+import { paginationQuery } from '../../platform/pagination-query';
 import type { RouteDefinition } from '../../platform/route-types';
 import { createEndpointBody, endpointPath, updateEndpointBody } from '../domain/endpoint-schemas';
 import {

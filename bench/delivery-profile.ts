@@ -69,7 +69,7 @@ ${show(t.rawLoop.postsPerSecond)}/s, CPU ${show(t.rawLoop.cpuMsPerPost)} ms per 
   return {
     result,
     summary: `${result.rounds.length} handler rounds of
-1,000 prepared deliveries interleaved with raw-loop rounds, the whole run sampled by the V8 profiler
+3,000 prepared deliveries interleaved with raw-loop rounds, the whole run sampled by the V8 profiler
 (which costs both sides alike). Machine: ${result.load.summary}
 
 Handler / raw POST CPU: **${result.ratio}** (median of rounds; spread ${result.spread[0]}-${result.spread[1]}); handler

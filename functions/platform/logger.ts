@@ -72,13 +72,16 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value instanceof Error) return { name: value.name, message: redactString(value.message) };
   if (value && typeof value === 'object') {
-    const oauth = isAuthorizationCode(value as Record<string, unknown>);
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        k,
-        SECRET_FIELDS.has(k.toLowerCase()) || (oauth && k === 'code') ? '[REDACTED]' : redact(v, depth + 1),
-      ]),
-    );
+    const holder = value as Record<string, unknown>;
+    const oauth = isAuthorizationCode(holder);
+    // Built by assignment: Object.fromEntries makes a dictionary-mode object (issue 27).
+    const redacted: Record<string, unknown> = {};
+    for (const k of Object.keys(holder))
+      redacted[k] =
+        SECRET_FIELDS.has(k.toLowerCase()) || (oauth && k === 'code')
+          ? '[REDACTED]'
+          : redact(holder[k], depth + 1);
+    return redacted;
   }
   return value;
 }

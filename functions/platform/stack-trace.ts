@@ -76,3 +76,20 @@ export function mappedStack(error: Error): string | undefined {
     return stack;
   }
 }
+
+/**
+ * Runs `work`; what it throws is logged with its mapped stack, then thrown on. For the functions whose
+ * errors reach the Lambda runtime (the schedules), which prints only the minified stack.
+ */
+export async function loggedFailure<T>(
+  log: { error(message: string, fields: Record<string, unknown>): void },
+  message: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    log.error(message, { error, stack: error instanceof Error ? mappedStack(error) : undefined });
+    throw error;
+  }
+}

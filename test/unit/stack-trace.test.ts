@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import { createLocalDeps } from '../../functions/compose/local';
 import { GoneError } from '../../functions/platform/errors';
 import { sqsHandler } from '../../functions/platform/sqs';
-import { mappedStack } from '../../functions/platform/stack-trace';
+import { loggedFailure, mappedStack } from '../../functions/platform/stack-trace';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-stack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -154,5 +154,24 @@ describe('where stacks are logged', () => {
     } finally {
       jest.restoreAllMocks();
     }
+  });
+
+  it("logs a schedule's failure with its stack before the Lambda runtime prints it, and throws it on", async () => {
+    const logged: { message: string; fields: Record<string, unknown> }[] = [];
+    const log = {
+      error: (message: string, fields: Record<string, unknown>) => logged.push({ message, fields }),
+    };
+    const failure = new Error('sweep broke');
+    await expect(
+      loggedFailure(log, 'sweep failed', async () => {
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.message).toBe('sweep failed');
+    expect(logged[0]!.fields.error).toBe(failure);
+    expect(String(logged[0]!.fields.stack)).toMatch(/^Error: sweep broke\n {4}at /);
+    await expect(loggedFailure(log, 'sweep failed', async () => 42)).resolves.toBe(42);
+    expect(logged).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../../platform/ports';
 import { logger } from '../../../platform/logger';
+import { loggedFailure } from '../../../platform/stack-trace';
 import { connectorConfig } from '../../infra/config';
 import type { SweepSummary } from '../../app/sweep';
 import { runRefreshSweep } from '../../app/sweep';
@@ -14,10 +15,12 @@ export const create =
   (deps: Deps) =>
   async (_event: unknown, context: Context): Promise<SweepSummary> => {
     const log = logger.child({ requestId: context.awsRequestId, worker: 'refreshSweep' });
-    const summary = await runRefreshSweep(deps, connectorConfig(deps.secrets), {
-      log,
-      timeLeft: () => context.getRemainingTimeInMillis() - SAFETY_MS,
-    });
+    const summary = await loggedFailure(log, 'refresh sweep failed', () =>
+      runRefreshSweep(deps, connectorConfig(deps.secrets), {
+        log,
+        timeLeft: () => context.getRemainingTimeInMillis() - SAFETY_MS,
+      }),
+    );
     log.info('refresh sweep finished', summary);
     return summary;
   };

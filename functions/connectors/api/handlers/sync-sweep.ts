@@ -3,6 +3,7 @@
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../../platform/ports';
 import { logger } from '../../../platform/logger';
+import { loggedFailure } from '../../../platform/stack-trace';
 import type { SyncSweepSummary } from '../../app/sync-sweep';
 import { runSyncSweep } from '../../app/sync-sweep';
 
@@ -13,10 +14,12 @@ export const create =
   (deps: Deps) =>
   async (_event: unknown, context: Context): Promise<SyncSweepSummary> => {
     const log = logger.child({ requestId: context.awsRequestId, worker: 'syncSweep' });
-    const summary = await runSyncSweep(deps, {
-      log,
-      timeLeft: () => context.getRemainingTimeInMillis() - SAFETY_MS,
-    });
+    const summary = await loggedFailure(log, 'sync sweep failed', () =>
+      runSyncSweep(deps, {
+        log,
+        timeLeft: () => context.getRemainingTimeInMillis() - SAFETY_MS,
+      }),
+    );
     if (summary.entries) log.info('sync sweep finished', summary);
     return summary;
   };

@@ -6,6 +6,7 @@ import { consoleSessionConfig, remoteKeys, verifyConsoleSession } from '../../..
 import type { Deps } from '../../../platform/ports';
 import { AuthInvalidError } from '../../../platform/errors';
 import { logger } from '../../../platform/logger';
+import { mappedStack } from '../../../platform/stack-trace';
 
 export const create =
   (deps: Deps) =>
@@ -28,7 +29,11 @@ export const create =
       });
     } catch (error) {
       if (error instanceof AuthInvalidError) return refuse(error.message);
-      logger.error('console session verification failed', { error });
+      // The stack at its source lines: Lambda prints the rethrown error's minified one (stack-trace.ts).
+      logger.error('console session verification failed', {
+        error,
+        stack: error instanceof Error ? mappedStack(error) : undefined,
+      });
       throw error; // API Gateway answers 500: not configured, or the provider's keys could not be had
     }
     // Like the API-key authorizer, the policy covers the whole API; this authorizer's cache is its own.

@@ -18,6 +18,7 @@ import type { Deps } from '../../../platform/ports';
 import type { Principal } from '../../../platform/principal';
 import { AuthInvalidError } from '../../../platform/errors';
 import { logger } from '../../../platform/logger';
+import { mappedStack } from '../../../platform/stack-trace';
 
 async function sessionPrincipal(deps: Deps, token: string): Promise<Principal | undefined> {
   try {
@@ -36,7 +37,11 @@ async function sessionPrincipal(deps: Deps, token: string): Promise<Principal | 
     };
   } catch (error) {
     if (error instanceof AuthInvalidError) return undefined;
-    logger.error('console session verification failed', { error });
+    // The stack at its source lines: Lambda prints the rethrown error's minified one (stack-trace.ts).
+    logger.error('console session verification failed', {
+      error,
+      stack: error instanceof Error ? mappedStack(error) : undefined,
+    });
     throw error; // API Gateway answers 500: not configured, or the provider's keys could not be had
   }
 }

@@ -1,21 +1,22 @@
 // Lambda bundle budgets: the stack is synthesized with bundling on, so every bundle is exactly the one
-// CDK deploys (esbuild as lib/service-function.ts configures it). Per bundle: its size (index.mjs,
-// minified, source map excluded) and its module init time, an `await import()` timed inside a fresh
-// Node process, with the function's own environment (its NODE_OPTIONS included: the deployed
-// configuration) and the AWS SDK resolved from node_modules (it is external, as on the nodejs22.x
-// runtime); and, for comparison, its init with `--enable-source-maps`, which the functions no longer
-// run with (docs/decisions.md, "Source maps read at the first logged error, not at load"). Baseline,
-// in the same run: an empty ES module, under the same options.
+// CDK deploys (esbuild as lib/service-function.ts configures it). Per bundle: what its init loads
+// (index.mjs and the chunks it imports statically, minified, source maps excluded) and its module init
+// time, an `await import()` timed inside a fresh Node process, with the function's own environment (its
+// NODE_OPTIONS included: the deployed configuration). Baseline, in the same run: an empty ES module,
+// under the same options.
 // Budgets (issue 27): at most BUNDLE_BUDGET_BYTES (lib/service-function.ts; test/cdk/bundle-budget.test.ts
 // enforces it in npm test) and module init at most 2x the empty module's. Per route and worker, the cold
-// path: the bundle's init plus the first use of each SDK client its `uses` needs, in one process.
+// path: the bundle's init plus the first use of each SDK client its `uses` needs, in one process: the
+// clients' chunks bundled beside it (as deployed), and for comparison the runtime's packages from
+// node_modules (what the functions loaded before the SDK was bundled: docs/decisions.md, "The AWS SDK
+// bundled, one chunk per client").
 import { App } from 'aws-cdk-lib';
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUNDLE_BUDGET_BYTES } from '../lib/service-function';
+import { BUNDLE_BUDGET_BYTES, CHUNKS_DIR } from '../lib/service-function';
 import { ServiceStack } from '../lib/service-stack';
 import { API_KEY_AUTHORIZER, ROUTES } from '../functions/routes';
 import type { ResourceUses } from '../functions/platform/workers';
@@ -51,25 +52,58 @@ interface Measured {
   nodeOptions: string;
   /** Init as deployed (its own NODE_OPTIONS): what the budget is judged on. */
   initMs: number;
-  /** Init with `--enable-source-maps` (Node reads and parses the whole map at load): for comparison. */
-  initMsWithSourceMaps: number;
-  /** SDK packages its first requests import, from its `uses`. */
-  clients: string[];
-  /** Init plus those imports, in one fresh process, as deployed. */
+  /** SDK clients its first requests use, from its `uses`. */
+  clients: SdkClient[];
+  /** Init plus those clients' chunks, in one fresh process, as deployed. */
   coldPathMs: number;
+  /** Init plus the same clients' packages from node_modules (the runtime's copy): for comparison. */
+  coldPathRuntimeSdkMs: number;
+}
+
+/** An SDK client: its chunk's name (functions/adapters/aws/sdk/<name>.ts) and its packages. */
+interface SdkClient {
+  chunk: string;
+  packages: string[];
+}
+
+const SDK_CLIENTS = {
+  dynamodb: { chunk: 'dynamodb', packages: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'] },
+  kms: { chunk: 'kms', packages: ['@aws-sdk/client-kms'] },
+  sqs: { chunk: 'sqs', packages: ['@aws-sdk/client-sqs'] },
+  sfn: { chunk: 'sfn', packages: ['@aws-sdk/client-sfn'] },
+  s3: { chunk: 's3', packages: ['@aws-sdk/client-s3'] },
+} as const satisfies Record<string, SdkClient>;
+
+/** A bundle's chunk of an SDK client: chunks/<name>-<hash>.mjs (its file URL). */
+function chunkOf(bundleFile: string, client: SdkClient): string {
+  const dir = join(bundleFile, '..', CHUNKS_DIR);
+  const file = readdirSync(dir).find((f) => new RegExp(`^${client.chunk}-[A-Z0-9]+\\.mjs$`).test(f));
+  if (!file) throw new Error(`no chunk for ${client.chunk} beside ${bundleFile}`);
+  return pathToFileURL(join(dir, file)).href;
+}
+
+/** Bytes of what importing `file` loads before any code runs: it and the chunks it imports statically. */
+function initBytes(file: string, seen = new Set<string>()): number {
+  if (seen.has(file)) return 0;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  let bytes = Buffer.byteLength(text);
+  for (const [, path] of text.matchAll(/(?:^|[;\n}])\s*import\s*(?:[^"'()]*?from\s*)?"(\.\.?\/[^"]+)"/g))
+    bytes += initBytes(join(file, '..', path!), seen);
+  return bytes;
 }
 
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
-/** The SDK packages a function's first requests load, from the resources it uses. */
-function clientsOf(uses: ResourceUses<string> | undefined): string[] {
+/** The SDK clients a function's first requests load, from the resources it uses. */
+function clientsOf(uses: ResourceUses<string> | undefined): SdkClient[] {
   if (!uses) return [];
   return [
-    ...(uses.tables ? ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'] : []),
-    ...(uses.kms ? ['@aws-sdk/client-kms'] : []),
-    ...(uses.queues?.length ? ['@aws-sdk/client-sqs'] : []),
-    ...(uses.workflows ? ['@aws-sdk/client-sfn'] : []),
-    ...(uses.vault ? ['@aws-sdk/client-s3'] : []),
+    ...(uses.tables ? [SDK_CLIENTS.dynamodb] : []),
+    ...(uses.kms ? [SDK_CLIENTS.kms] : []),
+    ...(uses.queues?.length ? [SDK_CLIENTS.sqs] : []),
+    ...(uses.workflows ? [SDK_CLIENTS.sfn] : []),
+    ...(uses.vault ? [SDK_CLIENTS.s3] : []),
   ];
 }
 
@@ -152,8 +186,6 @@ function synthesize(): Bundle[] {
   return [...bundles.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const SOURCE_MAPS_ON_LOAD = '--enable-source-maps';
-
 /**
  * Milliseconds `await import(...)` of the specifiers takes in a fresh process under `nodeOptions`
  * (NODE_OPTIONS), median of RUNS.
@@ -198,57 +230,50 @@ export async function runBundleBench(): Promise<void> {
   const bundles = synthesize();
   const baselineFile = join(OUT, 'empty.mjs');
   writeFileSync(baselineFile, 'export {};\n');
-  // The empty module under each set of options a bundle runs with (as deployed, and with source maps
-  // read at load): a bundle's init is compared with the empty module's under the same options. Sampled
-  // once more before every bundle, so the baseline is taken across the whole run like the bundles (one
-  // measurement at the start read 7.6 to 18.4 ms between runs on a quiet machine), then its median.
+  // The empty module under each set of options a bundle runs with: a bundle's init is compared with the
+  // empty module's under the same options. Sampled once more before every bundle, so the baseline is
+  // taken across the whole run like the bundles (one measurement at the start read 7.6 to 18.4 ms
+  // between runs on a quiet machine), then its median.
   const deployedOptions = [...new Set(bundles.map((b) => b.nodeOptions))];
-  const baselineOptions = [...new Set(['', SOURCE_MAPS_ON_LOAD, ...deployedOptions])];
-  const samples = new Map(baselineOptions.map((o) => [o, initSamples(baselineFile, {}, o)]));
+  const samples = new Map(deployedOptions.map((o) => [o, initSamples(baselineFile, {}, o)]));
   const sampleBaselines = () => {
-    for (const o of baselineOptions) samples.get(o)!.push(...initSamples(baselineFile, {}, o, 1));
+    for (const o of deployedOptions) samples.get(o)!.push(...initSamples(baselineFile, {}, o, 1));
   };
-  const baselineOf = (nodeOptions: string): number =>
-    median(samples.get(nodeOptions) ?? initSamples(baselineFile, {}, nodeOptions));
+  const baselineOf = (nodeOptions: string): number => median(samples.get(nodeOptions)!);
   const measured: Measured[] = bundles.map((b) => {
     sampleBaselines();
     const map = `${b.file}.map`;
     const clients = clientsOf(USES.get(b.name.split('/').pop()!));
+    const bundle = pathToFileURL(b.file).href;
     return {
       clients,
-      coldPathMs: initTime([pathToFileURL(b.file).href, ...clients], b.env, b.nodeOptions),
+      coldPathMs: initTime([bundle, ...clients.map((c) => chunkOf(b.file, c))], b.env, b.nodeOptions),
+      coldPathRuntimeSdkMs: initTime([bundle, ...clients.flatMap((c) => c.packages)], b.env, b.nodeOptions),
       name: b.name,
       functions: b.functions,
-      bytes: statSync(b.file).size,
+      bytes: initBytes(b.file),
       mapBytes: existsSync(map) ? statSync(map).size : 0,
       nodeOptions: b.nodeOptions,
       initMs: initTime(b.file, b.env, b.nodeOptions),
-      initMsWithSourceMaps: initTime(b.file, b.env, SOURCE_MAPS_ON_LOAD),
     };
   });
-  // The adapters import each SDK client on its port's first use: what that first use costs, per client.
-  const clientImports: [string, string[]][] = [
-    [
-      'DynamoDB (every API-key route: its rate-limit bucket)',
-      ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
-    ],
-    ['KMS', ['@aws-sdk/client-kms']],
-    ['SQS', ['@aws-sdk/client-sqs']],
-    ['Step Functions', ['@aws-sdk/client-sfn']],
-  ];
   // As deployed: the options most functions run with (all of them, today: none).
   const commonOptions = deployedOptions.sort(
     (a, b) =>
       bundles.filter((x) => x.nodeOptions === b).length - bundles.filter((x) => x.nodeOptions === a).length,
   )[0]!;
   const commonBaseline = baselineOf(commonOptions);
-  const firstUse = clientImports.map(([name, packages]) => ({
-    name,
-    ms: initTime(packages, {}, commonOptions),
-  }));
-  const baseline = baselineOf('');
-  const baselineWithMaps = baselineOf(SOURCE_MAPS_ON_LOAD);
-  const baselines = new Map(baselineOptions.map((o) => [o, baselineOf(o)]));
+  // What each client's first use imports: its chunk as deployed (from one bundle: every bundle has the
+  // same chunks) against the runtime's packages, interleaved.
+  const firstUse = Object.entries(SDK_CLIENTS).map(([name, client]) => {
+    const bundled: number[] = [];
+    const runtime: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      bundled.push(...initSamples([chunkOf(bundles[0]!.file, client)], {}, commonOptions, 1));
+      runtime.push(...initSamples([...client.packages], {}, commonOptions, 1));
+    }
+    return { name, bundledMs: median(bundled), runtimeMs: median(runtime) };
+  });
   const overSize = measured.filter((m) => m.bytes > BUDGET_BYTES);
   // The init budget is judged as deployed: each bundle against the empty module under its own options.
   const BUDGET_INIT_MS = BUDGET_INIT_RATIO * commonBaseline;
@@ -257,7 +282,11 @@ export async function runBundleBench(): Promise<void> {
   const over = [...new Set([...overSize, ...overInit])];
   const largest = [...measured].sort((a, b) => b.bytes - a.bytes)[0]!;
   const slowest = [...measured].sort((a, b) => b.initMs - a.initMs)[0]!;
-  const mapsCost = measured.map((m) => m.initMsWithSourceMaps - m.initMs).sort((a, b) => a - b);
+  const coldRatios = measured
+    .filter((m) => m.clients.length)
+    .map((m) => m.coldPathMs / m.coldPathRuntimeSdkMs)
+    .sort((a, b) => a - b);
+  const coldRatio = median(coldRatios);
   const options = (o: string) => (o ? `\`NODE_OPTIONS=${o}\`` : 'no NODE_OPTIONS');
   const result = {
     date: new Date().toISOString(),
@@ -267,14 +296,13 @@ export async function runBundleBench(): Promise<void> {
     budgets: { bytes: BUDGET_BYTES, initRatio: BUDGET_INIT_RATIO, initMs: BUDGET_INIT_MS },
     machine: machine.end(),
     sdkFirstUseMs: firstUse,
+    coldPathBundledVsRuntimeSdk: { median: coldRatio, min: coldRatios[0], max: coldRatios.at(-1) },
     deployedNodeOptions: deployedOptions,
     baseline: {
-      emptyModuleInitMs: baseline,
-      emptyModuleInitMsWithSourceMaps: baselineWithMaps,
-      emptyModuleInitMsByNodeOptions: Object.fromEntries(baselines),
+      emptyModuleInitMs: commonBaseline,
+      emptyModuleInitMsByNodeOptions: Object.fromEntries(deployedOptions.map((o) => [o, baselineOf(o)])),
     },
-    sourceMapsOnLoadMedianMs: mapsCost[Math.floor(mapsCost.length / 2)]!,
-    bundles: measured,
+    bundles: measured.map((m) => ({ ...m, clients: m.clients.map((c) => c.chunk) })),
     withinBudget: over.length === 0,
     over: over.map((m) => m.name),
     overSize: overSize.map((m) => m.name),
@@ -284,57 +312,53 @@ export async function runBundleBench(): Promise<void> {
   writeFileSync(join(RESULTS, 'bundles.json'), JSON.stringify(result, null, 2) + '\n');
   const rows = measured.map(
     (m) =>
-      `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${ratio(m).toFixed(2)}× | ${m.initMsWithSourceMaps.toFixed(1)} | ${(m.initMsWithSourceMaps - m.initMs).toFixed(1)} | ${
-        m.clients
-          .filter((c) => c !== '@aws-sdk/lib-dynamodb')
-          .map((c) => c.replace('@aws-sdk/client-', ''))
-          .join(', ') || '—'
-      } | ${m.coldPathMs.toFixed(1)} |`,
+      `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${ratio(m).toFixed(2)}× | ${
+        m.clients.map((c) => c.chunk).join(', ') || '—'
+      } | ${m.coldPathMs.toFixed(1)} | ${m.coldPathRuntimeSdkMs.toFixed(1)} |`,
   );
   const md = `# Lambda bundle budgets
 
-${result.date}, ${result.cpus}, Node ${result.node}. Budgets: at most ${kb(BUDGET_BYTES)} KB and module init at most ${BUDGET_INIT_RATIO}× an empty module's (${BUDGET_INIT_MS.toFixed(1)} ms in this run) per bundle.
+${result.date}, ${result.cpus}, Node ${result.node}. Budgets: at most ${kb(BUDGET_BYTES)} KB loaded at init and module init at most ${BUDGET_INIT_RATIO}× an empty module's (${BUDGET_INIT_MS.toFixed(1)} ms in this run) per bundle.
 
 Machine: ${result.machine.summary}
 
 | Budget | Bundles over it (of ${measured.length}) |
 |---|---|
-| size at most ${kb(BUDGET_BYTES)} KB | ${overSize.length} ${overSize.length ? `(${overSize.map((m) => m.name).join(', ')})` : ''} |
+| at most ${kb(BUDGET_BYTES)} KB loaded at init | ${overSize.length} ${overSize.length ? `(${overSize.map((m) => m.name).join(', ')})` : ''} |
 | init at most ${BUDGET_INIT_RATIO}× the empty module, as deployed (${options(commonOptions)}) | ${overInit.length} ${overInit.length ? `(${overInit.map((m) => m.name).join(', ')})` : ''} |
 
-Each bundle is the one \`cdk synth\` makes (prod stage, esbuild through \`NodejsFunction\` as
-\`lib/service-function.ts\` configures it: ESM, minified, external \`@aws-sdk/*\`, source map beside it).
+Each bundle is the one \`cdk synth\` makes (prod stage, esbuild as \`lib/service-function.ts\` bundles
+it: ESM, minified, code splitting, a source map beside every file, the AWS SDK bundled). "KB at init"
+is what module init loads: index.mjs and the chunks it imports statically. Each SDK client the adapters
+use is a chunk of its own (\`functions/adapters/aws/sdk/\`), imported on its port's first call.
 Init is \`await import()\` of the bundle timed inside a fresh Node process (median of ${RUNS}), with the
 function's environment as deployed (deploy-time values as placeholders; ${options(commonOptions)}, as
-in the template) and the AWS SDK resolved from node_modules. The functions run without
-\`--enable-source-maps\`: the map beside each bundle is read when an error's stack is logged
-(functions/platform/stack-trace.ts), not at load. "Init ms, source maps on load" runs the same import
-under \`NODE_OPTIONS=--enable-source-maps\` (Node reads and parses the whole map at load): what that
-would cost every cold start (median ${result.sourceMapsOnLoadMedianMs.toFixed(1)} ms in this run).
-Baseline in the same run: an empty ES module imports in ${commonBaseline.toFixed(2)} ms as deployed
-(${baselineWithMaps.toFixed(2)} ms with source maps on load): the median of ${RUNS} imports at the start
-and one before each bundle's, so it is taken across the run as the bundles are. "vs empty module" is a
-bundle's init as deployed against the empty module's under the same options.
+in the template). Baseline in the same run: an empty ES module imports in ${commonBaseline.toFixed(2)} ms
+as deployed: the median of ${RUNS} imports at the start and one before each bundle's, so it is taken
+across the run as the bundles are.
 
-| Bundle | KB | map KB | init ms | vs empty module | init ms, source maps on load | source maps' cost ms | SDK clients on first use | cold path ms (init + those clients) |
-|---|---|---|---|---|---|---|---|---|
+The cold path is the bundle's init plus the first use of each SDK client its route or worker uses (the
+route table's \`uses\`: DynamoDB for nearly every function, KMS for the ones that seal or open secrets,
+SQS for publishers, Step Functions for the purge routes, S3 for the vault), imported in the same fresh
+process: their chunks, as deployed; and, for comparison, the same bundle's init plus the runtime's
+packages from node_modules (what the functions imported before the SDK was bundled). **Over the
+${coldRatios.length} bundles that use a client, the bundled cold path takes ${coldRatio.toFixed(2)} of the
+runtime SDK's (median; ${coldRatios[0]!.toFixed(2)}-${coldRatios.at(-1)!.toFixed(2)}).**
+
+| Bundle | KB at init | map KB | init ms | vs empty module | SDK clients on first use | cold path ms, bundled SDK | cold path ms, runtime's SDK |
+|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-The AWS SDK is not part of module init: each adapter imports its client's package on the first call
-of its port, so a cold start pays only for the clients the route touches, on its first request.
-Those imports, each timed alone in a fresh process, as deployed:
+Each client's first use alone, in a fresh process (median of ${RUNS}, interleaved): its chunk as
+deployed against the runtime's packages:
 
-| Client | first-use import ms | vs empty module |
-|---|---|---|
-${firstUse.map((c) => `| ${c.name} | ${c.ms.toFixed(1)} | ${(c.ms / commonBaseline).toFixed(0)}× |`).join('\n')}
+| Client | chunk ms | runtime's packages ms | chunk / packages |
+|---|---|---|---|
+${firstUse.map((c) => `| ${c.name} | ${c.bundledMs.toFixed(1)} | ${c.runtimeMs.toFixed(1)} | ${(c.bundledMs / c.runtimeMs).toFixed(2)} |`).join('\n')}
 
-A route's cold start is thus its module init plus the clients it uses (the route table's \`uses\`):
-DynamoDB for nearly every route, KMS for the routes that seal or open secrets, SQS for publishers,
-Step Functions for the purge routes.
-
-Largest: ${largest.name}, ${kb(largest.bytes)} KB. Slowest init: ${slowest.name}, ${slowest.initMs.toFixed(1)} ms.
-A cold start on Lambda adds the runtime's own start and the SDK clients' first use (credentials, TLS)
-to these figures; the machine is shared, so init times vary between runs.
+Largest: ${largest.name}, ${kb(largest.bytes)} KB at init. Slowest init: ${slowest.name}, ${slowest.initMs.toFixed(1)} ms.
+A cold start on Lambda adds the runtime's own start and the SDK clients' first calls (credentials, TLS)
+to these figures.
 `;
   writeFileSync(join(RESULTS, 'bundles.md'), md);
   console.log(md);

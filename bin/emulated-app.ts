@@ -1,7 +1,8 @@
 // `npm run emulated-app`: synthesizes and bundles the application the emulated AWS runtime runs
 // (lib/emulated-app.ts), for a runtime with the sandbox provider serving every provider not
 // configured otherwise, as `npm run start:aws` starts one; a no-op when the cache already has it.
-// `npm test` runs it before the e2e-aws tier so that no server of the tier pays for synthesis.
+// `npm test` runs it for both stages (`bin/emulated-app.ts dev prod`) before the e2e-aws tier so that
+// no server of the tier pays for synthesis and bundling (about 20 s a stage: the SDK is bundled).
 import { resolve } from 'node:path';
 import { emulatedApp, localDeploymentContext, localParameters } from '../lib/emulated-app';
 import { startSandboxProvider } from '../sandbox';
@@ -9,7 +10,8 @@ import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-s
 import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
 import { systemClock } from '../functions/platform/clock';
 
-const stage = process.env.STAGE === 'prod' ? 'prod' : 'dev';
+const stageOf = (name: string | undefined): 'dev' | 'prod' => (name === 'prod' ? 'prod' : 'dev');
+const stages = process.argv.length > 2 ? process.argv.slice(2).map(stageOf) : [stageOf(process.env.STAGE)];
 const sandbox = await startSandboxProvider({ port: 0, host: '127.0.0.1', clock: systemClock });
 try {
   // The same choice as bin/local-server.ts: every provider not configured otherwise is the sandbox's.
@@ -18,12 +20,13 @@ try {
   );
   const publicBaseUrl = 'http://localhost:3000';
   const env = { ...process.env, ...registerSandboxClients(sandbox, publicBaseUrl, unconfigured) };
-  await emulatedApp({
-    root: resolve(import.meta.dirname, '..'),
-    stage,
-    context: localDeploymentContext(localParameters(env, publicBaseUrl)),
-    log: (line) => console.log(line),
-  });
+  for (const stage of new Set(stages))
+    await emulatedApp({
+      root: resolve(import.meta.dirname, '..'),
+      stage,
+      context: localDeploymentContext(localParameters(env, publicBaseUrl)),
+      log: (line) => console.log(`${stage}: ${line}`),
+    });
 } finally {
   sandbox.close();
 }

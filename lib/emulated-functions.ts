@@ -1,7 +1,7 @@
 // What the emulated AWS runtime needs to run the synthesized application's functions as Lambda runs
 // them (issue 25 item 1): each function of the template with its handler module, memory, timeout and
 // environment variables as the template sets them, and its bundle built with the same esbuild options
-// NodejsFunction uses (lambdaBuildOptions). A variable the template sets to a reference to a resource
+// `cdk synth` uses (lambdaBuildOptions). A variable the template sets to a reference to a resource
 // of the stack is named by the stack's name of that resource (table:platform, queue:events,
 // key:envelope, ...), the vocabulary the IAM check uses too, for the runtime to resolve to what it
 // provisioned at the emulator.
@@ -9,6 +9,7 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
+import { dirname } from 'node:path';
 import { STATE_KEY_ENV } from '../functions/connectors';
 import { clientSecretName } from '../functions/connectors/infra/config';
 import type { ProviderId } from '../functions/connectors/domain/providers';
@@ -26,7 +27,7 @@ import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application'
 export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, ScheduleSpec };
 export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
-import { LAMBDA_BUNDLING, lambdaBuildOptions } from './service-function';
+import { lambdaBuildOptions } from './service-function';
 import type { ServiceStack } from './service-stack';
 
 /**
@@ -208,19 +209,13 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
 }
 
 /**
- * Builds each handler module's bundle as `cdk synth` does (index.mjs and its source map), under
- * `outDir`; inside the repository, so the modules left out of the bundle (@aws-sdk/*) resolve.
+ * Builds each handler module's bundle as `cdk synth` does (index.mjs, its chunks and their source maps:
+ * the AWS SDK included), in a directory of its own under `outDir`.
  */
 export async function bundleFunctions(handlerModules: string[], outDir: string): Promise<void> {
   await Promise.all(
     [...new Set(handlerModules)].map((module) =>
-      build({
-        ...lambdaBuildOptions(module),
-        outfile: bundleFileOf(outDir, module),
-        sourcemap: LAMBDA_BUNDLING.sourceMap,
-        sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-        logLevel: 'silent',
-      }),
+      build(lambdaBuildOptions(module, dirname(bundleFileOf(outDir, module)))),
     ),
   );
 }

@@ -1,6 +1,6 @@
 // Every Lambda of the service is made here: runtime, architecture, tracing, logs, bundling and the
 // grant-plus-environment helpers, so no function is configured by hand.
-import { Aws, Duration, Stack, Token } from 'aws-cdk-lib';
+import { AssetHashType, Aws, DockerImage, Duration, Stack, Token } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { AddToPrincipalPolicyResult, RoleProps } from 'aws-cdk-lib/aws-iam';
 import {
@@ -12,10 +12,9 @@ import {
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { buildSync } from 'esbuild';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -49,12 +48,9 @@ export const TABLE_ACTIONS = {
 } as const;
 
 export const FUNCTIONS_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'functions');
-const ENTRIES_DIR = join(FUNCTIONS_DIR, '..', '.build', 'lambda-entries');
-/**
- * Named, not looked up: NodejsFunction otherwise searches upwards from the working directory and
- * fails ("Cannot find a package lock file") when `cdk` runs from anywhere but the repository root.
- */
-export const DEPS_LOCK_FILE = join(FUNCTIONS_DIR, '..', 'package-lock.json');
+/** The repository: what a function's asset is made from (bundled, so only the bundle is uploaded). */
+export const REPO_ROOT = join(FUNCTIONS_DIR, '..');
+const ENTRIES_DIR = join(REPO_ROOT, '.build', 'lambda-entries');
 
 /**
  * The Lambda's entry: the handler module's factory called with the deployed runtime's ports
@@ -83,42 +79,78 @@ export function lambdaEntry(handlerModule: string): string {
 }
 
 /**
- * Every Lambda's bundle, at most this size (index.mjs, minified, source map aside): a cold start loads
- * and compiles all of it. test/cdk/bundle-budget.test.ts builds each bundle and fails over it;
- * bench/bundles.ts reports sizes and init times (docs/decisions.md, "Cold starts (issue 27)").
+ * What a cold start loads and compiles at init, at most this size per Lambda: index.mjs and the chunks
+ * it imports statically (minified, source maps aside). The AWS SDK clients are chunks of their own,
+ * imported on a port's first call, outside this budget (LAMBDA_BUNDLING). test/cdk/bundle-budget.test.ts
+ * builds each bundle and fails over it; bench/bundles.ts reports sizes and init times (docs/decisions.md,
+ * "Cold starts (issue 27)" and "The AWS SDK bundled, one chunk per client").
  */
 export const BUNDLE_BUDGET_BYTES = 150 * 1024;
 
-/** How esbuild bundles every function (the bundle-budget test builds with exactly these). */
-export const LAMBDA_BUNDLING = {
-  format: OutputFormat.ESM,
-  target: 'node22',
-  minify: true,
-  sourceMap: true,
-  sourcesContent: false,
-  mainFields: ['module', 'main'],
-  // The nodejs22.x runtime ships AWS SDK v3: not bundling it keeps bundles small and cold starts fast.
-  externalModules: ['@aws-sdk/*'],
-  banner:
-    "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
-} as const satisfies BundlingOptions;
+/** Where a bundle's chunks go, beside index.mjs: the SDK clients' (./sdk/*) and the code they share. */
+export const CHUNKS_DIR = 'chunks';
 
 /**
- * esbuild's options for a function's bundle, as NodejsFunction turns LAMBDA_BUNDLING into them: what
- * the bundle-budget test measures and what the emulated AWS runtime runs (lib/emulated-functions.ts).
+ * How esbuild bundles every function: ESM, minified, a linked source map without sources beside each
+ * file (functions/platform/stack-trace.ts reads it when an error is logged), and code splitting. The AWS
+ * SDK is bundled, not left to the runtime's copy: each client's module under
+ * functions/adapters/aws/sdk/ is imported on first use, so it becomes a chunk holding only the names the
+ * adapters use, which loads in about a third of the time the runtime's whole package takes (measured in
+ * bench/results/bundles.md), at the SDK version the tests ran against.
  */
-export function lambdaBuildOptions(handlerModule: string): BuildOptions {
+export const LAMBDA_BUNDLING = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  splitting: true,
+  entryNames: 'index',
+  chunkNames: `${CHUNKS_DIR}/[name]-[hash]`,
+  outExtension: { '.js': '.mjs' },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+  },
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
+/**
+ * esbuild's options for a function's bundle into `outdir` (index.mjs, its chunks, their maps): what
+ * `cdk synth` builds into the function's asset, what the bundle-budget test measures and what the
+ * emulated AWS runtime runs (lib/emulated-functions.ts).
+ */
+export function lambdaBuildOptions(handlerModule: string, outdir: string): BuildOptions {
   return {
-    entryPoints: [lambdaEntry(handlerModule)],
-    bundle: true,
-    platform: 'node',
-    format: LAMBDA_BUNDLING.format,
-    target: LAMBDA_BUNDLING.target,
-    minify: LAMBDA_BUNDLING.minify,
+    ...LAMBDA_BUNDLING,
     mainFields: [...LAMBDA_BUNDLING.mainFields],
-    external: [...LAMBDA_BUNDLING.externalModules],
-    banner: { js: LAMBDA_BUNDLING.banner },
+    outExtension: { ...LAMBDA_BUNDLING.outExtension },
+    banner: { ...LAMBDA_BUNDLING.banner },
+    entryPoints: [lambdaEntry(handlerModule)],
+    outdir,
   };
+}
+
+/**
+ * A function's code: its handler module bundled by esbuild on this machine at synth (no Docker), into
+ * the asset directory CDK uploads. The asset's hash is the bundle's, so an unchanged bundle is not
+ * uploaded again. The image is never pulled: local bundling always succeeds or throws.
+ */
+export function bundledCode(handlerModule: string): Code {
+  return Code.fromAsset(REPO_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      local: {
+        tryBundle(outputDir: string) {
+          buildSync(lambdaBuildOptions(handlerModule, outputDir));
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /** The inline policies of a function's role: its log group, and every grant made to it. */
@@ -185,7 +217,7 @@ function rootStackOf(scope: Construct): Stack {
 const literalOr = (value: string, pseudo: string) => (Token.isUnresolved(value) ? pseudo : value);
 
 export class ServiceFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   /**
    * The execution role's name, chosen here rather than by CloudFormation: the envelope key's policy
    * (in the parent stack) names the role by ARN while the role lives in an area's nested stack, and a
@@ -230,11 +262,10 @@ export class ServiceFunction extends Construct {
         }),
       },
     });
-    this.fn = new NodejsFunction(this, 'Function', {
+    this.fn = new LambdaFunction(this, 'Function', {
       role,
-      entry: lambdaEntry(props.handler),
-      depsLockFilePath: DEPS_LOCK_FILE,
-      handler: 'handler',
+      code: bundledCode(props.handler),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
@@ -250,11 +281,6 @@ export class ServiceFunction extends Construct {
         STAGE: props.stage.stage,
         ...(props.stage.publicBaseUrl ? { PUBLIC_BASE_URL: props.stage.publicBaseUrl } : {}),
         ...props.environment,
-      },
-      bundling: {
-        ...LAMBDA_BUNDLING,
-        mainFields: [...LAMBDA_BUNDLING.mainFields],
-        externalModules: [...LAMBDA_BUNDLING.externalModules],
       },
     });
   }

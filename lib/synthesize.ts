@@ -1,6 +1,6 @@
 // Synthesizes the service stack in memory, as one template: what the CDK tests assert on and what the
 // emulated AWS runtime runs (lib/emulated-app.ts). Bundling is skipped unless asked for (it is the slow
-// part; the emulated runtime builds its bundles itself, as NodejsFunction would).
+// part; the emulated runtime builds its bundles itself, with the same esbuild options).
 import type { CfnResource } from 'aws-cdk-lib';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';

@@ -7,8 +7,9 @@
 # as does SKIP_SCHEMATHESIS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The application the e2e-aws tier's servers run, synthesized and bundled once (or read from the cache).
-node --import tsx bin/emulated-app.ts
+# The applications the e2e-aws tier's servers run (both stages), synthesized and bundled once (or read
+# from the cache).
+node --import tsx bin/emulated-app.ts dev prod
 bash scripts/with-emulators.sh node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"
 if [[ $# -eq 0 && "${SKIP_SCHEMATHESIS:-}" != 1 ]]; then
   bash scripts/schemathesis.sh

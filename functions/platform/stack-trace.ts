@@ -65,9 +65,11 @@ export function mappedStack(error: Error): string | undefined {
         if (!map) return line;
         const entry = find(map, frame!);
         if (!entry.originalSource) return line;
-        // A map names a function where it is called: at the next frame's position, if in the same file.
+        // A map names a function where it is called: at the next frame's position, in that frame's file
+        // (another chunk's map when a chunk's function was called from the bundle).
         const caller = frames[i + 1];
-        const name = (caller && caller[3] === frame![3] && find(map, caller).name) || frame![2];
+        const callerMap = caller && (caller[3] === frame![3] ? map : mapOf(caller[3]!));
+        const name = (callerMap && find(callerMap, caller!).name) || frame![2];
         const at = `${entry.originalSource.replace(/^(\.\.?\/)+/, '')}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
         return frame![1] + (name ? `${name} (${at})` : at);
       })

@@ -5,7 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEPS_LOCK_FILE, ServiceFunction } from '../../lib/service-function';
+import { CHUNKS_DIR, REPO_ROOT, ServiceFunction } from '../../lib/service-function';
 import { stageConfig } from '../../lib/stage-config';
 import { synthStack } from '../support/synth';
 
@@ -22,8 +22,9 @@ describe('synthesis outside the repository root', () => {
     rmSync(elsewhere, { recursive: true, force: true });
   });
 
-  it('bundles a function with the repository lock file when cdk runs from another directory', () => {
-    // A directory with no package lock anywhere above it: NodejsFunction's own lookup fails there.
+  it('bundles a function from the repository when cdk runs from another directory', () => {
+    // A directory with no package.json or node_modules anywhere above it: the bundle is still the
+    // repository's (entries, modules and the SDK resolved from REPO_ROOT, not the working directory).
     process.chdir(elsewhere);
     const app = new App({
       outdir: join(elsewhere, 'cdk.out'),
@@ -36,11 +37,13 @@ describe('synthesis outside the repository root', () => {
     });
     const assembly = app.synth();
 
-    expect(DEPS_LOCK_FILE).toBe(join(cwd, 'package-lock.json'));
+    expect(REPO_ROOT).toBe(cwd);
     const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
     expect(assets).toHaveLength(1);
-    expect(readdirSync(join(assembly.directory, assets[0]!))).toEqual(
-      expect.arrayContaining(['index.mjs', 'index.mjs.map']),
+    const asset = join(assembly.directory, assets[0]!);
+    expect(readdirSync(asset)).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map', CHUNKS_DIR]));
+    expect(readdirSync(join(asset, CHUNKS_DIR))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^dynamodb-\w+\.mjs$/)]),
     );
   });
 });

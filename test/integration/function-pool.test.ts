@@ -39,7 +39,7 @@ import { synthStack } from '../support/synth';
 import { requireEmulators } from '../support/emulators';
 
 const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
-// Inside the repository, so the modules the bundles leave out (@aws-sdk/*) resolve as Lambda's runtime has them.
+// Inside the repository's git-ignored build directory (the bundles carry the SDK: nothing to resolve).
 const BUNDLES = join(ROOT, '.build', 'emulated-functions-test');
 const prefix = `pool-${randomBytes(3).toString('hex')}`;
 

@@ -60,9 +60,9 @@ beforeAll(async () => {
     format: LAMBDA_BUNDLING.format,
     target: LAMBDA_BUNDLING.target,
     minify: LAMBDA_BUNDLING.minify,
-    sourcemap: LAMBDA_BUNDLING.sourceMap,
+    sourcemap: LAMBDA_BUNDLING.sourcemap,
     sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-    banner: { js: LAMBDA_BUNDLING.banner },
+    banner: { ...LAMBDA_BUNDLING.banner },
     outfile,
     logLevel: 'silent',
   });
@@ -123,6 +123,35 @@ describe('mappedStack', () => {
       },
     });
     expect(mappedStack(hostile)).toBeUndefined();
+  });
+});
+
+describe('mappedStack in a chunk', () => {
+  // As a Lambda's SDK client is: a module imported on first use, which the stack's code splitting
+  // (LAMBDA_BUNDLING) makes a chunk of its own under chunks/, with its own map beside it.
+  const split = join(dir, 'split');
+  beforeAll(async () => {
+    writeFileSync(
+      join(dir, 'src/lazy-main.ts'),
+      [
+        `import { mappedStack } from ${JSON.stringify(resolve('functions/platform/stack-trace.ts'))};`,
+        "const { checkAmount } = await import('./rules');",
+        'const error = (() => { try { checkAmount(11); } catch (e) { return e as Error; } })()!;',
+        'process.stdout.write(JSON.stringify({ raw: error.stack, mapped: mappedStack(error) }));',
+        '',
+      ].join('\n'),
+    );
+    await build({ ...LAMBDA_BUNDLING, entryPoints: [join(dir, 'src/lazy-main.ts')], outdir: split });
+  });
+
+  it("maps the frames of a chunk through the chunk's own map", () => {
+    const env = { ...process.env, NODE_OPTIONS: '' };
+    const { raw, mapped } = JSON.parse(
+      execFileSync(process.execPath, [join(split, 'index.mjs')], { env, encoding: 'utf8' }),
+    ) as { raw: string; mapped: string };
+    expect(raw.split('\n')[1]).toMatch(/\/split\/chunks\/rules-\w+\.mjs:\d+:\d+\)$/);
+    expect(mapped.split('\n')[1]).toBe('    at checkAmount (src/rules.ts:3:11)');
+    expect(mapped).not.toMatch(/\.mjs/);
   });
 });
 

@@ -1,11 +1,11 @@
 // Table port on DynamoDB: conditions and updates translated to expressions with placeholders.
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from './sdk/dynamodb';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Table, Update } from '../../platform/ports';
 import { INDEX_KEYS, checkQuery } from '../../platform/tables';
 import type { ClientRef } from './clients';
 
-const commands = () => import('@aws-sdk/lib-dynamodb');
+const commands = () => import('./sdk/dynamodb');
 
 class Expressions {
   names: Record<string, string> = {};

@@ -1,9 +1,9 @@
 // KeyManagement port on AWS KMS: one GenerateDataKey per sealed value, bound to its encryption context.
-import type { KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from './sdk/kms';
 import type { DataKey, KeyManagement } from '../../platform/ports';
 import type { ClientRef } from './clients';
 
-const commands = () => import('@aws-sdk/client-kms');
+const commands = () => import('./sdk/kms');
 
 export class KmsKeyManagement implements KeyManagement {
   constructor(

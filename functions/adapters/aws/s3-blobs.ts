@@ -1,6 +1,6 @@
 // BlobStore on S3: content streams up as a multipart upload (lib-storage), so a large file is never held
 // whole in memory: at most PART_BYTES x QUEUE_SIZE are buffered at once.
-import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from './sdk/s3';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../platform/ports';
 import { Digest } from '../../platform/digest';
@@ -10,7 +10,7 @@ import type { ClientRef } from './clients';
 export const PART_BYTES = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
-const commands = () => import('@aws-sdk/client-s3');
+const commands = () => import('./sdk/s3');
 
 /**
  * GetObject answered AccessDenied (403). Without s3:ListBucket, S3 answers a missing key that way
@@ -39,7 +39,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, content: Readable, contentType: string): Promise<{ size: number; sha256: string }> {
-    const [client, { Upload }] = await Promise.all([this.client, import('@aws-sdk/lib-storage')]);
+    const [client, { Upload }] = await Promise.all([this.client, import('./sdk/s3-upload')]);
     const digest = new Digest();
     const body = content.pipe(digest);
     content.once('error', (error) => digest.destroy(error));

@@ -2,7 +2,7 @@
 // read at run time with GetSecretValue and cached per container, so a value put with
 // `put-secret-value` reaches every function within the cache's age, without a deploy. (Powertools
 // Parameters did the same read and cache with ~7 KB more in every bundle; issue 27.)
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from './sdk/secrets-manager';
 import { getStringFromEnv, secretArnEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import type { Secrets } from '../../platform/ports';
@@ -48,10 +48,10 @@ export class SecretsManagerSecrets implements Secrets {
     return value;
   }
 
-  /** The command's module is the client's own package, imported on first use like the client. */
+  /** The command's module is the client's own (./sdk/secrets-manager), imported on first use like the client. */
   private async fetch(arn: string): Promise<string | undefined> {
     const [{ GetSecretValueCommand }, client] = await Promise.all([
-      import('@aws-sdk/client-secrets-manager'),
+      import('./sdk/secrets-manager'),
       this.client,
     ]);
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));

@@ -1,9 +1,9 @@
 // Workflows port on Step Functions: one state machine per workflow name, its ARN from the environment.
-import type { SFNClient } from '@aws-sdk/client-sfn';
+import type { SFNClient } from './sdk/sfn';
 import type { Execution, ExecutionStatus, WorkflowName, Workflows } from '../../platform/ports';
 import type { ClientRef } from './clients';
 
-const sdk = () => import('@aws-sdk/client-sfn');
+const sdk = () => import('./sdk/sfn');
 
 const STATUSES = new Set<ExecutionStatus>(['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED']);
 

@@ -1,10 +1,10 @@
 // Queue port on SQS.
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from './sdk/sqs';
 import { ConfigurationError } from '../../platform/errors';
 import type { DeadLetter, Queue, QueueMessage } from '../../platform/ports';
 import type { ClientRef } from './clients';
 
-const commands = () => import('@aws-sdk/client-sqs');
+const commands = () => import('./sdk/sqs');
 
 export class SqsQueue implements Queue {
   private redrive: Promise<number | undefined> | undefined;

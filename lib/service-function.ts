@@ -1,5 +1,6 @@
 // Every Lambda of the service is made here: runtime, architecture, tracing, logs, bundling and the
 // grant-plus-environment helpers, so no function is configured by hand.
+import type { ILocalBundling } from 'aws-cdk-lib';
 import { AssetHashType, Aws, DockerImage, Duration, Stack, Token } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { AddToPrincipalPolicyResult, RoleProps } from 'aws-cdk-lib/aws-iam';
@@ -134,21 +135,30 @@ export function lambdaBuildOptions(handlerModule: string, outdir: string): Build
 }
 
 /**
- * A function's code: its handler module bundled by esbuild on this machine at synth (no Docker), into
- * the asset directory CDK uploads. The asset's hash is the bundle's, so an unchanged bundle is not
- * uploaded again. The image is never pulled: local bundling always succeeds or throws.
+ * Bundles a handler module with esbuild on this machine, at synth (no Docker). Its fields are part of
+ * CDK's asset cache key (the key is the bundling options as JSON, where a method is not), so two
+ * functions never share a bundle: a `local` without them got every function the first one's bundle.
+ */
+class EsbuildBundling implements ILocalBundling {
+  constructor(readonly handlerModule: string) {}
+
+  tryBundle(outputDir: string): boolean {
+    buildSync(lambdaBuildOptions(this.handlerModule, outputDir));
+    return true;
+  }
+}
+
+/**
+ * A function's code: its handler module bundled (EsbuildBundling) into the asset directory CDK uploads.
+ * The asset's hash is the bundle's, so an unchanged bundle is not uploaded again. The image is never
+ * pulled: local bundling always succeeds or throws.
  */
 export function bundledCode(handlerModule: string): Code {
   return Code.fromAsset(REPO_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
-      local: {
-        tryBundle(outputDir: string) {
-          buildSync(lambdaBuildOptions(handlerModule, outputDir));
-          return true;
-        },
-      },
+      local: new EsbuildBundling(handlerModule),
     },
   });
 }

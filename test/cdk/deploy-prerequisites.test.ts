@@ -2,7 +2,8 @@
 // synthesize from any working directory, and a fresh account or region must be able to create the
 // API stage with its logging on (docs/deploy.md, "Account prerequisites").
 import { App, Stack } from 'aws-cdk-lib';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHUNKS_DIR, REPO_ROOT, ServiceFunction } from '../../lib/service-function';
@@ -28,21 +29,29 @@ describe('synthesis outside the repository root', () => {
     process.chdir(elsewhere);
     const app = new App({
       outdir: join(elsewhere, 'cdk.out'),
-      context: { stage: 'dev', 'aws:cdk:bundling-stacks': ['**'] },
+      context: { stage: 'dev', 'aws:cdk:bundling-stacks': ['**'], 'aws:cdk:enable-asset-metadata': true },
     });
     const stack = new Stack(app, 'Elsewhere');
-    new ServiceFunction(stack, 'OpenApi', {
-      handler: 'docs/api/handlers/get-openapi',
-      stage: stageConfig(app.node),
-    });
+    const functions = ['docs/api/handlers/get-openapi', 'webhooks/api/handlers/list-event-types'].map(
+      (handler, i) => new ServiceFunction(stack, `Fn${i}`, { handler, stage: stageConfig(app.node) }),
+    );
     const assembly = app.synth();
 
     expect(REPO_ROOT).toBe(cwd);
-    const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
-    expect(assets).toHaveLength(1);
-    const asset = join(assembly.directory, assets[0]!);
-    expect(readdirSync(asset)).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map', CHUNKS_DIR]));
-    expect(readdirSync(join(asset, CHUNKS_DIR))).toEqual(
+    // A bundle per function, each the function's own (CDK caches bundles by their options).
+    const template = assembly.getStackByName('Elsewhere').template as {
+      Resources: Record<string, { Type: string; Metadata?: Record<string, string> }>;
+    };
+    const assetOf = (fn: ServiceFunction) =>
+      template.Resources[stack.getLogicalId(fn.fn.node.defaultChild as CfnFunction)]!.Metadata![
+        'aws:asset:path'
+      ]!;
+    const [openApi, eventTypes] = functions.map((fn) => join(assembly.directory, assetOf(fn)));
+    expect(openApi).not.toBe(eventTypes);
+    expect(readFileSync(join(openApi!, 'index.mjs'), 'utf8')).toMatch(/brotliDecompressSync/);
+    expect(readFileSync(join(eventTypes!, 'index.mjs'), 'utf8')).not.toMatch(/brotliDecompressSync/);
+    expect(readdirSync(openApi!)).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map', CHUNKS_DIR]));
+    expect(readdirSync(join(openApi!, CHUNKS_DIR))).toEqual(
       expect.arrayContaining([expect.stringMatching(/^dynamodb-\w+\.mjs$/)]),
     );
   });

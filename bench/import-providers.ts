@@ -1,13 +1,17 @@
 // The import benchmark per provider: the sandbox's own two (`practice`, `drive`) and each real
 // provider's fake (clio, google_drive, onedrive, dropbox), all served by the sandbox process. For each,
 // one folder (a matter at a practice-management provider) gets FILES files of FILE_BYTES, then, in the
-// same run: the raw loop (the fastest plain way to download those files from that fake: its own listing
-// call with its largest page, then each file's bytes read over keep-alive connections, at the
-// pipeline's concurrency and at four times it, the faster taken) and an import run of a link of that
-// folder on the local runtime, from POST runs to the job succeeded. Files/s and bytes/s of each.
-import { mkdtempSync, rmSync } from 'node:fs';
+// same run: the raw loop (the fastest plain way to download those files from that fake to disk: its own
+// listing call with its largest page, then each file's bytes streamed to a file over keep-alive
+// connections, at the pipeline's concurrency and at four times it, the faster taken) and an import run
+// of a link of that folder on the local runtime, from POST runs to the job succeeded. Files/s, bytes/s
+// and CPU per file of each.
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createLocalDeps } from '../functions/compose/local';
 import { envConfig } from '../functions/connectors';
 import type { ProviderId } from '../functions/connectors';
@@ -43,6 +47,8 @@ export interface Throughput {
   seconds: number;
   filesPerSecond: number;
   bytesPerSecond: number;
+  /** CPU of this process (every thread) per file. */
+  cpuMsPerFile: number;
 }
 
 export interface ProviderRow {
@@ -68,13 +74,16 @@ export interface ProviderBenchContext {
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function throughput(files: number, bytes: number, seconds: number): Throughput {
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
+function throughput(files: number, bytes: number, seconds: number, cpu: NodeJS.CpuUsage): Throughput {
   return {
     files,
     bytes,
     seconds: round(seconds, 2),
     filesPerSecond: round(files / seconds),
     bytesPerSecond: Math.round(bytes / seconds),
+    cpuMsPerFile: round(cpuMs(cpu) / files, 3),
   };
 }
 
@@ -82,16 +91,19 @@ function throughput(files: number, bytes: number, seconds: number): Throughput {
 type RawFile = { id: string };
 interface RawApi {
   list(): Promise<RawFile[]>;
-  /** The file's bytes, read to the end; the count. */
-  download(file: RawFile): Promise<number>;
+  /** The file's bytes, streamed to `path`; the count. */
+  download(file: RawFile, path: string): Promise<number>;
 }
 
-/** Reads a response's body to the end (the bytes are counted, not kept: the loop's cost is the transfer). */
-async function drain(response: Response, what: string): Promise<number> {
+/**
+ * Streams a response's body to a file (what the import does with it too: the baseline does the same
+ * work, plainly) and counts its bytes.
+ */
+async function drain(response: Response, what: string, path: string): Promise<number> {
   if (!response.ok || !response.body) throw new Error(`${what} answered ${response.status}`);
-  let bytes = 0;
-  for await (const chunk of response.body) bytes += (chunk as Uint8Array).byteLength;
-  return bytes;
+  const file = createWriteStream(path);
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), file);
+  return file.bytesWritten;
 }
 
 async function getJson<T>(url: string | URL, init: RequestInit): Promise<T> {
@@ -101,11 +113,16 @@ async function getJson<T>(url: string | URL, init: RequestInit): Promise<T> {
 }
 
 /** A pre-signed or pre-authenticated URL (Clio's storage, Graph's download URL): no bearer token. */
-async function followRedirect(url: string, headers: Record<string, string>, what: string): Promise<number> {
+async function followRedirect(
+  url: string,
+  headers: Record<string, string>,
+  what: string,
+  path: string,
+): Promise<number> {
   const answer = await fetch(url, { headers, redirect: 'manual' });
-  if (answer.status < 300 || answer.status > 399) return drain(answer, what);
+  if (answer.status < 300 || answer.status > 399) return drain(answer, what, path);
   await answer.body?.cancel();
-  return drain(await fetch(answer.headers.get('location')!), what);
+  return drain(await fetch(answer.headers.get('location')!), what, path);
 }
 
 /**
@@ -144,7 +161,7 @@ function rawApi(
   const headers = { Authorization: `Bearer ${token}` };
   const api = env[providerEnv(provider as ProviderId, 'API_URL')]!;
   const id = encodeURIComponent(folderId);
-  const get = async (url: string) => drain(await fetch(url, { headers }), provider);
+  const get = async (url: string, path: string) => drain(await fetch(url, { headers }), provider, path);
   switch (provider) {
     case 'practice':
       return {
@@ -155,7 +172,7 @@ function rawApi(
             (page, url) => withParam(url, 'page_token', page.next_page_token),
             (page) => page.data,
           ),
-        download: (f) => get(`${api}/documents/${encodeURIComponent(f.id)}/content`),
+        download: (f, path) => get(`${api}/documents/${encodeURIComponent(f.id)}/content`, path),
       };
     case 'drive':
       return {
@@ -166,7 +183,7 @@ function rawApi(
             (page, url) => withParam(url, 'cursor', page.has_more ? page.cursor : null),
             (page) => page.entries.filter((e) => e.type === 'file'),
           ),
-        download: (f) => get(`${api}/files/${encodeURIComponent(f.id)}/content`),
+        download: (f, path) => get(`${api}/files/${encodeURIComponent(f.id)}/content`, path),
       };
     case 'clio':
       return {
@@ -178,7 +195,8 @@ function rawApi(
             (page) => page.data.map((d) => ({ id: String(d.id) })),
           ),
         // 303 to a pre-signed storage URL, which refuses a second credential.
-        download: (f) => followRedirect(`${api}/api/v4/documents/${f.id}/download`, headers, provider),
+        download: (f, path) =>
+          followRedirect(`${api}/api/v4/documents/${f.id}/download`, headers, provider, path),
       };
     case 'google_drive': {
       const query = new URLSearchParams({
@@ -194,7 +212,7 @@ function rawApi(
             (page, url) => withParam(url, 'pageToken', page.nextPageToken),
             (page) => page.files.filter((f) => f.mimeType !== 'application/vnd.google-apps.folder'),
           ),
-        download: (f) => get(`${api}/drive/v3/files/${encodeURIComponent(f.id)}?alt=media`),
+        download: (f, path) => get(`${api}/drive/v3/files/${encodeURIComponent(f.id)}?alt=media`, path),
       };
     }
     case 'onedrive': {
@@ -209,11 +227,12 @@ function rawApi(
             (page) => page.value.filter((v) => v.file),
           ),
         // 302 to a pre-authenticated URL: followed without our Authorization header.
-        download: (f) =>
+        download: (f, path) =>
           followRedirect(
             `${api}/v1.0/drives/${drive}/items/${encodeURIComponent(f.id)}/content`,
             headers,
             provider,
+            path,
           ),
       };
     }
@@ -238,35 +257,46 @@ function rawApi(
             page = await post('/2/files/list_folder/continue', { cursor: page.cursor });
           }
         },
-        download: async (f) =>
+        download: async (f, path) =>
           drain(
             await fetch(`${content}/2/files/download`, {
               method: 'POST',
               headers: { ...headers, 'Dropbox-API-Arg': JSON.stringify({ path: f.id }) },
             }),
             provider,
+            path,
           ),
       };
     }
   }
 }
 
-/** The raw loop once: list, then download every file with `concurrency` requests in flight. */
+/**
+ * The raw loop once: list, then download every file to a file of its own with `concurrency` requests in
+ * flight. The files are removed after the measurement.
+ */
 async function rawLoop(raw: RawApi, concurrency: number): Promise<Throughput> {
-  const started = performance.now();
-  const files = await raw.list();
-  let next = 0;
-  let bytes = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < files.length) {
-        // Not `bytes += await ...`: that reads `bytes` before the await and loses the others' counts.
-        const read = await raw.download(files[next++]!);
-        bytes += read;
-      }
-    }),
-  );
-  return throughput(files.length, bytes, (performance.now() - started) / 1000);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-import-raw-'));
+  try {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const files = await raw.list();
+    let next = 0;
+    let bytes = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < files.length) {
+          const index = next++;
+          // Not `bytes += await ...`: that reads `bytes` before the await and loses the others' counts.
+          const read = await raw.download(files[index]!, join(dir, String(index)));
+          bytes += read;
+        }
+      }),
+    );
+    return throughput(files.length, bytes, (performance.now() - started) / 1000, process.cpuUsage(cpu));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The folder the benchmark fills: the first matter, or a drive's seeded Templates folder (no subfolders). */
@@ -340,6 +370,7 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       { vault_id: `vlt_bench_${provider}`, source: { id: folder.id } },
       context.log,
     );
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const run = await startRun(deps, context.organizationId, link.id, 'api', context.log);
     let job: { status: string; counts: Record<string, number> };
@@ -348,12 +379,13 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       job = (await getConnectorJob(deps, context.organizationId, run.id)) as typeof job;
     } while (job.status === 'processing');
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     if (job.status !== 'succeeded') throw new Error(`the ${provider} run ended ${job.status}`);
     const imported = job.counts.imported ?? 0;
     if (imported !== fastest.files)
       throw new Error(`${provider}: the run imported ${imported} files, the raw loop read ${fastest.files}`);
     // The same files: the raw loop's byte count is theirs.
-    const pipeline = throughput(imported, fastest.bytes, seconds);
+    const pipeline = throughput(imported, fastest.bytes, seconds, used);
     return {
       provider,
       pipeline,
@@ -384,16 +416,16 @@ Clio, Google Drive, OneDrive and Dropbox): one folder (a matter at a practice-ma
 drive's seeded Templates folder) holding ${r.files.toLocaleString('en')} files of ${r.fileBytes.toLocaleString('en')} bytes besides its few seeded
 ones, imported by a link of it on the local runtime (from \`POST runs\` to \`succeeded\`), against the raw
 loop on the same fake in the same run: the provider's own listing call with its largest page, then every
-file's bytes read to the end over keep-alive connections (Node's fetch), following Clio's and Graph's
-redirects to their pre-signed URLs without the token; a warm-up pass, then at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads
-at a time, the faster being the baseline.
+file's bytes streamed to a file on disk over keep-alive connections (Node's fetch), following Clio's and
+Graph's redirects to their pre-signed URLs without the token; a warm-up pass, then at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads
+at a time, the faster being the baseline. CPU is this process's (every thread) per file.
 
-| provider | files | pipeline files/s | pipeline MiB/s | raw files/s | raw MiB/s | raw at a time | pipeline / raw |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| provider | files | pipeline files/s | pipeline MiB/s | pipeline CPU ms/file | raw files/s | raw MiB/s | raw CPU ms/file | raw at a time | pipeline / raw |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${r.rows
   .map(
     (row) =>
-      `| ${row.provider} | ${row.pipeline.files} | ${row.pipeline.filesPerSecond} | ${mib(row.pipeline.bytesPerSecond)} | ${row.raw.filesPerSecond} | ${mib(row.raw.bytesPerSecond)} | ${row.raw.concurrency} | ${row.ratio} |`,
+      `| ${row.provider} | ${row.pipeline.files} | ${row.pipeline.filesPerSecond} | ${mib(row.pipeline.bytesPerSecond)} | ${row.pipeline.cpuMsPerFile} | ${row.raw.filesPerSecond} | ${mib(row.raw.bytesPerSecond)} | ${row.raw.cpuMsPerFile} | ${row.raw.concurrency} | ${row.ratio} |`,
   )
   .join('\n')}
 `;

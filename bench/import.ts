@@ -3,9 +3,11 @@
 // provider in its own process. An import run of FILES small files from one matter, against its baseline
 // measured in the same run: a raw loop doing the same transfer plainly (the same changes feed, page size
 // and download concurrency, each file written to disk), with an access token of the same account. Then
-// an incremental run of the same link after 1% of the files changed, and a large-file run (one file of
-// BENCH_LARGE_BYTES, 256 MiB by default) against a raw download of the same file in the same run, with
-// the peak RSS of each (sampled). Then each provider's fake against its own raw loop (./import-providers.ts,
+// an incremental run of the same link after 1% of the files changed, and large files (BENCH_LARGE_FILES
+// files of BENCH_LARGE_BYTES, 20 of 100 MiB by default: enough bytes that a run's fixed costs are not
+// what is measured) imported in BENCH_LARGE_ROUNDS rounds interleaved with the raw download of the same
+// files in the same run, with CPU per MiB and the peak RSS of each (sampled). Then each provider's fake
+// against its own raw loop (./import-providers.ts,
 // BENCH_PROVIDER_FILES and BENCH_PROVIDER_FILE_BYTES). BENCH_RESULTS_DIR writes the results elsewhere (a
 // smoke run): figures taken on a loaded machine are not worth committing (the load average is recorded).
 import type { ChildProcess } from 'node:child_process';
@@ -37,7 +39,9 @@ const FILE_BYTES = 2_048;
 const ACCOUNT = 'acct-bench';
 const ORG = 'org_benchimportaaaaaaaaa';
 const BASE_URL = 'http://localhost:3999';
-const LARGE_BYTES = Number(process.env.BENCH_LARGE_BYTES ?? 256 * 1024 ** 2);
+const LARGE_BYTES = Number(process.env.BENCH_LARGE_BYTES ?? 100 * 1024 ** 2);
+const LARGE_FILES = Number(process.env.BENCH_LARGE_FILES ?? 20);
+const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
 const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(import.meta.dirname ?? 'bench', 'results');
 const quiet = new Logger({}, 'error');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -128,15 +132,78 @@ interface Measured {
 interface Runs {
   full: Measured & { counts: Record<string, number> };
   incremental: { changed: number; seconds: number; counts: Record<string, number> };
-  large: { bytes: number; seconds: number; bytesPerSecond: number; peakRssMiB: number; startRssMiB: number };
+}
+
+/** One round of the large files, by the pipeline or the raw loop. */
+interface LargeRound {
+  seconds: number;
+  bytesPerSecond: number;
+  /** CPU of this process (every thread: the pipeline's worker and thread pool too) per MiB. */
+  cpuMsPerMiB: number;
+  peakRssMiB: number;
+}
+
+/** Median, fastest and slowest of the rounds (bytes per second), the CPU per MiB's median, the peak RSS. */
+interface LargeSummary {
+  rounds: LargeRound[];
+  medianBytesPerSecond: number;
+  minBytesPerSecond: number;
+  maxBytesPerSecond: number;
+  medianCpuMsPerMiB: number;
+  peakRssMiB: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+function summary(rounds: LargeRound[]): LargeSummary {
+  const rates = rounds.map((r) => r.bytesPerSecond);
+  return {
+    rounds,
+    medianBytesPerSecond: Math.round(median(rates)),
+    minBytesPerSecond: Math.min(...rates),
+    maxBytesPerSecond: Math.max(...rates),
+    medianCpuMsPerMiB: round(median(rounds.map((r) => r.cpuMsPerMiB)), 2),
+    peakRssMiB: Math.max(...rounds.map((r) => r.peakRssMiB)),
+  };
+}
+
+/** `work` moving `bytes`, timed: wall seconds, CPU of this process, peak RSS. */
+async function largeRound(bytes: number, work: () => Promise<void>): Promise<LargeRound> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const measured = await peakRss(work);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    seconds: round(seconds, 2),
+    bytesPerSecond: Math.round(bytes / seconds),
+    cpuMsPerMiB: round(cpuMs(process.cpuUsage(cpu)) / (bytes / 1024 ** 2), 3),
+    peakRssMiB: measured.peakRssMiB,
+  };
+}
+
+/** The large files in the same run: the pipeline's rounds interleaved with the raw loop's at two widths. */
+interface LargeRuns {
+  files: number;
+  bytes: number;
+  pipeline: LargeSummary;
+  raw: LargeSummary & { concurrency: number };
+  other: LargeSummary & { concurrency: number };
 }
 
 /**
  * The pipeline: an import run of the link, from POST runs to the job succeeded; then the same link again
- * after 1% of its files changed at the provider (the incremental run); then a link of another matter
- * holding one large file.
+ * after 1% of its files changed at the provider (the incremental run); then the large files' rounds:
+ * each a link of the large matter into a vault of its own (so everything is imported again), against
+ * `rawRound` at the pipeline's concurrency and four times it, in turn (the order rotating by round).
  */
-async function pipelineRuns(sandboxUrl: string, largeMatterId: string): Promise<Runs> {
+async function pipelineRuns(
+  sandboxUrl: string,
+  large: { matterId: string; bytes: number; rawRound: (concurrency: number) => Promise<LargeRound> },
+): Promise<Runs & { large: LargeRuns }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-import-'));
   const deps = createLocalDeps({ dataDir });
   attachLocalWorkers(deps, handlerLoader(deps));
@@ -147,15 +214,8 @@ async function pipelineRuns(sandboxUrl: string, largeMatterId: string): Promise<
       baseUrl: BASE_URL,
     });
     const matter = (await browseSources(deps, envConfig, ORG, connectionId, { limit: 1 }, quiet)).data[0]!;
-    const linkOf = (sourceId: string) =>
-      createLink(
-        deps,
-        envConfig,
-        ORG,
-        connectionId,
-        { vault_id: 'vlt_bench', source: { id: sourceId } },
-        quiet,
-      );
+    const linkOf = (sourceId: string, vaultId = 'vlt_bench') =>
+      createLink(deps, envConfig, ORG, connectionId, { vault_id: vaultId, source: { id: sourceId } }, quiet);
     const runToEnd = async (linkId: string) => {
       const run = await startRun(deps, ORG, linkId, 'api', quiet);
       let job;
@@ -198,20 +258,38 @@ async function pipelineRuns(sandboxUrl: string, largeMatterId: string): Promise<
       counts: incrementalCounts,
     };
 
-    const largeLink = await linkOf(largeMatterId);
-    const largeStarted = performance.now();
-    const measured = await peakRss(() => runToEnd(largeLink.id));
-    const largeSeconds = (performance.now() - largeStarted) / 1000;
-    if (!measured.result.imported) throw new Error('the large file was not imported');
+    let vaults = 0;
+    let imported = 0;
+    const importRound = async () => {
+      const vaultId = `vlt_large_${vaults++}`;
+      const largeLink = await linkOf(large.matterId, vaultId);
+      const measured = await largeRound(large.bytes, async () => {
+        imported = (await runToEnd(largeLink.id)).imported!;
+      });
+      // Not kept: a round's GiBs on disk would only fill it.
+      rmSync(join(dataDir, 'vault', ORG, vaultId), { recursive: true, force: true });
+      return measured;
+    };
+    const widths = [SYNC_CONCURRENCY, SYNC_CONCURRENCY * 4];
+    const rounds: { pipeline: LargeRound[]; raw: LargeRound[][] } = { pipeline: [], raw: [[], []] };
+    const turns = [
+      async () => void rounds.pipeline.push(await importRound()),
+      ...widths.map((width, i) => async () => void rounds.raw[i]!.push(await large.rawRound(width))),
+    ];
+    await large.rawRound(SYNC_CONCURRENCY); // warm-up
+    for (let r = 0; r < LARGE_ROUNDS; r++)
+      for (let t = 0; t < turns.length; t++) await turns[(t + r) % turns.length]!();
+    const [narrow, wide] = rounds.raw.map(summary) as [LargeSummary, LargeSummary];
+    const wideFaster = wide.medianBytesPerSecond > narrow.medianBytesPerSecond;
     return {
       full,
       incremental,
       large: {
-        bytes: LARGE_BYTES,
-        seconds: round(largeSeconds, 2),
-        bytesPerSecond: Math.round(LARGE_BYTES / largeSeconds),
-        peakRssMiB: measured.peakRssMiB,
-        startRssMiB: measured.startRssMiB,
+        files: imported,
+        bytes: large.bytes,
+        pipeline: summary(rounds.pipeline),
+        raw: { ...(wideFaster ? wide : narrow), concurrency: widths[wideFaster ? 1 : 0]! },
+        other: { ...(wideFaster ? narrow : wide), concurrency: widths[wideFaster ? 0 : 1]! },
       },
     };
   } finally {
@@ -219,41 +297,36 @@ async function pipelineRuns(sandboxUrl: string, largeMatterId: string): Promise<
   }
 }
 
-/** The large file's baseline: one plain download of it to disk, with the same account's token. */
-async function rawLarge(apiUrl: string, token: string, matterId: string) {
-  const headers = { Authorization: `Bearer ${token}` };
-  const listed = (await (
-    await fetch(`${apiUrl}/matters/${encodeURIComponent(matterId)}/documents/delta?limit=10`, { headers })
-  ).json()) as { data: { id: string; name: string }[] };
-  const id = listed.data.find((d) => d.name === 'large.bin')!.id;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-import-large-'));
-  try {
-    const started = performance.now();
-    const measured = await peakRss(async () => {
-      const response = await fetch(`${apiUrl}/documents/${encodeURIComponent(id)}/content`, { headers });
-      await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(join(dir, id)));
-    });
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      bytes: LARGE_BYTES,
-      seconds: round(seconds, 2),
-      bytesPerSecond: Math.round(LARGE_BYTES / seconds),
-      peakRssMiB: measured.peakRssMiB,
-      startRssMiB: measured.startRssMiB,
+/** The bytes of every file the matter's changes feed lists (what an import of it moves). */
+async function listedBytes(apiUrl: string, token: string, matterId: string): Promise<number> {
+  let bytes = 0;
+  let pageToken: string | undefined;
+  do {
+    const url = new URL(`${apiUrl}/matters/${encodeURIComponent(matterId)}/documents/delta`);
+    url.searchParams.set('limit', String(SYNC_PAGE_SIZE));
+    if (pageToken) url.searchParams.set('page_token', pageToken);
+    const page = (await (await fetch(url, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      data: { size?: number }[];
+      next_page_token: string | null;
     };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    for (const file of page.data) bytes += file.size ?? 0;
+    pageToken = page.next_page_token ?? undefined;
+  } while (pageToken);
+  return bytes;
 }
 
-/** The baseline: the same changes feed, page size and concurrency, each file streamed to a file. */
+/**
+ * The baseline: the same changes feed, page size and concurrency, each file streamed to a file. `into`:
+ * a directory to write to, left to the caller to remove (out of a timed round); else its own, removed.
+ */
 async function rawLoop(
   apiUrl: string,
   token: string,
   matterId: string,
   concurrency: number,
+  into?: string,
 ): Promise<Measured> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-import-raw-'));
+  const dir = into ?? mkdtempSync(join(tmpdir(), 'bench-import-raw-'));
   const headers = { Authorization: `Bearer ${token}` };
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -294,6 +367,16 @@ async function rawLoop(
       cpuMsPerFile: round(cpuMs(process.cpuUsage(cpu)) / files, 3),
     };
   } finally {
+    if (!into) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One round of the raw loop over the large matter, timed; its files removed after the round. */
+async function rawLargeRound(apiUrl: string, token: string, matterId: string, bytes: number, width: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-import-large-'));
+  try {
+    return await largeRound(bytes, async () => void (await rawLoop(apiUrl, token, matterId, width, dir)));
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -318,8 +401,14 @@ export async function runImportBench(): Promise<void> {
     const matterId = matters.data[0]!.id;
     const largeMatterId = matters.data[1]!.id;
     await seed(url, matterId);
-    // The large matter holds one file of LARGE_BYTES (generated as it is read) and its seeded ones.
-    await putFile(url, largeMatterId, { name: 'large.bin', size: LARGE_BYTES });
+    // The large matter holds LARGE_FILES files of LARGE_BYTES (generated as they are read) and its
+    // seeded ones: an import of it and the raw loop move them all.
+    for (let i = 0; i < LARGE_FILES; i++)
+      await putFile(url, largeMatterId, {
+        name: `large-${String(i).padStart(2, '0')}.bin`,
+        size: LARGE_BYTES,
+      });
+    const largeBytes = await listedBytes(apiUrl, accessToken, largeMatterId);
     // Warm up on a first pass, then the raw loop at the pipeline's concurrency and at four times it: the
     // faster of the two is the baseline (the fastest plain way), the other is shown.
     await rawLoop(apiUrl, accessToken, matterId, SYNC_CONCURRENCY);
@@ -333,9 +422,12 @@ export async function runImportBench(): Promise<void> {
       raw.concurrency === SYNC_CONCURRENCY
         ? { ...rawWide, concurrency: SYNC_CONCURRENCY * 4 }
         : { ...rawSame, concurrency: SYNC_CONCURRENCY };
-    const runs = await pipelineRuns(url, largeMatterId);
+    const runs = await pipelineRuns(url, {
+      matterId: largeMatterId,
+      bytes: largeBytes,
+      rawRound: (width) => rawLargeRound(apiUrl, accessToken, largeMatterId, largeBytes, width),
+    });
     const pipeline = runs.full;
-    const largeRaw = await rawLarge(apiUrl, accessToken, largeMatterId);
     const providers = await benchProviders({
       sandboxUrl: url,
       env,
@@ -361,9 +453,9 @@ export async function runImportBench(): Promise<void> {
       cpuRatio: round(pipeline.cpuMsPerFile / raw.cpuMsPerFile, 2),
       incremental: runs.incremental,
       large: {
-        pipeline: runs.large,
-        raw: largeRaw,
-        ratio: round(runs.large.bytesPerSecond / largeRaw.bytesPerSecond, 2),
+        ...runs.large,
+        ratio: round(runs.large.pipeline.medianBytesPerSecond / runs.large.raw.medianBytesPerSecond, 2),
+        cpuRatio: round(runs.large.pipeline.medianCpuMsPerMiB / runs.large.raw.medianCpuMsPerMiB, 2),
       },
       load: machine.end(),
       providers,
@@ -392,7 +484,7 @@ function markdown(r: {
   ratio: number;
   cpuRatio: number;
   incremental: Runs['incremental'];
-  large: { pipeline: Runs['large']; raw: Runs['large']; ratio: number };
+  large: LargeRuns & { ratio: number; cpuRatio: number };
 }): string {
   const mib = (bytes: number) => round(bytes / 1024 ** 2);
   return `# Import benchmark
@@ -428,17 +520,29 @@ version at the provider: **${r.incremental.seconds} s**, counts ${Object.entries
     .map(([k, v]) => `${k} ${v}`)
     .join(', ')} (only what the changes feed named is listed; the rest is not read again).
 
-## Large file
+## Large files
 
-One file of ${mib(r.large.pipeline.bytes)} MiB (generated by the sandbox as it is read), imported by a link of its
-own matter (with the few small files seeded there), against one plain download of it to disk with the same account's token, in the same run.
-RSS is this process's, sampled every 20 ms (the import runs in-process, as \`npm start\` does).
+${r.large.files} files (${LARGE_FILES} of ${mib(LARGE_BYTES)} MiB, generated by the sandbox as they are read, and the few small
+files seeded in their matter), ${mib(r.large.bytes)} MiB in all, imported by a link of their matter into a vault of its
+own in each of ${r.large.pipeline.rounds.length} rounds, interleaved in the same run with the raw loop over the same matter (its changes
+feed, then every file streamed to a file on disk, with the same account's token) at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads at a
+time, the faster by its median being the baseline, after a warm-up pass; the order rotates by round.
+CPU is this process's, every thread (the import's blob writes and hashing run on a worker thread and
+the thread pool); RSS is sampled every 20 ms (the import runs in-process, as \`npm start\` does).
 
-| | seconds | MiB/s | RSS at start (MiB) | peak RSS (MiB) |
+| | at a time | median MiB/s (slowest-fastest) | median CPU ms per MiB | peak RSS (MiB) |
 | --- | ---: | ---: | ---: | ---: |
-| import pipeline | ${r.large.pipeline.seconds} | ${mib(r.large.pipeline.bytesPerSecond)} | ${r.large.pipeline.startRssMiB} | ${r.large.pipeline.peakRssMiB} |
-| raw download | ${r.large.raw.seconds} | ${mib(r.large.raw.bytesPerSecond)} | ${r.large.raw.startRssMiB} | ${r.large.raw.peakRssMiB} |
+${[
+  { name: 'import pipeline', at: r.concurrency, s: r.large.pipeline },
+  { name: 'raw download loop (baseline)', at: r.large.raw.concurrency, s: r.large.raw },
+  { name: 'raw download loop', at: r.large.other.concurrency, s: r.large.other },
+]
+  .map(
+    ({ name, at, s }) =>
+      `| ${name} | ${at} | ${mib(s.medianBytesPerSecond)} (${mib(s.minBytesPerSecond)}-${mib(s.maxBytesPerSecond)}) | ${s.medianCpuMsPerMiB} | ${s.peakRssMiB} |`,
+  )
+  .join('\n')}
 
-**Pipeline / raw: ${r.large.ratio} of the raw download's bytes per second.**
+**Pipeline / raw: ${r.large.ratio} of the raw loop's bytes per second (medians), ${r.large.cpuRatio}x its CPU per MiB.**
 `;
 }

@@ -1,7 +1,9 @@
 // The local adapters' cheaper writes (issue 27, item 4): a table appends on a descriptor it keeps open
 // and does not read its own lines back, and a queue keeps its journal open too; neither may miss another
 // process's appends nor write into a file that was replaced under it. Blobs: one file per blob in its
-// vault's directory, the former layout still read, and never half a blob under its key.
+// vault's directory, the former layout still read, and never half a blob under its key; a large blob
+// written in large pieces and hashed on a worker thread, with the same bytes and digest as before.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   mkdirSync,
@@ -15,7 +17,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
+import { SLOT_BYTES, SLOTS, ThreadedBlobWrite } from '../../functions/adapters/local/blob-write-thread';
 import { FileBlobStore } from '../../functions/adapters/local/file-blobs';
 import { JournalAppender } from '../../functions/adapters/local/journal';
 import { MemoryTable } from '../../functions/adapters/local/memory-table';
@@ -122,5 +126,91 @@ describe('FileBlobStore on disk', () => {
     );
     await expect(blobs.put('org_1/vlt_1/doc_2/v1', failing)).rejects.toThrow('the provider went away');
     expect(readdirSync(join(root, 'org_1', 'vlt_1'))).toEqual(['doc_1@v1']);
+  });
+});
+
+describe('A large blob, written and hashed off the main thread', () => {
+  /** `total` bytes that differ from position to position, in pieces of the given sizes (cycled). */
+  const pieces = (total: number, sizes: number[], seed: number): Buffer[] => {
+    const out: Buffer[] = [];
+    for (let at = 0, i = 0; at < total; i++) {
+      const piece = Buffer.alloc(Math.min(sizes[i % sizes.length]!, total - at));
+      for (let j = 0; j < piece.length; j++) piece[j] = (at + j) * 31 + seed;
+      out.push(piece);
+      at += piece.length;
+    }
+    return out;
+  };
+  const sha256 = (parts: Buffer[]) => {
+    const hash = createHash('sha256');
+    for (const part of parts) hash.update(part);
+    return hash.digest('hex');
+  };
+  const ringBytes = SLOTS * SLOT_BYTES;
+
+  it('stores the same bytes and SHA-256 whatever the chunking, over several turns of its ring', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'blobs-'));
+    const blobs = new FileBlobStore(root);
+    const total = 2 * ringBytes + 12_345;
+    for (const [n, sizes] of [[65_536], [1, 7, 300_001, SLOT_BYTES, 3 * SLOT_BYTES + 5]].entries()) {
+      const parts = pieces(total, sizes, n);
+      const given = parts.map((part) => Buffer.from(part)); // what the caller keeps must not change
+      const stored = await blobs.put(`org_1/vlt_1/doc_${n}/v1`, Readable.from(parts));
+      expect(stored).toEqual({ size: total, sha256: sha256(given) });
+      expect(readFileSync(join(root, 'org_1', 'vlt_1', `doc_${n}@v1`)).equals(Buffer.concat(given))).toBe(
+        true,
+      );
+      expect(parts.every((part, i) => part.equals(given[i]!))).toBe(true);
+    }
+    expect(readdirSync(join(root, 'org_1', 'vlt_1')).sort()).toEqual(['doc_0@v1', 'doc_1@v1']);
+  });
+
+  it('writes several large blobs at once, each with its own digest', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'blobs-'));
+    const blobs = new FileBlobStore(root);
+    const contents = [0, 1, 2, 3, 4].map((seed) => pieces(ringBytes + seed * 100_003, [65_536], seed));
+    const stored = await Promise.all(
+      contents.map((parts, i) => blobs.put(`org_1/vlt_1/doc_${i}/v1`, Readable.from(parts))),
+    );
+    expect(stored.map((s) => s.sha256)).toEqual(contents.map(sha256));
+    for (const [i, parts] of contents.entries())
+      expect(statSync(join(root, 'org_1', 'vlt_1', `doc_${i}@v1`)).size).toBe(
+        parts.reduce((n, p) => n + p.length, 0),
+      );
+  });
+
+  it('rejects with the file system error when its file cannot be written, and closes what it opened', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'blobs-')), 'gone', 'doc@v1.0123456789ab.tmp');
+    const write = new ThreadedBlobWrite(missing);
+    const attempt = (async () => {
+      for (const part of pieces(ringBytes + SLOT_BYTES, [65_536], 1)) await write.write(part);
+      return write.end();
+    })();
+    await expect(attempt).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(write.abort()).resolves.toBeUndefined();
+  });
+
+  it('does not hold the process open once its blobs are written', () => {
+    const module = fileURLToPath(
+      new URL('../../functions/adapters/local/blob-write-thread.ts', import.meta.url),
+    );
+    const script = `
+      const { ThreadedBlobWrite } = await import(${JSON.stringify(module)});
+      const path = ${JSON.stringify(join(mkdtempSync(join(tmpdir(), 'blobs-')), 'blob'))};
+      const write = new ThreadedBlobWrite(path);
+      await write.write(Buffer.alloc(3 * 1024 * 1024, 1));
+      console.log(await write.end());
+    `;
+    const started = Date.now();
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(out.trim()).toBe(
+      createHash('sha256')
+        .update(Buffer.alloc(3 * 1024 * 1024, 1))
+        .digest('hex'),
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

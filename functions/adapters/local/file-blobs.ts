@@ -2,7 +2,6 @@
 // A blob is written to a temporary file and renamed into place, so a crash never leaves half a blob
 // under its key; a crash mid-write leaves the temporary file, which the next start removes.
 import { createHash, randomUUID } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import {
   createReadStream,
   existsSync,
@@ -12,12 +11,13 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Digest } from '../../platform/digest';
 import type { BlobStore } from '../../platform/ports';
+import { ThreadedBlobWrite } from './blob-write-thread';
 
 /** A blob being written: `<key's file>.<12 hex>.tmp` (no key's file ends so: a key ends in `v<version>`). */
 const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/;
@@ -34,11 +34,6 @@ const SMALL_BLOB_BYTES = 256 * 1024;
 
 const asBuffer = (chunk: Buffer | Uint8Array | string): Buffer =>
   Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-
-async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
-  for (let written = 0; written < chunk.length;)
-    written += (await file.write(chunk, written, chunk.length - written)).bytesWritten;
-}
 
 /**
  * Removes the temporary files writes left under `root` when their process died mid-write; returns how
@@ -112,44 +107,45 @@ export class FileBlobStore implements BlobStore {
     }
     const target = this.path(key);
     const temporary = `${target}.${temporarySuffix()}.tmp`;
-    const hash = createHash('sha256');
     let size = 0;
     let held: Buffer[] = [];
-    let file: FileHandle | undefined;
+    // A large blob is written and hashed on the worker thread (./blob-write-thread.ts); a small one
+    // here, in one go, where a message would cost more than the work.
+    let large: ThreadedBlobWrite | undefined;
+    let sha256: string;
     try {
       // Read as written: the next chunk is read once this one is on its way (back-pressure).
       for await (const received of content as AsyncIterable<Buffer | Uint8Array | string>) {
         const chunk = asBuffer(received);
-        hash.update(chunk);
         size += chunk.length;
-        if (!file && size <= SMALL_BLOB_BYTES) {
+        if (large) {
+          await large.write(chunk);
+        } else if (size <= SMALL_BLOB_BYTES) {
           held.push(chunk);
-          continue;
-        }
-        if (!file) {
+        } else {
           await mkdir(dirname(target), { recursive: true });
-          file = await open(temporary, 'w');
-          for (const part of held) await writeAll(file, part);
+          large = new ThreadedBlobWrite(temporary);
+          for (const part of held) await large.write(part);
           held = [];
+          await large.write(chunk);
         }
-        await writeAll(file, chunk);
       }
-      if (file) {
-        const written = file;
-        file = undefined;
-        await written.close();
+      if (large) {
+        sha256 = await large.end();
         await rename(temporary, target);
       } else {
         // Small: the same temporary file and rename, synchronously (microseconds on a local disk).
-        this.writeNew(temporary, Buffer.concat(held, size));
+        const whole = Buffer.concat(held, size);
+        sha256 = createHash('sha256').update(whole).digest('hex');
+        this.writeNew(temporary, whole);
         renameSync(temporary, target);
       }
     } catch (error) {
-      await file?.close().catch(() => undefined);
+      await large?.abort();
       await rm(temporary, { force: true });
       throw error;
     }
-    return { size, sha256: hash.digest('hex') };
+    return { size, sha256 };
   }
 
   async get(key: string): Promise<Readable | undefined> {

@@ -440,7 +440,7 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   const started = deps.clock.now();
   let download;
   try {
-    download = await context.call((token) => context.api.download(token, file.id));
+    download = await context.call((token) => context.api.download(token, file.id, file));
   } catch (error) {
     // Deleted at the provider since it was listed: the next pass's feed says so.
     if (error instanceof ProviderApiError && (error.status === 404 || error.status === 410))

@@ -22,6 +22,8 @@ export interface ChangedFile {
   version: string;
   size?: number;
   contentType?: string;
+  /** The provider's own type of the file, where its client downloads by type (Google's native documents are exported). */
+  providerType?: string;
   /** Gone at the provider since the cursor. */
   deleted: boolean;
 }
@@ -117,7 +119,12 @@ export interface ContentApi {
   /** Throws ProviderApiError 404 when the container does not exist (or is not a container). */
   checkContainer(token: string, id: string): Promise<void>;
   changes(token: string, container: string, position: ChangesPosition, limit: number): Promise<ChangesPage>;
-  download(token: string, fileId: string): Promise<Download>;
+  /**
+   * `listed`: the file as this client's `changes` listed it, from which a client takes what it would
+   * otherwise read again before the download (one provider call per file, not two). Its version is then
+   * the listed one: content changed since is newer than it, and the next run imports it again.
+   */
+  download(token: string, fileId: string, listed?: ChangedFile): Promise<Download>;
   /**
    * The file named exactly `name` (case-insensitively where the provider's names are) directly in the
    * container, if any: what an export checks before it uploads, so it never replaces a user's file.

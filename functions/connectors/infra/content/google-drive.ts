@@ -84,6 +84,7 @@ const changed = (f: DriveFile, deleted = false): ChangedFile => ({
   version: f.version ?? '',
   ...(f.size !== undefined ? { size: Number(f.size) } : {}),
   ...(f.mimeType.startsWith(NATIVE) ? { contentType: EXPORT_AS[f.mimeType] } : { contentType: f.mimeType }),
+  providerType: f.mimeType,
   deleted,
 });
 
@@ -268,8 +269,12 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     };
   }
 
-  async download(token: string, fileId: string): Promise<Download> {
-    const file = await this.getFile(token, fileId, 'id,mimeType,version');
+  async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {
+    // What the listing said decides export or media; the file's metadata is read only without it.
+    const file =
+      listed?.providerType !== undefined
+        ? { mimeType: listed.providerType, version: undefined }
+        : await this.getFile(token, fileId, 'id,mimeType,version');
     const exportAs = EXPORT_AS[file.mimeType];
     if (file.mimeType.startsWith(NATIVE) && !exportAs)
       throw new ProviderApiError('download file', 415, undefined, undefined, 'not_exportable');

@@ -322,10 +322,13 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     };
   }
 
-  async download(token: string, fileId: string): Promise<Download> {
+  async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {
     const { drive, item } = parseItemId(fileId);
-    const meta = await this.item(token, drive, item, 'id,eTag,size,file,deleted');
-    if (!meta.file || meta.deleted)
+    // A file the changes listed (a file, not deleted, its eTag and type known): no metadata read first.
+    const meta = listed
+      ? { file: { mimeType: listed.contentType }, eTag: listed.version }
+      : await this.item(token, drive, item, 'id,eTag,size,file,deleted');
+    if (!meta.file || ('deleted' in meta && meta.deleted))
       throw new ProviderApiError('download file', 404, undefined, undefined, 'not_a_file');
     const operation = 'download file';
     // 302 to a pre-authenticated URL: followed as a GET without our Authorization header.

@@ -153,7 +153,7 @@ class EsbuildBundling implements ILocalBundling {
  * The asset's hash is the bundle's, so an unchanged bundle is not uploaded again. The image is never
  * pulled: local bundling always succeeds or throws.
  */
-export function bundledCode(handlerModule: string): Code {
+function bundledCode(handlerModule: string): Code {
   return Code.fromAsset(REPO_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {

@@ -276,7 +276,7 @@ async function handlerRounds(receiver: Receiver, urls: string[], events = CPU_EV
   await receiver.secrets(org.secrets);
   for (let i = 0; i < events; i++) await publish(deps, org, i);
   for (const body of deps.queues.events.drain()) {
-    await fanOut(deps, webhookEventSchema.parse(JSON.parse(body)), quiet);
+    await fanOut(deps, webhookEventSchema().parse(JSON.parse(body)), quiet);
   }
   const messages = deps.queues.deliveries.drain();
   const worker = deliveryWorker({ timeoutMs: ATTEMPT_TIMEOUT_MS })(deps);

@@ -66,7 +66,7 @@ const providerSchema = z.strictObject({
   /** The provider's own settings (PROVIDER_<ID>_<NAME>: Dropbox's CONTENT_URL, Clio's REGION). */
   settings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]{0,39}$/), z.string().min(1)).optional(),
   /** Account fields, scope tiers, separator, token auth method (PROVIDER_<ID>_PROFILE). */
-  profile: z.optional(providerProfileSchema),
+  profile: z.optional(providerProfileSchema()),
   /** A secret managed elsewhere holding the client secret (plain text); else the stack makes one. */
   clientSecretArn: secretArn.optional(),
   /**

@@ -1,5 +1,6 @@
 // Time is a port so link expiry, retry schedules and auto-disable are tested in milliseconds.
 import * as z from 'zod/mini';
+import { lazy } from './lazy';
 
 export interface Clock {
   now(): number; // epoch milliseconds
@@ -55,5 +56,5 @@ export class OffsetClock implements Clock {
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
 
 /** What `isoTime` makes (ISO 8601 UTC with milliseconds), as the views' schemas describe it. */
-export const isoTimeSchema = z.iso.datetime({ precision: 3 });
+export const isoTimeSchema = lazy(() => z.iso.datetime({ precision: 3 }));
 export const epochSeconds = (ms: number): number => Math.floor(ms / 1000);

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import type { Clock } from './clock';
 import { getStringFromEnv, stage } from './config';
 import { AuthInvalidError } from './errors';
+import { lazy } from './lazy';
 import type { Permission } from './permissions';
 import { PERMISSIONS } from './permissions';
 
@@ -32,11 +33,13 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 /** jose codes that say the identity provider's key set could not be had, rather than a bad token. */
 const KEY_SET_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
 
-const claimsSchema = z.object({
-  sub: z.string().check(z.minLength(1)).check(z.maxLength(256)),
-  org_id: z.string().check(z.minLength(1)).check(z.maxLength(256)),
-  role: z.enum(CONSOLE_ROLES),
-});
+const claimsSchema = lazy(() =>
+  z.object({
+    sub: z.string().check(z.minLength(1)).check(z.maxLength(256)),
+    org_id: z.string().check(z.minLength(1)).check(z.maxLength(256)),
+    role: z.enum(CONSOLE_ROLES),
+  }),
+);
 
 export interface VerifierOptions {
   keys: JWTVerifyGetKey;
@@ -63,7 +66,7 @@ export async function verifyConsoleSession(token: string, options: VerifierOptio
     }
     throw error; // the key set is unreachable or broken: not the caller's fault, and not a 401
   }
-  const claims = claimsSchema.safeParse(payload);
+  const claims = claimsSchema().safeParse(payload);
   if (!claims.success) throw new AuthInvalidError('Invalid console session: missing or malformed claims');
   return { userId: claims.data.sub, organizationId: claims.data.org_id, role: claims.data.role };
 }

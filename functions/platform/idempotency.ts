@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Clock } from './clock';
+import { lazy } from './lazy';
 import { ConditionFailedError, ConflictError } from './errors';
 import type { Item, Table } from './ports';
 
@@ -17,24 +18,31 @@ interface IdempotencyItem extends Item {
 }
 
 /** The request header of a create route that may be retried (the route entry's `request.headers`). */
-export const idempotencyHeaders = z.object({
-  'Idempotency-Key': z
-    .optional(z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')))
-    .check(
-      z.describe(
-        'A retry with the same key and the same request answers the first outcome (kept 24 hours); ' +
-          'the same key with another request is 409',
+export const idempotencyHeaders = lazy(() =>
+  z.object({
+    'Idempotency-Key': z
+      .optional(
+        z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')),
+      )
+      .check(
+        z.describe(
+          'A retry with the same key and the same request answers the first outcome (kept 24 hours); ' +
+            'the same key with another request is 409',
+        ),
       ),
-    ),
-});
+  }),
+);
 
 /** The response header that marks an answer as the first outcome, replayed. */
 export const IDEMPOTENT_REPLAYED_HEADER = {
   'Idempotent-Replayed': {
     description: 'true when this answer replays the first request with the same Idempotency-Key',
-    schema: z.literal('true'),
+    get schema() {
+      return replayedHeader();
+    },
   },
 };
+const replayedHeader = lazy(() => z.literal('true'));
 
 export interface IdempotentOutcome<S> {
   stored: S;

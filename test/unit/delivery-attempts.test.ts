@@ -82,8 +82,8 @@ function setup() {
       data: { matterId: 'mat_1', name: 'M' },
     });
     const eventBody = sent.splice(0).find((m) => m.body.includes('"organizationId"'))!.body;
-    await fanOut(deps, webhookEventSchema.parse(JSON.parse(eventBody)), log);
-    return sent.splice(0).map((m) => attemptMessage.parse(JSON.parse(m.body)));
+    await fanOut(deps, webhookEventSchema().parse(JSON.parse(eventBody)), log);
+    return sent.splice(0).map((m) => attemptMessage().parse(JSON.parse(m.body)));
   }
   const deliver = async () => {
     for (const message of await publish()) await processAttempt(deps, message, options, log);

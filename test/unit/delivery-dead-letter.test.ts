@@ -40,7 +40,7 @@ async function setup(send: Send, state: Partial<DeliveryItem> = {}, dueAt = NOW)
     url: 'https://receiver.example.com/hook',
     eventTypeFilters: ['*'],
   });
-  const event = webhookEventSchema.parse({
+  const event = webhookEventSchema().parse({
     id: newId('evt'),
     organizationId: owner.organizationId,
     type: 'vault.ingest.completed',

@@ -57,7 +57,7 @@ describe('a recover job in pages', () => {
       eventTypeFilters: ['*'],
     });
     for (let i = 0; i < count; i++) {
-      const event = webhookEventSchema.parse({
+      const event = webhookEventSchema().parse({
         id: newId('evt'),
         organizationId: owner.organizationId,
         type: 'vault.ingest.completed',
@@ -83,7 +83,7 @@ describe('a recover job in pages', () => {
     const take = (): string[] => {
       const recover: string[] = [];
       for (const body of deps.queues.deliveries.drain()) {
-        const message = deliveriesMessage.parse(JSON.parse(body));
+        const message = deliveriesMessage().parse(JSON.parse(body));
         if (message.kind === 'attempt') attempts.push(message.deliveryId);
         else recover.push(body);
       }

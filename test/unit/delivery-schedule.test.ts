@@ -96,10 +96,10 @@ function setup() {
       next.q.messages.splice(next.q.messages.indexOf(next.m), 1);
       if (next.m.visibleAt > clock.now()) clock.set(next.m.visibleAt);
       if (next.q === events) {
-        await fanOut(deps, webhookEventSchema.parse(JSON.parse(next.m.body)), log);
+        await fanOut(deps, webhookEventSchema().parse(JSON.parse(next.m.body)), log);
         continue;
       }
-      const message = deliveriesMessage.parse(JSON.parse(next.m.body));
+      const message = deliveriesMessage().parse(JSON.parse(next.m.body));
       if (message.kind !== 'attempt') continue;
       if ((await processAttempt(deps, message, options, log)) === 'dead_letter')
         dead.push(message.deliveryId);

@@ -17,7 +17,7 @@ const route = {
   summary: 'test',
   request: {
     body: z.object({ name: z.string().min(1, 'must not be empty'), count: z.number().int().optional() }),
-    query: paginationQuery,
+    query: paginationQuery(),
     path: z.object({ id: z.string() }),
   },
   responses: {

@@ -47,7 +47,7 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 const oidc: ProviderDefinition = applyProfile(
   PROVIDERS.practice,
-  providerProfileSchema.parse({
+  providerProfileSchema().parse({
     accountFields: { externalId: 'sub' },
     scopeTiers: { standard: { scopes: ['openid', 'email'], required: ['openid'], description: 'Sign in' } },
     tokenEndpointAuthMethod: 'client_secret_post',

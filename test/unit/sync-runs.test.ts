@@ -189,7 +189,7 @@ describe('an import run', () => {
     // The worker as deployed, with a 2 KiB limit instead of 1 GiB.
     worker = (async (event: SQSEvent) => {
       for (const { body } of event.Records)
-        await runSyncStep(deps, config, stepMessageSchema.parse(JSON.parse(body)), {
+        await runSyncStep(deps, config, stepMessageSchema().parse(JSON.parse(body)), {
           log,
           maxFileBytes: 2048,
         });
@@ -235,7 +235,7 @@ describe('an import run', () => {
     }) as typeof fetch;
     worker = (async (event: SQSEvent) => {
       for (const { body } of event.Records)
-        await runSyncStep(deps, config, stepMessageSchema.parse(JSON.parse(body)), {
+        await runSyncStep(deps, config, stepMessageSchema().parse(JSON.parse(body)), {
           log,
           maxFileBytes: 1024 * 1024,
         });

@@ -44,7 +44,7 @@ export const linkIdPath = lazy(() =>
 export const sourcesQuery = lazy(() =>
   z.object({
     parent: z.optional(providerId()),
-    limit: paginationQuery.shape.limit,
+    limit: paginationQuery().shape.limit,
     // Page tokens are printable ASCII (ours wrap the provider's): a bound on the URL a valid query can make.
     page_token: z.optional(
       z
@@ -56,25 +56,29 @@ export const sourcesQuery = lazy(() =>
   }),
 );
 
-const schedule = z.strictObject(
-  {
-    every_minutes: z
-      .int('schedule.every_minutes must be an integer')
-      .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
-      .check(
-        z.lte(
-          MAX_SCHEDULE_MINUTES,
-          `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
+const schedule = lazy(() =>
+  z.strictObject(
+    {
+      every_minutes: z
+        .int('schedule.every_minutes must be an integer')
+        .check(z.gte(MIN_SCHEDULE_MINUTES, `schedule.every_minutes must be at least ${MIN_SCHEDULE_MINUTES}`))
+        .check(
+          z.lte(
+            MAX_SCHEDULE_MINUTES,
+            `schedule.every_minutes must be at most ${MAX_SCHEDULE_MINUTES} (a week)`,
+          ),
         ),
-      ),
-  },
-  { error: 'schedule must be an object {every_minutes}' },
+    },
+    { error: 'schedule must be an object {every_minutes}' },
+  ),
 );
 
-const label = z
-  .string({ error: 'label must be a string' })
-  .check(z.minLength(1, 'label must not be empty'))
-  .check(z.maxLength(200, 'label must be at most 200 characters'));
+const label = lazy(() =>
+  z
+    .string({ error: 'label must be a string' })
+    .check(z.minLength(1, 'label must not be empty'))
+    .check(z.maxLength(200, 'label must be at most 200 characters')),
+);
 
 const onSourceDelete = lazy(() =>
   z
@@ -98,8 +102,8 @@ export const createLinkBody = lazy(() =>
       },
       { error: 'source must be an object {id, name?}' },
     ),
-    label: z.optional(label),
-    schedule: z.optional(schedule),
+    label: z.optional(label()),
+    schedule: z.optional(schedule()),
     on_source_delete: z.optional(onSourceDelete()),
   }),
 );
@@ -109,13 +113,13 @@ export const updateLinkBody = lazy(() =>
   z
     .strictObject(
       {
-        schedule: z.optional(z.nullable(schedule)),
+        schedule: z.optional(z.nullable(schedule())),
         paused: z.optional(
           z
             .boolean({ error: 'paused must be true or false' })
             .check(z.describe('true pauses the link (no scheduled runs, runs refused); false resumes it')),
         ),
-        label: z.optional(z.nullable(label)),
+        label: z.optional(z.nullable(label())),
         on_source_delete: z.optional(onSourceDelete()),
       },
       { error: 'the body must be an object {schedule?, paused?, label?, on_source_delete?}' },
@@ -152,7 +156,7 @@ export const startRunBody = lazy(() =>
 
 /** A link's documents: a page of the list, or with changed_since its change feed. */
 export const linkDocumentsQuery = lazy(() =>
-  z.extend(cursorPaginationQuery, {
+  z.extend(cursorPaginationQuery(), {
     changed_since: z
       .optional(
         z

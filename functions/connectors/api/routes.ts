@@ -55,7 +55,7 @@ export const createConnectionRoute = {
       return createConnectionBody();
     },
     get headers() {
-      return idempotencyHeaders;
+      return idempotencyHeaders();
     },
   },
   uses: { tables: { connectors: 'write' } },
@@ -192,7 +192,7 @@ export const listImportLinksRoute = {
       return connectionIdPath();
     },
     get query() {
-      return paginationQuery;
+      return paginationQuery();
     },
   },
   uses: { tables: { connectors: 'read' } },
@@ -276,7 +276,7 @@ export const listSyncRunsRoute = {
       return linkIdPath();
     },
     get query() {
-      return cursorPaginationQuery;
+      return cursorPaginationQuery();
     },
   },
   uses: { tables: { connectors: 'read' } },

@@ -56,7 +56,7 @@ export const returnUrl = lazy(() =>
 );
 
 const providerMessage = `provider must be one of ${PROVIDER_IDS.join(', ')}`;
-const provider = z.enum(PROVIDER_IDS, { error: providerMessage });
+const provider = lazy(() => z.enum(PROVIDER_IDS, { error: providerMessage }));
 
 /**
  * The provider's scope tiers as configured (PROVIDER_<ID>_PROFILE), read at the first parse, not at
@@ -99,8 +99,8 @@ type CreateConnectionShape = z.ZodMiniObject<{
 export const connectionIdPath = lazy(() => z.object({ id: idSchema('conn', 'a connection') }));
 
 export const listConnectionsQuery = lazy(() =>
-  z.extend(paginationQuery, {
-    provider: z.optional(provider),
+  z.extend(paginationQuery(), {
+    provider: z.optional(provider()),
     status: z.optional(
       z.enum(CONNECTION_STATUSES, { error: `status must be one of ${CONNECTION_STATUSES.join(', ')}` }),
     ),
@@ -115,7 +115,7 @@ export const deleteConnectionQuery = lazy(() =>
 
 export const setProviderEnabledBody = lazy(() =>
   z.strictObject({
-    provider,
+    provider: provider(),
     enabled: z.boolean({ error: 'enabled is required and must be a boolean' }),
     confirm_organization_wide: z.literal(true, {
       error: 'confirm_organization_wide must be true: this changes the provider for the whole organization',

@@ -44,7 +44,7 @@ export const pendingConnectionView = z
     connect_url: z
       .url()
       .check(z.describe('One-time URL for the end user: {base_url}/connectors/v1/connect/<token>')),
-    expires_at: isoTimeSchema.check(
+    expires_at: isoTimeSchema().check(
       z.describe('When the connect URL expires (10 minutes after it was issued)'),
     ),
   })
@@ -62,10 +62,10 @@ export const connectionView = z
     account: z
       .nullable(z.object({ external_id: z.string(), email: z.string(), display_name: z.string() }))
       .check(z.describe('The provider account, once the connect flow has completed')),
-    created_at: isoTimeSchema,
-    updated_at: isoTimeSchema,
+    created_at: isoTimeSchema(),
+    updated_at: isoTimeSchema(),
     pending_until: z
-      .optional(isoTimeSchema)
+      .optional(isoTimeSchema())
       .check(
         z.describe(
           'Pending connections only: when its connect flow can no longer complete (the connect link and the flow it starts have both expired)',
@@ -89,7 +89,7 @@ export const connectionListView = snakeCasePage(connectionView)
 export type ConnectionList = z.infer<typeof connectionListView>;
 
 export const providerSettingView = z
-  .object({ provider: providerId, enabled: z.boolean(), updated_at: isoTimeSchema })
+  .object({ provider: providerId, enabled: z.boolean(), updated_at: isoTimeSchema() })
   .clone()
   .register(z.globalRegistry, { id: 'ProviderSetting' });
 export type ProviderSetting = z.infer<typeof providerSettingView>;
@@ -114,9 +114,9 @@ const jobCommon = {
   status: jobStatus,
   connection_id: connectionId,
   reason: z.optional(z.string()).check(z.describe('Why the job failed')),
-  created_at: isoTimeSchema,
-  updated_at: isoTimeSchema,
-  finished_at: z.optional(isoTimeSchema),
+  created_at: isoTimeSchema(),
+  updated_at: isoTimeSchema(),
+  finished_at: z.optional(isoTimeSchema()),
 };
 
 export const purgeJobView = z
@@ -137,7 +137,7 @@ const linkId = idSchema('lnk', 'an import link');
 const vaultId = z.string().check(z.describe("The vault's id (the vault area's)"));
 /** A waiting job: why, and until when (the provider's rate limit, or backoff after a passing failure). */
 const waiting = z
-  .optional(z.object({ reason: z.enum(['throttled', 'retrying']), until: isoTimeSchema }))
+  .optional(z.object({ reason: z.enum(['throttled', 'retrying']), until: isoTimeSchema() }))
   .check(z.describe('Present while the job waits before its next step'));
 const failureMessage = z.optional(z.string()).check(z.describe('What the failure reason means, for people'));
 
@@ -228,7 +228,7 @@ export type ConnectorJob = z.infer<typeof connectorJobView>;
 export const connectionDetailView = z
   .extend(connectionView, {
     status_history: z
-      .array(z.object({ status: z.enum(CONNECTION_STATUSES), at: isoTimeSchema }))
+      .array(z.object({ status: z.enum(CONNECTION_STATUSES), at: isoTimeSchema() }))
       .check(z.describe('The statuses the connection entered, newest first (the last 20, kept 90 days)')),
   })
   .clone()
@@ -289,16 +289,16 @@ export const importLinkView = z
         job_id: jobId,
         status: jobStatus,
         reason: z.optional(z.string()),
-        finished_at: isoTimeSchema,
+        finished_at: isoTimeSchema(),
         counts: syncCountsView,
       }),
     ),
-    next_run_at: z.nullable(isoTimeSchema).check(z.describe('When the schedule runs it next')),
+    next_run_at: z.nullable(isoTimeSchema()).check(z.describe('When the schedule runs it next')),
     last_skipped: z
-      .nullable(z.object({ at: isoTimeSchema, reason: z.string() }))
+      .nullable(z.object({ at: isoTimeSchema(), reason: z.string() }))
       .check(z.describe('The last scheduled run that did not start, and why')),
-    created_at: isoTimeSchema,
-    updated_at: isoTimeSchema,
+    created_at: isoTimeSchema(),
+    updated_at: isoTimeSchema(),
   })
   .clone()
   .register(z.globalRegistry, { id: 'ImportLink' });
@@ -330,8 +330,8 @@ export const linkDocumentView = z
           'deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document',
         ),
       ),
-    imported_at: isoTimeSchema,
-    updated_at: isoTimeSchema,
+    imported_at: isoTimeSchema(),
+    updated_at: isoTimeSchema(),
   })
   .clone()
   .register(z.globalRegistry, { id: 'LinkDocument' });

@@ -7,6 +7,7 @@
 // backoff after a passing failure) are delayed messages in hops of at most 15 minutes. A job nobody has
 // advanced for STALE_JOB_MS (its message lost) is re-driven by the sync sweep.
 import * as z from 'zod/mini';
+import { lazy } from '../../platform/lazy';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
 import { isoTime } from '../../platform/clock';
@@ -24,13 +25,15 @@ import { JobRepository } from '../infra/repositories/jobs';
 import { runFailureOf } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
-export const stepMessageSchema = z.object({
-  kind: z.enum(['sync', 'export']),
-  jobId: z.string().check(z.minLength(1)).check(z.maxLength(64)),
-  ticket: z.int().check(z.gte(0)),
-});
+export const stepMessageSchema = lazy(() =>
+  z.object({
+    kind: z.enum(['sync', 'export']),
+    jobId: z.string().check(z.minLength(1)).check(z.maxLength(64)),
+    ticket: z.int().check(z.gte(0)),
+  }),
+);
 
-export type StepMessage = z.infer<typeof stepMessageSchema>;
+export type StepMessage = z.infer<ReturnType<typeof stepMessageSchema>>;
 
 export interface JobOutcome {
   status: 'succeeded' | 'failed';

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
+import { lazy } from '../../platform/lazy';
 import { REAL_PROVIDERS } from './provider-catalog';
 import type { EndpointSetting, ProviderDefinition, ProviderId, RealProviderId } from './provider-definition';
 import { PROVIDER_IDS, REAL_PROVIDER_IDS } from './provider-definition';
@@ -23,32 +24,34 @@ export type {
  * a standard OpenID Connect provider, for one, names the account id `sub` and needs the `openid` scope
  * (`{"accountFields":{"externalId":"sub"},"scopeTiers":{"standard":{"scopes":["openid","email"],...}}}`).
  */
-export const providerProfileSchema = z.strictObject({
-  accountFields: z.optional(
-    z.strictObject({
-      externalId: z.optional(z.string().check(z.minLength(1))),
-      email: z.optional(z.string().check(z.minLength(1))),
-      displayName: z.optional(z.string().check(z.minLength(1))),
-    }),
-  ),
-  scopeTiers: z.optional(
-    z.record(
-      z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,63}$/)),
+export const providerProfileSchema = lazy(() =>
+  z.strictObject({
+    accountFields: z.optional(
       z.strictObject({
-        scopes: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
-        required: z.array(z.string().check(z.minLength(1))),
-        description: z.string().check(z.minLength(1)),
+        externalId: z.optional(z.string().check(z.minLength(1))),
+        email: z.optional(z.string().check(z.minLength(1))),
+        displayName: z.optional(z.string().check(z.minLength(1))),
       }),
     ),
-  ),
-  defaultTier: z.optional(z.string().check(z.minLength(1))),
-  scopeSeparator: z.optional(z.enum([' ', ','])),
-  tokenEndpointAuthMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
-  defaultAccessTokenSeconds: z.optional(z.number().check(z.int()).check(z.positive())),
-  rotatesRefreshTokens: z.optional(z.boolean()),
-});
+    scopeTiers: z.optional(
+      z.record(
+        z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,63}$/)),
+        z.strictObject({
+          scopes: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+          required: z.array(z.string().check(z.minLength(1))),
+          description: z.string().check(z.minLength(1)),
+        }),
+      ),
+    ),
+    defaultTier: z.optional(z.string().check(z.minLength(1))),
+    scopeSeparator: z.optional(z.enum([' ', ','])),
+    tokenEndpointAuthMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
+    defaultAccessTokenSeconds: z.optional(z.number().check(z.int()).check(z.positive())),
+    rotatesRefreshTokens: z.optional(z.boolean()),
+  }),
+);
 
-export type ProviderProfile = z.infer<typeof providerProfileSchema>;
+export type ProviderProfile = z.infer<ReturnType<typeof providerProfileSchema>>;
 
 /** A built-in definition with a deployment's profile applied; refuses a profile that contradicts itself. */
 export function applyProfile(base: ProviderDefinition, profile: ProviderProfile): ProviderDefinition {
@@ -87,7 +90,7 @@ function configuredDefinition(base: ProviderDefinition): ProviderDefinition {
   } catch {
     throw new ConfigurationError(`${providerEnv(base.id, 'PROFILE')} is not JSON`);
   }
-  const profile = providerProfileSchema.safeParse(parsed);
+  const profile = providerProfileSchema().safeParse(parsed);
   if (!profile.success) {
     throw new ConfigurationError(`${providerEnv(base.id, 'PROFILE')}: ${profile.error.issues[0]?.message}`);
   }

@@ -17,11 +17,17 @@ export const APPLICATION_ROUTE = {
     auth: 'console',
     summary:
       "The organization's applications with the keys bound to each, and its API keys with where each is bound (any console role)",
-    request: { query: paginationQuery },
+    request: {
+      get query() {
+        return paginationQuery();
+      },
+    },
     responses: {
       200: {
         description: 'A page of applications, and every key of the organization',
-        schema: applicationListView,
+        get schema() {
+          return applicationListView();
+        },
       },
     },
     uses: { tables: { platform: 'read' } },
@@ -35,7 +41,12 @@ export const APPLICATION_ROUTE = {
     summary: 'Bind a connector API key to an application (owner or admin console session); idempotent',
     request: { path: applicationKeyPath },
     responses: {
-      200: { description: 'The binding: id, application_id, api_key_id', schema: keyBindingView },
+      200: {
+        description: 'The binding: id, application_id, api_key_id',
+        get schema() {
+          return keyBindingView();
+        },
+      },
       409: { description: 'The key is bound to another application (CONFLICT)' },
     },
     uses: { tables: { platform: 'write' } },

@@ -36,13 +36,15 @@ export const DELIVERY_ROUTE = {
         return publishEventBody();
       },
       get headers() {
-        return idempotencyHeaders;
+        return idempotencyHeaders();
       },
     },
     responses: {
       202: {
         description: 'The event, accepted for delivery',
-        schema: eventView,
+        get schema() {
+          return eventView();
+        },
         headers: IDEMPOTENT_REPLAYED_HEADER,
       },
       404: { description: 'organizationId names no organization (NOT_FOUND)' },
@@ -168,7 +170,7 @@ export const DELIVERY_ROUTE = {
         return endpointIdPath();
       },
       get body() {
-        return recoverBody;
+        return recoverBody();
       },
     },
     responses: {

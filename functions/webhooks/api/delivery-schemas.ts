@@ -6,10 +6,10 @@ import { idSchema } from '../../platform/ids';
 import { cursorPaginationQuery, paginationQuery } from '../../platform/pagination-query';
 import { DELIVERY_STATUSES } from '../domain/retry-policy';
 
-const organizationId = idSchema('org', 'an organization');
+const organizationId = lazy(() => idSchema('org', 'an organization'));
 
 type PublishShape = z.ZodMiniObject<{
-  organizationId: typeof organizationId;
+  organizationId: ReturnType<typeof organizationId>;
   type: z.ZodMiniLiteral<string>;
   data: z.ZodMiniObject;
 }>;
@@ -23,7 +23,7 @@ export const publishEventBody = lazy(() =>
     'type',
     EVENT_TYPES.map((definition) =>
       z.strictObject({
-        organizationId,
+        organizationId: organizationId(),
         type: z.literal(definition.type),
         data: definition.data,
       }),
@@ -40,10 +40,10 @@ export const publishEventBody = lazy(() =>
   ),
 );
 
-const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
+const timestamp = lazy(() => z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }));
 
 export const listDeliveriesQuery = lazy(() =>
-  z.extend(cursorPaginationQuery, {
+  z.extend(cursorPaginationQuery(), {
     status: z.optional(
       z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }),
     ),
@@ -51,9 +51,9 @@ export const listDeliveriesQuery = lazy(() =>
       .optional(z.string().check(z.minLength(1), z.maxLength(200, 'must be at most 200 characters')))
       .check(z.describe('Only deliveries of this event type')),
     eventId: z.optional(idSchema('evt', 'an event')).check(z.describe('Only the delivery of this event')),
-    since: z.optional(timestamp).check(z.describe('Only deliveries created at or after this time')),
+    since: z.optional(timestamp()).check(z.describe('Only deliveries created at or after this time')),
     until: z
-      .optional(timestamp)
+      .optional(timestamp())
       .check(
         z.describe(
           'Only deliveries created before this time (a window with until at or before since is empty)',
@@ -62,14 +62,16 @@ export const listDeliveriesQuery = lazy(() =>
   }),
 );
 
-export const recoverBody = z.strictObject({
-  since: timestamp.check(z.describe('Start of the window; must be before until')),
-  until: z.optional(timestamp).check(z.describe('End of the window (default: now)')),
-});
+export const recoverBody = lazy(() =>
+  z.strictObject({
+    since: timestamp().check(z.describe('Start of the window; must be before until')),
+    until: z.optional(timestamp()).check(z.describe('End of the window (default: now)')),
+  }),
+);
 
 // A malformed id names nothing: 404 (platform/http.ts), like an unknown or another organization's one.
 export const endpointIdPath = lazy(() => z.object({ id: idSchema('we', 'a webhook endpoint') }));
 export const deliveryIdPath = lazy(() => z.object({ id: idSchema('dlv', 'a delivery') }));
 export const jobIdPath = lazy(() => z.object({ id: idSchema('job', 'a job') }));
 
-export const deadLettersQuery = lazy(() => z.pick(paginationQuery, { limit: true }));
+export const deadLettersQuery = lazy(() => z.pick(paginationQuery(), { limit: true }));

@@ -49,7 +49,7 @@ export const WEBHOOK_ROUTE = {
     summary: "List the organization's endpoints, newest first",
     request: {
       get query() {
-        return paginationQuery;
+        return paginationQuery();
       },
     },
     responses: {
@@ -232,7 +232,7 @@ export const WEBHOOK_ROUTE = {
     summary: 'The event-type catalog: descriptions, data schemas and the permission each needs',
     request: {
       get query() {
-        return paginationQuery;
+        return paginationQuery();
       },
     },
     responses: {

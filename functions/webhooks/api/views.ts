@@ -18,7 +18,7 @@ import { DELIVERY_STATUSES, FAILURE_REASONS } from '../domain/retry-policy';
 
 const endpointId = lazy(() => idSchema('we', 'a webhook endpoint'));
 const jobId = lazy(() => idSchema('job', 'a job'));
-const nullableTime = lazy(() => z.nullable(isoTimeSchema));
+const nullableTime = lazy(() => z.nullable(isoTimeSchema()));
 
 export const webhookEndpointView = lazy(() =>
   z
@@ -35,8 +35,8 @@ export const webhookEndpointView = lazy(() =>
       disabledReason: z
         .nullable(z.string())
         .check(z.describe('Why it was disabled (automatically or on request)')),
-      createdAt: isoTimeSchema,
-      updatedAt: isoTimeSchema,
+      createdAt: isoTimeSchema(),
+      updatedAt: isoTimeSchema(),
       previousSecretExpiresAt: nullableTime().check(
         z.describe(
           'When the secret replaced by the last rotation stops signing; null outside a rotation window',
@@ -89,7 +89,7 @@ export const attemptView = lazy(() =>
   z
     .object({
       attempt: z.int().check(z.gte(1)),
-      attemptedAt: isoTimeSchema,
+      attemptedAt: isoTimeSchema(),
       ...attemptResult(),
       requestHeaders: z
         .optional(headerMap())
@@ -121,9 +121,9 @@ export const deliveryView = lazy(() =>
         .check(z.describe('How long the last attempt took, in ms (absent before the first attempt)')),
       lastError: z.nullable(z.string()),
       deliveredAt: nullableTime(),
-      createdAt: isoTimeSchema,
-      updatedAt: isoTimeSchema,
-      event: receiverEventView.check(z.describe('The event as the receiver was sent it')),
+      createdAt: isoTimeSchema(),
+      updatedAt: isoTimeSchema(),
+      event: receiverEventView().check(z.describe('The event as the receiver was sent it')),
     })
     .clone()
     .register(z.globalRegistry, { id: 'Delivery' }),
@@ -161,16 +161,16 @@ export const webhookJobView = lazy(() =>
       type: z.literal('webhooks.endpoint.recover'),
       status: z.enum(['processing', 'succeeded', 'failed']),
       endpointId: endpointId(),
-      since: isoTimeSchema,
-      until: isoTimeSchema,
+      since: isoTimeSchema(),
+      until: isoTimeSchema(),
       counts: z.object({
         matched: z.int().check(z.gte(0)),
         replayed: z.int().check(z.gte(0)),
         failed: z.int().check(z.gte(0)),
       }),
       error: z.nullable(z.string()),
-      createdAt: isoTimeSchema,
-      updatedAt: isoTimeSchema,
+      createdAt: isoTimeSchema(),
+      updatedAt: isoTimeSchema(),
     })
     .clone()
     .register(z.globalRegistry, { id: 'WebhookJob' }),
@@ -189,7 +189,7 @@ export const deadLetterView = lazy(() =>
       endpointId: z.nullable(z.string()),
       jobId: z.nullable(z.string()),
       receiveCount: z.int().check(z.gte(0)),
-      deadAt: isoTimeSchema,
+      deadAt: isoTimeSchema(),
     })
     .clone()
     .register(z.globalRegistry, { id: 'DeadLetter' }),

@@ -31,7 +31,7 @@ const base = (letter: DeadLetter) => ({
 });
 
 function eventLetter(letter: DeadLetter, organizationId: string): DeadLetterView | undefined {
-  const event = webhookEventSchema.safeParse(parse(letter.body));
+  const event = webhookEventSchema().safeParse(parse(letter.body));
   if (!event.success || event.data.organizationId !== organizationId) return undefined;
   return {
     ...base(letter),
@@ -47,7 +47,7 @@ async function deliveryLetter(
   letter: DeadLetter,
   organizationId: string,
 ): Promise<DeadLetterView | undefined> {
-  const message = deliveriesMessage.safeParse(parse(letter.body));
+  const message = deliveriesMessage().safeParse(parse(letter.body));
   if (!message.success) return undefined;
   if (message.data.kind === 'recover') {
     if (message.data.organizationId !== organizationId) return undefined;

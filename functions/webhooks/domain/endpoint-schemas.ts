@@ -154,9 +154,11 @@ const resourceScopes = lazy(() =>
     .register(z.globalRegistry, { minProperties: 1 }),
 );
 
-const description = z
-  .string({ error: 'must be a string' })
-  .check(z.maxLength(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`));
+const description = lazy(() =>
+  z
+    .string({ error: 'must be a string' })
+    .check(z.maxLength(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`)),
+);
 
 export const createEndpointBody = lazy(() =>
   z.strictObject(
@@ -164,7 +166,7 @@ export const createEndpointBody = lazy(() =>
       url: endpointUrl(),
       eventTypeFilters: eventTypeFilters(),
       resourceScopes: z.optional(resourceScopes()),
-      description: z.optional(description),
+      description: z.optional(description()),
     },
     { error: objectExpected },
   ),
@@ -178,7 +180,7 @@ export const updateEndpointBody = lazy(() =>
         url: z.optional(endpointUrl()),
         eventTypeFilters: z.optional(eventTypeFilters()),
         resourceScopes: z.optional(z.nullable(resourceScopes())),
-        description: z.optional(z.nullable(description)),
+        description: z.optional(z.nullable(description())),
       },
       { error: objectExpected },
     )

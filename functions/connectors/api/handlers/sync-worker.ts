@@ -5,7 +5,7 @@ import { runExportStep } from '../../app/exports';
 import { stepMessageSchema } from '../../app/job-steps';
 import { runSyncStep } from '../../app/sync-runs';
 
-export const create = sqsHandler('sync-worker', stepMessageSchema, async ({ message, deps, log }) => {
+export const create = sqsHandler('sync-worker', stepMessageSchema(), async ({ message, deps, log }) => {
   const run = message.kind === 'sync' ? runSyncStep : runExportStep;
   await run(deps, connectorConfig(deps.secrets), message, { log: log.child({ jobId: message.jobId }) });
   return 'done';

@@ -21,7 +21,7 @@ export function deliveryWorker(
       timeoutMs: getNumberFromEnv('DELIVERY_ATTEMPT_TIMEOUT_MS', { default: ATTEMPT_TIMEOUT_MS }),
       ...options,
     });
-  return sqsHandler('deliver', deliveriesMessage, async ({ message, record, deps, log }) => {
+  return sqsHandler('deliver', deliveriesMessage(), async ({ message, record, deps, log }) => {
     if (message.kind === 'recover') {
       await runRecovery(deps, message, log, recovery);
       return 'done';

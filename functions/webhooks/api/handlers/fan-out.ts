@@ -3,7 +3,7 @@ import { webhookEventSchema } from '../../../events';
 import { fanOut } from '../../app/fan-out';
 import { sqsHandler } from '../../../platform/sqs';
 
-export const create = sqsHandler('fan-out', webhookEventSchema, async ({ message, deps, log }) => {
+export const create = sqsHandler('fan-out', webhookEventSchema(), async ({ message, deps, log }) => {
   await fanOut(deps, message, log);
   return 'done';
 });

@@ -58,6 +58,10 @@ interface Measured {
   coldPathMs: number;
   /** Init plus the same clients' packages from node_modules (the runtime's copy): for comparison. */
   coldPathRuntimeSdkMs: number;
+  /** Node's built-in modules the bundle imports at init (statically), e.g. node:crypto. */
+  builtins: string[];
+  /** Init of a module importing only those built-ins: Node's share of the bundle's init. */
+  builtinsMs: number;
 }
 
 /** An SDK client: its chunk's name (functions/adapters/aws/sdk/<name>.ts) and its packages. */
@@ -91,6 +95,18 @@ function initBytes(file: string, seen = new Set<string>()): number {
   for (const [, path] of text.matchAll(/(?:^|[;\n}])\s*import\s*(?:[^"'()]*?from\s*)?"(\.\.?\/[^"]+)"/g))
     bytes += initBytes(join(file, '..', path!), seen);
   return bytes;
+}
+
+/** Node's built-ins that importing `file` loads before any code runs (it and its static chunks). */
+function initBuiltins(file: string, seen = new Set<string>(), found = new Set<string>()): string[] {
+  if (seen.has(file)) return [...found];
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const [, path] of text.matchAll(/(?:^|[;\n}])\s*import\s*(?:[^"'()]*?from\s*)?["']([^"']+)["']/g)) {
+    if (path!.startsWith('.')) initBuiltins(join(file, '..', path!), seen, found);
+    else found.add(path!);
+  }
+  return [...found].sort();
 }
 
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
@@ -230,6 +246,12 @@ export async function runBundleBench(): Promise<void> {
   const bundles = synthesize();
   const baselineFile = join(OUT, 'empty.mjs');
   writeFileSync(baselineFile, 'export {};\n');
+  // Node's share of a bundle's init: a module importing only the built-ins the bundle imports at init.
+  const builtinsModule = (builtins: string[]): string => {
+    const file = join(OUT, `builtins-${builtins.join('+').replace(/[^a-z0-9+]/gi, '_')}.mjs`);
+    writeFileSync(file, builtins.map((b) => `import '${b}';`).join('\n') + '\n');
+    return file;
+  };
   // The empty module under each set of options a bundle runs with: a bundle's init is compared with the
   // empty module's under the same options. Sampled once more before every bundle, so the baseline is
   // taken across the whole run like the bundles (one measurement at the start read 7.6 to 18.4 ms
@@ -245,6 +267,7 @@ export async function runBundleBench(): Promise<void> {
     const map = `${b.file}.map`;
     const clients = clientsOf(USES.get(b.name.split('/').pop()!));
     const bundle = pathToFileURL(b.file).href;
+    const builtins = initBuiltins(b.file);
     return {
       clients,
       coldPathMs: initTime([bundle, ...clients.map((c) => chunkOf(b.file, c))], b.env, b.nodeOptions),
@@ -255,6 +278,8 @@ export async function runBundleBench(): Promise<void> {
       mapBytes: existsSync(map) ? statSync(map).size : 0,
       nodeOptions: b.nodeOptions,
       initMs: initTime(b.file, b.env, b.nodeOptions),
+      builtins,
+      builtinsMs: initTime(builtinsModule(builtins), {}, b.nodeOptions),
     };
   });
   // As deployed: the options most functions run with (all of them, today: none).
@@ -287,6 +312,13 @@ export async function runBundleBench(): Promise<void> {
     .map((m) => m.coldPathMs / m.coldPathRuntimeSdkMs)
     .sort((a, b) => a - b);
   const coldRatio = median(coldRatios);
+  // Node's share: the built-ins alone against the empty module, and what is left of the budget for our
+  // code (compiling the bundle and running its module bodies) once they are loaded.
+  const builtinRatios = measured.map((m) => m.builtinsMs / baselineOf(m.nodeOptions)).sort((a, b) => a - b);
+  const ownMs = measured.map((m) => m.initMs - m.builtinsMs).sort((a, b) => a - b);
+  const leftMs = measured
+    .map((m) => BUDGET_INIT_RATIO * baselineOf(m.nodeOptions) - m.builtinsMs)
+    .sort((a, b) => a - b);
   const options = (o: string) => (o ? `\`NODE_OPTIONS=${o}\`` : 'no NODE_OPTIONS');
   const result = {
     date: new Date().toISOString(),
@@ -297,6 +329,13 @@ export async function runBundleBench(): Promise<void> {
     machine: machine.end(),
     sdkFirstUseMs: firstUse,
     coldPathBundledVsRuntimeSdk: { median: coldRatio, min: coldRatios[0], max: coldRatios.at(-1) },
+    builtinsVsEmptyModule: {
+      median: median(builtinRatios),
+      min: builtinRatios[0],
+      max: builtinRatios.at(-1),
+    },
+    ownInitMs: { median: median(ownMs), min: ownMs[0], max: ownMs.at(-1) },
+    budgetLeftAfterBuiltinsMs: { median: median(leftMs), min: leftMs[0], max: leftMs.at(-1) },
     deployedNodeOptions: deployedOptions,
     baseline: {
       emptyModuleInitMs: commonBaseline,
@@ -312,7 +351,7 @@ export async function runBundleBench(): Promise<void> {
   writeFileSync(join(RESULTS, 'bundles.json'), JSON.stringify(result, null, 2) + '\n');
   const rows = measured.map(
     (m) =>
-      `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${ratio(m).toFixed(2)}× | ${
+      `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${ratio(m).toFixed(2)}× | ${m.builtinsMs.toFixed(1)} | ${(m.initMs - m.builtinsMs).toFixed(1)} | ${
         m.clients.map((c) => c.chunk).join(', ') || '—'
       } | ${m.coldPathMs.toFixed(1)} | ${m.coldPathRuntimeSdkMs.toFixed(1)} |`,
   );
@@ -345,8 +384,15 @@ packages from node_modules (what the functions imported before the SDK was bundl
 ${coldRatios.length} bundles that use a client, the bundled cold path takes ${coldRatio.toFixed(2)} of the
 runtime SDK's (median; ${coldRatios[0]!.toFixed(2)}-${coldRatios.at(-1)!.toFixed(2)}).**
 
-| Bundle | KB at init | map KB | init ms | vs empty module | SDK clients on first use | cold path ms, bundled SDK | cold path ms, runtime's SDK |
-|---|---|---|---|---|---|---|---|
+Node's share of init: a module importing only the built-ins a bundle imports at init (\`node:crypto\`,
+\`node:async_hooks\`, \`node:http\`, ..., the same fresh-process measure) takes ${median(builtinRatios).toFixed(2)}× the empty
+module on median (${builtinRatios[0]!.toFixed(2)}-${builtinRatios.at(-1)!.toFixed(2)}×). What is left of the ${BUDGET_INIT_RATIO}× budget once they are
+loaded, for compiling the bundle (about 7 ms per 100 KB here) and running its module bodies: median
+${median(leftMs).toFixed(1)} ms (${leftMs[0]!.toFixed(1)} to ${leftMs.at(-1)!.toFixed(1)}); what our code takes beyond the built-ins: median ${median(ownMs).toFixed(1)} ms
+(${ownMs[0]!.toFixed(1)}-${ownMs.at(-1)!.toFixed(1)}).
+
+| Bundle | KB at init | map KB | init ms | vs empty module | built-ins alone ms | init − built-ins ms | SDK clients on first use | cold path ms, bundled SDK | cold path ms, runtime's SDK |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Each client's first use alone, in a fresh process (median of ${RUNS}, interleaved): its chunk as

@@ -161,18 +161,36 @@ export async function emulatedApp(options: {
   } catch {
     rmSync(building, { recursive: true, force: true }); // another start got there first: the same content
   }
-  prune(cacheRoot);
+  pruneAppCache(cacheRoot);
   options.log?.(
     `Synthesized and bundled the application (${digest}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return { ...app, bundleDir: join(dir, 'bundles') };
 }
 
-/** Keeps the most recent applications only. */
-function prune(cacheRoot: string): void {
-  const entries = readdirSync(cacheRoot)
+/**
+ * Keeps the most recent applications only, and removes what builds that died part-way left
+ * (`<digest>.<pid>.tmp` whose process is gone: a killed `npm start` or test run); a build under way in
+ * a live process is left alone.
+ */
+export function pruneAppCache(cacheRoot: string): void {
+  const names = readdirSync(cacheRoot);
+  for (const name of names) {
+    const pid = /\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid && !processAlive(Number(pid))) rmSync(join(cacheRoot, name), { recursive: true, force: true });
+  }
+  const entries = names
     .filter((name) => !name.endsWith('.tmp'))
     .map((name) => ({ name, at: statSync(join(cacheRoot, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const old of entries.slice(KEEP)) rmSync(join(cacheRoot, old.name), { recursive: true, force: true });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
 }

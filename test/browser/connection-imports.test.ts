@@ -40,7 +40,7 @@ interface Source {
 
 beforeAll(async () => {
   // No background sweeps: every run here is started by the test, so counts are exact.
-  server = await startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
+  server = await startLocalServer({ LOCAL_SCHEDULE_INTERVAL_MS: '0' });
   ({ browser, page } = await launchBrowser());
 }, 90_000);
 

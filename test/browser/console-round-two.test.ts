@@ -44,7 +44,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   // No background token sweep: the test runs it when it wants a connection to lapse.
-  server = await startLocalServer({ LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' });
+  server = await startLocalServer({ LOCAL_SCHEDULE_INTERVAL_MS: '0' });
   ({ browser, page } = await launchBrowser());
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
 }, 90_000);

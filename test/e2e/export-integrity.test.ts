@@ -34,8 +34,7 @@ interface SandboxFile {
 
 beforeAll(async () => {
   server = await startLocalServer({
-    LOCAL_SYNC_SWEEP_INTERVAL_MS: '0',
-    LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0',
+    LOCAL_SCHEDULE_INTERVAL_MS: '0',
     // The sandbox refuses (413) an upload over 64 KiB: a provider refusing one document of an export.
     SANDBOX_MAX_UPLOAD_BYTES: String(64 * 1024),
   });

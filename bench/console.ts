@@ -45,7 +45,7 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 export async function runConsoleBench(): Promise<void> {
   const machine = watchMachine();
-  const server = await startLocalServer({ LOCAL_TOKEN_SWEEP_INTERVAL_MS: '0', LOG_LEVEL: 'warn' });
+  const server = await startLocalServer({ LOCAL_SCHEDULE_INTERVAL_MS: '0', LOG_LEVEL: 'warn' });
   const { browser, page } = await launchBrowser();
   try {
     await signIn(page, server, 'owner');

@@ -12,7 +12,7 @@ export {
 export type { ReceiverEvent, WebhookEvent } from './domain/event';
 export { eventView, receiverBody, receiverEventView, webhookEventSchema } from './domain/event';
 export type { PublishInput } from './app/publish';
-export { MAX_EVENT_BYTES, publishEvent, validateEventData } from './app/publish';
+export { MAX_EVENT_BYTES, publishEvent, publishEvents, validateEventData } from './app/publish';
 export type { OutboxEvent } from './app/outbox';
 export {
   OUTBOX_PREFIX,

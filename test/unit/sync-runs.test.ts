@@ -141,6 +141,42 @@ const job = async (id: string) =>
     failures: { document_id?: string; reason: string }[];
   };
 
+/**
+ * The first vault.ingest.completed event the events queue is given (alone or in a batch) fails to
+ * send, as when a worker dies after storing documents and before announcing them.
+ */
+function failFirstAnnouncement() {
+  const events = deps.queues.events;
+  let failed = false;
+  const failing = (bodies: string[]) => {
+    if (failed || !bodies.some((b) => (JSON.parse(b) as { type: string }).type === 'vault.ingest.completed'))
+      return;
+    failed = true;
+    throw new Error('worker killed before its events left');
+  };
+  const send = events.send.bind(events);
+  events.send = async (message) => {
+    failing([message.body]);
+    return send(message);
+  };
+  const sendBatch = events.sendBatch.bind(events);
+  events.sendBatch = async (messages) => {
+    failing(messages.map((m) => m.body));
+    return sendBatch(messages);
+  };
+}
+
+/** The documents whose vault.ingest.completed event is on the events queue. */
+function announced(): Set<string> {
+  return new Set(
+    deps.queues.events
+      .drain()
+      .map((b) => JSON.parse(b) as { type: string; data: { objectId: string } })
+      .filter((e) => e.type === 'vault.ingest.completed')
+      .map((e) => e.data.objectId),
+  );
+}
+
 async function documents(linkId: string) {
   const all = [];
   for (let offset = 0; ; offset += 200) {
@@ -304,6 +340,93 @@ describe('an import run', () => {
       .map((b) => JSON.parse(b) as { id: string; type: string })
       .filter((e) => e.type === 'vault.ingest.completed');
     expect(new Set(ingest.map((e) => e.id)).size).toBe(done.counts.listed);
+  });
+
+  it("announces a page's documents in one batch, before the step commits", async () => {
+    const { matterId, linkId } = await linked('acct-unit-batch');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-batch',
+      container_id: matterId,
+      count: 40,
+    });
+    const events = deps.queues.events;
+    const sent: { batch: number; ingest: number; committed: boolean }[] = [];
+    let committed = false;
+    const update = deps.tables.connectors.update.bind(deps.tables.connectors);
+    deps.tables.connectors.update = (async (key, change, condition) => {
+      if (key.pk.startsWith('JOB#') && change.add?.listed) committed = true;
+      return update(key, change, condition);
+    }) as typeof deps.tables.connectors.update;
+    const ingestIn = (bodies: string[]) =>
+      bodies.filter((b) => (JSON.parse(b) as { type: string }).type === 'vault.ingest.completed').length;
+    let inBatch = false; // the local queue's sendBatch sends each message with send
+    const send = events.send.bind(events);
+    events.send = async (message) => {
+      if (!inBatch) sent.push({ batch: 1, ingest: ingestIn([message.body]), committed });
+      return send(message);
+    };
+    const sendBatch = events.sendBatch.bind(events);
+    events.sendBatch = async (messages) => {
+      sent.push({ batch: messages.length, ingest: ingestIn(messages.map((m) => m.body)), committed });
+      inBatch = true;
+      try {
+        return await sendBatch(messages);
+      } finally {
+        inBatch = false;
+      }
+    };
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    expect(await drive()).toBe(1);
+    const done = await job(run.id);
+    expect(done).toMatchObject({ status: 'succeeded', counts: { imported: done.counts.listed } });
+    const announcing = sent.filter((s) => s.ingest > 0);
+    // Batch sends of ten (it was one send per document), every one before the step's commit.
+    expect(announcing.map((s) => s.batch)).toEqual(
+      Array.from({ length: Math.ceil(done.counts.listed / 10) }, (_, i) =>
+        Math.min(10, done.counts.listed - 10 * i),
+      ),
+    );
+    expect(announcing.every((s) => s.ingest === s.batch && !s.committed)).toBe(true);
+  });
+
+  it('announces again what an attempt stored when it stopped before its events left', async () => {
+    const { matterId, linkId } = await linked('acct-unit-announce');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-announce',
+      container_id: matterId,
+      count: 40,
+    });
+    failFirstAnnouncement();
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({ status: 'succeeded', counts: { imported: done.counts.listed } });
+    const events = announced();
+    expect(events).toEqual(new Set((await documents(linkId)).map((d) => d.document_id)));
+    expect(events.size).toBe(done.counts.listed);
+  });
+
+  it('announces what the step stored when the run ends at it before its events left (the link deleted)', async () => {
+    const { matterId, linkId } = await linked('acct-unit-announce-end');
+    await sandboxPost('/__sandbox/seed', {
+      provider: 'practice',
+      account_id: 'acct-unit-announce-end',
+      container_id: matterId,
+      count: 40,
+    });
+    failFirstAnnouncement();
+    const run = await startRun(deps, ORG, linkId, 'api', log);
+    await drive({ maxMessages: 1 }); // stored documents, and the announcement failed
+    const stored = new Set((await documents(linkId)).map((d) => d.document_id));
+    expect(stored.size).toBeGreaterThan(0);
+    await Links.of(deps).delete(linkId);
+    await drive();
+    const done = await job(run.id);
+    expect(done).toMatchObject({ status: 'failed', reason: 'link_deleted' });
+    expect(done.counts.imported).toBe(stored.size);
+    expect(announced()).toEqual(stored);
   });
 
   it('imports again a file deleted at the provider and restored at the very version it had, not taking it for unchanged', async () => {

@@ -5,7 +5,8 @@
 // at a time per link.
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream';
-import { publishEvent } from '../../events';
+import type { PublishInput } from '../../events';
+import { publishEvent, publishEvents } from '../../events';
 import { ByteLimit, StreamTooLargeError } from '../../platform/digest';
 import type { Deps } from '../../platform/ports';
 import { ConditionFailedError, ConflictError, NotFoundError } from '../../platform/errors';
@@ -271,17 +272,69 @@ function syncSpec(deps: Deps, config: ConnectorConfig, options: SyncOptions) {
 
 /**
  * The documents the run's current step stored (by any attempt of it), by outcome, as their ledger
- * entries record them: a run that fails at this step counts them, so its counts equal what was stored
- * and announced.
+ * entries record them: a run that ends at this step counts them, so its counts equal what was stored
+ * and announced. Each is announced (again): an attempt that stored it may have stopped before its
+ * page's events were sent, and no later step of the run will meet it.
  */
 async function storedInStep(deps: Deps, job: SyncJobRecord): Promise<Record<string, number>> {
   const add: Record<string, number> = {};
-  for await (const entry of Ledger.of(deps).linkEntries(job.connectionId, job.linkId)) {
+  const announce: PublishInput[] = [];
+  const ledger = Ledger.of(deps);
+  for await (const entry of ledger.linkEntries(job.connectionId, job.linkId)) {
     if (entry.lastJobId !== job.id || entry.lastStep !== job.pages || !entry.lastOutcome) continue;
     add[entry.lastOutcome] = (add[entry.lastOutcome] ?? 0) + 1;
     add.listed = (add.listed ?? 0) + 1;
+    const again = await ingestAgain(deps, job, entry);
+    if (again) announce.push(again);
   }
+  await publishEvents(deps, announce);
   return add;
+}
+
+/** The vault.ingest.completed event of a document stored by `stored` (the ledger's record of it). */
+function ingestEvent(
+  link: Pick<ImportLinkItem, 'vaultId' | 'organizationId'>,
+  stored: { objectId: string; vaultVersion: number; chunkCount: number },
+  durationMs: number,
+): PublishInput {
+  return {
+    id: ingestEventId(link.vaultId, stored.objectId, stored.vaultVersion),
+    organizationId: link.organizationId,
+    type: 'vault.ingest.completed',
+    data: {
+      vaultId: link.vaultId,
+      objectId: stored.objectId,
+      durationMs,
+      chunkCount: stored.chunkCount,
+    },
+  };
+}
+
+/**
+ * The event of a document an earlier attempt of this run stored, from its ledger entry (undefined when
+ * the entry records no content stored): the same event id, so fan-out and receivers keep one. The
+ * download's duration is not known to a later attempt (0); the chunk count is the vault document's.
+ */
+async function ingestAgain(
+  deps: Deps,
+  job: Pick<SyncJobRecord, 'vaultId' | 'organizationId'>,
+  entry: LedgerEntryItem,
+): Promise<PublishInput | undefined> {
+  if (
+    entry.vaultVersion === undefined ||
+    (entry.lastOutcome !== 'imported' && entry.lastOutcome !== 'updated')
+  )
+    return undefined;
+  const document = await deps.vault.get({
+    organizationId: entry.organizationId,
+    vaultId: entry.vaultId,
+    objectId: entry.objectId,
+  });
+  return ingestEvent(
+    job,
+    { objectId: entry.objectId, vaultVersion: entry.vaultVersion, chunkCount: document?.chunkCount ?? 0 },
+    0,
+  );
 }
 
 /** One page of the changes feed: each file imported, updated, counted unchanged or failed. */
@@ -314,8 +367,18 @@ async function syncPage(
 
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
   const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
-  const context = { api, call, link, job, log: options.log, maxFileBytes };
-  const taken = await importFiles(deps, context, page.files, deadline);
+  const context: ImportContext = { api, call, link, job, log: options.log, maxFileBytes, announce: [] };
+  let taken;
+  try {
+    taken = await importFiles(deps, context, page.files, deadline);
+  } catch (error) {
+    await publishEvents(deps, context.announce);
+    throw error;
+  }
+  // The page's documents are announced in one batch, before the step returns and so before its commit:
+  // an attempt that stops before this (a crash) leaves the step to run again, and that attempt
+  // announces them again as it meets them (importFile), or as it ends the run (storedInStep).
+  await publishEvents(deps, context.announce);
   if (taken.fenced) return endWith(PURGED); // what this step stored before the fence counts
   if (taken.outOfTime) return { again: true };
   const outcomes = taken.outcomes;
@@ -343,6 +406,8 @@ interface ImportContext {
   job: SyncJobRecord;
   log: Logger;
   maxFileBytes: number;
+  /** The vault.ingest.completed events of the documents this attempt stored (or found stored by an earlier one). */
+  announce: PublishInput[];
 }
 
 interface FileOutcome {
@@ -418,6 +483,12 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   const ledger = Ledger.of(deps);
   const { ref, get } = ledger.entryFor(link, file.id);
   const entry = await get();
+  // Stored by an earlier attempt of this step, which may have stopped before the page's events left
+  // (they leave together, at its end; a committed step's had): announced again, whatever the file is now.
+  if (entry?.lastJobId === job.id && (entry.lastStep === undefined || entry.lastStep === job.pages)) {
+    const again = await ingestAgain(deps, job, entry);
+    if (again) context.announce.push(again);
+  }
   if (file.deleted) return sourceDeleted(deps, context, entry);
   // Overlapping links into one vault (a folder and its subfolder): the file is one document, of the
   // link that first imported it; the other link counts it unchanged.
@@ -475,17 +546,7 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
     if (!entry) await ledger.remove(link.connectionId, ref);
     return failed('too_large');
   }
-  await publishEvent(deps, {
-    id: ingestEventId(link.vaultId, stored.objectId, stored.vaultVersion),
-    organizationId: link.organizationId,
-    type: 'vault.ingest.completed',
-    data: {
-      vaultId: link.vaultId,
-      objectId: stored.objectId,
-      durationMs: Math.max(0, deps.clock.now() - started),
-      chunkCount: stored.chunkCount,
-    },
-  });
+  context.announce.push(ingestEvent(link, stored, Math.max(0, deps.clock.now() - started)));
   return { outcome };
 }
 

@@ -96,8 +96,8 @@ export class FileBlobStore implements BlobStore {
   }
 
   async put(key: string, content: Readable): Promise<{ size: number; sha256: string }> {
-    const digest = new Digest();
     if (!this.root) {
+      const digest = new Digest();
       const chunks: Buffer[] = [];
       await pipeline(content, digest, async (source: AsyncIterable<Buffer>) => {
         for await (const chunk of source) chunks.push(chunk);

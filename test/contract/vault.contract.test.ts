@@ -190,6 +190,37 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
     ).toBe('good');
   });
 
+  it('keeps the content of the write that won when two writers give a document its next version at once', async () => {
+    await write('vlt_g', 'doc_1', 'first');
+    // Both read version 1, both write version 2's content, one table write wins (as two copies of one
+    // import step may): the loser takes back its own content only, never the winner's.
+    const slow = (body: string) =>
+      vault.put({
+        organizationId: ORG,
+        vaultId: 'vlt_g',
+        objectId: 'doc_1',
+        name: 'brief.txt',
+        contentType: 'text/plain',
+        content: Readable.from(
+          (async function* () {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            yield Buffer.from(body);
+          })(),
+        ),
+      });
+    const results = await Promise.allSettled([slow('second a'), slow('second b')]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const won = results.find((r) => r.status === 'fulfilled')!;
+    const stored = await vault.get({ organizationId: ORG, vaultId: 'vlt_g', objectId: 'doc_1' });
+    expect(stored).toMatchObject({
+      version: 2,
+      sha256: (won as PromiseFulfilledResult<{ sha256: string }>).value.sha256,
+    });
+    const content = await vault.read({ organizationId: ORG, vaultId: 'vlt_g', objectId: 'doc_1' });
+    expect(content).toBeDefined();
+    expect(sha256(await text(content!))).toBe(stored!.sha256);
+  });
+
   it('refuses content cut off by a byte limit as it streams, storing nothing, the previous version kept', async () => {
     await write('vlt_f', 'doc_1', 'small');
     const limit = 9 * 1024 * 1024; // past the first part of a multipart upload on S3

@@ -19,7 +19,7 @@ import { Digest } from '../../platform/digest';
 import type { BlobStore } from '../../platform/ports';
 import { ThreadedBlobWrite } from './blob-write-thread';
 
-/** A blob being written: `<key's file>.<12 hex>.tmp` (no key's file ends so: a key ends in `v<version>`). */
+/** A blob being written: `<key's file>.<12 hex>.tmp` (no key's file ends so: a key ends in its version). */
 const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/;
 
 /** 12 random hex digits (a v4 UUID's last group: random, from Node's cached entropy). */

@@ -1,9 +1,11 @@
 // The vault stand-in: the VaultDocuments port as the vault area would answer it, with metadata in the
 // `vault` table (VAULT#<organization>#<vault> / DOC#<object>) and content in a blob store (S3 on AWS,
-// files locally). Content is written before its metadata, under a key carrying the content's version, so a
-// reader never sees metadata that points at missing or half-written bytes. Shared by both runtimes.
+// files locally). Content is written before its metadata, under a key of its own (the content's version
+// and a random part), so a reader never sees metadata that points at missing or half-written bytes.
+// Shared by both runtimes.
 import type { Readable } from 'node:stream';
 import { ConditionFailedError } from '../../platform/errors';
+import { randomBase32 } from '../../platform/ids';
 import type { Clock } from '../../platform/clock';
 import type {
   BlobStore,
@@ -29,8 +31,15 @@ const key = (ref: VaultRef) => ({
   sk: `DOC#${ref.objectId}`,
 });
 
+/**
+ * Where one write's content goes: the version it would become and a part of its own, so two writers of
+ * one document at once (two copies of an import step) never share a key. The loser of the table write
+ * deletes its own content; with the version alone it deleted the winner's, which the metadata names.
+ */
 const blobKey = (ref: VaultRef, version: number) =>
-  [ref.organizationId, ref.vaultId, ref.objectId, `v${version}`].map(encodeURIComponent).join('/');
+  [ref.organizationId, ref.vaultId, ref.objectId, `v${version}-${randomBase32(8)}`]
+    .map(encodeURIComponent)
+    .join('/');
 
 function documentOf(item: DocumentItem): VaultDocument {
   const { pk: _pk, sk: _sk, blobKey: _blob, ...document } = item;

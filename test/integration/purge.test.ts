@@ -261,12 +261,17 @@ describe('purge workflow on moto Step Functions and DynamoDB Local', () => {
     expect(pages).toBe(view.counts.pages + 1);
     expect(tasksRun.filter((t) => t === 'finishPurge')).toHaveLength(1);
 
-    const execution = await deps.workflows.describe(
-      (await deps.tables.connectors.get<{ pk: string; sk: string; executionId: string }>({
-        pk: `JOB#${job.id}`,
-        sk: 'JOB',
-      }))!.executionId,
-    );
+    // The job is marked by the last task; the execution ends when Step Functions takes that task's
+    // answer, a moment later (longer on a loaded machine): wait for it to leave RUNNING.
+    const executionId = (await deps.tables.connectors.get<{ pk: string; sk: string; executionId: string }>({
+      pk: `JOB#${job.id}`,
+      sk: 'JOB',
+    }))!.executionId;
+    let execution = await deps.workflows.describe(executionId);
+    for (let deadline = Date.now() + 30_000; execution?.status === 'RUNNING' && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 200));
+      execution = await deps.workflows.describe(executionId);
+    }
     expect(execution?.status).toBe('SUCCEEDED');
 
     expect(await ledger.isEmpty(purged)).toBe(true);

@@ -21,7 +21,7 @@ import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { SYNC_CONCURRENCY } from '../functions/connectors/domain/sync-policy';
-import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
+import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/server/workers';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import type { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
@@ -393,6 +393,8 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       ratio: round(pipeline.filesPerSecond / fastest.filesPerSecond, 2),
     };
   } finally {
+    // The workers first: events of the run may still be fanning out, into journals under the directory.
+    await stopLocalWorkers(deps, 5_000);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

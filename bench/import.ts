@@ -26,7 +26,7 @@ import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { SYNC_CONCURRENCY, SYNC_PAGE_SIZE } from '../functions/connectors/domain/sync-policy';
-import { attachLocalWorkers } from '../functions/dev-runtime/server/workers';
+import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/server/workers';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
@@ -42,6 +42,7 @@ const BASE_URL = 'http://localhost:3999';
 const LARGE_BYTES = Number(process.env.BENCH_LARGE_BYTES ?? 100 * 1024 ** 2);
 const LARGE_FILES = Number(process.env.BENCH_LARGE_FILES ?? 20);
 const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
+const SMALL_ROUNDS = Number(process.env.BENCH_IMPORT_ROUNDS ?? 3);
 const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(import.meta.dirname ?? 'bench', 'results');
 const quiet = new Logger({}, 'error');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -129,8 +130,32 @@ interface Measured {
   cpuMsPerFile: number;
 }
 
+const measured = (files: number, seconds: number, cpuUsedMs: number): Measured => ({
+  files,
+  seconds: round(seconds, 2),
+  perSecond: round(files / seconds),
+  cpuMsPerFile: round(cpuUsedMs / files, 3),
+});
+
+/** Rounds of small files (by the pipeline or the raw loop at one width): their medians and spread. */
+interface SmallSummary {
+  rounds: Measured[];
+  files: number;
+  medianPerSecond: number;
+  minPerSecond: number;
+  maxPerSecond: number;
+  medianCpuMsPerFile: number;
+}
+
+/** The small files' rounds: the pipeline's, and the raw loop's at the faster width (baseline) and the other. */
+type SmallRuns = SmallSummary & {
+  counts: Record<string, number>;
+  raw: SmallSummary & { concurrency: number };
+  other: SmallSummary & { concurrency: number };
+};
+
 interface Runs {
-  full: Measured & { counts: Record<string, number> };
+  full: SmallRuns;
   incremental: { changed: number; seconds: number; counts: Record<string, number> };
 }
 
@@ -158,6 +183,18 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
+
+function smallSummary(rounds: Measured[]): SmallSummary {
+  const rates = rounds.map((r) => r.perSecond);
+  return {
+    rounds,
+    files: rounds[0]!.files,
+    medianPerSecond: round(median(rates)),
+    minPerSecond: Math.min(...rates),
+    maxPerSecond: Math.max(...rates),
+    medianCpuMsPerFile: round(median(rounds.map((r) => r.cpuMsPerFile)), 3),
+  };
+}
 
 function summary(rounds: LargeRound[]): LargeSummary {
   const rates = rounds.map((r) => r.bytesPerSecond);
@@ -195,13 +232,16 @@ interface LargeRuns {
 }
 
 /**
- * The pipeline: an import run of the link, from POST runs to the job succeeded; then the same link again
- * after 1% of its files changed at the provider (the incremental run); then the large files' rounds:
+ * The pipeline: rounds of an import run of the matter's small files, each by a link into a vault of its
+ * own, from POST runs to the job succeeded, interleaved with `rawSmall` at the pipeline's concurrency and
+ * four times it; then the first link again after 1% of its files changed at the provider (the
+ * incremental run); then the large files' rounds:
  * each a link of the large matter into a vault of its own (so everything is imported again), against
  * `rawRound` at the pipeline's concurrency and four times it, in turn (the order rotating by round).
  */
 async function pipelineRuns(
   sandboxUrl: string,
+  rawSmall: (concurrency: number) => Promise<Measured>,
   large: { matterId: string; bytes: number; rawRound: (concurrency: number) => Promise<LargeRound> },
 ): Promise<Runs & { large: LargeRuns }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-import-'));
@@ -229,20 +269,44 @@ async function pipelineRuns(
       if (job.status !== 'succeeded') throw new Error(`the run ended ${job.status}`);
       return job.counts;
     };
-    const link = await linkOf(matter.id);
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const counts = await runToEnd(link.id);
-    const seconds = (performance.now() - started) / 1000;
-    const used = cpuMs(process.cpuUsage(cpu));
-    const files = counts.imported!;
-    const full = {
-      files,
-      seconds: round(seconds, 2),
-      perSecond: round(files / seconds),
-      cpuMsPerFile: round(used / files, 3),
-      counts,
+    // Small files: each pipeline round a link of the matter into a vault of its own (so every file is
+    // imported again), interleaved with the raw loop at the pipeline's concurrency and four times it,
+    // the order rotating by round, after a warm-up pass of the raw loop.
+    const smallLinks: { id: string }[] = [];
+    let counts: Record<string, number> = {};
+    const smallRound = async (): Promise<Measured> => {
+      const link = await linkOf(matter.id, `vlt_small_${smallLinks.length}`);
+      smallLinks.push(link);
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      counts = await runToEnd(link.id);
+      const seconds = (performance.now() - started) / 1000;
+      return measured(counts.imported!, seconds, cpuMs(process.cpuUsage(cpu)));
     };
+    const smallWidths = [SYNC_CONCURRENCY, SYNC_CONCURRENCY * 4];
+    const small: { pipeline: Measured[]; raw: Measured[][] } = { pipeline: [], raw: [[], []] };
+    const smallTurns = [
+      async () => void small.pipeline.push(await smallRound()),
+      ...smallWidths.map((width, i) => async () => void small.raw[i]!.push(await rawSmall(width))),
+    ];
+    await rawSmall(SYNC_CONCURRENCY); // warm-up
+    for (let r = 0; r < SMALL_ROUNDS; r++)
+      for (let t = 0; t < smallTurns.length; t++) await smallTurns[(t + r) % smallTurns.length]!();
+    const [smallNarrow, smallWide] = small.raw.map(smallSummary) as [SmallSummary, SmallSummary];
+    const smallWideFaster = smallWide.medianPerSecond > smallNarrow.medianPerSecond;
+    const full = {
+      ...smallSummary(small.pipeline),
+      counts,
+      raw: {
+        ...(smallWideFaster ? smallWide : smallNarrow),
+        concurrency: smallWidths[smallWideFaster ? 1 : 0]!,
+      },
+      other: {
+        ...(smallWideFaster ? smallNarrow : smallWide),
+        concurrency: smallWidths[smallWideFaster ? 0 : 1]!,
+      },
+    };
+    const link = smallLinks[0]!;
 
     // 1% of the files get a new version at the provider (seed-000001.txt, ... as the seed named them).
     const changed = Math.max(1, Math.floor(FILES / 100));
@@ -293,6 +357,8 @@ async function pipelineRuns(
       },
     };
   } finally {
+    // The workers first: events of the run may still be fanning out, into journals under the directory.
+    await stopLocalWorkers(deps, 5_000);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -359,13 +425,7 @@ async function rawLoop(
       );
       pageToken = page.next_page_token ?? undefined;
     } while (pageToken);
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      files,
-      seconds: round(seconds, 2),
-      perSecond: round(files / seconds),
-      cpuMsPerFile: round(cpuMs(process.cpuUsage(cpu)) / files, 3),
-    };
+    return measured(files, (performance.now() - started) / 1000, cpuMs(process.cpuUsage(cpu)));
   } finally {
     if (!into) rmSync(dir, { recursive: true, force: true });
   }
@@ -409,25 +469,15 @@ export async function runImportBench(): Promise<void> {
         size: LARGE_BYTES,
       });
     const largeBytes = await listedBytes(apiUrl, accessToken, largeMatterId);
-    // Warm up on a first pass, then the raw loop at the pipeline's concurrency and at four times it: the
-    // faster of the two is the baseline (the fastest plain way), the other is shown.
-    await rawLoop(apiUrl, accessToken, matterId, SYNC_CONCURRENCY);
-    const rawSame = await rawLoop(apiUrl, accessToken, matterId, SYNC_CONCURRENCY);
-    const rawWide = await rawLoop(apiUrl, accessToken, matterId, SYNC_CONCURRENCY * 4);
-    const raw =
-      rawWide.perSecond > rawSame.perSecond
-        ? { ...rawWide, concurrency: SYNC_CONCURRENCY * 4 }
-        : { ...rawSame, concurrency: SYNC_CONCURRENCY };
-    const other =
-      raw.concurrency === SYNC_CONCURRENCY
-        ? { ...rawWide, concurrency: SYNC_CONCURRENCY * 4 }
-        : { ...rawSame, concurrency: SYNC_CONCURRENCY };
-    const runs = await pipelineRuns(url, {
+    // The raw loop at the pipeline's concurrency and at four times it, in rounds with the pipeline's: the
+    // faster of the two (by median) is the baseline (the fastest plain way), the other is shown.
+    const runs = await pipelineRuns(url, (width) => rawLoop(apiUrl, accessToken, matterId, width), {
       matterId: largeMatterId,
       bytes: largeBytes,
       rawRound: (width) => rawLargeRound(apiUrl, accessToken, largeMatterId, largeBytes, width),
     });
-    const pipeline = runs.full;
+    const { raw, other, ...pipeline } = runs.full;
+    const roundRatios = pipeline.rounds.map((p, i) => p.perSecond / raw.rounds[i]!.perSecond);
     const providers = await benchProviders({
       sandboxUrl: url,
       env,
@@ -449,8 +499,9 @@ export async function runImportBench(): Promise<void> {
       pipeline,
       raw,
       other,
-      ratio: round(pipeline.perSecond / raw.perSecond, 2),
-      cpuRatio: round(pipeline.cpuMsPerFile / raw.cpuMsPerFile, 2),
+      ratio: round(pipeline.medianPerSecond / raw.medianPerSecond, 2),
+      roundRatios: { min: round(Math.min(...roundRatios), 2), max: round(Math.max(...roundRatios), 2) },
+      cpuRatio: round(pipeline.medianCpuMsPerFile / raw.medianCpuMsPerFile, 2),
       incremental: runs.incremental,
       large: {
         ...runs.large,
@@ -478,10 +529,11 @@ function markdown(r: {
   fileBytes: number;
   pageSize: number;
   concurrency: number;
-  pipeline: Measured & { counts: Record<string, number> };
-  raw: Measured & { concurrency: number };
-  other: Measured & { concurrency: number };
+  pipeline: SmallSummary & { counts: Record<string, number> };
+  raw: SmallSummary & { concurrency: number };
+  other: SmallSummary & { concurrency: number };
   ratio: number;
+  roundRatios: { min: number; max: number };
   cpuRatio: number;
   incremental: Runs['incremental'];
   large: LargeRuns & { ratio: number; cpuRatio: number };
@@ -491,24 +543,34 @@ function markdown(r: {
 
 ${r.date}, ${r.machine}. \`npm run bench -- import\` (bench/import.ts). Machine: ${r.load.summary}
 
-One import run of ${r.files.toLocaleString('en')} files of ${r.fileBytes} bytes from one matter of the sandbox
-provider (its own process) into the vault, on the local runtime (journaled tables, vault content as files,
-the syncs queue and its worker as \`npm start\` runs them), from \`POST runs\` to the job \`succeeded\`.
-The pipeline downloads ${r.concurrency} files at a time, ${r.pageSize} files a page. Baseline, measured in the
-same run after a warm-up pass: a raw loop doing the same transfer plainly, with an access token of the
-same account: the same changes feed and page size, each file streamed to a file on disk, nothing else;
-run at the pipeline's concurrency and at four times it, the faster being the baseline.
+${r.pipeline.rounds.length} import runs of ${r.files.toLocaleString('en')} files of ${r.fileBytes} bytes from one matter of the sandbox
+provider (its own process), each by a link into a vault of its own (so every file is imported again), on
+the local runtime (journaled tables, vault content as files, the syncs queue and its worker as \`npm start\`
+runs them), from \`POST runs\` to the job \`succeeded\`. The pipeline downloads ${r.concurrency} files at a time,
+${r.pageSize} files a page. Baseline, in rounds interleaved with the pipeline's in the same run (the order
+rotating by round) after a warm-up pass: a raw loop doing the same transfer plainly, with an access
+token of the same account: the same changes feed and page size, each file streamed to a file on disk,
+nothing else; run at the pipeline's concurrency and at four times it, the faster by its median being the
+baseline. CPU is this process's, every thread.
 
-| | downloads at a time | files | seconds | files/s | CPU ms per file (this process) |
-| --- | ---: | ---: | ---: | ---: | ---: |
-| import pipeline | ${r.concurrency} | ${r.pipeline.files} | ${r.pipeline.seconds} | ${r.pipeline.perSecond} | ${r.pipeline.cpuMsPerFile} |
-| raw download loop (baseline) | ${r.raw.concurrency} | ${r.raw.files} | ${r.raw.seconds} | ${r.raw.perSecond} | ${r.raw.cpuMsPerFile} |
-| raw download loop | ${r.other.concurrency} | ${r.other.files} | ${r.other.seconds} | ${r.other.perSecond} | ${r.other.cpuMsPerFile} |
+| | downloads at a time | files | median files/s (slowest-fastest) | median CPU ms per file |
+| --- | ---: | ---: | ---: | ---: |
+${[
+  { name: 'import pipeline', at: r.concurrency, s: r.pipeline },
+  { name: 'raw download loop (baseline)', at: r.raw.concurrency, s: r.raw },
+  { name: 'raw download loop', at: r.other.concurrency, s: r.other },
+]
+  .map(
+    ({ name, at, s }) =>
+      `| ${name} | ${at} | ${s.files} | ${s.medianPerSecond} (${s.minPerSecond}-${s.maxPerSecond}) | ${s.medianCpuMsPerFile} |`,
+  )
+  .join('\n')}
 
-**Pipeline / raw: ${r.ratio} of the raw loop's throughput, ${r.cpuRatio}x its CPU per file.** The pipeline's
+**Pipeline / raw: ${r.ratio} of the raw loop's throughput (medians; ${r.roundRatios.min}-${r.roundRatios.max} round by round),
+${r.cpuRatio}x its CPU per file.** The pipeline's
 extra work per file: the ledger entry written twice (intent, then version), the vault document's metadata
 and content (temporary file and rename), the vault.ingest.completed event on the events queue (and its
-fan-out), and the token and connection reads of each provider call. Counts of the run:
+fan-out), and the token and connection reads of each provider call. Counts of the last run:
 ${Object.entries(r.pipeline.counts)
   .map(([k, v]) => `${k} ${v}`)
   .join(', ')}.

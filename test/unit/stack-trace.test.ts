@@ -157,12 +157,18 @@ describe('mappedStack in a chunk', () => {
 });
 
 describe('where stacks are logged', () => {
-  it("logs an SQS worker's unexpected error with its stack, redacted as text; a named error without", async () => {
+  /** The JSON log lines written to stderr until the mocks are restored. */
+  const captureLogLines = (): Record<string, unknown>[] => {
     const lines: Record<string, unknown>[] = [];
     jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => {
       lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
       return true;
     });
+    return lines;
+  };
+
+  it("logs an SQS worker's unexpected error with its stack, redacted as text; a named error without", async () => {
+    const lines = captureLogLines();
     try {
       const handler = sqsHandler('test-worker', z.object({ fail: z.string() }), async ({ message }) => {
         if (message.fail === 'bug') throw new Error('failed calling with Bearer abc123');
@@ -187,11 +193,7 @@ describe('where stacks are logged', () => {
   });
 
   it("logs a purge task's failure with its stack and throws it on, for Step Functions to retry or catch", async () => {
-    const lines: Record<string, unknown>[] = [];
-    jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      return true;
-    });
+    const lines = captureLogLines();
     try {
       const task = createPurgeTask(createLocalDeps());
       await expect(task({ task: 'purgePage', input: { jobId: '' } })).rejects.toThrow('Malformed task input');

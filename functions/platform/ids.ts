@@ -1,13 +1,28 @@
 // Identifiers: a type prefix and 20 random base32 characters (100 bits), sortable by nothing.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import * as z from 'zod/mini';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
+/**
+ * Random bytes drawn from a pool refilled from the CSPRNG 4 KiB at a time, each byte handed out once:
+ * `randomBytes(20)` per id took 2.8 µs (a crypto job and a Buffer per call), the pool 0.2 µs, and the
+ * delivery pipeline makes several ids per delivery (issue 27). The uuid package draws its v4 ids so.
+ */
+const POOL_BYTES = 4096;
+const pool = Buffer.allocUnsafe(POOL_BYTES);
+let pooled = 0;
+
 export function randomBase32(length: number): string {
-  const bytes = randomBytes(length);
+  if (length > POOL_BYTES) throw new RangeError(`at most ${POOL_BYTES} random characters at once`);
+  if (pooled < length) {
+    randomFillSync(pool);
+    pooled = POOL_BYTES;
+  }
+  const from = POOL_BYTES - pooled;
+  pooled -= length;
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! & 31];
+  for (let i = from; i < from + length; i++) out += ALPHABET[pool[i]! & 31];
   return out;
 }
 

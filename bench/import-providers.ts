@@ -3,9 +3,9 @@
 // one folder (a matter at a practice-management provider) gets FILES files of FILE_BYTES, then, in the
 // same run: the raw loop (the fastest plain way to download those files from that fake to disk: its own
 // listing call with its largest page, then each file's bytes streamed to a file over keep-alive
-// connections, at the pipeline's concurrency and at four times it, the faster taken) and an import run
-// of a link of that folder on the local runtime, from POST runs to the job succeeded. Files/s, bytes/s
-// and CPU per file of each.
+// connections, at the pipeline's concurrency and at four times it, the faster by its median taken) and
+// import runs of a link of that folder on the local runtime, from POST runs to the job succeeded, in
+// ROUNDS interleaved rounds (BENCH_PROVIDER_ROUNDS). Files/s, bytes/s and CPU per file of each.
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ import { connectInProcess } from '../test/support/connect';
 
 const FILES = Number(process.env.BENCH_PROVIDER_FILES ?? 1_000);
 const FILE_BYTES = Number(process.env.BENCH_PROVIDER_FILE_BYTES ?? 16_384);
+const ROUNDS = Number(process.env.BENCH_PROVIDER_ROUNDS ?? 3);
 export const BENCH_PROVIDERS = ['practice', 'drive', 'clio', 'google_drive', 'onedrive', 'dropbox'] as const;
 type BenchProvider = (typeof BENCH_PROVIDERS)[number];
 
@@ -53,11 +54,18 @@ export interface Throughput {
 
 export interface ProviderRow {
   provider: BenchProvider;
-  pipeline: Throughput;
+  /** The pipeline's median round (by files per second), and the slowest and fastest rounds' rates. */
+  pipeline: Throughput & { slowest: number; fastest: number };
+  /** The raw loop's median round at the faster width (by its median). */
   raw: Throughput & { concurrency: number };
-  /** Pipeline / raw, in files per second. */
+  /** Pipeline / raw, in files per second: of the medians, and round by round (against the same width). */
   ratio: number;
+  roundRatios: { min: number; max: number };
 }
+
+/** The round with the median files per second (the upper middle of an even count). */
+const medianRound = (rounds: Throughput[]): Throughput =>
+  [...rounds].sort((a, b) => a.filesPerSecond - b.filesPerSecond)[Math.floor(rounds.length / 2)]!;
 
 /** What the benchmark is given by the sandbox process. */
 export interface ProviderBenchContext {
@@ -357,40 +365,57 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       await context.token(provider, account, RAW_SCOPES[provider]),
       folder.id,
     );
-    await rawLoop(raw, SYNC_CONCURRENCY);
-    const narrow = { ...(await rawLoop(raw, SYNC_CONCURRENCY)), concurrency: SYNC_CONCURRENCY };
-    const wide = { ...(await rawLoop(raw, SYNC_CONCURRENCY * 4)), concurrency: SYNC_CONCURRENCY * 4 };
-    const fastest = wide.filesPerSecond > narrow.filesPerSecond ? wide : narrow;
-
-    const link = await createLink(
-      deps,
-      envConfig,
-      context.organizationId,
-      connectionId,
-      { vault_id: `vlt_bench_${provider}`, source: { id: folder.id } },
-      context.log,
-    );
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const run = await startRun(deps, context.organizationId, link.id, 'api', context.log);
-    let job: { status: string; counts: Record<string, number> };
-    do {
-      await sleep(20);
-      job = (await getConnectorJob(deps, context.organizationId, run.id)) as typeof job;
-    } while (job.status === 'processing');
-    const seconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    if (job.status !== 'succeeded') throw new Error(`the ${provider} run ended ${job.status}`);
-    const imported = job.counts.imported ?? 0;
-    if (imported !== fastest.files)
-      throw new Error(`${provider}: the run imported ${imported} files, the raw loop read ${fastest.files}`);
-    // The same files: the raw loop's byte count is theirs.
-    const pipeline = throughput(imported, fastest.bytes, seconds, used);
+    // Rounds: a pipeline run (each into a vault of its own, so every file is imported again) and the raw
+    // loop at the pipeline's concurrency and four times it, the order rotating by round, after a warm-up.
+    let vaults = 0;
+    const importRound = async (): Promise<Throughput> => {
+      const link = await createLink(
+        deps,
+        envConfig,
+        context.organizationId,
+        connectionId,
+        { vault_id: `vlt_bench_${provider}_${vaults++}`, source: { id: folder.id } },
+        context.log,
+      );
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const run = await startRun(deps, context.organizationId, link.id, 'api', context.log);
+      let job: { status: string; counts: Record<string, number> };
+      do {
+        await sleep(20);
+        job = (await getConnectorJob(deps, context.organizationId, run.id)) as typeof job;
+      } while (job.status === 'processing');
+      const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      if (job.status !== 'succeeded') throw new Error(`the ${provider} run ended ${job.status}`);
+      const imported = job.counts.imported ?? 0;
+      if (imported !== warm.files)
+        throw new Error(`${provider}: the run imported ${imported} files, the raw loop read ${warm.files}`);
+      // The same files: the raw loop's byte count is theirs.
+      return throughput(imported, warm.bytes, seconds, used);
+    };
+    const warm = await rawLoop(raw, SYNC_CONCURRENCY);
+    const widths = [SYNC_CONCURRENCY, SYNC_CONCURRENCY * 4];
+    const rounds: { pipeline: Throughput[]; raw: Throughput[][] } = { pipeline: [], raw: [[], []] };
+    const turns = [
+      async () => void rounds.pipeline.push(await importRound()),
+      ...widths.map((width, i) => async () => void rounds.raw[i]!.push(await rawLoop(raw, width))),
+    ];
+    for (let r = 0; r < ROUNDS; r++)
+      for (let t = 0; t < turns.length; t++) await turns[(t + r) % turns.length]!();
+    const [narrow, wide] = rounds.raw.map(medianRound) as [Throughput, Throughput];
+    const wideFaster = wide.filesPerSecond > narrow.filesPerSecond;
+    const baseline = rounds.raw[wideFaster ? 1 : 0]!;
+    const pipelineRates = rounds.pipeline.map((p) => p.filesPerSecond);
+    const ratios = rounds.pipeline.map((p, i) => p.filesPerSecond / baseline[i]!.filesPerSecond);
+    const pipeline = medianRound(rounds.pipeline);
+    const fastest = wideFaster ? wide : narrow;
     return {
       provider,
-      pipeline,
-      raw: fastest,
+      pipeline: { ...pipeline, slowest: Math.min(...pipelineRates), fastest: Math.max(...pipelineRates) },
+      raw: { ...fastest, concurrency: widths[wideFaster ? 1 : 0]! },
       ratio: round(pipeline.filesPerSecond / fastest.filesPerSecond, 2),
+      roundRatios: { min: round(Math.min(...ratios), 2), max: round(Math.max(...ratios), 2) },
     };
   } finally {
     // The workers first: events of the run may still be fanning out, into journals under the directory.
@@ -402,11 +427,12 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
 export async function benchProviders(context: ProviderBenchContext): Promise<{
   files: number;
   fileBytes: number;
+  rounds: number;
   rows: ProviderRow[];
 }> {
   const rows: ProviderRow[] = [];
   for (const provider of BENCH_PROVIDERS) rows.push(await benchProvider(provider, context));
-  return { files: FILES, fileBytes: FILE_BYTES, rows };
+  return { files: FILES, fileBytes: FILE_BYTES, rounds: ROUNDS, rows };
 }
 
 export function providersMarkdown(r: Awaited<ReturnType<typeof benchProviders>>): string {
@@ -416,18 +442,21 @@ export function providersMarkdown(r: Awaited<ReturnType<typeof benchProviders>>)
 Each provider's fake in the sandbox process (the sandbox's \`practice\` and \`drive\`, and the fakes of
 Clio, Google Drive, OneDrive and Dropbox): one folder (a matter at a practice-management provider; a
 drive's seeded Templates folder) holding ${r.files.toLocaleString('en')} files of ${r.fileBytes.toLocaleString('en')} bytes besides its few seeded
-ones, imported by a link of it on the local runtime (from \`POST runs\` to \`succeeded\`), against the raw
-loop on the same fake in the same run: the provider's own listing call with its largest page, then every
-file's bytes streamed to a file on disk over keep-alive connections (Node's fetch), following Clio's and
-Graph's redirects to their pre-signed URLs without the token; a warm-up pass, then at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads
-at a time, the faster being the baseline. CPU is this process's (every thread) per file.
+ones, imported by a link of it on the local runtime (from \`POST runs\` to \`succeeded\`) into a vault of its
+own in each of ${r.rounds} rounds, interleaved (the order rotating by round, after a warm-up pass) with the raw
+loop on the same fake: the provider's own listing call with its largest page, then every file's bytes
+streamed to a file on disk over keep-alive connections (Node's fetch), following Clio's and Graph's
+redirects to their pre-signed URLs without the token, at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads at a time, the faster
+by its median being the baseline. Each figure is of the median round (pipeline files/s with the slowest
+and fastest rounds'); the ratio is of the medians, and round by round against the baseline's same round.
+CPU is this process's (every thread) per file.
 
-| provider | files | pipeline files/s | pipeline MiB/s | pipeline CPU ms/file | raw files/s | raw MiB/s | raw CPU ms/file | raw at a time | pipeline / raw |
+| provider | files | pipeline files/s (slowest-fastest) | pipeline MiB/s | pipeline CPU ms/file | raw files/s | raw MiB/s | raw CPU ms/file | raw at a time | pipeline / raw (by round) |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${r.rows
   .map(
     (row) =>
-      `| ${row.provider} | ${row.pipeline.files} | ${row.pipeline.filesPerSecond} | ${mib(row.pipeline.bytesPerSecond)} | ${row.pipeline.cpuMsPerFile} | ${row.raw.filesPerSecond} | ${mib(row.raw.bytesPerSecond)} | ${row.raw.cpuMsPerFile} | ${row.raw.concurrency} | ${row.ratio} |`,
+      `| ${row.provider} | ${row.pipeline.files} | ${row.pipeline.filesPerSecond} (${row.pipeline.slowest}-${row.pipeline.fastest}) | ${mib(row.pipeline.bytesPerSecond)} | ${row.pipeline.cpuMsPerFile} | ${row.raw.filesPerSecond} | ${mib(row.raw.bytesPerSecond)} | ${row.raw.cpuMsPerFile} | ${row.raw.concurrency} | ${row.ratio} (${row.roundRatios.min}-${row.roundRatios.max}) |`,
   )
   .join('\n')}
 `;

@@ -15,7 +15,9 @@ let receiver: Receiver;
 let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startLocalServer(), startReceiver()]);
+  // One after the other: had one failed while the other started, afterAll could not close the other.
+  receiver = await startReceiver();
+  server = await startLocalServer();
   call = api(server);
 });
 

@@ -32,7 +32,9 @@ let receiver: Receiver;
 const servers: RunningServer[] = [];
 
 beforeAll(async () => {
-  [sandbox, receiver] = await Promise.all([startSandboxProvider({ exposeIssued: true }), startReceiver()]);
+  // One after the other: had one failed while the other started, afterAll could not close the other.
+  receiver = await startReceiver();
+  sandbox = await startSandboxProvider({ exposeIssued: true });
 });
 
 afterAll(async () => {

@@ -47,10 +47,9 @@ interface LinkDocument {
 }
 
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([
-    startLocalServer({ LOCAL_SCHEDULE_INTERVAL_MS: '0' }),
-    startReceiver(),
-  ]);
+  // One after the other: had one failed while the other started, afterAll could not close the other.
+  receiver = await startReceiver();
+  server = await startLocalServer({ LOCAL_SCHEDULE_INTERVAL_MS: '0' });
   call = api(server);
 });
 

@@ -25,6 +25,7 @@ import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/s
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import type { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
+import { baseline, interleavedRounds } from './rounds';
 
 const FILES = Number(process.env.BENCH_PROVIDER_FILES ?? 1_000);
 const FILE_BYTES = Number(process.env.BENCH_PROVIDER_FILE_BYTES ?? 16_384);
@@ -365,10 +366,10 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       await context.token(provider, account, RAW_SCOPES[provider]),
       folder.id,
     );
-    // Rounds: a pipeline run (each into a vault of its own, so every file is imported again) and the raw
-    // loop at the pipeline's concurrency and four times it, the order rotating by round, after a warm-up.
+    // Rounds (./rounds.ts): a pipeline run, each into a vault of its own (so every file is imported
+    // again), and the raw loop at both widths; the warm-up pass counts the files and their bytes.
     let vaults = 0;
-    const importRound = async (): Promise<Throughput> => {
+    const importRound = async (warm: Throughput): Promise<Throughput> => {
       const link = await createLink(
         deps,
         envConfig,
@@ -394,27 +395,21 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       // The same files: the raw loop's byte count is theirs.
       return throughput(imported, warm.bytes, seconds, used);
     };
-    const warm = await rawLoop(raw, SYNC_CONCURRENCY);
-    const widths = [SYNC_CONCURRENCY, SYNC_CONCURRENCY * 4];
-    const rounds: { pipeline: Throughput[]; raw: Throughput[][] } = { pipeline: [], raw: [[], []] };
-    const turns = [
-      async () => void rounds.pipeline.push(await importRound()),
-      ...widths.map((width, i) => async () => void rounds.raw[i]!.push(await rawLoop(raw, width))),
-    ];
-    for (let r = 0; r < ROUNDS; r++)
-      for (let t = 0; t < turns.length; t++) await turns[(t + r) % turns.length]!();
-    const [narrow, wide] = rounds.raw.map(medianRound) as [Throughput, Throughput];
-    const wideFaster = wide.filesPerSecond > narrow.filesPerSecond;
-    const baseline = rounds.raw[wideFaster ? 1 : 0]!;
+    const rounds = await interleavedRounds(ROUNDS, importRound, (width) => rawLoop(raw, width));
+    const fastest = baseline(
+      rounds.raw.map(medianRound) as [Throughput, Throughput],
+      (r) => r.filesPerSecond,
+    );
     const pipelineRates = rounds.pipeline.map((p) => p.filesPerSecond);
-    const ratios = rounds.pipeline.map((p, i) => p.filesPerSecond / baseline[i]!.filesPerSecond);
+    const ratios = rounds.pipeline.map(
+      (p, i) => p.filesPerSecond / rounds.raw[fastest.index][i]!.filesPerSecond,
+    );
     const pipeline = medianRound(rounds.pipeline);
-    const fastest = wideFaster ? wide : narrow;
     return {
       provider,
       pipeline: { ...pipeline, slowest: Math.min(...pipelineRates), fastest: Math.max(...pipelineRates) },
-      raw: { ...fastest, concurrency: widths[wideFaster ? 1 : 0]! },
-      ratio: round(pipeline.filesPerSecond / fastest.filesPerSecond, 2),
+      raw: fastest.raw,
+      ratio: round(pipeline.filesPerSecond / fastest.raw.filesPerSecond, 2),
       roundRatios: { min: round(Math.min(...ratios), 2), max: round(Math.max(...ratios), 2) },
     };
   } finally {

@@ -33,6 +33,7 @@ import { connectInProcess } from '../test/support/connect';
 import { benchProviders, providersMarkdown } from './import-providers';
 import type { MachineReport } from './machine';
 import { watchMachine } from './machine';
+import { baseline, interleavedRounds } from './rounds';
 
 const FILES = Number(process.env.BENCH_IMPORT_FILES ?? 10_000);
 const FILE_BYTES = 2_048;
@@ -270,8 +271,7 @@ async function pipelineRuns(
       return job.counts;
     };
     // Small files: each pipeline round a link of the matter into a vault of its own (so every file is
-    // imported again), interleaved with the raw loop at the pipeline's concurrency and four times it,
-    // the order rotating by round, after a warm-up pass of the raw loop.
+    // imported again), in rounds with the raw loop's (./rounds.ts).
     const smallLinks: { id: string }[] = [];
     let counts: Record<string, number> = {};
     const smallRound = async (): Promise<Measured> => {
@@ -283,29 +283,12 @@ async function pipelineRuns(
       const seconds = (performance.now() - started) / 1000;
       return measured(counts.imported!, seconds, cpuMs(process.cpuUsage(cpu)));
     };
-    const smallWidths = [SYNC_CONCURRENCY, SYNC_CONCURRENCY * 4];
-    const small: { pipeline: Measured[]; raw: Measured[][] } = { pipeline: [], raw: [[], []] };
-    const smallTurns = [
-      async () => void small.pipeline.push(await smallRound()),
-      ...smallWidths.map((width, i) => async () => void small.raw[i]!.push(await rawSmall(width))),
-    ];
-    await rawSmall(SYNC_CONCURRENCY); // warm-up
-    for (let r = 0; r < SMALL_ROUNDS; r++)
-      for (let t = 0; t < smallTurns.length; t++) await smallTurns[(t + r) % smallTurns.length]!();
-    const [smallNarrow, smallWide] = small.raw.map(smallSummary) as [SmallSummary, SmallSummary];
-    const smallWideFaster = smallWide.medianPerSecond > smallNarrow.medianPerSecond;
-    const full = {
-      ...smallSummary(small.pipeline),
-      counts,
-      raw: {
-        ...(smallWideFaster ? smallWide : smallNarrow),
-        concurrency: smallWidths[smallWideFaster ? 1 : 0]!,
-      },
-      other: {
-        ...(smallWideFaster ? smallNarrow : smallWide),
-        concurrency: smallWidths[smallWideFaster ? 0 : 1]!,
-      },
-    };
+    const small = await interleavedRounds(SMALL_ROUNDS, smallRound, rawSmall);
+    const { raw, other } = baseline(
+      small.raw.map(smallSummary) as [SmallSummary, SmallSummary],
+      (r) => r.medianPerSecond,
+    );
+    const full = { ...smallSummary(small.pipeline), counts, raw, other };
     const link = smallLinks[0]!;
 
     // 1% of the files get a new version at the provider (seed-000001.txt, ... as the seed named them).
@@ -334,17 +317,11 @@ async function pipelineRuns(
       rmSync(join(dataDir, 'vault', ORG, vaultId), { recursive: true, force: true });
       return measured;
     };
-    const widths = [SYNC_CONCURRENCY, SYNC_CONCURRENCY * 4];
-    const rounds: { pipeline: LargeRound[]; raw: LargeRound[][] } = { pipeline: [], raw: [[], []] };
-    const turns = [
-      async () => void rounds.pipeline.push(await importRound()),
-      ...widths.map((width, i) => async () => void rounds.raw[i]!.push(await large.rawRound(width))),
-    ];
-    await large.rawRound(SYNC_CONCURRENCY); // warm-up
-    for (let r = 0; r < LARGE_ROUNDS; r++)
-      for (let t = 0; t < turns.length; t++) await turns[(t + r) % turns.length]!();
-    const [narrow, wide] = rounds.raw.map(summary) as [LargeSummary, LargeSummary];
-    const wideFaster = wide.medianBytesPerSecond > narrow.medianBytesPerSecond;
+    const rounds = await interleavedRounds(LARGE_ROUNDS, importRound, large.rawRound);
+    const largeBaseline = baseline(
+      rounds.raw.map(summary) as [LargeSummary, LargeSummary],
+      (r) => r.medianBytesPerSecond,
+    );
     return {
       full,
       incremental,
@@ -352,8 +329,8 @@ async function pipelineRuns(
         files: imported,
         bytes: large.bytes,
         pipeline: summary(rounds.pipeline),
-        raw: { ...(wideFaster ? wide : narrow), concurrency: widths[wideFaster ? 1 : 0]! },
-        other: { ...(wideFaster ? narrow : wide), concurrency: widths[wideFaster ? 0 : 1]! },
+        raw: largeBaseline.raw,
+        other: largeBaseline.other,
       },
     };
   } finally {

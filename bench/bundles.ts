@@ -236,8 +236,13 @@ function initTime(file: string | string[], env: Record<string, string>, nodeOpti
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** The main module of the runtime's position: RUNTIME_PREAMBLE, then the timed imports of its arguments. */
+/**
+ * The main module of the runtime's position: RUNTIME_PREAMBLE, then the timed imports of its arguments.
+ * Written once per run (OUT is made anew by each synthesis).
+ */
+let runtimePositionFile: string | undefined;
 function runtimePositionScript(): string {
+  if (runtimePositionFile) return runtimePositionFile;
   const file = join(OUT, 'runtime-position.mjs');
   writeFileSync(
     file,
@@ -246,7 +251,7 @@ function runtimePositionScript(): string {
       'for (const s of process.argv.slice(2)) await import(s);\n' +
       'process.stdout.write(String(performance.now() - t));\n',
   );
-  return file;
+  return (runtimePositionFile = file);
 }
 
 /**
@@ -458,8 +463,8 @@ ${median(leftMs).toFixed(1)} ms (${leftMs[0]!.toFixed(1)} to ${leftMs.at(-1)!.to
 (${ownMs[0]!.toFixed(1)}-${ownMs.at(-1)!.toFixed(1)}).
 
 In the runtime's position: Lambda's Node.js runtime imports a handler from its own bootstrap, an ES
-module, after its client has loaded \`node:http\`, \`node:net\`, \`node:util\`, \`node:fs\`, \`node:path\` and
-\`node:assert\` (aws-lambda-nodejs-runtime-interface-client, \`src/\` at da5777a). Timed the same way
+module, after its client has loaded ${RUNTIME_PREAMBLE.map((b) => `\`${b}\``).join(', ')}
+(aws-lambda-nodejs-runtime-interface-client, \`src/\` at da5777a). Timed the same way
 from a main module that loads those first, an empty module imports in
 ${runtimeBaselineOf(commonOptions).toFixed(2)} ms (no loader to start), and **a bundle's import adds a median
 ${median(addedMs).toFixed(1)} ms (${addedMs[0]!.toFixed(1)}-${addedMs.at(-1)!.toFixed(1)})** to it, ${median(runtimeRatios).toFixed(1)}× the empty module there (${runtimeRatios[0]!.toFixed(1)}-${runtimeRatios.at(-1)!.toFixed(1)}×): a ratio to

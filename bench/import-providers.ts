@@ -64,6 +64,26 @@ export interface ProviderRow {
   roundRatios: { min: number; max: number };
 }
 
+/**
+ * An import run of the link on the local runtime, from POST runs to its job's end (polled every 20 ms):
+ * the job's counts; throws unless it succeeded.
+ */
+export async function runLinkToEnd(
+  deps: ReturnType<typeof createLocalDeps>,
+  organizationId: string,
+  linkId: string,
+  log: Logger,
+): Promise<Record<string, number>> {
+  const run = await startRun(deps, organizationId, linkId, 'api', log);
+  let job: { status: string; counts: Record<string, number> };
+  do {
+    await sleep(20);
+    job = (await getConnectorJob(deps, organizationId, run.id)) as typeof job;
+  } while (job.status === 'processing');
+  if (job.status !== 'succeeded') throw new Error(`the run of ${linkId} ended ${job.status}`);
+  return job.counts;
+}
+
 /** The round with the median files per second (the upper middle of an even count). */
 const medianRound = (rounds: Throughput[]): Throughput =>
   [...rounds].sort((a, b) => a.filesPerSecond - b.filesPerSecond)[Math.floor(rounds.length / 2)]!;
@@ -380,16 +400,10 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       );
       const cpu = process.cpuUsage();
       const started = performance.now();
-      const run = await startRun(deps, context.organizationId, link.id, 'api', context.log);
-      let job: { status: string; counts: Record<string, number> };
-      do {
-        await sleep(20);
-        job = (await getConnectorJob(deps, context.organizationId, run.id)) as typeof job;
-      } while (job.status === 'processing');
+      const counts = await runLinkToEnd(deps, context.organizationId, link.id, context.log);
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
-      if (job.status !== 'succeeded') throw new Error(`the ${provider} run ended ${job.status}`);
-      const imported = job.counts.imported ?? 0;
+      const imported = counts.imported ?? 0;
       if (imported !== warm.files)
         throw new Error(`${provider}: the run imported ${imported} files, the raw loop read ${warm.files}`);
       // The same files: the raw loop's byte count is theirs.

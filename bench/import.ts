@@ -21,16 +21,14 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createLocalDeps } from '../functions/compose/local';
 import { envConfig, STATE_KEY_ENV } from '../functions/connectors';
-import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
-import { startRun } from '../functions/connectors/app/sync-runs';
 import { SYNC_CONCURRENCY, SYNC_PAGE_SIZE } from '../functions/connectors/domain/sync-policy';
 import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/server/workers';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
-import { benchProviders, providersMarkdown } from './import-providers';
+import { benchProviders, providersMarkdown, runLinkToEnd } from './import-providers';
 import type { MachineReport } from './machine';
 import { watchMachine } from './machine';
 import { baseline, interleavedRounds } from './rounds';
@@ -46,7 +44,6 @@ const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
 const SMALL_ROUNDS = Number(process.env.BENCH_IMPORT_ROUNDS ?? 3);
 const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(import.meta.dirname ?? 'bench', 'results');
 const quiet = new Logger({}, 'error');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
@@ -257,19 +254,7 @@ async function pipelineRuns(
     const matter = (await browseSources(deps, envConfig, ORG, connectionId, { limit: 1 }, quiet)).data[0]!;
     const linkOf = (sourceId: string, vaultId = 'vlt_bench') =>
       createLink(deps, envConfig, ORG, connectionId, { vault_id: vaultId, source: { id: sourceId } }, quiet);
-    const runToEnd = async (linkId: string) => {
-      const run = await startRun(deps, ORG, linkId, 'api', quiet);
-      let job;
-      do {
-        await sleep(20);
-        job = (await getConnectorJob(deps, ORG, run.id)) as {
-          status: string;
-          counts: Record<string, number>;
-        };
-      } while (job.status === 'processing');
-      if (job.status !== 'succeeded') throw new Error(`the run ended ${job.status}`);
-      return job.counts;
-    };
+    const runToEnd = (linkId: string) => runLinkToEnd(deps, ORG, linkId, quiet);
     // Small files: each pipeline round a link of the matter into a vault of its own (so every file is
     // imported again), in rounds with the raw loop's (./rounds.ts).
     const smallLinks: { id: string }[] = [];

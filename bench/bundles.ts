@@ -4,7 +4,7 @@
 // time, an `await import()` timed inside a fresh Node process, with the function's own environment (its
 // NODE_OPTIONS included: the deployed configuration). Baseline, in the same run: an empty ES module,
 // under the same options.
-// Budgets (issue 27): at most BUNDLE_BUDGET_BYTES (lib/service-function.ts; test/cdk/bundle-budget.test.ts
+// Budgets: at most BUNDLE_BUDGET_BYTES (lib/service-function.ts; test/cdk/bundle-budget.test.ts
 // enforces it in npm test) and module init at most 2x the empty module's. Per route and worker, the cold
 // path: the bundle's init plus the first use of each SDK client its `uses` needs, in one process: the
 // clients' chunks bundled beside it (as deployed), and for comparison the runtime's packages from

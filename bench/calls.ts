@@ -1,4 +1,4 @@
-// AWS calls per unit of work (issue 27 item 5), the cost driver on AWS: the emulated AWS runtime
+// AWS calls per unit of work, the cost driver on AWS: the emulated AWS runtime
 // (moto + DynamoDB Local, the aws adapters, an SQS event source per worker as `npm run start:aws`
 // runs it) with the bench's call counter on every SDK client (functions/adapters/aws/call-counter.ts:
 // an SDK middleware after the retry step, so each request on the wire counts; off unless a bench

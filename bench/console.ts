@@ -1,4 +1,4 @@
-// The console's time to interactive (issue 26: under 500 ms locally), measured in Chromium against
+// The console's time to interactive (the console's goal: under 500 ms locally), measured in Chromium against
 // `npm start`'s server: a signed-in load of `#/webhooks` until the endpoints list is drawn (the page,
 // its script, the session check and the list read), from the navigation's start by the page's own
 // clock. Baseline, in the same run and interleaved with it: the plainest page doing the same visible

@@ -36,7 +36,7 @@ const IN_FLIGHT = 64;
 const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 400);
 const RAW_POSTS = 8_000;
 const CPU_ROUNDS = 5;
-/** Interleaved rounds of the pipeline's burst and the raw loop (issue 27 item 3: at least 5 each). */
+/** Interleaved rounds of the pipeline's burst and the raw loop (at least 5 each). */
 const THROUGHPUT_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /**
  * Deliveries per CPU round of the handler: about as much CPU as a raw-loop round of RAW_POSTS / 2
@@ -652,7 +652,7 @@ type Result = {
 
 function markdown(r: Result): string {
   const goal = (ok: boolean) => (ok ? 'met' : 'not met');
-  // A goal is judged on a quiet machine only (issue 27 item 3).
+  // A goal is judged on a quiet machine only.
   const judged = (ok: boolean) =>
     r.load.quiet ? goal(ok) : `${ok ? 'would be met' : 'would not be met'}, not judged: NOT a quiet machine`;
   const at1000 = r.openLoop.rows.find((row) => row.offeredPerSecond === 1_000);

@@ -1,4 +1,4 @@
-// Whether the machine was quiet while a bench ran, in one place for every bench (issue 27 item 3).
+// Whether the machine was quiet while a bench ran, in one place for every bench.
 // The 1-minute load average after a run says little: a bench that keeps two cores busy raises it
 // itself. So "quiet" is judged on what the bench cannot cause: the load before it started, and the CPU
 // time every process OUTSIDE the bench's own process tree (the bench, its receiver, sandbox, server

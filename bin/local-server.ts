@@ -57,7 +57,7 @@ let functionsStarted: (functions: RunningFunctions) => void = () => undefined;
 const functions = new Promise<RunningFunctions>((resolve) => (functionsStarted = resolve));
 const invoke: Invoker = emulated ? async (fn, event) => (await functions).invoke(fn, event) : inProcess(load);
 if (!emulated) {
-  // What the last process was moving resumes now, before anything consumes (issue 23 item 6).
+  // What the last process was moving resumes now, before anything consumes.
   const resumed = await resumeAbandonedJobs(deps);
   if (resumed) console.log(`Resumed ${resumed} import run(s) or export(s) the last process left in flight`);
   const reclaimed = Object.values(deps.queues).reduce((n, q) => n + ((q as LocalQueue).reclaimed ?? 0), 0);

@@ -1,7 +1,7 @@
 // `npm run openapi`: writes docs/openapi.json from the route table, and the same document packed
 // (brotli, base64) into functions/docs/app/openapi-packed.ts, which GET /openapi.json serves: its
 // Lambda then bundles neither the route table's schemas nor the JSON Schema generator (the bundle
-// budget, issue 27). A unit test keeps both up to date.
+// budget). A unit test keeps both up to date.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';

@@ -1,4 +1,4 @@
-// One nested stack per area of the route table (docs/decisions.md, "One stack per area (issue 22)").
+// One nested stack per area of the route table (docs/decisions.md, "One stack per area").
 // The parent stack keeps everything stateful (tables, the envelope key, buckets, queues, secrets, the
 // purge state machine) and the API's surface (REST API, methods, authorizers, stage), so their
 // logical ids never change; an area's stack holds what is safe to recreate: its route and worker

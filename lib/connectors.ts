@@ -1,8 +1,8 @@
 // Connector configuration for the Lambdas: provider endpoints and client ids from CDK context as
 // environment variables; the client secrets and the OAuth state-signing key in Secrets Manager, one
 // secret each, read at run time (functions/adapters/aws/secrets-manager.ts). Each route gets only the
-// variables it reads and may read only the secrets it needs (see docs/decisions.md, "Connectors" and
-// "Provider client secrets at run time").
+// variables it reads and may read only the secrets it needs (see docs/decisions.md, "Provider configuration"
+// and "Provider client secrets at run time").
 import { Annotations, RemovalPolicy, SecretValue } from 'aws-cdk-lib';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';

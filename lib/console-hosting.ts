@@ -132,7 +132,7 @@ export class ConsoleHosting extends Construct {
       functionAssociations: [{ function: session, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
     // With its own domain: TLS 1.2 or later (TLSv1.2_2021). On *.cloudfront.net CloudFront's default
-    // certificate decides, and it still accepts TLS 1.0 and 1.1 (docs/decisions.md, issue 24).
+    // certificate decides, and it still accepts TLS 1.0 and 1.1 (docs/decisions.md, "CloudFront TLS").
     const domain = props.stage.consoleDomain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Console and API on one origin',

@@ -1,4 +1,4 @@
-// The application the emulated AWS runtime runs (issue 25): the stack synthesized in memory for a
+// The application the emulated AWS runtime runs: the stack synthesized in memory for a
 // deployment whose endpoints are the local ones (the sandbox provider, the development console
 // identity provider, the local server's own URL), read back from the template (functions with their
 // environment, memory and timeout; the SQS event source mappings; the schedule rules), and every

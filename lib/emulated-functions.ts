@@ -1,5 +1,5 @@
 // What the emulated AWS runtime needs to run the synthesized application's functions as Lambda runs
-// them (issue 25 item 1): each function of the template with its handler module, memory, timeout and
+// them: each function of the template with its handler module, memory, timeout and
 // environment variables as the template sets them, and its bundle built with the same esbuild options
 // `cdk synth` uses (lambdaBuildOptions). A variable the template sets to a reference to a resource
 // of the stack is named by the stack's name of that resource (table:platform, queue:events,

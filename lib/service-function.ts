@@ -84,7 +84,7 @@ export function lambdaEntry(handlerModule: string): string {
  * it imports statically (minified, source maps aside). The AWS SDK clients are chunks of their own,
  * imported on a port's first call, outside this budget (LAMBDA_BUNDLING). test/cdk/bundle-budget.test.ts
  * builds each bundle and fails over it; bench/bundles.ts reports sizes and init times (docs/decisions.md,
- * "Cold starts (issue 27)" and "The AWS SDK bundled, one chunk per client").
+ * "Cold starts" and "The AWS SDK bundled, one chunk per client").
  */
 export const BUNDLE_BUDGET_BYTES = 150 * 1024;
 

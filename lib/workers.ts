@@ -105,7 +105,7 @@ export class QueueWorkers extends Construct {
   private worker(worker: QueueWorker, props: WorkersProps): ServiceFunction {
     const fn = workerFunction(this, pascal(worker.id), worker, props);
     // Bounded by the event source's maximum concurrency, not by reserved concurrency: an account
-    // with a low concurrency quota refuses reservations (docs/decisions.md, "Workers").
+    // with a low concurrency quota refuses reservations (docs/decisions.md, "Maximum concurrency").
     fn.fn.addEventSource(
       new SqsEventSource(props.messaging.queues[worker.queue].queue, {
         batchSize: worker.batchSize,

@@ -1,6 +1,6 @@
 /* global module, process */
 // A jest reporter for CI (.ci/run): each tier's (jest project's) time, so the e2e-aws tier's cost is
-// seen on every run (issue 25). The e2e and e2e-aws tiers run the same files, so only the project a
+// seen on every run. The e2e and e2e-aws tiers run the same files, so only the project a
 // file ran in tells them apart: jest's JSON output has no project, a reporter does.
 // Per tier: the sum of its files' durations (worker time) and its span, first start to last end.
 class TierTimesReporter {

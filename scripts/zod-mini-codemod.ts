@@ -1,6 +1,6 @@
 // `npx tsx scripts/zod-mini-codemod.ts [files...]`: rewrites zod's classic (method-chaining) API to
 // zod/mini's functional one, which bundles only what a schema uses (~40 KB instead of ~100 KB per
-// Lambda; docs/decisions.md, "Cold starts (issue 27)"). Idempotent: a file already on zod/mini is left
+// Lambda; docs/decisions.md, "Cold starts"). Idempotent: a file already on zod/mini is left
 // alone. Run it on a branch that still writes classic zod (the lint rule refuses `from 'zod'`).
 import type { CallExpression, Node as MorphNode, SourceFile } from 'ts-morph';
 import { Node, Project, SyntaxKind } from 'ts-morph';

@@ -123,7 +123,7 @@ export function createLocalDeps(
   deps.startupReport = [...memoryTables, ...Object.values(deps.queues)]
     .map((journaled) => journaled.report)
     .filter((report): report is string => report !== undefined);
-  // Vault content a write was streaming when the last process died (issue 23 item 7): the document's
+  // Vault content a write was streaming when the last process died: the document's
   // metadata never pointed at it, so nothing else refers to it.
   if (dataDir && owner) deps.blobTemporariesRemoved = removeTemporaryBlobs(join(dataDir, 'vault'));
   return deps;

@@ -6,7 +6,7 @@ import { ConfigurationError } from './errors';
 
 /**
  * The variable trimmed, '' when unset: what Powertools' getStringFromEnv did, without its module, which
- * imports @aws/lambda-invoke-store and sets up its global store at init (issue 27: 2.6 KB and work in
+ * imports @aws/lambda-invoke-store and sets up its global store at init (2.6 KB and work in
  * every bundle for a one-line read).
  */
 const readEnv = (name: string): string => process.env[name]?.trim() ?? '';

@@ -7,7 +7,7 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 /**
  * Random bytes drawn from a pool refilled from the CSPRNG 4 KiB at a time, each byte handed out once:
  * `randomBytes(20)` per id took 2.8 µs (a crypto job and a Buffer per call), the pool 0.2 µs, and the
- * delivery pipeline makes several ids per delivery (issue 27). The uuid package draws its v4 ids so.
+ * delivery pipeline makes several ids per delivery. The uuid package draws its v4 ids so.
  */
 const POOL_BYTES = 4096;
 const pool = Buffer.allocUnsafe(POOL_BYTES);

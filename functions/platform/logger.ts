@@ -1,5 +1,5 @@
 // Structured JSON logs, one line each, as Powertools for AWS Lambda's Logger writes them (Lambda context,
-// cold start and X-Ray trace id on every line) without its ~20 KB in every bundle (issue 27), with our
+// cold start and X-Ray trace id on every line) without its ~20 KB in every bundle, with our
 // redaction as the JSON replacer: secrets are redacted by field name and, as a second net, by value
 // shape, whatever a call site passes.
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -56,7 +56,7 @@ const isAuthorizationCode = (holder: Record<string, unknown>): boolean =>
 
 /**
  * Something every SECRET_VALUES pattern needs in the text (case-insensitively, so a superset): one scan
- * rejects the ids, URLs and messages that hold none, instead of five replacements each (issue 27: the
+ * rejects the ids, URLs and messages that hold none, instead of five replacements each (the
  * delivery's EMF line redacted four ids per attempt).
  */
 const MAYBE_SECRET = /lpk_|whsec_|bearer|eyJ|code=|state=|token=/i;
@@ -74,7 +74,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value && typeof value === 'object') {
     const holder = value as Record<string, unknown>;
     const oauth = isAuthorizationCode(holder);
-    // Built by assignment: Object.fromEntries makes a dictionary-mode object (issue 27).
+    // Built by assignment: Object.fromEntries makes a dictionary-mode object.
     const redacted: Record<string, unknown> = {};
     for (const k of Object.keys(holder))
       redacted[k] =
@@ -197,13 +197,13 @@ export class Logger {
   }
 
   // Object.assign rather than `{ ...a, ...b }`: on Node 20's V8 a spread followed by more properties
-  // takes a slow path (1.5 us for a record's child logger; issue 27).
+  // takes a slow path (1.5 us for a record's child logger).
   child(context: Record<string, unknown>): Logger {
     return new Logger(Object.assign({}, this.context, context), this.sink);
   }
 
   // The level is checked before the context and fields are merged: a line below the level (the
-  // delivery's info line per attempt at LOG_LEVEL=warn) costs no object spread (issue 27).
+  // delivery's info line per attempt at LOG_LEVEL=warn) costs no object spread.
   private line(level: Level, msg: string, fields: Record<string, unknown> | undefined): void {
     if (this.sink.writes(level)) this.sink.write(level, msg, Object.assign({}, this.context, fields));
   }

@@ -1,6 +1,6 @@
 // Business metrics as CloudWatch Embedded Metric Format: one JSON line on stdout per outcome, which
 // CloudWatch Logs turns into metrics (no SDK call). Serialised here, as Powertools Metrics would
-// (same record), without its ~11 KB in every bundle that emits metrics (the bundle budget, issue 27). The names and dimensions are shared with the CDK alarms and dashboard
+// (same record), without its ~11 KB in every bundle that emits metrics (the bundle budget). The names and dimensions are shared with the CDK alarms and dashboard
 // (lib/observability.ts), so both sides speak of the same metric.
 import { getOptionalStringFromEnv, stage as configuredStage } from './config';
 import { SERVICE_NAME, redact } from './logger';
@@ -78,7 +78,7 @@ function definitions(names: MetricName[]): string {
 /**
  * In Lambda (or when METRICS_EMF=1); the local runtime and tests stay quiet otherwise. Read on the first
  * record and kept: the runtime's switches do not change while it runs, and reading process.env twice per
- * attempt was a sixth of a raw signed POST (issue 27). `captureMetrics` (tests, benches) reads them again.
+ * attempt was a sixth of a raw signed POST. `captureMetrics` (tests, benches) reads them again.
  */
 let switchedOn: boolean | undefined;
 const enabled = () =>
@@ -101,7 +101,7 @@ export function emitMetrics(
   try {
     // The line is written as text around JSON.stringify of each value, with the record's key order
     // (properties, _aws, dimensions, values) and the definitions of each set of names made once: an
-    // object per call stringified whole cost a third of a raw signed POST per attempt (issue 27).
+    // object per call stringified whole cost a third of a raw signed POST per attempt.
     const redacted = redact(properties) as Record<string, unknown>;
     let line = '{';
     for (const key in redacted) {

@@ -1,6 +1,6 @@
 // The list query's schemas (limit, offset, cursor), apart from the paging itself (pagination.ts): the
 // routes that read a list's query import them; a worker that only pages through a table does not build
-// them at load (the sync worker's bundle budget, issue 27).
+// them at load (the sync worker's bundle budget).
 import * as z from 'zod/mini';
 import { lazy } from './lazy';
 import type { Pagination } from './pagination';

@@ -1,6 +1,6 @@
 // The names the ports give the stack's tables, queues and workflows. A leaf module, so the worker table
 // (./workers.ts) can use them without an import cycle through ./ports, and so every bundle that only
-// needs the queue names (the table and queue adapters) does not carry the worker table (issue 27).
+// needs the queue names (the table and queue adapters) does not carry the worker table.
 
 /** `vault` stands in for the vault area's documents (see VaultDocuments); the others are ours. */
 export type TableName = 'platform' | 'ratelimits' | 'connectors' | 'webhooks' | 'vault';

@@ -81,7 +81,7 @@ export interface RouteDefinition {
 /**
  * What a route's Lambda reads at run time: the entry without its documentation. An area may keep its
  * entries so, with the documentation in a docs-only module merged in by `documentedSection`, so its
- * handlers' bundles carry neither the summaries nor the response schemas (issue 27).
+ * handlers' bundles carry neither the summaries nor the response schemas.
  */
 export type RouteEntry = Omit<RouteDefinition, 'summary' | 'responses'>;
 

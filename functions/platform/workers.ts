@@ -83,7 +83,7 @@ const QUEUES = {
     timeoutSeconds: 45,
     // Retries travel as new messages; only an exhausted delivery is reported failed on purpose. Five,
     // as the other queues: a receive the event source throttles or a crashed worker holds counts too,
-    // and on a throttled new account three could dead-letter a step that never ran (issue 24 item 14).
+    // and on a throttled new account three could dead-letter a step that never ran.
     maxReceiveCount: 5,
     maxConcurrency: 20,
     retentionDays: 14,

@@ -1,4 +1,4 @@
-// The console's second round (issue 26) in Chromium against `npm start`'s server: actions that say what
+// The console's outcomes, session and layouts in Chromium against `npm start`'s server: actions that say what
 // happened (a test event to a failing receiver, a replay refused on a disabled endpoint, a declined
 // consent, an abandoned pending connection, a reconnect), forms that mark their fields, delivery
 // detail and filters, endpoint edit and delete, the event catalog, state across reloads, tabs and an

@@ -1,4 +1,4 @@
-// The bundle budget (issue 27): every Lambda the stack deploys, bundled by esbuild exactly as
+// The bundle budget: every Lambda the stack deploys, bundled by esbuild exactly as
 // lib/service-function.ts bundles it at synth, loads at most BUNDLE_BUDGET_BYTES at init (index.mjs and
 // the chunks it imports statically). A dependency or an import that drags a library into a handler's
 // init fails here, in `npm test`, before a deploy. The AWS SDK clients are chunks loaded on first use.

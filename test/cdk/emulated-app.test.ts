@@ -1,4 +1,4 @@
-// What the emulated AWS runtime reads from the synthesized template (issue 25 items 1 and 3): the
+// What the emulated AWS runtime reads from the synthesized template: the
 // functions with the deployment parameters where a local deployment's endpoints go, the SQS event
 // source mappings and the schedule rules, each as the stack deploys them (the worker table's values
 // reach the runtime only through the template).

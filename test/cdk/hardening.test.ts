@@ -1,4 +1,4 @@
-// First-deploy and AWS-parity settings of issue 24 (items 12, 13, 17, 18): dev buckets that empty
+// First-deploy and AWS-parity settings: dev buckets that empty
 // themselves on delete, scheduled sweeps without retries and with an alarmed failure destination, the
 // console's TLS floor on a custom domain, the WAF's forwarded-address rate rule, a managed execution
 // log group, and the purge state machine's log level per stage.

@@ -1,4 +1,4 @@
-// IAM, recorded (issue 25 item 6): the check the e2e-aws tier runs on the calls the emulated runtime
+// IAM, recorded: the check the e2e-aws tier runs on the calls the emulated runtime
 // recorded finds a call the template's role would not allow, naming function, action and resource.
 // Here the recorded calls are a route's real ones and the template is edited to lose one grant.
 import { Template } from 'aws-cdk-lib/assertions';

@@ -95,7 +95,7 @@ describe('the import workers', () => {
     ]);
     expect(grants[0]!.resource).toContain(id(stack.data.vaultBucket));
     expect(grants[0]!.resource).toContain('/*');
-    // ListBucket on the bucket itself: S3 then answers a missing key 404 NoSuchKey, not 403 (issue 24 item 15).
+    // ListBucket on the bucket itself: S3 then answers a missing key 404 NoSuchKey, not 403.
     expect(grants[1]).toEqual({
       actions: ['s3:ListBucket'],
       resource: JSON.stringify({ 'Fn::GetAtt': [id(stack.data.vaultBucket), 'Arn'] }),

@@ -30,7 +30,7 @@ const PROVIDERS = JSON.stringify({
 
 function findings(options: Parameters<typeof synthStack>[0]) {
   const { stack } = synthStack(options); // synthesis runs the acknowledgement aspect
-  // AwsSolutions and the Serverless pack (issue 24 item 13), each finding acknowledged with a reason.
+  // AwsSolutions and the Serverless pack, each finding acknowledged with a reason.
   const reports = [new AwsSolutionsChecks(stack), new ServerlessChecks(stack)].map((pack) =>
     pack.validateScope(stack),
   );
@@ -126,7 +126,7 @@ describe('cdk-nag AwsSolutions and Serverless', () => {
       }
     ).CloudWatchRoleArn['Fn::GetAtt'][0];
     for (const [id, role] of Object.entries(roles)) {
-      // Dev only: CDK's provider that empties the buckets on `cdk destroy` (issue 24 item 12).
+      // Dev only: CDK's provider that empties the buckets on `cdk destroy`.
       const autoDelete = id.startsWith('CustomS3AutoDeleteObjectsCustomResourceProviderRole');
       expect({ id, managed: JSON.stringify(role.Properties.ManagedPolicyArns) }).toEqual({
         id,

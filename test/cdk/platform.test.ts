@@ -225,7 +225,7 @@ function expectedGrants(
     add(['sqs:ReceiveMessage'], id(stack.messaging.queues[queue].deadLetterQueue));
   }
   if (uses.vault) add(VAULT_BUCKET_ACTIONS[uses.vault], id(stack.data.vaultBucket));
-  // Readers list the bucket, so a missing key is NoSuchKey and not AccessDenied (issue 24 item 15).
+  // Readers list the bucket, so a missing key is NoSuchKey and not AccessDenied.
   if (uses.vault && uses.vault !== 'delete') add(['s3:ListBucket'], id(stack.data.vaultBucket));
   if (uses.reads) {
     add(
@@ -283,7 +283,7 @@ describe('least privilege, per function', () => {
         t.uses,
       ]),
     ];
-    // A scheduled run that fails is sent to the failures queue (its on-failure destination, issue 24 item 13).
+    // A scheduled run that fails is sent to the failures queue (its on-failure destination).
     const failures = stack.getLogicalId(stack.scheduledWorkers.failures.node.defaultChild as never);
     const scheduled = new Set(SCHEDULED_WORKERS.map((w) => w.id));
     for (const [name, fn, uses] of cases) {
@@ -304,7 +304,7 @@ describe('least privilege, per function', () => {
   it('lets each Lambda write only its own log group, through an inline policy instead of a managed one', () => {
     const roles = template.findResources('AWS::IAM::Role') as Resources;
     const functions = template.findResources('AWS::Lambda::Function') as Resources;
-    // Not CDK's own auto-delete provider (dev buckets, issue 24 item 12): test/cdk/nag.test.ts covers it.
+    // Not CDK's own auto-delete provider (dev buckets): test/cdk/nag.test.ts covers it.
     const ours = Object.entries(functions).filter(
       ([fnId]) => !fnId.startsWith('CustomS3AutoDeleteObjectsCustomResourceProvider'),
     );

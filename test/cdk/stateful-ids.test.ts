@@ -27,8 +27,8 @@ const MOVED_WITH_THEIR_FUNCTION = [
 
 /**
  * Stateful resources added after the recording, each new (no resource of an earlier deployment is
- * replaced by it): the API's execution log group (issue 24 item 18) and the scheduled sweeps' failure
- * queue (issue 24 item 13).
+ * replaced by it): the API's execution log group and the scheduled sweeps' failure
+ * queue.
  */
 const ADDED_SINCE_THE_RECORDING = ['ObservabilityApiExecutionLogsA9ABE6B4', 'SchedulesFailuresA71BED24'];
 

@@ -98,7 +98,7 @@ describe('the token refresh sweep in the stack', () => {
     ]);
     expect(targetsOf('dynamodb:')).toEqual([logicalId(stack.data.tables.connectors)]);
     expect(targetsOf('kms:')).toEqual([logicalId(stack.data.key)]);
-    // The events queue, and the failures queue its failed runs go to (issue 24 item 13).
+    // The events queue, and the failures queue its failed runs go to.
     expect(targetsOf('sqs:')).toEqual(
       [logicalId(stack.messaging.queues.events.queue), logicalId(stack.scheduledWorkers.failures)].sort(),
     );

@@ -58,7 +58,7 @@ describe('the worker table in the service stack', () => {
     expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(
       QUEUE_NAMES.length,
     );
-    // Plus the scheduled runs' failures queue (issue 24 item 13).
+    // Plus the scheduled runs' failures queue.
     expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(QUEUE_NAMES.length * 2 + 1);
   });
 

@@ -222,7 +222,7 @@ describe('creating a connection', () => {
     const b = JSON.parse(again.body) as { connection_id: string; connect_url: string };
     expect(b.connection_id).toBe(a.connection_id);
     expect(b.connect_url).not.toBe(a.connect_url);
-    // Only the newest link is live (issue 24 item 9): the first shows no page and starts no flow.
+    // Only the newest link is live: the first shows no page and starts no flow.
     expect((await new Browser().get(a.connect_url)).status).toBe(404);
     expect((await new Browser().open(a.connect_url)).status).toBe(404);
     const c = JSON.parse((await post('conn-retry')).body) as { connect_url: string };
@@ -682,7 +682,7 @@ describe('secrecy', () => {
   });
 });
 
-// Issue 25 item 5: on the emulated AWS runtime the state key and the client secrets are Secrets
+// On the emulated AWS runtime, as in a deployment, the state key and the client secrets are Secrets
 // Manager secrets read at run time by the functions (recorded SDK calls), not environment values.
 (RUNTIME === 'aws' ? describe : describe.skip)('secrets on the emulated AWS runtime', () => {
   it('are read from Secrets Manager by the functions of the connect flow', () => {

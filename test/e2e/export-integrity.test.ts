@@ -1,4 +1,4 @@
-// Exports keep the user's files exact (issue 23), over HTTP against the running server and its sandbox
+// Exports keep the user's files exact, over HTTP against the running server and its sandbox
 // provider, on both runtimes: a file of the user's at the destination is never replaced whatever the
 // `conflict` policy (rename as default, skip, fail, replace only over our own export); each document
 // has its own outcome, so one refused document fails alone, the ones after it are tried, and the

@@ -1,5 +1,5 @@
 // Each real provider (Clio, Google Drive, OneDrive, Dropbox) connect -> import -> export with a person
-// in Chromium (issue 28), on both runtimes: under test/e2e/ the `e2e` project runs it against the local
+// in Chromium, on both runtimes: under test/e2e/ the `e2e` project runs it against the local
 // runtime and `e2e-aws` against the emulated AWS runtime. The customer's server creates the connection
 // over the API; the person opens connect_url, continues, approves on the provider fake's consent page
 // and lands on return_url with the connection's id. Then the connection is healthy, an import link

@@ -1,4 +1,4 @@
-// Purge during an import run (issue 23, item 1), over HTTP against `npm start`'s server (and the
+// Purge during an import run, over HTTP against `npm start`'s server (and the
 // emulated AWS runtime under e2e-aws): a run imports many files from the sandbox, and the connection is
 // disconnected with ?purge=true as soon as its first documents appear, while the sandbox holds every
 // download mid-way so files are being written as the purge begins. The purge must never report

@@ -1,4 +1,4 @@
-// Work in flight when `npm start` stops resumes within seconds of the next start (issue 23 item 6), not
+// Work in flight when `npm start` stops resumes within seconds of the next start, not
 // after the deliveries queue's visibility timeout (270 s) or the sync sweep's stale-job threshold
 // (20 minutes). The real server runs as a child process on a data directory; the sandbox provider runs
 // here, in the test, so its files and grants outlive the server (the server's own sandbox is in its

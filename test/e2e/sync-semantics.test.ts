@@ -1,4 +1,4 @@
-// Sync semantics a user of imports asks for (issue 23), over HTTP against `npm start`'s server and its
+// Sync semantics a user of imports asks for, over HTTP against `npm start`'s server and its
 // sandbox provider, on both runtimes: a link edited in place (schedule, pause/resume, label) keeps its
 // documents; overlapping links into one vault import a file once.
 import type { RunningServer } from '../support/local-server';

@@ -1,4 +1,4 @@
-// Functions of the synthesized template run from their bundles on the emulators (issue 25 item 1): the
+// Functions of the synthesized template run from their bundles on the emulators: the
 // bundles built as `cdk synth` builds them, each function in its own workers with exactly the
 // template's environment resolved to the provisioned resources. Every function's environment
 // resolves; the API-key authorizer, run from its bundle, allows a real key and refuses an unknown one

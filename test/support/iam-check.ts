@@ -1,4 +1,4 @@
-// IAM, recorded (issue 25 item 6): checks the SDK calls the emulated AWS runtime recorded per function
+// IAM, recorded: checks the SDK calls the emulated AWS runtime recorded per function
 // (functions/dev-runtime/emulated-aws/iam-recorder.ts) against that function's role policy in the
 // synthesized template. A call no statement of the role allows is a violation naming the function, the
 // action and the resource. Resources meet by the stack's names: a statement's Fn::GetAtt / Ref of a

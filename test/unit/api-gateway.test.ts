@@ -1,4 +1,4 @@
-// The emulated AWS runtime answers as API Gateway does (issue 25 item 2), over real HTTP through the
+// The emulated AWS runtime answers as API Gateway does, over real HTTP through the
 // local server: no route or method is the template's MISSING_AUTHENTICATION_TOKEN response (404 in this
 // API's error body, not the local server's 405), the authorizer's returned policy is evaluated against
 // the method ARN (a Deny or no matching Allow is the ACCESS_DENIED response, 403), its result is cached

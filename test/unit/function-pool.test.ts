@@ -1,4 +1,4 @@
-// The emulated AWS runtime's execution environments (issue 25 item 1): a function runs from its bundle
+// The emulated AWS runtime's execution environments: a function runs from its bundle
 // in workers of its own, with exactly its environment, its memory in the context, warm reuse, a module
 // scope per function, and a timed-out invocation abandoned with its worker replaced. The bundles here
 // are small ES modules written for the test (the real bundles: test/integration/function-pool.test.ts).

@@ -1,4 +1,4 @@
-// A file an import run's changes listed is downloaded with one provider call (issue 27, item 4): the
+// A file an import run's changes listed is downloaded with one provider call: the
 // Google Drive client takes the listed type (media or export) and the OneDrive client the listed eTag
 // and type instead of reading the file's metadata first; without the listing both read it as before.
 import type { IncomingMessage } from 'node:http';

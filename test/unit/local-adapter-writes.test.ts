@@ -1,4 +1,4 @@
-// The local adapters' cheaper writes (issue 27, item 4): a table appends on a descriptor it keeps open
+// The local adapters' cheaper writes: a table appends on a descriptor it keeps open
 // and does not read its own lines back, and a queue keeps its journal open too; neither may miss another
 // process's appends nor write into a file that was replaced under it. Blobs: one file per blob in its
 // vault's directory, the former layout still read, and never half a blob under its key; a large blob

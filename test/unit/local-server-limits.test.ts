@@ -1,4 +1,4 @@
-// The local server's request limits (issue 24 item 5), over raw sockets: it stops reading a body at the
+// The local server's request limits, over raw sockets: it stops reading a body at the
 // route's 256 KiB limit (it buffered up to 10 MiB and read an over-limit body to its end), and a client
 // that sends its headers or body too slowly is answered 408 and cut off instead of holding a socket for
 // Node's 300 s default.

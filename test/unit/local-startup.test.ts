@@ -1,4 +1,4 @@
-// The local runtime's start over a data directory (issue 24 items 1-4): a missing or wrong master key
+// The local runtime's start over a data directory: a missing or wrong master key
 // refuses to start naming the file; damaged journals are skipped, reported by file and line, kept aside
 // and never compacted over; journals lost whole are noticed; corrupt JSON files name themselves.
 import {

@@ -1,4 +1,4 @@
-// Purge during an import run (issue 23, item 1) on the local adapters: the fence a purge sets, the
+// Purge during an import run on the local adapters: the fence a purge sets, the
 // run's mark on the entry it writes, the page task leaving marked entries of runs in flight, and the
 // decisions (on plain values) of what a page does with an entry and how the last step ends a purge.
 import { Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// Schedules on the emulated AWS runtime invoke as EventBridge does (issue 25 item 3): every tick is an
+// Schedules on the emulated AWS runtime invoke as EventBridge does: every tick is an
 // asynchronous invocation, overlapping a run still going, and a failed run is retried as the stack sets
 // it (SCHEDULE_RETRY_ATTEMPTS, never). `npm start` keeps one run at a time.
 import { OffsetClock } from '../../functions/platform/clock';

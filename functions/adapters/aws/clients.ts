@@ -2,7 +2,7 @@
 // client, each a chunk of its own beside the deployed bundle) are imported then too, so a Lambda loads
 // only the clients its route touches (each costs tens of ms at cold start).
 // Tracing: the functions run with Lambda active tracing (the invocation's segment) and the SDK passes
-// the trace header on by itself; no X-Ray SDK is bundled (docs/decisions.md, "Cold starts (issue 27)").
+// the trace header on by itself; no X-Ray SDK is bundled (docs/decisions.md, "Cold starts").
 // The bench counts the calls each client makes (./call-counter), enabled by it alone.
 import type { DynamoDBDocumentClient } from './sdk/dynamodb';
 import type { KMSClient } from './sdk/kms';

@@ -1,7 +1,7 @@
 // Secrets port on AWS Secrets Manager: a secret setting NAME is the secret whose ARN is in NAME_ARN,
 // read at run time with GetSecretValue and cached per container, so a value put with
 // `put-secret-value` reaches every function within the cache's age, without a deploy. (Powertools
-// Parameters did the same read and cache with ~7 KB more in every bundle; issue 27.)
+// Parameters did the same read and cache with ~7 KB more in every bundle.)
 import type { SecretsManagerClient } from './sdk/secrets-manager';
 import { getStringFromEnv, secretArnEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';

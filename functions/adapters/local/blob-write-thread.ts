@@ -1,5 +1,5 @@
 // A large blob's temporary file, written in large pieces and hashed (SHA-256) on a worker thread, so
-// the main thread only receives it (issue 27, item 4: on a large import the main thread spent ~0.75 ms
+// the main thread only receives it (on a large import the main thread spent ~0.75 ms
 // of CPU per MiB hashing, and a thread-pool write per 64 KiB chunk, beyond what a plain download costs).
 // Bytes go through a ring of SLOTS slots of SLOT_BYTES in shared memory, a ring per blob being written
 // (reused by the next): the main thread copies each chunk into the current slot (a memcpy; the

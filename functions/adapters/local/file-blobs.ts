@@ -62,7 +62,7 @@ export class FileBlobStore implements BlobStore {
    * Where a key's blob is: its segments URI-encoded (no segment can climb out of the root), the last
    * two joined by `@` (which encoding never leaves in a segment) into one file name in the directory of
    * the others: `<org>/<vault>/<object>@v<version>`. A directory per object (the layout before) cost a
-   * mkdir per imported document, the largest single cost of a small import (issue 27, item 4).
+   * mkdir per imported document, the largest single cost of a small import.
    */
   private path(key: string): string {
     const segments = this.segments(key);

@@ -8,7 +8,7 @@
 // deleted is there again. One that was in flight when the process died (SIGKILL, or SIGTERM mid-way)
 // is visible again at once when the process opening the journal owns it: in this single-process
 // runtime no consumer outlived the last one, so waiting out the visibility timeout (minutes on the
-// syncs queue) would only stall the work (issue 23 item 6). A message waiting out its delay keeps it.
+// syncs queue) would only stall the work. A message waiting out its delay keeps it.
 // `shutdown` (SIGTERM) drains what is in hand for a grace period and hands back the rest.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -100,7 +100,7 @@ export class LocalQueue implements Queue {
   private readonly messages = new Map<string, Message>();
   /**
    * The messages not in flight (visible or delayed), in the order they became so: what a wake reads,
-   * so thousands of messages in flight are not read again each time a batch settles (issue 27).
+   * so thousands of messages in flight are not read again each time a batch settles.
    */
   private readonly waiting = new Map<string, Message>();
   private readonly dead: DeadLetter[] = [];
@@ -254,7 +254,7 @@ export class LocalQueue implements Queue {
    * filled (what waits for a slot stays due: a batch that settles wakes the queue again); a pass that
    * reads them all also finds when the next delayed one becomes visible and sleeps until then. It was
    * a copy, filter and sort of every message on every wake, then a second pass to sleep: quadratic in
-   * a burst of thousands (issue 27).
+   * a burst of thousands.
    */
   private deliverDue(): Promise<void>[] {
     if (!this.consumer || this.closed) return [];
@@ -355,7 +355,7 @@ export class LocalQueue implements Queue {
       awsRegion: 'local',
     };
     // Hashed when read: no worker reads it, and an MD5 per record was a visible share of the
-    // delivery bench's profile (issue 27).
+    // delivery bench's profile.
     let md5: string | undefined;
     return Object.defineProperty(record, 'md5OfBody', {
       enumerable: true,

@@ -36,7 +36,7 @@ const id = (key: Key): string => `${key.pk.length}:${key.pk}${key.sk}`;
 /**
  * A deep copy of an item's value, so no caller shares what the table holds. Plain objects and arrays
  * (nearly every value) are copied by hand: structuredClone serialises each call and was 5% of the
- * delivery bench's profile (issue 27). Anything else (bytes, dates) still goes through structuredClone.
+ * delivery bench's profile. Anything else (bytes, dates) still goes through structuredClone.
  */
 function copy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -89,7 +89,7 @@ export class MemoryTable implements Table {
   /**
    * Partition key attribute → partition value → the ids of the items in it, kept with `items`, so a
    * query reads its partition and not the whole table (a scan per query made fan-out's endpoint list
-   * slower with every delivery stored, issue 27).
+   * slower with every delivery stored).
    */
   private readonly partitions = new Map<string, Map<string, Set<string>>>(
     PARTITION_KEYS.map((attr) => [attr, new Map()]),
@@ -300,7 +300,7 @@ export class MemoryTable implements Table {
     // A shallow copy is enough: a stored item is never changed in place (every write stores a new
     // top-level object), so the values it shares with `current` stay as they are. Removed attributes
     // are left out rather than deleted: a `delete` turns the object into a slow dictionary, and every
-    // later spread, copy and serialisation of the item paid for it (issue 27).
+    // later spread, copy and serialisation of the item paid for it.
     const base = current ?? { pk: key.pk, sk: key.sk };
     const removed = update.remove?.length ? update.remove : undefined; // a few names: includes beats a Set
     const next: Item = { pk: base.pk, sk: base.sk };

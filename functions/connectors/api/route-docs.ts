@@ -1,6 +1,6 @@
 // The connector routes' documentation: each route's summary and responses (the success bodies' schemas,
 // the errors particular to it), which the OpenAPI generator, the e2e tier and the handlers' types read
-// and no Lambda does. Kept out of ./routes.ts so the deployed bundles do not carry it (issue 27).
+// and no Lambda does. Kept out of ./routes.ts so the deployed bundles do not carry it.
 import * as z from 'zod/mini';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../platform/idempotency';
 import type { RouteDefinition, RouteDocs } from '../../platform/route-types';

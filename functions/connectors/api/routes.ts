@@ -1,6 +1,6 @@
 // Connector routes (section of the route table in ../routes.ts): what each route's Lambda reads at run
 // time, one exported entry per route, so a handler's bundle holds its own entry and schemas and no
-// other route's (issue 27). Their documentation (summary, responses) is in ./route-docs.ts, which only
+// other route's. Their documentation (summary, responses) is in ./route-docs.ts, which only
 // the route table reads. `uses` is what each Lambda may touch: its IAM grants are derived from it, so
 // KMS appears only where tokens or verifiers are sealed or opened.
 import { idempotencyHeaders } from '../../platform/idempotency';

@@ -113,7 +113,7 @@ export async function openConnectLink(
 
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) throw new NotFoundError('This connect link is not valid');
-  // A retried create reissued the link: only the newest one starts a flow (issue 24 item 9).
+  // A retried create reissued the link: only the newest one starts a flow.
   if (connection.linkHash !== undefined && connection.linkHash !== hash)
     throw new NotFoundError('This connect link was replaced by a newer one');
   const end = (outcome: ReturnError): FlowRedirect => ({

@@ -50,7 +50,7 @@ export interface ExportCounts {
   requested: number;
   exported: number;
   unchanged: number;
-  /** Left out by the `skip` conflict policy (absent on jobs before issue 23: 0). */
+  /** Left out by the `skip` conflict policy (absent on jobs made before the conflict policy: 0). */
   skipped?: number;
   failed: number;
 }
@@ -68,7 +68,7 @@ export interface ExportJobRecord extends SteppedJob, ExportCounts {
   /** The provider container the documents go to. */
   destination: string;
   documentIds: string[];
-  /** What to do with a name taken at the destination (absent on jobs before issue 23: rename). */
+  /** What to do with a name taken at the destination (absent on jobs made before the conflict policy: rename). */
   conflict?: ConflictPolicy;
   /** Index of the next document to export. */
   position: number;

@@ -1,6 +1,6 @@
 // Importing one document: the ledger entry first, then the document, then the entry's version, so no
 // imported document can exist without its entry (what a purge deletes from the vault). A purge fences
-// the connection: once it began, nothing more is stored (issue 23).
+// the connection: once it began, nothing more is stored.
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../platform/ports';
 import { Ledger } from '../infra/repositories/ledger';

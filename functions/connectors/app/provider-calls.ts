@@ -38,7 +38,7 @@ const settingsOf = (config: ConnectorConfig, provider: ProviderId): ContentApiSe
 export const contentFor = (config: ConnectorConfig, provider: ProviderId): ContentApi =>
   contentApi(PROVIDERS[provider], settingsOf(config, provider));
 
-/** What a route calls at the provider (browse, checkContainer), without the transfer code (issue 27). */
+/** What a route calls at the provider (browse, checkContainer), without the transfer code. */
 export const containersFor = (config: ConnectorConfig, provider: ProviderId): ContainerApi =>
   containerApi(PROVIDERS[provider], settingsOf(config, provider));
 

@@ -466,7 +466,7 @@ async function importFiles(
  * HTTP client counts its own bytes; another goes through a ByteLimit joined to it as
  * `pipeline(body, limit)` did (an error or an early end of either destroys the other, a premature
  * close of the body fails the limit) without pipeline's per-call AbortController, whose abort at the
- * end built a DOMException for every file (issue 27, item 4).
+ * end built a DOMException for every file.
  */
 function limited(body: Readable, maxBytes: number): Readable {
   if (body instanceof ProviderBody) return body.limitTo(maxBytes);

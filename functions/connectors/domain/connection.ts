@@ -28,7 +28,7 @@ export interface ConnectionRecord {
   version?: number;
   /** Set when a reconnect folded this pending connection into an existing one. */
   supersededBy?: string;
-  /** The hash of its one live connect link: a reissued link retires the one before it (issue 24 item 9). */
+  /** The hash of its one live connect link: a reissued link retires the one before it. */
   linkHash?: string;
   revokedAt?: number;
   /** While throttled: when the throttle ends and the status it returns to. */

@@ -12,7 +12,7 @@ export const SYNC_PAGE_SIZE = 100;
 /**
  * Files downloaded and stored at once within a step. Eight, not four: a file's time is mostly waiting
  * (the provider's answer, the table writes around the vault write), and at four the run left the
- * connection pool and the process idle (issue 27: the import bench's raw loop was fastest at 16).
+ * connection pool and the process idle (the import bench's raw loop was fastest at 16).
  */
 export const SYNC_CONCURRENCY = 8;
 /** Documents uploaded per export step. */

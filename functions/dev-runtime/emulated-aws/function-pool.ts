@@ -1,4 +1,4 @@
-// Lambda's execution environments for the emulated AWS runtime (issue 25 item 1): every function runs
+// Lambda's execution environments for the emulated AWS runtime: every function runs
 // from its bundle (lib/emulated-functions.ts builds them as `cdk synth` does) in worker threads of its
 // own, a pool per function. Like Lambda:
 //   - a worker is an execution environment: it loads the bundle once (the init), in a module scope of

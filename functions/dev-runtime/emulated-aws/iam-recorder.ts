@@ -1,4 +1,4 @@
-// IAM, recorded (issue 25 item 6): every AWS SDK call a function makes on the emulated AWS runtime,
+// IAM, recorded: every AWS SDK call a function makes on the emulated AWS runtime,
 // as (function, action, resource). Written once
 // each to `<dataDir>/aws-calls.jsonl` when RECORD_AWS_CALLS=1, as each function's execution environment
 // reports them (./function-pool.ts); the e2e-aws tier checks each line

@@ -1,4 +1,4 @@
-// A Step Functions endpoint for the emulated AWS runtime (issue 25 item 4): speaks the service's JSON
+// A Step Functions endpoint for the emulated AWS runtime: speaks the service's JSON
 // protocol (awsJson1_0) to any SDK client whose endpoint names it (AWS_ENDPOINT_URL_SFN), and runs each
 // execution on our ASL interpreter (functions/adapters/local/asl-interpreter.ts), its Lambda tasks
 // handed to an injected invoker. moto interprets definitions too, but invokes Lambda tasks only

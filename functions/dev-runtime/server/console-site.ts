@@ -4,7 +4,7 @@
 // HttpOnly, SameSite=Strict cookie that script cannot read; GET /__dev/console/session tells the console
 // who is signed in (the claims, never the token) and POST /__dev/console/sign-out ends it. The console's
 // API calls carry the CSRF header X-Console-Request, and only then does this edge turn the cookie into
-// the bearer the authorizers verify (docs/decisions.md, "Console session (issue 26)"). Never deployed:
+// the bearer the authorizers verify (docs/decisions.md, "Console session"). Never deployed:
 // on AWS the same files come from S3 through CloudFront (lib/console-hosting.ts).
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';

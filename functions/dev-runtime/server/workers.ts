@@ -3,7 +3,7 @@
 // the table's batch size, visibility timeout, receive limit and concurrency, partial batch failures,
 // dead letters, and the function timeout. On the aws adapters the emulated runtime's event sources do
 // this instead (./emulated-aws.ts). At start the local runtime resumes what the last process held, and
-// on SIGTERM it drains or hands back what it holds (issue 23 item 6).
+// on SIGTERM it drains or hands back what it holds.
 import type { SQSBatchResponse } from 'aws-lambda';
 import { LocalQueue } from '../../compose/local';
 import { redriveAbandonedJobs } from '../../connectors/index';

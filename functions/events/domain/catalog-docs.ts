@@ -1,6 +1,6 @@
 // The event-type catalog's documentation: what each type means and what each field of its `data` is.
 // GET /webhooks/v1/event-types and the OpenAPI document show it; publishing does not read it, so it is
-// kept out of ./catalog.ts and of the bundles of every function that publishes (issue 27).
+// kept out of ./catalog.ts and of the bundles of every function that publishes.
 import * as z from 'zod/mini';
 import { lazy } from '../../platform/lazy';
 import { PERMISSIONS } from '../../platform/permissions';

@@ -1,7 +1,7 @@
 // The event-type catalog: every subscribable type, its `data` schema (zod, the single source of the
 // published JSON Schema) and the permission a key needs to receive it. What publishing validates with;
 // the descriptions of the types and their fields are in ./catalog-docs.ts, which only the catalog's
-// readers load (GET /webhooks/v1/event-types, the OpenAPI generator), not every publisher (issue 27). Events about a vault or a matter
+// readers load (GET /webhooks/v1/event-types, the OpenAPI generator), not every publisher. Events about a vault or a matter
 // carry vaultId / matterId, which is what resource scopes filter on. `data` is strict: a field the schema
 // does not name is refused (400) at publish, as the published JSON Schema's additionalProperties: false says.
 import * as z from 'zod/mini';
@@ -40,7 +40,7 @@ type Shared = ReturnType<typeof shared>;
 
 /**
  * A type whose `data` schema is built when first read: a publisher validates one or two types, and a
- * module that only names types (filters, permissions) builds none (issue 27).
+ * module that only names types (filters, permissions) builds none.
  */
 const define = (
   type: string,

@@ -2,7 +2,7 @@
 // from, the route entries name as their responses, and the OpenAPI document shows (each `id` is its
 // name under components.schemas). Never a signing secret outside EndpointWithSecret, never the
 // endpoint's stored permissions. Each schema is built on first use (platform/lazy.ts): a route's
-// Lambda never reads its response schemas, only their types (issue 27).
+// Lambda never reads its response schemas, only their types.
 import * as z from 'zod/mini';
 import type { ReceiverEvent } from '../../events';
 import { publishedEventTypeView, receiverEventView } from '../../events';

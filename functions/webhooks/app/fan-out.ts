@@ -26,7 +26,7 @@ export interface FanOutResult {
 
 /**
  * Reads of an organization's endpoint list under way, per scope: the records of a batch (or several
- * batches at once) that miss the cache together share one read instead of each querying (issue 27).
+ * batches at once) that miss the cache together share one read instead of each querying.
  */
 const reading = new WeakMap<object, Map<string, { epoch: number; read: Promise<EndpointItem[]> }>>();
 

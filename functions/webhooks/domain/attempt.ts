@@ -32,7 +32,7 @@ export interface AttemptOutcome {
 }
 
 // Both views are built by assignment: Object.fromEntries makes a dictionary-mode object, and the
-// attempt record holding it is copied and serialised on every write (issue 27).
+// attempt record holding it is copied and serialised on every write.
 
 /** The headers as the history shows them: a signature keeps its scheme prefix only. */
 export function shownRequestHeaders(headers: Record<string, string | number>): Record<string, string> {

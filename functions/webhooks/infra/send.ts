@@ -122,7 +122,7 @@ interface Target {
 
 /**
  * Targets by URL, made once per URL and not per attempt (a worker sends to few receivers; parsing and
- * converting the URL was a tenth of an attempt's CPU, issue 27). Bounded: the oldest go first.
+ * converting the URL was a tenth of an attempt's CPU). Bounded: the oldest go first.
  */
 const targets = new Map<string, Target>();
 const TARGETS_KEPT = 1_000;
@@ -190,7 +190,7 @@ function requestOptions(
 ): RequestOptions & PinnedRequest {
   return {
     // One options object: the request neither converts nor merges a URL on every attempt, and its
-    // fields are named, not spread (a spread of the kept fields cost 10 us per attempt; issue 27).
+    // fields are named, not spread (a spread of the kept fields cost 10 us per attempt).
     protocol: target.protocol,
     hostname: target.hostname,
     port: target.port,

@@ -97,7 +97,7 @@ export function nameProblem(name: string): string | undefined {
 /**
  * What a route asks of a provider (listing sources, checking a link's or an export's container): the
  * part of a client a route's bundle carries. The transfers (changes, download, upload) run in the
- * sync worker only (issue 27).
+ * sync worker only.
  */
 export type ContainerApi = Pick<ContentApi, 'browse' | 'checkContainer'>;
 

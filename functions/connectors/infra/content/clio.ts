@@ -126,7 +126,7 @@ const numericId = (id: string, operation: string): number => {
 const matterName = (m: ClioMatter) =>
   [m.display_number, m.description].filter((part) => part && part.trim()).join(' ') || `Matter ${m.id}`;
 
-/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class ClioContainers implements ContainerApi {
   /** @param base the region's host, e.g. https://app.clio.com (paths /api/v4/...) */
   constructor(protected readonly base: string) {}

@@ -42,7 +42,7 @@ const entry = (e: Entry): SourceEntry => ({
   ...(e.modified_at ? { updatedAt: e.modified_at } : {}),
 });
 
-/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class DriveContainers implements ContainerApi {
   constructor(private readonly base: string) {}
 

@@ -133,7 +133,7 @@ export interface DropboxOptions {
   chunkBytes?: number;
 }
 
-/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class DropboxContainers implements ContainerApi {
   protected readonly contentUrl: string;
   protected readonly singleUploadMax: number;

@@ -104,7 +104,7 @@ async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class GoogleDriveContainers implements ContainerApi {
   constructor(
     private readonly base: string,

@@ -90,7 +90,7 @@ export function contentApi(definition: Definition, settings: ContentApiSettings)
 
 /**
  * The part of the client a route calls (browse, checkContainer). Its own function, naming its own
- * classes, so a route's bundle holds neither contentApi nor the transfer code (issue 27).
+ * classes, so a route's bundle holds neither contentApi nor the transfer code.
  */
 export function containerApi(definition: Definition, settings: ContentApiSettings): ContainerApi {
   return build<ContainerApi>(

@@ -96,7 +96,7 @@ export function parseItemId(id: string): { drive: string; item: string } {
 
 const itemId = (drive: string, item: string) => `${drive}:${item}`;
 
-/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class OneDriveContainers implements ContainerApi {
   readonly replaces = true;
   private readonly base: string;

@@ -45,7 +45,7 @@ const document = (d: Document): SourceEntry => ({
   updatedAt: d.updated_at,
 });
 
-/** What a route calls (ContainerApi): the part of the client a route's bundle holds (issue 27). */
+/** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class PracticeContainers implements ContainerApi {
   /** @param base the API root, e.g. https://api.provider.example/api/v1 */
   constructor(private readonly base: string) {}

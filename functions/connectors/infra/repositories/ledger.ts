@@ -10,7 +10,7 @@
 // set only once the document is stored, so a crash in between imports the file again next time.
 // While a run writes a document its entry names the run (pendingJobId): a purge leaves such an entry
 // until that run stops, and the run's own write of the stored version is conditional on its mark, so
-// an entry a purge removed is never written again (issue 23).
+// an entry a purge removed is never written again.
 import { won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { positionCursor, queryWindow } from '../../../platform/pagination';
@@ -68,7 +68,7 @@ export interface ExportEntryRecord {
   /** The vault document version exported, and the file it became at the provider. */
   exportedVersion: number;
   providerFileId: string;
-  /** The provider's version of that file as our upload left it (absent on entries before issue 23). */
+  /** The provider's version of that file as our upload left it (absent on entries written before exports recorded it). */
   providerVersion?: string;
   name: string;
   lastJobId: string;

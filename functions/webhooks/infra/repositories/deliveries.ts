@@ -23,7 +23,7 @@ const endpointDeliveries = (endpointId: string) => `WEP#${endpointId}#DELIVERIES
 /**
  * The delivery as stored: its keys and its place in the endpoint's list. Object.assign, not a spread
  * followed by more properties: on Node 20's V8 that form takes a slow path (6 us for a delivery, more
- * than the rest of its write; issue 27).
+ * than the rest of its write).
  */
 export const deliveryItem = (delivery: DeliveryItem): Item =>
   Object.assign({} as Item, delivery, deliveryKey(delivery.id), {

@@ -87,6 +87,10 @@ export interface AlarmThresholds {
   refreshFailuresPer15Minutes: number;
   /** Connections throttled by their provider per 15 minutes. */
   connectionThrottlesPer15Minutes: number;
+  /** Import runs that ended failed per 15 minutes (a run fails as a whole: provider, vault or token). */
+  failedRunsPer15Minutes: number;
+  /** Exports that ended failed per 15 minutes. */
+  failedExportsPer15Minutes: number;
 }
 
 export function stageConfig(node: Node): StageConfig {
@@ -133,6 +137,8 @@ export function stageConfig(node: Node): StageConfig {
       failedDeliveriesPer15Minutes: prod ? 50 : 200,
       refreshFailuresPer15Minutes: prod ? 10 : 50,
       connectionThrottlesPer15Minutes: prod ? 20 : 100,
+      failedRunsPer15Minutes: prod ? 5 : 20,
+      failedExportsPer15Minutes: prod ? 5 : 20,
     },
     consoleDomain:
       consoleDomainName && consoleCertificateArn

@@ -67,7 +67,8 @@ export class Observability extends Construct {
     ];
     const stateMachines = all.filter((c): c is StateMachine => c instanceof StateMachine);
     const rules = all.filter((c): c is Rule => c instanceof Rule);
-    const webAcl = all.find((c): c is CfnWebACL => c instanceof CfnWebACL);
+    // The API stage's (the console distribution's, when made here, has its own dimensions).
+    const webAcl = all.find((c): c is CfnWebACL => c instanceof CfnWebACL && c.scope === 'REGIONAL');
 
     // One topic for every alarm: the queue workers' when they made one, else ours.
     if (stage.alarmEmail) {

@@ -8,7 +8,13 @@ import { ServiceStack } from './service-stack';
 import { stageConfig } from './stage-config';
 
 export function synthStack(
-  options: { stage?: 'dev' | 'prod'; bundle?: boolean; context?: Record<string, unknown> } = {},
+  options: {
+    stage?: 'dev' | 'prod';
+    bundle?: boolean;
+    context?: Record<string, unknown>;
+    /** The stack's region (eu-west-1 unless given): us-east-1 changes where the console's web ACL is made. */
+    region?: string;
+  } = {},
 ) {
   const app = new App({
     context: {
@@ -19,7 +25,7 @@ export function synthStack(
   });
   const stack = new ServiceStack(app, 'TestStack', {
     stage: stageConfig(app.node),
-    env: { account: '123456789012', region: 'eu-west-1' },
+    env: { account: '123456789012', region: options.region ?? 'eu-west-1' },
   });
   const parent = Template.fromStack(stack);
   return { app, stack, parent, template: flattened(stack, parent) };

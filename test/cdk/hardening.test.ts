@@ -84,24 +84,6 @@ describe('console distribution and firewall (item 17)', () => {
       /both consoleDomainName and consoleCertificateArn/,
     );
   });
-
-  it('rate-limits each client by its forwarded address too, since console traffic arrives from CloudFront edges', () => {
-    prod.template.hasResourceProperties('AWS::WAFv2::WebACL', {
-      Rules: Match.arrayWith([
-        Match.objectLike({
-          Name: 'PerForwardedAddressRate',
-          Statement: {
-            RateBasedStatement: {
-              Limit: 10000,
-              EvaluationWindowSec: 300,
-              AggregateKeyType: 'FORWARDED_IP',
-              ForwardedIPConfig: { HeaderName: 'X-Forwarded-For', FallbackBehavior: 'NO_MATCH' },
-            },
-          },
-        }),
-      ]),
-    });
-  });
 });
 
 describe('logs (item 18)', () => {

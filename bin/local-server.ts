@@ -36,7 +36,13 @@ import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provisio
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
-import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
+import {
+  PROVIDER_IDS,
+  checkClientSecret,
+  clientSecretName,
+  isRealProvider,
+  providerEnv,
+} from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
 
 process.env.STAGE ??= 'local';
@@ -94,6 +100,18 @@ const server = createLocalServer(
       )
     : undefined,
 );
+// A provider configured with the placeholder client secret would fail its first token exchange as a
+// provider error; refused here, naming the provider and the variable to set.
+for (const id of PROVIDER_IDS) {
+  const secret = process.env[clientSecretName(id)];
+  if (secret === undefined) continue;
+  try {
+    checkClientSecret(id, secret);
+  } catch (error) {
+    console.error(`Cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {
     const actualPort = (server.address() as AddressInfo).port;

@@ -92,13 +92,14 @@ describe('cdk-nag AwsSolutions and Serverless', () => {
   ])('gives each acknowledgement on the %s stack the reason that fits its resource', (_name, options) => {
     const { stack } = synthStack(options);
     const all = stack.node.findAll();
-    const acksOf = (c: CfnResource) =>
-      Object.assign(
-        {},
-        ...c.node.metadata
+    // Acknowledged rule ids are recorded as `Annotation::<id>`.
+    const acksOf = (c: CfnResource): Record<string, string> =>
+      Object.fromEntries(
+        c.node.metadata
           .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-          .map((m) => m.data as Record<string, string>),
-      ) as Record<string, string>;
+          .flatMap((m) => Object.entries(m.data as Record<string, string>))
+          .map(([id, reason]) => [id.replace(/^annotation::/i, ''), reason]),
+      );
     // What the template says of each resource, read from its own properties, not from the code that acknowledged.
     const scheduled = new Set(
       all

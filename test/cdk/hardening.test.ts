@@ -117,3 +117,24 @@ describe('logs (item 18)', () => {
     });
   });
 });
+
+describe('vault content', () => {
+  it('is versioned, replaced and deleted content expiring after point-in-time recovery’s 35 days, on both stages', () => {
+    for (const { stack, template } of [dev, prod]) {
+      const id = stack.getLogicalId(stack.data.vaultBucket.node.defaultChild as never);
+      const bucket = (template.findResources('AWS::S3::Bucket') as Resources)[id]!;
+      expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect(
+        (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules,
+      ).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            NoncurrentVersionExpiration: { NoncurrentDays: 35 },
+            ExpiredObjectDeleteMarker: true,
+            Status: 'Enabled',
+          }),
+        ]),
+      );
+    }
+  });
+});

@@ -138,20 +138,12 @@ const AUTHORIZED_ROUTE =
  * reads a nested stack's resource through an output of the nested stack's resource.
  */
 function acrossStacks(stack: Stack, resolved: unknown): unknown {
-  let root = stack;
-  while (root.nestedStackParent) root = root.nestedStackParent;
-  const owners = new Map<string, CfnResource>();
-  for (const c of root.node.findAll()) {
-    if (c instanceof CfnResource && Stack.of(c) !== stack) owners.set(Stack.of(c).getLogicalId(c), c);
-  }
-  const mine = new Set(
-    stack.node
-      .findAll()
-      .filter((c): c is CfnResource => c instanceof CfnResource && Stack.of(c) === stack)
-      .map((c) => stack.getLogicalId(c)),
-  );
-  const foreign = (id: unknown): CfnResource | undefined =>
-    typeof id === 'string' && !mine.has(id) ? owners.get(id) : undefined;
+  const { owners, mine } = resourcesAround(stack);
+  const foreign = (id: unknown): CfnResource | undefined => {
+    if (typeof id !== 'string' || mine.has(id)) return undefined;
+    const owner = owners.get(id);
+    return owner && Stack.of(owner) !== stack ? owner : undefined;
+  };
   const wired = (target: CfnResource, attribute: string): unknown => {
     const name = `${Names.nodeUniqueId(target.node)}${attribute}`;
     const from = Stack.of(target);
@@ -179,6 +171,61 @@ function acrossStacks(stack: Stack, resolved: unknown): unknown {
   };
   return walk(resolved);
 }
+
+/**
+ * Every resource of the application by logical id, and the logical ids of one stack's own, found once
+ * per stack: aspects run after every construct exists, and finding them again for each policy made
+ * this aspect a fifth of a synthesis.
+ */
+const resourcesByStack = new WeakMap<Stack, { owners: Map<string, CfnResource>; mine: Set<string> }>();
+const resourcesByRoot = new WeakMap<Stack, Map<string, CfnResource>>();
+function resourcesAround(stack: Stack): { owners: Map<string, CfnResource>; mine: Set<string> } {
+  let found = resourcesByStack.get(stack);
+  if (found) return found;
+  const root = rootOf(stack);
+  let owners = resourcesByRoot.get(root);
+  if (!owners) {
+    owners = new Map();
+    // A logical id can repeat across stacks; the map keeps every stack's under its own id, the first
+    // one seen first, and `foreign` above re-checks the owner is another stack's.
+    for (const c of root.node.findAll()) {
+      if (c instanceof CfnResource) {
+        const id = Stack.of(c).getLogicalId(c);
+        if (!owners.has(id)) owners.set(id, c);
+      }
+    }
+    resourcesByRoot.set(root, owners);
+  }
+  const mine = new Set(
+    stack.node
+      .findAll()
+      .filter((c): c is CfnResource => c instanceof CfnResource && Stack.of(c) === stack)
+      .map((c) => stack.getLogicalId(c)),
+  );
+  found = { owners, mine };
+  resourcesByStack.set(stack, found);
+  return found;
+}
+
+/** The service's tables: by logical id in the parent, by unique id where an area's stack reads them. */
+const tablesByRoot = new WeakMap<Stack, string[]>();
+function tablesOf(root: Stack): string[] {
+  let tables = tablesByRoot.get(root);
+  if (!tables) {
+    tables = root.node
+      .findAll()
+      .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
+      .flatMap((c) => [root.getLogicalId(c as CfnResource), Names.nodeUniqueId(c.node)]);
+    tablesByRoot.set(root, tables);
+  }
+  return tables;
+}
+
+const rootOf = (stack: Stack): Stack => {
+  let root = stack;
+  while (root.nestedStackParent) root = root.nestedStackParent;
+  return root;
+};
 
 /** Adds the acknowledgements to the stack's resources at synthesis (after every construct exists). */
 export class NagAcknowledgements implements IAspect {
@@ -297,13 +344,7 @@ export class NagAcknowledgements implements IAspect {
     ack: (id: string, reason: string) => void,
   ): string[] | undefined {
     const stack = Stack.of(node);
-    // The service's tables: by logical id in the parent, by unique id where an area's stack reads them.
-    let root = stack;
-    while (root.nestedStackParent) root = root.nestedStackParent;
-    const tables = root.node
-      .findAll()
-      .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
-      .flatMap((c) => [root.getLogicalId(c as CfnResource), Names.nodeUniqueId(c.node)]);
+    const tables = tablesOf(rootOf(stack));
     const statements = documents.flatMap(
       (d) =>
         (acrossStacks(stack, stack.resolve(d)) as { Statement?: Statement[] } | undefined)?.Statement ?? [],

@@ -17,6 +17,9 @@ export function synthStack(
   } = {},
 ) {
   const app = new App({
+    // CDK's built-in CloudFormation schema check only warns, and was a quarter of each synthesis the
+    // tests make dozens of; `cdk synth` (CI's prod step, every deploy) still runs it.
+    builtinCloudFormationValidation: false,
     context: {
       stage: options.stage ?? 'dev',
       'aws:cdk:bundling-stacks': options.bundle ? ['**'] : [],

@@ -2,7 +2,7 @@
 // With AWS_ENDPOINT_URL set (`npm run start:aws` sets it to the emulators it starts; or LocalStack) it
 // is the emulated AWS runtime: it provisions the stack there (RESOURCE_PREFIX, default ces-local) and
 // runs on the aws adapters, state under .data-aws/.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createLocalDeps } from '../functions/compose/local';
@@ -36,7 +36,13 @@ import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provisio
 import { startSandboxProvider } from '../sandbox';
 import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
-import { PROVIDER_IDS, isRealProvider, providerEnv } from '../functions/connectors';
+import {
+  PROVIDER_IDS,
+  checkClientSecret,
+  clientSecretName,
+  isRealProvider,
+  providerEnv,
+} from '../functions/connectors';
 import { randomBytes } from 'node:crypto';
 
 process.env.STAGE ??= 'local';
@@ -45,6 +51,25 @@ const onAws = Boolean(process.env.AWS_ENDPOINT_URL);
 // Its own default, so the two runtimes' credentials (different organizations) never overwrite each other.
 const dataDir = resolve(process.env.DATA_DIR ?? (onAws ? '.data-aws' : '.data'));
 mkdirSync(dataDir, { recursive: true });
+
+// The data directory removed while the server runs (an `rm -rf .data` to start over): every write
+// fails from then on, and a write outside a request ended in an unhandled rejection. One clear message
+// and a stop instead, from a check every second or from the first write that finds the files gone.
+const dataRemoved = () => {
+  console.error(
+    `Stopping: the data directory ${dataDir} was removed while the server ran. Start again (npm start) for a new one.`,
+  );
+  process.exit(1);
+};
+setInterval(() => {
+  if (!existsSync(dataDir)) dataRemoved();
+}, 1_000).unref();
+process.on('unhandledRejection', (reason) => {
+  const error = reason as NodeJS.ErrnoException | undefined;
+  if (error?.code === 'ENOENT' && !existsSync(dataDir)) dataRemoved();
+  console.error('unhandled rejection', reason);
+  process.exit(1);
+});
 
 const clock = new OffsetClock();
 const resourcePrefix = process.env.RESOURCE_PREFIX ?? 'ces-local';
@@ -94,6 +119,18 @@ const server = createLocalServer(
       )
     : undefined,
 );
+// A provider configured with the placeholder client secret would fail its first token exchange as a
+// provider error; refused here, naming the provider and the variable to set.
+for (const id of PROVIDER_IDS) {
+  const secret = process.env[clientSecretName(id)];
+  if (secret === undefined) continue;
+  try {
+    checkClientSecret(id, secret);
+  } catch (error) {
+    console.error(`Cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
 server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   void (async () => {
     const actualPort = (server.address() as AddressInfo).port;

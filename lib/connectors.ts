@@ -8,7 +8,11 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import * as z from 'zod';
-import { STATE_KEY_ENV, clientSecretName } from '../functions/connectors/infra/config';
+import {
+  CLIENT_SECRET_PLACEHOLDER,
+  STATE_KEY_ENV,
+  clientSecretName,
+} from '../functions/connectors/infra/config';
 import type { ProviderId, ProviderSetting } from '../functions/connectors/domain/providers';
 import {
   PROVIDERS,
@@ -138,7 +142,7 @@ export function connectorContext(raw: unknown): ConnectorContext {
 }
 
 /** What a client secret the stack makes holds until an operator puts the real one (docs/deploy.md). */
-export const CLIENT_SECRET_PLACEHOLDER = 'set-me';
+export { CLIENT_SECRET_PLACEHOLDER };
 
 export class ConnectorSettings extends Construct {
   /** The state-signing key's secret. */

@@ -65,6 +65,10 @@ export function buildConsoleAssets(root = mkdtempSync(join(tmpdir(), 'console-as
 export interface ConsoleHostingProps {
   stage: StageConfig;
   restApi: RestApi;
+  /** The distribution's web ACL (scope CLOUDFRONT, lib/firewall.ts). */
+  webAclArn?: string;
+  /** Headers CloudFront adds to what it sends the API (the web ACL's origin-verify header). */
+  apiOriginHeaders?: Record<string, string>;
 }
 
 export class ConsoleHosting extends Construct {
@@ -119,7 +123,7 @@ export class ConsoleHosting extends Construct {
       },
     });
     const api = {
-      origin: new RestApiOrigin(props.restApi),
+      origin: new RestApiOrigin(props.restApi, { customHeaders: props.apiOriginHeaders }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
@@ -136,6 +140,7 @@ export class ConsoleHosting extends Construct {
     const domain = props.stage.consoleDomain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Console and API on one origin',
+      webAclId: props.webAclArn,
       ...(domain
         ? {
             domainNames: [domain.domainName],

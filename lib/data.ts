@@ -36,6 +36,9 @@ export const KEY_ADMIN_ACTIONS = [
 /** The only use an IAM policy may grant: envelope encryption's data keys. */
 export const KEY_USE_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
 
+/** Days a replaced or deleted vault object stays recoverable: point-in-time recovery's window. */
+export const VAULT_NONCURRENT_DAYS = 35;
+
 export class DataStores extends Construct {
   readonly key: Key;
   readonly tables: Record<TableName, TableV2>;
@@ -105,8 +108,17 @@ export class DataStores extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'vault/',
-      // A failed multipart upload (a worker killed mid-file) leaves parts that cost storage until then.
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Versioned, as the tables have point-in-time recovery: an overwrite or a delete (a re-import, a
+      // purge) keeps the previous content recoverable for the same 35 days, then it expires.
+      versioned: true,
+      lifecycleRules: [
+        // A failed multipart upload (a worker killed mid-file) leaves parts that cost storage until then.
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        {
+          noncurrentVersionExpiration: Duration.days(VAULT_NONCURRENT_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
       removalPolicy: stage.removalPolicy,
       autoDeleteObjects: stage.autoDeleteObjects,
     });

@@ -98,12 +98,33 @@ const isAutoDeleteProvider = (node: CfnResource): boolean =>
 const isEndOfRedrive = (node: CfnResource): boolean =>
   node.node.scope?.node.id === 'Dlq' || node.node.scope?.node.id === 'Failures';
 
-/** Why a function has no Lambda dead-letter queue (DeadLetterConfig applies to asynchronous invocations). */
+/**
+ * Why a function has no Lambda dead-letter queue (DeadLetterConfig applies to asynchronous
+ * invocations). The scheduled sweeps are the functions with an asynchronous-invocation configuration
+ * (EventBridge invokes them asynchronously; lib/workers.ts sets their on-failure destination).
+ */
 function lambdaDlqReason(node: CfnResource): string {
-  const scheduled = node.node.path.includes('/Schedules/');
+  const scheduled = node.node.scope?.node.tryFindChild('EventInvokeConfig') !== undefined;
   return scheduled
-    ? 'A scheduled sweep: its asynchronous failures go to an on-failure destination (the Schedules/Failures queue, alarmed), which records the error with the event, unlike a DeadLetterConfig; Lambda retries are 0 by design (the next run finds everything still due)'
+    ? "A scheduled sweep, invoked asynchronously by EventBridge: its failures go to an on-failure destination (the scheduled runs' Failures queue, alarmed), which records the error with the event, unlike a DeadLetterConfig; Lambda retries are 0 by design (the next run finds everything still due)"
     : 'Invoked synchronously (API Gateway, an SQS event source, Step Functions, CloudFormation): a Lambda dead-letter queue applies to asynchronous invocations only; failures return to the caller, the queue redrive or the state machine Catch';
+}
+
+/** Why a secret has no rotation schedule: what it holds decides how it is rotated. */
+function secretRotationReason(node: CfnSecret): string {
+  if (node.node.scope?.node.id === 'OriginVerify')
+    return 'The value the console distribution sends the API and the API web ACL matches (lib/firewall.ts): both read it at deployment through a dynamic reference, so rotating it is a put-secret-value followed by a deploy (docs/deploy.md); a rotation Lambda would change it under both without updating either';
+  if (node.generateSecretString !== undefined)
+    return 'The generated OAuth state-signing key: rotated by hand (put-secret-value of 64 random characters, docs/deploy.md), which ends the consent flows in progress; the functions read it at run time, so a scheduled rotation would gain nothing but those interruptions';
+  return "Holds an OAuth client secret issued by a provider: it is rotated at the provider, then put with put-secret-value (the functions read it at run time, docs/deploy.md); no rotation Lambda can mint a provider's client secret";
+}
+
+/** Why the console distribution has no web ACL: a dev stack has none; prod without one warns at synthesis. */
+function distributionWithoutAclReason(node: CfnResource): string {
+  const stack = Stack.of(node);
+  return stack.node.tryFindChild('Firewall')
+    ? "Production without a CloudFront web ACL: the edge stack's ConsoleWebAclArn was not given and the stack is not in us-east-1, so synthesis warns and the API's regional web ACL counts console traffic by edge address until it is (docs/deploy.md)"
+    : 'Development stage: no web ACL on the distribution or the API (a production cost, lib/stage-config.ts firewall); the API keeps its per-key rate limits and API Gateway throttling';
 }
 
 const AUTHORIZED_ROUTE =
@@ -117,20 +138,12 @@ const AUTHORIZED_ROUTE =
  * reads a nested stack's resource through an output of the nested stack's resource.
  */
 function acrossStacks(stack: Stack, resolved: unknown): unknown {
-  let root = stack;
-  while (root.nestedStackParent) root = root.nestedStackParent;
-  const owners = new Map<string, CfnResource>();
-  for (const c of root.node.findAll()) {
-    if (c instanceof CfnResource && Stack.of(c) !== stack) owners.set(Stack.of(c).getLogicalId(c), c);
-  }
-  const mine = new Set(
-    stack.node
-      .findAll()
-      .filter((c): c is CfnResource => c instanceof CfnResource && Stack.of(c) === stack)
-      .map((c) => stack.getLogicalId(c)),
-  );
-  const foreign = (id: unknown): CfnResource | undefined =>
-    typeof id === 'string' && !mine.has(id) ? owners.get(id) : undefined;
+  const { owners, mine } = resourcesAround(stack);
+  const foreign = (id: unknown): CfnResource | undefined => {
+    if (typeof id !== 'string' || mine.has(id)) return undefined;
+    const owner = owners.get(id);
+    return owner && Stack.of(owner) !== stack ? owner : undefined;
+  };
   const wired = (target: CfnResource, attribute: string): unknown => {
     const name = `${Names.nodeUniqueId(target.node)}${attribute}`;
     const from = Stack.of(target);
@@ -158,6 +171,61 @@ function acrossStacks(stack: Stack, resolved: unknown): unknown {
   };
   return walk(resolved);
 }
+
+/**
+ * Every resource of the application by logical id, and the logical ids of one stack's own, found once
+ * per stack: aspects run after every construct exists, and finding them again for each policy made
+ * this aspect a fifth of a synthesis.
+ */
+const resourcesByStack = new WeakMap<Stack, { owners: Map<string, CfnResource>; mine: Set<string> }>();
+const resourcesByRoot = new WeakMap<Stack, Map<string, CfnResource>>();
+function resourcesAround(stack: Stack): { owners: Map<string, CfnResource>; mine: Set<string> } {
+  let found = resourcesByStack.get(stack);
+  if (found) return found;
+  const root = rootOf(stack);
+  let owners = resourcesByRoot.get(root);
+  if (!owners) {
+    owners = new Map();
+    // A logical id can repeat across stacks; the map keeps every stack's under its own id, the first
+    // one seen first, and `foreign` above re-checks the owner is another stack's.
+    for (const c of root.node.findAll()) {
+      if (c instanceof CfnResource) {
+        const id = Stack.of(c).getLogicalId(c);
+        if (!owners.has(id)) owners.set(id, c);
+      }
+    }
+    resourcesByRoot.set(root, owners);
+  }
+  const mine = new Set(
+    stack.node
+      .findAll()
+      .filter((c): c is CfnResource => c instanceof CfnResource && Stack.of(c) === stack)
+      .map((c) => stack.getLogicalId(c)),
+  );
+  found = { owners, mine };
+  resourcesByStack.set(stack, found);
+  return found;
+}
+
+/** The service's tables: by logical id in the parent, by unique id where an area's stack reads them. */
+const tablesByRoot = new WeakMap<Stack, string[]>();
+function tablesOf(root: Stack): string[] {
+  let tables = tablesByRoot.get(root);
+  if (!tables) {
+    tables = root.node
+      .findAll()
+      .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
+      .flatMap((c) => [root.getLogicalId(c as CfnResource), Names.nodeUniqueId(c.node)]);
+    tablesByRoot.set(root, tables);
+  }
+  return tables;
+}
+
+const rootOf = (stack: Stack): Stack => {
+  let root = stack;
+  while (root.nestedStackParent) root = root.nestedStackParent;
+  return root;
+};
 
 /** Adds the acknowledgements to the stack's resources at synthesis (after every construct exists). */
 export class NagAcknowledgements implements IAspect {
@@ -198,23 +266,18 @@ export class NagAcknowledgements implements IAspect {
         ack('AwsSolutions-COG4', `No authorizer at all. ${publicReason}`);
       } else if (route && route.auth !== 'public') ack('AwsSolutions-COG4', AUTHORIZED_ROUTE);
     } else if (node instanceof CfnSecret) {
-      ack(
-        'AwsSolutions-SMG4',
-        "Holds an OAuth client secret issued by a provider (rotated at the provider, then put-secret-value: the functions read it at run time, docs/deploy.md) or the state-signing key; no rotation Lambda can mint a provider's client secret",
-      );
+      ack('AwsSolutions-SMG4', secretRotationReason(node));
     } else if (node instanceof CfnDistribution) {
       // The console's distribution (lib/console-hosting.ts): public static files plus the API.
       ack(
         'AwsSolutions-CFR1',
         'The console serves customers wherever they are; access is decided by console sessions and API keys, not by country',
       );
-      ack(
-        'AwsSolutions-CFR2',
-        'The API behind the distribution keeps its own regional web ACL in production (lib/firewall.ts) and per-key rate limits; the rest is static files, and a CloudFront ACL would have to live in us-east-1',
-      );
       const config = Stack.of(node).resolve(node.distributionConfig) as {
         viewerCertificate?: { acmCertificateArn?: string };
+        webAclId?: string;
       };
+      if (!config.webAclId) ack('AwsSolutions-CFR2', distributionWithoutAclReason(node));
       if (!config.viewerCertificate?.acmCertificateArn)
         ack(
           'AwsSolutions-CFR4',
@@ -281,13 +344,7 @@ export class NagAcknowledgements implements IAspect {
     ack: (id: string, reason: string) => void,
   ): string[] | undefined {
     const stack = Stack.of(node);
-    // The service's tables: by logical id in the parent, by unique id where an area's stack reads them.
-    let root = stack;
-    while (root.nestedStackParent) root = root.nestedStackParent;
-    const tables = root.node
-      .findAll()
-      .filter((c) => c instanceof CfnGlobalTable || c instanceof CfnTable)
-      .flatMap((c) => [root.getLogicalId(c as CfnResource), Names.nodeUniqueId(c.node)]);
+    const tables = tablesOf(rootOf(stack));
     const statements = documents.flatMap(
       (d) =>
         (acrossStacks(stack, stack.resolve(d)) as { Statement?: Statement[] } | undefined)?.Statement ?? [],

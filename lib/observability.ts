@@ -67,7 +67,8 @@ export class Observability extends Construct {
     ];
     const stateMachines = all.filter((c): c is StateMachine => c instanceof StateMachine);
     const rules = all.filter((c): c is Rule => c instanceof Rule);
-    const webAcl = all.find((c): c is CfnWebACL => c instanceof CfnWebACL);
+    // The API stage's (the console distribution's, when made here, has its own dimensions).
+    const webAcl = all.find((c): c is CfnWebACL => c instanceof CfnWebACL && c.scope === 'REGIONAL');
 
     // One topic for every alarm: the queue workers' when they made one, else ours.
     if (stage.alarmEmail) {
@@ -206,6 +207,22 @@ export class Observability extends Construct {
       metric: business('ConnectionThrottles'),
       threshold: stage.alarms.connectionThrottlesPer15Minutes,
       description: `More than ${stage.alarms.connectionThrottlesPer15Minutes} connections were throttled by their provider in 15 minutes`,
+    });
+    this.alarm('SyncRunsFailed', {
+      metric: business('SyncRunsFailed'),
+      threshold: stage.alarms.failedRunsPer15Minutes,
+      description: `More than ${stage.alarms.failedRunsPer15Minutes} import runs ended failed in 15 minutes`,
+    });
+    this.alarm('ExportJobsFailed', {
+      metric: business('ExportJobsFailed'),
+      threshold: stage.alarms.failedExportsPer15Minutes,
+      description: `More than ${stage.alarms.failedExportsPer15Minutes} exports ended failed in 15 minutes`,
+    });
+    // A failed purge leaves a revoked connection's documents in the vault: one is worth a look.
+    this.alarm('PurgeJobsFailed', {
+      metric: business('PurgeJobsFailed'),
+      threshold: 0,
+      description: 'A purge job ended failed: documents of a revoked connection are still in the vault',
     });
     return business;
   }
@@ -391,8 +408,15 @@ export class Observability extends Construct {
     );
     const lower = [
       graph(
-        'Imports and exports: runs and jobs (left), documents imported and files refused (right)',
-        [per5('SyncRuns'), per5('ExportJobs')],
+        'Imports, exports and purges: jobs and failures (left), documents imported and files refused (right)',
+        [
+          per5('SyncRuns'),
+          per5('SyncRunsFailed'),
+          per5('ExportJobs'),
+          per5('ExportJobsFailed'),
+          per5('PurgeJobs'),
+          per5('PurgeJobsFailed'),
+        ],
         [per5('ImportedDocuments'), per5('SyncItemFailures')],
       ),
       graph(

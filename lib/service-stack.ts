@@ -1,6 +1,6 @@
 // The service stack: composes the bounded contexts; no business logic here.
 import type { StackProps } from 'aws-cdk-lib';
-import { Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
+import { Annotations, Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITIONS, TABLE_NAMES, WORKFLOW_ARN_ENV } from '../functions/platform/tables';
 import { Api } from './api';
@@ -8,7 +8,7 @@ import { AreaStacks } from './area-stacks';
 import { ConnectorSettings, connectorContext } from './connectors';
 import { ConsoleHosting } from './console-hosting';
 import { DataStores } from './data';
-import { ApiFirewall } from './firewall';
+import { ApiFirewall, CLOUDFRONT_REGION, EdgeFirewall, ORIGIN_VERIFY_HEADER } from './firewall';
 import { Messaging } from './messaging';
 import { NagAcknowledgements } from './nag';
 import { Observability } from './observability';
@@ -64,8 +64,7 @@ export class ServiceStack extends Stack {
       messaging: this.messaging,
       functionScope: (handler) => this.areas.scopeFor(handler, 'workflow'),
     }).bindRoutes(this.api.functions));
-    if (props.stage.firewall)
-      new ApiFirewall(this, 'Firewall', { restApi: this.api.restApi, ...props.stage.firewall });
+    const firewall = this.firewalls(props.stage);
     Aspects.of(this).add(new NagAcknowledgements());
     this.scheduledWorkers = new ScheduledWorkers(this, 'Schedules', workers);
     // Last: it finds every function, queue, state machine and schedule made above.
@@ -75,7 +74,19 @@ export class ServiceStack extends Stack {
       messaging: this.messaging,
     });
 
-    const console = new ConsoleHosting(this, 'Console', { stage: props.stage, restApi: this.api.restApi });
+    const console = new ConsoleHosting(this, 'Console', {
+      stage: props.stage,
+      restApi: this.api.restApi,
+      webAclArn: firewall?.consoleWebAclArn,
+      apiOriginHeaders: firewall?.api.originVerify
+        ? { [ORIGIN_VERIFY_HEADER]: firewall.api.originVerify }
+        : undefined,
+    });
+    if (props.stage.stage === 'prod' && !props.stage.consoleDomain) {
+      Annotations.of(this).addWarning(
+        'No consoleDomainName/consoleCertificateArn: the console answers on *.cloudfront.net, whose default certificate still accepts TLS 1.0 and 1.1 (docs/deploy.md, "Context")',
+      );
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url });
     new CfnOutput(this, 'ConsoleUrl', {
@@ -101,5 +112,38 @@ export class ServiceStack extends Stack {
         description: `export ${TABLE_DEFINITIONS[name].envVar}=<value> for the admin CLI`,
       });
     }
+  }
+
+  /**
+   * The production web ACLs: the API stage's here, and the console distribution's, which CloudFront
+   * reads from us-east-1 only: made here when the stack is there, otherwise by the edge stack
+   * (bin/app.ts) and given as `consoleWebAclArn`. Without it, synthesis warns and the API's rule counts
+   * console traffic by edge address, as before the distribution had an ACL.
+   */
+  private firewalls(stage: StageConfig) {
+    if (!stage.firewall) return undefined;
+    const settings = {
+      requestsPerAddressPer5Minutes: stage.firewall.requestsPerAddressPer5Minutes,
+      logRetention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    };
+    let consoleWebAclArn = stage.firewall.consoleWebAclArn;
+    if (!consoleWebAclArn && this.region === CLOUDFRONT_REGION) {
+      consoleWebAclArn = new EdgeFirewall(this, 'EdgeFirewall', {
+        ...settings,
+        name: `${this.stackName}-console`,
+      }).webAcl.attrArn;
+    }
+    if (!consoleWebAclArn) {
+      Annotations.of(this).addWarning(
+        `The console distribution has no web ACL: deploy ${this.stackName}-edge (us-east-1) first and pass its ConsoleWebAclArn output as -c consoleWebAclArn=... (docs/deploy.md); until then the API's rate rule counts console users by CloudFront edge address`,
+      );
+    }
+    const api = new ApiFirewall(this, 'Firewall', {
+      restApi: this.api.restApi,
+      ...settings,
+      edgeCounted: consoleWebAclArn !== undefined,
+    });
+    return { api, consoleWebAclArn };
   }
 }

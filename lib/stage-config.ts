@@ -33,6 +33,17 @@ const contextSchema = z.object({
         'context "consoleCertificateArn" must be an ACM certificate ARN in us-east-1 (CloudFront reads only there)',
     })
     .optional(),
+  /**
+   * The console distribution's web ACL (scope CLOUDFRONT, so in us-east-1): the `ConsoleWebAclArn`
+   * output of the `<stack>-edge` stack (lib/firewall.ts). Not needed when the stack is in us-east-1.
+   */
+  consoleWebAclArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[A-Za-z0-9_-]+\/[A-Za-z0-9-]+$/, {
+      error:
+        'context "consoleWebAclArn" must be the ARN of a CloudFront web ACL (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
+    })
+    .optional(),
   /** `-c apiGatewayCloudWatchRole=false`: the account's API Gateway logging role is managed elsewhere. */
   apiGatewayCloudWatchRole: z
     .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
@@ -65,8 +76,12 @@ export interface StageConfig {
   consoleDomain?: { domainName: string; certificateArn: string };
   /** Verifies console sessions; absent: the console authorizer fails closed (500, logged). */
   console?: ConsoleIdentityProvider;
-  /** A WAF web ACL in front of the API stage (prod): address reputation, known bad inputs, a rate cap. */
-  firewall?: { requestsPerAddressPer5Minutes: number };
+  /**
+   * WAF web ACLs (prod) in front of the API stage and the console distribution: address reputation,
+   * known bad inputs, a rate cap per address (lib/firewall.ts). `consoleWebAclArn`: the distribution's,
+   * made by the edge stack in us-east-1; absent, the service stack makes it when it is in us-east-1.
+   */
+  firewall?: { requestsPerAddressPer5Minutes: number; consoleWebAclArn?: string };
   /** What the CloudWatch alarms fire on (lib/observability.ts; docs/runbook.md explains each). */
   alarms: AlarmThresholds;
   /**
@@ -87,6 +102,10 @@ export interface AlarmThresholds {
   refreshFailuresPer15Minutes: number;
   /** Connections throttled by their provider per 15 minutes. */
   connectionThrottlesPer15Minutes: number;
+  /** Import runs that ended failed per 15 minutes (a run fails as a whole: provider, vault or token). */
+  failedRunsPer15Minutes: number;
+  /** Exports that ended failed per 15 minutes. */
+  failedExportsPer15Minutes: number;
 }
 
 export function stageConfig(node: Node): StageConfig {
@@ -97,6 +116,7 @@ export function stageConfig(node: Node): StageConfig {
     apiGatewayCloudWatchRole: node.tryGetContext('apiGatewayCloudWatchRole'),
     consoleDomainName: node.tryGetContext('consoleDomainName'),
     consoleCertificateArn: node.tryGetContext('consoleCertificateArn'),
+    consoleWebAclArn: node.tryGetContext('consoleWebAclArn'),
     ...Object.fromEntries(CONSOLE_CONTEXT.map((name) => [name, node.tryGetContext(name)])),
   };
   const parsed = contextSchema.safeParse(raw);
@@ -126,13 +146,20 @@ export function stageConfig(node: Node): StageConfig {
     publicBaseUrl: parsed.data.publicBaseUrl,
     alarmEmail: parsed.data.alarmEmail,
     apiGatewayCloudWatchRole: parsed.data.apiGatewayCloudWatchRole,
-    firewall: prod ? { requestsPerAddressPer5Minutes: 10_000 } : undefined,
+    firewall: prod
+      ? {
+          requestsPerAddressPer5Minutes: 10_000,
+          ...(parsed.data.consoleWebAclArn ? { consoleWebAclArn: parsed.data.consoleWebAclArn } : {}),
+        }
+      : undefined,
     alarms: {
       functionErrorPercent: prod ? 2 : 10,
       api5xxPercent: prod ? 1 : 5,
       failedDeliveriesPer15Minutes: prod ? 50 : 200,
       refreshFailuresPer15Minutes: prod ? 10 : 50,
       connectionThrottlesPer15Minutes: prod ? 20 : 100,
+      failedRunsPer15Minutes: prod ? 5 : 20,
+      failedExportsPer15Minutes: prod ? 5 : 20,
     },
     consoleDomain:
       consoleDomainName && consoleCertificateArn

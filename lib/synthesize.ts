@@ -8,9 +8,18 @@ import { ServiceStack } from './service-stack';
 import { stageConfig } from './stage-config';
 
 export function synthStack(
-  options: { stage?: 'dev' | 'prod'; bundle?: boolean; context?: Record<string, unknown> } = {},
+  options: {
+    stage?: 'dev' | 'prod';
+    bundle?: boolean;
+    context?: Record<string, unknown>;
+    /** The stack's region (eu-west-1 unless given): us-east-1 changes where the console's web ACL is made. */
+    region?: string;
+  } = {},
 ) {
   const app = new App({
+    // CDK's built-in CloudFormation schema check only warns, and was a quarter of each synthesis the
+    // tests make dozens of; `cdk synth` (CI's prod step, every deploy) still runs it.
+    builtinCloudFormationValidation: false,
     context: {
       stage: options.stage ?? 'dev',
       'aws:cdk:bundling-stacks': options.bundle ? ['**'] : [],
@@ -19,7 +28,7 @@ export function synthStack(
   });
   const stack = new ServiceStack(app, 'TestStack', {
     stage: stageConfig(app.node),
-    env: { account: '123456789012', region: 'eu-west-1' },
+    env: { account: '123456789012', region: options.region ?? 'eu-west-1' },
   });
   const parent = Template.fromStack(stack);
   return { app, stack, parent, template: flattened(stack, parent) };

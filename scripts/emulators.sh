@@ -179,13 +179,21 @@ spawn_detached() {
   echo "$!" >"$pidfile"
 }
 
-# stop_one NAME PIDFILE PATTERN
-stop_one() {
+# signal_one PIDFILE PATTERN: SIGTERM to the emulator's process group, when it runs.
+signal_one() {
+  local pid
+  if pid_alive "$1" "$2"; then
+    pid="$(cat "$1")"
+    # Negative pid = the whole process group (the process is its group leader, see spawn_detached).
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  fi
+}
+
+# wait_one NAME PIDFILE PATTERN: waits up to 10 s for the signalled emulator, then SIGKILL.
+wait_one() {
   local name="$1" pidfile="$2" pattern="$3" pid i
   if pid_alive "$pidfile" "$pattern"; then
     pid="$(cat "$pidfile")"
-    # Negative pid = the whole process group (the process is its group leader, see spawn_detached).
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
     for ((i = 0; i < 100; i++)); do
       proc_running "$pid" || break
       sleep 0.1
@@ -199,9 +207,15 @@ stop_one() {
   rm -f "$pidfile"
 }
 
+# Both are signalled before either is waited for, and a signal to this script is ignored meanwhile:
+# a stop cut short after the first (a second SIGTERM from `npm run start:aws`) left DynamoDB Local
+# running with no pid file left to find it by.
 stop_all() {
-  stop_one moto "$MOTO_PID_FILE" "$MOTO_MATCH"
-  stop_one dynamodb-local "$DDB_PID_FILE" "$DDB_MATCH"
+  trap '' INT TERM HUP
+  signal_one "$MOTO_PID_FILE" "$MOTO_MATCH"
+  signal_one "$DDB_PID_FILE" "$DDB_MATCH"
+  wait_one moto "$MOTO_PID_FILE" "$MOTO_MATCH"
+  wait_one dynamodb-local "$DDB_PID_FILE" "$DDB_MATCH"
   rm -f "$ENV_FILE"
 }
 

@@ -26,6 +26,9 @@ fi
 started=0
 # shellcheck disable=SC2317 # invoked by the EXIT trap
 cleanup() {
+  # A second signal while stopping (npm forwards SIGTERM to this script, and a group-wide SIGTERM
+  # reaches it too) must not cut the stop short: ignored here and, inherited, by the stop script.
+  trap '' INT TERM HUP
   if [[ "$started" == 1 ]]; then
     bash "$EMULATORS_SH" stop || true
   fi

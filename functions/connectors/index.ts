@@ -5,7 +5,13 @@ export { runPurgeTask } from './api/handlers/purge-tasks';
 export type { PurgeRetry } from './infra/purge-definition';
 export { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from './infra/purge-definition';
 export type { ConnectorConfig } from './infra/config';
-export { STATE_KEY_ENV, connectorConfig, envConfig } from './infra/config';
+export {
+  STATE_KEY_ENV,
+  checkClientSecret,
+  clientSecretName,
+  connectorConfig,
+  envConfig,
+} from './infra/config';
 export { create as createSyncWorker } from './api/handlers/sync-worker';
 export type { SyncSweepSummary } from './app/sync-sweep';
 export { redriveAbandonedJobs, runSyncSweep } from './app/sync-sweep';

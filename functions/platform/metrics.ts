@@ -29,9 +29,19 @@ export const METRICS = {
   ConnectionsReauthRequired: 'Count',
   /** A connection throttled (or its throttle extended) by the provider's rate limit. */
   ConnectionThrottles: 'Count',
-  /** An import run or an export finished (dimension status: succeeded or failed). */
+  /** An import run or an export finished (its status is a property: succeeded or failed). */
   SyncRuns: 'Count',
   ExportJobs: 'Count',
+  /**
+   * An import run, an export or a purge that ended failed (0 when it succeeded). Metrics of their own,
+   * not a status dimension on the ones above: an alarm reads a metric by name and dimensions, and the
+   * status is a property of the record, which no alarm can filter on.
+   */
+  SyncRunsFailed: 'Count',
+  ExportJobsFailed: 'Count',
+  PurgeJobsFailed: 'Count',
+  /** A purge job that reached its outcome (succeeded or failed). */
+  PurgeJobs: 'Count',
   /** Vault documents an import wrote (new and updated). */
   ImportedDocuments: 'Count',
   /** Files an import or export could not take (too large, gone at the provider, missing in the vault). */

@@ -84,24 +84,6 @@ describe('console distribution and firewall (item 17)', () => {
       /both consoleDomainName and consoleCertificateArn/,
     );
   });
-
-  it('rate-limits each client by its forwarded address too, since console traffic arrives from CloudFront edges', () => {
-    prod.template.hasResourceProperties('AWS::WAFv2::WebACL', {
-      Rules: Match.arrayWith([
-        Match.objectLike({
-          Name: 'PerForwardedAddressRate',
-          Statement: {
-            RateBasedStatement: {
-              Limit: 10000,
-              EvaluationWindowSec: 300,
-              AggregateKeyType: 'FORWARDED_IP',
-              ForwardedIPConfig: { HeaderName: 'X-Forwarded-For', FallbackBehavior: 'NO_MATCH' },
-            },
-          },
-        }),
-      ]),
-    });
-  });
 });
 
 describe('logs (item 18)', () => {
@@ -133,5 +115,26 @@ describe('logs (item 18)', () => {
     prod.template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       LoggingConfiguration: Match.objectLike({ Level: 'ERROR', IncludeExecutionData: false }),
     });
+  });
+});
+
+describe('vault content', () => {
+  it('is versioned, replaced and deleted content expiring after point-in-time recovery’s 35 days, on both stages', () => {
+    for (const { stack, template } of [dev, prod]) {
+      const id = stack.getLogicalId(stack.data.vaultBucket.node.defaultChild as never);
+      const bucket = (template.findResources('AWS::S3::Bucket') as Resources)[id]!;
+      expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect(
+        (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules,
+      ).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            NoncurrentVersionExpiration: { NoncurrentDays: 35 },
+            ExpiredObjectDeleteMarker: true,
+            Status: 'Enabled',
+          }),
+        ]),
+      );
+    }
   });
 });

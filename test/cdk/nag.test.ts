@@ -1,6 +1,13 @@
 // cdk-nag's AwsSolutions pack over the synthesized stack, both stages: no finding may be left that is
 // not acknowledged with a reason (lib/nag.ts), and the acknowledgements stay narrow.
-import { Validations } from 'aws-cdk-lib';
+import type { CfnResource } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
+import { CfnStage } from 'aws-cdk-lib/aws-apigateway';
+import { CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
+import { CfnRule } from 'aws-cdk-lib/aws-events';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { API_GATEWAY_LOGS_POLICY } from '../../lib/nag';
@@ -75,6 +82,90 @@ describe('cdk-nag AwsSolutions and Serverless', () => {
     }
   });
 
+  it.each([
+    ['dev', { stage: 'dev' as const }],
+    [
+      'prod in us-east-1 with both providers',
+      { stage: 'prod' as const, region: 'us-east-1', context: { connectors: PROVIDERS } },
+    ],
+    ['prod without the edge web ACL', { stage: 'prod' as const }],
+  ])('gives each acknowledgement on the %s stack the reason that fits its resource', (_name, options) => {
+    const { stack } = synthStack(options);
+    const all = stack.node.findAll();
+    // Acknowledged rule ids are recorded as `Annotation::<id>`.
+    const acksOf = (c: CfnResource): Record<string, string> =>
+      Object.fromEntries(
+        c.node.metadata
+          .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+          .flatMap((m) => Object.entries(m.data as Record<string, string>))
+          .map(([id, reason]) => [id.replace(/^annotation::/i, ''), reason]),
+      );
+    // What the template says of each resource, read from its own properties, not from the code that acknowledged.
+    const scheduled = new Set(
+      all
+        .filter((c): c is CfnRule => c instanceof CfnRule)
+        .flatMap(
+          (rule) =>
+            JSON.stringify(Stack.of(rule).resolve(rule.targets)).match(/"Fn::GetAtt":\["[A-Za-z0-9]+"/g) ??
+            [],
+        )
+        .map((ref) => ref.slice('"Fn::GetAtt":["'.length, -1)),
+    );
+    const hasStageAcl = all.some((c) => c instanceof CfnWebACLAssociation);
+    const hasAnyAcl = all.some((c) => c instanceof CfnWebACL);
+    const checked = new Set<string>();
+    for (const c of all) {
+      const acks = acksOf(c as CfnResource);
+      if (c instanceof CfnFunction) {
+        const sweep = scheduled.has(Stack.of(c).getLogicalId(c));
+        expect({
+          fn: c.node.path,
+          sweep: acks['Serverless-LambdaDLQ']?.startsWith('A scheduled sweep, invoked asynchronously'),
+        }).toEqual({ fn: c.node.path, sweep });
+        checked.add(sweep ? 'sweep' : 'synchronous');
+      } else if (c instanceof CfnSecret) {
+        const reason = acks['AwsSolutions-SMG4']!;
+        const kind =
+          c.node.scope!.node.id === 'OriginVerify'
+            ? 'origin'
+            : c.generateSecretString
+              ? 'generated'
+              : 'provider';
+        expect({ secret: c.node.path, reason }).toEqual({
+          secret: c.node.path,
+          reason: expect.stringMatching(
+            kind === 'origin'
+              ? /^The value the console distribution sends/
+              : kind === 'generated'
+                ? /^The generated OAuth state-signing key/
+                : /^Holds an OAuth client secret issued by a provider/,
+          ),
+        });
+        checked.add(kind);
+      } else if (c instanceof CfnDistribution) {
+        const config = Stack.of(c).resolve(c.distributionConfig) as { webAclId?: string };
+        const reason = acks['AwsSolutions-CFR2'];
+        if (config.webAclId) expect(reason).toBeUndefined();
+        else
+          expect(reason).toMatch(
+            hasAnyAcl ? /^Production without a CloudFront web ACL/ : /^Development stage/,
+          );
+        checked.add(config.webAclId ? 'distribution with acl' : 'distribution without');
+      } else if (c instanceof CfnStage) {
+        expect(acks['AwsSolutions-APIG3'] !== undefined).toBe(!hasStageAcl);
+      }
+    }
+    // The kinds this stack has were all met (a matcher that found nothing would prove nothing).
+    expect([...checked].sort()).toEqual(
+      (options.stage === 'dev'
+        ? ['distribution without', 'generated', 'sweep', 'synchronous']
+        : 'region' in options
+          ? ['distribution with acl', 'generated', 'origin', 'provider', 'sweep', 'synchronous']
+          : ['distribution without', 'generated', 'sweep', 'synchronous']
+      ).sort(),
+    );
+  });
+
   it('acknowledges no managed policy but API Gateway logging, and no wildcard beyond X-Ray, log delivery, table indexes, executions, task versions and vault content objects', () => {
     const { stack } = findings({ stage: 'prod' });
     const ids = [...new Set(acknowledgements(stack).map(([id]) => id.replace(/^annotation::/i, '')))];
@@ -108,7 +199,6 @@ describe('cdk-nag AwsSolutions and Serverless', () => {
             RateBasedStatement: { Limit: 10000, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
           },
         },
-        { Name: 'PerForwardedAddressRate' },
       ].map((rule) => Match.objectLike(rule)),
     });
     synthStack({ stage: 'dev' }).template.resourceCountIs('AWS::WAFv2::WebACL', 0);

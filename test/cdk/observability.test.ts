@@ -75,11 +75,14 @@ describe('observability (prod, with an alarm email)', () => {
     ).toHaveLength(QUEUE_NAMES.length);
   });
 
-  it('alarms on failed deliveries, refresh failures and connection throttles from the embedded metrics', () => {
+  it('alarms on failed deliveries, runs, exports and purges, refresh failures and throttles from the embedded metrics', () => {
     for (const [name, threshold] of [
       ['DeliveriesFailed', 50],
       ['TokenRefreshFailures', 10],
       ['ConnectionThrottles', 20],
+      ['SyncRunsFailed', 5],
+      ['ExportJobsFailed', 5],
+      ['PurgeJobsFailed', 0],
     ] as const) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: METRICS_NAMESPACE,
@@ -139,5 +142,6 @@ describe('observability (dev, no alarm email)', () => {
       MetricName: 'DeliveriesFailed',
       Threshold: 200,
     });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'SyncRunsFailed', Threshold: 20 });
   });
 });

@@ -15,6 +15,7 @@ import { ConnectionRepository } from '../../functions/connectors/infra/repositor
 import { ManualClock } from '../../functions/platform/clock';
 import { ConflictError, NotFoundError } from '../../functions/platform/errors';
 import { newId } from '../../functions/platform/ids';
+import { recordMetrics } from '../support/metrics';
 
 const ORG = 'org_unitpurgeaaaaaaaaaaa';
 const OTHER_ORG = 'org_unitotheraaaaaaaaaa';
@@ -148,8 +149,11 @@ describe('purge on disconnect (local runtime)', () => {
     deps.vault.delete = async () => {
       throw new Error('internal detail: arn:aws:dynamodb:secret-table');
     };
+    const metrics = recordMetrics();
     const job = await startPurge(deps, ORG, id);
-    const view = await finished(job.id);
+    const view = await finished(job.id).finally(metrics.stop);
+    // The failure is a metric of its own, which the PurgeJobsFailed alarm reads by name.
+    expect(metrics.records).toContainEqual(expect.objectContaining({ PurgeJobs: 1, PurgeJobsFailed: 1 }));
     expect(view).toMatchObject({
       status: 'failed',
       reason: "Deleting the connection's documents kept failing after retries (Error)",

@@ -36,6 +36,7 @@ import { ConflictError } from '../../functions/platform/errors';
 import { Logger } from '../../functions/platform/logger';
 import type { VaultWrite } from '../../functions/platform/ports';
 import { connectInProcess } from '../support/connect';
+import { recordMetrics } from '../support/metrics';
 
 const ORG = 'org_unitsyncaaaaaaaaaaaa';
 const BASE_URL = 'http://localhost:3998';
@@ -600,10 +601,13 @@ describe('an import run', () => {
         });
       return put(write);
     };
+    const metrics = recordMetrics();
     const run = await startRun(deps, ORG, linkId, 'api', log);
-    await drive();
+    await drive().finally(metrics.stop);
     const done = await job(run.id);
     expect(done).toMatchObject({ status: 'failed', reason: 'reauth_required' });
+    // The failure is a metric of its own, which the SyncRunsFailed alarm reads by name.
+    expect(metrics.records).toContainEqual(expect.objectContaining({ SyncRuns: 1, SyncRunsFailed: 1 }));
     const stored = (await documents(linkId)).filter((d) => d.status === 'imported');
     expect(stored.length).toBeGreaterThanOrEqual(7);
     const ingest = deps.queues.events
@@ -879,12 +883,15 @@ describe('an export', () => {
       }
       return response;
     };
+    const metrics = recordMetrics();
     try {
       await drive();
     } finally {
       globalThis.fetch = realFetch;
+      metrics.stop();
     }
     expect(revoked).toBe(true);
+    expect(metrics.records).toContainEqual(expect.objectContaining({ ExportJobs: 1, ExportJobsFailed: 1 }));
     expect(await job(exported.id)).toMatchObject({
       status: 'failed',
       reason: 'reauth_required',

@@ -399,7 +399,7 @@ async function finishExport(
         }),
   });
   emitMetrics(
-    { ExportJobs: 1, SyncItemFailures: job.failed },
+    { ExportJobs: 1, ExportJobsFailed: outcome.status === 'failed' ? 1 : 0, SyncItemFailures: job.failed },
     { status: outcome.status, provider: common.provider },
   );
   log.info('export finished', { jobId: job.id, status: outcome.status, reason: outcome.reason });

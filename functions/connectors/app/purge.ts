@@ -6,6 +6,7 @@ import type { Deps } from '../../platform/ports';
 import { ConflictError, NotFoundError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
+import { emitMetrics } from '../../platform/metrics';
 import type { VaultDocuments, Workflows } from '../../platform/ports';
 import { PURGE_REFUSED } from '../infra/purge-definition';
 import type { JobBase, JobItem } from './jobs';
@@ -390,6 +391,7 @@ export async function finishPurge(
     finishedAt: now,
   });
   if (!updated) return jobView((await jobs.get<JobRecord>(job.id))!); // finished by a duplicate task
+  emitMetrics({ PurgeJobs: 1, PurgeJobsFailed: end.status === 'failed' ? 1 : 0 }, { jobId: job.id });
   log?.info('purge finished', { jobId: job.id, status: end.status, deleted: updated.deleted });
   return jobView(updated);
 }

@@ -660,7 +660,12 @@ async function finishRun(
         }),
   });
   emitMetrics(
-    { SyncRuns: 1, ImportedDocuments: counts.imported + counts.updated, SyncItemFailures: counts.failed },
+    {
+      SyncRuns: 1,
+      SyncRunsFailed: outcome.status === 'failed' ? 1 : 0,
+      ImportedDocuments: counts.imported + counts.updated,
+      SyncItemFailures: counts.failed,
+    },
     { status: outcome.status, provider: common.provider },
   );
   log.info('import run finished', {

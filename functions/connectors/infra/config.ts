@@ -2,7 +2,7 @@
 // client. Endpoints and client ids are environment variables; the state key and the client secrets are
 // secret settings read at run time through the Secrets port (Secrets Manager on AWS, so a rotated
 // value arrives without a deploy). Each is read when first needed, so a route touches only its own.
-import { getStringFromEnv } from '../../platform/config';
+import { getOptionalStringFromEnv, getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import type { Secrets } from '../../platform/ports';
 import type { ProviderId, ProviderSettings } from '../domain/providers';
@@ -28,6 +28,28 @@ export interface ConnectorConfig {
 /** The name of the secret setting holding a provider's client secret. */
 export const clientSecretName = (id: ProviderId): string => providerEnv(id, 'CLIENT_SECRET');
 
+/**
+ * What the stack puts in a client secret it makes (lib/connectors.ts), until the operator puts the
+ * provider's real one (docs/deploy.md, "Provider client secrets").
+ */
+export const CLIENT_SECRET_PLACEHOLDER = 'set-me';
+
+/**
+ * Refuses a client secret that is still the placeholder: the provider would refuse the client at the
+ * first token exchange, reported as a provider error. Names the provider and where to put the secret.
+ */
+export function checkClientSecret(id: ProviderId, value: string): string {
+  if (value.trim() !== CLIENT_SECRET_PLACEHOLDER) return value;
+  const name = clientSecretName(id);
+  const arn = getOptionalStringFromEnv(`${name}_ARN`);
+  throw new ConfigurationError(
+    `The ${id} provider's client secret is still the placeholder "${CLIENT_SECRET_PLACEHOLDER}": ` +
+      (arn
+        ? `put the client secret the provider issued in the secret ${arn} (docs/deploy.md, "Provider client secrets")`
+        : `set ${name} to the client secret the provider issued`),
+  );
+}
+
 /** The configuration of a runtime whose secret settings come from `secrets`. */
 export function connectorConfig(secrets: Secrets): ConnectorConfig {
   return {
@@ -40,7 +62,7 @@ export function connectorConfig(secrets: Secrets): ConnectorConfig {
     // reads its variable when first used, so reading one the route does not use would fail.
     provider: providerEndpoints,
     client: async (id) => {
-      const clientSecret = await secrets.get(clientSecretName(id));
+      const clientSecret = checkClientSecret(id, await secrets.get(clientSecretName(id)));
       const settings = Object.getOwnPropertyDescriptors(providerEndpoints(id));
       return Object.defineProperties({ clientSecret }, settings) as ProviderClient;
     },

@@ -49,7 +49,7 @@ const id = (construct: { node: { defaultChild?: unknown } }) =>
   logicalIdOf(construct.node.defaultChild as never);
 
 describe('the vault content bucket', () => {
-  it('is encrypted, blocks every public access, refuses plain HTTP and logs access', () => {
+  it('is encrypted, versioned, blocks every public access, refuses plain HTTP and logs access', () => {
     const bucket = (template.findResources('AWS::S3::Bucket') as Resources)[id(stack.data.vaultBucket)]!;
     expect(bucket.Properties).toMatchObject({
       BucketEncryption: {
@@ -62,8 +62,16 @@ describe('the vault content bucket', () => {
         RestrictPublicBuckets: true,
       },
       LoggingConfiguration: { LogFilePrefix: 'vault/' },
+      VersioningConfiguration: { Status: 'Enabled' },
       LifecycleConfiguration: {
-        Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+        Rules: [
+          { AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
+          {
+            NoncurrentVersionExpiration: { NoncurrentDays: 35 },
+            ExpiredObjectDeleteMarker: true,
+            Status: 'Enabled',
+          },
+        ],
       },
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {

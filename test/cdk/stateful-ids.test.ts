@@ -27,10 +27,12 @@ const MOVED_WITH_THEIR_FUNCTION = [
 
 /**
  * Stateful resources added after the recording, each new (no resource of an earlier deployment is
- * replaced by it): the API's execution log group and the scheduled sweeps' failure
- * queue.
+ * replaced by it): the API's execution log group, the scheduled sweeps' failure queue and the web
+ * ACL's request logs.
  */
 const ADDED_SINCE_THE_RECORDING = ['ObservabilityApiExecutionLogsA9ABE6B4', 'SchedulesFailuresA71BED24'];
+/** The API web ACL's request logs, new with them (prod only: dev has no web ACL). */
+const ADDED_IN_PROD = ['FirewallLogs7FB06776'];
 
 const CONTEXT = {
   alarmEmail: 'ops@example.com',
@@ -60,7 +62,8 @@ describe.each(['dev', 'prod'] as const)('stateful logical ids (%s)', (stage) => 
       .filter(([, r]) => types.includes(r.Type))
       .map(([id]) => id)
       .sort();
-    const expected = [...Object.values(recorded).flat(), ...ADDED_SINCE_THE_RECORDING]
+    const added = [...ADDED_SINCE_THE_RECORDING, ...(stage === 'prod' ? ADDED_IN_PROD : [])];
+    const expected = [...Object.values(recorded).flat(), ...added]
       .filter((id) => !MOVED_WITH_THEIR_FUNCTION.includes(id))
       .sort();
     expect(now).toEqual(expected);

@@ -1,6 +1,7 @@
 // The client libraries' generated layers, from docs/openapi.json:
 //   generate   regenerates clients/typescript/src/generated and clients/python/src/ces_client/_generated,
 //              and records the document's hash beside each package's version (api-document.json)
+//              and the webhook test vectors from the service's signer (scripts/webhook-vectors.ts)
 //   check      fails when the committed generated code differs from a fresh generation, or when the
 //              document changed without a version bump of each client (CI)
 // The Python generator runs from .venv-clients/ (scripts/python-venv.sh), pinned by
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeVectors } from './webhook-vectors';
 
 const ROOT = join(import.meta.dirname, '..');
 const DOCUMENT = join(ROOT, 'docs', 'openapi.json');
@@ -112,7 +114,8 @@ function stampProblem(client: Client, stamp: Stamp | undefined): string | undefi
   return undefined;
 }
 
-function generate(): void {
+async function generate(): Promise<void> {
+  await writeVectors();
   const hash = documentHash();
   for (const client of CLIENTS) {
     const stamp = readStamp(client);
@@ -165,7 +168,7 @@ function check(): void {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const command = process.argv[2];
-  if (command === 'generate') generate();
+  if (command === 'generate') await generate();
   else if (command === 'check') check();
   else {
     console.error('usage: tsx scripts/clients.ts generate|check');

@@ -29,7 +29,7 @@ export function nextQuery<T>(query: Query, page: AnyPage<T>): Query | undefined 
  * One list, read page by page on demand: `for await (const item of list)` walks every item of every
  * page; `pages()` yields whole pages; `first()` is the first page alone.
  */
-export class Paginated<T, P extends { data: T[] }> implements AsyncIterable<T> {
+export class Paginated<P extends { data: unknown[] }, T = P['data'][number]> implements AsyncIterable<T> {
   constructor(
     private readonly fetchPage: (query: Query) => Promise<P>,
     private readonly query: Query = {},
@@ -50,7 +50,7 @@ export class Paginated<T, P extends { data: T[] }> implements AsyncIterable<T> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    for await (const page of this.pages()) yield* page.data;
+    for await (const page of this.pages()) yield* page.data as T[];
   }
 
   async toArray(): Promise<T[]> {

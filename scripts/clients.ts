@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeVectors } from './webhook-vectors';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const DOCUMENT = join(ROOT, 'docs', 'openapi.json');
 export const CLIENTS_VENV = join(ROOT, '.venv-clients');
 const PYTHON_REQUIREMENTS = join(ROOT, 'clients', 'python', 'requirements-dev.txt');

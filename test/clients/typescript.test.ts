@@ -2,7 +2,10 @@
 // (connect through the sandbox's consent, browse, link, run and wait, documents across pages, export;
 // an endpoint, a published event received and verified, replayed), idempotency keys, and each error
 // path as the typed error it maps to, with retries of 429 and 5xx honouring Retry-After.
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -155,6 +158,66 @@ describe('the README walkthrough with the TypeScript client', () => {
     expect(replayed.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(verify(replayed.body, replayed.headers, secret)).toMatchObject({ id: event.id });
   });
+});
+
+const CLIENT_DIR = join(
+  import.meta.dirname ?? new URL('.', import.meta.url).pathname,
+  '..',
+  '..',
+  'clients',
+  'typescript',
+);
+
+/** A free TCP port on loopback. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe("the README's quickstart program", () => {
+  it('is in the README as it is in examples/', () => {
+    const program = readFileSync(join(CLIENT_DIR, 'examples', 'quickstart.ts'), 'utf8');
+    expect(readFileSync(join(CLIENT_DIR, 'README.md'), 'utf8')).toContain(program);
+  });
+
+  it('connects, imports, exports and verifies a webhook, run as a customer would', async () => {
+    // The program as published imports the package by name; here it imports the package's source.
+    const dir = mkdtempSync(join(tmpdir(), 'ces-quickstart-'));
+    const program = readFileSync(join(CLIENT_DIR, 'examples', 'quickstart.ts'), 'utf8').replace(
+      "from 'ces-client'",
+      `from '${join(CLIENT_DIR, 'src', 'index.ts')}'`,
+    );
+    writeFileSync(join(dir, 'quickstart.mts'), program);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'quickstart.mts')], {
+      cwd: join(CLIENT_DIR, '..', '..'),
+      env: {
+        ...process.env,
+        CES_BASE_URL: server.baseUrl,
+        CES_API_KEY: server.credentials.apiKey,
+        PORT: String(await freePort()),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let consented: Promise<unknown> | undefined;
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const open = /Open (\S+)/.exec(output);
+      if (open && !consented) consented = consentThroughSandbox(open[1]!, 'acct-ts-quickstart');
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const code = await exited;
+    await consented;
+    expect({ code, output }).toMatchObject({ code: 0 });
+    expect(output).toContain('import succeeded');
+    expect(output).toContain('export succeeded');
+    expect(output).toContain('webhook verified connector.sync.completed');
+  }, 120_000);
 });
 
 describe('idempotency keys on creates', () => {

@@ -5,6 +5,10 @@ received and verified, replayed), idempotency keys, and each error path as its t
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -229,3 +233,30 @@ def test_webhook_vectors_from_the_service_signer(vector: dict[str, Any]) -> None
         with pytest.raises(WebhookVerificationError) as error:
             run()
         assert error.value.reason == vector["expected"]["reason"]
+
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "quickstart.py"
+
+
+def test_the_readme_holds_the_quickstart_script() -> None:
+    assert EXAMPLE.read_text() in (Path(__file__).parents[1] / "README.md").read_text()
+
+
+def test_the_quickstart_script_connects_imports_exports_and_verifies_a_webhook(service: Service) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "CES_BASE_URL": service.base_url, "CES_API_KEY": service.api_key, "PORT": str(port)}
+    script = subprocess.Popen(
+        [sys.executable, str(EXAMPLE)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert script.stdout is not None
+    output = []
+    for line in script.stdout:
+        output.append(line)
+        if line.startswith("Open "):
+            consent_through_sandbox(line.split()[1], "acct-py-quickstart")
+    assert script.wait(timeout=60) == 0, "".join(output)
+    text = "".join(output)
+    assert "import succeeded" in text and "export succeeded" in text, text
+    assert "webhook verified connector.sync.completed" in text, text

@@ -90,7 +90,7 @@ const python: Client = {
 
 const CLIENTS = [typescript, python];
 
-interface Stamp {
+export interface Stamp {
   version: string;
   document_sha256: string;
 }
@@ -100,17 +100,29 @@ const documentHash = () => createHash('sha256').update(readFileSync(DOCUMENT)).d
 const readStamp = (client: Client): Stamp | undefined =>
   existsSync(stampFile(client)) ? (JSON.parse(readFileSync(stampFile(client), 'utf8')) as Stamp) : undefined;
 
-/** Why the recorded (version, document) pair does not fit the current ones; undefined when it does. */
-function stampProblem(client: Client, stamp: Stamp | undefined): string | undefined {
-  const hash = documentHash();
-  if (!stamp) return `${client.name}: no api-document.json; run \`npm run clients:generate\``;
-  if (stamp.document_sha256 !== hash && stamp.version === client.version())
-    return (
-      `${client.name}: docs/openapi.json changed but the client's version is still ${stamp.version}; ` +
-      'bump it, then run `npm run clients:generate`'
-    );
-  if (stamp.document_sha256 !== hash || stamp.version !== client.version())
-    return `${client.name}: generated from another document or version; run \`npm run clients:generate\``;
+/**
+ * Why the recorded (version, document) pair does not fit the current ones; undefined when it does. A
+ * changed document with the version still the recorded one is refused outright: the version must move.
+ */
+export function stampProblem(
+  name: string,
+  stamp: Stamp | undefined,
+  current: { version: string; documentSha256: string },
+): { kind: 'missing' | 'not-bumped' | 'stale'; message: string } | undefined {
+  if (!stamp)
+    return { kind: 'missing', message: `${name}: no api-document.json; run \`npm run clients:generate\`` };
+  if (stamp.document_sha256 !== current.documentSha256 && stamp.version === current.version)
+    return {
+      kind: 'not-bumped',
+      message:
+        `${name}: docs/openapi.json changed but the client's version is still ${stamp.version}; ` +
+        'bump it, then run `npm run clients:generate`',
+    };
+  if (stamp.document_sha256 !== current.documentSha256 || stamp.version !== current.version)
+    return {
+      kind: 'stale',
+      message: `${name}: generated from another document or version; run \`npm run clients:generate\``,
+    };
   return undefined;
 }
 
@@ -118,13 +130,11 @@ async function generate(): Promise<void> {
   await writeVectors();
   const hash = documentHash();
   for (const client of CLIENTS) {
-    const stamp = readStamp(client);
-    if (stamp && stamp.document_sha256 !== hash && stamp.version === client.version()) {
-      throw new Error(
-        `${client.name}: docs/openapi.json changed since version ${stamp.version} was generated; ` +
-          `bump the version in ${client === python ? 'pyproject.toml' : 'package.json'} first`,
-      );
-    }
+    const problem = stampProblem(client.name, readStamp(client), {
+      version: client.version(),
+      documentSha256: hash,
+    });
+    if (problem?.kind === 'not-bumped') throw new Error(problem.message);
     const target = join(client.dir, client.generated);
     rmSync(target, { recursive: true, force: true });
     client.generate(target);
@@ -137,8 +147,9 @@ async function generate(): Promise<void> {
 function check(): void {
   const problems: string[] = [];
   for (const client of CLIENTS) {
-    const problem = stampProblem(client, readStamp(client));
-    if (problem) problems.push(problem);
+    const current = { version: client.version(), documentSha256: documentHash() };
+    const problem = stampProblem(client.name, readStamp(client), current);
+    if (problem) problems.push(problem.message);
     const fresh = mkdtempSync(join(tmpdir(), `ces-client-${client.name}-`));
     try {
       client.generate(join(fresh, 'out'));

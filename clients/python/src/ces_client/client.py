@@ -12,6 +12,8 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import httpx
+
 from ._generated.api.applications import bind_application_key, list_applications, unbind_application_key
 from ._generated.api.connectors import (
     create_connection,
@@ -141,8 +143,6 @@ class Client:
         timeout: float = 30.0,
         transport: Any = None,
     ) -> None:
-        import httpx
-
         self._http = AuthenticatedClient(
             base_url=base_url.rstrip("/"),
             token=api_key,
@@ -165,7 +165,7 @@ class Client:
     def close(self) -> None:
         self._http.get_httpx_client().close()
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Client:  # noqa: PYI034 (Self needs typing_extensions below 3.11)
         return self
 
     def __exit__(self, *_: object) -> None:

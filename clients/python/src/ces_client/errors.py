@@ -96,8 +96,8 @@ def error_for(status: int, content: bytes, headers: httpx.Headers) -> ApiError:
             isinstance(body.get("error", {}).get("code"), str)
             and isinstance(body["error"].get("message"), str)
         ):
-            raise ValueError
-    except (ValueError, AttributeError):
+            raise TypeError
+    except (ValueError, TypeError, AttributeError):
         body = {"error": {"code": "UNKNOWN", "message": f"HTTP {status}"}}
     request_id = headers.get("x-request-id")
     if status == 429:

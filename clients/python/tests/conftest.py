@@ -26,10 +26,8 @@ class Service:
     api_key: str
     system_key: str
     organization_id: str
-    #: A key holding connectors:read only (403 on webhooks; a bucket of its own for the 429 test).
+    #: A key holding connectors:read only (403 on webhooks; a rate-limit bucket of its own for the 429 test).
     read_key: str
-    #: A second one, for the retried-429 test.
-    read_key_2: str
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +39,6 @@ def service() -> Service:
         system_key=env["CES_SYSTEM_KEY"],
         organization_id=env["CES_ORGANIZATION_ID"],
         read_key=env["CES_READ_KEY"],
-        read_key_2=env["CES_READ_KEY_2"],
     )
 
 

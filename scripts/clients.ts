@@ -3,7 +3,8 @@
 //              and records the document's hash beside each package's version (api-document.json)
 //              and the webhook test vectors from the service's signer (scripts/webhook-vectors.ts)
 //   check      fails when the committed generated code differs from a fresh generation, or when the
-//              document changed without a version bump of each client (CI)
+//              document changed without a version bump of each client, or when the TypeScript package
+//              or its README's program does not compile as published (NodeNext) (CI)
 // The Python generator runs from .venv-clients/ (scripts/python-venv.sh), pinned by
 // clients/python/requirements-dev.txt; the TypeScript one is openapi-typescript, pinned in package.json.
 import { spawnSync } from 'node:child_process';
@@ -169,6 +170,16 @@ function check(): void {
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
+  }
+  // The TypeScript package as it is built and published (NodeNext), and its README's program against it.
+  for (const project of ['tsconfig.json', 'tsconfig.examples.json']) {
+    const tsc = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      ['--noEmit', '-p', join(typescript.dir, project)],
+      { encoding: 'utf8' },
+    );
+    if (tsc.status !== 0)
+      problems.push(`typescript: ${project} does not compile:\n${tsc.stdout}${tsc.stderr}`);
   }
   if (problems.length) {
     console.error(problems.join('\n'));

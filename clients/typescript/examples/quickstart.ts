@@ -6,7 +6,10 @@ const client = new Client({ baseUrl: process.env.CES_BASE_URL!, apiKey: process.
 const port = Number(process.env.PORT ?? 8080);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const hook = { url: `http://localhost:${port}/hooks`, eventTypeFilters: ['connector.sync.completed'] };
+const hook = {
+  url: `http://localhost:${port}/hooks`,
+  eventTypeFilters: ['connector.sync.completed' as const],
+};
 const { signingSecret } = await client.endpoints.create(hook);
 const verified: unknown[] = [];
 const receiver = createServer(async (request, response) => {

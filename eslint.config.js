@@ -24,6 +24,10 @@ export default tseslint.config(
       '.venv-schemathesis/',
       '.schemathesis/',
       'coverage/',
+      '.venv-clients/',
+      // Generator output (scripts/clients.ts checks it against a fresh generation) and a client's build.
+      'clients/typescript/src/generated/',
+      'clients/typescript/dist/',
     ],
   },
   js.configs.recommended,

@@ -24,6 +24,9 @@ export default {
       setupFiles: ['<rootDir>/test/support/e2e-aws.ts'],
     }),
     project('browser'),
+    // Both client libraries (clients/) driven against the local server; the client sources import
+    // with `.js` extensions, as their NodeNext build needs.
+    project('clients', { moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' } }),
   ],
   testTimeout: 60_000,
   maxWorkers: 2,

@@ -13,13 +13,7 @@ VENV="$ROOT/.venv-schemathesis"
 REQS="$ROOT/scripts/schemathesis-requirements.txt"
 PYTHON="${SCHEMATHESIS_PYTHON:-python3}"
 
-stamp="$(sha256sum "$REQS" | cut -d' ' -f1)"
-if [[ ! -x "$VENV/bin/st" || "$(cat "$VENV/.requirements" 2>/dev/null)" != "$stamp" ]]; then
-  rm -rf "$VENV"
-  "$PYTHON" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQS"
-  echo "$stamp" >"$VENV/.requirements"
-fi
+PYTHON="$PYTHON" bash "$ROOT/scripts/python-venv.sh" "$VENV" "$REQS"
 
 data="$(mktemp -d)"
 log="$data/server.log"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every tier in one jest run — unit, contract (both adapters), cdk, integration
 # (emulators), e2e (HTTP against the local server, on the local runtime and as the emulated AWS
-# runtime: jest projects e2e and e2e-aws), browser — with the emulators started and stopped around it;
+# runtime: jest projects e2e and e2e-aws), browser, clients (both client libraries against the local
+# server; the Python suite in .venv-clients/) — with the emulators started and stopped around it;
 # then, on a full run, schemathesis over the served OpenAPI document (scripts/schemathesis.sh).
 # Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`) and skip the schemathesis run,
 # as does SKIP_SCHEMATHESIS=1.

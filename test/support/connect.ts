@@ -52,11 +52,22 @@ export async function connectThroughSandbox(
   });
   if (created.status !== 201) throw new Error(`create connection answered ${created.status}`);
   const { connect_url } = (await created.json()) as { connect_url: string };
+  return consentThroughSandbox(connect_url, options.account);
+}
+
+/**
+ * A person's browser on a connect link: opens it, presses its button, approves consent at the sandbox
+ * for `account`, and follows the redirects back; returns the connection id the return URL carries.
+ */
+export async function consentThroughSandbox(
+  connectUrl: string,
+  account: string,
+): Promise<{ connectionId: string; sandboxUrl: string }> {
   const browser = new Browser();
   // The link's page spends nothing; its button (a POST to the same URL) starts the flow.
-  if ((await browser.request(connect_url)).status !== 200)
+  if ((await browser.request(connectUrl)).status !== 200)
     throw new Error('the connect link page did not open');
-  const opened = await browser.request(connect_url, {});
+  const opened = await browser.request(connectUrl, {});
   const authorize = new URL(opened.location!);
   const page = await browser.request(authorize.toString());
   const requestId = /name="request_id" value="([^"]+)"/.exec(page.body)![1]!;
@@ -64,7 +75,7 @@ export async function connectThroughSandbox(
     request_id: requestId,
     decision: 'approve',
     simulate: 'none',
-    account_id: options.account,
+    account_id: account,
   });
   const done = await browser.request(consent.location!);
   const back = new URL(done.location!);

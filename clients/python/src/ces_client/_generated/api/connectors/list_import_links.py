@@ -1,0 +1,235 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.import_link_list import ImportLinkList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/connectors/v1/connections/{id}/links".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ImportLinkList | None:
+    if response.status_code == 200:
+        response_200 = ImportLinkList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = Error.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ImportLinkList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+) -> Response[Error | ImportLinkList]:
+    """The connection's import links, newest first (limit, offset)
+
+     The API key needs the `connectors:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ImportLinkList]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        offset=offset,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+) -> Error | ImportLinkList | None:
+    """The connection's import links, newest first (limit, offset)
+
+     The API key needs the `connectors:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ImportLinkList
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        limit=limit,
+        offset=offset,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+) -> Response[Error | ImportLinkList]:
+    """The connection's import links, newest first (limit, offset)
+
+     The API key needs the `connectors:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ImportLinkList]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        offset=offset,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+) -> Error | ImportLinkList | None:
+    """The connection's import links, newest first (limit, offset)
+
+     The API key needs the `connectors:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ImportLinkList
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            limit=limit,
+            offset=offset,
+        )
+    ).parsed

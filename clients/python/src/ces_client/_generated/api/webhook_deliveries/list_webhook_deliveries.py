@@ -1,0 +1,341 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.delivery_list import DeliveryList
+from ...models.error import Error
+from ...models.list_webhook_deliveries_status import ListWebhookDeliveriesStatus
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+    cursor: str | Unset = UNSET,
+    status: ListWebhookDeliveriesStatus | Unset = UNSET,
+    event_type: str | Unset = UNSET,
+    event_id: str | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params["cursor"] = cursor
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params["eventType"] = event_type
+
+    params["eventId"] = event_id
+
+    json_since: str | Unset = UNSET
+    if not isinstance(since, Unset):
+        json_since = since.isoformat()
+    params["since"] = json_since
+
+    json_until: str | Unset = UNSET
+    if not isinstance(until, Unset):
+        json_until = until.isoformat()
+    params["until"] = json_until
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/webhooks/v1/endpoints/{id}/deliveries".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DeliveryList | Error | None:
+    if response.status_code == 200:
+        response_200 = DeliveryList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = Error.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DeliveryList | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+    cursor: str | Unset = UNSET,
+    status: ListWebhookDeliveriesStatus | Unset = UNSET,
+    event_type: str | Unset = UNSET,
+    event_id: str | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+) -> Response[DeliveryList | Error]:
+    """An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window
+    of creation times
+
+     The API key needs the `webhooks:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+        cursor (str | Unset):
+        status (ListWebhookDeliveriesStatus | Unset):
+        event_type (str | Unset):
+        event_id (str | Unset):
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DeliveryList | Error]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        offset=offset,
+        cursor=cursor,
+        status=status,
+        event_type=event_type,
+        event_id=event_id,
+        since=since,
+        until=until,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+    cursor: str | Unset = UNSET,
+    status: ListWebhookDeliveriesStatus | Unset = UNSET,
+    event_type: str | Unset = UNSET,
+    event_id: str | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+) -> DeliveryList | Error | None:
+    """An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window
+    of creation times
+
+     The API key needs the `webhooks:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+        cursor (str | Unset):
+        status (ListWebhookDeliveriesStatus | Unset):
+        event_type (str | Unset):
+        event_id (str | Unset):
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DeliveryList | Error
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        limit=limit,
+        offset=offset,
+        cursor=cursor,
+        status=status,
+        event_type=event_type,
+        event_id=event_id,
+        since=since,
+        until=until,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+    cursor: str | Unset = UNSET,
+    status: ListWebhookDeliveriesStatus | Unset = UNSET,
+    event_type: str | Unset = UNSET,
+    event_id: str | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+) -> Response[DeliveryList | Error]:
+    """An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window
+    of creation times
+
+     The API key needs the `webhooks:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+        cursor (str | Unset):
+        status (ListWebhookDeliveriesStatus | Unset):
+        event_type (str | Unset):
+        event_id (str | Unset):
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DeliveryList | Error]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        offset=offset,
+        cursor=cursor,
+        status=status,
+        event_type=event_type,
+        event_id=event_id,
+        since=since,
+        until=until,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
+    cursor: str | Unset = UNSET,
+    status: ListWebhookDeliveriesStatus | Unset = UNSET,
+    event_type: str | Unset = UNSET,
+    event_id: str | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+) -> DeliveryList | Error | None:
+    """An endpoint's deliveries, newest first, optionally of one status, event type or event, or a window
+    of creation times
+
+     The API key needs the `webhooks:read` permission.
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
+        cursor (str | Unset):
+        status (ListWebhookDeliveriesStatus | Unset):
+        event_type (str | Unset):
+        event_id (str | Unset):
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DeliveryList | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            limit=limit,
+            offset=offset,
+            cursor=cursor,
+            status=status,
+            event_type=event_type,
+            event_id=event_id,
+            since=since,
+            until=until,
+        )
+    ).parsed

@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+from ..models.connection_provider import ConnectionProvider
+from ..models.connection_status import ConnectionStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.connection_account_type_0 import ConnectionAccountType0
+
+
+T = TypeVar("T", bound="Connection")
+
+
+@_attrs_define
+class Connection:
+    """
+    Attributes:
+        id (str):
+        provider (ConnectionProvider):
+        status (ConnectionStatus):
+        enabled (bool): Whether the connection's provider is on for the organization
+        scope_tier (str):
+        account (ConnectionAccountType0 | None): The provider account, once the connect flow has completed
+        created_at (datetime.datetime):
+        updated_at (datetime.datetime):
+        pending_until (datetime.datetime | Unset): Pending connections only: when its connect flow can no longer
+            complete (the connect link and the flow it starts have both expired)
+        abandoned (bool | Unset): Pending connections only: true once pending_until has passed; the flow was never
+            completed and cannot be
+    """
+
+    id: str
+    provider: ConnectionProvider
+    status: ConnectionStatus
+    enabled: bool
+    scope_tier: str
+    account: ConnectionAccountType0 | None
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    pending_until: datetime.datetime | Unset = UNSET
+    abandoned: bool | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.connection_account_type_0 import ConnectionAccountType0
+
+        id = self.id
+
+        provider = self.provider.value
+
+        status = self.status.value
+
+        enabled = self.enabled
+
+        scope_tier = self.scope_tier
+
+        account: dict[str, Any] | None
+        if isinstance(self.account, ConnectionAccountType0):
+            account = self.account.to_dict()
+        else:
+            account = self.account
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        pending_until: str | Unset = UNSET
+        if not isinstance(self.pending_until, Unset):
+            pending_until = self.pending_until.isoformat()
+
+        abandoned = self.abandoned
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "provider": provider,
+                "status": status,
+                "enabled": enabled,
+                "scope_tier": scope_tier,
+                "account": account,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+        if pending_until is not UNSET:
+            field_dict["pending_until"] = pending_until
+        if abandoned is not UNSET:
+            field_dict["abandoned"] = abandoned
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.connection_account_type_0 import ConnectionAccountType0
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        provider = ConnectionProvider(d.pop("provider"))
+
+        status = ConnectionStatus(d.pop("status"))
+
+        enabled = d.pop("enabled")
+
+        scope_tier = d.pop("scope_tier")
+
+        def _parse_account(data: object) -> ConnectionAccountType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                account_type_0 = ConnectionAccountType0.from_dict(data)
+
+                return account_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ConnectionAccountType0 | None, data)
+
+        account = _parse_account(d.pop("account"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        _pending_until = d.pop("pending_until", UNSET)
+        pending_until: datetime.datetime | Unset
+        if isinstance(_pending_until, Unset):
+            pending_until = UNSET
+        else:
+            pending_until = datetime.datetime.fromisoformat(_pending_until)
+
+        abandoned = d.pop("abandoned", UNSET)
+
+        connection = cls(
+            id=id,
+            provider=provider,
+            status=status,
+            enabled=enabled,
+            scope_tier=scope_tier,
+            account=account,
+            created_at=created_at,
+            updated_at=updated_at,
+            pending_until=pending_until,
+            abandoned=abandoned,
+        )
+
+        return connection

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class ExportJobConflict(StrEnum):
+    FAIL = "fail"
+    RENAME = "rename"
+    REPLACE = "replace"
+    SKIP = "skip"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class LinkDocumentStatus(StrEnum):
+    DELETED_AT_SOURCE = "deleted_at_source"
+    IMPORTED = "imported"
+    IMPORTING = "importing"
+    REMOVED_FROM_VAULT = "removed_from_vault"
+
+    def __str__(self) -> str:
+        return str(self.value)

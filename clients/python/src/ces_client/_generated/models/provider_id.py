@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class ProviderId(StrEnum):
+    CLIO = "clio"
+    DRIVE = "drive"
+    DROPBOX = "dropbox"
+    GOOGLE_DRIVE = "google_drive"
+    ONEDRIVE = "onedrive"
+    PRACTICE = "practice"
+
+    def __str__(self) -> str:
+        return str(self.value)

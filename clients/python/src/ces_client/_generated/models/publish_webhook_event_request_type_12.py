@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+if TYPE_CHECKING:
+    from ..models.connection_reauth_required_data import ConnectionReauthRequiredData
+
+
+T = TypeVar("T", bound="PublishWebhookEventRequestType12")
+
+
+@_attrs_define
+class PublishWebhookEventRequestType12:
+    """
+    Attributes:
+        organization_id (str):
+        type_ (Literal['connection.reauth_required']):
+        data (ConnectionReauthRequiredData): data of connection.reauth_required: A connection needs the user to run the
+            connect flow again
+    """
+
+    organization_id: str
+    type_: Literal["connection.reauth_required"]
+    data: ConnectionReauthRequiredData
+
+    def to_dict(self) -> dict[str, Any]:
+        organization_id = self.organization_id
+
+        type_ = self.type_
+
+        data = self.data.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "organizationId": organization_id,
+                "type": type_,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.connection_reauth_required_data import (
+            ConnectionReauthRequiredData,
+        )
+
+        d = dict(src_dict)
+        organization_id = d.pop("organizationId")
+
+        type_ = cast(Literal["connection.reauth_required"], d.pop("type"))
+        if type_ != "connection.reauth_required":
+            raise ValueError(
+                f"type must match const 'connection.reauth_required', got '{type_}'"
+            )
+
+        data = ConnectionReauthRequiredData.from_dict(d.pop("data"))
+
+        publish_webhook_event_request_type_12 = cls(
+            organization_id=organization_id,
+            type_=type_,
+            data=data,
+        )
+
+        return publish_webhook_event_request_type_12

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+if TYPE_CHECKING:
+    from ..models.ocr_job_failed_data import OcrJobFailedData
+
+
+T = TypeVar("T", bound="PublishWebhookEventRequestType3")
+
+
+@_attrs_define
+class PublishWebhookEventRequestType3:
+    """
+    Attributes:
+        organization_id (str):
+        type_ (Literal['ocr.job.failed']):
+        data (OcrJobFailedData): data of ocr.job.failed: An OCR job failed
+    """
+
+    organization_id: str
+    type_: Literal["ocr.job.failed"]
+    data: OcrJobFailedData
+
+    def to_dict(self) -> dict[str, Any]:
+        organization_id = self.organization_id
+
+        type_ = self.type_
+
+        data = self.data.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "organizationId": organization_id,
+                "type": type_,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.ocr_job_failed_data import OcrJobFailedData
+
+        d = dict(src_dict)
+        organization_id = d.pop("organizationId")
+
+        type_ = cast(Literal["ocr.job.failed"], d.pop("type"))
+        if type_ != "ocr.job.failed":
+            raise ValueError(f"type must match const 'ocr.job.failed', got '{type_}'")
+
+        data = OcrJobFailedData.from_dict(d.pop("data"))
+
+        publish_webhook_event_request_type_3 = cls(
+            organization_id=organization_id,
+            type_=type_,
+            data=data,
+        )
+
+        return publish_webhook_event_request_type_3

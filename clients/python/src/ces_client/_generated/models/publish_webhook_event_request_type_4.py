@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from typing_extensions import Self
+
+if TYPE_CHECKING:
+    from ..models.transcription_job_completed_data import TranscriptionJobCompletedData
+
+
+T = TypeVar("T", bound="PublishWebhookEventRequestType4")
+
+
+@_attrs_define
+class PublishWebhookEventRequestType4:
+    """
+    Attributes:
+        organization_id (str):
+        type_ (Literal['transcription.job.completed']):
+        data (TranscriptionJobCompletedData): data of transcription.job.completed: A transcription job finished
+    """
+
+    organization_id: str
+    type_: Literal["transcription.job.completed"]
+    data: TranscriptionJobCompletedData
+
+    def to_dict(self) -> dict[str, Any]:
+        organization_id = self.organization_id
+
+        type_ = self.type_
+
+        data = self.data.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "organizationId": organization_id,
+                "type": type_,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.transcription_job_completed_data import (
+            TranscriptionJobCompletedData,
+        )
+
+        d = dict(src_dict)
+        organization_id = d.pop("organizationId")
+
+        type_ = cast(Literal["transcription.job.completed"], d.pop("type"))
+        if type_ != "transcription.job.completed":
+            raise ValueError(
+                f"type must match const 'transcription.job.completed', got '{type_}'"
+            )
+
+        data = TranscriptionJobCompletedData.from_dict(d.pop("data"))
+
+        publish_webhook_event_request_type_4 = cls(
+            organization_id=organization_id,
+            type_=type_,
+            data=data,
+        )
+
+        return publish_webhook_event_request_type_4

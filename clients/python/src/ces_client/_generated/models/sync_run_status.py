@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class SyncRunStatus(StrEnum):
+    FAILED = "failed"
+    PROCESSING = "processing"
+    SKIPPED = "skipped"
+    SUCCEEDED = "succeeded"
+
+    def __str__(self) -> str:
+        return str(self.value)

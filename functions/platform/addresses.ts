@@ -4,7 +4,7 @@
 // Registries; the first one to call an address special wins.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { lazy } from '../../platform/lazy';
+import { lazy } from './lazy';
 
 export type AddressClass =
   | 'public'

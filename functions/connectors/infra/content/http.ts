@@ -1,15 +1,32 @@
-// Provider content-API HTTP, shared by the per-provider clients: bearer auth, a deadline for the
-// response headers and an idle limit on a streamed body, and failures reduced to a status and a
+// Provider content-API HTTP, shared by the per-provider clients: bearer auth to the API's own origins
+// only, every other URL the provider hands back (redirects, pre-signed downloads and uploads, upload
+// sessions) sent without credentials to vetted addresses only, a deadline for the response headers, an
+// idle limit on a streamed body and a size limit on a read one, and failures reduced to a status and a
 // Retry-After (never a token or a response body: those may carry secrets or customer data).
+import type { IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { TransformCallback } from 'node:stream';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { loopbackAllowed } from '../../../platform/config';
 import { StreamTooLargeError } from '../../../platform/digest';
+import type { AddressPolicy } from '../../../platform/pinned-connect';
+import { BlockedAddressError, pinnedLookup, vetHost } from '../../../platform/pinned-connect';
+import type { HostResolver } from '../../../platform/resolve';
+import type { UrlRefusal } from '../../domain/sync-policy';
 import { parseRetryAfter } from '../oauth-client';
 
 /** Headers must arrive within this; a streamed body may pause at most IDLE_MS between chunks. */
 export const HEADERS_TIMEOUT_MS = 15_000;
 export const IDLE_MS = 30_000;
+/**
+ * A JSON answer (a listing page, an item's metadata) larger than this is refused rather than held in
+ * memory: the largest page any client asks for is well under 1 MiB.
+ */
+export const MAX_JSON_BYTES = 8 * 1024 * 1024;
+/** A JSON answer must have arrived whole within this, however it trickles. */
+export const JSON_BODY_MS = 60_000;
 
 export class ProviderApiError extends Error {
   constructor(
@@ -57,13 +74,17 @@ export function apiUrl(
 export interface ApiRequest {
   operation: string;
   url: string;
+  /** The bearer token: sent to the API's own origins only. */
   token: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
   throttleReasons?: readonly string[];
   /** Statuses that are not failures here (a resumable upload's 308). */
   accept?: readonly number[];
-  /** No Authorization header (a pre-authenticated URL: Graph's download, an upload session). */
+  /**
+   * No Authorization header even at the API's origin (a pre-authenticated URL: Graph's upload session).
+   * A URL at any other origin never gets one, whatever this says.
+   */
   anonymous?: boolean;
   headers?: Record<string, string>;
   body?: Readable | Buffer;
@@ -73,7 +94,7 @@ export interface ApiRequest {
   readError?: (status: number, body: unknown) => ErrorReading;
   /**
    * Follow a redirect to a pre-signed URL (Clio's download answers 303 to its storage): at most
-   * MAX_REDIRECTS hops, GET, never with our Authorization header, never from https down to http.
+   * MAX_REDIRECTS hops, GET, never with our Authorization header, vetted as any foreign URL is.
    */
   followRedirects?: boolean;
 }
@@ -89,6 +110,8 @@ export interface ErrorReading {
 }
 
 export const MAX_REDIRECTS = 3;
+/** An error answer is read this far for its reason; past it, the status says enough. */
+const MAX_ERROR_BYTES = 64 * 1024;
 
 const REASON = /^[\w.-]{1,64}$/;
 
@@ -114,7 +137,7 @@ export function providerReason(body: unknown): string | undefined {
 async function failure(request: ApiRequest, response: Response): Promise<ProviderApiError> {
   let reading: ErrorReading = {};
   try {
-    const body = (await response.json()) as unknown;
+    const body = JSON.parse(await readText(request.operation, response, MAX_ERROR_BYTES)) as unknown;
     reading = request.readError
       ? request.readError(response.status, body)
       : { providerError: providerReason(body) };
@@ -124,7 +147,10 @@ async function failure(request: ApiRequest, response: Response): Promise<Provide
   const providerError =
     reading.providerError && REASON.test(reading.providerError) ? reading.providerError : undefined;
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  const throttled = providerError !== undefined && (request.throttleReasons ?? []).includes(providerError);
+  // A dotted reason (Dropbox's `path.too_many_write_operations`) throttles when any part of it does.
+  const throttled =
+    providerError !== undefined &&
+    providerError.split('.').some((part) => (request.throttleReasons ?? []).includes(part));
   return new ProviderApiError(
     request.operation,
     reading.status ?? response.status,
@@ -135,45 +161,130 @@ async function failure(request: ApiRequest, response: Response): Promise<Provide
   );
 }
 
-/** Where a redirect answer points, if it may be followed without our token; else undefined. */
+/** Where a redirect answer points, if it has a Location at all. */
 function redirectTarget(from: string, response: Response): string | undefined {
   if (![301, 302, 303, 307, 308].includes(response.status)) return undefined;
   const location = response.headers.get('location');
   if (!location) return undefined;
-  let target: URL;
   try {
-    target = new URL(location, from);
+    return new URL(location, from).toString();
   } catch {
     return undefined;
   }
-  const secure = new URL(from).protocol === 'https:';
-  if (target.protocol !== 'https:' && (secure || target.protocol !== 'http:')) return undefined;
-  return target.toString();
 }
 
-/** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
-export async function send(request: ApiRequest): Promise<Response> {
-  let response = await sendOnce(request);
-  let at = request.url;
-  for (let hop = 0; request.followRedirects && hop < MAX_REDIRECTS; hop++) {
-    const target = redirectTarget(at, response);
-    if (!target) break;
-    void response.body?.cancel();
-    at = target;
-    // A pre-signed URL carries its own authorisation: our bearer token must not travel there.
-    response = await sendOnce({
-      operation: request.operation,
-      url: at,
-      token: '',
-      anonymous: true,
-      headers: { Accept: '*/*' },
-    });
+/** A URL the provider handed back that we do not send to (its reason says which rule refused it). */
+export function refusedUrl(operation: string, status: number, reason: UrlRefusal): ProviderApiError {
+  return new ProviderApiError(operation, status, undefined, undefined, reason);
+}
+
+/** What every client is built from: its definition's fields and its configuration. */
+export interface ClientSettings {
+  /** The API's root (PROVIDER_<ID>_API_URL). */
+  apiUrl: string;
+  /** The definition's throttleReasons. */
+  throttleReasons?: readonly string[];
+  /** A setting of the provider's own by name (Dropbox's CONTENT_URL), its default when not set. */
+  setting?(name: string): string;
+  /** Our client id at the provider, read when needed (Graph names the app that wrote a file). */
+  ownClientId?(): string | undefined;
+  /** Where URLs outside the API may go; the stage's guard when not given. */
+  guard?: UrlGuard;
+}
+
+/** Where a client's requests may go: the guard for every URL outside the API's own origins. */
+export interface UrlGuard extends AddressPolicy {
+  /** DNS for foreign hosts (tests); the system's resolver otherwise. */
+  resolve?: HostResolver;
+}
+
+/** The stage's guard: loopback addresses pass outside production only, as for webhook URLs. */
+export const stageGuard = (): UrlGuard => ({ allowLoopback: loopbackAllowed() });
+
+export interface TransportOptions {
+  /**
+   * The API's own origins (API_URL; Dropbox's CONTENT_URL too): the only ones our bearer token goes
+   * to, and the only ones reached without the address guard (configuration, not the provider, names them).
+   */
+  apiUrls: readonly string[];
+  /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
+  throttleReasons?: readonly string[];
+  guard?: UrlGuard;
+}
+
+/**
+ * One provider's HTTP: every request of its client goes through here. A URL at one of the API's origins
+ * is sent as asked (with the bearer unless anonymous); any other URL (one the provider handed back)
+ * goes without credentials, must be https when the API is, and connects only to addresses the guard
+ * passed, pinned for the connection (checked after DNS, so a name cannot rebind between check and use).
+ */
+export class Transport {
+  private readonly origins: ReadonlySet<string>;
+  private readonly secure: boolean;
+  private readonly guard: UrlGuard;
+  readonly throttleReasons: readonly string[];
+
+  constructor(options: TransportOptions) {
+    const urls = options.apiUrls.map((url) => new URL(url));
+    this.origins = new Set(urls.map((url) => url.origin));
+    this.secure = urls.some((url) => url.protocol === 'https:');
+    this.guard = options.guard ?? stageGuard();
+    this.throttleReasons = options.throttleReasons ?? [];
   }
-  if (!response.ok && !request.accept?.includes(response.status)) throw await failure(request, response);
-  return response;
+
+  /** Whether our bearer may go to this URL: one of the API's own origins. */
+  isApiUrl(url: string): boolean {
+    try {
+      return this.origins.has(new URL(url).origin);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
+  async send(request: ApiRequest): Promise<Response> {
+    const asked = { throttleReasons: this.throttleReasons, ...request };
+    let response = await this.sendOnce(asked, 0);
+    let at = asked.url;
+    for (let hop = 0; asked.followRedirects && hop < MAX_REDIRECTS; hop++) {
+      const target = redirectTarget(at, response);
+      if (!target) break;
+      void response.body?.cancel();
+      const from = response.status;
+      at = target;
+      // A pre-signed URL carries its own authorisation: our bearer token must not travel there, even
+      // when the redirect points back at the API's origin.
+      response = await this.sendOnce(
+        { operation: asked.operation, url: at, token: '', anonymous: true, headers: { Accept: '*/*' } },
+        from,
+      );
+    }
+    if (!response.ok && !asked.accept?.includes(response.status)) throw await failure(asked, response);
+    return response;
+  }
+
+  /** The answer's JSON, read within MAX_JSON_BYTES and JSON_BODY_MS. */
+  async json<T>(request: ApiRequest): Promise<T> {
+    return readJson<T>(request.operation, await this.send(request));
+  }
+
+  /** `handedBy`: the status of the answer that named this URL (0: the client chose it). */
+  private async sendOnce(request: ApiRequest, handedBy: number): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw refusedUrl(request.operation, handedBy || 200, 'invalid_url');
+    }
+    if (this.origins.has(url.origin)) return fetchOnce(request);
+    if (url.protocol !== 'https:' && (this.secure || url.protocol !== 'http:'))
+      throw refusedUrl(request.operation, handedBy || 200, 'insecure_url');
+    if (url.username || url.password) throw refusedUrl(request.operation, handedBy || 200, 'invalid_url');
+    return pinnedOnce({ ...request, anonymous: true }, url, this.guard, handedBy || 200);
+  }
 }
 
-async function sendOnce(request: ApiRequest): Promise<Response> {
+async function fetchOnce(request: ApiRequest): Promise<Response> {
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
   try {
@@ -186,12 +297,7 @@ async function sendOnce(request: ApiRequest): Promise<Response> {
           ? 'manual'
           : 'error',
       signal: controller.signal,
-      headers: {
-        ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),
-        Accept: 'application/json',
-        ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
-        ...request.headers,
-      },
+      headers: headersOf(request),
       ...(Buffer.isBuffer(request.body)
         ? { body: request.body }
         : request.body
@@ -205,13 +311,127 @@ async function sendOnce(request: ApiRequest): Promise<Response> {
   }
 }
 
-export async function sendJson<T>(request: ApiRequest): Promise<T> {
-  const response = await send(request);
+function headersOf(request: ApiRequest): Record<string, string> {
+  return {
+    ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),
+    Accept: 'application/json',
+    ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
+    ...request.headers,
+  };
+}
+
+/** Statuses whose answer has no body (a Response refuses one). */
+const NULL_BODY = new Set([204, 205, 304]);
+
+/**
+ * One request to a URL outside the API's origins: its host resolved and vetted, the socket connected
+ * to those addresses only, no redirect followed here (send() vets each hop), no credentials.
+ */
+async function pinnedOnce(
+  request: ApiRequest,
+  url: URL,
+  guard: UrlGuard,
+  handedBy: number,
+): Promise<Response> {
+  let vetted;
   try {
-    return (await response.json()) as T;
-  } catch {
-    throw new ProviderApiError(request.operation, response.status, undefined, undefined, 'invalid_json');
+    vetted = await vetHost(url.hostname, guard);
+  } catch (error) {
+    if (error instanceof BlockedAddressError)
+      throw refusedUrl(request.operation, handedBy, 'blocked_address');
+    throw new ProviderApiError(request.operation, undefined); // DNS did not answer: try again later
   }
+  const headers = headersOf(request);
+  delete headers.Authorization;
+  return new Promise<Response>((resolve, reject) => {
+    const outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      {
+        protocol: url.protocol,
+        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port ? Number(url.port) : undefined,
+        path: `${url.pathname}${url.search}`,
+        method: request.method ?? 'GET',
+        headers,
+        agent: false,
+        lookup: pinnedLookup(vetted, guard),
+      },
+      (incoming: IncomingMessage) => {
+        clearTimeout(deadline);
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+            answer.append(name, one);
+        }
+        const status = incoming.statusCode ?? 0;
+        if (status < 200 || status > 599) {
+          incoming.destroy();
+          reject(new ProviderApiError(request.operation, undefined));
+          return;
+        }
+        const body = NULL_BODY.has(status) ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
+        if (!body) incoming.resume();
+        resolve(new Response(body, { status, headers: answer }));
+      },
+    );
+    const deadline = setTimeout(() => outgoing.destroy(new Error('no answer in time')), HEADERS_TIMEOUT_MS);
+    outgoing.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(
+        error instanceof BlockedAddressError
+          ? refusedUrl(request.operation, handedBy, 'blocked_address')
+          : new ProviderApiError(request.operation, undefined),
+      );
+    });
+    if (Buffer.isBuffer(request.body)) outgoing.end(request.body);
+    else if (request.body) request.body.on('error', (error) => outgoing.destroy(error)).pipe(outgoing);
+    else outgoing.end();
+  });
+}
+
+/**
+ * A JSON answer, read whole within MAX_JSON_BYTES and JSON_BODY_MS: an oversized answer is refused at
+ * the first byte over (the rest is not read), one that never ends fails when its time is up.
+ */
+export async function readJson<T>(operation: string, response: Response): Promise<T> {
+  const text = await readText(operation, response, MAX_JSON_BYTES);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ProviderApiError(operation, response.status, undefined, undefined, 'invalid_json');
+  }
+}
+
+async function readText(operation: string, response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProviderApiError(operation, undefined)), JSON_BODY_MS);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timeUp]);
+      if (done) break;
+      size += value.length;
+      if (size > limit)
+        throw new ProviderApiError(operation, response.status, undefined, undefined, 'response_too_large');
+      chunks.push(value);
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    if (error instanceof ProviderApiError) throw error;
+    throw new ProviderApiError(operation, undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** An answer whose body we do not need (a 308's, a session start's): not read, the connection let go. */
+export async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
 }
 
 /**

@@ -42,7 +42,8 @@ import type {
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest } from './http';
-import { ProviderApiError, chunksOf, send, sendJson } from './http';
+import type { ClientSettings } from './http';
+import { ProviderApiError, Transport, chunksOf, discard, readJson } from './http';
 import { downloadOf } from './practice';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
@@ -101,17 +102,24 @@ export class OneDriveContainers implements ContainerApi {
   readonly replaces = true;
   private readonly base: string;
 
+  protected readonly throttleReasons: readonly string[];
   /**
-   * @param apiUrl Graph's origin (https://graph.microsoft.com)
-   * @param ownClientId our app's client id, read when an export needs it: Graph names the app that
-   *   created or last modified an item, which tells our exports from the user's files
+   * Our app's client id, read when an export needs it: Graph names the app that created or last
+   * modified an item, which tells our exports from the user's files.
    */
-  constructor(
-    apiUrl: string,
-    protected readonly throttleReasons: readonly string[],
-    protected readonly ownClientId: () => string | undefined = () => undefined,
-  ) {
-    this.base = apiUrl.replace(/\/$/, '');
+  protected readonly ownClientId: () => string | undefined;
+  protected readonly http: Transport;
+
+  /** `apiUrl`: Graph's origin (https://graph.microsoft.com). */
+  constructor(settings: ClientSettings) {
+    this.base = settings.apiUrl.replace(/\/$/, '');
+    this.throttleReasons = settings.throttleReasons ?? [];
+    this.ownClientId = settings.ownClientId ?? (() => undefined);
+    this.http = new Transport({
+      apiUrls: [settings.apiUrl],
+      throttleReasons: this.throttleReasons,
+      guard: settings.guard,
+    });
   }
 
   protected request(operation: string, token: string, path: string, extra: Partial<ApiRequest> = {}) {
@@ -119,7 +127,7 @@ export class OneDriveContainers implements ContainerApi {
   }
 
   protected get<T>(operation: string, token: string, path: string): Promise<T> {
-    return sendJson<T>(this.request(operation, token, path));
+    return this.http.json<T>(this.request(operation, token, path));
   }
 
   /** A Graph link (`@odata.nextLink`, `@odata.deltaLink`) as its path under API_URL; else refused. */
@@ -332,7 +340,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
       throw new ProviderApiError('download file', 404, undefined, undefined, 'not_a_file');
     const operation = 'download file';
     // 302 to a pre-authenticated URL: followed as a GET without our Authorization header.
-    const response = await send(
+    const response = await this.http.send(
       this.request(
         operation,
         token,
@@ -391,7 +399,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     try {
       done =
         file.size <= SIMPLE_UPLOAD_MAX_BYTES
-          ? await sendJson<DriveItem>(
+          ? await this.http.json<DriveItem>(
               this.request(
                 'upload file',
                 token,
@@ -436,7 +444,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     file: Upload,
   ): Promise<DriveItem> {
     const body = Buffer.from(JSON.stringify({ item: { '@microsoft.graph.conflictBehavior': conflict } }));
-    const started = await sendJson<{ uploadUrl?: string }>(
+    const started = await this.http.json<{ uploadUrl?: string }>(
       this.request('start upload', token, `${target}/createUploadSession`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...ifMatch },
@@ -445,13 +453,13 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
       }),
     );
     const url = started.uploadUrl;
-    if (!url || !/^https?:\/\//.test(url))
-      throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
+    // The transport vets it as any URL the provider hands back: https when the API is, a public address.
+    if (!url) throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
     let offset = 0;
     try {
       for await (const fragment of chunksOf(file.body, FRAGMENT_BYTES)) {
         const last = offset + fragment.length - 1;
-        const response = await send({
+        const response = await this.http.send({
           operation: 'upload fragment',
           token: '',
           anonymous: true,
@@ -466,15 +474,15 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
         if (response.status === 200 || response.status === 201) {
           if (offset !== file.size)
             throw new ProviderApiError('upload fragment', response.status, undefined, undefined, 'early_end');
-          return (await response.json()) as DriveItem;
+          return await readJson<DriveItem>('upload fragment', response);
         }
-        await response.arrayBuffer(); // 202: nextExpectedRanges continue where this fragment ended
+        await discard(response); // 202: nextExpectedRanges continue where this fragment ended
       }
     } catch (error) {
       // Best effort: an abandoned session is dropped rather than left to expire.
-      await send({ operation: 'cancel upload', token: '', anonymous: true, url, method: 'DELETE' }).catch(
-        () => undefined,
-      );
+      await this.http
+        .send({ operation: 'cancel upload', token: '', anonymous: true, url, method: 'DELETE' })
+        .catch(() => undefined);
       throw error;
     }
     throw new ProviderApiError('upload fragment', 202, undefined, undefined, 'incomplete');

@@ -294,9 +294,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
   }
 
   async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
-    const problem =
-      nameProblem(file.name) ??
-      (file.name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+    const problem = nameProblem(file.name);
     if (problem) throw new UploadRefusedError('invalid_name', problem);
     if (file.replace)
       throw new UploadRefusedError('changed', 'Clio documents are not replaced: a new one is made');

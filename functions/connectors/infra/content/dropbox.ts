@@ -121,8 +121,7 @@ const entry = (m: Metadata): SourceEntry | undefined => {
 
 /** A file name Dropbox can hold under its parent without naming another path (at most 255 characters). */
 function checkedName(name: string): string {
-  const problem =
-    nameProblem(name) ?? (name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+  const problem = nameProblem(name);
   if (problem) throw new UploadRefusedError('invalid_name', problem);
   return name;
 }

@@ -290,12 +290,10 @@ async function fetchOnce(request: ApiRequest): Promise<Response> {
   try {
     return await fetch(request.url, {
       method: request.method ?? 'GET',
-      // A 3xx the caller takes as an answer (a resumable upload's 308 Resume Incomplete) must reach it:
-      // fetch's 'error' mode fails on every redirect status, Location or not.
-      redirect:
-        request.followRedirects || request.accept?.some((status) => status >= 300 && status < 400)
-          ? 'manual'
-          : 'error',
+      // Never followed by fetch: a redirect the client asked to follow is vetted hop by hop (send()),
+      // one it takes as an answer (a resumable upload's 308) reaches it, and any other is a failure with
+      // its status (the provider refused the request as asked), not a network error retried in vain.
+      redirect: 'manual',
       signal: controller.signal,
       headers: headersOf(request),
       ...(Buffer.isBuffer(request.body)

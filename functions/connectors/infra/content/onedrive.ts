@@ -40,6 +40,7 @@ import type {
   SourceEntry,
   Upload,
 } from './api';
+import type { NameRules } from './api';
 import { UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest } from './http';
 import type { ClientSettings } from './http';
@@ -54,9 +55,11 @@ const FULL = 'full:';
 const ITEM_FIELDS =
   'id,name,size,eTag,file,folder,root,deleted,package,parentReference,lastModifiedDateTime,createdBy,lastModifiedBy';
 const MAX_DEPTH = 64;
-/** Characters OneDrive and SharePoint refuse in a name. */
-// eslint-disable-next-line no-control-regex
-const INVALID_NAME = /["*:<>?/\\|\u0000-\u001f\u007f]/;
+/** OneDrive's reserved characters, on top of the shared name policy (nameProblem). */
+const ONEDRIVE_NAMES: NameRules = {
+  reserved: /["*:<>?|]/,
+  reservedText: 'OneDrive refuses names with " * : < > ? |',
+};
 
 interface Identity {
   application?: { id?: string };
@@ -358,7 +361,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
 
   /** The item named `name` directly in the folder (Graph's path lookup, case-insensitive as OneDrive is). */
   async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
-    if (nameProblem(name) || INVALID_NAME.test(name) || name.length > 255) return undefined; // none can exist
+    if (nameProblem(name, ONEDRIVE_NAMES)) return undefined; // none can exist
     const found = await this.named(token, container, name);
     const { drive } = parseItemId(container);
     return found && { id: itemId(drive, found.id), name: found.name ?? name, version: found.eTag ?? '' };
@@ -383,11 +386,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
    * of the same size, it is taken as that attempt's (Graph keeps no custom property to say more).
    */
   async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
-    const problem =
-      nameProblem(file.name) ??
-      (INVALID_NAME.test(file.name) || file.name.length > 255
-        ? 'OneDrive refuses names with " * : < > ? | or over 255 characters'
-        : undefined);
+    const problem = nameProblem(file.name, ONEDRIVE_NAMES);
     if (problem) throw new UploadRefusedError('invalid_name', problem);
     const { drive, item: parent } = parseItemId(container);
     const target = file.replace

@@ -138,6 +138,7 @@ export class ClioContainers implements ContainerApi {
     this.http = new Transport({
       apiUrls: [settings.apiUrl],
       throttleReasons: settings.throttleReasons,
+      rateLimitHeaders: settings.rateLimitHeaders,
       guard: settings.guard,
     });
   }

@@ -184,6 +184,8 @@ export interface ClientSettings {
   apiUrl: string;
   /** The definition's throttleReasons. */
   throttleReasons?: readonly string[];
+  /** The definition's rateLimitHeaders: where the provider says how much of its limit is left. */
+  rateLimitHeaders?: RateLimitHeaders;
   /** A setting of the provider's own by name (Dropbox's CONTENT_URL), its default when not set. */
   setting?(name: string): string;
   /** Our client id at the provider, read when needed (Graph names the app that wrote a file). */
@@ -201,6 +203,22 @@ export interface UrlGuard extends AddressPolicy {
 /** The stage's guard: loopback addresses pass outside production only, as for webhook URLs. */
 export const stageGuard = (): UrlGuard => ({ allowLoopback: loopbackAllowed() });
 
+/** Response headers a provider reports its rate limit in (the definition's rateLimitHeaders). */
+export interface RateLimitHeaders {
+  /** Requests left in the current window. */
+  remaining?: string;
+  /** When the window resets: epoch seconds, or seconds from now when smaller than a day's worth. */
+  reset?: string;
+}
+
+/**
+ * Requests kept in hand before a provider's limit: at this many left, the client waits for the window
+ * to reset (or, for a longer wait, stops as throttled) instead of spending the last ones into a 429.
+ */
+export const RATE_LIMIT_RESERVE = 1;
+/** A wait for the window this short is slept through; a longer one ends the call as throttled. */
+export const RATE_LIMIT_SLEEP_MAX_MS = 5_000;
+
 export interface TransportOptions {
   /**
    * The API's own origins (API_URL; Dropbox's CONTENT_URL too): the only ones our bearer token goes
@@ -209,7 +227,12 @@ export interface TransportOptions {
   apiUrls: readonly string[];
   /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
   throttleReasons?: readonly string[];
+  /** Read from every API answer: the client slows down before the provider answers 429. */
+  rateLimitHeaders?: RateLimitHeaders;
   guard?: UrlGuard;
+  /** Epoch ms (the clock port's now); a sleep (tests pass their own). */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -223,6 +246,11 @@ export class Transport {
   private readonly secure: boolean;
   private readonly guard: UrlGuard;
   readonly throttleReasons: readonly string[];
+  private readonly rateLimit: RateLimitHeaders;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** When the provider's window resets, once an answer said the limit is all but spent (epoch ms). */
+  private spentUntil = 0;
 
   constructor(options: TransportOptions) {
     const urls = options.apiUrls.map((url) => new URL(url));
@@ -230,6 +258,41 @@ export class Transport {
     this.secure = urls.some((url) => url.protocol === 'https:');
     this.guard = options.guard ?? stageGuard();
     this.throttleReasons = options.throttleReasons ?? [];
+    this.rateLimit = options.rateLimitHeaders ?? {};
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /**
+   * Before a request to the API: when the last answer left the limit at its reserve, wait for the
+   * window (a short wait) or end the call as throttled until then without asking (a long one), as a
+   * 429 would have, but without spending the provider's patience.
+   */
+  private async pace(operation: string): Promise<void> {
+    const wait = this.spentUntil - this.now();
+    if (wait <= 0) return;
+    if (wait > RATE_LIMIT_SLEEP_MAX_MS)
+      throw new ProviderApiError(
+        operation,
+        429,
+        Math.ceil(wait / 1000),
+        this.spentUntil,
+        'rate_limit_reserve',
+        true,
+      );
+    await this.sleep(wait);
+  }
+
+  /** Reads the rate-limit headers of an API answer (Clio's X-RateLimit-Remaining and -Reset). */
+  private observe(response: Response): void {
+    if (!this.rateLimit.remaining) return;
+    const remaining = Number(response.headers.get(this.rateLimit.remaining) ?? NaN);
+    if (!Number.isFinite(remaining) || remaining > RATE_LIMIT_RESERVE) return;
+    const reset = Number(response.headers.get(this.rateLimit.reset ?? '') ?? NaN);
+    const now = this.now();
+    // Epoch seconds, or (a small number) seconds from now; without one, a minute (the usual window).
+    const until = !Number.isFinite(reset) ? now + 60_000 : reset > 86_400 ? reset * 1000 : now + reset * 1000;
+    this.spentUntil = Math.max(this.spentUntil, until);
   }
 
   /** Whether our bearer may go to this URL: one of the API's own origins. */
@@ -276,7 +339,12 @@ export class Transport {
     } catch {
       throw refusedUrl(request.operation, handedBy || 200, 'invalid_url');
     }
-    if (this.origins.has(url.origin)) return fetchOnce(request);
+    if (this.origins.has(url.origin)) {
+      await this.pace(request.operation);
+      const response = await fetchOnce(request);
+      this.observe(response);
+      return response;
+    }
     if (url.protocol !== 'https:' && (this.secure || url.protocol !== 'http:'))
       throw refusedUrl(request.operation, handedBy || 200, 'insecure_url');
     if (url.username || url.password) throw refusedUrl(request.operation, handedBy || 200, 'invalid_url');

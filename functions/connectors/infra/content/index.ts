@@ -22,7 +22,7 @@ export interface ContentApiSettings {
   guard?: UrlGuard;
 }
 
-type Definition = Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>;
+type Definition = Pick<ProviderDefinition, 'contentApi' | 'throttleReasons' | 'rateLimitHeaders'>;
 
 /** Each kind's class, the whole client or its ContainerApi part: every one is built from ClientSettings. */
 type Classes<T> = Record<
@@ -50,6 +50,7 @@ function build<T>(classes: Classes<T>, definition: Definition, settings: Content
   return new classes[kind]({
     apiUrl: settings.apiUrl,
     throttleReasons: definition.throttleReasons,
+    rateLimitHeaders: definition.rateLimitHeaders,
     setting: settings.setting,
     ownClientId: () => {
       // Without our client id no file counts as ours: exports then never update one, only add beside.

@@ -33,9 +33,9 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading } from './http';
+import type { ErrorReading, Transport } from './http';
 import type { ClientSettings } from './http';
-import { ProviderApiError, Transport, apiUrl, readJson, streamBody } from './http';
+import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from './http';
 
 /** Clio's largest page. */
 export const CLIO_PAGE_MAX = 200;
@@ -135,12 +135,7 @@ export class ClioContainers implements ContainerApi {
 
   constructor(settings: ClientSettings) {
     this.base = settings.apiUrl;
-    this.http = new Transport({
-      apiUrls: [settings.apiUrl],
-      throttleReasons: settings.throttleReasons,
-      rateLimitHeaders: settings.rateLimitHeaders,
-      guard: settings.guard,
-    });
+    this.http = transportFor(settings);
   }
 
   protected url(path: string, query: Record<string, string | number | undefined> = {}): string {

@@ -26,9 +26,9 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading } from './http';
+import type { ErrorReading, Transport } from './http';
 import type { ClientSettings } from './http';
-import { ProviderApiError, Transport, chunksOf, readJson, streamBody } from './http';
+import { ProviderApiError, transportFor, chunksOf, readJson, streamBody } from './http';
 
 /** The root folder's id here; Dropbox names it with the empty path. */
 export const DROPBOX_ROOT = '/';
@@ -147,11 +147,7 @@ export class DropboxContainers implements ContainerApi {
     this.apiUrl = options.apiUrl;
     this.contentUrl = (options.contentUrl ?? options.setting?.('CONTENT_URL') ?? '').replace(/\/$/, '');
     // Both hosts are the API's: downloads and uploads carry our bearer to the content host.
-    this.http = new Transport({
-      apiUrls: [options.apiUrl, this.contentUrl],
-      throttleReasons: options.throttleReasons,
-      guard: options.guard,
-    });
+    this.http = transportFor(options, this.contentUrl);
     this.singleUploadMax = options.singleUploadMax ?? DROPBOX_SINGLE_UPLOAD_MAX;
     this.chunkBytes = options.chunkBytes ?? DROPBOX_CHUNK_BYTES;
   }

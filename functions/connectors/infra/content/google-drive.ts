@@ -29,9 +29,9 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest } from './http';
+import type { ApiRequest, Transport } from './http';
 import type { ClientSettings } from './http';
-import { ProviderApiError, Transport, apiUrl, chunksOf, discard, pathSegment, readJson } from './http';
+import { ProviderApiError, transportFor, apiUrl, chunksOf, discard, pathSegment, readJson } from './http';
 import { downloadOf } from './practice';
 
 const FOLDER = 'application/vnd.google-apps.folder';
@@ -114,11 +114,7 @@ export class GoogleDriveContainers implements ContainerApi {
   constructor(settings: ClientSettings) {
     this.base = settings.apiUrl;
     this.throttleReasons = settings.throttleReasons ?? [];
-    this.http = new Transport({
-      apiUrls: [settings.apiUrl],
-      throttleReasons: this.throttleReasons,
-      guard: settings.guard,
-    });
+    this.http = transportFor(settings);
   }
 
   protected request(

@@ -3,19 +3,20 @@
 // sessions) sent without credentials to vetted addresses only, a deadline for the response headers, an
 // idle limit on a streamed body and a size limit on a read one, and failures reduced to a status and a
 // Retry-After (never a token or a response body: those may carry secrets or customer data).
-import type { IncomingMessage } from 'node:http';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { TransformCallback } from 'node:stream';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { loopbackAllowed } from '../../../platform/config';
 import { StreamTooLargeError } from '../../../platform/digest';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
-import { BlockedAddressError, pinnedLookup, vetHost } from '../../../platform/pinned-connect';
 import type { HostResolver } from '../../../platform/resolve';
 import type { UrlRefusal } from '../../domain/sync-policy';
 import { parseRetryAfter } from '../oauth-client';
+import { ProviderApiError } from './provider-error';
+
+import type { ErrorReading } from './failure';
+export type { ErrorReading } from './failure';
+export { ProviderApiError } from './provider-error';
 
 /** Headers must arrive within this; a streamed body may pause at most IDLE_MS between chunks. */
 export const HEADERS_TIMEOUT_MS = 15_000;
@@ -27,25 +28,6 @@ export const IDLE_MS = 30_000;
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
 /** A JSON answer must have arrived whole within this, however it trickles. */
 export const JSON_BODY_MS = 60_000;
-
-export class ProviderApiError extends Error {
-  constructor(
-    readonly operation: string,
-    /** undefined: no HTTP answer (network error, timeout). */
-    readonly status: number | undefined,
-    readonly retryAfterSeconds?: number,
-    /** Retry-After as an HTTP date (epoch ms). */
-    readonly retryAt?: number,
-    readonly providerError?: string,
-    /** The provider said "slow down" in its own words (Google's 403 userRateLimitExceeded). */
-    readonly throttled = false,
-  ) {
-    super(
-      `provider ${operation} failed${status ? ` with HTTP ${status}` : ' (no answer)'}${providerError ? ` (${providerError})` : ''}`,
-    );
-    this.name = 'ProviderApiError';
-  }
-}
 
 /**
  * One URL path segment from an id or a name: percent-encoded, and never `.`, `..` or empty, which a
@@ -99,67 +81,7 @@ export interface ApiRequest {
   followRedirects?: boolean;
 }
 
-/**
- * What a provider's error body means, when its status alone does not say it (Dropbox answers a missing
- * scope with 401 and a missing path with 409): the status to treat it as, a short code, a Retry-After.
- */
-export interface ErrorReading {
-  status?: number;
-  providerError?: string;
-  retryAfterSeconds?: number;
-}
-
 export const MAX_REDIRECTS = 3;
-/** An error answer is read this far for its reason; past it, the status says enough. */
-const MAX_ERROR_BYTES = 64 * 1024;
-
-const REASON = /^[\w.-]{1,64}$/;
-
-/**
- * The provider's own error reason, from the shapes providers answer in: OAuth's `{"error": code}`,
- * Google's `{"error":{"errors":[{"reason"}]}}`, Graph's `{"error":{"code"}}`, Dropbox's
- * `{"error":{".tag"}}` (or `{"error":{"reason":{".tag"}}}`). Only a short token, never free text.
- */
-export function providerReason(body: unknown): string | undefined {
-  const error = (body as { error?: unknown } | null)?.error;
-  if (typeof error === 'string') return REASON.test(error) ? error : undefined;
-  if (!error || typeof error !== 'object') return undefined;
-  const e = error as Record<string, unknown>;
-  const candidates = [
-    (Array.isArray(e.errors) ? (e.errors[0] as Record<string, unknown> | undefined) : undefined)?.reason,
-    e.code,
-    e['.tag'],
-    (e.reason as Record<string, unknown> | undefined)?.['.tag'],
-  ];
-  return candidates.find((c): c is string => typeof c === 'string' && REASON.test(c));
-}
-
-async function failure(request: ApiRequest, response: Response): Promise<ProviderApiError> {
-  let reading: ErrorReading = {};
-  try {
-    const body = JSON.parse(await readText(request.operation, response, MAX_ERROR_BYTES)) as unknown;
-    reading = request.readError
-      ? request.readError(response.status, body)
-      : { providerError: providerReason(body) };
-  } catch {
-    // not JSON: the status says enough
-  }
-  const providerError =
-    reading.providerError && REASON.test(reading.providerError) ? reading.providerError : undefined;
-  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  // A dotted reason (Dropbox's `path.too_many_write_operations`) throttles when any part of it does.
-  const throttled =
-    providerError !== undefined &&
-    providerError.split('.').some((part) => (request.throttleReasons ?? []).includes(part));
-  return new ProviderApiError(
-    request.operation,
-    reading.status ?? response.status,
-    retryAfter.seconds ?? reading.retryAfterSeconds,
-    retryAfter.at,
-    providerError,
-    throttled,
-  );
-}
 
 /** Where a redirect answer points, if it has a Location at all. */
 function redirectTarget(from: string, response: Response): string | undefined {
@@ -235,6 +157,15 @@ export interface TransportOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A client's transport, driven by its definition's fields: `more` are further API origins (Dropbox's content host). */
+export const transportFor = (settings: ClientSettings, ...more: string[]): Transport =>
+  new Transport({
+    apiUrls: [settings.apiUrl, ...more],
+    throttleReasons: settings.throttleReasons,
+    rateLimitHeaders: settings.rateLimitHeaders,
+    guard: settings.guard,
+  });
+
 /**
  * One provider's HTTP: every request of its client goes through here. A URL at one of the API's origins
  * is sent as asked (with the bearer unless anonymous); any other URL (one the provider handed back)
@@ -295,15 +226,6 @@ export class Transport {
     this.spentUntil = Math.max(this.spentUntil, until);
   }
 
-  /** Whether our bearer may go to this URL: one of the API's own origins. */
-  isApiUrl(url: string): boolean {
-    try {
-      return this.origins.has(new URL(url).origin);
-    } catch {
-      return false;
-    }
-  }
-
   /** Sends a request; a non-2xx answer becomes a ProviderApiError. The caller reads (or streams) the body. */
   async send(request: ApiRequest): Promise<Response> {
     const asked = { throttleReasons: this.throttleReasons, ...request };
@@ -322,7 +244,22 @@ export class Transport {
         from,
       );
     }
-    if (!response.ok && !asked.accept?.includes(response.status)) throw await failure(asked, response);
+    if (!response.ok && !asked.accept?.includes(response.status)) {
+      // Read on the first failure only: what error bodies mean stays out of a function's init.
+      const { readFailure } = await import('./failure');
+      const reading = await readFailure(asked, response.status, (limit) =>
+        readText(asked.operation, response, limit),
+      );
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      throw new ProviderApiError(
+        asked.operation,
+        reading.status,
+        retryAfter.seconds ?? reading.retryAfterSeconds,
+        retryAfter.at,
+        reading.providerError,
+        reading.throttled,
+      );
+    }
     return response;
   }
 
@@ -386,12 +323,10 @@ function headersOf(request: ApiRequest): Record<string, string> {
   };
 }
 
-/** Statuses whose answer has no body (a Response refuses one). */
-const NULL_BODY = new Set([204, 205, 304]);
-
 /**
- * One request to a URL outside the API's origins: its host resolved and vetted, the socket connected
- * to those addresses only, no redirect followed here (send() vets each hop), no credentials.
+ * One request to a URL outside the API's origins (./foreign-request.ts, loaded on the first one only:
+ * the address ranges and the pinned connection stay out of a route's init): no credentials, the host
+ * vetted, the connection pinned, no redirect followed there (send() vets each hop).
  */
 async function pinnedOnce(
   request: ApiRequest,
@@ -399,59 +334,22 @@ async function pinnedOnce(
   guard: UrlGuard,
   handedBy: number,
 ): Promise<Response> {
-  let vetted;
-  try {
-    vetted = await vetHost(url.hostname, guard);
-  } catch (error) {
-    if (error instanceof BlockedAddressError)
-      throw refusedUrl(request.operation, handedBy, 'blocked_address');
-    throw new ProviderApiError(request.operation, undefined); // DNS did not answer: try again later
-  }
+  const foreign = await import('./foreign-request');
   const headers = headersOf(request);
   delete headers.Authorization;
-  return new Promise<Response>((resolve, reject) => {
-    const outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      {
-        protocol: url.protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port ? Number(url.port) : undefined,
-        path: `${url.pathname}${url.search}`,
-        method: request.method ?? 'GET',
-        headers,
-        agent: false,
-        lookup: pinnedLookup(vetted, guard),
-      },
-      (incoming: IncomingMessage) => {
-        clearTimeout(deadline);
-        const answer = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-            answer.append(name, one);
-        }
-        const status = incoming.statusCode ?? 0;
-        if (status < 200 || status > 599) {
-          incoming.destroy();
-          reject(new ProviderApiError(request.operation, undefined));
-          return;
-        }
-        const body = NULL_BODY.has(status) ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
-        if (!body) incoming.resume();
-        resolve(new Response(body, { status, headers: answer }));
-      },
-    );
-    const deadline = setTimeout(() => outgoing.destroy(new Error('no answer in time')), HEADERS_TIMEOUT_MS);
-    outgoing.on('error', (error) => {
-      clearTimeout(deadline);
-      reject(
-        error instanceof BlockedAddressError
-          ? refusedUrl(request.operation, handedBy, 'blocked_address')
-          : new ProviderApiError(request.operation, undefined),
-      );
+  try {
+    return await foreign.foreignRequest(url, {
+      method: request.method ?? 'GET',
+      headers,
+      body: request.body,
+      guard,
+      timeoutMs: HEADERS_TIMEOUT_MS,
     });
-    if (Buffer.isBuffer(request.body)) outgoing.end(request.body);
-    else if (request.body) request.body.on('error', (error) => outgoing.destroy(error)).pipe(outgoing);
-    else outgoing.end();
-  });
+  } catch (error) {
+    if (error instanceof foreign.BlockedAddressError)
+      throw refusedUrl(request.operation, handedBy, 'blocked_address');
+    throw new ProviderApiError(request.operation, undefined); // no answer (DNS, connection, time): later
+  }
 }
 
 /**

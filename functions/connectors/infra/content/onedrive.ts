@@ -42,9 +42,9 @@ import type {
 } from './api';
 import type { NameRules } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest } from './http';
+import type { ApiRequest, Transport } from './http';
 import type { ClientSettings } from './http';
-import { ProviderApiError, Transport, chunksOf, discard, readJson } from './http';
+import { ProviderApiError, transportFor, chunksOf, discard, readJson } from './http';
 import { downloadOf } from './practice';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
@@ -118,11 +118,7 @@ export class OneDriveContainers implements ContainerApi {
     this.base = settings.apiUrl.replace(/\/$/, '');
     this.throttleReasons = settings.throttleReasons ?? [];
     this.ownClientId = settings.ownClientId ?? (() => undefined);
-    this.http = new Transport({
-      apiUrls: [settings.apiUrl],
-      throttleReasons: this.throttleReasons,
-      guard: settings.guard,
-    });
+    this.http = transportFor(settings);
   }
 
   protected request(operation: string, token: string, path: string, extra: Partial<ApiRequest> = {}) {

@@ -12,8 +12,8 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ClientSettings } from './http';
-import { ProviderApiError, Transport, apiUrl, pathSegment, streamBody } from './http';
+import type { ClientSettings, Transport } from './http';
+import { ProviderApiError, transportFor, apiUrl, pathSegment, streamBody } from './http';
 
 interface Matter {
   id: string;
@@ -54,7 +54,7 @@ export class PracticeContainers implements ContainerApi {
 
   constructor(settings: ClientSettings) {
     this.base = settings.apiUrl;
-    this.http = new Transport({ apiUrls: [settings.apiUrl], guard: settings.guard });
+    this.http = transportFor(settings);
   }
 
   protected url(path: string, query: Record<string, string | number | undefined> = {}): string {

@@ -71,7 +71,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const client = () => new ClioApi(`${proxy.base}/clio`);
+const client = () => new ClioApi({ apiUrl: `${proxy.base}/clio` });
 
 async function call(method: string, path: string, token = TOKEN) {
   const before = proxy.exchanges.length;

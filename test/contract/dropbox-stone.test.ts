@@ -85,7 +85,8 @@ afterAll(async () => {
 
 /** Uploads above 4 MiB go through a session of 4 MiB appends (the defaults are 150 and 16 MiB). */
 const client = () =>
-  new DropboxApi(`${proxy.base}/dropbox`, {
+  new DropboxApi({
+    apiUrl: `${proxy.base}/dropbox`,
     contentUrl: `${proxy.base}/dropbox/content`,
     singleUploadMax: 4 * MiB,
     chunkBytes: 4 * MiB,

@@ -76,7 +76,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const client = () => new GoogleDriveApi(`${proxyBase}/google`, THROTTLE);
+const client = () => new GoogleDriveApi({ apiUrl: `${proxyBase}/google`, throttleReasons: THROTTLE });
 
 /** A request as the client makes it (bearer token, through the proxy); its exchange. */
 async function call(method: string, path: string, query: Record<string, string>, body?: unknown) {

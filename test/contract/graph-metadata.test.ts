@@ -72,7 +72,12 @@ afterAll(async () => {
   await fake.close();
 });
 
-const client = () => new OneDriveApi(`${proxy.base}/microsoft`, THROTTLE, () => CLIENT_ID);
+const client = () =>
+  new OneDriveApi({
+    apiUrl: `${proxy.base}/microsoft`,
+    throttleReasons: THROTTLE,
+    ownClientId: () => CLIENT_ID,
+  });
 
 /** A request as the client makes it (bearer token, through the proxy); its exchange. */
 async function call(method: string, path: string, token = TOKEN) {

@@ -443,7 +443,8 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
     // be above that (test/unit/dropbox-content covers the chunking); Drive's resumable starts above 5 MB.
     const sessionApi =
       id === 'dropbox'
-        ? new DropboxApi(setting(id, 'API_URL'), {
+        ? new DropboxApi({
+            apiUrl: setting(id, 'API_URL'),
             contentUrl: setting(id, 'CONTENT_URL'),
             singleUploadMax: 1024 * 1024,
             chunkBytes: 4 * 1024 * 1024,

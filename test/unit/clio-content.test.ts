@@ -104,7 +104,7 @@ describe('Clio client against the fake', () => {
   });
 
   it('browses matters and their documents page by page', async () => {
-    const client = new ClioApi(base);
+    const client = new ClioApi({ apiUrl: base });
     const first = await client.browse('tok', undefined, { limit: 2 });
     expect(first.entries).toHaveLength(2);
     expect(first.next).toBeDefined();
@@ -132,7 +132,7 @@ describe('Clio client against the fake', () => {
   });
 
   it('imports a matter, then reports changes since the pass began, trashed documents as deleted', async () => {
-    const client = new ClioApi(base);
+    const client = new ClioApi({ apiUrl: base });
     const full = await pass(client, matterId(acme), undefined);
     expect(full.files.map((f) => f.name)).toEqual(['Complaint.txt', 'Answer.txt', 'Discovery.txt']);
     // The cursor is Clio's own clock (the Date header) less the overlap minute.
@@ -160,7 +160,7 @@ describe('Clio client against the fake', () => {
   });
 
   it('downloads through the 303 to storage without sending the token there', async () => {
-    const client = new ClioApi(base);
+    const client = new ClioApi({ apiUrl: base });
     seen.length = 0;
     const download = await client.download('tok', docId(docs[0]!.id));
     expect(await read(download.body)).toBe('Complaint.txt body');
@@ -173,7 +173,7 @@ describe('Clio client against the fake', () => {
   });
 
   it('uploads in three steps, never over a same-named document, and once per idempotency key', async () => {
-    const client = new ClioApi(base);
+    const client = new ClioApi({ apiUrl: base });
     // The user's Complaint.txt holds the name: Clio would keep two, this client refuses the second.
     expect(await client.findFile('tok', matterId(acme), 'Complaint.txt')).toMatchObject({
       id: docId(docs[0]!.id),
@@ -205,8 +205,10 @@ describe('Clio client against the fake', () => {
   });
 
   it("reads Clio's errors: 401, 429 with Retry-After and the rate-limit window, 5xx", async () => {
-    const client = new ClioApi(base);
-    expect((await failure(new ClioApi(base).browse('nope', undefined, { limit: 1 }))).status).toBe(401);
+    const client = new ClioApi({ apiUrl: base });
+    expect(
+      (await failure(new ClioApi({ apiUrl: base }).browse('nope', undefined, { limit: 1 }))).status,
+    ).toBe(401);
     fake.fail({ status: 429, retryAfter: 12 });
     expect(await failure(client.browse('tok', undefined, { limit: 1 }))).toMatchObject({
       status: 429,
@@ -235,7 +237,7 @@ describe('Clio client against the fake', () => {
       return usage.arrayBuffers + usage.heapUsed;
     };
     const baseline = memory();
-    const download = await new ClioApi(base).download('tok', docId(big.id));
+    const download = await new ClioApi({ apiUrl: base }).download('tok', docId(big.id));
     expect(download.size).toBe(size);
     const hash = createHash('sha256');
     let received = 0;

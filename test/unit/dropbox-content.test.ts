@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const api = (options: { singleUploadMax?: number; chunkBytes?: number } = {}) =>
-  new DropboxApi(base, { contentUrl: `${base}/content`, ...options });
+  new DropboxApi({ apiUrl: base, contentUrl: `${base}/content`, ...options });
 
 const text = (value: string) => ({ contentType: 'text/plain', content: textContent(value) });
 

@@ -80,6 +80,33 @@ describe('names and ids in provider URLs', () => {
       expect(nameProblem(name)).toBeUndefined();
   });
 
+  it('refuses, for every provider alike, bidirectional controls and names over 255 characters', () => {
+    // "invoice<RLO>fdp.exe" shows as "invoiceexe.pdf"; each of the embeddings, overrides, isolates and marks.
+    for (const control of [
+      '\u202e',
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    ])
+      expect(nameProblem(`invoice${control}fdp.exe`)).toMatch(/bidirectional/);
+    expect(nameProblem('c1\u0085control')).toMatch(/control character/);
+    expect(nameProblem('x'.repeat(255))).toBeUndefined();
+    expect(nameProblem('x'.repeat(256))).toMatch(/longer than 255/);
+    // Hebrew and Arabic names are names: only the invisible controls are refused.
+    expect(nameProblem('חוזה שכירות.pdf')).toBeUndefined();
+    expect(nameProblem('عقد.pdf')).toBeUndefined();
+    // A provider's own rules come after the shared ones.
+    expect(nameProblem('a:b', { reserved: /[:]/, reservedText: 'no colons' })).toBe('no colons');
+  });
+
   it('encodes a value as exactly one segment: no dot-segment, no separator survives', () => {
     const url = (value: string) =>
       apiUrl('https://api.example/v1', `/folders/f1/files/${pathSegment(value, 'upload')}`, {});

@@ -34,7 +34,10 @@ describe('Google Drive: a listed file', () => {
   beforeAll(async () => {
     fake = await startFakeHarness(googleDriveFake, clock, observe);
     fake.grant('tok', ACCOUNT, ['https://www.googleapis.com/auth/drive']);
-    api = new GoogleDriveApi(`${fake.base}/google`, ['userRateLimitExceeded']);
+    api = new GoogleDriveApi({
+      apiUrl: `${fake.base}/google`,
+      throttleReasons: ['userRateLimitExceeded'],
+    });
     const tree: AccountTree = fake.tree(ACCOUNT);
     const node = tree.addFolder(tree.root, 'Listed');
     tree.putFile(node, 'plain.txt', { contentType: 'text/plain', content: textContent('plain bytes') });
@@ -77,7 +80,11 @@ describe('OneDrive: a listed file', () => {
   beforeAll(async () => {
     fake = await startFakeHarness(onedriveFake, clock, observe);
     fake.grant('tok', ACCOUNT, ['Files.ReadWrite.All'], 'client-od');
-    api = new OneDriveApi(`${fake.base}/microsoft`, ['activityLimitReached'], () => 'client-od');
+    api = new OneDriveApi({
+      apiUrl: `${fake.base}/microsoft`,
+      throttleReasons: ['activityLimitReached'],
+      ownClientId: () => 'client-od',
+    });
     tree = fake.tree(ACCOUNT);
   });
   afterAll(() => fake.close());

@@ -31,7 +31,12 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const client = () => new OneDriveApi(graph, ['activityLimitReached'], () => CLIENT);
+const client = () =>
+  new OneDriveApi({
+    apiUrl: graph,
+    throttleReasons: ['activityLimitReached'],
+    ownClientId: () => CLIENT,
+  });
 const idOf = (node: Parameters<typeof onedriveIds.providerId>[1]) =>
   onedriveIds.providerId(fake.tree(ACCOUNT), node);
 const text = (value: string) => ({ contentType: 'text/plain', content: textContent(value) });
@@ -148,7 +153,7 @@ describe('OneDrive client and the Graph fake', () => {
     tree.putFile(folder, 'Memo.txt', text('u2'));
     await expect(send('v1', 'k1')).rejects.toMatchObject({ reason: 'name_taken' });
     // Without our client id nothing counts as ours.
-    const anonymous = new OneDriveApi(graph, [], () => undefined);
+    const anonymous = new OneDriveApi({ apiUrl: graph });
     const other = tree.addFolder(tree.root, 'Exports 2');
     const upload = () =>
       anonymous.upload('tok', idOf(other), {

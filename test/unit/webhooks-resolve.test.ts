@@ -6,7 +6,7 @@ import type { Socket } from 'node:dgram';
 import { lookup } from 'node:dns';
 import { pbkdf2 } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { hostResolver } from '../../functions/webhooks/infra/resolve';
+import { hostResolver } from '../../functions/platform/resolve';
 
 /** A DNS server for one zone: `hooks.test` has A 203.0.113.7 and AAAA 2001:db8::7; `slow.test` never answers. */
 let server: Socket;

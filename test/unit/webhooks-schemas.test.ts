@@ -3,7 +3,7 @@ import {
   classifyAddress,
   REFUSED_ADDRESS_MESSAGE,
   shownErrorMessage,
-} from '../../functions/webhooks/domain/addresses';
+} from '../../functions/platform/addresses';
 import { toAttemptView } from '../../functions/webhooks/api/views';
 import { endpointUrlProblem } from '../../functions/webhooks/domain/endpoint-schemas';
 

@@ -81,10 +81,23 @@ export type RunFailure =
   /** 5xx, network, timeout, a refresh that could not happen now: retry the step with backoff (or after Retry-After). */
   | { kind: 'transient'; retryAfterSeconds?: number }
   /** The source container is gone or out of the grant's reach: the run cannot go on. */
-  | { kind: 'fatal'; reason: 'source_not_found' | 'insufficient_scope' | 'provider_refused' };
+  | {
+      kind: 'fatal';
+      reason: 'source_not_found' | 'insufficient_scope' | 'provider_refused' | 'provider_url_refused';
+    };
+
+/**
+ * Why a URL the provider handed back was not followed (the transport's refusals): not https while the
+ * API is, an address the guard refuses (loopback in production, private, link-local, metadata), or not
+ * a URL at all. Each is the provider pointing somewhere we do not go: retrying changes nothing.
+ */
+export const URL_REFUSALS = ['insecure_url', 'blocked_address', 'invalid_url', 'foreign_link'] as const;
+export type UrlRefusal = (typeof URL_REFUSALS)[number];
 
 /** What a failed content-API answer means (a 401 was already retried once with a refreshed token). */
 export function classifyApiStatus(status: number | undefined, providerError?: string): RunFailure {
+  if ((URL_REFUSALS as readonly (string | undefined)[]).includes(providerError))
+    return { kind: 'fatal', reason: 'provider_url_refused' };
   if (status === undefined || status === 408 || status >= 500) return { kind: 'transient' };
   if (status === 401) return { kind: 'unusable', reason: 'reauth_required' };
   if (status === 403)
@@ -106,6 +119,8 @@ export const RUN_FAILURE_MESSAGES: Record<string, string> = {
   source_not_found: "The link's source no longer exists at the provider, or the account cannot see it",
   insufficient_scope: 'The connection was granted fewer scopes than this needs; reconnect to grant them',
   provider_refused: 'The provider refused the request',
+  provider_url_refused:
+    'The provider pointed to a URL we do not follow (not https, or an address that is not public)',
   provider_unavailable: 'The provider kept failing after retries',
   link_deleted: 'The import link was deleted during the run',
   provider_disabled: 'The provider is turned off for the organization',

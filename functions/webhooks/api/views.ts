@@ -11,7 +11,7 @@ import { lazy } from '../../platform/lazy';
 import { idSchema } from '../../platform/ids';
 import { camelCaseCursorPage, camelCasePage } from '../../platform/pagination';
 import { ATTEMPT_OUTCOMES, ERROR_KINDS } from '../domain/attempt';
-import { shownErrorMessage } from '../domain/addresses';
+import { shownErrorMessage } from '../../platform/addresses';
 import type { AttemptRecord, DeliveryItem } from '../domain/records';
 import { current } from '../domain/records';
 import { DELIVERY_STATUSES, FAILURE_REASONS } from '../domain/retry-policy';

@@ -8,7 +8,7 @@ import { epochSeconds, isoTime, wallTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import { getHealth } from '../infra/repositories/health';
 import { open, seal } from '../../platform/envelope';
-import { shownErrorMessage } from '../domain/addresses';
+import { shownErrorMessage } from '../../platform/addresses';
 import { ConflictError, NotFoundError, PermissionDeniedError } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import type { Pagination, Window } from '../../platform/pagination';

@@ -1,7 +1,7 @@
 // Request schemas of the webhook routes: the single source of their types and validation messages.
 import * as z from 'zod/mini';
 import { lazy } from '../../platform/lazy';
-import { isIpLiteral, classifyAddress } from './addresses';
+import { isIpLiteral, classifyAddress } from '../../platform/addresses';
 import { loopbackAllowed } from '../../platform/config';
 import { idSchema } from '../../platform/ids';
 import {

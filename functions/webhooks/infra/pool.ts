@@ -9,20 +9,11 @@ import type { LookupAddress } from 'node:dns';
 import type { ClientRequestArgs } from 'node:http';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { addressAllowed, classifyAddress } from '../domain/addresses';
 
 /** Idle keep-alive sockets are closed after this long (below common server keep-alive timeouts of 5 s). */
 export const POOL_IDLE_MS = 4_000;
 /** Sockets one origin may hold: one SQS batch (10 records) to one receiver all in flight at once. */
 export const MAX_SOCKETS_PER_ORIGIN = 10;
-
-export class BlockedAddressError extends Error {
-  constructor(readonly address: string) {
-    super(`Refused to connect to ${classifyAddress(address)} address ${address}`);
-    this.name = 'BlockedAddressError';
-  }
-}
 
 /** Request options the pool reads besides Node's own: the vetted addresses, as the pool key's suffix. */
 export interface PinnedRequest {
@@ -34,30 +25,6 @@ export const pinOf = (vetted: readonly LookupAddress[]): string =>
     .map((a) => a.address)
     .sort()
     .join(',');
-
-/**
- * The `lookup` a pooled socket connects through: no DNS, only the addresses vetted for this attempt,
- * each checked again (a socket can never reach an address the guard did not pass).
- */
-export function pinnedLookup(
-  vetted: readonly LookupAddress[],
-  policy: { allowLoopback: boolean },
-): LookupFunction {
-  return (hostname, options, callback) => {
-    const blocked = vetted.find((a) => !addressAllowed(a.address, policy));
-    if (blocked) return callback(new BlockedAddressError(blocked.address), '', 0);
-    const family = options.family === 4 || options.family === 6 ? options.family : undefined;
-    const candidates = vetted.filter((a) => !family || a.family === family);
-    if (candidates.length === 0) {
-      const error = Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' });
-      return callback(error, '', 0);
-    }
-    if (options.all) {
-      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [...candidates]);
-    }
-    callback(null, candidates[0]!.address, candidates[0]!.family);
-  };
-}
 
 type PinnedArgs = ClientRequestArgs & Partial<PinnedRequest>;
 

@@ -12,10 +12,10 @@ import { shownRequestHeaders, shownResponseHeaders } from '../domain/attempt';
 import { webhookHeaders } from '../domain/signing';
 
 export type { AttemptOutcome, ErrorKind } from '../domain/attempt';
-import { addressAllowed, bareAddress } from '../domain/addresses';
+import { addressAllowed, bareAddress } from '../../platform/addresses';
+import { BlockedAddressError, pinnedLookup, vetHost as vetPlatformHost } from '../../platform/pinned-connect';
 import type { DeliveryPool, PinnedRequest } from './pool';
-import { BlockedAddressError, pinOf, pinnedLookup, sharedPool } from './pool';
-import { systemResolve } from './resolve';
+import { pinOf, sharedPool } from './pool';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 export const RESPONSE_BODY_LIMIT = 16 * 1024;
@@ -167,20 +167,9 @@ function parseTarget(raw: string, policy: { allowLoopback: boolean }): Target | 
   return target;
 }
 
-/** Resolves the host and vets the whole answer: one forbidden address refuses it (DNS rebinding). */
-export async function vetHost(hostname: string, options: SendOptions): Promise<LookupAddress[]> {
-  const literal = bareAddress(hostname);
-  const version = isIP(literal);
-  const addresses = version
-    ? [{ address: literal, family: version }]
-    : await (options.resolve ?? systemResolve)(hostname);
-  const blocked = addresses.find((a) => !addressAllowed(a.address, options));
-  if (blocked) throw new BlockedAddressError(blocked.address);
-  if (addresses.length === 0) {
-    throw Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' });
-  }
-  return addresses;
-}
+/** Resolves the host and vets the whole answer (the platform's guard, with this attempt's resolver). */
+export const vetHost = (hostname: string, options: SendOptions): Promise<LookupAddress[]> =>
+  vetPlatformHost(hostname, options);
 
 function requestOptions(
   target: Target,

@@ -80,17 +80,39 @@ export class UploadRefusedError extends Error {
   }
 }
 
+/** The longest file name any provider takes (Clio, Dropbox and OneDrive say 255; Google Drive is held to it too). */
+export const NAME_MAX_LENGTH = 255;
+
 /**
- * Why no provider can hold `name` as one file name without it naming another path or URL (empty, `.`,
- * `..`, a `/` or `\`, NUL or another control character such as CR/LF), else undefined. Clients add
- * their provider's own rules (length, reserved characters) and throw UploadRefusedError('invalid_name').
+ * Bidirectional controls (the embeddings, overrides and isolates, LRM/RLM, ALM): a name holding one shows
+ * other than it is (`invoice\u202Efdp.exe` reads as "invoiceexe.pdf") in the console and at the provider.
  */
-export function nameProblem(name: string): string | undefined {
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** A provider's own refusals beyond the shared ones (OneDrive's reserved characters). */
+export interface NameRules {
+  reserved?: RegExp;
+  /** What to tell the user when `reserved` matches. */
+  reservedText?: string;
+}
+
+/**
+ * The one file-name policy of every provider: why `name` cannot be a file's name there, else undefined.
+ * Shared: nothing that names another path or URL (empty, `.`, `..`, a `/` or `\`, NUL or another
+ * control character such as CR/LF), no bidirectional control, at most NAME_MAX_LENGTH characters; then
+ * the provider's own `rules`. A client refuses with UploadRefusedError('invalid_name').
+ */
+export function nameProblem(name: string, rules: NameRules = {}): string | undefined {
   if (!name.trim()) return 'the name is empty';
   if (name === '.' || name === '..') return `the name ${name} is a path segment`;
   if (/[/\\]/.test(name)) return 'the name holds a / or \\';
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'the name holds a control character (NUL, CR, LF, ...)';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+    return 'the name holds a control character (NUL, CR, LF, ...)';
+  if (BIDI_CONTROL.test(name))
+    return 'the name holds a bidirectional control character (such as U+202E), which would show it as another name';
+  if (name.length > NAME_MAX_LENGTH) return `the name is longer than ${NAME_MAX_LENGTH} characters`;
+  if (rules.reserved?.test(name)) return rules.reservedText ?? 'the provider refuses a character of the name';
   return undefined;
 }
 

@@ -33,8 +33,9 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading } from './http';
-import { ProviderApiError, apiUrl, send, sendJson, streamBody } from './http';
+import type { ErrorReading, Transport } from './http';
+import type { ClientSettings } from './http';
+import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from './http';
 
 /** Clio's largest page. */
 export const CLIO_PAGE_MAX = 200;
@@ -129,7 +130,13 @@ const matterName = (m: ClioMatter) =>
 /** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class ClioContainers implements ContainerApi {
   /** @param base the region's host, e.g. https://app.clio.com (paths /api/v4/...) */
-  constructor(protected readonly base: string) {}
+  protected readonly base: string;
+  protected readonly http: Transport;
+
+  constructor(settings: ClientSettings) {
+    this.base = settings.apiUrl;
+    this.http = transportFor(settings);
+  }
 
   protected url(path: string, query: Record<string, string | number | undefined> = {}): string {
     return apiUrl(this.base, `/api/v4${path}`, query);
@@ -141,7 +148,7 @@ export class ClioContainers implements ContainerApi {
     path: string,
     query: Record<string, string | number | undefined>,
   ) {
-    return sendJson<T>({ operation, token, url: this.url(path, query), readError: readClioError });
+    return this.http.json<T>({ operation, token, url: this.url(path, query), readError: readClioError });
   }
 
   async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
@@ -207,7 +214,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
     const matter = numericId(container, 'document changes');
     const pass: Partial<PassToken> =
       'page' in position ? decodePass(position.page) : { s: position.cursor || undefined };
-    const response = await send({
+    const response = await this.http.send({
       operation: 'document changes',
       token,
       url: this.url('/documents.json', {
@@ -226,12 +233,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
       new Date(
         (Date.parse(response.headers.get('date') ?? '') || Date.now()) - CLIO_PASS_OVERLAP_MS,
       ).toISOString();
-    let out: Index<ClioDocument>;
-    try {
-      out = (await response.json()) as Index<ClioDocument>;
-    } catch {
-      throw new ProviderApiError('document changes', response.status, undefined, undefined, 'invalid_json');
-    }
+    const out = await readJson<Index<ClioDocument>>('document changes', response);
     const files: ChangedFile[] = [];
     for (const d of out.data) {
       const version = d.latest_document_version;
@@ -257,7 +259,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
 
   async download(token: string, fileId: string): Promise<Download> {
     const operation = 'download document';
-    const response = await send({
+    const response = await this.http.send({
       operation,
       token,
       url: this.url(`/documents/${numericId(fileId, operation)}/download.json`),
@@ -288,9 +290,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
   }
 
   async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
-    const problem =
-      nameProblem(file.name) ??
-      (file.name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+    const problem = nameProblem(file.name);
     if (problem) throw new UploadRefusedError('invalid_name', problem);
     if (file.replace)
       throw new UploadRefusedError('changed', 'Clio documents are not replaced: a new one is made');
@@ -342,7 +342,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
     path: string,
     body: { fields: string; data: unknown },
   ): Promise<T> {
-    const out = await sendJson<{ data: T }>({
+    const out = await this.http.json<{ data: T }>({
       operation,
       token,
       method,
@@ -361,18 +361,13 @@ export class ClioApi extends ClioContainers implements ContentApi {
       if (/^(authorization|host|content-length|cookie)$/i.test(name) || !/^[\w-]{1,64}$/.test(name)) continue;
       headers[name] = value;
     }
-    const target = new URL(version.put_url!);
-    if (
-      target.protocol !== 'https:' &&
-      !(target.protocol === 'http:' && new URL(this.base).protocol === 'http:')
-    )
-      throw new ProviderApiError('upload content', 200, undefined, undefined, 'insecure_put_url');
-    await send({
+    // The transport vets the URL (https when the API is, a public address) and sends no token there.
+    await this.http.send({
       operation: 'upload content',
       token: '',
       anonymous: true,
       method: 'PUT',
-      url: target.toString(),
+      url: version.put_url!,
       headers: { Accept: '*/*', ...headers },
       body,
       length: size,

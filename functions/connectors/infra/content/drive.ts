@@ -12,7 +12,8 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import { ProviderApiError, apiUrl, pathSegment, send, sendJson } from './http';
+import type { ClientSettings, Transport } from './http';
+import { ProviderApiError, transportFor, apiUrl, pathSegment } from './http';
 import { downloadOf } from './practice';
 
 interface Entry {
@@ -44,14 +45,20 @@ const entry = (e: Entry): SourceEntry => ({
 
 /** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class DriveContainers implements ContainerApi {
-  constructor(private readonly base: string) {}
+  private readonly base: string;
+  protected readonly http: Transport;
+
+  constructor(settings: ClientSettings) {
+    this.base = settings.apiUrl;
+    this.http = transportFor(settings);
+  }
 
   protected url(path: string, query: Record<string, string | number | undefined> = {}): string {
     return apiUrl(this.base, path, query);
   }
 
   async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
-    const out = await sendJson<Listing>({
+    const out = await this.http.json<Listing>({
       operation: 'list folder',
       token,
       url: this.url(`/folders/${pathSegment(parent ?? 'root', 'list folder')}/children`, {
@@ -63,7 +70,7 @@ export class DriveContainers implements ContainerApi {
   }
 
   async checkContainer(token: string, id: string): Promise<void> {
-    await sendJson({
+    await this.http.json({
       operation: 'list folder',
       token,
       url: this.url(`/folders/${pathSegment(id, 'list folder')}/children`, { limit: 1 }),
@@ -79,7 +86,7 @@ export class DriveApi extends DriveContainers implements ContentApi {
     limit: number,
   ): Promise<ChangesPage> {
     const cursor = 'page' in position ? position.page : position.cursor;
-    const out = await sendJson<Listing>({
+    const out = await this.http.json<Listing>({
       operation: 'folder changes',
       token,
       url: this.url(`/folders/${pathSegment(container, 'folder changes')}/changes`, { limit, cursor }),
@@ -99,7 +106,7 @@ export class DriveApi extends DriveContainers implements ContentApi {
 
   async download(token: string, fileId: string): Promise<Download> {
     const operation = 'download file';
-    const response = await send({
+    const response = await this.http.send({
       operation,
       token,
       url: this.url(`/files/${pathSegment(fileId, operation)}/content`),
@@ -110,7 +117,7 @@ export class DriveApi extends DriveContainers implements ContentApi {
 
   /** The children listing filtered by exact name (`name=`, the sandbox's own parameter). */
   async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
-    const out = await sendJson<Listing>({
+    const out = await this.http.json<Listing>({
       operation: 'find file',
       token,
       url: this.url(`/folders/${pathSegment(container, 'find file')}/children`, { name, limit: 1 }),
@@ -129,7 +136,7 @@ export class DriveApi extends DriveContainers implements ContentApi {
     const problem = nameProblem(file.name);
     if (problem) throw new UploadRefusedError('invalid_name', problem);
     try {
-      const out = await sendJson<Entry>({
+      const out = await this.http.json<Entry>({
         operation: 'upload file',
         token,
         method: 'PUT',

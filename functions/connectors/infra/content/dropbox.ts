@@ -26,8 +26,9 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading } from './http';
-import { ProviderApiError, chunksOf, send, sendJson, streamBody } from './http';
+import type { ErrorReading, Transport } from './http';
+import type { ClientSettings } from './http';
+import { ProviderApiError, transportFor, chunksOf, readJson, streamBody } from './http';
 
 /** The root folder's id here; Dropbox names it with the empty path. */
 export const DROPBOX_ROOT = '/';
@@ -120,15 +121,14 @@ const entry = (m: Metadata): SourceEntry | undefined => {
 
 /** A file name Dropbox can hold under its parent without naming another path (at most 255 characters). */
 function checkedName(name: string): string {
-  const problem =
-    nameProblem(name) ?? (name.length > 255 ? 'the name is longer than 255 characters' : undefined);
+  const problem = nameProblem(name);
   if (problem) throw new UploadRefusedError('invalid_name', problem);
   return name;
 }
 
-export interface DropboxOptions {
-  /** The content host (https://content.dropboxapi.com): downloads and uploads. */
-  contentUrl: string;
+export interface DropboxOptions extends ClientSettings {
+  /** The content host (https://content.dropboxapi.com): downloads and uploads; else CONTENT_URL. */
+  contentUrl?: string;
   singleUploadMax?: number;
   chunkBytes?: number;
 }
@@ -139,18 +139,21 @@ export class DropboxContainers implements ContainerApi {
   protected readonly singleUploadMax: number;
   protected readonly chunkBytes: number;
 
-  /** @param apiUrl the API host (https://api.dropboxapi.com), its paths /2/... */
-  constructor(
-    private readonly apiUrl: string,
-    options: DropboxOptions,
-  ) {
-    this.contentUrl = options.contentUrl.replace(/\/$/, '');
+  private readonly apiUrl: string;
+  protected readonly http: Transport;
+
+  /** `apiUrl`: the API host (https://api.dropboxapi.com), its paths /2/... */
+  constructor(options: DropboxOptions) {
+    this.apiUrl = options.apiUrl;
+    this.contentUrl = (options.contentUrl ?? options.setting?.('CONTENT_URL') ?? '').replace(/\/$/, '');
+    // Both hosts are the API's: downloads and uploads carry our bearer to the content host.
+    this.http = transportFor(options, this.contentUrl);
     this.singleUploadMax = options.singleUploadMax ?? DROPBOX_SINGLE_UPLOAD_MAX;
     this.chunkBytes = options.chunkBytes ?? DROPBOX_CHUNK_BYTES;
   }
 
   protected rpc<T>(operation: string, token: string, path: string, argument: unknown): Promise<T> {
-    return sendJson<T>({
+    return this.http.json<T>({
       operation,
       token,
       method: 'POST',
@@ -205,7 +208,7 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
     body?: { data: Readable | Buffer; length: number },
     readError: (status: number, body: unknown) => ErrorReading = readDropboxError,
   ): Promise<Response> {
-    return send({
+    return this.http.send({
       operation,
       token,
       method: 'POST',
@@ -324,12 +327,7 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
           : new UploadRefusedError('name_taken', 'another file took the name since it was checked');
       throw error;
     }
-    let out: FileMetadata;
-    try {
-      out = (await response.json()) as FileMetadata;
-    } catch {
-      throw new ProviderApiError('upload file', response.status, undefined, undefined, 'invalid_json');
-    }
+    const out = await readJson<FileMetadata>('upload file', response);
     return { id: out.path_lower ?? out.id, name: out.name, version: out.rev };
   }
 
@@ -369,18 +367,16 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
 
   /** start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. */
   private async session(token: string, file: Upload, commit: Record<string, unknown>): Promise<Response> {
-    const started = (await (
+    const started = await readJson<{ session_id: string }>(
+      'upload session start',
       await this.content(
         'upload session start',
         token,
         'files/upload_session/start',
         { close: false },
-        {
-          data: Buffer.alloc(0),
-          length: 0,
-        },
-      )
-    ).json()) as { session_id: string };
+        { data: Buffer.alloc(0), length: 0 },
+      ),
+    );
     let offset = 0;
     let held: Buffer | undefined;
     for await (const piece of chunksOf(file.body, this.chunkBytes)) {

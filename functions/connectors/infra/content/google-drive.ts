@@ -29,8 +29,9 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest } from './http';
-import { ProviderApiError, apiUrl, chunksOf, pathSegment, send, sendJson } from './http';
+import type { ApiRequest, Transport } from './http';
+import type { ClientSettings } from './http';
+import { ProviderApiError, transportFor, apiUrl, chunksOf, discard, pathSegment, readJson } from './http';
 import { downloadOf } from './practice';
 
 const FOLDER = 'application/vnd.google-apps.folder';
@@ -106,10 +107,15 @@ async function readAll(body: Readable): Promise<Buffer> {
 
 /** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class GoogleDriveContainers implements ContainerApi {
-  constructor(
-    private readonly base: string,
-    protected readonly throttleReasons: readonly string[],
-  ) {}
+  private readonly base: string;
+  protected readonly throttleReasons: readonly string[];
+  protected readonly http: Transport;
+
+  constructor(settings: ClientSettings) {
+    this.base = settings.apiUrl;
+    this.throttleReasons = settings.throttleReasons ?? [];
+    this.http = transportFor(settings);
+  }
 
   protected request(
     operation: string,
@@ -133,7 +139,7 @@ export class GoogleDriveContainers implements ContainerApi {
     page: { token?: string; limit: number },
     fields = LIST_FIELDS,
   ) {
-    return sendJson<FileList>(
+    return this.http.json<FileList>(
       this.request('list folder', token, '/drive/v3/files', {
         q: query,
         pageSize: page.limit,
@@ -145,7 +151,7 @@ export class GoogleDriveContainers implements ContainerApi {
   }
 
   protected getFile(token: string, id: string, fields: string) {
-    return sendJson<DriveFile>(
+    return this.http.json<DriveFile>(
       this.request('get file', token, `/drive/v3/files/${pathSegment(id, 'get file')}`, {
         fields,
         supportsAllDrives: 'true',
@@ -156,7 +162,10 @@ export class GoogleDriveContainers implements ContainerApi {
   async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
     if (parent === undefined) {
       // My Drive first, then the shared drives a page at a time (a shared drive's id is its root folder's).
-      const drives = await sendJson<{ drives?: { id: string; name: string }[]; nextPageToken?: string }>(
+      const drives = await this.http.json<{
+        drives?: { id: string; name: string }[];
+        nextPageToken?: string;
+      }>(
         this.request('list shared drives', token, '/drive/v3/drives', {
           pageSize: Math.min(page.limit, 100),
           pageToken: page.token,
@@ -193,7 +202,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       at = JSON.parse(Buffer.from(position.page, 'base64url').toString('utf8')) as Position;
     else if (position.cursor) at = { feed: position.cursor };
     else {
-      const { startPageToken } = await sendJson<{ startPageToken: string }>(
+      const { startPageToken } = await this.http.json<{ startPageToken: string }>(
         this.request('start changes', token, '/drive/v3/changes/startPageToken', {
           supportsAllDrives: 'true',
         }),
@@ -214,7 +223,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       if (!rest.length) return { files, next: { cursor: start } };
       return { files, next: pageOf({ walk: { start, queue: rest, pageToken: out.nextPageToken } }) };
     }
-    const out = await sendJson<{
+    const out = await this.http.json<{
       changes: { fileId: string; removed?: boolean; file?: DriveFile }[];
       nextPageToken?: string;
       newStartPageToken?: string;
@@ -279,7 +288,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     if (file.mimeType.startsWith(NATIVE) && !exportAs)
       throw new ProviderApiError('download file', 415, undefined, undefined, 'not_exportable');
     const operation = exportAs ? 'export file' : 'download file';
-    const response = await send(
+    const response = await this.http.send(
       exportAs
         ? this.request(
             operation,
@@ -367,7 +376,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       media,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    return sendJson<DriveFile>(
+    return this.http.json<DriveFile>(
       this.request(
         'upload file',
         token,
@@ -389,7 +398,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     session: string,
     size: number,
   ): Promise<{ received: number } | { file: DriveFile }> {
-    const response = await send({
+    const response = await this.http.send({
       operation: 'upload status',
       token,
       url: session,
@@ -400,8 +409,8 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       accept: [308],
       throttleReasons: this.throttleReasons,
     });
-    if (response.status !== 308) return { file: (await response.json()) as DriveFile };
-    await response.arrayBuffer();
+    if (response.status !== 308) return { file: await readJson<DriveFile>('upload status', response) };
+    await discard(response);
     const range = /^bytes=0-(\d+)$/.exec(response.headers.get('range') ?? '');
     return { received: range ? Number(range[1]) + 1 : 0 };
   }
@@ -415,7 +424,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     file: Upload,
   ) {
     const json = Buffer.from(JSON.stringify(metadata));
-    const started = await send(
+    const started = await this.http.send(
       this.request(
         'start upload',
         token,
@@ -433,7 +442,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
         },
       ),
     );
-    await started.arrayBuffer();
+    await discard(started);
     const session = started.headers.get('location');
     if (!session)
       throw new ProviderApiError('start upload', started.status, undefined, undefined, 'no_session');
@@ -446,7 +455,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       let response: Response | undefined;
       for (let attempt = 1; !response; attempt++) {
         try {
-          response = await send({
+          response = await this.http.send({
             operation: 'upload chunk',
             token,
             url: session,
@@ -478,9 +487,9 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       if (response.status !== 308) {
         if (offset !== file.size)
           throw new ProviderApiError('upload chunk', response.status, undefined, undefined, 'early_end');
-        return (await response.json()) as DriveFile;
+        return await readJson<DriveFile>('upload chunk', response);
       }
-      await response.arrayBuffer();
+      await discard(response);
     }
     throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'incomplete');
   }

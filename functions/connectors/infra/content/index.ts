@@ -3,9 +3,9 @@
 import { ConfigurationError } from '../../../platform/errors';
 import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
 import type { ContainerApi, ContentApi } from './api';
+import type { ClientSettings, UrlGuard } from './http';
 import { ClioApi, ClioContainers } from './clio';
 import { DriveApi, DriveContainers } from './drive';
-import type { DropboxOptions } from './dropbox';
 import { DropboxApi, DropboxContainers } from './dropbox';
 import { GoogleDriveApi, GoogleDriveContainers } from './google-drive';
 import { OneDriveApi, OneDriveContainers } from './onedrive';
@@ -18,23 +18,17 @@ export interface ContentApiSettings {
   setting(name: string): string;
   /** Our client id at the provider, read when needed (Graph names the app that wrote a file). */
   clientId?(): string;
+  /** Where URLs the provider hands back may go; the stage's guard when not given. */
+  guard?: UrlGuard;
 }
 
-type Definition = Pick<ProviderDefinition, 'contentApi' | 'throttleReasons'>;
+type Definition = Pick<ProviderDefinition, 'contentApi' | 'throttleReasons' | 'rateLimitHeaders'>;
 
-/** Each kind's class, the whole client or its ContainerApi part: both are built with the same arguments. */
-interface Classes<T> {
-  'practice-v1': new (apiUrl: string) => T;
-  'drive-v1': new (apiUrl: string) => T;
-  'clio-v4': new (apiUrl: string) => T;
-  'dropbox-v2': new (apiUrl: string, options: DropboxOptions) => T;
-  'google-drive-v3': new (apiUrl: string, throttleReasons: readonly string[]) => T;
-  'graph-v1': new (
-    apiUrl: string,
-    throttleReasons: readonly string[],
-    ownClientId: () => string | undefined,
-  ) => T;
-}
+/** Each kind's class, the whole client or its ContainerApi part: every one is built from ClientSettings. */
+type Classes<T> = Record<
+  'practice-v1' | 'drive-v1' | 'clio-v4' | 'dropbox-v2' | 'google-drive-v3' | 'graph-v1',
+  new (settings: ClientSettings) => T
+>;
 
 /** A kind not here has no client yet (its provider cannot import or export). */
 const KINDS: readonly (keyof Classes<unknown>)[] = [
@@ -53,23 +47,21 @@ export const hasContentApi = (kind: ContentApiKind): kind is keyof Classes<unkno
 function build<T>(classes: Classes<T>, definition: Definition, settings: ContentApiSettings): T {
   const kind = definition.contentApi;
   if (!hasContentApi(kind)) throw new ConfigurationError(`no content-API client for ${kind}`);
-  switch (kind) {
-    case 'dropbox-v2':
-      return new classes[kind](settings.apiUrl, { contentUrl: settings.setting('CONTENT_URL') });
-    case 'google-drive-v3':
-      return new classes[kind](settings.apiUrl, definition.throttleReasons);
-    case 'graph-v1':
-      return new classes[kind](settings.apiUrl, definition.throttleReasons, () => {
-        // Without our client id no file counts as ours: exports then never update one, only add beside.
-        try {
-          return settings.clientId?.();
-        } catch {
-          return undefined;
-        }
-      });
-    default:
-      return new classes[kind](settings.apiUrl);
-  }
+  return new classes[kind]({
+    apiUrl: settings.apiUrl,
+    throttleReasons: definition.throttleReasons,
+    rateLimitHeaders: definition.rateLimitHeaders,
+    setting: settings.setting,
+    ownClientId: () => {
+      // Without our client id no file counts as ours: exports then never update one, only add beside.
+      try {
+        return settings.clientId?.();
+      } catch {
+        return undefined;
+      }
+    },
+    ...(settings.guard ? { guard: settings.guard } : {}),
+  });
 }
 
 /** The whole client: what the sync worker's imports and exports use. */
@@ -120,3 +112,4 @@ export type {
 } from './api';
 export { UploadRefusedError, nameProblem } from './api';
 export { ProviderApiError, ProviderBody } from './http';
+export type { UrlGuard } from './http';

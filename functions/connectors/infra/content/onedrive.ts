@@ -40,9 +40,11 @@ import type {
   SourceEntry,
   Upload,
 } from './api';
+import type { NameRules } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest } from './http';
-import { ProviderApiError, chunksOf, send, sendJson } from './http';
+import type { ApiRequest, Transport } from './http';
+import type { ClientSettings } from './http';
+import { ProviderApiError, transportFor, chunksOf, discard, readJson } from './http';
 import { downloadOf } from './practice';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
@@ -53,9 +55,11 @@ const FULL = 'full:';
 const ITEM_FIELDS =
   'id,name,size,eTag,file,folder,root,deleted,package,parentReference,lastModifiedDateTime,createdBy,lastModifiedBy';
 const MAX_DEPTH = 64;
-/** Characters OneDrive and SharePoint refuse in a name. */
-// eslint-disable-next-line no-control-regex
-const INVALID_NAME = /["*:<>?/\\|\u0000-\u001f\u007f]/;
+/** OneDrive's reserved characters, on top of the shared name policy (nameProblem). */
+const ONEDRIVE_NAMES: NameRules = {
+  reserved: /["*:<>?|]/,
+  reservedText: 'OneDrive refuses names with " * : < > ? |',
+};
 
 interface Identity {
   application?: { id?: string };
@@ -101,17 +105,20 @@ export class OneDriveContainers implements ContainerApi {
   readonly replaces = true;
   private readonly base: string;
 
+  protected readonly throttleReasons: readonly string[];
   /**
-   * @param apiUrl Graph's origin (https://graph.microsoft.com)
-   * @param ownClientId our app's client id, read when an export needs it: Graph names the app that
-   *   created or last modified an item, which tells our exports from the user's files
+   * Our app's client id, read when an export needs it: Graph names the app that created or last
+   * modified an item, which tells our exports from the user's files.
    */
-  constructor(
-    apiUrl: string,
-    protected readonly throttleReasons: readonly string[],
-    protected readonly ownClientId: () => string | undefined = () => undefined,
-  ) {
-    this.base = apiUrl.replace(/\/$/, '');
+  protected readonly ownClientId: () => string | undefined;
+  protected readonly http: Transport;
+
+  /** `apiUrl`: Graph's origin (https://graph.microsoft.com). */
+  constructor(settings: ClientSettings) {
+    this.base = settings.apiUrl.replace(/\/$/, '');
+    this.throttleReasons = settings.throttleReasons ?? [];
+    this.ownClientId = settings.ownClientId ?? (() => undefined);
+    this.http = transportFor(settings);
   }
 
   protected request(operation: string, token: string, path: string, extra: Partial<ApiRequest> = {}) {
@@ -119,7 +126,7 @@ export class OneDriveContainers implements ContainerApi {
   }
 
   protected get<T>(operation: string, token: string, path: string): Promise<T> {
-    return sendJson<T>(this.request(operation, token, path));
+    return this.http.json<T>(this.request(operation, token, path));
   }
 
   /** A Graph link (`@odata.nextLink`, `@odata.deltaLink`) as its path under API_URL; else refused. */
@@ -332,7 +339,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
       throw new ProviderApiError('download file', 404, undefined, undefined, 'not_a_file');
     const operation = 'download file';
     // 302 to a pre-authenticated URL: followed as a GET without our Authorization header.
-    const response = await send(
+    const response = await this.http.send(
       this.request(
         operation,
         token,
@@ -350,7 +357,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
 
   /** The item named `name` directly in the folder (Graph's path lookup, case-insensitive as OneDrive is). */
   async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
-    if (nameProblem(name) || INVALID_NAME.test(name) || name.length > 255) return undefined; // none can exist
+    if (nameProblem(name, ONEDRIVE_NAMES)) return undefined; // none can exist
     const found = await this.named(token, container, name);
     const { drive } = parseItemId(container);
     return found && { id: itemId(drive, found.id), name: found.name ?? name, version: found.eTag ?? '' };
@@ -375,11 +382,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
    * of the same size, it is taken as that attempt's (Graph keeps no custom property to say more).
    */
   async upload(token: string, container: string, file: Upload): Promise<ProviderFile> {
-    const problem =
-      nameProblem(file.name) ??
-      (INVALID_NAME.test(file.name) || file.name.length > 255
-        ? 'OneDrive refuses names with " * : < > ? | or over 255 characters'
-        : undefined);
+    const problem = nameProblem(file.name, ONEDRIVE_NAMES);
     if (problem) throw new UploadRefusedError('invalid_name', problem);
     const { drive, item: parent } = parseItemId(container);
     const target = file.replace
@@ -391,7 +394,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     try {
       done =
         file.size <= SIMPLE_UPLOAD_MAX_BYTES
-          ? await sendJson<DriveItem>(
+          ? await this.http.json<DriveItem>(
               this.request(
                 'upload file',
                 token,
@@ -436,7 +439,7 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     file: Upload,
   ): Promise<DriveItem> {
     const body = Buffer.from(JSON.stringify({ item: { '@microsoft.graph.conflictBehavior': conflict } }));
-    const started = await sendJson<{ uploadUrl?: string }>(
+    const started = await this.http.json<{ uploadUrl?: string }>(
       this.request('start upload', token, `${target}/createUploadSession`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...ifMatch },
@@ -445,13 +448,13 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
       }),
     );
     const url = started.uploadUrl;
-    if (!url || !/^https?:\/\//.test(url))
-      throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
+    // The transport vets it as any URL the provider hands back: https when the API is, a public address.
+    if (!url) throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
     let offset = 0;
     try {
       for await (const fragment of chunksOf(file.body, FRAGMENT_BYTES)) {
         const last = offset + fragment.length - 1;
-        const response = await send({
+        const response = await this.http.send({
           operation: 'upload fragment',
           token: '',
           anonymous: true,
@@ -466,15 +469,15 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
         if (response.status === 200 || response.status === 201) {
           if (offset !== file.size)
             throw new ProviderApiError('upload fragment', response.status, undefined, undefined, 'early_end');
-          return (await response.json()) as DriveItem;
+          return await readJson<DriveItem>('upload fragment', response);
         }
-        await response.arrayBuffer(); // 202: nextExpectedRanges continue where this fragment ended
+        await discard(response); // 202: nextExpectedRanges continue where this fragment ended
       }
     } catch (error) {
       // Best effort: an abandoned session is dropped rather than left to expire.
-      await send({ operation: 'cancel upload', token: '', anonymous: true, url, method: 'DELETE' }).catch(
-        () => undefined,
-      );
+      await this.http
+        .send({ operation: 'cancel upload', token: '', anonymous: true, url, method: 'DELETE' })
+        .catch(() => undefined);
       throw error;
     }
     throw new ProviderApiError('upload fragment', 202, undefined, undefined, 'incomplete');

@@ -12,7 +12,8 @@ import type {
   Upload,
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
-import { ProviderApiError, apiUrl, pathSegment, send, sendJson, streamBody } from './http';
+import type { ClientSettings, Transport } from './http';
+import { ProviderApiError, transportFor, apiUrl, pathSegment, streamBody } from './http';
 
 interface Matter {
   id: string;
@@ -48,7 +49,13 @@ const document = (d: Document): SourceEntry => ({
 /** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class PracticeContainers implements ContainerApi {
   /** @param base the API root, e.g. https://api.provider.example/api/v1 */
-  constructor(private readonly base: string) {}
+  private readonly base: string;
+  protected readonly http: Transport;
+
+  constructor(settings: ClientSettings) {
+    this.base = settings.apiUrl;
+    this.http = transportFor(settings);
+  }
 
   protected url(path: string, query: Record<string, string | number | undefined> = {}): string {
     return apiUrl(this.base, path, query);
@@ -57,7 +64,7 @@ export class PracticeContainers implements ContainerApi {
   async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
     const query = { limit: page.limit, page_token: page.token };
     if (!parent) {
-      const out = await sendJson<Listing<Matter>>({
+      const out = await this.http.json<Listing<Matter>>({
         operation: 'list matters',
         token,
         url: this.url('/matters', query),
@@ -72,7 +79,7 @@ export class PracticeContainers implements ContainerApi {
         next: out.next_page_token ?? undefined,
       };
     }
-    const out = await sendJson<Listing<Document>>({
+    const out = await this.http.json<Listing<Document>>({
       operation: 'list documents',
       token,
       url: this.url(`/matters/${pathSegment(parent, 'list documents')}/documents`, query),
@@ -81,7 +88,7 @@ export class PracticeContainers implements ContainerApi {
   }
 
   async checkContainer(token: string, id: string): Promise<void> {
-    await sendJson({
+    await this.http.json({
       operation: 'list documents',
       token,
       url: this.url(`/matters/${pathSegment(id, 'list documents')}/documents`, { limit: 1 }),
@@ -96,7 +103,7 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
     position: ChangesPosition,
     limit: number,
   ): Promise<ChangesPage> {
-    const out = await sendJson<Listing<Document> & { sync_token?: string | null }>({
+    const out = await this.http.json<Listing<Document> & { sync_token?: string | null }>({
       operation: 'document delta',
       token,
       url: this.url(`/matters/${pathSegment(container, 'document delta')}/documents/delta`, {
@@ -120,7 +127,7 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
 
   async download(token: string, fileId: string): Promise<Download> {
     const operation = 'download document';
-    const response = await send({
+    const response = await this.http.send({
       operation,
       token,
       url: this.url(`/documents/${pathSegment(fileId, operation)}/content`),
@@ -131,7 +138,7 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
 
   /** The matter's documents filtered by exact name (`name=`, the sandbox's own parameter). */
   async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
-    const out = await sendJson<Listing<Document>>({
+    const out = await this.http.json<Listing<Document>>({
       operation: 'find document',
       token,
       url: this.url(`/matters/${pathSegment(container, 'find document')}/documents`, { name, limit: 1 }),
@@ -148,7 +155,7 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
     const problem = nameProblem(file.name);
     if (problem) throw new UploadRefusedError('invalid_name', problem);
     try {
-      const out = await sendJson<Document>({
+      const out = await this.http.json<Document>({
         operation: 'upload document',
         token,
         method: 'POST',

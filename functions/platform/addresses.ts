@@ -4,7 +4,6 @@
 // Registries; the first one to call an address special wins.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { lazy } from '../../platform/lazy';
 
 export type AddressClass =
   | 'public'
@@ -20,9 +19,18 @@ export type AddressClass =
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 const cidr = (text: string): Cidr => ipaddr.parseCIDR(text);
+/**
+ * The tables are parsed on the first classification, not at load. (Not platform/lazy.ts: this module
+ * is loaded on demand by the provider transport, and sharing that module with a function's init would
+ * put it in a chunk of its own, which the init budget counts.)
+ */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
 
 /** Cloud instance-metadata addresses: named first, so a refusal says what it protected. */
-const METADATA = lazy(() =>
+const METADATA = once(() =>
   [
     '169.254.169.254/32', // AWS, GCP, Azure
     '169.254.170.2/32', // ECS task metadata
@@ -57,7 +65,7 @@ const LIBRARY_CLASSES: Record<string, AddressClass> = {
  * AS112, AMT, ORCHIDv2): no webhook receiver lives at an anycast protocol address or an identifier
  * block, and refusing them costs nothing.
  */
-const IANA_SPECIAL = lazy((): [AddressClass, Cidr][] =>
+const IANA_SPECIAL = once((): [AddressClass, Cidr][] =>
   (
     [
       ['unspecified', '0.0.0.0/8'],
@@ -112,7 +120,7 @@ const IANA_SPECIAL = lazy((): [AddressClass, Cidr][] =>
 );
 
 /** IANA's IPv6 global unicast space: everything outside 2000::/3 is unassigned or special. */
-const GLOBAL_UNICAST_V6 = lazy(() => cidr('2000::/3'));
+const GLOBAL_UNICAST_V6 = once(() => cidr('2000::/3'));
 
 /** Strips the brackets of an IPv6 URL host and a zone id. */
 export function bareAddress(host: string): string {

@@ -170,6 +170,15 @@ export const syncJobView = z
           "changes: from the link's cursor; full: every file of the source, then documents it no longer holds marked deleted",
         ),
       ),
+    mode_reason: z.optional(
+      z
+        .enum(['requested', 'feed_restarted', 'reconcile_due'])
+        .check(
+          z.describe(
+            "Why the run is full: asked for; the provider would not continue from the link's cursor (the run became full); the link's reconcile period (reconcile_every_hours) ran out",
+          ),
+        ),
+    ),
     counts: syncCountsView,
     failures: z
       .array(
@@ -279,6 +288,13 @@ export const importLinkView = z
         ),
       ),
     schedule: z.nullable(z.object({ every_minutes: z.int().check(z.gte(5)) })),
+    reconcile_every_hours: z
+      .int()
+      .check(
+        z.describe(
+          'A run is a full (reconciling) run once this many hours passed since the last one: the most a changes run can lag its source',
+        ),
+      ),
     paused: z
       .boolean()
       .check(z.describe('A paused link is out of its schedule and refuses new runs until resumed')),

@@ -12,7 +12,7 @@ import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
 import { editLink } from '../domain/link-edit';
-import { FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
+import { DEFAULT_RECONCILE_HOURS, FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import { apiErrorOf, containersFor, requireUsable, withProvider } from './provider-calls';
 import { Ledger } from '../infra/repositories/ledger';
@@ -32,6 +32,7 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     label: link.label ?? null,
     on_source_delete: link.onSourceDelete ?? 'keep',
     schedule: link.schedule ? { every_minutes: link.schedule.everyMinutes } : null,
+    reconcile_every_hours: link.reconcileEveryHours ?? DEFAULT_RECONCILE_HOURS,
     paused: link.pausedAt !== undefined,
     status: link.activeRunId ? 'running' : 'idle',
     active_run_id: link.activeRunId ?? null,
@@ -60,6 +61,7 @@ export interface CreateLinkInput {
   label?: string;
   schedule?: { every_minutes: number };
   on_source_delete?: 'keep' | 'remove';
+  reconcile_every_hours?: number;
 }
 
 /**
@@ -106,6 +108,9 @@ export async function createLink(
     ...(input.source.name ? { sourceName: input.source.name } : {}),
     ...(input.label ? { label: input.label } : {}),
     ...(input.on_source_delete === 'remove' ? { onSourceDelete: 'remove' as const } : {}),
+    ...(input.reconcile_every_hours !== undefined
+      ? { reconcileEveryHours: input.reconcile_every_hours }
+      : {}),
     ...(input.schedule ? { schedule: { everyMinutes: input.schedule.every_minutes }, nextRunAt: now } : {}),
     createdAt: now,
     updatedAt: now,
@@ -135,6 +140,7 @@ export interface UpdateLinkInput {
   paused?: boolean;
   label?: string | null;
   on_source_delete?: 'keep' | 'remove';
+  reconcile_every_hours?: number;
 }
 
 /**
@@ -158,6 +164,9 @@ export async function updateLink(
     ...(input.paused !== undefined ? { paused: input.paused } : {}),
     ...(input.label !== undefined ? { label: input.label } : {}),
     ...(input.on_source_delete !== undefined ? { onSourceDelete: input.on_source_delete } : {}),
+    ...(input.reconcile_every_hours !== undefined
+      ? { reconcileEveryHours: input.reconcile_every_hours }
+      : {}),
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     const link = await links.owned(organizationId, id);

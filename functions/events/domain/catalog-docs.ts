@@ -140,6 +140,9 @@ export const EVENT_TYPE_DOCS: Readonly<Record<string, EventTypeDocs>> = {
       linkId: 'Identifier of the import link',
       jobId: 'Identifier of the run (a connector job)',
       vaultId: 'Identifier of the vault',
+      mode: "changes: from the link's cursor; full: every file of the source, then a reconcile of the link's documents",
+      modeReason:
+        "Why the run was full: requested, feed_restarted (the provider would not continue from the link's cursor), reconcile_due (the link's reconcile period ran out)",
       listed: 'Provider files listed (new, changed, unchanged or deleted since the last pass)',
       imported: 'Files imported as new vault documents',
       updated: 'Vault documents updated with a changed file',

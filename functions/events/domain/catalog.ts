@@ -142,6 +142,8 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   })),
   define('connector.sync.completed', 'connectors:read', (s) => ({
     ...s.syncRun,
+    mode: z.enum(['changes', 'full']),
+    modeReason: z.optional(z.enum(['requested', 'feed_restarted', 'reconcile_due'])),
     listed: count(),
     imported: count(),
     updated: count(),

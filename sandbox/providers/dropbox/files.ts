@@ -310,7 +310,7 @@ function decode(raw: string, tree: AccountTree): Cursor {
   }
   const cursor = parse(cursorSchema, parsed, 'cursor');
   if (cursor.acct !== tree.accountId) throw badInput('cursor: not for this account');
-  if (cursor.epoch !== epochOf(tree)) throw endpointError(['reset']);
+  if (cursor.epoch !== epochOf(tree) || (cursor.w ?? 0) < tree.feedResetAt) throw endpointError(['reset']);
   return cursor;
 }
 
@@ -338,9 +338,17 @@ function walkPage(
   const wasInScope = (file: FileNode) => state.since !== null && inScope(placeAt(file, state.since).parent);
   const page = walkChanges(tree, (file) => inScope(file.parent) || wasInScope(file), state, limit);
   const entries: unknown[] = [];
+  const foldersGone = new Set<string>();
   for (const file of page.files) {
     const before = state.since === null ? undefined : placeAt(file, state.since);
     const movedAway = before && (before.parent !== file.parent || before.name !== file.name);
+    if (file.deleted && file.deletedWith) {
+      // A deleted folder is reported as the folder alone, whatever was in it.
+      if (!foldersGone.has(file.deletedWith))
+        entries.push(deletedAt(file.deletedWith, file.deletedWith.split('/').at(-1)!));
+      foldersGone.add(file.deletedWith);
+      continue;
+    }
     if (file.deleted) {
       entries.push(
         deletedAt(before && inScope(before.parent) ? pathOfPlace(before) : pathOf(file), file.name),

@@ -13,7 +13,7 @@ import type {
 } from './api';
 import { UploadRefusedError, nameProblem } from './api';
 import { ProviderApiError, apiUrl, pathSegment, send, sendJson } from './http';
-import { downloadOf } from './practice';
+import { downloadOf, refusedFeed } from './practice';
 
 interface Entry {
   id: string;
@@ -83,7 +83,7 @@ export class DriveApi extends DriveContainers implements ContentApi {
       operation: 'folder changes',
       token,
       url: this.url(`/folders/${pathSegment(container, 'folder changes')}/changes`, { limit, cursor }),
-    });
+    }).catch(refusedFeed('folder changes'));
     const files = out.entries
       .filter((e) => e.type !== 'folder')
       .map((e) => ({

@@ -118,5 +118,5 @@ export type {
   SourceEntry,
   Upload,
 } from './api';
-export { UploadRefusedError, nameProblem } from './api';
+export { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 export { ProviderApiError, ProviderBody } from './http';

@@ -293,7 +293,12 @@ export const dropboxIds: ProviderIds = {
   treeId(tree, id) {
     if (id === '/') return tree.root.id;
     if (id.startsWith('id:')) return id.slice(3);
-    return id.startsWith('/') ? resolve(tree, id)?.id : undefined;
+    if (!id.startsWith('/')) return undefined;
+    // A path now free names the file last deleted there (what a restore at that path brings back).
+    const live = resolve(tree, id)?.id;
+    if (live) return live;
+    const gone = tree.changesAfter(0, (f) => f.deleted && pathOf(f).toLowerCase() === id, Infinity).files;
+    return gone.at(-1)?.id;
   },
   providerId: (tree, node) =>
     node === tree.root ? '/' : node.type === 'folder' ? dropboxId(node) : pathOf(node).toLowerCase(),

@@ -7,6 +7,7 @@
 // shown with the development clock).
 import type { Job, LinkDocument, ProviderSandbox } from '../support/provider-e2e';
 import { providerE2e } from '../support/provider-e2e';
+import { until } from '../support/until';
 
 const e2e = providerE2e();
 const { json } = e2e;
@@ -14,6 +15,11 @@ const { json } = e2e;
 interface Run extends Job {
   mode: 'changes' | 'full';
   mode_reason?: string;
+}
+
+interface LinkState {
+  active_run_id: string | null;
+  last_run: { job_id: string } | null;
 }
 
 interface Linked {
@@ -136,8 +142,11 @@ describe.each(['onedrive', 'dropbox', 'google_drive'])('%s: a file trashed, then
 });
 
 describe('a source change no feed reports, caught by the reconcile period (development clock)', () => {
-  it('practice: a restore the feed does not list returns once the period runs out, with no user action', async () => {
-    const link = await linked('practice', 'acct-mirror-period', { reconcile_every_hours: 2 });
+  it('practice: a scheduled link converges with no user action once the period runs out (a restore the feed does not list)', async () => {
+    const link = await linked('practice', 'acct-mirror-period', {
+      reconcile_every_hours: 2,
+      schedule: { every_minutes: 60 },
+    });
     const file = (await link.sandbox.files(link.container)).find((f) => f.name === 'mirror-b.txt')!;
     await link.sandbox.remove(file.id);
     expect(await e2e.run(link.linkId)).toMatchObject({ counts: { deleted: 1 } });
@@ -149,15 +158,27 @@ describe('a source change no feed reports, caught by the reconcile period (devel
     // Within the period a changes run does not see it (the sandbox's feed records no change).
     expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded', mode: 'changes' });
     expect(statusOf(await e2e.documents(link.linkId), file.id)).toBe('deleted_at_source');
+    // The period runs out; the schedule's sweep starts the link's next run, nobody else.
+    const before = await json<LinkState>(`/connectors/v1/links/${link.linkId}`);
     await e2e.server.advanceClock(2 * 3_600_000 + 60_000);
-    const run = (await e2e.run(link.linkId)) as Run;
+    const swept = await fetch(`${e2e.server.baseUrl}/__dev/sync-sweep`, { method: 'POST' });
+    expect(swept.status).toBe(200);
+    const after = await until('the scheduled run to finish', async () => {
+      const state = await json<LinkState>(`/connectors/v1/links/${link.linkId}`);
+      const done =
+        state.last_run && state.last_run.job_id !== before.last_run?.job_id && !state.active_run_id;
+      return done ? state : undefined;
+    });
+    const run = await json<Run & { trigger: string }>(`/connectors/jobs/${after.last_run!.job_id}`);
     expect(run).toMatchObject({
       status: 'succeeded',
+      trigger: 'schedule',
       mode: 'full',
       mode_reason: 'reconcile_due',
       counts: { updated: 1, failed: 0 },
     });
     expect(statusOf(await e2e.documents(link.linkId), file.id)).toBe('imported');
+    await mirrors(link, (path) => path.startsWith(file.path.slice(0, file.path.lastIndexOf('/') + 1)));
     // Reconciled just now: the next run is a changes run.
     expect(await e2e.run(link.linkId)).toMatchObject({ mode: 'changes' });
   });

@@ -19,6 +19,8 @@
 //          or reconciling run) lists it. `reported` overrides; 409 when its name is taken
 //   POST   /__sandbox/delete-folder {provider, account_id, folder_id} -> 204: a folder (not the top) and
 //          everything in it; each feed reports it as its provider does (Dropbox: the folder alone)
+//   POST   /__sandbox/restore-folder {provider, account_id, folder_id} -> 204: a deleted folder back with
+//          the files deleted with it (each a change the feeds list); 409 when its name is taken
 //   POST   /__sandbox/reset-feed {provider, account_id} -> 204: every feed position handed out so far is
 //          refused as the provider refuses one it no longer honours (Graph 410 resyncRequired, Dropbox
 //          `reset`, Drive 400 on the page token, the sandbox APIs 410); Clio has no feed to reset (its
@@ -226,6 +228,19 @@ const deleteFolder: Hook = async (state, request, response) => {
   response.writeHead(204).end();
 };
 
+const restoreFolder: Hook = async (state, request, response) => {
+  const input = parse(folderInput, await readJson(request));
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
+  try {
+    if (!tree.restoreFolder(treeIdOf(state, input.provider, tree, input.folder_id)))
+      throw notFound('no such deleted folder');
+  } catch (error) {
+    if (error instanceof NameTakenError) throw new SandboxApiError(409, 'conflict', 'its name is taken');
+    throw error;
+  }
+  response.writeHead(204).end();
+};
+
 const feedInput = z.strictObject({ provider, account_id: accountId });
 
 const resetFeed: Hook = async (state, request, response) => {
@@ -306,6 +321,7 @@ export function contentHooks(state: ContentState) {
     'POST /__sandbox/move': moveFile,
     'POST /__sandbox/delete-folder': deleteFolder,
     'POST /__sandbox/reset-feed': resetFeed,
+    'POST /__sandbox/restore-folder': restoreFolder,
     [`DELETE ${FILE_PREFIX}`]: deleteFile,
     'POST /__sandbox/seed': seedFiles(new Map()),
     'GET /__sandbox/files': listFiles,

@@ -285,8 +285,42 @@ export class AccountTree {
       this.deleteFile(file, at);
     }
     this.release(folder.parent, folder);
+    const folders: FolderNode[] = [];
     for (const node of [...this.nodes.values()])
-      if (node.type === 'folder' && isWithin(node, folder)) this.nodes.delete(node.id);
+      if (node.type === 'folder' && isWithin(node, folder)) {
+        folders.push(node);
+        this.nodes.delete(node.id);
+      }
+    this.deletedFolders.set(folder.id, { folder, folders, files });
+  }
+
+  /** Folders deleted with deleteFolder, by id, with what went with them (what restoreFolder brings back). */
+  private readonly deletedFolders = new Map<
+    string,
+    { folder: FolderNode; folders: FolderNode[]; files: FileNode[] }
+  >();
+
+  /**
+   * Brings a deleted folder back in its place, with the files deleted with it, each a change (a
+   * restore the feeds list). Undefined: no such deleted folder; NameTakenError: its name is taken now.
+   */
+  restoreFolder(id: string, at = this.now()): FolderNode | undefined {
+    const deleted = this.deletedFolders.get(id);
+    if (!deleted?.folder.parent) return undefined;
+    const { folder, folders, files } = deleted;
+    if (folder.parent!.byName.has(folder.name)) throw new NameTakenError(folder.name);
+    this.deletedFolders.delete(id);
+    this.adopt(folder.parent!, folder);
+    for (const node of folders) this.nodes.set(node.id, node);
+    for (const file of files) {
+      if (!file.deleted || file.parent.byName.has(file.name)) continue;
+      file.deleted = false;
+      file.versionBeforeDeletion = undefined;
+      file.deletedWith = undefined;
+      this.adopt(file.parent, file);
+      this.touch(file, at);
+    }
+    return folder;
   }
 
   deleteFile(file: FileNode, at = this.now()): void {

@@ -234,3 +234,26 @@ describe('a source change no feed reports, caught by the reconcile period (devel
     await mirrors(link, (path) => path.startsWith(prefix));
   });
 });
+
+describe.each(['practice', 'drive'])('%s: the linked container itself gone', (provider) => {
+  it('shows the link source_missing with an event, its documents no longer live; it recovers when the container is back', async () => {
+    const link = await linked(provider, `acct-mirror-missing-${provider}`);
+    const folder = { provider, account_id: link.sandbox.account, folder_id: link.container };
+    await link.sandbox.hook('/__sandbox/delete-folder', folder, 'POST');
+    const failed = (await e2e.run(link.linkId)) as Run;
+    expect(failed).toMatchObject({ status: 'failed', reason: 'source_not_found' });
+    const missing = await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`);
+    expect(missing.status).toBe('source_missing');
+    const documents = await e2e.documents(link.linkId);
+    expect(documents.length).toBeGreaterThan(0);
+    expect(documents.filter((d) => d.status === 'imported')).toEqual([]);
+    expect(new Set(documents.map((d) => d.status))).toEqual(new Set(['source_missing']));
+
+    await link.sandbox.hook('/__sandbox/restore-folder', folder, 'POST');
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded' });
+    const back = await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`);
+    expect(back.status).toBe('idle');
+    const prefix = (await link.sandbox.files(link.container))[0]!.path.replace(/[^/]*$/, '');
+    await mirrors(link, (path) => path.startsWith(prefix));
+  });
+});

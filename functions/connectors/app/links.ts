@@ -34,7 +34,7 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     schedule: link.schedule ? { every_minutes: link.schedule.everyMinutes } : null,
     reconcile_every_hours: link.reconcileEveryHours ?? DEFAULT_RECONCILE_HOURS,
     paused: link.pausedAt !== undefined,
-    status: link.activeRunId ? 'running' : 'idle',
+    status: link.activeRunId ? 'running' : link.sourceMissingAt !== undefined ? 'source_missing' : 'idle',
     active_run_id: link.activeRunId ?? null,
     last_run: link.lastRun
       ? {
@@ -195,8 +195,11 @@ export async function deleteLink(deps: Deps, organizationId: string, id: string,
   log.info('import link deleted', { linkId: link.id, activeRunId: link.activeRunId });
 }
 
-/** A ledger entry as the API shows it: the provider file and the vault document it became. */
-const linkDocumentView = (entry: LedgerEntryItem) => ({
+/**
+ * A ledger entry as the API shows it: the provider file and the vault document it became. A live
+ * document of a link whose container is gone is `source_missing`, not `imported`: nothing vouches for it.
+ */
+const linkDocumentView = (link: ImportLinkItem) => (entry: LedgerEntryItem) => ({
   document_id: entry.objectId,
   vault_id: entry.vaultId,
   source: { id: entry.sourceId, name: entry.name, version: entry.sourceVersion ?? null },
@@ -205,9 +208,11 @@ const linkDocumentView = (entry: LedgerEntryItem) => ({
     ? ('removed_from_vault' as const)
     : entry.sourceDeletedAt
       ? ('deleted_at_source' as const)
-      : entry.sourceVersion
-        ? ('imported' as const)
-        : ('importing' as const),
+      : link.sourceMissingAt !== undefined
+        ? ('source_missing' as const)
+        : entry.sourceVersion
+          ? ('imported' as const)
+          : ('importing' as const),
   imported_at: isoTime(entry.importedAt),
   updated_at: isoTime(entry.updatedAt),
 });
@@ -226,7 +231,7 @@ export async function listLinkDocuments(
   if (page.changed_since !== undefined) return changeFeed(deps, link, page, page.changed_since);
   const window = await Ledger.of(deps).listForLink(link.connectionId, link.id, page);
   return {
-    data: window.items.map(linkDocumentView),
+    data: window.items.map(linkDocumentView(link)),
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,
@@ -257,7 +262,7 @@ async function changeFeed(deps: Deps, link: ImportLinkItem, page: Pagination, si
     deps.clock.now() - FEED_SETTLE_MS,
   );
   return {
-    data: window.items.map(linkDocumentView),
+    data: window.items.map(linkDocumentView(link)),
     limit: page.limit,
     offset: 0,
     has_more: window.hasMore,

@@ -384,6 +384,11 @@ async function syncPage(
   const reuse = reusedTokens();
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep, reuse });
+  // The linked container first, once a run: gone (a 404), the run fails as source_not_found and its
+  // finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
+  // folder's files deleted; a matter's listing of a deleted matter may be empty).
+  if (job.pages === 0 && !job.page && !job.passFrom)
+    await call((token) => api.checkContainer(token, link.sourceId));
   // A full run walks the source from the start: every file it holds now.
   const position = job.page ? { page: job.page } : { cursor: job.mode === 'full' ? undefined : link.cursor };
   let page;
@@ -697,10 +702,16 @@ async function finishRun(
   const { outcome } = job;
   const now = deps.clock.now();
   const counts = countsOf(job);
+  const link = await Links.of(deps).get(job.linkId);
+  // The linked container gone: the link shows it (its documents are no longer shown as live) until a
+  // run finds the container again.
+  const missing = outcome.status === 'failed' && outcome.reason === 'source_not_found';
+  const sourceMissingAt = missing ? (link?.sourceMissingAt ?? now) : undefined;
   await Links.of(deps).update(
     job.linkId,
     {
       set: {
+        ...(sourceMissingAt !== undefined ? { sourceMissingAt } : {}),
         ...(outcome.cursor ? { cursor: outcome.cursor } : {}),
         // A full run's listing began no later than the run: the source as of then is what it holds.
         ...(outcome.status === 'succeeded' && job.mode === 'full' ? { reconciledAt: job.createdAt } : {}),
@@ -713,11 +724,24 @@ async function finishRun(
         },
         updatedAt: now,
       },
-      remove: ['activeRunId'],
+      remove: ['activeRunId', ...(outcome.status === 'succeeded' ? ['sourceMissingAt'] : [])],
     },
     { attr: 'activeRunId', op: '=', value: job.id },
   );
   const common = { ...(await finishedEventFields(deps, job)), linkId: job.linkId };
+  const sourceChange =
+    missing && link?.sourceMissingAt === undefined
+      ? 'connector.link.source_missing'
+      : outcome.status === 'succeeded' && link?.sourceMissingAt !== undefined
+        ? 'connector.link.source_restored'
+        : undefined;
+  if (sourceChange)
+    await publishEvent(deps, {
+      id: derivedId('evt', `${sourceChange}:${job.id}`),
+      organizationId: job.organizationId,
+      type: sourceChange,
+      data: { ...common, sourceId: link!.sourceId },
+    });
   await publishEvent(deps, {
     id: derivedId('evt', `sync:${job.id}:${outcome.status}`),
     organizationId: job.organizationId,

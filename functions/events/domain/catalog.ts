@@ -151,6 +151,8 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     failed: count(),
     deleted: count(),
   })),
+  define('connector.link.source_missing', 'connectors:read', (s) => ({ ...s.syncRun, sourceId: id() })),
+  define('connector.link.source_restored', 'connectors:read', (s) => ({ ...s.syncRun, sourceId: id() })),
   define('connector.document.deleted', 'connectors:read', (s) => ({
     ...s.syncRun,
     objectId: id(),

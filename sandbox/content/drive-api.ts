@@ -10,6 +10,7 @@ import {
   checkPreconditions,
   decodeToken,
   encodeToken,
+  feedExpired,
   invalidRequest,
   notFound,
   parseLimit,
@@ -79,6 +80,7 @@ function changes({ tree, params, query, response }: RouteContext) {
     const cursor = decodeToken(raw, changesCursor, 'cursor');
     if (cursor.f !== folder.id) throw invalidRequest('cursor belongs to another folder');
     if (cursor.a > tree.changeSequence) throw invalidRequest('cursor is not one this provider issued');
+    if (cursor.w < tree.feedResetAt) throw feedExpired('cursor');
     state = { since: cursor.s, after: cursor.a, start: cursor.w };
   }
   const page = walkChanges(tree, (file) => isWithin(file, folder), state, limit);

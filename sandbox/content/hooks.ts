@@ -12,9 +12,19 @@
 //   POST   /__sandbox/files {provider, account_id, container_id, name, content? (utf8) | size? (bytes,
 //          generated as read), content_type?} -> 201 {id, version} (new) | 200 (next version of that name)
 //   DELETE /__sandbox/files/{provider}/{account_id}/{id} -> 204 (the deletion shows in the feeds)
-//   POST   /__sandbox/restore {provider, account_id, file_id} -> {id, version}: a deleted file back under
-//          its id at the version it had before (a restore answering the old version); recorded as no
-//          change, so only a pass from the start (a full run) lists it; 409 when its name is taken
+//   POST   /__sandbox/restore {provider, account_id, file_id, reported?} -> {id, version}: a deleted file
+//          back under its id, as its provider reports a restore: the fakes (Drive's untrash, Graph's
+//          restore, Dropbox's restore, Clio's) as a change the feeds list; the sandbox's practice and
+//          drive at the version it had, recorded as no change, so only a pass from the start (a full
+//          or reconciling run) lists it. `reported` overrides; 409 when its name is taken
+//   POST   /__sandbox/delete-folder {provider, account_id, folder_id} -> 204: a folder (not the top) and
+//          everything in it; each feed reports it as its provider does (Dropbox: the folder alone)
+//   POST   /__sandbox/restore-folder {provider, account_id, folder_id} -> 204: a deleted folder back with
+//          the files deleted with it (each a change the feeds list); 409 when its name is taken
+//   POST   /__sandbox/reset-feed {provider, account_id} -> 204: every feed position handed out so far is
+//          refused as the provider refuses one it no longer honours (Graph 410 resyncRequired, Dropbox
+//          `reset`, Drive 400 on the page token, the sandbox APIs 410); Clio has no feed to reset (its
+//          client starts over when its cursor is older than Clio's 30-day trash: move the clock)
 //   POST   /__sandbox/move {provider, account_id, file_id, container_id, name?} -> {id, version}: moves
 //          (and may rename) a file, as a user would at the provider (the feeds show it)
 //   POST   /__sandbox/seed {provider, account_id, container_id, count <= 100000, size?} -> {created}:
@@ -182,20 +192,65 @@ const writeFile: Hook = async (state, request, response) => {
   });
 };
 
-const restore = z.strictObject({ provider, account_id: accountId, file_id: z.string().min(1) });
+const restore = z.strictObject({
+  provider,
+  account_id: accountId,
+  file_id: z.string().min(1),
+  reported: z.boolean().optional(),
+});
+/** The sandbox's own APIs, whose feeds do not report a restore (a fake's provider does). */
+const UNREPORTED_RESTORES = new Set(['practice', 'drive']);
 
 const restoreFile: Hook = async (state, request, response) => {
   const input = parse(restore, await readJson(request));
   const tree = state.store.tree(known(state, input.provider), input.account_id);
   let file: FileNode | undefined;
   try {
-    file = tree.restoreFile(treeIdOf(state, input.provider, tree, input.file_id));
+    file = tree.restoreFile(treeIdOf(state, input.provider, tree, input.file_id), {
+      asChange: input.reported ?? !UNREPORTED_RESTORES.has(input.provider),
+    });
   } catch (error) {
     if (error instanceof NameTakenError) throw new SandboxApiError(409, 'conflict', 'its name is taken');
     throw error;
   }
   if (!file) throw notFound('no such deleted file');
   sendJson(response, 200, { id: providerIdOf(state, input.provider, tree, file), version: file.version });
+};
+
+const folderInput = z.strictObject({ provider, account_id: accountId, folder_id: z.string().min(1) });
+
+const deleteFolder: Hook = async (state, request, response) => {
+  const input = parse(folderInput, await readJson(request));
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
+  const folder = tree.folder(treeIdOf(state, input.provider, tree, input.folder_id));
+  if (!folder?.parent) throw notFound('no such folder (the top cannot be deleted)');
+  tree.deleteFolder(folder);
+  response.writeHead(204).end();
+};
+
+const restoreFolder: Hook = async (state, request, response) => {
+  const input = parse(folderInput, await readJson(request));
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
+  try {
+    if (!tree.restoreFolder(treeIdOf(state, input.provider, tree, input.folder_id)))
+      throw notFound('no such deleted folder');
+  } catch (error) {
+    if (error instanceof NameTakenError) throw new SandboxApiError(409, 'conflict', 'its name is taken');
+    throw error;
+  }
+  response.writeHead(204).end();
+};
+
+const feedInput = z.strictObject({ provider, account_id: accountId });
+
+const resetFeed: Hook = async (state, request, response) => {
+  const input = parse(feedInput, await readJson(request));
+  if (input.provider === 'clio')
+    throw invalidRequest(
+      "Clio has no feed to reset: its client starts over when its cursor is older than Clio's 30-day trash (move the clock)",
+    );
+  state.store.tree(known(state, input.provider), input.account_id).resetFeeds();
+  response.writeHead(204).end();
 };
 
 const deleteFile: Hook = (state, _request, response, path) => {
@@ -264,6 +319,9 @@ export function contentHooks(state: ContentState) {
     'POST /__sandbox/files': writeFile,
     'POST /__sandbox/restore': restoreFile,
     'POST /__sandbox/move': moveFile,
+    'POST /__sandbox/delete-folder': deleteFolder,
+    'POST /__sandbox/reset-feed': resetFeed,
+    'POST /__sandbox/restore-folder': restoreFolder,
     [`DELETE ${FILE_PREFIX}`]: deleteFile,
     'POST /__sandbox/seed': seedFiles(new Map()),
     'GET /__sandbox/files': listFiles,

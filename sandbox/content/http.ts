@@ -20,6 +20,10 @@ export class SandboxApiError extends Error {
   }
 }
 
+/** A feed position from before the feed's reset (a test hook): the sandbox APIs answer 410. */
+export const feedExpired = (what: string) =>
+  new SandboxApiError(410, 'cursor_expired', `${what} is too old: list from the start (no ${what})`);
+
 export const invalidRequest = (description: string) =>
   new SandboxApiError(400, 'invalid_request', description);
 export const notFound = (description: string) => new SandboxApiError(404, 'not_found', description);

@@ -10,6 +10,7 @@ import {
   checkPreconditions,
   decodeToken,
   encodeToken,
+  feedExpired,
   invalidRequest,
   notFound,
   parseLimit,
@@ -92,11 +93,13 @@ function delta({ tree, params, query, response }: RouteContext) {
   if (token) {
     const page = decodeToken(token, deltaPage, 'page_token');
     if (page.m !== matter.id) throw invalidRequest('page_token belongs to another matter');
+    if (page.w < tree.feedResetAt) throw feedExpired('page_token');
     state = { since: page.s, after: page.a, start: page.w };
   } else if (since) {
     const synced = decodeToken(since, syncToken, 'since');
     if (synced.m !== matter.id) throw invalidRequest('since is a sync token of another matter');
     if (synced.s > tree.changeSequence) throw invalidRequest('since is not one this provider issued');
+    if (synced.s < tree.feedResetAt) throw feedExpired('since');
     state = beginWalk(tree, synced.s);
   } else {
     state = beginWalk(tree, null);

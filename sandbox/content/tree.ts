@@ -44,6 +44,11 @@ export interface FileNode {
   formerPlaces?: { parent: FolderNode; name: string; until: number }[];
   /** The version a deleted file had before its deletion (what a restore brings back). */
   versionBeforeDeletion?: number;
+  /**
+   * The path of the folder whose deletion took the file with it: a provider that reports a folder
+   * deletion as the folder alone (Dropbox) reports that path, not the file's.
+   */
+  deletedWith?: string;
 }
 
 export type TreeNode = FolderNode | FileNode;
@@ -143,6 +148,17 @@ export class AccountTree {
   /** The last change sequence number given out: what "everything so far" is as a sync token. */
   get changeSequence(): number {
     return this.seq;
+  }
+
+  /**
+   * The change sequence of the feeds' last reset (a test hook): a feed position from a walk that began
+   * before it (its `start`, or a sync token below it) is refused, each API in its provider's words.
+   */
+  feedResetAt = 0;
+
+  /** Every feed position handed out so far is refused from now on (a number no file takes marks the line). */
+  resetFeeds(): void {
+    this.feedResetAt = ++this.seq;
   }
 
   /** Ids are deterministic: the n-th node an account gets has the same id in every run. */
@@ -256,6 +272,57 @@ export class AccountTree {
     (file.formerPlaces ??= []).push({ ...from, until: file.version });
   }
 
+  /**
+   * Deletes a folder (not the top) with everything in it: each file is a deletion of its own in the
+   * change log, marked with the folder's path (a feed reporting the folder alone reports that).
+   */
+  deleteFolder(folder: FolderNode, at = this.now()): void {
+    if (!folder.parent) throw new Error('the top folder cannot be deleted');
+    const path = pathOf(folder);
+    const files = this.log.filter((file) => !file.deleted && isWithin(file, folder));
+    for (const file of files) {
+      file.deletedWith = path;
+      this.deleteFile(file, at);
+    }
+    this.release(folder.parent, folder);
+    const folders: FolderNode[] = [];
+    for (const node of [...this.nodes.values()])
+      if (node.type === 'folder' && isWithin(node, folder)) {
+        folders.push(node);
+        this.nodes.delete(node.id);
+      }
+    this.deletedFolders.set(folder.id, { folder, folders, files });
+  }
+
+  /** Folders deleted with deleteFolder, by id, with what went with them (what restoreFolder brings back). */
+  private readonly deletedFolders = new Map<
+    string,
+    { folder: FolderNode; folders: FolderNode[]; files: FileNode[] }
+  >();
+
+  /**
+   * Brings a deleted folder back in its place, with the files deleted with it, each a change (a
+   * restore the feeds list). Undefined: no such deleted folder; NameTakenError: its name is taken now.
+   */
+  restoreFolder(id: string, at = this.now()): FolderNode | undefined {
+    const deleted = this.deletedFolders.get(id);
+    if (!deleted?.folder.parent) return undefined;
+    const { folder, folders, files } = deleted;
+    if (folder.parent!.byName.has(folder.name)) throw new NameTakenError(folder.name);
+    this.deletedFolders.delete(id);
+    this.adopt(folder.parent!, folder);
+    for (const node of folders) this.nodes.set(node.id, node);
+    for (const file of files) {
+      if (!file.deleted || file.parent.byName.has(file.name)) continue;
+      file.deleted = false;
+      file.versionBeforeDeletion = undefined;
+      file.deletedWith = undefined;
+      this.adopt(file.parent, file);
+      this.touch(file, at);
+    }
+    return folder;
+  }
+
   deleteFile(file: FileNode, at = this.now()): void {
     if (file.deleted) return;
     this.release(file.parent, file);
@@ -270,10 +337,19 @@ export class AccountTree {
    * past that version does not report it; a pass from the start lists it. Undefined: no such deleted
    * file; NameTakenError: its name is taken in its folder now.
    */
-  restoreFile(id: string): FileNode | undefined {
+  restoreFile(id: string, options: { asChange?: boolean } = {}): FileNode | undefined {
     const file = this.nodes.get(id);
     if (file?.type !== 'file' || !file.deleted || file.versionBeforeDeletion === undefined) return undefined;
     if (file.parent.byName.has(file.name)) throw new NameTakenError(file.name);
+    if (options.asChange) {
+      // As a feed that reports a restore (Drive's untrash, Graph's restore): a change like any other.
+      file.versionBeforeDeletion = undefined;
+      file.deleted = false;
+      file.deletedWith = undefined;
+      this.adopt(file.parent, file);
+      this.touch(file, this.now());
+      return file;
+    }
     this.log.splice(
       upperBound(this.log, file.version - 1, (f) => f.version),
       1,
@@ -281,6 +357,7 @@ export class AccountTree {
     file.version = file.versionBeforeDeletion;
     file.versionBeforeDeletion = undefined;
     file.deleted = false;
+    file.deletedWith = undefined;
     file.sha256 = undefined;
     this.log.splice(
       upperBound(this.log, file.version, (f) => f.version),

@@ -137,18 +137,35 @@ describe('Dropbox client against the fake', () => {
 
     t.deleteFile(t.file(index.id)!);
     const deleted = await pass(client, `id:${clients.id}`, changed.cursor);
+    // A deletion may be a folder's (Dropbox does not say): every one is `subtree`.
     expect(deleted.files).toEqual([
-      { id: '/clients/index.txt', name: 'Index.txt', version: '', deleted: true },
+      { id: '/clients/index.txt', name: 'Index.txt', version: '', deleted: true, subtree: true },
     ]);
 
-    // A cursor Dropbox no longer honours (409 reset) starts a new full pass instead of failing.
-    resetCursors(t);
-    const again = await pass(client, `id:${clients.id}`, deleted.cursor);
-    expect(again.files.map((f) => f.id).sort()).toEqual([
-      '/clients/acme/new.txt',
-      '/clients/acme/résumé – 日本.txt',
-      '/clients/letter.txt',
+    // A deleted folder is reported as the folder alone, not file by file.
+    const doomed = t.addFolder(clients, 'Doomed');
+    t.putFile(t.addFolder(doomed, 'Inner'), 'a.txt', text('a'));
+    t.putFile(doomed, 'b.txt', text('b'));
+    const made = await pass(client, `id:${clients.id}`, deleted.cursor);
+    expect(made.files.map((f) => f.id).sort()).toEqual([
+      '/clients/doomed/b.txt',
+      '/clients/doomed/inner/a.txt',
     ]);
+    t.deleteFolder(doomed);
+    const gone = await pass(client, `id:${clients.id}`, made.cursor);
+    expect(gone.files).toEqual([
+      { id: '/clients/doomed', name: 'Doomed', version: '', deleted: true, subtree: true },
+    ]);
+
+    // A cursor Dropbox no longer honours (409 reset) tells the run to start over (a full run).
+    resetCursors(t);
+    await expect(pass(client, `id:${clients.id}`, gone.cursor)).rejects.toMatchObject({
+      name: 'FeedRestartError',
+      detail: 'reset',
+    });
+    t.resetFeeds();
+    const fresh = await pass(client, `id:${clients.id}`, undefined);
+    await expect(pass(client, `id:${clients.id}`, fresh.cursor)).resolves.toBeDefined();
   });
 
   it('downloads by a non-ASCII path: the argument header is escaped JSON, the fake refuses raw UTF-8', async () => {

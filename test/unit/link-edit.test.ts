@@ -1,4 +1,5 @@
 import { editLink } from '../../functions/connectors/domain/link-edit';
+import { DEFAULT_RECONCILE_HOURS, reconcileDue } from '../../functions/connectors/domain/sync-policy';
 
 const NOW = 1_000_000_000_000;
 const MIN = 60_000;
@@ -72,10 +73,45 @@ describe('editLink', () => {
       { label: null },
       { set: {}, remove: ['label'] },
     ],
+    [
+      'a reconcile period is set without touching the schedule',
+      scheduled,
+      { reconcileEveryHours: 6 },
+      { set: { reconcileEveryHours: 6 }, remove: [] },
+    ],
   ])('%s', (_name, link, edit, expected) => {
     expect(editLink(link, edit, NOW)).toEqual({
       set: { updatedAt: NOW, ...expected.set },
       remove: expected.remove,
     });
   });
+});
+
+describe('reconcileDue', () => {
+  const HOUR = 60 * MIN;
+  it.each([
+    ['a new link is not due within its first period', { createdAt: NOW }, NOW + 23 * HOUR, false],
+    [
+      'a link is due once the default period since it was made ran out',
+      { createdAt: NOW },
+      NOW + 24 * HOUR,
+      true,
+    ],
+    [
+      'the period runs from the last reconcile',
+      { createdAt: NOW - 100 * HOUR, reconciledAt: NOW },
+      NOW + HOUR,
+      false,
+    ],
+    ['the link’s own period', { createdAt: NOW, reconcileEveryHours: 2 }, NOW + 2 * HOUR, true],
+    [
+      'just before the link’s own period ends',
+      { createdAt: NOW, reconcileEveryHours: 2 },
+      NOW + 2 * HOUR - 1,
+      false,
+    ],
+  ])('%s', (_name, link, now, due) => {
+    expect(reconcileDue(link, now)).toBe(due);
+  });
+  it('defaults to a day', () => expect(DEFAULT_RECONCILE_HOURS).toBe(24));
 });

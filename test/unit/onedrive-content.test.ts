@@ -3,6 +3,7 @@
 // (simple-upload size, fragment multiples, contiguous ranges, no bearer token on pre-authenticated
 // URLs), delta pages carrying parents, a kept position of another drive, and the export policy when the
 // user has edited a file we exported.
+import { FeedRestartError } from '../../functions/connectors/infra/content/api';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { OneDriveApi, parseItemId } from '../../functions/connectors/infra/content/onedrive';
@@ -124,10 +125,17 @@ describe('OneDrive client and the Graph fake', () => {
       const page = await client().changes('tok', idOf(top), position, 1);
       files.push(...page.files.filter((f) => !f.deleted).map((f) => f.name));
       if ('cursor' in page.next) {
-        // Another drive's cursor is not followed: a new pass starts.
+        // Another drive's cursor is not followed: the run is told to start over (a full run).
         const other = page.next.cursor.replace(driveIdOf(tree), 'b!other');
-        const again = await client().changes('tok', idOf(top), { cursor: other }, 1000);
-        expect(again.files.map((f) => f.name).sort()).toEqual(['deep.txt', 'shallow.txt']);
+        await expect(client().changes('tok', idOf(top), { cursor: other }, 1000)).rejects.toBeInstanceOf(
+          FeedRestartError,
+        );
+        // Graph's 410 resyncRequired (a token from before the feed's reset) is the same.
+        tree.resetFeeds();
+        await expect(client().changes('tok', idOf(top), page.next, 1000)).rejects.toMatchObject({
+          name: 'FeedRestartError',
+          detail: 'resyncRequired',
+        });
         break;
       }
       position = page.next;

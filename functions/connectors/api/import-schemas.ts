@@ -1,4 +1,5 @@
 // Request schemas of the import and export routes (sources, import links, runs, exports).
+import { DEFAULT_RECONCILE_HOURS, MAX_RECONCILE_HOURS } from '../domain/sync-policy';
 import * as z from 'zod/mini';
 import { lazy } from '../../platform/lazy';
 import { isId } from '../../platform/ids';
@@ -90,6 +91,18 @@ const onSourceDelete = lazy(() =>
     ),
 );
 
+const reconcileEveryHours = lazy(() =>
+  z
+    .int({ error: 'reconcile_every_hours must be a whole number of hours' })
+    .check(z.gte(1, 'reconcile_every_hours must be at least 1'))
+    .check(z.lte(MAX_RECONCILE_HOURS, `reconcile_every_hours must be at most ${MAX_RECONCILE_HOURS}`))
+    .check(
+      z.describe(
+        `A run of the link is a full (reconciling) run when this many hours passed since the last one (default ${DEFAULT_RECONCILE_HOURS}): what the provider's change feed does not report is at most this old`,
+      ),
+    ),
+);
+
 export const createLinkBody = lazy(() =>
   z.strictObject({
     vault_id: vaultId(),
@@ -105,6 +118,7 @@ export const createLinkBody = lazy(() =>
     label: z.optional(label()),
     schedule: z.optional(schedule()),
     on_source_delete: z.optional(onSourceDelete()),
+    reconcile_every_hours: z.optional(reconcileEveryHours()),
   }),
 );
 
@@ -121,13 +135,17 @@ export const updateLinkBody = lazy(() =>
         ),
         label: z.optional(z.nullable(label())),
         on_source_delete: z.optional(onSourceDelete()),
+        reconcile_every_hours: z.optional(reconcileEveryHours()),
       },
-      { error: 'the body must be an object {schedule?, paused?, label?, on_source_delete?}' },
+      {
+        error:
+          'the body must be an object {schedule?, paused?, label?, on_source_delete?, reconcile_every_hours?}',
+      },
     )
     .check(
       z.refine(
         (patch) => Object.keys(patch).length > 0,
-        'must change at least one of schedule, paused, label, on_source_delete',
+        'must change at least one of schedule, paused, label, on_source_delete, reconcile_every_hours',
       ),
     )
     .clone()

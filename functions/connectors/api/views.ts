@@ -170,6 +170,15 @@ export const syncJobView = z
           "changes: from the link's cursor; full: every file of the source, then documents it no longer holds marked deleted",
         ),
       ),
+    mode_reason: z.optional(
+      z
+        .enum(['requested', 'feed_restarted', 'reconcile_due'])
+        .check(
+          z.describe(
+            "Why the run is full: asked for; the provider would not continue from the link's cursor (the run became full); the link's reconcile period (reconcile_every_hours) ran out",
+          ),
+        ),
+    ),
     counts: syncCountsView,
     failures: z
       .array(
@@ -279,10 +288,23 @@ export const importLinkView = z
         ),
       ),
     schedule: z.nullable(z.object({ every_minutes: z.int().check(z.gte(5)) })),
+    reconcile_every_hours: z
+      .int()
+      .check(
+        z.describe(
+          'A run is a full (reconciling) run once this many hours passed since the last one: the most a changes run can lag its source',
+        ),
+      ),
     paused: z
       .boolean()
       .check(z.describe('A paused link is out of its schedule and refuses new runs until resumed')),
-    status: z.enum(['idle', 'running']),
+    status: z
+      .enum(['idle', 'running', 'source_missing'])
+      .check(
+        z.describe(
+          'source_missing: the linked container is gone at the provider (its documents show as source_missing); a run that finds it again brings the link back',
+        ),
+      ),
     active_run_id: z.nullable(jobId).check(z.describe('The run in flight (a job), if any')),
     last_run: z.nullable(
       z.object({
@@ -324,10 +346,10 @@ export const linkDocumentView = z
     }),
     vault_version: z.nullable(z.int().check(z.gte(1))),
     status: z
-      .enum(['importing', 'imported', 'deleted_at_source', 'removed_from_vault'])
+      .enum(['importing', 'imported', 'deleted_at_source', 'removed_from_vault', 'source_missing'])
       .check(
         z.describe(
-          'deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document',
+          "deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document; source_missing: the link's container is gone at the provider (the document is kept, and shown live again once a run finds the container)",
         ),
       ),
     imported_at: isoTimeSchema(),

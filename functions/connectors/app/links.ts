@@ -12,7 +12,7 @@ import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
 import { editLink } from '../domain/link-edit';
-import { FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
+import { DEFAULT_RECONCILE_HOURS, FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import { apiErrorOf, containersFor, requireUsable, withProvider } from './provider-calls';
 import { Ledger } from '../infra/repositories/ledger';
@@ -32,8 +32,9 @@ export function linkView(link: ImportLinkRecord): ImportLinkView {
     label: link.label ?? null,
     on_source_delete: link.onSourceDelete ?? 'keep',
     schedule: link.schedule ? { every_minutes: link.schedule.everyMinutes } : null,
+    reconcile_every_hours: link.reconcileEveryHours ?? DEFAULT_RECONCILE_HOURS,
     paused: link.pausedAt !== undefined,
-    status: link.activeRunId ? 'running' : 'idle',
+    status: link.activeRunId ? 'running' : link.sourceMissingAt !== undefined ? 'source_missing' : 'idle',
     active_run_id: link.activeRunId ?? null,
     last_run: link.lastRun
       ? {
@@ -60,6 +61,7 @@ export interface CreateLinkInput {
   label?: string;
   schedule?: { every_minutes: number };
   on_source_delete?: 'keep' | 'remove';
+  reconcile_every_hours?: number;
 }
 
 /**
@@ -106,6 +108,9 @@ export async function createLink(
     ...(input.source.name ? { sourceName: input.source.name } : {}),
     ...(input.label ? { label: input.label } : {}),
     ...(input.on_source_delete === 'remove' ? { onSourceDelete: 'remove' as const } : {}),
+    ...(input.reconcile_every_hours !== undefined
+      ? { reconcileEveryHours: input.reconcile_every_hours }
+      : {}),
     ...(input.schedule ? { schedule: { everyMinutes: input.schedule.every_minutes }, nextRunAt: now } : {}),
     createdAt: now,
     updatedAt: now,
@@ -135,6 +140,7 @@ export interface UpdateLinkInput {
   paused?: boolean;
   label?: string | null;
   on_source_delete?: 'keep' | 'remove';
+  reconcile_every_hours?: number;
 }
 
 /**
@@ -158,6 +164,9 @@ export async function updateLink(
     ...(input.paused !== undefined ? { paused: input.paused } : {}),
     ...(input.label !== undefined ? { label: input.label } : {}),
     ...(input.on_source_delete !== undefined ? { onSourceDelete: input.on_source_delete } : {}),
+    ...(input.reconcile_every_hours !== undefined
+      ? { reconcileEveryHours: input.reconcile_every_hours }
+      : {}),
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     const link = await links.owned(organizationId, id);
@@ -186,8 +195,11 @@ export async function deleteLink(deps: Deps, organizationId: string, id: string,
   log.info('import link deleted', { linkId: link.id, activeRunId: link.activeRunId });
 }
 
-/** A ledger entry as the API shows it: the provider file and the vault document it became. */
-const linkDocumentView = (entry: LedgerEntryItem) => ({
+/**
+ * A ledger entry as the API shows it: the provider file and the vault document it became. A live
+ * document of a link whose container is gone is `source_missing`, not `imported`: nothing vouches for it.
+ */
+const linkDocumentView = (link: ImportLinkItem) => (entry: LedgerEntryItem) => ({
   document_id: entry.objectId,
   vault_id: entry.vaultId,
   source: { id: entry.sourceId, name: entry.name, version: entry.sourceVersion ?? null },
@@ -196,9 +208,11 @@ const linkDocumentView = (entry: LedgerEntryItem) => ({
     ? ('removed_from_vault' as const)
     : entry.sourceDeletedAt
       ? ('deleted_at_source' as const)
-      : entry.sourceVersion
-        ? ('imported' as const)
-        : ('importing' as const),
+      : link.sourceMissingAt !== undefined
+        ? ('source_missing' as const)
+        : entry.sourceVersion
+          ? ('imported' as const)
+          : ('importing' as const),
   imported_at: isoTime(entry.importedAt),
   updated_at: isoTime(entry.updatedAt),
 });
@@ -217,7 +231,7 @@ export async function listLinkDocuments(
   if (page.changed_since !== undefined) return changeFeed(deps, link, page, page.changed_since);
   const window = await Ledger.of(deps).listForLink(link.connectionId, link.id, page);
   return {
-    data: window.items.map(linkDocumentView),
+    data: window.items.map(linkDocumentView(link)),
     limit: page.limit,
     offset: page.offset,
     has_more: window.hasMore,
@@ -248,7 +262,7 @@ async function changeFeed(deps: Deps, link: ImportLinkItem, page: Pagination, si
     deps.clock.now() - FEED_SETTLE_MS,
   );
   return {
-    data: window.items.map(linkDocumentView),
+    data: window.items.map(linkDocumentView(link)),
     limit: page.limit,
     offset: 0,
     has_more: window.hasMore,

@@ -16,7 +16,7 @@ import { emitMetrics } from '../../platform/metrics';
 import type { Pagination } from '../../platform/pagination';
 import type { ConnectorConfig } from '../infra/config';
 import type { ChangedFile, ContentApi } from '../infra/content';
-import { ProviderApiError, ProviderBody } from '../infra/content';
+import { FeedRestartError, ProviderApiError, ProviderBody } from '../infra/content';
 import {
   MAX_FILE_BYTES,
   MAX_RECORDED_FAILURES,
@@ -25,6 +25,7 @@ import {
   STALE_JOB_MS,
   failureMessage,
   ingestEventId,
+  reconcileDue,
 } from '../domain/sync-policy';
 import type { SyncJob } from '../api/views';
 import type { JobItem, JobStatus } from './jobs';
@@ -54,6 +55,14 @@ export interface SyncJobRecord extends SteppedJob, SyncCounts {
   trigger: 'api' | 'schedule';
   /** full: a pass from no cursor (every file the source holds), then a reconcile of the link's ledger. */
   mode?: 'full';
+  /**
+   * Why a run is full: asked for (`requested`), the provider would not continue from the link's cursor
+   * (`feed_restarted`: the run became full at that step), or the link's reconcile period ran out
+   * (`reconcile_due`).
+   */
+  modeReason?: FullRunReason;
+  /** The step at which the run's full pass began (a run that became full mid-way: what came before is not the pass). */
+  passFrom?: number;
   /** A full run after its pass: marking what the pass did not see (reconcilePage: where in the ledger). */
   phase?: 'reconcile';
   reconcilePage?: string;
@@ -68,6 +77,15 @@ export interface SyncJobRecord extends SteppedJob, SyncCounts {
 
 export type SyncJobItem = JobItem<SyncJobRecord>;
 
+export type FullRunReason = 'requested' | 'feed_restarted' | 'reconcile_due';
+
+/**
+ * Whether `entry` was stored by this run's full pass: a run that became full at step `passFrom` counts
+ * only what it stored from there (a file stored before and gone since must not pass as seen).
+ */
+const storedInPass = (entry: LedgerEntryItem, job: SyncJobRecord): boolean =>
+  entry.lastJobId === job.id && (entry.lastStep ?? 0) >= (job.passFrom ?? 0);
+
 export function syncRunView(job: SyncJobRecord): SyncJob {
   return {
     ...steppedJobView(job),
@@ -76,6 +94,7 @@ export function syncRunView(job: SyncJobRecord): SyncJob {
     vault_id: job.vaultId,
     trigger: job.trigger,
     mode: job.mode ?? 'changes',
+    ...(job.modeReason ? { mode_reason: job.modeReason } : {}),
     counts: countsOf(job),
     failures: job.failures,
   };
@@ -126,6 +145,10 @@ export async function startRun(
   const active = await activeRun(deps, link);
   if (active) return { id: active.id, status: active.status, started: false };
   const now = deps.clock.now();
+  // A changes run of a link whose reconcile period ran out is a full run: the feed's blind spots (a
+  // restore it does not report, a file leaving the matter) last at most that long.
+  const modeReason: FullRunReason | undefined =
+    mode === 'full' ? 'requested' : reconcileDue(link, now) ? 'reconcile_due' : undefined;
   const job: SyncJobRecord = {
     id: newId('job'),
     organizationId,
@@ -135,7 +158,7 @@ export async function startRun(
     linkId: link.id,
     vaultId: link.vaultId,
     trigger,
-    ...(mode === 'full' ? { mode } : {}),
+    ...(modeReason ? { mode: 'full', modeReason } : {}),
     listed: 0,
     imported: 0,
     updated: 0,
@@ -361,9 +384,30 @@ async function syncPage(
   const reuse = reusedTokens();
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep, reuse });
+  // The linked container first, once a run: gone (a 404), the run fails as source_not_found and its
+  // finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
+  // folder's files deleted; a matter's listing of a deleted matter may be empty).
+  if (job.pages === 0 && !job.page && !job.passFrom)
+    await call((token) => api.checkContainer(token, link.sourceId));
   // A full run walks the source from the start: every file it holds now.
   const position = job.page ? { page: job.page } : { cursor: job.mode === 'full' ? undefined : link.cursor };
-  const page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
+  let page;
+  try {
+    page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
+  } catch (error) {
+    // The provider will not go on from the cursor: what changed since cannot be listed, so the run
+    // becomes a full one from this step (a pass from no cursor, then its reconcile).
+    if (!(error instanceof FeedRestartError) || (job.mode === 'full' && !job.page)) throw error;
+    options.log.warn('provider feed restarted: the run becomes a full run', {
+      jobId: job.id,
+      linkId: link.id,
+      detail: error.detail,
+    });
+    return {
+      set: { mode: 'full', modeReason: job.modeReason ?? 'feed_restarted', passFrom: job.pages },
+      remove: ['page'],
+    };
+  }
 
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
   const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
@@ -382,6 +426,7 @@ async function syncPage(
   if (taken.fenced) return endWith(PURGED); // what this step stored before the fence counts
   if (taken.outOfTime) return { again: true };
   const outcomes = taken.outcomes;
+  outcomes.push(...(await subtreesDeleted(deps, context, page.files, outcomes)));
 
   const add: Record<string, number> = { listed: page.files.length, pages: 1, ...countOutcomes(outcomes) };
   const failures = [...job.failures, ...outcomes.flatMap((o) => (o.failure ? [o.failure] : []))].slice(
@@ -494,8 +539,9 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   // link that first imported it; the other link counts it unchanged.
   if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
   if (entry?.sourceVersion === file.version && !entry.sourceDeletedAt) {
-    // A full run marks what it saw (and a new name: a rename keeps the id and the version).
-    if (job.mode === 'full' && entry.lastJobId !== job.id && entry.seenByJobId !== job.id)
+    // A full run marks what it saw; any run takes a new name (a rename keeps the id and the version).
+    const unseen = job.mode === 'full' && !storedInPass(entry, job) && entry.seenByJobId !== job.id;
+    if (unseen || (file.name && file.name !== entry.name))
       await ledger.markSeen(link.connectionId, entry, { jobId: job.id, name: file.name }, deps.clock.now());
     // Stored by this very run before a retried step: count it as it was counted then.
     return { outcome: entry.lastJobId === job.id && entry.lastOutcome ? entry.lastOutcome : 'unchanged' };
@@ -595,6 +641,32 @@ async function sourceDeleted(
 }
 
 /**
+ * The deletions of a page that may be folders (a provider reporting a folder deleted or moved away by
+ * its path alone): each file the link holds under such a path is marked as a deletion is. One read of
+ * the link's ledger per page that has any; a file this step itself stored (listed after the deletion,
+ * a path used again) is not.
+ */
+async function subtreesDeleted(
+  deps: Deps,
+  { link, job }: Pick<ImportContext, 'link' | 'job'>,
+  files: ChangedFile[],
+  outcomes: FileOutcome[],
+): Promise<FileOutcome[]> {
+  const prefixes = files
+    .filter((file, i) => file.deleted && file.subtree && outcomes[i]?.outcome !== 'deleted')
+    .map((file) => `${file.id}/`);
+  if (!prefixes.length) return [];
+  const marked: FileOutcome[] = [];
+  for await (const entry of Ledger.of(deps).linkEntries(link.connectionId, link.id)) {
+    if (!prefixes.some((prefix) => entry.sourceId.startsWith(prefix))) continue;
+    if (entry.lastJobId === job.id && entry.lastStep === job.pages) continue;
+    if (entry.sourceDeletedAt !== undefined && entry.deletedByJobId !== job.id) continue;
+    marked.push(await sourceDeleted(deps, { link, job }, entry));
+  }
+  return marked;
+}
+
+/**
  * One page of a full run's reconcile: each document of the link that the pass neither stored nor saw is
  * gone from the source (deleted, or moved out of it) and is marked as a deletion is. Its marks name the
  * reconcile (`<job>:reconcile`), so a retried page counts them again as it did, and a deletion the pass
@@ -606,7 +678,7 @@ async function reconcile(deps: Deps, link: ImportLinkItem, job: SyncJobRecord): 
   const add: Record<string, number> = { pages: 1 };
   for (const entry of page.items) {
     const stale = entry.sourceDeletedAt === undefined || entry.deletedByJobId === by;
-    if (!stale || entry.lastJobId === job.id || entry.seenByJobId === job.id) continue;
+    if (!stale || storedInPass(entry, job) || entry.seenByJobId === job.id) continue;
     const { outcome } = await sourceDeleted(deps, { link, job }, entry, by);
     add[outcome] = (add[outcome] ?? 0) + 1;
   }
@@ -630,11 +702,19 @@ async function finishRun(
   const { outcome } = job;
   const now = deps.clock.now();
   const counts = countsOf(job);
+  const link = await Links.of(deps).get(job.linkId);
+  // The linked container gone: the link shows it (its documents are no longer shown as live) until a
+  // run finds the container again.
+  const missing = outcome.status === 'failed' && outcome.reason === 'source_not_found';
+  const sourceMissingAt = missing ? (link?.sourceMissingAt ?? now) : undefined;
   await Links.of(deps).update(
     job.linkId,
     {
       set: {
+        ...(sourceMissingAt !== undefined ? { sourceMissingAt } : {}),
         ...(outcome.cursor ? { cursor: outcome.cursor } : {}),
+        // A full run's listing began no later than the run: the source as of then is what it holds.
+        ...(outcome.status === 'succeeded' && job.mode === 'full' ? { reconciledAt: job.createdAt } : {}),
         lastRun: {
           jobId: job.id,
           status: outcome.status,
@@ -644,16 +724,37 @@ async function finishRun(
         },
         updatedAt: now,
       },
-      remove: ['activeRunId'],
+      remove: ['activeRunId', ...(outcome.status === 'succeeded' ? ['sourceMissingAt'] : [])],
     },
     { attr: 'activeRunId', op: '=', value: job.id },
   );
   const common = { ...(await finishedEventFields(deps, job)), linkId: job.linkId };
+  const sourceChange =
+    missing && link?.sourceMissingAt === undefined
+      ? 'connector.link.source_missing'
+      : outcome.status === 'succeeded' && link?.sourceMissingAt !== undefined
+        ? 'connector.link.source_restored'
+        : undefined;
+  if (sourceChange)
+    await publishEvent(deps, {
+      id: derivedId('evt', `${sourceChange}:${job.id}`),
+      organizationId: job.organizationId,
+      type: sourceChange,
+      data: { ...common, sourceId: link!.sourceId },
+    });
   await publishEvent(deps, {
     id: derivedId('evt', `sync:${job.id}:${outcome.status}`),
     organizationId: job.organizationId,
     ...(outcome.status === 'succeeded'
-      ? { type: 'connector.sync.completed', data: { ...common, ...counts } }
+      ? {
+          type: 'connector.sync.completed',
+          data: {
+            ...common,
+            mode: job.mode ?? 'changes',
+            ...(job.modeReason ? { modeReason: job.modeReason } : {}),
+            ...counts,
+          },
+        }
       : {
           type: 'connector.sync.failed',
           data: { ...common, ...failedEventFields(outcome, 'The run failed') },

@@ -20,6 +20,8 @@ export interface LinkEdit {
   label?: string | null;
   /** What a file deleted at the provider does to its document from now on. */
   onSourceDelete?: 'keep' | 'remove';
+  /** How often a run reconciles (a full run), in hours. */
+  reconcileEveryHours?: number;
 }
 
 export interface LinkChange {
@@ -42,6 +44,7 @@ export function editLink(link: EditableLink, edit: LinkEdit, now: number): LinkC
   }
   if (edit.onSourceDelete === 'remove') set.onSourceDelete = 'remove';
   if (edit.onSourceDelete === 'keep') remove.push('onSourceDelete');
+  if (edit.reconcileEveryHours !== undefined) set.reconcileEveryHours = edit.reconcileEveryHours;
   if (edit.schedule !== undefined) {
     if (edit.schedule === null) remove.push('schedule');
     else set.schedule = { everyMinutes: edit.schedule.everyMinutes };

@@ -48,6 +48,21 @@ export const backoffSeconds = (attempt: number): number =>
 export const hopDelaySeconds = (until: number, now: number): number =>
   Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((until - now) / 1000)));
 
+/**
+ * A link's changes runs become full (reconciling) runs once this many hours passed since the last one
+ * (or since the link was made): what a provider's feed does not report is then at most this old.
+ */
+export const DEFAULT_RECONCILE_HOURS = 24;
+export const MAX_RECONCILE_HOURS = 24 * 30;
+
+/** Whether a run of the link starting at `now` must reconcile (its period ran out). */
+export const reconcileDue = (
+  link: { reconcileEveryHours?: number; reconciledAt?: number; createdAt: number },
+  now: number,
+): boolean =>
+  now >=
+  (link.reconciledAt ?? link.createdAt) + (link.reconcileEveryHours ?? DEFAULT_RECONCILE_HOURS) * 3_600_000;
+
 /** When a scheduled link runs next after `from` (ms). */
 export const nextScheduledRun = (from: number, everyMinutes: number): number => from + everyMinutes * 60_000;
 

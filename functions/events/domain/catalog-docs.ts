@@ -132,6 +132,30 @@ export const EVENT_TYPE_DOCS: Readonly<Record<string, EventTypeDocs>> = {
       purge: 'Whether documents imported through the connection are being deleted',
     },
   },
+  'connector.link.source_missing': {
+    description:
+      "An import link's container is gone at the provider (deleted, moved out of reach, access revoked): the link is source_missing and its documents no longer show as live",
+    fields: {
+      connectionId: 'Identifier of the connection',
+      provider: 'Provider identifier',
+      linkId: 'Identifier of the import link',
+      jobId: 'Identifier of the run that found it gone',
+      vaultId: 'Identifier of the vault',
+      sourceId: "The provider's id of the linked container",
+    },
+  },
+  'connector.link.source_restored': {
+    description:
+      "An import link's container is back at the provider: a run succeeded and the link left source_missing",
+    fields: {
+      connectionId: 'Identifier of the connection',
+      provider: 'Provider identifier',
+      linkId: 'Identifier of the import link',
+      jobId: 'Identifier of the run that found it again',
+      vaultId: 'Identifier of the vault',
+      sourceId: "The provider's id of the linked container",
+    },
+  },
   'connector.sync.completed': {
     description: 'An import run of an import link finished its pass',
     fields: {
@@ -140,6 +164,9 @@ export const EVENT_TYPE_DOCS: Readonly<Record<string, EventTypeDocs>> = {
       linkId: 'Identifier of the import link',
       jobId: 'Identifier of the run (a connector job)',
       vaultId: 'Identifier of the vault',
+      mode: "changes: from the link's cursor; full: every file of the source, then a reconcile of the link's documents",
+      modeReason:
+        "Why the run was full: requested, feed_restarted (the provider would not continue from the link's cursor), reconcile_due (the link's reconcile period ran out)",
       listed: 'Provider files listed (new, changed, unchanged or deleted since the last pass)',
       imported: 'Files imported as new vault documents',
       updated: 'Vault documents updated with a changed file',

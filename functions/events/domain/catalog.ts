@@ -142,6 +142,8 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
   })),
   define('connector.sync.completed', 'connectors:read', (s) => ({
     ...s.syncRun,
+    mode: z.enum(['changes', 'full']),
+    modeReason: z.optional(z.enum(['requested', 'feed_restarted', 'reconcile_due'])),
     listed: count(),
     imported: count(),
     updated: count(),
@@ -149,6 +151,8 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     failed: count(),
     deleted: count(),
   })),
+  define('connector.link.source_missing', 'connectors:read', (s) => ({ ...s.syncRun, sourceId: id() })),
+  define('connector.link.source_restored', 'connectors:read', (s) => ({ ...s.syncRun, sourceId: id() })),
   define('connector.document.deleted', 'connectors:read', (s) => ({
     ...s.syncRun,
     objectId: id(),

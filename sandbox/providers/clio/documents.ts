@@ -98,6 +98,8 @@ interface Extra {
   displayName: string;
   properties: { name: string; value: string }[];
   trashedAt?: number;
+  /** The tree's name when displayName was taken: a rename at the tree (a test hook's move) renames it. */
+  treeName?: string;
 }
 
 /** One account's Clio-side state: integer ids, document extras, its rate-limit window. */
@@ -148,7 +150,14 @@ function extraOf(tree: AccountTree, file: FileNode): Extra {
   const { extras } = stateOf(tree);
   let extra = extras.get(file.id);
   if (!extra)
-    extras.set(file.id, (extra = { createdAt: file.updatedAt, displayName: file.name, properties: [] }));
+    extras.set(
+      file.id,
+      (extra = { createdAt: file.updatedAt, displayName: file.name, properties: [], treeName: file.name }),
+    );
+  else if (extra.treeName !== undefined && extra.treeName !== file.name) {
+    extra.displayName = file.name;
+    extra.treeName = file.name;
+  }
   return extra;
 }
 

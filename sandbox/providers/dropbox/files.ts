@@ -293,7 +293,12 @@ export const dropboxIds: ProviderIds = {
   treeId(tree, id) {
     if (id === '/') return tree.root.id;
     if (id.startsWith('id:')) return id.slice(3);
-    return id.startsWith('/') ? resolve(tree, id)?.id : undefined;
+    if (!id.startsWith('/')) return undefined;
+    // A path now free names the file last deleted there (what a restore at that path brings back).
+    const live = resolve(tree, id)?.id;
+    if (live) return live;
+    const gone = tree.changesAfter(0, (f) => f.deleted && pathOf(f).toLowerCase() === id, Infinity).files;
+    return gone.at(-1)?.id;
   },
   providerId: (tree, node) =>
     node === tree.root ? '/' : node.type === 'folder' ? dropboxId(node) : pathOf(node).toLowerCase(),
@@ -310,7 +315,7 @@ function decode(raw: string, tree: AccountTree): Cursor {
   }
   const cursor = parse(cursorSchema, parsed, 'cursor');
   if (cursor.acct !== tree.accountId) throw badInput('cursor: not for this account');
-  if (cursor.epoch !== epochOf(tree)) throw endpointError(['reset']);
+  if (cursor.epoch !== epochOf(tree) || (cursor.w ?? 0) < tree.feedResetAt) throw endpointError(['reset']);
   return cursor;
 }
 
@@ -338,9 +343,17 @@ function walkPage(
   const wasInScope = (file: FileNode) => state.since !== null && inScope(placeAt(file, state.since).parent);
   const page = walkChanges(tree, (file) => inScope(file.parent) || wasInScope(file), state, limit);
   const entries: unknown[] = [];
+  const foldersGone = new Set<string>();
   for (const file of page.files) {
     const before = state.since === null ? undefined : placeAt(file, state.since);
     const movedAway = before && (before.parent !== file.parent || before.name !== file.name);
+    if (file.deleted && file.deletedWith) {
+      // A deleted folder is reported as the folder alone, whatever was in it.
+      if (!foldersGone.has(file.deletedWith))
+        entries.push(deletedAt(file.deletedWith, file.deletedWith.split('/').at(-1)!));
+      foldersGone.add(file.deletedWith);
+      continue;
+    }
     if (file.deleted) {
       entries.push(
         deletedAt(before && inScope(before.parent) ? pathOfPlace(before) : pathOf(file), file.name),

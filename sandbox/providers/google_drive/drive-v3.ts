@@ -372,6 +372,8 @@ function changesPage(context: FakeRouteContext) {
     return !drive || seesAllDrives(query);
   };
   const from = Number(token);
+  // A token from before the feed's reset (a test hook) is one Drive no longer honours.
+  if (from <= tree.feedResetAt) throw bad('invalid', 'Invalid Value');
   const { files, more } = tree.changesAfter(
     from - 1,
     (file) => (includeRemoved || !file.deleted) && inScope(file),

@@ -277,7 +277,8 @@ function delta(context: FakeRouteContext, tree: AccountTree) {
     });
   } else {
     const walk = decode(raw, isWalk);
-    if (walk.d !== driveId) {
+    // Another drive's token, or one from before the feed's reset (a test hook): Graph asks for a resync.
+    if (walk.d !== driveId || walk.start < tree.feedResetAt) {
       const fresh = link(context, `/drives/${driveId}/root/delta`);
       throw new SandboxApiError(
         410,

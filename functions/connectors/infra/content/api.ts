@@ -26,6 +26,11 @@ export interface ChangedFile {
   providerType?: string;
   /** Gone at the provider since the cursor. */
   deleted: boolean;
+  /**
+   * A deletion whose id may be a folder's path (Dropbox reports a deleted or moved folder by its path
+   * alone): every file the link holds under `<id>/` is gone too.
+   */
+  subtree?: boolean;
 }
 
 /** Where a changes listing is: a page within a pass, or (after the last page) the cursor to keep. */
@@ -58,6 +63,23 @@ export interface Upload {
    * whose provider cannot replace conditionally checks the version just before it writes.
    */
   replace?: ProviderFile;
+}
+
+/**
+ * The provider will not continue its feed from this position (Graph's 410 resync, Dropbox's `reset`, a
+ * Drive page token refused, a cursor this client no longer reads, a Clio pass whose overlap window was
+ * lost): what changed meanwhile, deletions included, cannot be listed. The run starts over as a full
+ * pass from no cursor, followed by its reconcile (a client never restarts the pass silently itself).
+ */
+export class FeedRestartError extends Error {
+  constructor(
+    readonly operation: string,
+    /** What the provider said, in its own terms (`resyncRequired`, `reset`, ...), for the log. */
+    readonly detail: string,
+  ) {
+    super(`provider ${operation}: the feed cannot continue from the cursor (${detail})`);
+    this.name = 'FeedRestartError';
+  }
 }
 
 /** A file as the provider holds it, for a name-conflict check before an upload. */

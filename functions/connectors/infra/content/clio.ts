@@ -32,7 +32,7 @@ import type {
   SourceEntry,
   Upload,
 } from './api';
-import { UploadRefusedError, nameProblem } from './api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 import type { ErrorReading, Transport } from './http';
 import type { ClientSettings } from './http';
 import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from './http';
@@ -41,6 +41,8 @@ import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from './
 export const CLIO_PAGE_MAX = 200;
 /** A pass starts this long before Clio's clock said it did (documents changed meanwhile come again). */
 export const CLIO_PASS_OVERLAP_MS = 60_000;
+/** Clio empties its trash after 30 days: a feed from an older cursor may miss a deletion. */
+const CLIO_TRASH_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** The external property carrying an upload's idempotency key. */
 export const CLIO_UPLOAD_KEY_PROPERTY = 'ces_upload_key';
 
@@ -228,11 +230,14 @@ export class ClioApi extends ClioContainers implements ContentApi {
       readError: readClioError,
     });
     // The pass begins at Clio's clock of its first answer, less the overlap.
-    const began =
-      pass.b ??
-      new Date(
-        (Date.parse(response.headers.get('date') ?? '') || Date.now()) - CLIO_PASS_OVERLAP_MS,
-      ).toISOString();
+    const clioNow = Date.parse(response.headers.get('date') ?? '') || Date.now();
+    const began = pass.b ?? new Date(clioNow - CLIO_PASS_OVERLAP_MS).toISOString();
+    // A pass from a cursor older than Clio keeps trashed documents: one trashed and purged since is in
+    // no listing, so the overlap with the last pass is lost and only a pass from the start can tell.
+    if (pass.s && !pass.t && clioNow - Date.parse(pass.s) > CLIO_TRASH_RETENTION_MS) {
+      response.body?.cancel().catch(() => undefined);
+      throw new FeedRestartError('document changes', 'cursor_older_than_trash_retention');
+    }
     const out = await readJson<Index<ClioDocument>>('document changes', response);
     const files: ChangedFile[] = [];
     for (const d of out.data) {

@@ -14,7 +14,7 @@ import type {
 import { UploadRefusedError, nameProblem } from './api';
 import type { ClientSettings, Transport } from './http';
 import { ProviderApiError, transportFor, apiUrl, pathSegment } from './http';
-import { downloadOf } from './practice';
+import { downloadOf, refusedFeed } from './practice';
 
 interface Entry {
   id: string;
@@ -90,7 +90,7 @@ export class DriveApi extends DriveContainers implements ContentApi {
       operation: 'folder changes',
       token,
       url: this.url(`/folders/${pathSegment(container, 'folder changes')}/changes`, { limit, cursor }),
-    });
+    }).catch(refusedFeed('folder changes'));
     const files = out.entries
       .filter((e) => e.type !== 'folder')
       .map((e) => ({

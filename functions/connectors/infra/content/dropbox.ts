@@ -6,11 +6,12 @@
 // app's root. A file is named by its `path_lower`: the changes feed reports a deletion by path only (a
 // DeletedMetadata entry has no id), so only a path-keyed file can be told deleted. A move or rename
 // therefore shows as the old path deleted and the new path added (the vault keeps the old document
-// marked deleted at source and imports the new one). A folder deleted at Dropbox is reported as that
-// folder alone, not file by file: the files that were in it are not marked deleted (stated limit).
+// marked deleted at source and imports the new one). A folder deleted (or moved) at Dropbox is reported
+// as that folder's path alone, not file by file, and a deleted entry does not say whether it was a file
+// or a folder: every deletion is `subtree`, and the run marks each file the link holds under that path.
 //
 // Errors. Endpoint errors are 409 with `{"error_summary": "path/not_found/..", "error": {...}}`: a
-// missing path reads as 404; `reset` (a cursor Dropbox no longer honours) restarts the listing. A
+// missing path reads as 404; `reset` (a cursor Dropbox no longer honours) is FeedRestartError. A
 // missing scope is a 401 `missing_scope`, read as 403 insufficient_scope so that it is not taken for a
 // refused token. 429 (`too_many_requests`, `too_many_write_operations`) carries Retry-After.
 import type { Readable } from 'node:stream';
@@ -25,7 +26,7 @@ import type {
   SourceEntry,
   Upload,
 } from './api';
-import { UploadRefusedError, nameProblem } from './api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 import type { ErrorReading, Transport } from './http';
 import type { ClientSettings } from './http';
 import { ProviderApiError, transportFor, chunksOf, readJson, streamBody } from './http';
@@ -226,7 +227,7 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
   /**
    * The folder's whole subtree: a first pass lists every file (list_folder recursive), later passes
    * what changed since the kept cursor (list_folder/continue), deletions as path-only entries. A cursor
-   * Dropbox answers `reset` to starts a new first pass.
+   * Dropbox answers `reset` to is FeedRestartError (the run starts over from no cursor and reconciles).
    */
   async changes(
     token: string,
@@ -250,8 +251,9 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
           cursor,
         });
       } catch (error) {
-        if (!(error instanceof ProviderApiError) || error.providerError !== 'reset') throw error;
-        out = await first();
+        if (error instanceof ProviderApiError && error.providerError === 'reset')
+          throw new FeedRestartError('folder changes', 'reset');
+        throw error;
       }
     }
     const files: ChangedFile[] = [];
@@ -260,7 +262,7 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
       if (m['.tag'] === 'file')
         files.push({ id: m.path_lower, name: m.name, version: m.rev, size: m.size, deleted: false });
       else if (m['.tag'] === 'deleted')
-        files.push({ id: m.path_lower, name: m.name, version: '', deleted: true });
+        files.push({ id: m.path_lower, name: m.name, version: '', deleted: true, subtree: true });
     }
     return { files, next: out.has_more ? { page: out.cursor } : { cursor: out.cursor } };
   }

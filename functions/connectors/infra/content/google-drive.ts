@@ -6,7 +6,8 @@
 //   files.list (the pass's position is the queue of folders still to list); the cursor kept is that
 //   start token, so anything changed during the walk comes again in the next pass. Later passes read
 //   changes.list from the cursor to newStartPageToken: a removed or trashed file is a deletion, a file
-//   no longer under the link's folder (moved out) is a deletion for this link, folders are skipped;
+//   no longer under the link's folder (moved out) is a deletion for this link, folders are skipped; a
+//   page token Drive refuses (400, 404 or 410 on changes.list) is FeedRestartError;
 // - download: alt=media, or, for a Google-native document, files.export to the Office format (PDF for
 //   drawings), which Google caps at 10 MB (403 exportSizeLimitExceeded);
 // - upload: a multipart upload up to 5 MB, a resumable session above (8 MiB chunks, multiples of
@@ -28,7 +29,7 @@ import type {
   SourceEntry,
   Upload,
 } from './api';
-import { UploadRefusedError, nameProblem } from './api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest, Transport } from './http';
 import type { ClientSettings } from './http';
 import { ProviderApiError, transportFor, apiUrl, chunksOf, discard, pathSegment, readJson } from './http';
@@ -235,7 +236,12 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
         fields: CHANGE_FIELDS,
         ...ALL_DRIVES,
       }),
-    );
+    ).catch((error: unknown) => {
+      // The page token is the one value of this request that is not ours: a refusal is of it.
+      if (error instanceof ProviderApiError && [400, 404, 410].includes(error.status ?? 0))
+        throw new FeedRestartError('list changes', error.providerError ?? `HTTP ${error.status}`);
+      throw error;
+    });
     const within = await this.scope(token, container);
     const files: ChangedFile[] = [];
     for (const change of out.changes) {

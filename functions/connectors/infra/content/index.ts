@@ -110,6 +110,6 @@ export type {
   SourceEntry,
   Upload,
 } from './api';
-export { UploadRefusedError, nameProblem } from './api';
+export { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 export { ProviderApiError, ProviderBody } from './http';
 export type { UrlGuard } from './http';

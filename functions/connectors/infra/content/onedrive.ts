@@ -16,7 +16,8 @@
 //   file outside the folder is skipped; in a later one it is a file that moved out, a deletion for the
 //   link. A `deleted` facet is a deletion
 //   (Graph sends deletions without a name or a parent path). An expired delta link (410 Gone,
-//   `resyncChangesApplyDifferences`...) starts a new first pass. The version is the item's `eTag`
+//   `resyncChangesApplyDifferences`...) or a cursor that is not this drive's delta is FeedRestartError:
+//   the run starts over from no cursor and reconciles. The version is the item's `eTag`
 //   (delta omits `cTag` on OneDrive for Business).
 // - download: the item's metadata (eTag, a file facet), then `/content`, which answers 302 to a
 //   pre-authenticated URL, followed without our Authorization header.
@@ -41,7 +42,7 @@ import type {
   Upload,
 } from './api';
 import type { NameRules } from './api';
-import { UploadRefusedError, nameProblem } from './api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 import type { ApiRequest, Transport } from './http';
 import type { ClientSettings } from './http';
 import { ProviderApiError, transportFor, chunksOf, discard, readJson } from './http';
@@ -268,17 +269,19 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     const raw = 'page' in position ? position.page : position.cursor;
     let full = !raw || raw.startsWith(FULL);
     const kept = raw?.startsWith(FULL) ? raw.slice(FULL.length) : raw;
-    // A position is this drive's delta (a link's cursor never reads another drive's feed).
+    // A position is this drive's delta (a link's cursor never reads another drive's feed); another is
+    // one this client cannot continue from.
     const at = kept?.startsWith(`/v1.0/drives/${encodeURIComponent(drive)}/root/delta?`) ? kept : undefined;
+    if (kept && !at) throw new FeedRestartError('list changes', 'not_this_drives_delta');
     if (!at) full = true;
     let out: Collection<DriveItem>;
     try {
       out = await this.get('list changes', token, at ? this.ours('list changes', at) : fresh);
     } catch (error) {
-      // An expired delta link: Graph asks for a new enumeration from scratch.
-      if (!at || !(error instanceof ProviderApiError) || error.status !== 410) throw error;
-      out = await this.get('list changes', token, fresh);
-      full = true;
+      // An expired delta link: Graph asks for a new enumeration from scratch, deletions included.
+      if (at && error instanceof ProviderApiError && error.status === 410)
+        throw new FeedRestartError('list changes', error.providerError ?? 'resyncRequired');
+      throw error;
     }
     const within = this.scope(token, drive, item, out.value);
     const files: ChangedFile[] = [];

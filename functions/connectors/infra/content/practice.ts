@@ -11,7 +11,7 @@ import type {
   SourceEntry,
   Upload,
 } from './api';
-import { UploadRefusedError, nameProblem } from './api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
 import type { ClientSettings, Transport } from './http';
 import { ProviderApiError, transportFor, apiUrl, pathSegment, streamBody } from './http';
 
@@ -96,6 +96,15 @@ export class PracticeContainers implements ContainerApi {
   }
 }
 
+/** The sandbox APIs answer 410 to a sync token or cursor older than their feed's last reset. */
+export const refusedFeed =
+  (operation: string) =>
+  (error: unknown): never => {
+    if (error instanceof ProviderApiError && error.status === 410)
+      throw new FeedRestartError(operation, error.providerError ?? 'gone');
+    throw error;
+  };
+
 export class PracticeApi extends PracticeContainers implements ContentApi {
   async changes(
     token: string,
@@ -110,7 +119,7 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
         limit,
         ...('page' in position ? { page_token: position.page } : { since: position.cursor }),
       }),
-    });
+    }).catch(refusedFeed('document delta'));
     const files = out.data.map((d) => ({
       id: d.id,
       name: d.name,

@@ -42,6 +42,12 @@ export interface ImportLinkRecord {
   onSourceDelete?: 'remove';
   /** The provider's cursor after the last complete pass. */
   cursor?: string;
+  /** A reconciling (full) run at least this often; DEFAULT_RECONCILE_HOURS when absent. */
+  reconcileEveryHours?: number;
+  /** When the listing of the last successful full run began (epoch ms). */
+  reconciledAt?: number;
+  /** Since when the linked container is gone at the provider (deleted, or out of the grant's reach). */
+  sourceMissingAt?: number;
   /** The run in flight: one at a time per link. */
   activeRunId?: string;
   lastRun?: { jobId: string; status: JobStatus; reason?: string; finishedAt: number; counts: SyncCounts };

@@ -1,15 +1,18 @@
 // A model-based test of the invariant in docs/decisions.md ("Import runs: the vault mirrors the
 // source"): for each of the six providers' fakes, random sequences of source changes (create, modify,
-// delete, rename, move in and out, restore, a feed reset, throttling) interleaved with runs of both
+// delete, rename, move in, out and between folders, folder delete and restore, restore, a feed reset,
+// throttling) interleaved with runs of both
 // modes, the core driven in-process (the sync worker's handler, each queue message handed to it) over
 // real HTTP to the sandbox. After every run that succeeds, the link's live documents are exactly the
 // files under the linked container (ids and names). A run is a changes run or a full one; a changes
 // run's blind spots (a restore or a move out its provider's feed does not report) are checked after
 // the next full run only, as the reconcile period bounds them.
 //
-// Seeded: MIRROR_MODEL_SEED (default fixed) and MIRROR_MODEL_SEQUENCES per provider; a failure names
-// the provider, seed and sequence so it can be replayed. `npm run soak` runs many more.
+// Sequences come from fast-check with a fixed seed (MIRROR_MODEL_SEED), MIRROR_MODEL_SEQUENCES per
+// provider; a failure prints the seed, the shrunk sequence and the path to replay it (fast-check's
+// report), and the steps as they ran. `npm run soak` runs many more.
 import { randomBytes } from 'node:crypto';
+import * as fc from 'fast-check';
 import type { SQSEvent } from 'aws-lambda';
 import { createLocalDeps } from '../../functions/compose/local';
 import type { LocalDeps } from '../../functions/compose/local';
@@ -31,7 +34,7 @@ const ORG = 'org_unitmirroraaaaaaaaaa';
 const BASE_URL = 'http://localhost:3997';
 const log = new Logger({}, 'error');
 const SEED = Number(process.env.MIRROR_MODEL_SEED ?? 20261127);
-const SEQUENCES = Number(process.env.MIRROR_MODEL_SEQUENCES ?? 12);
+const SEQUENCES = Number(process.env.MIRROR_MODEL_SEQUENCES ?? 100);
 const STEPS = Number(process.env.MIRROR_MODEL_STEPS ?? 14);
 
 let sandbox: SandboxProvider;
@@ -52,22 +55,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => sandbox.close());
-
-/** mulberry32: a small seeded generator (the same sequence for the same seed everywhere). */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: T[]) => items[Math.floor(next() * items.length)]!,
-  };
-}
 
 /** Hands each due message of the syncs queue to the worker, moving the clock past delays. */
 async function drain() {
@@ -106,157 +93,184 @@ async function hook(path: string, body?: unknown, method = body === undefined ? 
   return { status: response.status, body: response.status === 204 ? undefined : await response.json() };
 }
 
-const TIERS: Partial<Record<ProviderId, string>> = {};
+const OPS = [
+  'create',
+  'create',
+  'modify',
+  'delete',
+  'rename',
+  'move_out',
+  'move_in',
+  'move_within',
+  'delete_folder',
+  'restore_folder',
+  'restore',
+  'reset',
+  'throttle',
+  'run',
+  'run',
+  'run_full',
+] as const;
+/** A step: the operation, and a number that picks what it acts on among what there is then. */
+const stepsArbitrary = fc.array(fc.record({ op: fc.constantFrom(...OPS), pick: fc.nat() }), {
+  minLength: STEPS,
+  maxLength: STEPS,
+});
+let runs = 0;
 
 describe.each(['practice', 'drive', 'clio', 'dropbox', 'onedrive', 'google_drive'] as ProviderId[])(
   '%s',
   (provider) => {
     it(`holds the invariant after every run (seed ${SEED}, ${SEQUENCES} sequences of ${STEPS} steps)`, async () => {
-      for (let sequence = 0; sequence < SEQUENCES; sequence++) {
-        const seed = SEED + sequence * 7919;
-        const random = generator(seed);
-        const account = `acct-model-${provider}-${seed}`;
-        const where = `provider ${provider}, seed ${seed} (MIRROR_MODEL_SEED=${SEED}, sequence ${sequence})`;
-        const history: string[] = [];
-        try {
-          const connectionId = await connectInProcess(deps, config, {
-            organizationId: ORG,
-            account,
-            provider,
-            baseUrl: BASE_URL,
-            ...(TIERS[provider] ? {} : {}),
-          });
-          const ids = { provider, account_id: account };
-          const files = async (): Promise<SandboxFile[]> =>
-            (
-              (await hook(`/__sandbox/files?provider=${provider}&account_id=${account}`)).body as {
-                files: SandboxFile[];
-              }
-            ).files;
-          const seeded = await files();
-          const home = seeded.find((f) => f.path.split('/').length === 3)!;
-          const prefix = home.path.slice(0, home.path.lastIndexOf('/') + 1);
-          const container = home.container_id;
-          const outside = seeded.find((f) => !f.path.startsWith(prefix) && f.path.split('/').length === 3);
-          const link = await createLink(
-            deps,
-            config,
-            ORG,
-            connectionId,
-            { vault_id: `vlt_model_${provider}`, source: { id: container } },
-            log,
-          );
-          const deleted: string[] = [];
-          let names = 0;
-          // After a full run the whole invariant holds; after a changes run, what the feed reports.
-          let blind = false;
-          const under = (f: SandboxFile) => f.path.startsWith(prefix);
-          const check = async (mode: 'changes' | 'full') => {
-            const started = await startRun(deps, ORG, link.id, 'api', log, mode);
-            await drain();
-            const job = (await getConnectorJob(deps, ORG, started.id)) as unknown as {
-              status: string;
-              reason?: string;
+      await fc.assert(
+        fc.asyncProperty(stepsArbitrary, async (steps) => {
+          const sequence = runs++;
+          const account = `acct-model-${provider}-${SEED}-${sequence}`;
+          const where = `provider ${provider}, sequence ${sequence} (MIRROR_MODEL_SEED=${SEED})`;
+          const seed = sequence;
+          let current = 0;
+          const random = { pick: <T>(items: T[]): T => items[current % items.length]! };
+          const history: string[] = [];
+          try {
+            const connectionId = await connectInProcess(deps, config, {
+              organizationId: ORG,
+              account,
+              provider,
+              baseUrl: BASE_URL,
+            });
+            const ids = { provider, account_id: account };
+            const files = async (): Promise<SandboxFile[]> =>
+              (
+                (await hook(`/__sandbox/files?provider=${provider}&account_id=${account}`)).body as {
+                  files: SandboxFile[];
+                }
+              ).files;
+            const seeded = await files();
+            const home = seeded.find((f) => f.path.split('/').length === 3)!;
+            const prefix = home.path.slice(0, home.path.lastIndexOf('/') + 1);
+            const container = home.container_id;
+            const outside = seeded.find((f) => !f.path.startsWith(prefix) && f.path.split('/').length === 3);
+            const link = await createLink(
+              deps,
+              config,
+              ORG,
+              connectionId,
+              { vault_id: `vlt_model_${provider}`, source: { id: container } },
+              log,
+            );
+            const deleted: string[] = [];
+            let names = 0;
+            // After a full run the whole invariant holds; after a changes run, what the feed reports.
+            let blind = false;
+            const under = (f: SandboxFile) => f.path.startsWith(prefix);
+            const check = async (mode: 'changes' | 'full') => {
+              const started = await startRun(deps, ORG, link.id, 'api', log, mode);
+              await drain();
+              const job = (await getConnectorJob(deps, ORG, started.id)) as unknown as {
+                status: string;
+                reason?: string;
+              };
+              expect({ where, history, status: job.status, reason: job.reason }).toMatchObject({
+                status: 'succeeded',
+              });
+              if (mode === 'full' || (job as { mode?: string }).mode === 'full') blind = false;
+              if (blind) return;
+              const source = (await files()).filter(under);
+              const documents = (await listLinkDocuments(deps, ORG, link.id, { limit: 200, offset: 0 })).data;
+              const live = documents.filter((d) => d.status === 'imported');
+              expect({ where, history, live: live.map((d) => [d.source.id, d.source.name]).sort() }).toEqual({
+                where,
+                history,
+                live: source.map((f) => [f.id, f.name]).sort(),
+              });
             };
-            expect({ where, history, status: job.status, reason: job.reason }).toMatchObject({
-              status: 'succeeded',
-            });
-            if (mode === 'full' || (job as { mode?: string }).mode === 'full') blind = false;
-            if (blind) return;
-            const source = (await files()).filter(under);
-            const documents = (await listLinkDocuments(deps, ORG, link.id, { limit: 200, offset: 0 })).data;
-            const live = documents.filter((d) => d.status === 'imported');
-            expect({ where, history, live: live.map((d) => [d.source.id, d.source.name]).sort() }).toEqual({
-              where,
-              history,
-              live: source.map((f) => [f.id, f.name]).sort(),
-            });
-          };
-          await check('changes');
-          for (let step = 0; step < STEPS; step++) {
-            const mine = (await files()).filter(under);
-            const op = random.pick([
-              'create',
-              'create',
-              'modify',
-              'delete',
-              'rename',
-              'move_out',
-              'move_in',
-              'restore',
-              'reset',
-              'throttle',
-              'run',
-              'run',
-              'run_full',
-            ]);
-            history.push(op);
-            if (op === 'create')
-              await hook('/__sandbox/files', {
-                ...ids,
-                container_id: container,
-                name: `m-${seed}-${names++}.txt`,
-                content: `v${step}`,
-              });
-            else if (op === 'modify' && mine.length) {
-              const file = random.pick(mine);
-              await hook('/__sandbox/files', {
-                ...ids,
-                container_id: file.container_id,
-                name: file.name,
-                content: `changed ${step}`,
-              });
-            } else if (op === 'delete' && mine.length) {
-              const file = random.pick(mine);
-              await hook(
-                `/__sandbox/files/${[provider, account, file.id].map(encodeURIComponent).join('/')}`,
-                undefined,
-                'DELETE',
-              );
-              deleted.push(file.id);
-            } else if (op === 'rename' && mine.length) {
-              const file = random.pick(mine);
-              await hook('/__sandbox/move', {
-                ...ids,
-                file_id: file.id,
-                container_id: file.container_id,
-                name: `r-${seed}-${names++}.txt`,
-              });
-            } else if (op === 'move_out' && mine.length && outside) {
-              await hook('/__sandbox/move', {
-                ...ids,
-                file_id: random.pick(mine).id,
-                container_id: outside.container_id,
-              });
-              // A file leaving the container is not in these feeds (the reconcile's): Clio's matter listing,
-              // the sandbox APIs' feeds (scoped to where files are now).
-              if (['clio', 'practice', 'drive'].includes(provider)) blind = true;
-            } else if (op === 'move_in' && outside) {
-              const theirs = (await files()).filter((f) => !under(f));
-              if (theirs.length)
+            await check('changes');
+            const deletedFolders: string[] = [];
+            for (const [step, { op, pick }] of steps.entries()) {
+              current = pick;
+              const mine = (await files()).filter(under);
+              // Folders under the container (drive-shaped sources have some; matters have none).
+              const folders = [...new Set(mine.map((f) => f.container_id))].filter((id) => id !== container);
+              history.push(op);
+              if (op === 'create')
+                await hook('/__sandbox/files', {
+                  ...ids,
+                  container_id: container,
+                  name: `m-${seed}-${names++}.txt`,
+                  content: `v${step}`,
+                });
+              else if (op === 'modify' && mine.length) {
+                const file = random.pick(mine);
+                await hook('/__sandbox/files', {
+                  ...ids,
+                  container_id: file.container_id,
+                  name: file.name,
+                  content: `changed ${step}`,
+                });
+              } else if (op === 'delete' && mine.length) {
+                const file = random.pick(mine);
+                await hook(
+                  `/__sandbox/files/${[provider, account, file.id].map(encodeURIComponent).join('/')}`,
+                  undefined,
+                  'DELETE',
+                );
+                deleted.push(file.id);
+              } else if (op === 'rename' && mine.length) {
+                const file = random.pick(mine);
                 await hook('/__sandbox/move', {
                   ...ids,
-                  file_id: random.pick(theirs).id,
-                  container_id: container,
-                  name: `i-${seed}-${names++}.txt`,
+                  file_id: file.id,
+                  container_id: file.container_id,
+                  name: `r-${seed}-${names++}.txt`,
                 });
-            } else if (op === 'restore' && deleted.length) {
-              const restored = await hook('/__sandbox/restore', { ...ids, file_id: deleted.pop()! });
-              if (restored.status === 200 && (provider === 'practice' || provider === 'drive')) blind = true;
-            } else if (op === 'reset' && provider !== 'clio') await hook('/__sandbox/reset-feed', ids);
-            else if (op === 'throttle')
-              await hook('/__sandbox/next-api-error', { provider, status: 429, retry_after: 1 });
-            else if (op === 'run') await check('changes');
-            else if (op === 'run_full') await check('full');
+              } else if (op === 'move_out' && mine.length && outside) {
+                await hook('/__sandbox/move', {
+                  ...ids,
+                  file_id: random.pick(mine).id,
+                  container_id: outside.container_id,
+                });
+                // A file leaving the container is not in these feeds (the reconcile's): Clio's matter listing,
+                // the sandbox APIs' feeds (scoped to where files are now).
+                if (['clio', 'practice', 'drive'].includes(provider)) blind = true;
+              } else if (op === 'move_in' && outside) {
+                const theirs = (await files()).filter((f) => !under(f));
+                if (theirs.length)
+                  await hook('/__sandbox/move', {
+                    ...ids,
+                    file_id: random.pick(theirs).id,
+                    container_id: container,
+                    name: `i-${seed}-${names++}.txt`,
+                  });
+              } else if (op === 'move_within' && mine.length && folders.length) {
+                const file = random.pick(mine);
+                const to = [container, ...folders].find((id) => id !== file.container_id)!;
+                await hook('/__sandbox/move', { ...ids, file_id: file.id, container_id: to });
+              } else if (op === 'delete_folder' && folders.length) {
+                const folder = random.pick(folders);
+                const gone = await hook('/__sandbox/delete-folder', { ...ids, folder_id: folder });
+                if (gone.status === 204) deletedFolders.push(folder);
+              } else if (op === 'restore_folder' && deletedFolders.length) {
+                await hook('/__sandbox/restore-folder', { ...ids, folder_id: deletedFolders.pop()! });
+              } else if (op === 'restore' && deleted.length) {
+                const restored = await hook('/__sandbox/restore', { ...ids, file_id: deleted.pop()! });
+                if (restored.status === 200 && (provider === 'practice' || provider === 'drive'))
+                  blind = true;
+              } else if (op === 'reset' && provider !== 'clio') await hook('/__sandbox/reset-feed', ids);
+              else if (op === 'throttle')
+                await hook('/__sandbox/next-api-error', { provider, status: 429, retry_after: 1 });
+              else if (op === 'run') await check('changes');
+              else if (op === 'run_full') await check('full');
+            }
+            history.push('run_full');
+            await check('full');
+          } catch (error) {
+            // The steps as they ran (fast-check reports the seed and the shrunk sequence after this).
+            console.error(`mirror model failed: ${where}; steps ${history.join(', ')}`);
+            throw error;
           }
-          history.push('run_full');
-          await check('full');
-        } catch (error) {
-          // The seed and the steps, to replay it (MIRROR_MODEL_SEED, MIRROR_MODEL_SEQUENCES=1).
-          console.error(`mirror model failed: ${where}; steps ${history.join(', ')}`);
-          throw error;
-        }
-      }
-    }, 240_000);
+        }),
+        { seed: SEED, numRuns: SEQUENCES, endOnFailure: process.env.CI === 'true' },
+      );
+    }, 600_000);
   },
 );

@@ -71,7 +71,8 @@ export type LambdaPort = keyof typeof ADAPTER_FACTORIES;
  * The ports a handler module's function uses, from what its route or worker declares (`uses`, the
  * same declaration its grants come from; a module serving several functions gets them all). The
  * connectors' functions read the provider settings' secrets (lib/connectors.ts binds them by route),
- * so their packages hold the secrets adapter. A module declared nowhere gets every port.
+ * so their packages hold the secrets adapter. A module declared nowhere gets every port. A grant
+ * made to a function whose package lacks the port's adapter fails the synth (ServiceFunction.bind*).
  */
 export function portsOf(handlerModule: string): LambdaPort[] {
   const declared = [
@@ -84,8 +85,9 @@ export function portsOf(handlerModule: string): LambdaPort[] {
   ].filter((d) => d.handler === handlerModule);
   if (declared.length === 0) return Object.keys(ADAPTER_FACTORIES) as LambdaPort[];
   const ports = new Set<LambdaPort>();
-  for (const { uses } of declared as { uses: ResourceUses }[]) {
-    if (Object.keys(uses.tables ?? {}).length || uses.vault) ports.add('tables');
+  for (const { uses, auth } of declared as { uses: ResourceUses; auth?: string }[]) {
+    // An API-key route's middy stack keeps its rate-limit bucket in a table (lib/api.ts binds it).
+    if (Object.keys(uses.tables ?? {}).length || uses.vault || auth === 'apiKey') ports.add('tables');
     if (uses.queues?.length || uses.deadLetters?.length) ports.add('queues');
     if (uses.kms) ports.add('keys');
     if (Object.keys(uses.workflows ?? {}).length) ports.add('workflows');
@@ -375,9 +377,13 @@ export class ServiceFunction extends Construct {
   /** The module under functions/ whose `create(deps)` is the handler (what the bundle holds). */
   readonly handlerModule: string;
 
+  /** The ports whose adapters its package holds (portsOf): a grant for another is refused. */
+  readonly ports: ReadonlySet<LambdaPort>;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     this.handlerModule = props.handler;
+    this.ports = new Set(portsOf(props.handler));
     const root = rootStackOf(this);
     this.roleName = [
       root.stackName.slice(0, 26),
@@ -436,12 +442,14 @@ export class ServiceFunction extends Construct {
    * indexes) and sets the table's name variable, together.
    */
   bindTable(name: TableName, table: ITable, access: 'read' | 'write'): this {
+    this.holds('tables', `table ${name}`);
     table.grant(this.fn, ...TABLE_ACTIONS[access]);
     this.fn.addEnvironment(TABLE_DEFINITIONS[name].envVar, table.tableName);
     return this;
   }
 
   bindKey(key: IKey, use: 'encrypt' | 'decrypt' | 'both'): this {
+    this.holds('keys', 'the envelope key');
     const actions = [
       ...(use === 'encrypt' || use === 'both' ? ['kms:GenerateDataKey'] : []),
       ...(use === 'decrypt' || use === 'both' ? ['kms:Decrypt'] : []),
@@ -467,6 +475,14 @@ export class ServiceFunction extends Construct {
     return this;
   }
 
+  /** Refuses a grant the function's code could not use: its package holds no adapter for that port. */
+  private holds(port: LambdaPort, what: string): void {
+    if (!this.ports.has(port))
+      throw new Error(
+        `${this.node.path}: granted ${what}, but functions/${this.handlerModule} declares no ${port} in its uses`,
+      );
+  }
+
   /** The role's ARN from its name alone, without a reference to the role (the same string in any stack). */
   roleArnIn(): string {
     const root = rootStackOf(this);
@@ -475,6 +491,7 @@ export class ServiceFunction extends Construct {
 
   /** Lets the function peek at a queue's dead-letter queue (receive only) and sets its URL variable. */
   bindDeadLetters(name: QueueName, deadLetterQueue: IQueue): this {
+    this.holds('queues', `dead letters of ${name}`);
     deadLetterQueue.grant(this.fn, 'sqs:ReceiveMessage');
     this.fn.addEnvironment(DLQ_URL_ENV[name], deadLetterQueue.queueUrl);
     return this;
@@ -485,6 +502,7 @@ export class ServiceFunction extends Construct {
    * and DeleteObject, `delete` DeleteObject only; sets its name variable.
    */
   bindVaultBucket(bucket: IBucket, access: 'read' | 'write' | 'delete'): this {
+    this.holds('vault', 'the vault bucket');
     const actions = [...VAULT_BUCKET_ACTIONS[access]];
     this.fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
     // A reader may list the bucket: then S3 answers a missing key NoSuchKey (404), as the adapter and
@@ -503,6 +521,7 @@ export class ServiceFunction extends Construct {
    * in `<NAME>_ARN`.
    */
   bindSecret(name: string, secret: ISecret): this {
+    this.holds('secrets', `secret ${name}`);
     this.fn.addToRolePolicy(
       new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
     );
@@ -511,6 +530,7 @@ export class ServiceFunction extends Construct {
   }
 
   bindQueue(name: QueueName, queue: IQueue): this {
+    this.holds('queues', `queue ${name}`);
     queue.grantSendMessages(this.fn);
     this.fn.addEnvironment(QUEUE_URL_ENV[name], queue.queueUrl);
     return this;

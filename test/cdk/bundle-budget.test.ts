@@ -121,7 +121,7 @@ describe('Lambda bundle budget', () => {
     // The SDK clients are chunks of their own, loaded on first use, never at init; a package holds
     // exactly the clients of the ports its function declares it uses.
     for (const [module, { lazyChunks }] of sizes) {
-      const expected = new Set(portsOf(module).flatMap((port) => CLIENT_CHUNKS[port]));
+      const expected = new Set<string>(portsOf(module).flatMap((port) => CLIENT_CHUNKS[port]));
       const clients = ALL_CLIENTS.filter((client) => lazyChunks.includes(client));
       expect([module, clients]).toEqual([module, ALL_CLIENTS.filter((c) => expected.has(c))]);
     }

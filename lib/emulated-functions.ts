@@ -215,7 +215,7 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
 export async function bundleFunctions(handlerModules: string[], outDir: string): Promise<void> {
   await Promise.all(
     [...new Set(handlerModules)].map((module) =>
-      build(lambdaBuildOptions(module, dirname(bundleFileOf(outDir, module)))),
+      build(lambdaBuildOptions(module, dirname(bundleFileOf(outDir, module)), 'beside')),
     ),
   );
 }

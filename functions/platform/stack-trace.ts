@@ -1,6 +1,8 @@
 // An error's stack with its bundle frames at their original source lines, worked out when the error is
 // logged: the deployed functions run without --enable-source-maps, which made Node read and parse the
-// whole map at every cold start (docs/decisions.md, "Source maps read at the first logged error").
+// whole map at every cold start (docs/decisions.md, "Source maps read at the first logged error"). A
+// package holds its maps only when debugging is switched on (lib/service-function.ts, SourceMaps);
+// without them every frame stays as it is.
 // Nothing is imported at load: an ES import of node:fs costs about 2 ms of init (its ES module facade
 // reads every export, which loads fs/promises, the watchers and streams); process.getBuiltinModule
 // gives the modules at first need.

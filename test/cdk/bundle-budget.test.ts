@@ -1,68 +1,96 @@
 // The bundle budget: every Lambda the stack deploys, bundled by esbuild exactly as
 // lib/service-function.ts bundles it at synth, loads at most BUNDLE_BUDGET_BYTES at init (index.mjs and
 // the chunks it imports statically). A dependency or an import that drags a library into a handler's
-// init fails here, in `npm test`, before a deploy. The AWS SDK clients are chunks loaded on first use.
-import { build } from 'esbuild';
-import type { Metafile } from 'esbuild';
+// init fails here, in `npm test`, before a deploy. The AWS SDK clients are chunks loaded on first use; a
+// package holds only the chunks its function's code can import, and no source map (they are kept apart).
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, posix } from 'node:path';
 import {
   BUNDLE_BUDGET_BYTES,
   CHUNKS_DIR,
   ServiceFunction,
-  lambdaBuildOptions,
+  bundleInto,
+  portsOf,
 } from '../../lib/service-function';
 import { synthStack } from '../support/synth';
 
 interface BundleSizes {
   /** index.mjs and the chunks it imports statically: what module init loads. */
   initBytes: number;
+  /** Every file of the package, and its bytes. */
+  packageBytes: number;
   /** The chunks imported on first use (the SDK clients'), by name without their hash. */
   lazyChunks: string[];
 }
 
-/** The output files the entry imports statically, itself included, as paths relative to the outdir. */
-function initClosure(meta: Metafile, outdir: string): string[] {
-  const rel = (path: string) => relative(outdir, join(process.cwd(), path));
-  const outputs = new Map(Object.entries(meta.outputs).map(([path, out]) => [rel(path), out]));
+/** A file's imports of other files of the package, static and dynamic, by path relative to the package. */
+function importsOf(dir: string, file: string): { path: string; dynamic: boolean }[] {
+  const text = readFileSync(join(dir, file), 'utf8');
+  return [...text.matchAll(/(?:from\s*|import\s*|import\(\s*)"(\.\.?\/[^"]+)"/g)].map((m) => ({
+    path: posix.normalize(posix.join(posix.dirname(file), m[1]!)),
+    dynamic: m[0].startsWith('import('),
+  }));
+}
+
+/** What index.mjs reaches through its files' own import statements, read from the files on disk. */
+function closure(dir: string, staticOnly: boolean): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const i of outputs.get(file)!.imports)
-      if (i.kind === 'import-statement' && !i.external) visit(rel(i.path));
+    for (const i of importsOf(dir, file)) if (!(staticOnly && i.dynamic)) visit(i.path);
   };
   visit('index.mjs');
   return [...seen];
 }
 
 /**
- * The bundle as `cdk synth` writes it (source maps aside, their `//# sourceMappingURL=` lines in),
- * checking that every file's map is beside it and linked (functions/platform/stack-trace.ts finds it
- * so) and that nothing is left for the runtime to resolve but Node's built-ins.
+ * The package as `cdk synth` builds it (bundleInto, debugging off), read back from disk: it holds no
+ * source map and links none, every map is in the maps directory beside, every file is one its entry
+ * can load, and nothing is left for the runtime to resolve but Node's built-ins.
  */
-async function bundleSizes(handlerModule: string): Promise<BundleSizes> {
-  const outdir = join(tmpdir(), 'bundle-budget', handlerModule.split('/').join('--'));
-  const result = await build({ ...lambdaBuildOptions(handlerModule, outdir), write: false, metafile: true });
-  const files = new Map(result.outputFiles!.map((f) => [relative(outdir, f.path), f]));
-  for (const [name, file] of files) {
-    if (!name.endsWith('.mjs')) continue;
-    expect(files.has(`${name}.map`)).toBe(true);
-    const base = name.split('/').pop();
-    expect(file.text.trimEnd().endsWith(`//# sourceMappingURL=${base}.map`)).toBe(true);
+function bundleSizes(handlerModule: string): BundleSizes {
+  const dir = join(tmpdir(), 'bundle-budget', handlerModule.split('/').join('--'));
+  const [pkg, maps] = [join(dir, 'package'), join(dir, 'maps')];
+  rmSync(dir, { recursive: true, force: true });
+  bundleInto(handlerModule, pkg, 'apart', maps);
+  const files = readdirSync(pkg, { recursive: true, encoding: 'utf8' }).filter(
+    (name) => !statSync(join(pkg, name)).isDirectory(),
+  );
+  const reachable = closure(pkg, false);
+  expect(files.filter((name) => !reachable.includes(name))).toEqual([]);
+  for (const name of files) {
+    expect(name).toMatch(/\.mjs$/);
+    const text = readFileSync(join(pkg, name), 'utf8');
+    expect(text.trimEnd()).not.toMatch(/\/\/# sourceMappingURL=\S+$/);
+    expect(existsSync(join(maps, `${name}.map`))).toBe(true);
     // The SDK is bundled (LAMBDA_BUNDLING): no import of a package, only of node built-ins.
-    expect(file.text.match(/(?:from|import\()\s*"(?!node:|\.\/|\.\.\/)[^"]+"/g) ?? []).toEqual(
+    expect(text.match(/(?:from|import\()\s*"(?!node:|\.\/|\.\.\/)[^"]+"/g) ?? []).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/@aws-sdk|@smithy/)]),
     );
   }
-  const init = initClosure(result.metafile!, outdir);
+  const init = closure(pkg, true);
+  const bytes = (names: string[]) => names.reduce((sum, name) => sum + statSync(join(pkg, name)).size, 0);
   return {
-    initBytes: init.reduce((sum, name) => sum + files.get(name)!.contents.byteLength, 0),
-    lazyChunks: [...files.keys()]
-      .filter((name) => name.startsWith(`${CHUNKS_DIR}/`) && name.endsWith('.mjs') && !init.includes(name))
+    initBytes: bytes(init),
+    packageBytes: bytes(files),
+    lazyChunks: files
+      .filter((name) => name.startsWith(`${CHUNKS_DIR}/`) && !init.includes(name))
       .map((name) => name.slice(CHUNKS_DIR.length + 1).replace(/-\w+\.mjs$/, '')),
   };
 }
+
+/** The SDK client chunk (functions/adapters/aws/sdk/<name>.ts) each port's adapter loads. */
+const CLIENT_CHUNKS = {
+  tables: ['dynamodb'],
+  queues: ['sqs'],
+  keys: ['kms'],
+  workflows: ['sfn'],
+  vault: ['s3', 's3-upload', 'dynamodb'],
+  secrets: ['secrets-manager'],
+} as const;
+const ALL_CLIENTS = ['dynamodb', 'kms', 'sqs', 'sfn', 's3', 's3-upload', 'secrets-manager'];
 
 describe('Lambda bundle budget', () => {
   const { stack } = synthStack({ stage: 'prod' });
@@ -82,17 +110,27 @@ describe('Lambda bundle budget', () => {
     );
   });
 
-  it(`keeps what every bundle loads at init within ${BUNDLE_BUDGET_BYTES / 1024} KB, maps beside it`, async () => {
-    const sizes: [string, BundleSizes][] = [];
-    for (const module of modules) sizes.push([module, await bundleSizes(module)]);
+  it(`keeps what every bundle loads at init within ${BUNDLE_BUDGET_BYTES / 1024} KB, maps apart`, () => {
+    const sizes: [string, BundleSizes][] = modules.map((module) => [module, bundleSizes(module)]);
     const over = sizes.filter(([, { initBytes }]) => initBytes > BUNDLE_BUDGET_BYTES);
     expect(over.map(([module, { initBytes }]) => `${module}: ${(initBytes / 1024).toFixed(1)} KB`)).toEqual(
       [],
     );
     // Not vacuous: the bundles hold the code (a handler with its platform stack is tens of KB).
     expect(Math.min(...sizes.map(([, { initBytes }]) => initBytes))).toBeGreaterThan(20 * 1024);
-    // The SDK clients are chunks of their own, loaded on first use, never at init.
-    for (const [, { lazyChunks }] of sizes)
-      expect(lazyChunks).toEqual(expect.arrayContaining(['dynamodb', 'kms', 'sqs', 'sfn', 's3']));
-  }, 240_000);
+    // The SDK clients are chunks of their own, loaded on first use, never at init; a package holds
+    // exactly the clients of the ports its function declares it uses.
+    for (const [module, { lazyChunks }] of sizes) {
+      const expected = new Set<string>(portsOf(module).flatMap((port) => CLIENT_CHUNKS[port]));
+      const clients = ALL_CLIENTS.filter((client) => lazyChunks.includes(client));
+      expect([module, clients]).toEqual([module, ALL_CLIENTS.filter((c) => expected.has(c))]);
+    }
+    // Some function needs no client at all, and the deliver worker no S3 or Step Functions.
+    expect(sizes.some(([, { lazyChunks }]) => lazyChunks.length === 0)).toBe(true);
+    const deliver = sizes.find(([module]) => module === 'webhooks/api/handlers/deliver')![1];
+    expect(deliver.lazyChunks).not.toContain('s3');
+    console.log(
+      `packages: ${sizes.reduce((sum, [, s]) => sum + s.packageBytes, 0)} bytes over ${sizes.length} modules`,
+    );
+  }, 600_000);
 });

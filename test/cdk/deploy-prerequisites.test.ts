@@ -6,7 +6,13 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHUNKS_DIR, REPO_ROOT, ServiceFunction } from '../../lib/service-function';
+import {
+  CHUNKS_DIR,
+  REPO_ROOT,
+  SOURCE_MAPS_CONTEXT,
+  ServiceFunction,
+  sourceMapsDirOf,
+} from '../../lib/service-function';
 import { stageConfig } from '../../lib/stage-config';
 import { synthStack } from '../support/synth';
 
@@ -50,9 +56,44 @@ describe('synthesis outside the repository root', () => {
     expect(openApi).not.toBe(eventTypes);
     expect(readFileSync(join(openApi!, 'index.mjs'), 'utf8')).toMatch(/brotliDecompressSync/);
     expect(readFileSync(join(eventTypes!, 'index.mjs'), 'utf8')).not.toMatch(/brotliDecompressSync/);
-    expect(readdirSync(openApi!)).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map', CHUNKS_DIR]));
-    expect(readdirSync(join(openApi!, CHUNKS_DIR))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^dynamodb-\w+\.mjs$/)]),
+    // The route uses no AWS resource: no SDK client's chunk, and the maps outside the package.
+    expect(readdirSync(openApi!).filter((f) => !f.startsWith(CHUNKS_DIR))).toEqual(['index.mjs']);
+    expect(readdirSync(openApi!, { recursive: true })).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/dynamodb-\w+\.mjs$|\.map$/)]),
+    );
+    const maps = sourceMapsDirOf(assembly.directory, 'docs/api/handlers/get-openapi');
+    expect(readdirSync(maps)).toContain('index.mjs.map');
+  });
+
+  it('ships the maps beside the code, linked, when debugging is switched on', () => {
+    process.chdir(elsewhere);
+    const app = new App({
+      outdir: join(elsewhere, 'cdk.out.debug'),
+      context: {
+        stage: 'dev',
+        [SOURCE_MAPS_CONTEXT]: 'true',
+        'aws:cdk:bundling-stacks': ['**'],
+        'aws:cdk:enable-asset-metadata': true,
+      },
+    });
+    const stack = new Stack(app, 'Debugging');
+    const fn = new ServiceFunction(stack, 'Fn', {
+      handler: 'docs/api/handlers/get-openapi',
+      stage: stageConfig(app.node),
+    });
+    const assembly = app.synth();
+    const template = assembly.getStackByName('Debugging').template as {
+      Resources: Record<string, { Metadata?: Record<string, string> }>;
+    };
+    const asset = join(
+      assembly.directory,
+      template.Resources[stack.getLogicalId(fn.fn.node.defaultChild as CfnFunction)]!.Metadata![
+        'aws:asset:path'
+      ]!,
+    );
+    expect(readdirSync(asset)).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map']));
+    expect(readFileSync(join(asset, 'index.mjs'), 'utf8').trimEnd()).toMatch(
+      /\n\/\/# sourceMappingURL=index\.mjs\.map$/,
     );
   });
 });

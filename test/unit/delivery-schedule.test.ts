@@ -26,7 +26,11 @@ import { Logger } from '../../functions/platform/logger';
 import { PERMISSIONS } from '../../functions/platform/permissions';
 import type { Queue, QueueMessage } from '../../functions/platform/ports';
 import { createEndpoint, loadEndpoint, setEndpointEnabled } from '../../functions/webhooks/app/endpoints';
-import { endpointDeliveryWindow, getDelivery } from '../../functions/webhooks/infra/repositories/deliveries';
+import {
+  deliveryWithAttempts,
+  endpointDeliveryWindow,
+  getDelivery,
+} from '../../functions/webhooks/infra/repositories/deliveries';
 
 const log = new Logger({}, 'error');
 const owner: Principal = {
@@ -84,7 +88,7 @@ function setup() {
     },
   };
   /** Runs queued messages in visibility order until none is left before `until`. */
-  async function run(until = Infinity): Promise<string[]> {
+  async function run(until = Infinity, process = processAttempt): Promise<string[]> {
     const dead: string[] = [];
     for (;;) {
       const all = [
@@ -101,8 +105,7 @@ function setup() {
       }
       const message = deliveriesMessage().parse(JSON.parse(next.m.body));
       if (message.kind !== 'attempt') continue;
-      if ((await processAttempt(deps, message, options, log)) === 'dead_letter')
-        dead.push(message.deliveryId);
+      if ((await process(deps, message, options, log)) === 'dead_letter') dead.push(message.deliveryId);
     }
   }
   return {
@@ -198,6 +201,62 @@ describe('delivery state machine in compressed time', () => {
     // Alone, about 3.5 days of failures is short of the five-day policy.
     expect((await loadEndpoint(sim.deps, owner.organizationId, endpoint.id)).enabled).toBe(true);
   });
+
+  it.each([
+    ['each message once', 1],
+    ['every message twice at once (a duplicate delivered beside it)', 2],
+  ])(
+    'keeps every attempt in the history, with its status, latency and response body: %s',
+    async (_, copies) => {
+      const sim = setup();
+      const { endpoint } = await createEndpoint(sim.deps, owner, {
+        url: 'https://hooks.example.com/x',
+        eventTypeFilters: ['vault.*'],
+      });
+      // Three failures (a status, a network error, a status), then a success: by the attempt the
+      // delivery is at when the request goes out (a duplicate that lost the step answers for a later
+      // one, and its record is dropped with its step).
+      let made = 0;
+      sim.options.send = async (input) => {
+        made++;
+        sim.attemptsAt.push(sim.clock.now());
+        const at = await getDelivery(sim.deps, deliveryId(input.eventId, endpoint.id));
+        const n = at!.attemptCount + 1;
+        const common = { latencyMs: 10 + made, responseBody: `answer ${made}` };
+        if (n === 2) return { kind: 'retry', errorKind: 'timeout', errorMessage: 'no answer', ...common };
+        return n < 4
+          ? { kind: 'retry', statusCode: 500 + n, ...common }
+          : { kind: 'delivered', statusCode: 200, ...common };
+      };
+      const process = processAttempt;
+      const duplicated: typeof processAttempt = async (deps, message, options, logger) => {
+        const results = await Promise.all(
+          Array.from({ length: copies }, () => process(deps, message, options, logger)),
+        );
+        return results.includes('dead_letter') ? 'dead_letter' : 'done';
+      };
+      const event = await ingest(sim.deps);
+      await sim.run(sim.clock.now() + 60 * 60_000, duplicated);
+      const id = deliveryId(event.id, endpoint.id);
+      const { delivery, attempts } = await deliveryWithAttempts(sim.deps, id);
+      expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 4 });
+      const sorted = [...attempts].sort((a, b) => a.attempt - b.attempt);
+      expect(sorted.map((a) => [a.attempt, a.statusCode, a.errorKind])).toEqual([
+        [1, 501, undefined],
+        [2, undefined, 'timeout'],
+        [3, 503, undefined],
+        [4, 200, undefined],
+      ]);
+      // Each recorded attempt is the one that made the step: its latency and body are its own.
+      for (const a of sorted) {
+        expect(a.latencyMs).toBeGreaterThan(10);
+        expect(a.responseBody).toMatch(/^answer \d+$/);
+      }
+      expect(new Set(sorted.map((a) => a.responseBody)).size).toBe(4);
+      if (copies === 1)
+        expect(sorted.map((a) => a.responseBody)).toEqual(['answer 1', 'answer 2', 'answer 3', 'answer 4']);
+    },
+  );
 
   it('disables an endpoint that fails for five days, publishes webhook.endpoint.disabled, and resumes once re-enabled', async () => {
     const sim = setup();

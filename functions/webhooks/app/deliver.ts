@@ -18,7 +18,7 @@ import type { AttemptMessage } from '../domain/messages';
 import { attemptBody } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
 import { INLINE_RETRY_PAUSE_MS } from '../domain/retry-policy';
-import { applyChange, getDelivery, putAttempt } from '../infra/repositories/deliveries';
+import { applyChange, getDelivery, recordAttempt } from '../infra/repositories/deliveries';
 import { endpointScope } from '../infra/repositories/endpoints';
 import type { AttemptOutcome, SendInput, SendOptions } from '../infra/send';
 import { sendWebhook } from '../infra/send';
@@ -86,13 +86,9 @@ async function sendAll(deps: DeliverDeps, delivery: DeliveryItem, decision: Deci
 async function write(deps: DeliverDeps, delivery: DeliveryItem, decision: Decision) {
   if (!decision.change) return delivery;
   if (!decision.record) return applyChange(deps, delivery.id, decision.change);
-  // The attempt record and the delivery's change go out together: the record is keyed by attempt
-  // number (a duplicate writes the same), and the change's guard decides which message owns the step.
-  const [, updated] = await Promise.all([
-    putAttempt(deps, decision.record),
-    applyChange(deps, delivery.id, decision.change),
-  ]);
-  return updated;
+  // The attempt record goes in the delivery's own update: the change's guard decides which message
+  // owns the step, and only that message's record is kept.
+  return recordAttempt(deps, delivery, decision.change, decision.record);
 }
 
 /** Signs and sends the stored body to the endpoint: what happened, as a step outcome. */

@@ -53,6 +53,11 @@ export interface DeliveryItem {
   deliveredAt?: number;
   /** Marked failed (dead_lettered) on its message's last receive: the status to restore if that receive ends well. */
   strandedFrom?: 'pending' | 'retrying';
+  /**
+   * The latest attempt's record, written by the same update that records the attempt on the delivery;
+   * the next attempt moves it to a record of its own first (infra/repositories/deliveries.ts).
+   */
+  lastAttempt?: AttemptRecord;
   /** The recover job that last replayed it: a re-run of the job's page counts it, replays it not again. */
   recoveredBy?: string;
   createdAt: number;

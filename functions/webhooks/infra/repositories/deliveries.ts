@@ -1,6 +1,7 @@
 // The delivery repository: the only code that knows how deliveries and their attempts are keyed in
-// the webhooks table. One partition per delivery holds the delivery and its attempts (one read serves
-// GET /deliveries/{id}); gsi1 lists an endpoint's deliveries newest first. A step's guard
+// the webhooks table. One partition per delivery holds the delivery (with its latest attempt) and its
+// earlier attempts (one read serves GET /deliveries/{id}); gsi1 lists an endpoint's deliveries newest
+// first. A step's guard
 // (domain/delivery-step.ts) becomes the write's condition here.
 import { isoTime } from '../../../platform/clock';
 import { ConditionFailedError, won } from '../../../platform/errors';
@@ -79,10 +80,29 @@ export async function applyChange(
 }
 
 /** Keyed by attempt number: a duplicate message writing it too writes the same record. */
-export function putAttempt(deps: TableDeps, record: AttemptRecord): Promise<void> {
+function putAttempt(deps: TableDeps, record: AttemptRecord): Promise<void> {
   return deps.tables.webhooks.put(
     Object.assign({} as Item, record, attemptKey(record.deliveryId, record.attempt)),
   );
+}
+
+/**
+ * Records an attempt with its step's change in one write: the record goes on the delivery itself
+ * (`lastAttempt`), so a delivery that succeeds at its first attempt costs no write of its own for it.
+ * The record it replaces, the previous attempt's, is first put as a record of its own (keyed by its
+ * attempt number: a duplicate message or a retry after a crash writes the same). The change's guard
+ * (attemptCount one less than this attempt, in its cycle) means the delivery still holds the
+ * `lastAttempt` it was read with, so no attempt is overwritten before it has its own record. The
+ * delivery afterwards, or undefined when another message recorded this attempt first.
+ */
+export async function recordAttempt(
+  deps: TableDeps,
+  delivery: DeliveryItem,
+  change: Change,
+  record: AttemptRecord,
+): Promise<DeliveryItem | undefined> {
+  if (delivery.lastAttempt) await putAttempt(deps, delivery.lastAttempt);
+  return applyChange(deps, delivery.id, { ...change, set: { ...change.set, lastAttempt: record } });
 }
 
 /** The delivery and its attempts in one read, as they now are (read right after a replay or an attempt). */
@@ -93,6 +113,9 @@ export async function deliveryWithAttempts(
   const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk, consistent: true });
   const stored = items.find((i) => i.sk === 'DELIVERY') as unknown as DeliveryItem | undefined;
   const attempts = items.filter((i) => i.sk.startsWith('ATT#')) as unknown as AttemptRecord[];
+  // The latest attempt is on the delivery; its own record exists too once a later attempt moved it.
+  const last = stored?.lastAttempt;
+  if (last && !attempts.some((a) => a.attempt === last.attempt)) attempts.push(last);
   return { delivery: stored && current(stored), attempts };
 }
 

@@ -1,6 +1,5 @@
 // The development identity provider's sign-in: a role picked, a session minted into an HttpOnly cookie.
-import type { Session } from '../api';
-import { api, setSession } from '../api';
+import { api, restoreSession } from '../api';
 import { h } from '../dom';
 import { errorState } from '../widgets';
 
@@ -34,7 +33,8 @@ export function signInPage(onSignedIn: () => void, notice?: string): void {
     event.preventDefault();
     void (async () => {
       try {
-        setSession(await api<Session>('POST', '/__dev/console/sign-in', { role: role.value }));
+        await api('POST', '/__dev/console/sign-in', { role: role.value });
+        if (!(await restoreSession())) throw new Error('The session could not be read');
         onSignedIn();
       } catch (error) {
         result.replaceChildren(errorState(error));

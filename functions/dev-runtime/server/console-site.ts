@@ -48,6 +48,8 @@ export async function buildConsole(options: { outdir?: string } = {}): Promise<C
   for (const [entry, name] of [
     ['main.ts', 'console.js'],
     ['connected.ts', 'connected.js'],
+    // The page a sign-in link opens (functions/directory/api/handlers/open-portal-link.ts).
+    ['open.ts', 'open.js'],
   ] as const) {
     const result = await build({
       entryPoints: [join(CONSOLE_SOURCE, 'src', entry)],

@@ -13,6 +13,7 @@ import {
   portalLinkView,
   portalSessionListView,
   portalSessionPath,
+  portalSettingsBody,
   portalSettingsView,
 } from './portal-schemas';
 
@@ -107,7 +108,7 @@ export const PORTAL_ROUTE = {
     summary: 'Set who may frame the portal (no origin by default) and its brand colour, logo and appearance',
     request: {
       get body() {
-        return portalSettingsView();
+        return portalSettingsBody();
       },
     },
     responses: {

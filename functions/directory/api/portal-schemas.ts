@@ -113,24 +113,27 @@ export const portalLinkPath = lazy(() => z.object({ id: idSchema('pln', 'a porta
 
 const ORIGIN = /^(https:\/\/[a-z0-9.-]+(:\d{1,5})?|http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?)$/;
 
+const portalSettingsFields = () =>
+  z.object({
+    frame_ancestors: z
+      .array(
+        z.string().check(z.regex(ORIGIN, 'must be an origin: https://host[:port] (http only for localhost)')),
+      )
+      .check(z.maxLength(20), z.describe('Origins that may frame the portal; none by default')),
+    brand_color: z.nullable(z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb'))),
+    logo_url: z.nullable(
+      z.string().check(z.maxLength(2000), z.regex(/^https:\/\/[^\s"'<>]+$/, 'must be an https URL')),
+    ),
+    appearance: z.enum(['light', 'dark', 'system']),
+  });
+
 export const portalSettingsView = lazy(() =>
-  z
-    .object({
-      frame_ancestors: z
-        .array(
-          z
-            .string()
-            .check(z.regex(ORIGIN, 'must be an origin: https://host[:port] (http only for localhost)')),
-        )
-        .check(z.maxLength(20), z.describe('Origins that may frame the portal; none by default')),
-      brand_color: z.nullable(z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb'))),
-      logo_url: z.nullable(
-        z.string().check(z.maxLength(2000), z.regex(/^https:\/\/[^\s"'<>]+$/, 'must be an https URL')),
-      ),
-      appearance: z.enum(['light', 'dark', 'system']),
-    })
-    .clone()
-    .register(z.globalRegistry, { id: 'PortalSettings' }),
+  portalSettingsFields().clone().register(z.globalRegistry, { id: 'PortalSettings' }),
+);
+
+/** The settings a PUT replaces: the same fields, named apart from the answer in the OpenAPI document. */
+export const portalSettingsBody = lazy(() =>
+  portalSettingsFields().clone().register(z.globalRegistry, { id: 'PortalSettingsInput' }),
 );
 
 export const exchangeBody = lazy(() => z.object({ token: z.string().check(z.maxLength(200)) }));

@@ -23,6 +23,11 @@ export function signInPage(onSignedIn: () => void, notice?: string): void {
       {},
       'Development identity provider: signs you in to the development organization with the role you pick.',
     ),
+    h(
+      'p',
+      {},
+      'On a deployment, open a sign-in link instead: npm run admin -- portal-link (docs/deploy.md, step 8).',
+    ),
     notice ? h('p', { class: 'notice notice-bad', role: 'alert' }, notice) : null,
     h('label', { for: 'role' }, 'Role'),
     role,

@@ -98,6 +98,7 @@ describe('application key routes in the service stack', () => {
           CONSOLE_ISSUER: CONSOLE_CONTEXT.consoleIssuer,
           CONSOLE_AUDIENCE: CONSOLE_CONTEXT.consoleAudience,
           CONSOLE_JWKS_URL: CONSOLE_CONTEXT.consoleJwksUrl,
+          TABLE_PLATFORM: Match.anyValue(),
         }),
       },
     });

@@ -2,7 +2,7 @@
 // --target local (default): the local server's data directory (DATA_DIR, default .data/).
 // --target aws: a deployed stage, through TABLE_PLATFORM and the usual AWS credentials and region; or
 // the emulated AWS runtime, with its DATA_DIR/aws.env sourced (`set -a; . .data-aws/aws.env; set +a`).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAwsDeps } from '../functions/compose/aws';
@@ -35,6 +35,13 @@ const USAGE = `usage: npm run admin -- <command> [--target local|aws] [options]
   mint-session --org ORG_ID --user USER_ID --role owner|admin|member [--ttl SECONDS]
                a console session from the development identity provider of DATA_DIR (the local
                server's, or with --target aws the emulated AWS runtime's)
+  portal-link  --org ORG_ID --role ROLE [--kind console|portal] [--sections webhooks,connections]
+               [--user NAME] [--console-url URL]
+               a one-time sign-in link, minted through the API (POST /connectors/v1/portal/links) with
+               the system key in ADMIN_API_KEY: --kind console (default) opens the full console as
+               owner|admin|member (an operator's sign-in), --kind portal the portal as read-only|manage.
+               --console-url: the deployment's ConsoleUrl output; locally the server's own URL and
+               system key (DATA_DIR/credentials.json) are the defaults
 permissions: ${PERMISSIONS.join(', ')}`;
 
 const { positionals, values } = parseArgs({
@@ -52,6 +59,9 @@ const { positionals, values } = parseArgs({
     user: { type: 'string' },
     role: { type: 'string' },
     ttl: { type: 'string', default: '3600' },
+    kind: { type: 'string', default: 'console' },
+    sections: { type: 'string' },
+    'console-url': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -109,6 +119,39 @@ async function mintSession(): Promise<unknown> {
   return { ...claims, ...(await mintConsoleSession(idp, claims, { ttlSeconds, nowMs: systemClock.now() })) };
 }
 
+/**
+ * A sign-in link from the API itself (the same route a customer's server calls), so it works against a
+ * deployment with nothing but its URL and a system key. Through the console's URL the link is on the
+ * console's origin (the distribution's edge tells the API its origin).
+ */
+async function portalLink(): Promise<unknown> {
+  // The local server's or the emulated AWS runtime's own URL and system key, when DATA_DIR holds them.
+  const local = existsSync(join(dataDir(), 'credentials.json'))
+    ? (JSON.parse(readFileSync(join(dataDir(), 'credentials.json'), 'utf8')) as {
+        baseUrl: string;
+        systemKey: string;
+      })
+    : undefined;
+  const base = (values['console-url'] ?? local?.baseUrl)?.replace(/\/+$/, '');
+  if (!base) throw new UsageError('--console-url is required (the ConsoleUrl output of the stack)');
+  const apiKey = process.env.ADMIN_API_KEY ?? local?.systemKey;
+  if (!apiKey) throw new UsageError('ADMIN_API_KEY must hold a system key with portal:write');
+  const response = await fetch(`${base}/connectors/v1/portal/links`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      kind: values.kind,
+      organization_id: required('org'),
+      role: required('role'),
+      ...(values.sections ? { sections: values.sections.split(',') } : {}),
+      ...(values.user ? { user: values.user } : {}),
+    }),
+  });
+  const body = (await response.json().catch(() => undefined)) as unknown;
+  if (!response.ok) throw new Error(`the API answered ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
 async function run(command: string | undefined): Promise<unknown> {
   switch (command) {
     case 'create-org':
@@ -145,6 +188,8 @@ async function run(command: string | undefined): Promise<unknown> {
       return { unbound: { application_id: values.app, api_key_id: values.key } };
     case 'mint-session':
       return mintSession();
+    case 'portal-link':
+      return portalLink();
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }

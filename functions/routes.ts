@@ -1,7 +1,7 @@
 // The route table: one entry per API route. The CDK stack, the local server and the OpenAPI generator
 // all read it; a route exists here and nowhere else. Each area keeps its section in its own module.
 import { CONNECTOR_ROUTES } from './connectors';
-import { APPLICATION_ROUTES } from './directory';
+import { APPLICATION_ROUTES, PORTAL_ROUTES } from './directory';
 import { DOCS_ROUTES } from './docs';
 import { describeEventTypes } from './events';
 import type { RouteDefinition } from './platform/route-types';
@@ -17,6 +17,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...CONNECTOR_ROUTES,
   ...WEBHOOK_ROUTES,
   ...APPLICATION_ROUTES,
+  ...PORTAL_ROUTES,
   ...DELIVERY_ROUTES,
   ...DOCS_ROUTES,
 ];
@@ -29,7 +30,7 @@ export type RouteArea = (typeof ROUTE_AREAS)[number];
 export const ROUTE_SECTIONS: Readonly<Record<RouteArea, readonly RouteDefinition[]>> = {
   connectors: CONNECTOR_ROUTES,
   webhooks: [...WEBHOOK_ROUTES, ...DELIVERY_ROUTES],
-  directory: APPLICATION_ROUTES,
+  directory: [...APPLICATION_ROUTES, ...PORTAL_ROUTES],
   docs: DOCS_ROUTES,
 };
 
@@ -46,8 +47,11 @@ export const API_KEY_AUTHORIZER = {
   uses: { tables: { platform: 'read' } },
 } as const;
 
-/** The API Gateway Lambda authorizer for `console` routes: verifies a console session; no table access. */
+/**
+ * The API Gateway Lambda authorizer for `console` routes: verifies a console session, reading the
+ * platform table for a session opened from a link.
+ */
 export const CONSOLE_AUTHORIZER = {
   handler: 'directory/api/handlers/authorize-console',
-  uses: {},
+  uses: { tables: { platform: 'read' } },
 } as const;

@@ -25,6 +25,7 @@ import {
   STAGE_THROTTLING,
   gatewayResponseHeaders,
 } from '../functions/platform/gateway-responses';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { DataStores } from './data';
 import type { Messaging } from './messaging';
 import { ServiceFunction } from './service-function';
@@ -161,20 +162,26 @@ export class Api extends Construct {
           ...(route.auth === 'apiKey'
             ? { authorizer, authorizationType: AuthorizationType.CUSTOM }
             : route.auth === 'console'
-              ? { authorizer: this.consoleAuthorizerFor(stage), authorizationType: AuthorizationType.CUSTOM }
+              ? {
+                  authorizer: this.consoleAuthorizerFor(stage, data.tables.platform),
+                  authorizationType: AuthorizationType.CUSTOM,
+                }
               : { authorizationType: AuthorizationType.NONE }),
         },
       );
     }
   }
 
-  /** Console sessions are JWTs checked against the identity provider's JWKS: no table, no KMS. */
-  private consoleAuthorizerFor(stage: StageConfig): RequestAuthorizer {
+  /**
+   * Console sessions: JWTs checked against the identity provider's JWKS, or sessions opened from console
+   * links, read from the platform table. No KMS.
+   */
+  private consoleAuthorizerFor(stage: StageConfig, platformTable: ITable): RequestAuthorizer {
     if (this.consoleAuthorizer) return this.consoleAuthorizer;
     const idp = stage.console;
     if (!idp) {
       Annotations.of(this).addWarning(
-        'No consoleIssuer/consoleAudience/consoleJwksUrl context: console routes will fail closed (500)',
+        'No consoleIssuer/consoleAudience/consoleJwksUrl context: console routes will fail closed (500) on an identity provider JWT; sessions opened from console links still sign in',
       );
     }
     this.consoleAuthorizerFunction = new ServiceFunction(this, 'ConsoleAuthorizer', {
@@ -185,7 +192,8 @@ export class Api extends Construct {
       environment: idp
         ? { CONSOLE_ISSUER: idp.issuer, CONSOLE_AUDIENCE: idp.audience, CONSOLE_JWKS_URL: idp.jwksUrl }
         : undefined,
-    });
+      // Sessions opened from console links are read from the platform table.
+    }).bindTable('platform', platformTable, CONSOLE_AUTHORIZER.uses.tables.platform);
     this.consoleAuthorizer = new RequestAuthorizer(this, 'ConsoleSessionAuthorizer', {
       handler: this.consoleAuthorizerFunction.fn,
       identitySources: [IdentitySource.header('Authorization')],

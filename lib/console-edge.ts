@@ -14,15 +14,25 @@ export const CONSOLE_PATHS_CODE = `function handler(event) {
 export const SESSION_COOKIE = 'console_session';
 
 /**
+ * The origin the viewer reached the distribution on, which API Gateway (seeing its own Host) cannot know:
+ * the session routes check a session change's Origin against it and build sign-in links on it
+ * (functions/directory/api/session-web.ts). Always set from Host here, never passed on from the viewer.
+ */
+export const CONSOLE_ORIGIN_HEADER = 'x-console-origin';
+
+/**
  * The API behaviours' edge, as the local server's console extension does it (console-site.ts,
  * cookieToBearer): the session cookie never reaches API Gateway or its logs; a request that carries the
  * console's CSRF header X-Console-Request: 1 and no Authorization of its own has the cookie's token put
  * in Authorization as a bearer, which the authorizers verify as any other. Without the header (a
  * cross-site form, a plain link) the cookie authorizes nothing. CloudFront gives header names in lower
- * case and cookies parsed in `request.cookies`.
+ * case and cookies parsed in `request.cookies`. Every request also gets the console's origin header.
  */
 export const CONSOLE_SESSION_CODE = `function handler(event) {
   var request = event.request;
+  var host = request.headers.host;
+  if (host && host.value) request.headers['${CONSOLE_ORIGIN_HEADER}'] = { value: 'https://' + host.value };
+  else delete request.headers['${CONSOLE_ORIGIN_HEADER}'];
   var cookies = request.cookies || {};
   var session = cookies['${SESSION_COOKIE}'];
   if (!session) return request;

@@ -45,6 +45,8 @@ export function buildConsoleAssets(root = mkdtempSync(join(tmpdir(), 'console-as
   for (const [entry, name] of [
     ['main.ts', 'console.js'],
     ['connected.ts', 'connected.js'],
+    // The page a sign-in link opens (functions/directory/api/handlers/open-portal-link.ts).
+    ['open.ts', 'open.js'],
   ]) {
     buildSync({
       entryPoints: [join(CONSOLE_DIR, 'src', entry!)],

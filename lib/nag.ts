@@ -78,6 +78,15 @@ const PUBLIC_ROUTES: Record<string, string> = {
   oauthCallback:
     "The provider redirects the user's browser here: the HMAC-signed state, the browser-binding cookie and PKCE authenticate the flow",
   getOpenApi: 'The API description is public documentation: the function touches no table, key or queue',
+  openPortalLink:
+    "Opened by a sign-in link in the user's browser: a page that holds nothing; the link's secret stays in the fragment",
+  exchangePortalLink:
+    'The sign-in link is a one-time 256-bit token, only its hash stored, consumed with a conditional write; only from the console page (custom header, JSON, same origin)',
+  readSession:
+    "Reads the browser's own console session (the bearer the edge makes of its cookie): answers 401 without one",
+  signOut: "Ends the browser's own console session; only from the console page (custom header, same origin)",
+  showPortal:
+    "The console page for a session id (not a secret): holds nothing; framing limited to the organization's allowed origins",
 };
 
 /** The one AWS managed policy the stack attaches, and only to API Gateway's account-level logging role. */

@@ -9,11 +9,24 @@ export interface ApiError {
   message: string;
 }
 
+export type Section = 'webhooks' | 'connections';
+
+/** Who is signed in (GET /connectors/v1/session): never the token. */
 export interface Session {
-  role: 'owner' | 'admin' | 'member';
+  /** console: the whole console; portal: a customer's users, some sections, perhaps in a frame. */
+  kind: 'console' | 'portal';
+  role: 'owner' | 'admin' | 'member' | 'read-only' | 'manage';
   organizationId: string;
+  organizationName: string | null;
   userId: string;
+  expiresAt: string;
+  sections: Section[];
+  /** The page the session starts on. */
+  home: string;
+  theme: { brandColor: string | null; logoUrl: string | null; appearance: 'light' | 'dark' | 'system' };
 }
+
+export const SESSION_PATH = '/connectors/v1/session';
 
 let session: Session | undefined;
 
@@ -21,7 +34,11 @@ export const currentSession = (): Session | undefined => session;
 export const setSession = (next: Session | undefined): void => {
   session = next;
 };
-export const canWrite = (): boolean => session?.role === 'owner' || session?.role === 'admin';
+export const canWrite = (): boolean =>
+  session?.role === 'owner' || session?.role === 'admin' || session?.role === 'manage';
+export const inPortal = (): boolean => session?.kind === 'portal';
+/** Whether the session shows a section: a portal only its granted ones. */
+export const shows = (section: Section): boolean => session?.sections.includes(section) ?? false;
 
 export class ApiFailure extends Error {
   constructor(readonly error: ApiError) {
@@ -32,7 +49,7 @@ export class ApiFailure extends Error {
 /** Who the session cookie signs in, if anyone (a reload, a link opened in a new tab). */
 export async function restoreSession(): Promise<Session | undefined> {
   try {
-    session = await api<Session>('GET', '/__dev/console/session');
+    session = await api<Session>('GET', SESSION_PATH);
   } catch {
     session = undefined;
   }

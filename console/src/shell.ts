@@ -1,7 +1,10 @@
 // The signed-in frame (header, navigation, status region) and the hash router that fills its main
 // region. The routes below are the console's one route table: a hash pattern and the page it shows.
 // Every page has its own hash (a deep link); a session that ends sends the user to sign in and back.
-import { api, currentSession, setSession } from './api';
+// A portal session (a link a customer's product opened, perhaps in a frame) sees only its granted
+// sections, no organization administration, the organization's name and theme.
+import type { Section, Session } from './api';
+import { SESSION_PATH, api, currentSession, inPortal, setSession, shows } from './api';
 import { announce, h, takeFlash } from './dom';
 import { applicationsPage } from './pages/applications';
 import { connectionPage } from './pages/connection-detail';
@@ -17,18 +20,39 @@ const HOME = '#/webhooks';
  * `#/<section>[/<id>]`: the first route whose section matches and whose id rule holds (`new`: the id
  * is "new"; `some`: there is an id; none: any). Anything else shows the home page.
  */
-const ROUTES: { section: string; id?: 'new' | 'some'; show: (id: string) => void }[] = [
-  { section: 'webhooks', id: 'new', show: () => newEndpointPage() },
-  { section: 'webhooks', id: 'some', show: (id) => endpointPage(id) },
-  { section: 'webhooks', show: () => endpointsPage() },
-  { section: 'event-types', show: () => eventTypesPage() },
-  { section: 'connections', id: 'some', show: (id) => connectionPage(id) },
-  { section: 'connections', show: () => connectionsPage() },
+const ROUTES: {
+  section: string;
+  id?: 'new' | 'some';
+  /** The session section it belongs to; none: organization administration, never in a portal. */
+  of?: Section;
+  show: (id: string) => void;
+}[] = [
+  { section: 'webhooks', id: 'new', of: 'webhooks', show: () => newEndpointPage() },
+  { section: 'webhooks', id: 'some', of: 'webhooks', show: (id) => endpointPage(id) },
+  { section: 'webhooks', of: 'webhooks', show: () => endpointsPage() },
+  { section: 'event-types', of: 'webhooks', show: () => eventTypesPage() },
+  { section: 'connections', id: 'some', of: 'connections', show: (id) => connectionPage(id) },
+  { section: 'connections', of: 'connections', show: () => connectionsPage() },
   { section: 'applications', show: () => applicationsPage() },
 ];
 
+/** Whether the session may see a route: a portal its granted sections only, never administration. */
+const allowed = (r: (typeof ROUTES)[number]): boolean => (r.of ? shows(r.of) : !inPortal());
+
+/** The organization's theme as CSS variables and the appearance it asks for. */
+function applyTheme(session: Session): void {
+  const root = document.documentElement;
+  if (session.theme.brandColor) {
+    root.style.setProperty('--brand', session.theme.brandColor);
+    root.style.setProperty('--header-bg', session.theme.brandColor);
+  }
+  if (session.theme.appearance !== 'system') root.dataset.appearance = session.theme.appearance;
+}
+
 /** The sign-in page; once signed in, the shell and the page the user was on (or asked for). */
 export function showSignIn(notice?: string): void {
+  // A portal has no sign-in of its own: the product that opened it opens a new link.
+  if (location.pathname.startsWith(PORTAL_PAGE)) return portalEnded(notice);
   const returnTo = location.hash && location.hash !== '#main' ? location.hash : HOME;
   signInPage(() => {
     renderShell();
@@ -42,29 +66,52 @@ function go(hash: string): void {
   else location.hash = hash;
 }
 
+const PORTAL_PAGE = '/connectors/v1/session/portal/';
+
+function portalEnded(notice?: string): void {
+  document.title = 'Session ended';
+  document.body.replaceChildren(
+    h(
+      'main',
+      { id: 'main', class: 'signin' },
+      h(
+        'div',
+        { class: 'card' },
+        h('h1', {}, 'This session has ended'),
+        h('p', {}, notice ?? 'Open the page again from the application that brought you here.'),
+      ),
+    ),
+  );
+}
+
 function renderShell(): void {
   const session = currentSession()!;
+  applyTheme(session);
   const link = (hash: string, text: string) => h('a', { href: hash, 'data-nav': hash }, text);
   const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
   signOut.addEventListener('click', () => {
-    void api('POST', '/__dev/console/sign-out').catch(() => undefined);
+    void api('POST', `${SESSION_PATH}/sign-out`).catch(() => undefined);
     setSession(undefined);
     history.replaceState(null, '', location.pathname);
-    showSignIn();
+    showSignIn(inPortal() ? 'You signed out.' : undefined);
   });
+  const brand = session.organizationName ?? 'Connector & Event Console';
+  const logo = session.theme.logoUrl
+    ? h('img', { src: session.theme.logoUrl, alt: '', class: 'logo' })
+    : null;
   document.body.replaceChildren(
     h('a', { href: '#main', class: 'skip' }, 'Skip to content'),
     h(
       'header',
       {},
-      h('span', { class: 'brand' }, 'Connector & Event Console'),
+      h('span', { class: 'brand' }, logo, brand),
       h(
         'nav',
         { 'aria-label': 'Sections' },
-        link('#/webhooks', 'Webhooks'),
-        link('#/event-types', 'Event types'),
-        link('#/connections', 'Connections'),
-        link('#/applications', 'Applications'),
+        shows('webhooks') && link('#/webhooks', 'Webhooks'),
+        shows('webhooks') && link('#/event-types', 'Event types'),
+        shows('connections') && link('#/connections', 'Connections'),
+        !inPortal() && link('#/applications', 'Applications'),
       ),
       h('span', { class: 'who' }, `${session.userId} · ${session.role}`, signOut),
     ),
@@ -82,7 +129,7 @@ let shown = false;
 export async function route(): Promise<void> {
   if (!currentSession()) return showSignIn();
   if (!document.querySelector('header nav')) renderShell();
-  const hash = location.hash || HOME;
+  const hash = location.hash || currentSession()!.home || HOME;
   // The skip link is a fragment too: it moves focus, not the page.
   if (hash === '#main') return;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
@@ -95,11 +142,12 @@ export async function route(): Promise<void> {
   if (flashed) announce(flashed);
   const [, section, rawId] = hash.split('/');
   const id = rawId ? decodeURIComponent(rawId) : '';
-  const match = ROUTES.find(
+  const match = ROUTES.filter(allowed).find(
     (r) => r.section === section && (r.id === 'new' ? id === 'new' : r.id === 'some' ? Boolean(id) : true),
   );
   if (match) match.show(id);
-  else endpointsPage();
+  else if (shows('webhooks')) endpointsPage();
+  else connectionsPage();
   focusHeading(shown);
   shown = true;
 }

@@ -27,7 +27,22 @@ export function randomBase32(length: number): string {
 }
 
 export type IdPrefix =
-  'org' | 'key' | 'app' | 'bnd' | 'conn' | 'job' | 'we' | 'evt' | 'dlv' | 'att' | 'req' | 'lnk' | 'doc';
+  | 'org'
+  | 'key'
+  | 'app'
+  | 'bnd'
+  | 'conn'
+  | 'job'
+  | 'we'
+  | 'evt'
+  | 'dlv'
+  | 'att'
+  | 'req'
+  | 'lnk'
+  | 'doc'
+  // portal links and the sessions they open (platform/portal-sessions.ts)
+  | 'pln'
+  | 'pss';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase32(20)}`;

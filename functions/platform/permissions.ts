@@ -11,6 +11,9 @@ export const PERMISSIONS = [
   'matters:read',
   'billing:read',
   'deployments:read',
+  // Portal links and sessions (the console for a customer's own users, and operators' sign-in).
+  'portal:read',
+  'portal:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -87,9 +87,9 @@ describe('application key routes in the service stack', () => {
     expect(ttls).toEqual([60, 60]);
   });
 
-  it('gives the console authorizer no table, key or queue access, and the identity provider settings', () => {
+  it('gives the console authorizer read access to the platform table only (sessions from sign-in links), and the identity provider settings', () => {
     const actions = consoleAuthorizerActions().filter((a) => !a.startsWith('xray:'));
-    expect(actions).toEqual([]);
+    expect(actions).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'Console session authorizer',
       Environment: {
@@ -98,6 +98,7 @@ describe('application key routes in the service stack', () => {
           CONSOLE_ISSUER: CONSOLE_CONTEXT.consoleIssuer,
           CONSOLE_AUDIENCE: CONSOLE_CONTEXT.consoleAudience,
           CONSOLE_JWKS_URL: CONSOLE_CONTEXT.consoleJwksUrl,
+          TABLE_PLATFORM: Match.anyValue(),
         }),
       },
     });

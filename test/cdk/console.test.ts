@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { CONSOLE_SESSION_CODE } from '../../lib/console-edge';
 import { buildConsoleAssets } from '../../lib/console-hosting';
+import { ROUTES } from '../../functions/routes';
 import { synthStack } from '../support/synth';
 
 describe('console hosting', () => {
@@ -121,5 +122,32 @@ describe('console hosting', () => {
     const gzipped = (name: string) => gzipSync(readFileSync(join(out, name)), { level: 9 }).length;
     expect(gzipped('console.js')).toBeLessThan(30 * 1024);
     expect(gzipped('connected.js')).toBeLessThan(2 * 1024);
+    // The page a sign-in link opens: its own small script, uploaded with the rest.
+    expect(gzipped('open.js')).toBeLessThan(2 * 1024);
+  });
+
+  it('sends the sign-in paths (link page, exchange, session read, sign-out, portal page) to their own functions through the API, with the session edge', () => {
+    const { stack } = synthStack();
+    const sessionRoutes = ROUTES.filter((r) => r.path.startsWith('/connectors/v1/session'));
+    expect(sessionRoutes.map((r) => r.id).sort()).toEqual(
+      ['exchangePortalLink', 'openPortalLink', 'readSession', 'showPortal', 'signOut'].sort(),
+    );
+    const config = (
+      Object.values(template.findResources('AWS::CloudFront::Distribution'))[0] as {
+        Properties: {
+          DistributionConfig: { CacheBehaviors: { PathPattern: string; FunctionAssociations?: unknown[] }[] };
+        };
+      }
+    ).Properties.DistributionConfig;
+    const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
+    for (const route of sessionRoutes) {
+      const behavior = config.CacheBehaviors.find((b) => glob(b.PathPattern).test(route.path));
+      expect({
+        route: route.id,
+        pattern: behavior?.PathPattern,
+        edge: behavior?.FunctionAssociations?.length,
+      }).toEqual({ route: route.id, pattern: '/connectors/*', edge: 1 });
+      expect(stack.api.functions.get(route.id)).toBeDefined();
+    }
   });
 });

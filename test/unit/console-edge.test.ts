@@ -56,6 +56,15 @@ describe('console session edge function', () => {
     expect(out.uri).toBe('/webhooks/v1/endpoints');
   });
 
+  it("tells the API the console's origin from the viewer's Host, never from a header the viewer sent", () => {
+    const out = handler(
+      request({ host: 'console.example', 'x-console-origin': 'https://attacker.example' }, {}),
+    );
+    expect(out.headers['x-console-origin']).toEqual({ value: 'https://console.example' });
+    const hostless = handler(request({ 'x-console-origin': 'https://attacker.example' }, {}));
+    expect(hostless.headers['x-console-origin']).toBeUndefined();
+  });
+
   it('authorizes nothing without the CSRF header (a cross-site form or link), and still strips the cookie', () => {
     const variants: Record<string, string>[] = [
       {},

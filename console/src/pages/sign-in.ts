@@ -1,6 +1,5 @@
 // The development identity provider's sign-in: a role picked, a session minted into an HttpOnly cookie.
-import type { Session } from '../api';
-import { api, setSession } from '../api';
+import { api, restoreSession } from '../api';
 import { h } from '../dom';
 import { errorState } from '../widgets';
 
@@ -24,6 +23,11 @@ export function signInPage(onSignedIn: () => void, notice?: string): void {
       {},
       'Development identity provider: signs you in to the development organization with the role you pick.',
     ),
+    h(
+      'p',
+      {},
+      'On a deployment, open a sign-in link instead: npm run admin -- portal-link (docs/deploy.md, step 8).',
+    ),
     notice ? h('p', { class: 'notice notice-bad', role: 'alert' }, notice) : null,
     h('label', { for: 'role' }, 'Role'),
     role,
@@ -34,7 +38,8 @@ export function signInPage(onSignedIn: () => void, notice?: string): void {
     event.preventDefault();
     void (async () => {
       try {
-        setSession(await api<Session>('POST', '/__dev/console/sign-in', { role: role.value }));
+        await api('POST', '/__dev/console/sign-in', { role: role.value });
+        if (!(await restoreSession())) throw new Error('The session could not be read');
         onSignedIn();
       } catch (error) {
         result.replaceChildren(errorState(error));

@@ -15,6 +15,7 @@ import type { ConsoleRole } from '../../platform/console-sessions';
 import type { Clock } from '../../platform/clock';
 import { loadDevConsoleIdentityProvider, mintConsoleSession } from '../identity/dev-console-idp';
 import type { Extension } from './server';
+import { CSRF_HEADER, headerLookup, sessionChangeRefusal } from '../../platform/sign-in-guard';
 
 const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', '..');
 export const CONSOLE_SOURCE = join(ROOT, 'console');
@@ -24,8 +25,7 @@ const SIGN_OUT_PATH = '/__dev/console/sign-out';
 const SESSION_TTL_SECONDS = 8 * 3600;
 /** The session cookie: HttpOnly (no script reads it), SameSite=Strict, sent to the API on this origin. */
 export const SESSION_COOKIE = 'console_session';
-/** The header the console's own calls carry; a cross-site form or image cannot set it. */
-export const CSRF_HEADER = 'x-console-request';
+export { CSRF_HEADER };
 
 /** What the browser is told about every console file: same origin only, no framing, no sniffing. */
 export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
@@ -48,6 +48,8 @@ export async function buildConsole(options: { outdir?: string } = {}): Promise<C
   for (const [entry, name] of [
     ['main.ts', 'console.js'],
     ['connected.ts', 'connected.js'],
+    // The page a sign-in link opens (functions/directory/api/handlers/open-portal-link.ts).
+    ['open.ts', 'open.js'],
   ] as const) {
     const result = await build({
       entryPoints: [join(CONSOLE_SOURCE, 'src', entry)],
@@ -129,11 +131,27 @@ function answer(response: ServerResponse, status: number, body: unknown, cookie?
 
 const signedOut = () => ({ error: { code: 'AUTH_REQUIRED', message: 'Not signed in' } });
 
+/** The origin this request reached the server on: what a same-origin page's Origin header says. */
+function ownOrigin(request: IncomingMessage): string | undefined {
+  const host = request.headers.host;
+  if (!host) return undefined;
+  return `${request.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http'}://${host}`;
+}
+
+/** A session change from anywhere but the console's own page (login CSRF): 403, the session untouched. */
+function refuseForeign(request: IncomingMessage, response: ServerResponse, jsonBody: boolean): boolean {
+  const reason = sessionChangeRefusal(headerLookup(request.headers), ownOrigin(request), { jsonBody });
+  if (!reason) return false;
+  answer(response, 403, { error: { code: 'FORBIDDEN', message: `Refused: ${reason}` } });
+  return true;
+}
+
 export function consoleSite(options: { dataDir: string; clock: Clock }): Extension {
   const assets = buildConsole();
   assets.catch(() => undefined); // reported on the first request for a console file
   return async (request, response, url, body) => {
     if (url.pathname === SIGN_IN_PATH && request.method === 'POST') {
+      if (refuseForeign(request, response, true)) return true;
       let role: unknown;
       try {
         role = (JSON.parse(body.toString('utf8') || '{}') as { role?: unknown }).role;
@@ -185,8 +203,7 @@ export function consoleSite(options: { dataDir: string; clock: Clock }): Extensi
       });
     }
     if (url.pathname === SIGN_OUT_PATH && request.method === 'POST') {
-      if (request.headers[CSRF_HEADER] !== '1')
-        return answer(response, 403, { error: { code: 'FORBIDDEN', message: 'Sign out from the console' } });
+      if (refuseForeign(request, response, false)) return true;
       response.statusCode = 204;
       response.setHeader('Set-Cookie', sessionCookie(request, '', 0));
       response.end();

@@ -1,9 +1,11 @@
 // API Gateway REQUEST authorizer for API-key routes: verifies the key, hands the principal to the
 // handler through the request context. Permission and rate limit are checked by the route's stack.
 // A console session (a JWT from the console's identity provider) is accepted too, as a principal whose
-// permissions follow its role (docs/decisions.md, "The console acts through the API-key routes").
+// permissions follow its role (docs/decisions.md, "The console acts through the API-key routes"), and so
+// is a session opened from a portal link (`lps_`), whose permissions follow its grant.
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { Directory } from '../../app/directory';
+import { Portal } from '../../app/portal';
 import { directoryRepositories } from '../../infra/repositories';
 import { bearerToken } from '../../../platform/api-keys';
 import {
@@ -14,6 +16,8 @@ import {
   remoteKeys,
   verifyConsoleSession,
 } from '../../../platform/console-sessions';
+import { issuedSessionPrincipalId, looksLikeIssuedSession } from '../../../platform/portal-sessions';
+import { issuedSessionPermissions } from '../../app/session-permissions';
 import type { Deps } from '../../../platform/ports';
 import type { Principal } from '../../../platform/principal';
 import { AuthInvalidError } from '../../../platform/errors';
@@ -46,6 +50,19 @@ async function sessionPrincipal(deps: Deps, token: string): Promise<Principal | 
   }
 }
 
+/** A session opened from a link: a portal's sections and role, or an operator's console role. */
+async function issuedPrincipal(deps: Deps, token: string): Promise<Principal | undefined> {
+  const session = await new Portal(directoryRepositories(deps), deps.clock).authenticate(token);
+  if (!session) return undefined;
+  const { grant } = session;
+  return {
+    organizationId: grant.organizationId,
+    keyId: issuedSessionPrincipalId(session.id),
+    permissions: issuedSessionPermissions(grant),
+    system: false,
+  };
+}
+
 export const create =
   (deps: Deps) =>
   async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
@@ -56,7 +73,9 @@ export const create =
       ? undefined
       : looksLikeConsoleSession(presented)
         ? await sessionPrincipal(deps, presented)
-        : await new Directory(directoryRepositories(deps), deps.clock).authenticate(presented);
+        : looksLikeIssuedSession(presented)
+          ? await issuedPrincipal(deps, presented)
+          : await new Directory(directoryRepositories(deps), deps.clock).authenticate(presented);
     if (!principal) {
       logger.info('authorizer refused', {
         requestId: event.requestContext?.requestId,

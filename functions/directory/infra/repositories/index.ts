@@ -5,14 +5,22 @@ import { ApiKeyRepository } from './api-keys';
 import { ApplicationRepository } from './applications';
 import { KeyBindingRepository } from './bindings';
 import { OrganizationRepository } from './organizations';
+import { PortalRepository } from './portal';
 
-export { ApiKeyRepository, ApplicationRepository, KeyBindingRepository, OrganizationRepository };
+export {
+  ApiKeyRepository,
+  ApplicationRepository,
+  KeyBindingRepository,
+  OrganizationRepository,
+  PortalRepository,
+};
 
 export interface DirectoryRepositories {
   organizations: OrganizationRepository;
   apiKeys: ApiKeyRepository;
   applications: ApplicationRepository;
   bindings: KeyBindingRepository;
+  portal: PortalRepository;
 }
 
 /** Every directory repository, over the platform table of the ports. */
@@ -23,5 +31,6 @@ export function directoryRepositories(deps: { tables: Pick<Tables, 'platform'> }
     apiKeys: new ApiKeyRepository(platform),
     applications: new ApplicationRepository(platform),
     bindings: new KeyBindingRepository(platform),
+    portal: new PortalRepository(platform),
   };
 }

@@ -463,6 +463,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connectors/v1/portal/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a one-time link to the portal (or, with a system key, the full console): opened once within its lifetime, it signs the browser in
+         * @description The API key needs the `portal:write` permission.
+         */
+        post: operations["createPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/portal/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's live portal and console sessions opened from links, newest first
+         * @description The API key needs the `portal:read` permission.
+         */
+        get: operations["listPortalSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/portal/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a live session now (its next API call is refused)
+         * @description The API key needs the `portal:write` permission.
+         */
+        delete: operations["revokePortalSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/portal/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who may frame the portal, and its brand colour, logo and appearance
+         * @description The API key needs the `portal:read` permission.
+         */
+        get: operations["getPortalSettings"];
+        /**
+         * Set who may frame the portal (no origin by default) and its brand colour, logo and appearance
+         * @description The API key needs the `portal:write` permission.
+         */
+        put: operations["putPortalSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/session/open/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A link's page: its script sends the secret from the fragment to the exchange; framed only by the organization's allowed origins */
+        get: operations["openPortalLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/session/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a link's token, once, for the console session cookie; only from the console's own pages (X-Console-Request, JSON, same origin) */
+        post: operations["exchangePortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the console session signs in (never the token); 401 without one */
+        get: operations["readSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/session/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the browser's console session and clear its cookie (from the console's own page) */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connectors/v1/session/portal/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console page for a session opened from a link, framed only by the organization's allowed origins */
+        get: operations["showPortal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/v1/events": {
         parameters: {
             query?: never;
@@ -627,7 +796,7 @@ export interface components {
         ApiKeySummary: {
             id: string;
             name: string;
-            permissions: ("connectors:read" | "connectors:write" | "webhooks:read" | "webhooks:write" | "vaults:read" | "vaults:write" | "ocr:read" | "transcription:read" | "matters:read" | "billing:read" | "deployments:read")[];
+            permissions: ("connectors:read" | "connectors:write" | "webhooks:read" | "webhooks:write" | "vaults:read" | "vaults:write" | "ocr:read" | "transcription:read" | "matters:read" | "billing:read" | "deployments:read" | "portal:read" | "portal:write")[];
             system: boolean;
             revoked: boolean;
             /** @description The application it is bound to, if any */
@@ -824,6 +993,36 @@ export interface components {
             message: string;
         };
         ConnectorJob: components["schemas"]["PurgeJob"] | components["schemas"]["SyncRun"] | components["schemas"]["ExportJob"];
+        /** @description data of connector.link.source_missing: An import link's container is gone at the provider (deleted, moved out of reach, access revoked): the link is source_missing and its documents no longer show as live */
+        ConnectorLinkSourceMissingData: {
+            /** @description Identifier of the connection */
+            connectionId: string;
+            /** @description Provider identifier */
+            provider: string;
+            /** @description Identifier of the import link */
+            linkId: string;
+            /** @description Identifier of the run (a connector job) */
+            jobId: string;
+            /** @description Identifier of the vault */
+            vaultId: string;
+            /** @description The provider's id of the linked container */
+            sourceId: string;
+        };
+        /** @description data of connector.link.source_restored: An import link's container is back at the provider: a run succeeded and the link left source_missing */
+        ConnectorLinkSourceRestoredData: {
+            /** @description Identifier of the connection */
+            connectionId: string;
+            /** @description Provider identifier */
+            provider: string;
+            /** @description Identifier of the import link */
+            linkId: string;
+            /** @description Identifier of the run (a connector job) */
+            jobId: string;
+            /** @description Identifier of the vault */
+            vaultId: string;
+            /** @description The provider's id of the linked container */
+            sourceId: string;
+        };
         /** @description data of connector.sync.completed: An import run of an import link finished its pass */
         ConnectorSyncCompletedData: {
             /** @description Identifier of the connection */
@@ -836,6 +1035,16 @@ export interface components {
             jobId: string;
             /** @description Identifier of the vault */
             vaultId: string;
+            /**
+             * @description changes: from the link's cursor; full: every file of the source, then a reconcile of the link's documents
+             * @enum {string}
+             */
+            mode: "changes" | "full";
+            /**
+             * @description Why the run was full: requested, feed_restarted (the provider would not continue from the link's cursor), reconcile_due (the link's reconcile period ran out)
+             * @enum {string}
+             */
+            modeReason?: "requested" | "feed_restarted" | "reconcile_due";
             /** @description Provider files listed (new, changed, unchanged or deleted since the last pass) */
             listed: number;
             /** @description Files imported as new vault documents */
@@ -972,17 +1181,61 @@ export interface components {
              * @enum {string}
              */
             on_source_delete?: "keep" | "remove";
+            /** @description A run of the link is a full (reconciling) run when this many hours passed since the last one (default 24): what the provider's change feed does not report is at most this old */
+            reconcile_every_hours?: number;
+        };
+        CreatePortalLinkRequest: {
+            /**
+             * @description portal (default): the embeddable portal for a customer's own users; console: the full console, for a deployment's operators (system key only)
+             * @enum {string}
+             */
+            kind?: "portal" | "console";
+            /** @description The organization; a customer key's own by default, required with a system key */
+            organization_id?: string;
+            application_id?: string;
+            /**
+             * @description portal: read-only or manage; console: owner, admin or member
+             * @enum {string}
+             */
+            role: "read-only" | "manage" | "owner" | "admin" | "member";
+            /** @description The portal sections shown (default both) */
+            sections?: ("webhooks" | "connections")[];
+            /** @description Who the user is in your product: shown in the header and the session list */
+            user?: string;
+            /** @description How long the link can be opened (default 900) */
+            link_ttl_seconds?: number;
+            /** @description How long the session lasts once opened (default and most 28800) */
+            session_ttl_seconds?: number;
         };
         CreateWebhookEndpointRequest: {
             /** @description The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters; in production no localhost and no private, loopback, link-local or metadata address */
             url: string;
             /** @description Exact event types, prefix wildcards that select at least one type (vault.*), or * */
-            eventTypeFilters: ("*" | "vault.ingest.completed" | "vault.ingest.failed" | "ocr.job.completed" | "ocr.job.failed" | "transcription.job.completed" | "transcription.job.failed" | "matter.created" | "matter.updated" | "billing.invoice.created" | "billing.payment.failed" | "deployment.succeeded" | "deployment.failed" | "connection.reauth_required" | "connection.revoked" | "connector.sync.completed" | "connector.document.deleted" | "connector.sync.failed" | "connector.sync.skipped" | "connector.export.completed" | "connector.export.failed" | "webhook.test" | "webhook.endpoint.disabled" | "vault.*" | "vault.ingest.*" | "ocr.*" | "ocr.job.*" | "transcription.*" | "transcription.job.*" | "matter.*" | "billing.*" | "billing.invoice.*" | "billing.payment.*" | "deployment.*" | "connection.*" | "connector.*" | "connector.sync.*" | "connector.document.*" | "connector.export.*" | "webhook.*" | "webhook.endpoint.*")[];
+            eventTypeFilters: ("*" | "vault.ingest.completed" | "vault.ingest.failed" | "ocr.job.completed" | "ocr.job.failed" | "transcription.job.completed" | "transcription.job.failed" | "matter.created" | "matter.updated" | "billing.invoice.created" | "billing.payment.failed" | "deployment.succeeded" | "deployment.failed" | "connection.reauth_required" | "connection.revoked" | "connector.sync.completed" | "connector.link.source_missing" | "connector.link.source_restored" | "connector.document.deleted" | "connector.sync.failed" | "connector.sync.skipped" | "connector.export.completed" | "connector.export.failed" | "webhook.test" | "webhook.endpoint.disabled" | "vault.*" | "vault.ingest.*" | "ocr.*" | "ocr.job.*" | "transcription.*" | "transcription.job.*" | "matter.*" | "billing.*" | "billing.invoice.*" | "billing.payment.*" | "deployment.*" | "connection.*" | "connector.*" | "connector.sync.*" | "connector.link.*" | "connector.document.*" | "connector.export.*" | "webhook.*" | "webhook.endpoint.*")[];
             resourceScopes?: {
                 vaultIds?: string[];
                 matterIds?: string[];
             };
             description?: string;
+        };
+        CurrentSession: {
+            /** @enum {string} */
+            kind: "portal" | "console";
+            /** @enum {string} */
+            role: "read-only" | "manage" | "owner" | "admin" | "member";
+            organizationId: string;
+            organizationName: string | null;
+            userId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            sections: ("webhooks" | "connections")[];
+            home: string;
+            theme: {
+                brandColor: string | null;
+                logoUrl: string | null;
+                /** @enum {string} */
+                appearance: "light" | "dark" | "system";
+            };
         };
         DeadLetter: {
             /** @description The queue message id */
@@ -1129,7 +1382,7 @@ export interface components {
              * @description The permission a key needs to receive it
              * @enum {string}
              */
-            permission: "connectors:read" | "connectors:write" | "webhooks:read" | "webhooks:write" | "vaults:read" | "vaults:write" | "ocr:read" | "transcription:read" | "matters:read" | "billing:read" | "deployments:read";
+            permission: "connectors:read" | "connectors:write" | "webhooks:read" | "webhooks:write" | "vaults:read" | "vaults:write" | "ocr:read" | "transcription:read" | "matters:read" | "billing:read" | "deployments:read" | "portal:read" | "portal:write";
             /** @description JSON Schema of the event's data */
             schema: {
                 [key: string]: unknown;
@@ -1143,6 +1396,9 @@ export interface components {
             offset: number;
             /** @description Whether items follow this page */
             hasMore: boolean;
+        };
+        ExchangePortalLinkRequest: {
+            token: string;
         };
         ExportJob: {
             id: string;
@@ -1224,10 +1480,15 @@ export interface components {
             schedule: {
                 every_minutes: number;
             } | null;
+            /** @description A run is a full (reconciling) run once this many hours passed since the last one: the most a changes run can lag its source */
+            reconcile_every_hours: number;
             /** @description A paused link is out of its schedule and refuses new runs until resumed */
             paused: boolean;
-            /** @enum {string} */
-            status: "idle" | "running";
+            /**
+             * @description source_missing: the linked container is gone at the provider (its documents show as source_missing); a run that finds it again brings the link back
+             * @enum {string}
+             */
+            status: "idle" | "running" | "source_missing";
             /** @description The run in flight (a job), if any */
             active_run_id: string | null;
             last_run: {
@@ -1291,10 +1552,10 @@ export interface components {
             };
             vault_version: number | null;
             /**
-             * @description deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document
+             * @description deleted_at_source: the file is gone at the provider and the document kept; removed_from_vault: gone, and the link policy removed the document; source_missing: the link's container is gone at the provider (the document is kept, and shown live again once a run finds the container)
              * @enum {string}
              */
-            status: "importing" | "imported" | "deleted_at_source" | "removed_from_vault";
+            status: "importing" | "imported" | "deleted_at_source" | "removed_from_vault" | "source_missing";
             /** Format: date-time */
             imported_at: string;
             /** Format: date-time */
@@ -1386,6 +1647,47 @@ export interface components {
              * @description When the connect URL expires (10 minutes after it was issued)
              */
             expires_at: string;
+        };
+        PortalLink: {
+            id: string;
+            /** @description Open once, in a browser or an iframe: its secret is in the fragment, never sent to a server */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        PortalSession: {
+            id: string;
+            /** @enum {string} */
+            kind: "portal" | "console";
+            organization_id: string;
+            application_id: string | null;
+            /** @enum {string} */
+            role: "read-only" | "manage" | "owner" | "admin" | "member";
+            sections: ("webhooks" | "connections")[];
+            user: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        PortalSessionList: {
+            data: components["schemas"]["PortalSession"][];
+        };
+        PortalSettings: {
+            /** @description Origins that may frame the portal; none by default */
+            frame_ancestors: string[];
+            brand_color: string | null;
+            logo_url: string | null;
+            /** @enum {string} */
+            appearance: "light" | "dark" | "system";
+        };
+        PortalSettingsInput: {
+            /** @description Origins that may frame the portal; none by default */
+            frame_ancestors: string[];
+            brand_color: string | null;
+            logo_url: string | null;
+            /** @enum {string} */
+            appearance: "light" | "dark" | "system";
         };
         Provider: {
             /** @enum {string} */
@@ -1493,6 +1795,16 @@ export interface components {
         } | {
             organizationId: string;
             /** @constant */
+            type: "connector.link.source_missing";
+            data: components["schemas"]["ConnectorLinkSourceMissingData"];
+        } | {
+            organizationId: string;
+            /** @constant */
+            type: "connector.link.source_restored";
+            data: components["schemas"]["ConnectorLinkSourceRestoredData"];
+        } | {
+            organizationId: string;
+            /** @constant */
             type: "connector.document.deleted";
             data: components["schemas"]["ConnectorDocumentDeletedData"];
         } | {
@@ -1551,6 +1863,7 @@ export interface components {
                 pages: number;
             };
         };
+        PutPortalSettingsRequest: components["schemas"]["PortalSettingsInput"];
         ReceiverEvent: {
             id: string;
             type: string;
@@ -1647,6 +1960,11 @@ export interface components {
              * @enum {string}
              */
             mode: "changes" | "full";
+            /**
+             * @description Why the run is full: asked for; the provider would not continue from the link's cursor (the run became full); the link's reconcile period (reconcile_every_hours) ran out
+             * @enum {string}
+             */
+            mode_reason?: "requested" | "feed_restarted" | "reconcile_due";
             counts: components["schemas"]["SyncCounts"];
             /** @description The first 20 files that could not be imported */
             failures: {
@@ -1726,12 +2044,14 @@ export interface components {
              * @enum {string}
              */
             on_source_delete?: "keep" | "remove";
+            /** @description A run of the link is a full (reconciling) run when this many hours passed since the last one (default 24): what the provider's change feed does not report is at most this old */
+            reconcile_every_hours?: number;
         };
         UpdateWebhookEndpointRequest: {
             /** @description The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters; in production no localhost and no private, loopback, link-local or metadata address */
             url?: string;
             /** @description Exact event types, prefix wildcards that select at least one type (vault.*), or * */
-            eventTypeFilters?: ("*" | "vault.ingest.completed" | "vault.ingest.failed" | "ocr.job.completed" | "ocr.job.failed" | "transcription.job.completed" | "transcription.job.failed" | "matter.created" | "matter.updated" | "billing.invoice.created" | "billing.payment.failed" | "deployment.succeeded" | "deployment.failed" | "connection.reauth_required" | "connection.revoked" | "connector.sync.completed" | "connector.document.deleted" | "connector.sync.failed" | "connector.sync.skipped" | "connector.export.completed" | "connector.export.failed" | "webhook.test" | "webhook.endpoint.disabled" | "vault.*" | "vault.ingest.*" | "ocr.*" | "ocr.job.*" | "transcription.*" | "transcription.job.*" | "matter.*" | "billing.*" | "billing.invoice.*" | "billing.payment.*" | "deployment.*" | "connection.*" | "connector.*" | "connector.sync.*" | "connector.document.*" | "connector.export.*" | "webhook.*" | "webhook.endpoint.*")[];
+            eventTypeFilters?: ("*" | "vault.ingest.completed" | "vault.ingest.failed" | "ocr.job.completed" | "ocr.job.failed" | "transcription.job.completed" | "transcription.job.failed" | "matter.created" | "matter.updated" | "billing.invoice.created" | "billing.payment.failed" | "deployment.succeeded" | "deployment.failed" | "connection.reauth_required" | "connection.revoked" | "connector.sync.completed" | "connector.link.source_missing" | "connector.link.source_restored" | "connector.document.deleted" | "connector.sync.failed" | "connector.sync.skipped" | "connector.export.completed" | "connector.export.failed" | "webhook.test" | "webhook.endpoint.disabled" | "vault.*" | "vault.ingest.*" | "ocr.*" | "ocr.job.*" | "transcription.*" | "transcription.job.*" | "matter.*" | "billing.*" | "billing.invoice.*" | "billing.payment.*" | "deployment.*" | "connection.*" | "connector.*" | "connector.sync.*" | "connector.link.*" | "connector.document.*" | "connector.export.*" | "webhook.*" | "webhook.endpoint.*")[];
             resourceScopes?: {
                 vaultIds?: string[];
                 matterIds?: string[];
@@ -3315,6 +3635,416 @@ export interface operations {
             404: components["responses"]["NotFound"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    createPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePortalLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link (shown once) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalLink"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["AuthInvalid"];
+            403: components["responses"]["PermissionDenied"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPortalSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionList"];
+                };
+            };
+            401: components["responses"]["AuthInvalid"];
+            403: components["responses"]["PermissionDenied"];
+            429: components["responses"]["RateLimitExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokePortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["AuthInvalid"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPortalSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSettings"];
+                };
+            };
+            401: components["responses"]["AuthInvalid"];
+            403: components["responses"]["PermissionDenied"];
+            429: components["responses"]["RateLimitExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putPortalSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutPortalSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSettings"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["AuthInvalid"];
+            403: components["responses"]["PermissionDenied"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page that exchanges the link, or says why it cannot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such resource for the organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    exchangePortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangePortalLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session cookie is set; where to go */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or fails validation (INVALID_REQUEST) */
+            400: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The link was used already, has expired, or is not a link (GONE) */
+            410: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The request body is too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The body is labelled as something other than application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    readSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    showPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such resource for the organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
         };
     };
     publishWebhookEvent: {

@@ -24,7 +24,13 @@ from .connection_status import ConnectionStatus
 from .connector_document_deleted_data import ConnectorDocumentDeletedData
 from .connector_export_completed_data import ConnectorExportCompletedData
 from .connector_export_failed_data import ConnectorExportFailedData
+from .connector_link_source_missing_data import ConnectorLinkSourceMissingData
+from .connector_link_source_restored_data import ConnectorLinkSourceRestoredData
 from .connector_sync_completed_data import ConnectorSyncCompletedData
+from .connector_sync_completed_data_mode import ConnectorSyncCompletedDataMode
+from .connector_sync_completed_data_mode_reason import (
+    ConnectorSyncCompletedDataModeReason,
+)
 from .connector_sync_failed_data import ConnectorSyncFailedData
 from .connector_sync_skipped_data import ConnectorSyncSkippedData
 from .create_connection_request_type_0 import CreateConnectionRequestType0
@@ -60,6 +66,12 @@ from .create_import_link_request_on_source_delete import (
 )
 from .create_import_link_request_schedule import CreateImportLinkRequestSchedule
 from .create_import_link_request_source import CreateImportLinkRequestSource
+from .create_portal_link_request import CreatePortalLinkRequest
+from .create_portal_link_request_kind import CreatePortalLinkRequestKind
+from .create_portal_link_request_role import CreatePortalLinkRequestRole
+from .create_portal_link_request_sections_item import (
+    CreatePortalLinkRequestSectionsItem,
+)
 from .create_webhook_endpoint_request import CreateWebhookEndpointRequest
 from .create_webhook_endpoint_request_event_type_filters_item import (
     CreateWebhookEndpointRequestEventTypeFiltersItem,
@@ -67,6 +79,12 @@ from .create_webhook_endpoint_request_event_type_filters_item import (
 from .create_webhook_endpoint_request_resource_scopes import (
     CreateWebhookEndpointRequestResourceScopes,
 )
+from .current_session import CurrentSession
+from .current_session_kind import CurrentSessionKind
+from .current_session_role import CurrentSessionRole
+from .current_session_sections_item import CurrentSessionSectionsItem
+from .current_session_theme import CurrentSessionTheme
+from .current_session_theme_appearance import CurrentSessionThemeAppearance
 from .dead_letter import DeadLetter
 from .dead_letter_kind import DeadLetterKind
 from .dead_letter_list import DeadLetterList
@@ -97,6 +115,8 @@ from .event_type import EventType
 from .event_type_list import EventTypeList
 from .event_type_permission import EventTypePermission
 from .event_type_schema import EventTypeSchema
+from .exchange_portal_link_request import ExchangePortalLinkRequest
+from .exchange_portal_link_response_200 import ExchangePortalLinkResponse200
 from .export_job import ExportJob
 from .export_job_conflict import ExportJobConflict
 from .export_job_counts import ExportJobCounts
@@ -143,6 +163,16 @@ from .open_api_document_paths_additional_property import (
 from .open_api_document_servers_item import OpenApiDocumentServersItem
 from .open_api_document_tags_item import OpenApiDocumentTagsItem
 from .pending_connection import PendingConnection
+from .portal_link import PortalLink
+from .portal_session import PortalSession
+from .portal_session_kind import PortalSessionKind
+from .portal_session_list import PortalSessionList
+from .portal_session_role import PortalSessionRole
+from .portal_session_sections_item import PortalSessionSectionsItem
+from .portal_settings import PortalSettings
+from .portal_settings_appearance import PortalSettingsAppearance
+from .portal_settings_input import PortalSettingsInput
+from .portal_settings_input_appearance import PortalSettingsInputAppearance
 from .provider import Provider
 from .provider_id import ProviderId
 from .provider_kind import ProviderKind
@@ -172,9 +202,13 @@ from .publish_webhook_event_request_type_18 import PublishWebhookEventRequestTyp
 from .publish_webhook_event_request_type_19 import PublishWebhookEventRequestType19
 from .publish_webhook_event_request_type_20 import PublishWebhookEventRequestType20
 from .publish_webhook_event_request_type_21 import PublishWebhookEventRequestType21
+from .publish_webhook_event_request_type_22 import PublishWebhookEventRequestType22
+from .publish_webhook_event_request_type_23 import PublishWebhookEventRequestType23
 from .purge_job import PurgeJob
 from .purge_job_counts import PurgeJobCounts
 from .purge_job_status import PurgeJobStatus
+from .put_portal_settings_request import PutPortalSettingsRequest
+from .put_portal_settings_request_appearance import PutPortalSettingsRequestAppearance
 from .receiver_event import ReceiverEvent
 from .receiver_event_data import ReceiverEventData
 from .recover_webhook_endpoint_request import RecoverWebhookEndpointRequest
@@ -191,6 +225,7 @@ from .sync_run_failures_item import SyncRunFailuresItem
 from .sync_run_failures_item_reason import SyncRunFailuresItemReason
 from .sync_run_list import SyncRunList
 from .sync_run_mode import SyncRunMode
+from .sync_run_mode_reason import SyncRunModeReason
 from .sync_run_status import SyncRunStatus
 from .sync_run_trigger import SyncRunTrigger
 from .sync_run_waiting import SyncRunWaiting
@@ -249,7 +284,11 @@ __all__ = (
     "ConnectorDocumentDeletedData",
     "ConnectorExportCompletedData",
     "ConnectorExportFailedData",
+    "ConnectorLinkSourceMissingData",
+    "ConnectorLinkSourceRestoredData",
     "ConnectorSyncCompletedData",
+    "ConnectorSyncCompletedDataMode",
+    "ConnectorSyncCompletedDataModeReason",
     "ConnectorSyncFailedData",
     "ConnectorSyncSkippedData",
     "CreateConnectionRequestType0",
@@ -271,9 +310,19 @@ __all__ = (
     "CreateImportLinkRequestOnSourceDelete",
     "CreateImportLinkRequestSchedule",
     "CreateImportLinkRequestSource",
+    "CreatePortalLinkRequest",
+    "CreatePortalLinkRequestKind",
+    "CreatePortalLinkRequestRole",
+    "CreatePortalLinkRequestSectionsItem",
     "CreateWebhookEndpointRequest",
     "CreateWebhookEndpointRequestEventTypeFiltersItem",
     "CreateWebhookEndpointRequestResourceScopes",
+    "CurrentSession",
+    "CurrentSessionKind",
+    "CurrentSessionRole",
+    "CurrentSessionSectionsItem",
+    "CurrentSessionTheme",
+    "CurrentSessionThemeAppearance",
     "DeadLetter",
     "DeadLetterKind",
     "DeadLetterList",
@@ -302,6 +351,8 @@ __all__ = (
     "EventTypeList",
     "EventTypePermission",
     "EventTypeSchema",
+    "ExchangePortalLinkRequest",
+    "ExchangePortalLinkResponse200",
     "ExportJob",
     "ExportJobConflict",
     "ExportJobCounts",
@@ -344,6 +395,16 @@ __all__ = (
     "OpenApiDocumentServersItem",
     "OpenApiDocumentTagsItem",
     "PendingConnection",
+    "PortalLink",
+    "PortalSession",
+    "PortalSessionKind",
+    "PortalSessionList",
+    "PortalSessionRole",
+    "PortalSessionSectionsItem",
+    "PortalSettings",
+    "PortalSettingsAppearance",
+    "PortalSettingsInput",
+    "PortalSettingsInputAppearance",
     "Provider",
     "ProviderId",
     "ProviderKind",
@@ -373,9 +434,13 @@ __all__ = (
     "PublishWebhookEventRequestType19",
     "PublishWebhookEventRequestType20",
     "PublishWebhookEventRequestType21",
+    "PublishWebhookEventRequestType22",
+    "PublishWebhookEventRequestType23",
     "PurgeJob",
     "PurgeJobCounts",
     "PurgeJobStatus",
+    "PutPortalSettingsRequest",
+    "PutPortalSettingsRequestAppearance",
     "ReceiverEvent",
     "ReceiverEventData",
     "RecoverWebhookEndpointRequest",
@@ -392,6 +457,7 @@ __all__ = (
     "SyncRunFailuresItemReason",
     "SyncRunList",
     "SyncRunMode",
+    "SyncRunModeReason",
     "SyncRunStatus",
     "SyncRunTrigger",
     "SyncRunWaiting",

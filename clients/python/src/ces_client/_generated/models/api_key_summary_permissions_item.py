@@ -8,6 +8,8 @@ class ApiKeySummaryPermissionsItem(StrEnum):
     DEPLOYMENTSREAD = "deployments:read"
     MATTERSREAD = "matters:read"
     OCRREAD = "ocr:read"
+    PORTALREAD = "portal:read"
+    PORTALWRITE = "portal:write"
     TRANSCRIPTIONREAD = "transcription:read"
     VAULTSREAD = "vaults:read"
     VAULTSWRITE = "vaults:write"

@@ -31,6 +31,8 @@ class CreateImportLinkRequest:
         schedule (CreateImportLinkRequestSchedule | Unset):
         on_source_delete (CreateImportLinkRequestOnSourceDelete | Unset): A file deleted at the provider: keep its
             document, marked deleted_at_source (default), or remove it from the vault
+        reconcile_every_hours (int | Unset): A run of the link is a full (reconciling) run when this many hours passed
+            since the last one (default 24): what the provider's change feed does not report is at most this old
     """
 
     vault_id: str
@@ -38,6 +40,7 @@ class CreateImportLinkRequest:
     label: str | Unset = UNSET
     schedule: CreateImportLinkRequestSchedule | Unset = UNSET
     on_source_delete: CreateImportLinkRequestOnSourceDelete | Unset = UNSET
+    reconcile_every_hours: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         vault_id = self.vault_id
@@ -54,6 +57,8 @@ class CreateImportLinkRequest:
         if not isinstance(self.on_source_delete, Unset):
             on_source_delete = self.on_source_delete.value
 
+        reconcile_every_hours = self.reconcile_every_hours
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -68,6 +73,8 @@ class CreateImportLinkRequest:
             field_dict["schedule"] = schedule
         if on_source_delete is not UNSET:
             field_dict["on_source_delete"] = on_source_delete
+        if reconcile_every_hours is not UNSET:
+            field_dict["reconcile_every_hours"] = reconcile_every_hours
 
         return field_dict
 
@@ -101,12 +108,15 @@ class CreateImportLinkRequest:
         else:
             on_source_delete = CreateImportLinkRequestOnSourceDelete(_on_source_delete)
 
+        reconcile_every_hours = d.pop("reconcile_every_hours", UNSET)
+
         create_import_link_request = cls(
             vault_id=vault_id,
             source=source,
             label=label,
             schedule=schedule,
             on_source_delete=on_source_delete,
+            reconcile_every_hours=reconcile_every_hours,
         )
 
         return create_import_link_request

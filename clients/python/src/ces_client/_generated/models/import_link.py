@@ -32,8 +32,11 @@ class ImportLink:
         on_source_delete (ImportLinkOnSourceDelete): A file deleted at the provider: its document is kept and marked
             deleted_at_source (keep), or removed from the vault (remove)
         schedule (ImportLinkScheduleType0 | None):
+        reconcile_every_hours (int): A run is a full (reconciling) run once this many hours passed since the last one:
+            the most a changes run can lag its source
         paused (bool): A paused link is out of its schedule and refuses new runs until resumed
-        status (ImportLinkStatus):
+        status (ImportLinkStatus): source_missing: the linked container is gone at the provider (its documents show as
+            source_missing); a run that finds it again brings the link back
         active_run_id (None | str): The run in flight (a job), if any
         last_run (ImportLinkLastRunType0 | None):
         next_run_at (datetime.datetime | None): When the schedule runs it next
@@ -49,6 +52,7 @@ class ImportLink:
     label: None | str
     on_source_delete: ImportLinkOnSourceDelete
     schedule: ImportLinkScheduleType0 | None
+    reconcile_every_hours: int
     paused: bool
     status: ImportLinkStatus
     active_run_id: None | str
@@ -81,6 +85,8 @@ class ImportLink:
             schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule
+
+        reconcile_every_hours = self.reconcile_every_hours
 
         paused = self.paused
 
@@ -122,6 +128,7 @@ class ImportLink:
                 "label": label,
                 "on_source_delete": on_source_delete,
                 "schedule": schedule,
+                "reconcile_every_hours": reconcile_every_hours,
                 "paused": paused,
                 "status": status,
                 "active_run_id": active_run_id,
@@ -174,6 +181,8 @@ class ImportLink:
             return cast(ImportLinkScheduleType0 | None, data)
 
         schedule = _parse_schedule(d.pop("schedule"))
+
+        reconcile_every_hours = d.pop("reconcile_every_hours")
 
         paused = d.pop("paused")
 
@@ -243,6 +252,7 @@ class ImportLink:
             label=label,
             on_source_delete=on_source_delete,
             schedule=schedule,
+            reconcile_every_hours=reconcile_every_hours,
             paused=paused,
             status=status,
             active_run_id=active_run_id,

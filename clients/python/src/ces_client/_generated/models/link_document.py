@@ -25,7 +25,8 @@ class LinkDocument:
         source (LinkDocumentSource):
         vault_version (int | None):
         status (LinkDocumentStatus): deleted_at_source: the file is gone at the provider and the document kept;
-            removed_from_vault: gone, and the link policy removed the document
+            removed_from_vault: gone, and the link policy removed the document; source_missing: the link's container is gone
+            at the provider (the document is kept, and shown live again once a run finds the container)
         imported_at (datetime.datetime):
         updated_at (datetime.datetime):
     """

@@ -6,6 +6,7 @@ class LinkDocumentStatus(StrEnum):
     IMPORTED = "imported"
     IMPORTING = "importing"
     REMOVED_FROM_VAULT = "removed_from_vault"
+    SOURCE_MISSING = "source_missing"
 
     def __str__(self) -> str:
         return str(self.value)

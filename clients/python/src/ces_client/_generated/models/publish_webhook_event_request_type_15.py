@@ -13,7 +13,9 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.connector_document_deleted_data import ConnectorDocumentDeletedData
+    from ..models.connector_link_source_missing_data import (
+        ConnectorLinkSourceMissingData,
+    )
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType15")
@@ -24,14 +26,15 @@ class PublishWebhookEventRequestType15:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['connector.document.deleted']):
-        data (ConnectorDocumentDeletedData): data of connector.document.deleted: A file an import link brought in was
-            deleted at the provider: its document is marked (and removed from the vault when the link's policy says so)
+        type_ (Literal['connector.link.source_missing']):
+        data (ConnectorLinkSourceMissingData): data of connector.link.source_missing: An import link's container is gone
+            at the provider (deleted, moved out of reach, access revoked): the link is source_missing and its documents no
+            longer show as live
     """
 
     organization_id: str
-    type_: Literal["connector.document.deleted"]
-    data: ConnectorDocumentDeletedData
+    type_: Literal["connector.link.source_missing"]
+    data: ConnectorLinkSourceMissingData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -54,20 +57,20 @@ class PublishWebhookEventRequestType15:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.connector_document_deleted_data import (
-            ConnectorDocumentDeletedData,
+        from ..models.connector_link_source_missing_data import (
+            ConnectorLinkSourceMissingData,
         )
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["connector.document.deleted"], d.pop("type"))
-        if type_ != "connector.document.deleted":
+        type_ = cast(Literal["connector.link.source_missing"], d.pop("type"))
+        if type_ != "connector.link.source_missing":
             raise ValueError(
-                f"type must match const 'connector.document.deleted', got '{type_}'"
+                f"type must match const 'connector.link.source_missing', got '{type_}'"
             )
 
-        data = ConnectorDocumentDeletedData.from_dict(d.pop("data"))
+        data = ConnectorLinkSourceMissingData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_15 = cls(
             organization_id=organization_id,

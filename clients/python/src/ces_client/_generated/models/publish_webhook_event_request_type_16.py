@@ -13,7 +13,9 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.connector_sync_failed_data import ConnectorSyncFailedData
+    from ..models.connector_link_source_restored_data import (
+        ConnectorLinkSourceRestoredData,
+    )
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType16")
@@ -24,13 +26,14 @@ class PublishWebhookEventRequestType16:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['connector.sync.failed']):
-        data (ConnectorSyncFailedData): data of connector.sync.failed: An import run of an import link failed
+        type_ (Literal['connector.link.source_restored']):
+        data (ConnectorLinkSourceRestoredData): data of connector.link.source_restored: An import link's container is
+            back at the provider: a run succeeded and the link left source_missing
     """
 
     organization_id: str
-    type_: Literal["connector.sync.failed"]
-    data: ConnectorSyncFailedData
+    type_: Literal["connector.link.source_restored"]
+    data: ConnectorLinkSourceRestoredData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -53,18 +56,20 @@ class PublishWebhookEventRequestType16:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.connector_sync_failed_data import ConnectorSyncFailedData
+        from ..models.connector_link_source_restored_data import (
+            ConnectorLinkSourceRestoredData,
+        )
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["connector.sync.failed"], d.pop("type"))
-        if type_ != "connector.sync.failed":
+        type_ = cast(Literal["connector.link.source_restored"], d.pop("type"))
+        if type_ != "connector.link.source_restored":
             raise ValueError(
-                f"type must match const 'connector.sync.failed', got '{type_}'"
+                f"type must match const 'connector.link.source_restored', got '{type_}'"
             )
 
-        data = ConnectorSyncFailedData.from_dict(d.pop("data"))
+        data = ConnectorLinkSourceRestoredData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_16 = cls(
             organization_id=organization_id,

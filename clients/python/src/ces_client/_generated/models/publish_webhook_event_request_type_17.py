@@ -13,7 +13,7 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.connector_sync_skipped_data import ConnectorSyncSkippedData
+    from ..models.connector_document_deleted_data import ConnectorDocumentDeletedData
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType17")
@@ -24,15 +24,14 @@ class PublishWebhookEventRequestType17:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['connector.sync.skipped']):
-        data (ConnectorSyncSkippedData): data of connector.sync.skipped: A scheduled import run did not start (errorCode
-            says why: the provider turned off, the connection needing the user, the previous run still going); the link's
-            runs list shows it as skipped
+        type_ (Literal['connector.document.deleted']):
+        data (ConnectorDocumentDeletedData): data of connector.document.deleted: A file an import link brought in was
+            deleted at the provider: its document is marked (and removed from the vault when the link's policy says so)
     """
 
     organization_id: str
-    type_: Literal["connector.sync.skipped"]
-    data: ConnectorSyncSkippedData
+    type_: Literal["connector.document.deleted"]
+    data: ConnectorDocumentDeletedData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -55,18 +54,20 @@ class PublishWebhookEventRequestType17:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.connector_sync_skipped_data import ConnectorSyncSkippedData
+        from ..models.connector_document_deleted_data import (
+            ConnectorDocumentDeletedData,
+        )
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["connector.sync.skipped"], d.pop("type"))
-        if type_ != "connector.sync.skipped":
+        type_ = cast(Literal["connector.document.deleted"], d.pop("type"))
+        if type_ != "connector.document.deleted":
             raise ValueError(
-                f"type must match const 'connector.sync.skipped', got '{type_}'"
+                f"type must match const 'connector.document.deleted', got '{type_}'"
             )
 
-        data = ConnectorSyncSkippedData.from_dict(d.pop("data"))
+        data = ConnectorDocumentDeletedData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_17 = cls(
             organization_id=organization_id,

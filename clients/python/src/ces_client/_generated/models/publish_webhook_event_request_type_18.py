@@ -13,7 +13,7 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.connector_export_completed_data import ConnectorExportCompletedData
+    from ..models.connector_sync_failed_data import ConnectorSyncFailedData
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType18")
@@ -24,14 +24,13 @@ class PublishWebhookEventRequestType18:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['connector.export.completed']):
-        data (ConnectorExportCompletedData): data of connector.export.completed: An export of vault documents to a
-            provider finished
+        type_ (Literal['connector.sync.failed']):
+        data (ConnectorSyncFailedData): data of connector.sync.failed: An import run of an import link failed
     """
 
     organization_id: str
-    type_: Literal["connector.export.completed"]
-    data: ConnectorExportCompletedData
+    type_: Literal["connector.sync.failed"]
+    data: ConnectorSyncFailedData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -54,20 +53,18 @@ class PublishWebhookEventRequestType18:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.connector_export_completed_data import (
-            ConnectorExportCompletedData,
-        )
+        from ..models.connector_sync_failed_data import ConnectorSyncFailedData
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["connector.export.completed"], d.pop("type"))
-        if type_ != "connector.export.completed":
+        type_ = cast(Literal["connector.sync.failed"], d.pop("type"))
+        if type_ != "connector.sync.failed":
             raise ValueError(
-                f"type must match const 'connector.export.completed', got '{type_}'"
+                f"type must match const 'connector.sync.failed', got '{type_}'"
             )
 
-        data = ConnectorExportCompletedData.from_dict(d.pop("data"))
+        data = ConnectorSyncFailedData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_18 = cls(
             organization_id=organization_id,

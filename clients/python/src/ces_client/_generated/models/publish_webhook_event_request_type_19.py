@@ -13,7 +13,7 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.connector_export_failed_data import ConnectorExportFailedData
+    from ..models.connector_sync_skipped_data import ConnectorSyncSkippedData
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType19")
@@ -24,14 +24,15 @@ class PublishWebhookEventRequestType19:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['connector.export.failed']):
-        data (ConnectorExportFailedData): data of connector.export.failed: An export of vault documents to a provider
-            failed
+        type_ (Literal['connector.sync.skipped']):
+        data (ConnectorSyncSkippedData): data of connector.sync.skipped: A scheduled import run did not start (errorCode
+            says why: the provider turned off, the connection needing the user, the previous run still going); the link's
+            runs list shows it as skipped
     """
 
     organization_id: str
-    type_: Literal["connector.export.failed"]
-    data: ConnectorExportFailedData
+    type_: Literal["connector.sync.skipped"]
+    data: ConnectorSyncSkippedData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -54,18 +55,18 @@ class PublishWebhookEventRequestType19:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.connector_export_failed_data import ConnectorExportFailedData
+        from ..models.connector_sync_skipped_data import ConnectorSyncSkippedData
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["connector.export.failed"], d.pop("type"))
-        if type_ != "connector.export.failed":
+        type_ = cast(Literal["connector.sync.skipped"], d.pop("type"))
+        if type_ != "connector.sync.skipped":
             raise ValueError(
-                f"type must match const 'connector.export.failed', got '{type_}'"
+                f"type must match const 'connector.sync.skipped', got '{type_}'"
             )
 
-        data = ConnectorExportFailedData.from_dict(d.pop("data"))
+        data = ConnectorSyncSkippedData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_19 = cls(
             organization_id=organization_id,

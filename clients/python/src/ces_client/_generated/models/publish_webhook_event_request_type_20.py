@@ -13,7 +13,7 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.webhook_test_data import WebhookTestData
+    from ..models.connector_export_completed_data import ConnectorExportCompletedData
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType20")
@@ -24,14 +24,14 @@ class PublishWebhookEventRequestType20:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['webhook.test']):
-        data (WebhookTestData): data of webhook.test: Sent on request to check that an endpoint receives and verifies
-            events
+        type_ (Literal['connector.export.completed']):
+        data (ConnectorExportCompletedData): data of connector.export.completed: An export of vault documents to a
+            provider finished
     """
 
     organization_id: str
-    type_: Literal["webhook.test"]
-    data: WebhookTestData
+    type_: Literal["connector.export.completed"]
+    data: ConnectorExportCompletedData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -54,16 +54,20 @@ class PublishWebhookEventRequestType20:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.webhook_test_data import WebhookTestData
+        from ..models.connector_export_completed_data import (
+            ConnectorExportCompletedData,
+        )
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["webhook.test"], d.pop("type"))
-        if type_ != "webhook.test":
-            raise ValueError(f"type must match const 'webhook.test', got '{type_}'")
+        type_ = cast(Literal["connector.export.completed"], d.pop("type"))
+        if type_ != "connector.export.completed":
+            raise ValueError(
+                f"type must match const 'connector.export.completed', got '{type_}'"
+            )
 
-        data = WebhookTestData.from_dict(d.pop("data"))
+        data = ConnectorExportCompletedData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_20 = cls(
             organization_id=organization_id,

@@ -13,7 +13,7 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 if TYPE_CHECKING:
-    from ..models.webhook_endpoint_disabled_data import WebhookEndpointDisabledData
+    from ..models.connector_export_failed_data import ConnectorExportFailedData
 
 
 T = TypeVar("T", bound="PublishWebhookEventRequestType21")
@@ -24,14 +24,14 @@ class PublishWebhookEventRequestType21:
     """
     Attributes:
         organization_id (str):
-        type_ (Literal['webhook.endpoint.disabled']):
-        data (WebhookEndpointDisabledData): data of webhook.endpoint.disabled: An endpoint was disabled after repeated
-            delivery failures
+        type_ (Literal['connector.export.failed']):
+        data (ConnectorExportFailedData): data of connector.export.failed: An export of vault documents to a provider
+            failed
     """
 
     organization_id: str
-    type_: Literal["webhook.endpoint.disabled"]
-    data: WebhookEndpointDisabledData
+    type_: Literal["connector.export.failed"]
+    data: ConnectorExportFailedData
 
     def to_dict(self) -> dict[str, Any]:
         organization_id = self.organization_id
@@ -54,18 +54,18 @@ class PublishWebhookEventRequestType21:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.webhook_endpoint_disabled_data import WebhookEndpointDisabledData
+        from ..models.connector_export_failed_data import ConnectorExportFailedData
 
         d = dict(src_dict)
         organization_id = d.pop("organizationId")
 
-        type_ = cast(Literal["webhook.endpoint.disabled"], d.pop("type"))
-        if type_ != "webhook.endpoint.disabled":
+        type_ = cast(Literal["connector.export.failed"], d.pop("type"))
+        if type_ != "connector.export.failed":
             raise ValueError(
-                f"type must match const 'webhook.endpoint.disabled', got '{type_}'"
+                f"type must match const 'connector.export.failed', got '{type_}'"
             )
 
-        data = WebhookEndpointDisabledData.from_dict(d.pop("data"))
+        data = ConnectorExportFailedData.from_dict(d.pop("data"))
 
         publish_webhook_event_request_type_21 = cls(
             organization_id=organization_id,

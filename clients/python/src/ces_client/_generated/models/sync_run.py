@@ -14,6 +14,7 @@ from attrs import define as _attrs_define
 from typing_extensions import Self
 
 from ..models.sync_run_mode import SyncRunMode
+from ..models.sync_run_mode_reason import SyncRunModeReason
 from ..models.sync_run_status import SyncRunStatus
 from ..models.sync_run_trigger import SyncRunTrigger
 from ..types import UNSET, Unset
@@ -48,6 +49,8 @@ class SyncRun:
         reason (str | Unset): Why the job failed
         finished_at (datetime.datetime | Unset):
         message (str | Unset): What the failure reason means, for people
+        mode_reason (SyncRunModeReason | Unset): Why the run is full: asked for; the provider would not continue from
+            the link's cursor (the run became full); the link's reconcile period (reconcile_every_hours) ran out
         waiting (SyncRunWaiting | Unset): Present while the job waits before its next step
     """
 
@@ -66,6 +69,7 @@ class SyncRun:
     reason: str | Unset = UNSET
     finished_at: datetime.datetime | Unset = UNSET
     message: str | Unset = UNSET
+    mode_reason: SyncRunModeReason | Unset = UNSET
     waiting: SyncRunWaiting | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,6 +108,10 @@ class SyncRun:
 
         message = self.message
 
+        mode_reason: str | Unset = UNSET
+        if not isinstance(self.mode_reason, Unset):
+            mode_reason = self.mode_reason.value
+
         waiting: dict[str, Any] | Unset = UNSET
         if not isinstance(self.waiting, Unset):
             waiting = self.waiting.to_dict()
@@ -132,6 +140,8 @@ class SyncRun:
             field_dict["finished_at"] = finished_at
         if message is not UNSET:
             field_dict["message"] = message
+        if mode_reason is not UNSET:
+            field_dict["mode_reason"] = mode_reason
         if waiting is not UNSET:
             field_dict["waiting"] = waiting
 
@@ -186,6 +196,13 @@ class SyncRun:
 
         message = d.pop("message", UNSET)
 
+        _mode_reason = d.pop("mode_reason", UNSET)
+        mode_reason: SyncRunModeReason | Unset
+        if isinstance(_mode_reason, Unset):
+            mode_reason = UNSET
+        else:
+            mode_reason = SyncRunModeReason(_mode_reason)
+
         _waiting = d.pop("waiting", UNSET)
         waiting: SyncRunWaiting | Unset
         if isinstance(_waiting, Unset):
@@ -209,6 +226,7 @@ class SyncRun:
             reason=reason,
             finished_at=finished_at,
             message=message,
+            mode_reason=mode_reason,
             waiting=waiting,
         )
 

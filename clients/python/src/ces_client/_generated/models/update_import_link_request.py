@@ -29,12 +29,15 @@ class UpdateImportLinkRequest:
         label (None | str | Unset):
         on_source_delete (UpdateImportLinkRequestOnSourceDelete | Unset): A file deleted at the provider: keep its
             document, marked deleted_at_source (default), or remove it from the vault
+        reconcile_every_hours (int | Unset): A run of the link is a full (reconciling) run when this many hours passed
+            since the last one (default 24): what the provider's change feed does not report is at most this old
     """
 
     schedule: None | Unset | UpdateImportLinkRequestScheduleType0 = UNSET
     paused: bool | Unset = UNSET
     label: None | str | Unset = UNSET
     on_source_delete: UpdateImportLinkRequestOnSourceDelete | Unset = UNSET
+    reconcile_every_hours: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.update_import_link_request_schedule_type_0 import (
@@ -61,6 +64,8 @@ class UpdateImportLinkRequest:
         if not isinstance(self.on_source_delete, Unset):
             on_source_delete = self.on_source_delete.value
 
+        reconcile_every_hours = self.reconcile_every_hours
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -72,6 +77,8 @@ class UpdateImportLinkRequest:
             field_dict["label"] = label
         if on_source_delete is not UNSET:
             field_dict["on_source_delete"] = on_source_delete
+        if reconcile_every_hours is not UNSET:
+            field_dict["reconcile_every_hours"] = reconcile_every_hours
 
         return field_dict
 
@@ -120,11 +127,14 @@ class UpdateImportLinkRequest:
         else:
             on_source_delete = UpdateImportLinkRequestOnSourceDelete(_on_source_delete)
 
+        reconcile_every_hours = d.pop("reconcile_every_hours", UNSET)
+
         update_import_link_request = cls(
             schedule=schedule,
             paused=paused,
             label=label,
             on_source_delete=on_source_delete,
+            reconcile_every_hours=reconcile_every_hours,
         )
 
         return update_import_link_request

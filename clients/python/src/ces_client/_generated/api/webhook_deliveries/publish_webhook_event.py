@@ -73,6 +73,12 @@ from ...models.publish_webhook_event_request_type_20 import (
 from ...models.publish_webhook_event_request_type_21 import (
     PublishWebhookEventRequestType21,
 )
+from ...models.publish_webhook_event_request_type_22 import (
+    PublishWebhookEventRequestType22,
+)
+from ...models.publish_webhook_event_request_type_23 import (
+    PublishWebhookEventRequestType23,
+)
 from ...types import UNSET, Response, Unset
 
 
@@ -93,6 +99,8 @@ def _get_kwargs(
     | PublishWebhookEventRequestType2
     | PublishWebhookEventRequestType20
     | PublishWebhookEventRequestType21
+    | PublishWebhookEventRequestType22
+    | PublishWebhookEventRequestType23
     | PublishWebhookEventRequestType3
     | PublishWebhookEventRequestType4
     | PublishWebhookEventRequestType5
@@ -133,6 +141,8 @@ def _get_kwargs(
         or isinstance(body, PublishWebhookEventRequestType18)
         or isinstance(body, PublishWebhookEventRequestType19)
         or isinstance(body, PublishWebhookEventRequestType20)
+        or isinstance(body, PublishWebhookEventRequestType21)
+        or isinstance(body, PublishWebhookEventRequestType22)
     ):
         _kwargs["json"] = body.to_dict()
     else:
@@ -237,6 +247,8 @@ def sync_detailed(
     | PublishWebhookEventRequestType2
     | PublishWebhookEventRequestType20
     | PublishWebhookEventRequestType21
+    | PublishWebhookEventRequestType22
+    | PublishWebhookEventRequestType23
     | PublishWebhookEventRequestType3
     | PublishWebhookEventRequestType4
     | PublishWebhookEventRequestType5
@@ -259,7 +271,8 @@ def sync_detailed(
             PublishWebhookEventRequestType16 | PublishWebhookEventRequestType17 |
             PublishWebhookEventRequestType18 | PublishWebhookEventRequestType19 |
             PublishWebhookEventRequestType2 | PublishWebhookEventRequestType20 |
-            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType3 |
+            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType22 |
+            PublishWebhookEventRequestType23 | PublishWebhookEventRequestType3 |
             PublishWebhookEventRequestType4 | PublishWebhookEventRequestType5 |
             PublishWebhookEventRequestType6 | PublishWebhookEventRequestType7 |
             PublishWebhookEventRequestType8 | PublishWebhookEventRequestType9):
@@ -302,6 +315,8 @@ def sync(
     | PublishWebhookEventRequestType2
     | PublishWebhookEventRequestType20
     | PublishWebhookEventRequestType21
+    | PublishWebhookEventRequestType22
+    | PublishWebhookEventRequestType23
     | PublishWebhookEventRequestType3
     | PublishWebhookEventRequestType4
     | PublishWebhookEventRequestType5
@@ -324,7 +339,8 @@ def sync(
             PublishWebhookEventRequestType16 | PublishWebhookEventRequestType17 |
             PublishWebhookEventRequestType18 | PublishWebhookEventRequestType19 |
             PublishWebhookEventRequestType2 | PublishWebhookEventRequestType20 |
-            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType3 |
+            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType22 |
+            PublishWebhookEventRequestType23 | PublishWebhookEventRequestType3 |
             PublishWebhookEventRequestType4 | PublishWebhookEventRequestType5 |
             PublishWebhookEventRequestType6 | PublishWebhookEventRequestType7 |
             PublishWebhookEventRequestType8 | PublishWebhookEventRequestType9):
@@ -362,6 +378,8 @@ async def asyncio_detailed(
     | PublishWebhookEventRequestType2
     | PublishWebhookEventRequestType20
     | PublishWebhookEventRequestType21
+    | PublishWebhookEventRequestType22
+    | PublishWebhookEventRequestType23
     | PublishWebhookEventRequestType3
     | PublishWebhookEventRequestType4
     | PublishWebhookEventRequestType5
@@ -384,7 +402,8 @@ async def asyncio_detailed(
             PublishWebhookEventRequestType16 | PublishWebhookEventRequestType17 |
             PublishWebhookEventRequestType18 | PublishWebhookEventRequestType19 |
             PublishWebhookEventRequestType2 | PublishWebhookEventRequestType20 |
-            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType3 |
+            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType22 |
+            PublishWebhookEventRequestType23 | PublishWebhookEventRequestType3 |
             PublishWebhookEventRequestType4 | PublishWebhookEventRequestType5 |
             PublishWebhookEventRequestType6 | PublishWebhookEventRequestType7 |
             PublishWebhookEventRequestType8 | PublishWebhookEventRequestType9):
@@ -425,6 +444,8 @@ async def asyncio(
     | PublishWebhookEventRequestType2
     | PublishWebhookEventRequestType20
     | PublishWebhookEventRequestType21
+    | PublishWebhookEventRequestType22
+    | PublishWebhookEventRequestType23
     | PublishWebhookEventRequestType3
     | PublishWebhookEventRequestType4
     | PublishWebhookEventRequestType5
@@ -447,7 +468,8 @@ async def asyncio(
             PublishWebhookEventRequestType16 | PublishWebhookEventRequestType17 |
             PublishWebhookEventRequestType18 | PublishWebhookEventRequestType19 |
             PublishWebhookEventRequestType2 | PublishWebhookEventRequestType20 |
-            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType3 |
+            PublishWebhookEventRequestType21 | PublishWebhookEventRequestType22 |
+            PublishWebhookEventRequestType23 | PublishWebhookEventRequestType3 |
             PublishWebhookEventRequestType4 | PublishWebhookEventRequestType5 |
             PublishWebhookEventRequestType6 | PublishWebhookEventRequestType7 |
             PublishWebhookEventRequestType8 | PublishWebhookEventRequestType9):

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class PortalSessionKind(StrEnum):
+    CONSOLE = "console"
+    PORTAL = "portal"
+
+    def __str__(self) -> str:
+        return str(self.value)

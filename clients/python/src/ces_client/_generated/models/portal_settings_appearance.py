@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PortalSettingsAppearance(StrEnum):
+    DARK = "dark"
+    LIGHT = "light"
+    SYSTEM = "system"
+
+    def __str__(self) -> str:
+        return str(self.value)

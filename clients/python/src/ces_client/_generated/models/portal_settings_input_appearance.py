@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PortalSettingsInputAppearance(StrEnum):
+    DARK = "dark"
+    LIGHT = "light"
+    SYSTEM = "system"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -86,11 +86,13 @@ export class DriveApi extends DriveContainers implements ContentApi {
     limit: number,
   ): Promise<ChangesPage> {
     const cursor = 'page' in position ? position.page : position.cursor;
-    const out = await this.http.json<Listing>({
-      operation: 'folder changes',
-      token,
-      url: this.url(`/folders/${pathSegment(container, 'folder changes')}/changes`, { limit, cursor }),
-    }).catch(refusedFeed('folder changes'));
+    const out = await this.http
+      .json<Listing>({
+        operation: 'folder changes',
+        token,
+        url: this.url(`/folders/${pathSegment(container, 'folder changes')}/changes`, { limit, cursor }),
+      })
+      .catch(refusedFeed('folder changes'));
     const files = out.entries
       .filter((e) => e.type !== 'folder')
       .map((e) => ({

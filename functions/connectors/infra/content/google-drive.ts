@@ -224,24 +224,26 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       if (!rest.length) return { files, next: { cursor: start } };
       return { files, next: pageOf({ walk: { start, queue: rest, pageToken: out.nextPageToken } }) };
     }
-    const out = await this.http.json<{
-      changes: { fileId: string; removed?: boolean; file?: DriveFile }[];
-      nextPageToken?: string;
-      newStartPageToken?: string;
-    }>(
-      this.request('list changes', token, '/drive/v3/changes', {
-        pageToken: at.feed,
-        pageSize: limit,
-        includeRemoved: 'true',
-        fields: CHANGE_FIELDS,
-        ...ALL_DRIVES,
-      }),
-    ).catch((error: unknown) => {
-      // The page token is the one value of this request that is not ours: a refusal is of it.
-      if (error instanceof ProviderApiError && [400, 404, 410].includes(error.status ?? 0))
-        throw new FeedRestartError('list changes', error.providerError ?? `HTTP ${error.status}`);
-      throw error;
-    });
+    const out = await this.http
+      .json<{
+        changes: { fileId: string; removed?: boolean; file?: DriveFile }[];
+        nextPageToken?: string;
+        newStartPageToken?: string;
+      }>(
+        this.request('list changes', token, '/drive/v3/changes', {
+          pageToken: at.feed,
+          pageSize: limit,
+          includeRemoved: 'true',
+          fields: CHANGE_FIELDS,
+          ...ALL_DRIVES,
+        }),
+      )
+      .catch((error: unknown) => {
+        // The page token is the one value of this request that is not ours: a refusal is of it.
+        if (error instanceof ProviderApiError && [400, 404, 410].includes(error.status ?? 0))
+          throw new FeedRestartError('list changes', error.providerError ?? `HTTP ${error.status}`);
+        throw error;
+      });
     const within = await this.scope(token, container);
     const files: ChangedFile[] = [];
     for (const change of out.changes) {

@@ -112,14 +112,16 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
     position: ChangesPosition,
     limit: number,
   ): Promise<ChangesPage> {
-    const out = await this.http.json<Listing<Document> & { sync_token?: string | null }>({
-      operation: 'document delta',
-      token,
-      url: this.url(`/matters/${pathSegment(container, 'document delta')}/documents/delta`, {
-        limit,
-        ...('page' in position ? { page_token: position.page } : { since: position.cursor }),
-      }),
-    }).catch(refusedFeed('document delta'));
+    const out = await this.http
+      .json<Listing<Document> & { sync_token?: string | null }>({
+        operation: 'document delta',
+        token,
+        url: this.url(`/matters/${pathSegment(container, 'document delta')}/documents/delta`, {
+          limit,
+          ...('page' in position ? { page_token: position.page } : { since: position.cursor }),
+        }),
+      })
+      .catch(refusedFeed('document delta'));
     const files = out.data.map((d) => ({
       id: d.id,
       name: d.name,

@@ -89,11 +89,17 @@ function renderShell(): void {
   applyTheme(session);
   const link = (hash: string, text: string) => h('a', { href: hash, 'data-nav': hash }, text);
   const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
+  // The sign-in page only once the server has ended the session: a reload (or a sign-in) before then
+  // would still find the old cookie.
   signOut.addEventListener('click', () => {
-    void api('POST', `${SESSION_PATH}/sign-out`).catch(() => undefined);
-    setSession(undefined);
-    history.replaceState(null, '', location.pathname);
-    showSignIn(inPortal() ? 'You signed out.' : undefined);
+    signOut.setAttribute('disabled', '');
+    void api('POST', `${SESSION_PATH}/sign-out`)
+      .catch(() => undefined)
+      .finally(() => {
+        setSession(undefined);
+        history.replaceState(null, '', location.pathname);
+        showSignIn(inPortal() ? 'You signed out.' : undefined);
+      });
   });
   const brand = session.organizationName ?? 'Connector & Event Console';
   const logo = session.theme.logoUrl

@@ -284,6 +284,7 @@ describe('a connection at work in the console', () => {
 
   it("shows a member the links, runs and documents without write controls, and the API refuses the member's writes", async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Role').waitFor();
     await signIn(page, server, 'member');
     const memberAuthorization = `Bearer ${await sessionCookie(page)}`;
     await page.getByRole('link', { name: 'Connections' }).click();
@@ -334,6 +335,7 @@ describe('a connection at work in the console', () => {
 
   it("purges a connection: the header shows revoked and a link's card no longer shows a schedule", async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Role').waitFor();
     await signIn(page, server, 'owner');
     await page.goto(`${server.baseUrl}/console/#/connections/${practiceId}`);
     const card = linkCard(matter.id);

@@ -310,6 +310,7 @@ describe('console in a browser', () => {
 
   it('shows a member no write controls, and the API refuses a write forged with the member session', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Role').waitFor();
     await signIn('member');
     const memberAuthorization = `Bearer ${await sessionCookie(page)}`;
     await page.getByRole('link', { name: receiverUrl }).waitFor();

@@ -150,7 +150,7 @@ beforeEach(() => {
 const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
 
 /** The production client, its API (and Dropbox's content host) reached through the hostile proxy. */
-const apiOf = (id: ProviderId, guard: UrlGuard): ContentApi =>
+const apiOf = (id: ProviderId, guard: UrlGuard): Promise<ContentApi> =>
   contentApi(PROVIDERS[id], {
     apiUrl: setting(id, 'API_URL').replace(sandbox.url, proxyBase),
     setting: (name) => setting(id, name).replace(sandbox.url, proxyBase),
@@ -232,7 +232,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
 
   beforeAll(async () => {
     token = await connect(id, `acct-${id}-hostile`);
-    const api = apiOf(id, PRODUCTION);
+    const api = await apiOf(id, PRODUCTION);
     const top = await api.browse(token, undefined, { limit: 100 });
     container = top.entries.find((e) => e.kind === 'container')!.id;
     let position: { page: string } | { cursor?: string } = {};
@@ -264,7 +264,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
 
   it('follows no download redirect to an internal address, and sends no token there', async () => {
     rule = redirectDownloadTo(`${internalUrl}/download`);
-    const error = await failureOf(apiOf(id, PRODUCTION).download(token, file.id, file));
+    const error = await failureOf((await apiOf(id, PRODUCTION)).download(token, file.id, file));
     expect(internalSeen).toEqual([]);
     // Clients that follow a provider's redirect (Clio's 303, Graph's 302) refuse the address; the others
     // follow none and fail on the 3xx itself. Neither is retried as if the provider were down.
@@ -279,7 +279,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
     }
     for (const target of FORBIDDEN) {
       rule = redirectDownloadTo(target);
-      const again = await failureOf(apiOf(id, PRODUCTION).download(token, file.id, file));
+      const again = await failureOf((await apiOf(id, PRODUCTION)).download(token, file.id, file));
       expect([undefined, 'blocked_address']).toContain(again.providerError);
       expect(again.status).not.toBeUndefined();
     }
@@ -287,7 +287,9 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
 
   it('outside production, reaches a loopback redirect without our token', async () => {
     rule = redirectDownloadTo(`${internalUrl}/download`);
-    await apiOf(id, DEVELOPMENT)
+    await (
+      await apiOf(id, DEVELOPMENT)
+    )
       .download(token, file.id, file)
       .then((download) => download.body.resume())
       .catch(() => undefined);
@@ -327,19 +329,21 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
 
   it('sends no upload to an internal address the provider names, and no token', async () => {
     rule = uploadElsewhere(`${internalUrl}/upload`);
-    const error = await failureOf(apiOf(id, PRODUCTION).upload(token, container, bigUpload('exp_h1')));
+    const error = await failureOf(
+      (await apiOf(id, PRODUCTION)).upload(token, container, bigUpload('exp_h1')),
+    );
     expect(internalSeen).toEqual([]);
     expect(classifyApiStatus(error.status, error.providerError).kind).toBe('fatal');
     rule = uploadElsewhere('http://169.254.169.254/upload');
-    const metadata = await failureOf(apiOf(id, PRODUCTION).upload(token, container, bigUpload('exp_h2')));
+    const metadata = await failureOf(
+      (await apiOf(id, PRODUCTION)).upload(token, container, bigUpload('exp_h2')),
+    );
     expect(classifyApiStatus(metadata.status, metadata.providerError).kind).toBe('fatal');
   });
 
   it('outside production, an upload URL on loopback gets the bytes but never our token', async () => {
     rule = uploadElsewhere(`${internalUrl}/upload`);
-    await apiOf(id, DEVELOPMENT)
-      .upload(token, container, bigUpload('exp_h3'))
-      .catch(() => undefined);
+    await (await apiOf(id, DEVELOPMENT)).upload(token, container, bigUpload('exp_h3')).catch(() => undefined);
   });
 
   it('follows no paging link to another origin', async () => {
@@ -357,7 +361,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
             ),
           }
         : answer;
-    const api = apiOf(id, PRODUCTION);
+    const api = await apiOf(id, PRODUCTION);
     let position: { page: string } | { cursor?: string } = {};
     for (let pages = 0; pages < 20; pages++) {
       const page: unknown = await api.changes(token, container, position, 1).catch((e: unknown) => e);
@@ -381,12 +385,12 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
 
   it('refuses an answer that never ends, within its size limit', async () => {
     rule = (_request, answer) => (isJson(answer.headers) ? 'endless' : answer);
-    const error = await failureOf(apiOf(id, PRODUCTION).browse(token, container, { limit: 5 }));
+    const error = await failureOf((await apiOf(id, PRODUCTION)).browse(token, container, { limit: 5 }));
     expect(error.providerError).toBe('response_too_large');
     expect(classifyApiStatus(error.status, error.providerError).kind).toBe('fatal');
     // An error answer is read for its reason only so far: the status stands.
     rule = (_request, answer) => (isJson(answer.headers) ? 'endless-error' : answer);
-    const failed = await failureOf(apiOf(id, PRODUCTION).browse(token, container, { limit: 5 }));
+    const failed = await failureOf((await apiOf(id, PRODUCTION)).browse(token, container, { limit: 5 }));
     expect(failed.status).toBe(500);
   });
 });

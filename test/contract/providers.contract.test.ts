@@ -25,7 +25,12 @@ import {
 } from '../../functions/connectors/infra/oauth-client';
 import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/oauth-client';
 import type { ContentApi, ProviderFile, SourceEntry } from '../../functions/connectors/infra/content';
-import { ProviderApiError, contentApi, hasContentApi } from '../../functions/connectors/infra/content';
+import {
+  FeedRestartError,
+  ProviderApiError,
+  contentApi,
+  hasContentApi,
+} from '../../functions/connectors/infra/content';
 import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
 
 const BASE = 'http://127.0.0.1:9';
@@ -46,7 +51,7 @@ const clientOf = (id: ProviderId): ProviderClient => ({
   clientId: setting(id, 'CLIENT_ID'),
   clientSecret: setting(id, 'CLIENT_SECRET'),
 });
-const apiOf = (id: ProviderId): ContentApi =>
+const apiOf = (id: ProviderId): Promise<ContentApi> =>
   contentApi(PROVIDERS[id], {
     apiUrl: setting(id, 'API_URL'),
     setting: (name) => setting(id, name),
@@ -179,7 +184,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
 
     beforeAll(async () => {
       token = (await connect(id, account, Object.keys(definition.scopeTiers).at(-1))).accessToken;
-      api = apiOf(id);
+      api = await apiOf(id);
       const top = await api.browse(token, undefined, { limit: 100 });
       container = top.entries.find((e) => e.kind === 'container')!;
       expect(container).toBeDefined();
@@ -372,7 +377,7 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
 
   beforeAll(async () => {
     token = (await connect(id, account, Object.keys(definition.scopeTiers).at(-1))).accessToken;
-    api = apiOf(id);
+    api = await apiOf(id);
     const root = (await api.browse(token, undefined, { limit: 100 })).entries.find(
       (e) => e.kind === 'container',
     )!;
@@ -520,7 +525,7 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
       );
     });
 
-    it('starts a new enumeration when Graph answers 410 to a delta link', async () => {
+    it('refuses to go on from a delta link Graph answers 410 to, and a new enumeration lists the drive', async () => {
       const mine = await walk(clients.id);
       const site = (await api.browse(token, undefined, { limit: 10 })).entries.find((e) =>
         e.id.startsWith('site:'),
@@ -531,7 +536,11 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
       const driveOf = (item: string) => item.slice(0, item.indexOf(':'));
       const stale = mine.cursor.replace(driveOf(clients.id), driveOf(library.id));
       expect(stale).not.toBe(mine.cursor);
-      const fresh = await api.changes(token, library.id, { cursor: stale }, 50);
+      // The run, not the client, starts over: a full pass with its reconcile, which sees deletions too.
+      await expect(api.changes(token, library.id, { cursor: stale }, 50)).rejects.toBeInstanceOf(
+        FeedRestartError,
+      );
+      const fresh = await api.changes(token, library.id, {}, 50);
       expect(fresh.files.length).toBeGreaterThan(0);
       expect(fresh.files.every((f) => f.id.startsWith(library.id.split(':')[0]!))).toBe(true);
     });

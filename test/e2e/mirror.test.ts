@@ -169,7 +169,11 @@ describe('a source change no feed reports, caught by the reconcile period (devel
         state.last_run && state.last_run.job_id !== before.last_run?.job_id && !state.active_run_id;
       return done ? state : undefined;
     });
-    const run = await json<Run & { trigger: string }>(`/connectors/jobs/${after.last_run!.job_id}`);
+    // The link lets go of its run a moment before the job records its outcome (two writes).
+    const run = await until('the scheduled run to record its outcome', async () => {
+      const job = await json<Run & { trigger: string }>(`/connectors/jobs/${after.last_run!.job_id}`);
+      return ['queued', 'processing'].includes(job.status) ? undefined : job;
+    });
     expect(run).toMatchObject({
       status: 'succeeded',
       trigger: 'schedule',

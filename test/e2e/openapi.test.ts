@@ -333,6 +333,71 @@ describe('real answers', () => {
     await conforms('getOpenApi', await fetch(`${server.baseUrl}/openapi.json`));
   });
 
+  it('of the sign-in link and portal session operations hold to the document', async () => {
+    const key = api(server, server.createKey('portal:read,portal:write').apiKey);
+    const fromConsole = {
+      'X-Console-Request': '1',
+      'Content-Type': 'application/json',
+      Origin: server.baseUrl,
+    };
+    await conforms(
+      'putPortalSettings',
+      await key('/connectors/v1/portal/settings', {
+        method: 'PUT',
+        body: JSON.stringify({
+          frame_ancestors: [],
+          brand_color: '#5b2a86',
+          logo_url: null,
+          appearance: 'dark',
+        }),
+      }),
+    );
+    await conforms('getPortalSettings', await key('/connectors/v1/portal/settings'));
+    const minted = (await conforms(
+      'createPortalLink',
+      await key('/connectors/v1/portal/links', post({ role: 'read-only', sections: ['webhooks'] })),
+    )) as { url: string };
+    await conforms('createPortalLink', await key('/connectors/v1/portal/links', post({ role: 'nobody' }))); // 400
+    const link = new URL(minted.url);
+    await conforms('openPortalLink', await fetch(`${server.baseUrl}${link.pathname}`));
+    const exchange = () =>
+      fetch(`${server.baseUrl}/connectors/v1/session/exchange`, {
+        method: 'POST',
+        headers: fromConsole,
+        body: JSON.stringify({ token: decodeURIComponent(link.hash.slice(1)) }),
+      });
+    const exchanged = await exchange();
+    const cookie = exchanged.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('console_session='))!
+      .split(';')[0]!;
+    const { redirect } = (await conforms('exchangePortalLink', exchanged)) as { redirect: string };
+    await conforms('exchangePortalLink', await exchange()); // 410: spent
+    const asConsole = { Cookie: cookie, 'X-Console-Request': '1' };
+    await conforms(
+      'readSession',
+      await fetch(`${server.baseUrl}/connectors/v1/session`, { headers: asConsole }),
+    );
+    await conforms(
+      'showPortal',
+      await fetch(`${server.baseUrl}${redirect.split('#')[0]}`, { headers: { Cookie: cookie } }),
+    );
+    const sessions = (await conforms('listPortalSessions', await key('/connectors/v1/portal/sessions'))) as {
+      data: { id: string }[];
+    };
+    await conforms(
+      'signOut',
+      await fetch(`${server.baseUrl}/connectors/v1/session/sign-out`, {
+        method: 'POST',
+        headers: { ...asConsole, Origin: server.baseUrl },
+      }),
+    );
+    await conforms(
+      'revokePortalSession',
+      await key(`/connectors/v1/portal/sessions/${sessions.data[0]!.id}`, { method: 'DELETE' }),
+    );
+  });
+
   // After the three above (jest runs a file's tests in order): a route added without a check here fails.
   it('were seen for every operation of the route table', () => {
     expect([...checked].sort()).toEqual(ROUTES.map((route) => route.id).sort());

@@ -121,7 +121,7 @@ export async function startExport(
       `The connection was not granted ${missing.join(', ')}, which uploads need; the user can reconnect to grant it`,
     );
   }
-  const api = containersFor(config, connection.provider);
+  const api = await containersFor(config, connection.provider);
   try {
     await withProvider(deps, config, connectionId, log, (token) =>
       api.checkContainer(token, input.destination.id),
@@ -200,7 +200,7 @@ async function exportPage(
 ): Promise<StepResult> {
   const connection = await ConnectionRepository.of(deps).get(job.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
-  const api = contentFor(config, connection.provider);
+  const api = await contentFor(config, connection.provider);
   const ids = job.documentIds.slice(job.position, job.position + EXPORT_PAGE_SIZE);
   const outcomes: Outcome[] = [];
   for (const id of ids) {

@@ -83,7 +83,7 @@ export async function createLink(
     (l) => l.vaultId === input.vault_id && l.sourceId === input.source.id,
   );
   if (twin) throw new ConflictError(`Import link ${twin.id} already syncs this source into this vault`);
-  const api = containersFor(config, connection.provider);
+  const api = await containersFor(config, connection.provider);
   try {
     await withProvider(deps, config, connection.id, log, (token) =>
       api.checkContainer(token, input.source.id),

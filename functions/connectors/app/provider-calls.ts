@@ -35,11 +35,11 @@ const settingsOf = (config: ConnectorConfig, provider: ProviderId): ContentApiSe
 });
 
 /** The provider's whole client: the sync worker's imports and exports. */
-export const contentFor = (config: ConnectorConfig, provider: ProviderId): ContentApi =>
+export const contentFor = (config: ConnectorConfig, provider: ProviderId): Promise<ContentApi> =>
   contentApi(PROVIDERS[provider], settingsOf(config, provider));
 
 /** What a route calls at the provider (browse, checkContainer), without the transfer code. */
-export const containersFor = (config: ConnectorConfig, provider: ProviderId): ContainerApi =>
+export const containersFor = (config: ConnectorConfig, provider: ProviderId): Promise<ContainerApi> =>
   containerApi(PROVIDERS[provider], settingsOf(config, provider));
 
 /**

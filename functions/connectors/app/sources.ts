@@ -30,7 +30,7 @@ export async function browseSources(
 ): Promise<{ data: SourceView[]; next_page_token: string | null }> {
   const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
-  const api = containersFor(config, connection.provider);
+  const api = await containersFor(config, connection.provider);
   try {
     const page = await withProvider(deps, config, connectionId, log, (token) =>
       api.browse(token, query.parent, { token: query.page_token, limit: query.limit }),

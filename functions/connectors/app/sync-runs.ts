@@ -379,7 +379,7 @@ async function syncPage(
   if (!connection) return endWith({ status: 'failed', reason: 'connection_revoked' });
   if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   if (job.phase === 'reconcile') return reconcile(deps, link, job);
-  const api = contentFor(config, connection.provider);
+  const api = await contentFor(config, connection.provider);
   // One token read for the step's calls (the feed page and each download), renewed as reusedTokens says.
   const reuse = reusedTokens();
   const call = <T>(run: (token: string) => Promise<T>) =>

@@ -4,12 +4,6 @@ import { ConfigurationError } from '../../../platform/errors';
 import type { ContentApiKind, ProviderDefinition } from '../../domain/providers';
 import type { ContainerApi, ContentApi } from './api';
 import type { ClientSettings, UrlGuard } from './http';
-import { ClioApi, ClioContainers } from './clio';
-import { DriveApi, DriveContainers } from './drive';
-import { DropboxApi, DropboxContainers } from './dropbox';
-import { GoogleDriveApi, GoogleDriveContainers } from './google-drive';
-import { OneDriveApi, OneDriveContainers } from './onedrive';
-import { PracticeApi, PracticeContainers } from './practice';
 
 /** What a client is built from: the API's origin and the provider's own settings. */
 export interface ContentApiSettings {
@@ -64,39 +58,48 @@ function build<T>(classes: Classes<T>, definition: Definition, settings: Content
   });
 }
 
+/**
+ * Each kind's whole client, loaded when a step first needs it: a worker's steps are of one provider
+ * at a time, so the other clients' code stays out of its cold start.
+ */
+const CONTENT_CLIENTS: { [K in keyof Classes<ContentApi>]: () => Promise<Classes<ContentApi>[K]> } = {
+  'practice-v1': async () => (await import('./practice')).PracticeApi,
+  'drive-v1': async () => (await import('./drive')).DriveApi,
+  'clio-v4': async () => (await import('./clio')).ClioApi,
+  'dropbox-v2': async () => (await import('./dropbox')).DropboxApi,
+  'google-drive-v3': async () => (await import('./google-drive')).GoogleDriveApi,
+  'graph-v1': async () => (await import('./onedrive')).OneDriveApi,
+};
+
 /** The whole client: what the sync worker's imports and exports use. */
-export function contentApi(definition: Definition, settings: ContentApiSettings): ContentApi {
-  return build<ContentApi>(
-    {
-      'practice-v1': PracticeApi,
-      'drive-v1': DriveApi,
-      'clio-v4': ClioApi,
-      'dropbox-v2': DropboxApi,
-      'google-drive-v3': GoogleDriveApi,
-      'graph-v1': OneDriveApi,
-    },
-    definition,
-    settings,
-  );
+export async function contentApi(definition: Definition, settings: ContentApiSettings): Promise<ContentApi> {
+  const kind = definition.contentApi;
+  if (!hasContentApi(kind)) throw new ConfigurationError(`no content-API client for ${kind}`);
+  const Client = await CONTENT_CLIENTS[kind]();
+  return build<ContentApi>({ [kind]: Client } as unknown as Classes<ContentApi>, definition, settings);
 }
 
 /**
- * The part of the client a route calls (browse, checkContainer). Its own function, naming its own
- * classes, so a route's bundle holds neither contentApi nor the transfer code.
+ * The part of the client a route calls (browse, checkContainer), loaded on first use as the whole
+ * client is: no bundle loads any provider's client code at init.
  */
-export function containerApi(definition: Definition, settings: ContentApiSettings): ContainerApi {
-  return build<ContainerApi>(
-    {
-      'practice-v1': PracticeContainers,
-      'drive-v1': DriveContainers,
-      'clio-v4': ClioContainers,
-      'dropbox-v2': DropboxContainers,
-      'google-drive-v3': GoogleDriveContainers,
-      'graph-v1': OneDriveContainers,
-    },
-    definition,
-    settings,
-  );
+const CONTAINER_CLIENTS: { [K in keyof Classes<ContainerApi>]: () => Promise<Classes<ContainerApi>[K]> } = {
+  'practice-v1': async () => (await import('./practice')).PracticeContainers,
+  'drive-v1': async () => (await import('./drive')).DriveContainers,
+  'clio-v4': async () => (await import('./clio')).ClioContainers,
+  'dropbox-v2': async () => (await import('./dropbox')).DropboxContainers,
+  'google-drive-v3': async () => (await import('./google-drive')).GoogleDriveContainers,
+  'graph-v1': async () => (await import('./onedrive')).OneDriveContainers,
+};
+
+export async function containerApi(
+  definition: Definition,
+  settings: ContentApiSettings,
+): Promise<ContainerApi> {
+  const kind = definition.contentApi;
+  if (!hasContentApi(kind)) throw new ConfigurationError(`no content-API client for ${kind}`);
+  const Client = await CONTAINER_CLIENTS[kind]();
+  return build<ContainerApi>({ [kind]: Client } as unknown as Classes<ContainerApi>, definition, settings);
 }
 
 export type {

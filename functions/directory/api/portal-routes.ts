@@ -157,6 +157,7 @@ export const PORTAL_ROUTE = {
           return z.object({ redirect: z.string() });
         },
       },
+      403: { description: "Not from the console's own page (PERMISSION_DENIED)" },
       410: { description: 'The link was used already, has expired, or is not a link (GONE)' },
     },
     uses: { tables: { platform: 'write' } },
@@ -175,6 +176,7 @@ export const PORTAL_ROUTE = {
           return currentSessionView();
         },
       },
+      401: { description: 'Not signed in (AUTH_INVALID)' },
     },
     uses: { tables: { platform: 'read' } },
   },
@@ -185,7 +187,10 @@ export const PORTAL_ROUTE = {
     handler: 'directory/api/handlers/sign-out',
     auth: 'public',
     summary: "End the browser's console session and clear its cookie (from the console's own page)",
-    responses: { 204: { description: 'Signed out' } },
+    responses: {
+      204: { description: 'Signed out' },
+      403: { description: "Not from the console's own page (PERMISSION_DENIED)" },
+    },
     uses: { tables: { platform: 'write' } },
   },
   showPortal: {

@@ -14,57 +14,66 @@ import {
 const ROLES = [...PORTAL_ROLES, ...CONSOLE_ROLES] as const;
 const sessionId = lazy(() => idSchema('pss', 'a portal session'));
 
-export const mintLinkBody = lazy(() =>
-  z.object({
-    kind: z.optional(
-      z
-        .enum(['portal', 'console'])
-        .check(
-          z.describe(
-            "portal (default): the embeddable portal for a customer's own users; console: the full console, for a deployment's operators (system key only)",
-          ),
-        ),
+/** What both kinds of link take besides their role. */
+const mintCommon = () => ({
+  organization_id: z.optional(
+    idSchema('org', 'an organization').check(
+      z.describe("The organization; a customer key's own by default, required with a system key"),
     ),
-    organization_id: z.optional(
-      idSchema('org', 'an organization').check(
-        z.describe("The organization; a customer key's own by default, required with a system key"),
+  ),
+  user: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(200),
+        z.describe('Who the user is in your product: shown in the header and the session list'),
       ),
-    ),
-    application_id: z.optional(idSchema('app', 'an application')),
-    role: z.enum(ROLES).check(z.describe('portal: read-only or manage; console: owner, admin or member')),
-    sections: z.optional(
-      z
-        .array(z.enum(PORTAL_SECTIONS))
-        .check(z.minLength(1), z.maxLength(2), z.describe('The portal sections shown (default both)')),
-    ),
-    user: z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(1),
-          z.maxLength(200),
-          z.describe('Who the user is in your product: shown in the header and the session list'),
-        ),
-    ),
-    link_ttl_seconds: z.optional(
-      z
-        .int()
-        .check(
-          z.gte(30),
-          z.lte(LINK_TTL_MAX_SECONDS),
-          z.describe('How long the link can be opened (default 900)'),
-        ),
-    ),
-    session_ttl_seconds: z.optional(
-      z
-        .int()
-        .check(
-          z.gte(60),
-          z.lte(SESSION_TTL_MAX_SECONDS),
-          z.describe('How long the session lasts once opened (default and most 28800)'),
-        ),
-    ),
-  }),
+  ),
+  link_ttl_seconds: z.optional(
+    z
+      .int()
+      .check(
+        z.gte(30),
+        z.lte(LINK_TTL_MAX_SECONDS),
+        z.describe('How long the link can be opened (default 900)'),
+      ),
+  ),
+  session_ttl_seconds: z.optional(
+    z
+      .int()
+      .check(
+        z.gte(60),
+        z.lte(SESSION_TTL_MAX_SECONDS),
+        z.describe('How long the session lasts once opened (default and most 28800)'),
+      ),
+  ),
+});
+
+/** A portal link (the default kind) or a console link, each with the roles of its kind. */
+export const mintLinkBody = lazy(() =>
+  z.union([
+    z.strictObject({
+      kind: z.optional(
+        z.literal('portal').check(z.describe("The embeddable portal for a customer's own users (default)")),
+      ),
+      ...mintCommon(),
+      application_id: z.optional(idSchema('app', 'an application')),
+      role: z.enum(PORTAL_ROLES),
+      sections: z.optional(
+        z
+          .array(z.enum(PORTAL_SECTIONS))
+          .check(z.minLength(1), z.maxLength(2), z.describe('The portal sections shown (default both)')),
+      ),
+    }),
+    z.strictObject({
+      kind: z
+        .literal('console')
+        .check(z.describe("The full console, for a deployment's operators (system key only)")),
+      ...mintCommon(),
+      role: z.enum(CONSOLE_ROLES),
+    }),
+  ]),
 );
 
 export const portalLinkView = lazy(() =>

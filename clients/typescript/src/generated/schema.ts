@@ -1186,26 +1186,39 @@ export interface components {
         };
         CreatePortalLinkRequest: {
             /**
-             * @description portal (default): the embeddable portal for a customer's own users; console: the full console, for a deployment's operators (system key only)
-             * @enum {string}
+             * @description The embeddable portal for a customer's own users (default)
+             * @constant
              */
-            kind?: "portal" | "console";
+            kind?: "portal";
             /** @description The organization; a customer key's own by default, required with a system key */
             organization_id?: string;
-            application_id?: string;
-            /**
-             * @description portal: read-only or manage; console: owner, admin or member
-             * @enum {string}
-             */
-            role: "read-only" | "manage" | "owner" | "admin" | "member";
-            /** @description The portal sections shown (default both) */
-            sections?: ("webhooks" | "connections")[];
             /** @description Who the user is in your product: shown in the header and the session list */
             user?: string;
             /** @description How long the link can be opened (default 900) */
             link_ttl_seconds?: number;
             /** @description How long the session lasts once opened (default and most 28800) */
             session_ttl_seconds?: number;
+            application_id?: string;
+            /** @enum {string} */
+            role: "read-only" | "manage";
+            /** @description The portal sections shown (default both) */
+            sections?: ("webhooks" | "connections")[];
+        } | {
+            /**
+             * @description The full console, for a deployment's operators (system key only)
+             * @constant
+             */
+            kind: "console";
+            /** @description The organization; a customer key's own by default, required with a system key */
+            organization_id?: string;
+            /** @description Who the user is in your product: shown in the header and the session list */
+            user?: string;
+            /** @description How long the link can be opened (default 900) */
+            link_ttl_seconds?: number;
+            /** @description How long the session lasts once opened (default and most 28800) */
+            session_ttl_seconds?: number;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
         };
         CreateWebhookEndpointRequest: {
             /** @description The receiver: https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters; in production no localhost and no private, loopback, link-local or metadata address */
@@ -3882,6 +3895,18 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not from the console's own page (PERMISSION_DENIED) */
+            403: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
             /** @description The link was used already, has expired, or is not a link (GONE) */
             410: {
                 headers: {
@@ -3952,6 +3977,18 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentSession"];
                 };
             };
+            /** @description Not signed in (AUTH_INVALID) */
+            401: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */
             500: {
@@ -3983,6 +4020,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not from the console's own page (PERMISSION_DENIED) */
+            403: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
             };
             431: components["responses"]["HeadersTooLarge"];
             /** @description An internal error; the message quotes the request id (INTERNAL_ERROR) */

@@ -66,12 +66,13 @@ from .create_import_link_request_on_source_delete import (
 )
 from .create_import_link_request_schedule import CreateImportLinkRequestSchedule
 from .create_import_link_request_source import CreateImportLinkRequestSource
-from .create_portal_link_request import CreatePortalLinkRequest
-from .create_portal_link_request_kind import CreatePortalLinkRequestKind
-from .create_portal_link_request_role import CreatePortalLinkRequestRole
-from .create_portal_link_request_sections_item import (
-    CreatePortalLinkRequestSectionsItem,
+from .create_portal_link_request_type_0 import CreatePortalLinkRequestType0
+from .create_portal_link_request_type_0_role import CreatePortalLinkRequestType0Role
+from .create_portal_link_request_type_0_sections_item import (
+    CreatePortalLinkRequestType0SectionsItem,
 )
+from .create_portal_link_request_type_1 import CreatePortalLinkRequestType1
+from .create_portal_link_request_type_1_role import CreatePortalLinkRequestType1Role
 from .create_webhook_endpoint_request import CreateWebhookEndpointRequest
 from .create_webhook_endpoint_request_event_type_filters_item import (
     CreateWebhookEndpointRequestEventTypeFiltersItem,
@@ -310,10 +311,11 @@ __all__ = (
     "CreateImportLinkRequestOnSourceDelete",
     "CreateImportLinkRequestSchedule",
     "CreateImportLinkRequestSource",
-    "CreatePortalLinkRequest",
-    "CreatePortalLinkRequestKind",
-    "CreatePortalLinkRequestRole",
-    "CreatePortalLinkRequestSectionsItem",
+    "CreatePortalLinkRequestType0",
+    "CreatePortalLinkRequestType0Role",
+    "CreatePortalLinkRequestType0SectionsItem",
+    "CreatePortalLinkRequestType1",
+    "CreatePortalLinkRequestType1Role",
     "CreateWebhookEndpointRequest",
     "CreateWebhookEndpointRequestEventTypeFiltersItem",
     "CreateWebhookEndpointRequestResourceScopes",

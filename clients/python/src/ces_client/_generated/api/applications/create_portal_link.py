@@ -5,7 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_portal_link_request import CreatePortalLinkRequest
+from ...models.create_portal_link_request_type_0 import CreatePortalLinkRequestType0
+from ...models.create_portal_link_request_type_1 import CreatePortalLinkRequestType1
 from ...models.error import Error
 from ...models.portal_link import PortalLink
 from ...types import Response
@@ -13,7 +14,7 @@ from ...types import Response
 
 def _get_kwargs(
     *,
-    body: CreatePortalLinkRequest,
+    body: CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -22,7 +23,10 @@ def _get_kwargs(
         "url": "/connectors/v1/portal/links",
     }
 
-    _kwargs["json"] = body.to_dict()
+    if isinstance(body, CreatePortalLinkRequestType0):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -98,7 +102,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: CreatePortalLinkRequest,
+    body: CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1,
 ) -> Response[Error | PortalLink]:
     """Mint a one-time link to the portal (or, with a system key, the full console): opened once within its
     lifetime, it signs the browser in
@@ -106,7 +110,7 @@ def sync_detailed(
      The API key needs the `portal:write` permission.
 
     Args:
-        body (CreatePortalLinkRequest):
+        body (CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,7 +134,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: CreatePortalLinkRequest,
+    body: CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1,
 ) -> Error | PortalLink | None:
     """Mint a one-time link to the portal (or, with a system key, the full console): opened once within its
     lifetime, it signs the browser in
@@ -138,7 +142,7 @@ def sync(
      The API key needs the `portal:write` permission.
 
     Args:
-        body (CreatePortalLinkRequest):
+        body (CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +161,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: CreatePortalLinkRequest,
+    body: CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1,
 ) -> Response[Error | PortalLink]:
     """Mint a one-time link to the portal (or, with a system key, the full console): opened once within its
     lifetime, it signs the browser in
@@ -165,7 +169,7 @@ async def asyncio_detailed(
      The API key needs the `portal:write` permission.
 
     Args:
-        body (CreatePortalLinkRequest):
+        body (CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,7 +191,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: CreatePortalLinkRequest,
+    body: CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1,
 ) -> Error | PortalLink | None:
     """Mint a one-time link to the portal (or, with a system key, the full console): opened once within its
     lifetime, it signs the browser in
@@ -195,7 +199,7 @@ async def asyncio(
      The API key needs the `portal:write` permission.
 
     Args:
-        body (CreatePortalLinkRequest):
+        body (CreatePortalLinkRequestType0 | CreatePortalLinkRequestType1):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

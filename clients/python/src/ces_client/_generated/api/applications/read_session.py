@@ -28,6 +28,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
     if response.status_code == 431:
         response_431 = Error.from_dict(response.json())
 

@@ -1,12 +1,10 @@
 from enum import StrEnum
 
 
-class CreatePortalLinkRequestRole(StrEnum):
+class CreatePortalLinkRequestType1Role(StrEnum):
     ADMIN = "admin"
-    MANAGE = "manage"
     MEMBER = "member"
     OWNER = "owner"
-    READ_ONLY = "read-only"
 
     def __str__(self) -> str:
         return str(self.value)

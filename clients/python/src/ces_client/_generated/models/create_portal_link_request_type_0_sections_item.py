@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CreatePortalLinkRequestSectionsItem(StrEnum):
+class CreatePortalLinkRequestType0SectionsItem(StrEnum):
     CONNECTIONS = "connections"
     WEBHOOKS = "webhooks"
 

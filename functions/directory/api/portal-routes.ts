@@ -43,6 +43,7 @@ export const PORTAL_ROUTE = {
           return portalLinkView();
         },
       },
+      404: { description: 'No such organization, or no such application in it (NOT_FOUND)' },
     },
     uses: { tables: { platform: 'write' } },
   },

@@ -3679,6 +3679,17 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["AuthInvalid"];
             403: components["responses"]["PermissionDenied"];
+            /** @description No such organization, or no such application in it (NOT_FOUND) */
+            404: {
+                headers: {
+                    /** @description Identifies the request; quote it to support */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimitExceeded"];

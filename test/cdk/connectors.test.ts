@@ -213,7 +213,7 @@ describe('connector routes in the stack', () => {
 });
 
 describe('connector configuration checks', () => {
-  it('sets PROVIDER_<ID>_ISSUER from context for any provider id, on the callback only (issue 24 item 16)', () => {
+  it('sets PROVIDER_<ID>_ISSUER from context for any provider id, on the callback only', () => {
     const providers = Object.fromEntries(
       PROVIDER_IDS.map((id) => [
         id,

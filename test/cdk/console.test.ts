@@ -117,7 +117,7 @@ describe('console hosting', () => {
     });
   });
 
-  it("keeps the console's script under 30 KB gzip, as built for the bucket (issue 26)", () => {
+  it("keeps the console's script under 30 KB gzip, as built for the bucket", () => {
     const out = join(buildConsoleAssets(), 'console');
     const gzipped = (name: string) => gzipSync(readFileSync(join(out, name)), { level: 9 }).length;
     expect(gzipped('console.js')).toBeLessThan(30 * 1024);

@@ -335,7 +335,7 @@ describe('least privilege, per function', () => {
     }
   });
 
-  it('lets the account administer the envelope key and IAM grant its use, naming no role in the key policy (issue 24 item 11)', () => {
+  it('lets the account administer the envelope key and IAM grant its use, naming no role in the key policy', () => {
     const keys = template.findResources('AWS::KMS::Key') as Resources;
     expect(Object.keys(keys)).toHaveLength(1);
     const key = Object.values(keys)[0]!.Properties;

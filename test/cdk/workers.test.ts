@@ -91,7 +91,7 @@ describe('the worker table in the service stack', () => {
     },
   );
 
-  it('keeps 5 receives for deliveries as for events: a throttled receive must not dead-letter a step that never ran (issue 24 item 14)', () => {
+  it('keeps 5 receives for deliveries as for events: a throttled receive must not dead-letter a step that never ran', () => {
     expect((queueProps('deliveries').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(5);
     expect((queueProps('events').RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBe(5);
   });

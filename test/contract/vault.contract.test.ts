@@ -249,7 +249,7 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
   });
 });
 
-describe('S3 BlobStore: a missing key in both of the forms S3 answers (issue 24 item 15)', () => {
+describe('S3 BlobStore: a missing key in both of the forms S3 answers', () => {
   /**
    * Turns the emulator's NoSuchKey (404) for GetObject into what S3 answers a caller without
    * s3:ListBucket: 403 AccessDenied, at the HTTP layer, so the SDK parses S3's own error body.

@@ -132,7 +132,7 @@ describe('LocalQueue with an SQS-shaped consumer', () => {
     fourth.close();
   });
 
-  it('hands back at once, when the owner reopens it, what the dead process held; a delayed message keeps its delay (issue 23 item 6)', async () => {
+  it('hands back at once, when the owner reopens it, what the dead process held; a delayed message keeps its delay', async () => {
     const journal = join(mkdtempSync(join(tmpdir(), 'local-queue-')), 'syncs.jsonl');
     const clock = new ManualClock(0);
     const first = new LocalQueue('syncs', { clock, journal, owner: true });
@@ -158,7 +158,7 @@ describe('LocalQueue with an SQS-shaped consumer', () => {
     restarted.close();
   });
 
-  it('on shutdown finishes what settles within the grace and hands back the rest, visible at once to a reader of the journal (issue 23 item 6)', async () => {
+  it('on shutdown finishes what settles within the grace and hands back the rest, visible at once to a reader of the journal', async () => {
     const journal = join(mkdtempSync(join(tmpdir(), 'local-queue-')), 'deliveries.jsonl');
     const clock = new ManualClock(0);
     const first = new LocalQueue('deliveries', { clock, journal });

@@ -186,7 +186,7 @@ describe('development credentials and the console identity provider (items 3, 4)
   });
 });
 
-describe('temporary vault files at start (issue 23 item 7)', () => {
+describe('temporary vault files at start', () => {
   it('removes the temporary files a crash mid-write left under the vault directory, and keeps every blob', async () => {
     const dataDir = fresh();
     const deps = open(dataDir);

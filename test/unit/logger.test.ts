@@ -34,7 +34,7 @@ describe('log redaction', () => {
     expect(redactString('jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig')).toBe('jwt [REDACTED_JWT]');
   });
 
-  it('redacts whatever the patterns find even though a cheap scan screens each string first (issue 27)', () => {
+  it('redacts whatever the patterns find even though a cheap scan screens each string first', () => {
     // Every secret shape in every case and position the patterns accept, and lookalikes they do not:
     // the screened result must equal the five replacements applied to each.
     const shapes = [
@@ -72,7 +72,7 @@ describe('log redaction', () => {
     });
   });
 
-  it('redacts an authorization code by its context, and keeps error codes readable (issue 24 item 10)', () => {
+  it('redacts an authorization code by its context, and keeps error codes readable', () => {
     const line = {
       message: 'request refused',
       status: 400,

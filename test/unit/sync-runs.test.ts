@@ -752,7 +752,7 @@ describe('the sync sweep', () => {
     expect((await job(run.id)).status).toBe('succeeded');
   });
 
-  it('re-drives at a restart of the single process every job it left in flight, without waiting (issue 23 item 6)', async () => {
+  it('re-drives at a restart of the single process every job it left in flight, without waiting', async () => {
     const lost = await startRun(deps, ORG, (await linked('acct-unit-restart-lost')).linkId, 'api', log);
     deps.queues.syncs.drain(); // killed between the job's write and its message
     const heldLink = (await linked('acct-unit-restart-held')).linkId;

@@ -91,7 +91,7 @@ describe('the documented https URL pattern', () => {
   });
 });
 
-describe('hosts the pattern refuses are refused by both URL rules (issue 24 items 6 and 7)', () => {
+describe('hosts the pattern refuses are refused by both URL rules', () => {
   it.each([
     'https:///cb',
     'https:////cb',

@@ -71,7 +71,7 @@ const publish = (type: string, data: Record<string, unknown>) =>
 let endpointId = '';
 let eventId = '';
 
-describe('console, round two', () => {
+describe('console workflows: outcomes, forms, layouts and sessions', () => {
   it('marks the fields of a form before sending, in words, with focus on the first', async () => {
     await signIn(page, server, 'owner');
     await page.getByRole('link', { name: 'New endpoint' }).click();

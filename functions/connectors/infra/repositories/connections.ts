@@ -113,7 +113,9 @@ export class ConnectionRepository {
   /** Every write that sets a status records it: the connection's status history. */
   private async recordStatus(id: string, status: unknown, at: unknown): Promise<void> {
     if (typeof status !== 'string') return;
-    const when = typeof at === 'number' ? at : Date.now();
+    // Every change that sets a status stamps updatedAt with the clock's time (decide does).
+    if (typeof at !== 'number') throw new Error(`status ${status} of ${id} written without its time`);
+    const when = at;
     await this.table.put({
       pk: `CONN#${id}`,
       sk: `HIST#${isoTime(when)}#${status}`,

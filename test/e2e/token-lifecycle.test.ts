@@ -17,7 +17,7 @@ import { STATUS_CHECK_MS, sweepDueAt } from '../../functions/connectors/domain/t
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const SWEEP_INTERVAL_MS = 2_000;
-/** When the sweep takes an idle practice connection: before its unused refresh token lapses (12 h). */
+/** When the sweep takes an idle practice connection: before its unused refresh token lapses (4 h). */
 const IDLE_DUE_MS = sweepDueAt(0, PROVIDERS.practice.refreshTokenIdleSeconds! * 1000);
 
 let server: RunningServer;
@@ -101,7 +101,7 @@ describe('token lifecycle through the local server', () => {
     expect((await sweepNow()).refreshed).toBeUndefined();
     expect(await refreshCount()).toBe(before);
 
-    // Near the end of the practice provider's idle lifetime (12 hours unused): the timer refreshes it.
+    // Near the end of the practice provider's idle lifetime (4 hours unused): the timer refreshes it.
     await server.advanceClock(2 * MIN);
     await until(
       'a refresh by the background sweep',

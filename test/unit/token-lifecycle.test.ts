@@ -41,7 +41,7 @@ import { Logger } from '../../functions/platform/logger';
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const MIN = 60_000;
 const HOUR = 3600_000;
-/** When the sweep takes an idle practice connection: before its unused refresh token lapses (12 h). */
+/** When the sweep takes an idle practice connection: before its unused refresh token lapses (4 h). */
 const IDLE_DUE_MS = sweepDueAt(0, PROVIDERS.practice.refreshTokenIdleSeconds! * 1000);
 
 describe('when to refresh', () => {

@@ -136,7 +136,7 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     defaultTier: 'standard',
     defaultAccessTokenSeconds: 3600,
     rotatesRefreshTokens: true,
-    refreshTokenIdleSeconds: 12 * 3600, // short, so a development clock shows the sweep keeping it
+    refreshTokenIdleSeconds: 4 * 3600, // short, so a development clock shows the sweep keeping it
     accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
     rateLimitHeaders: {
       remaining: 'X-RateLimit-Remaining',

@@ -477,6 +477,26 @@ describe('the sweep', () => {
     await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
   });
 
+  it('leaves a grant without a refresh token until its access token ends, then finds it lapsed', async () => {
+    const id = await seedConnection();
+    const sealed = await seal(deps.keys, JSON.stringify({ access_token: 'at-long' }), tokenContext(ORG, id));
+    const { tokens } = await stored(id);
+    const { leaseOwner: _owner, leaseExpiresAt: _lease, ...record } = tokens;
+    await store.putTokens(
+      { ...record, sealed, tokenVersion: 2, accessTokenExpiresAt: clock.now() + 10 * HOUR },
+      1,
+    );
+    clock.advance(IDLE_DUE_MS);
+    expect(await sweep()).toMatchObject({ entries: 1, not_due: 1 });
+    // Nothing to keep alive: the entry waits for the access token's end instead of every sweep.
+    expect(dueAtOf((await stored(id)).tokens)).toBe(T0 + 10 * HOUR);
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    clock.set(T0 + 10 * HOUR);
+    expect(await sweep()).toMatchObject({ lapsed: 1 });
+    expect((await stored(id)).connection.status).toBe('reauth_required');
+    expect(tokenCalls).toHaveLength(0);
+  });
+
   it('publishes, from the sweep, the reauth_required event of a process that died after the change', async () => {
     const id = await seedConnection();
     script = () => ({ status: 400, body: { error: 'invalid_grant' } });

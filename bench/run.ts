@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/. Loopback traffic only, bounded in
 // count and time. Worker logs are quietened first (the logger reads LOG_LEVEL when it loads).
-// `npm run bench -- bundles` (or `delivery`, `import`, `console`, `calls`) runs only the named ones; `calls` needs
+// `npm run bench -- bundles` (or `delivery`, `import`, `console`, `calls`, `idle-month`) runs only the named ones; `calls` needs
 // the emulators (bash scripts/with-emulators.sh npm run bench -- calls).
 process.env.LOG_LEVEL ??= 'warn';
 process.env.STAGE ??= 'local';
@@ -12,6 +12,8 @@ const BENCHES = {
   console: async () => (await import('./console')).runConsoleBench(),
   // On the emulators only (bash scripts/with-emulators.sh npm run bench -- calls); skipped otherwise.
   calls: async () => (await import('./calls')).runCallsBench(),
+  // In memory on the development clock: a simulated month of idle connections' sweep calls.
+  'idle-month': async () => (await import('./idle-month')).runIdleMonthBench(),
 } as const;
 
 type BenchName = keyof typeof BENCHES;

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
+import { PROVIDERS } from '../../functions/connectors/domain/providers';
+import { sweepDueAt } from '../../functions/connectors/domain/token-policy';
 import {
   SCREENSHOTS,
   TIME_ZONE,
@@ -455,7 +457,8 @@ describe('console workflows: outcomes, forms, layouts and sessions', () => {
       body: JSON.stringify({ provider: 'practice', error: 'invalid_grant' }),
     });
     expect(refused.status).toBe(204);
-    await server.advanceClock(55 * MINUTE);
+    // Idle, it is tried by the sweep before its refresh token would lapse unused.
+    await server.advanceClock(sweepDueAt(0, PROVIDERS.practice.refreshTokenIdleSeconds! * 1000));
     expect((await fetch(`${server.baseUrl}/__dev/token-sweep`, { method: 'POST' })).status).toBe(200);
     await page.getByRole('button', { name: 'Refresh' }).click();
     const lapsed = page.getByRole('row', { name: /reauth required/ });

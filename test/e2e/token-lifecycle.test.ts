@@ -1,6 +1,7 @@
 // The token lifecycle over HTTP against `npm start`'s server and its sandbox provider, on the server's
-// movable clock (the sandbox judges token expiry by the same clock): expiry and refresh (on a timer,
-// on demand and on use), one provider call for ten concurrent users of an expired rotating token,
+// movable clock (the sandbox judges token expiry by the same clock): an idle connection refreshed by
+// the timer only before its refresh token would lapse unused or for its daily check, an expired token
+// refreshed on use, one provider call for ten concurrent users of an expired rotating token,
 // invalid_grant to reauth_required with its webhook and back through the connect flow, 429 to
 // throttled and back to healthy after Retry-After.
 import { createHash } from 'node:crypto';
@@ -10,10 +11,14 @@ import type { Receiver } from '../support/receiver';
 import { startReceiver } from '../support/receiver';
 import { until } from '../support/until';
 import { connectThroughSandbox } from '../support/connect';
+import { PROVIDERS } from '../../functions/connectors/domain/providers';
+import { STATUS_CHECK_MS, sweepDueAt } from '../../functions/connectors/domain/token-policy';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const SWEEP_INTERVAL_MS = 2_000;
+/** When the sweep takes an idle practice connection: before its unused refresh token lapses (4 h). */
+const IDLE_DUE_MS = sweepDueAt(0, PROVIDERS.practice.refreshTokenIdleSeconds! * 1000);
 
 let server: RunningServer;
 let receiver: Receiver;
@@ -86,17 +91,25 @@ describe('token lifecycle through the local server', () => {
     current = undefined;
   });
 
-  it('refreshes an access token before it expires, on the server timer without any call', async () => {
+  it('leaves an idle connection alone as its access token expires, and refreshes it on the server timer before its refresh token would lapse unused', async () => {
     current = await connect('acct-e2e-timer');
     const before = await refreshCount();
+    // Past the access token's 50-minute mark (where a clock-driven sweep used to refresh): nothing.
     await server.advanceClock(55 * MIN);
+    expect((await sweepNow()).refreshed).toBeUndefined();
+    await server.advanceClock(IDLE_DUE_MS - 55 * MIN - MIN);
+    expect((await sweepNow()).refreshed).toBeUndefined();
+    expect(await refreshCount()).toBe(before);
+
+    // Near the end of the practice provider's idle lifetime (4 hours unused): the timer refreshes it.
+    await server.advanceClock(2 * MIN);
     await until(
       'a refresh by the background sweep',
       async () => ((await refreshCount()) > before ? true : undefined),
       4 * SWEEP_INTERVAL_MS + 5_000,
     );
     // The provider has answered; the sweep may still be writing the new tokens under its lease (on
-    // DynamoDB that takes a moment). Meanwhile a user gets the still-valid old token without a call.
+    // DynamoDB that takes a moment). A user then gets the refreshed token without another call.
     const used = await until('the refreshed token in use', async () => {
       const answer = await useToken(current!);
       return answer.body.token_version === 2 ? answer : undefined;
@@ -104,6 +117,16 @@ describe('token lifecycle through the local server', () => {
     expect(used.status).toBe(200);
     expect(await refreshCount()).toBe(before + 1); // the sweep's refresh, and no call on use
     expect(await status(current)).toBe('healthy');
+  });
+
+  it('refreshes on use the expired access token of an idle connection, once', async () => {
+    current = await connect('acct-e2e-on-use');
+    const before = await refreshCount();
+    await server.advanceClock(2 * HOUR);
+    expect((await sweepNow()).refreshed).toBeUndefined();
+    const used = await useToken(current);
+    expect(used).toMatchObject({ status: 200, body: { token_version: 2 } });
+    expect(await refreshCount()).toBe(before + 1);
   });
 
   it('makes exactly one token call for 10 concurrent users of an expired rotating token', async () => {
@@ -135,7 +158,8 @@ describe('token lifecycle through the local server', () => {
     current = await connect('acct-e2e-lapse');
     const id = current;
     await nextTokenError('invalid_grant');
-    await server.advanceClock(55 * MIN);
+    // Idle all along: the sweep notices the lapsed grant when it keeps the refresh token alive.
+    await server.advanceClock(IDLE_DUE_MS);
     await sweepNow();
 
     await until('the connection to read reauth_required', async () =>
@@ -162,7 +186,7 @@ describe('token lifecycle through the local server', () => {
     current = await connect('acct-e2e-throttle');
     const id = current;
     await nextTokenError('rate_limited', 120);
-    await server.advanceClock(55 * MIN);
+    await server.advanceClock(IDLE_DUE_MS);
     await sweepNow();
     await until('the connection to read throttled', async () =>
       (await status(id)) === 'throttled' ? true : undefined,
@@ -183,6 +207,31 @@ describe('token lifecycle through the local server', () => {
     const used = await useToken(id);
     expect(used.status).toBe(200);
     expect(used.body.token_version).toBe(2);
+  });
+
+  it('checks an idle connection whose refresh token never lapses once a day, so a revoked grant is noticed', async () => {
+    const connected = await connectThroughSandbox(call, { account: 'acct-e2e-check', provider: 'drive' });
+    current = connected.connectionId;
+    sandboxUrl = connected.sandboxUrl;
+    const id = current;
+    const driveRefreshes = async () =>
+      (await issued()).tokenRequests.filter((r) => r.provider === 'drive' && r.grantType === 'refresh_token')
+        .length;
+    const before = await driveRefreshes();
+    await server.advanceClock(STATUS_CHECK_MS - MIN);
+    expect((await sweepNow()).refreshed).toBeUndefined();
+    expect(await driveRefreshes()).toBe(before);
+
+    await fetch(`${sandboxUrl}/__sandbox/next-token-error`, {
+      method: 'POST',
+      body: JSON.stringify({ provider: 'drive', error: 'invalid_grant' }),
+    });
+    await server.advanceClock(2 * MIN);
+    await sweepNow();
+    await until('the daily check to find the grant gone', async () =>
+      (await status(id)) === 'reauth_required' ? true : undefined,
+    );
+    expect(await driveRefreshes()).toBe(before + 1);
   });
 
   it('never logs or answers a provider token', () => {

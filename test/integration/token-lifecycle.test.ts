@@ -14,6 +14,7 @@ import { runRefreshSweep } from '../../functions/connectors/app/sweep';
 import { getAccessToken } from '../../functions/connectors/app/token-lifecycle';
 import type { SandboxProvider } from '../../sandbox';
 import { startSandboxProvider } from '../../sandbox';
+import { sweepDueAt } from '../../functions/connectors/domain/token-policy';
 import { ManualClock } from '../../functions/platform/clock';
 import type { Deps } from '../../functions/platform/ports';
 import { Logger } from '../../functions/platform/logger';
@@ -23,6 +24,8 @@ import { approveAtSandbox, sandboxConnectorConfig } from '../support/sandbox';
 const BASE_URL = 'https://api.test.example';
 const ORG = 'org_lifecycleintegrationa';
 const HOUR = 3600_000;
+/** When the sweep takes an idle practice connection: before its unused refresh token lapses. */
+const IDLE_DUE_MS = sweepDueAt(0, PROVIDERS.practice.refreshTokenIdleSeconds! * 1000);
 const log = new Logger({ test: 'token-lifecycle' }, 'error');
 const instant = async () => undefined;
 
@@ -141,7 +144,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
   it('refreshes once when sweeps and on-use callers race on a due token', async () => {
     const id = await connect('acct-sweep-race');
     const before = refreshCalls().length;
-    clock.advance(HOUR - 7 * 60_000); // due (10 minutes before expiry), not expired
+    clock.advance(IDLE_DUE_MS); // due for the sweep (its refresh token idle), and expired for the users
     const results = await Promise.all([
       runRefreshSweep(deps, config, { log, sleep: instant }),
       runRefreshSweep(deps, config, { log, sleep: instant }),
@@ -157,7 +160,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
   it('lapses on invalid_grant: reauth_required and the event; the connect flow brings it back under the same id', async () => {
     const id = await connect('acct-lapse');
     await nextTokenError('invalid_grant');
-    clock.advance(HOUR - 5 * 60_000);
+    clock.advance(IDLE_DUE_MS);
 
     const summary = await runRefreshSweep(deps, config, { log, sleep: instant });
     expect(summary).toMatchObject({ lapsed: 1 });
@@ -191,15 +194,15 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     expect((await getConnection(deps, ORG, id)).status).toBe('healthy');
     const token = await getAccessToken(deps, config, id, { log });
     expect(token.tokenVersion).toBe(2);
-    // And it is back in the sweep: due again before the new token expires.
-    clock.advance(HOUR - 5 * 60_000);
+    // And it is back in the sweep: due again before its new refresh token would lapse unused.
+    clock.advance(IDLE_DUE_MS);
     expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({ refreshed: 1 });
   });
 
   it('throttles on 429 until Retry-After, then returns to healthy and refreshes', async () => {
     const id = await connect('acct-throttle');
     await nextTokenError('rate_limited', 90);
-    clock.advance(HOUR - 5 * 60_000);
+    clock.advance(IDLE_DUE_MS);
 
     expect(await runRefreshSweep(deps, config, { log, sleep: instant })).toMatchObject({ throttled: 1 });
     const throttled = (await store.get(id))!;

@@ -27,9 +27,11 @@ import {
   effectiveStatus,
   nextThrottle,
   refreshDueAt,
+  sweepDueAt,
   throttleWindowMs,
   tokenFreshness,
 } from '../../functions/connectors/domain/token-policy';
+import { PROVIDERS } from '../../functions/connectors/domain/providers';
 import { ManualClock } from '../../functions/platform/clock';
 import { outboxEvent, pendingEvents } from '../../functions/events';
 import { decide } from '../../functions/connectors/domain/connection-decide';
@@ -39,6 +41,8 @@ import { Logger } from '../../functions/platform/logger';
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const MIN = 60_000;
 const HOUR = 3600_000;
+/** When the sweep takes an idle practice connection: before its unused refresh token lapses (4 h). */
+const IDLE_DUE_MS = sweepDueAt(0, PROVIDERS.practice.refreshTokenIdleSeconds! * 1000);
 
 describe('when to refresh', () => {
   const tokens = (obtainedAt: number, lifetimeMs: number) => ({
@@ -287,7 +291,8 @@ describe('getAccessToken (on use)', () => {
     ]);
     const { tokens } = await stored(id);
     expect(tokens.leaseOwner).toBeUndefined();
-    expect(dueAtOf(tokens)).toBe(clock.now() + HOUR - REFRESH_LEAD_MS);
+    // The refresh token was used: the idle connection's sweep is due a full idle period later.
+    expect(dueAtOf(tokens)).toBe(clock.now() + IDLE_DUE_MS);
     const plain = JSON.parse(await open(deps.keys, tokens.sealed, tokenContext(ORG, id))) as object;
     expect(plain).toEqual({ access_token: 'at-1', refresh_token: 'rt-1' });
   });
@@ -401,7 +406,7 @@ describe('throttling', () => {
   it('throttles on 429 until Retry-After, reads healthy once due, and the sweep restores it', async () => {
     const id = await seedConnection();
     script = () => ({ status: 429, body: { error: 'rate_limited' }, headers: { 'Retry-After': '120' } });
-    clock.advance(55 * MIN);
+    clock.advance(IDLE_DUE_MS);
     await sweep();
     const throttled = (await stored(id)).connection;
     expect(throttled).toMatchObject({
@@ -451,7 +456,12 @@ describe('the sweep', () => {
     for (const id of ids) await seedConnection(id);
     expect(DUE_SHARDS).toBeGreaterThan(1);
     expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    // An access token near its expiry is no reason: nothing uses these connections.
     clock.advance(50 * MIN);
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    clock.advance(IDLE_DUE_MS - 50 * MIN - 1);
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    clock.advance(1);
     expect(await sweep()).toMatchObject({ entries: 6, refreshed: 6 });
     expect(tokenCalls).toHaveLength(6);
     expect(await sweep()).toEqual({ entries: 0, truncated: false });
@@ -460,11 +470,31 @@ describe('the sweep', () => {
   it('skips a provider turned off for the organization, while on-use refresh still works', async () => {
     const id = await seedConnection();
     await setProviderEnabled({ tables: deps.tables, clock }, ORG, 'practice', false);
-    clock.advance(55 * MIN);
+    clock.advance(IDLE_DUE_MS);
     expect(await sweep()).toMatchObject({ skipped_disabled: 1 });
     expect(tokenCalls).toHaveLength(0);
     expect(dueAtOf((await stored(id)).tokens)).toBe(clock.now() + DISABLED_RECHECK_MS);
     await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
+  });
+
+  it('leaves a grant without a refresh token until its access token ends, then finds it lapsed', async () => {
+    const id = await seedConnection();
+    const sealed = await seal(deps.keys, JSON.stringify({ access_token: 'at-long' }), tokenContext(ORG, id));
+    const { tokens } = await stored(id);
+    const { leaseOwner: _owner, leaseExpiresAt: _lease, ...record } = tokens;
+    await store.putTokens(
+      { ...record, sealed, tokenVersion: 2, accessTokenExpiresAt: clock.now() + 10 * HOUR },
+      1,
+    );
+    clock.advance(IDLE_DUE_MS);
+    expect(await sweep()).toMatchObject({ entries: 1, not_due: 1 });
+    // Nothing to keep alive: the entry waits for the access token's end instead of every sweep.
+    expect(dueAtOf((await stored(id)).tokens)).toBe(T0 + 10 * HOUR);
+    expect(await sweep()).toEqual({ entries: 0, truncated: false });
+    clock.set(T0 + 10 * HOUR);
+    expect(await sweep()).toMatchObject({ lapsed: 1 });
+    expect((await stored(id)).connection.status).toBe('reauth_required');
+    expect(tokenCalls).toHaveLength(0);
   });
 
   it('publishes, from the sweep, the reauth_required event of a process that died after the change', async () => {

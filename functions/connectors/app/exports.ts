@@ -43,7 +43,14 @@ import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-step
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import { Ledger } from '../infra/repositories/ledger';
 import { JobRepository } from '../infra/repositories/jobs';
-import { apiErrorOf, containersFor, contentFor, requireUsable, withProvider } from './provider-calls';
+import {
+  apiErrorOf,
+  containersFor,
+  contentFor,
+  requireUsable,
+  runFailureOf,
+  withProvider,
+} from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ExportCounts {
@@ -183,6 +190,7 @@ export function runExportStep(
     {
       kind: 'export',
       work: (job) => exportPage(deps, config, job, options),
+      failureOf: runFailureOf,
       finish: (job) => finishExport(deps, job, options.log),
     },
     options.log,

@@ -19,10 +19,10 @@ import {
   failureMessage,
   hopDelaySeconds,
 } from '../domain/sync-policy';
+import type { RunFailure } from '../domain/sync-policy';
 import type { JobBase, JobItem } from './jobs';
 import { jobViewBase } from './jobs';
 import { JobRepository } from '../infra/repositories/jobs';
-import { runFailureOf } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export const stepMessageSchema = lazy(() =>
@@ -74,8 +74,13 @@ export interface StepResult {
 
 export interface StepSpec<J extends SteppedJob> {
   kind: J['kind'];
-  /** The step's work; throws what a provider call throws (classified by runFailureOf). */
+  /** The step's work; what it throws is classified by `failureOf`. */
   work(job: J): Promise<StepResult>;
+  /**
+   * What an error `work` threw means for the job at `now` (a throttle, a transient or fatal failure,
+   * an unusable connection); undefined for an unknown error, which is retried as a transient one.
+   */
+  failureOf(error: unknown, now: number): RunFailure | undefined;
   /** Applies a decided outcome outside the job record (the link, events); idempotent. */
   finish(job: J & { outcome: JobOutcome }): Promise<void>;
   /**
@@ -181,8 +186,8 @@ async function afterFailure<J extends SteppedJob>(
   error: unknown,
   log: Logger,
 ): Promise<void> {
-  const failure = runFailureOf(error);
   const now = deps.clock.now();
+  const failure = spec.failureOf(error, now);
   if (!failure) log.error('job step failed', { jobId: job.id, kind: job.kind, error });
   const kind = failure?.kind ?? 'transient';
   if (failure?.kind === 'throttled') {

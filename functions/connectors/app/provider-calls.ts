@@ -240,8 +240,11 @@ export function apiErrorOf(
   return error;
 }
 
-/** What a failed provider call means for a run (an unknown error is left to the worker's retry). */
-export function runFailureOf(error: unknown): RunFailure | undefined {
+/**
+ * What a failed provider call means for a run at `now` (an HTTP-date Retry-After is read against it);
+ * an unknown error is left to the worker's retry.
+ */
+export function runFailureOf(error: unknown, now: number): RunFailure | undefined {
   if (error instanceof ConnectionUnusableError) {
     const reason =
       error.reason === 'reauth_required'
@@ -255,7 +258,7 @@ export function runFailureOf(error: unknown): RunFailure | undefined {
   if (error instanceof TokenUnavailableError) return { kind: 'transient' };
   if (error instanceof ProviderApiError) {
     const failure = classifyApiStatus(error.status, error.providerError);
-    const retryAfter = retryAfterOf(error, Date.now());
+    const retryAfter = retryAfterOf(error, now);
     return failure.kind === 'transient' && retryAfter !== undefined
       ? { ...failure, retryAfterSeconds: retryAfter }
       : failure;

@@ -38,7 +38,7 @@ import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
 import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
-import { contentFor, requireUsable, reusedTokens, withProvider } from './provider-calls';
+import { contentFor, requireUsable, reusedTokens, runFailureOf, withProvider } from './provider-calls';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ItemFailure {
@@ -288,6 +288,7 @@ function syncSpec(deps: Deps, config: ConnectorConfig, options: SyncOptions) {
   return {
     kind: 'sync' as const,
     work: (job: SyncJobRecord) => syncPage(deps, config, job, options),
+    failureOf: runFailureOf,
     finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, options.log),
     doneSoFar: (job: SyncJobRecord) => storedInStep(deps, job),
   };

@@ -1,4 +1,5 @@
-// Provider token lifecycle: access tokens refreshed before they expire (on use and by the sweep) under
+// Provider token lifecycle: access tokens refreshed when used near their expiry, and an idle
+// connection by the sweep only before its refresh token would lapse unused or for its status check, under
 // a lease, written version-fenced, so a rotating refresh token is spent once; a lapsed grant becomes
 // reauth_required (with its event), a rate limit becomes a throttle that ends on its own.
 import { randomBytes } from 'node:crypto';
@@ -422,8 +423,8 @@ export interface SweepContext extends LifecycleOptions {
 /**
  * One due-index entry, as the scheduled sweep takes it. A connection's entry: its outbox is flushed
  * (events a process that died after the change did not publish), then a throttle whose window ended
- * goes back to its status, and an entry with nothing left to do is dropped. A tokens item due for
- * refresh is refreshed, unless the connection cannot be (its entry is dropped), is still throttled
+ * goes back to its status, and an entry with nothing left to do is dropped. A tokens item due (its
+ * refresh token near lapsing unused, or its status check: sweepDueAt) is refreshed, unless the connection cannot be (its entry is dropped), is still throttled
  * (deferred to the throttle's end) or its provider is turned off for the organization (deferred:
  * scheduled work stops, on-use refresh still works).
  */
@@ -470,9 +471,15 @@ export async function sweepEntry(
     await repository.deferRefresh(connectionId, tokens.tokenVersion, deps.clock.now() + DISABLED_RECHECK_MS);
     return 'skipped_disabled';
   }
-  const result = await refreshConnection(deps, config, connection, tokens, 'due', context);
+  // Due here means the refresh token must be used (before it lapses unused) or the grant checked,
+  // however fresh the access token is.
+  const result = await refreshConnection(deps, config, connection, tokens, 'always', context);
   if (result.outcome === 'throttled') {
     await repository.deferRefresh(connectionId, tokens.tokenVersion, result.until);
+  }
+  if (result.outcome === 'fresh') {
+    // No refresh token: nothing to keep alive, and the grant ends with the access token.
+    await repository.deferRefresh(connectionId, tokens.tokenVersion, tokens.accessTokenExpiresAt);
   }
   return AFTER_REFRESH[result.outcome].sweep;
 }

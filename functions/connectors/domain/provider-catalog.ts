@@ -16,6 +16,7 @@ export const REAL_PROVIDERS: Record<RealProviderId, ProviderDefinition> = {
     defaultTier: 'standard',
     defaultAccessTokenSeconds: 2_592_000,
     rotatesRefreshTokens: false,
+    refreshTokenIdleSeconds: null, // Clio Manage: valid until revoked (docs.developers.clio.com/faq)
     accountFields: { externalId: 'data.id', email: 'data.email', displayName: 'data.name' },
     rateLimitHeaders: {
       remaining: 'X-RateLimit-Remaining',
@@ -59,6 +60,7 @@ export const REAL_PROVIDERS: Record<RealProviderId, ProviderDefinition> = {
     defaultAccessTokenSeconds: 3599,
     // A refresh answers no refresh_token: the one from the consent stays valid until revoked.
     rotatesRefreshTokens: false,
+    refreshTokenIdleSeconds: 182 * 86_400, // lapses after six months unused
     // GET /drive/v3/about?fields=user needs only the Drive scope (no openid/email/profile scopes).
     accountFields: {
       externalId: 'user.permissionId',
@@ -104,6 +106,7 @@ export const REAL_PROVIDERS: Record<RealProviderId, ProviderDefinition> = {
     defaultAccessTokenSeconds: 3600,
     // Each refresh answers a new refresh token; we keep the newest (the old one is not voided at once).
     rotatesRefreshTokens: true,
+    refreshTokenIdleSeconds: 90 * 86_400, // Microsoft identity platform: 90 days unused
     accountFields: { externalId: 'id', email: 'mail|userPrincipalName', displayName: 'displayName' },
     rateLimitHeaders: { retryAfter: 'Retry-After' },
     // Graph throttles with 429 (activityLimitReached, TooManyRequests) and also 503 serviceNotAvailable
@@ -144,6 +147,7 @@ export const REAL_PROVIDERS: Record<RealProviderId, ProviderDefinition> = {
     defaultTier: 'import',
     defaultAccessTokenSeconds: 14_400,
     rotatesRefreshTokens: false,
+    refreshTokenIdleSeconds: null, // offline access: long-lived, valid until revoked
     accountFields: { externalId: 'account_id', email: 'email', displayName: 'name.display_name' },
     accountRequest: { method: 'POST', jsonBody: 'null' },
     rateLimitHeaders: { retryAfter: 'Retry-After' },

@@ -47,6 +47,11 @@ export interface ProviderDefinition {
   /** Whether the provider issues a new refresh token at each refresh (and voids the old one). */
   rotatesRefreshTokens: boolean;
   /**
+   * How long a refresh token stays valid while unused (seconds), or null when it does not lapse
+   * unused: the refresh sweep refreshes an idle connection before this runs out (token-policy.ts).
+   */
+  refreshTokenIdleSeconds: number | null;
+  /**
    * Where the account-info response holds the account's id, email and display name: a property name,
    * or a dotted path (`user.permissionId`), or alternatives separated by `|` (`mail|userPrincipalName`).
    */

@@ -136,6 +136,7 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     defaultTier: 'standard',
     defaultAccessTokenSeconds: 3600,
     rotatesRefreshTokens: true,
+    refreshTokenIdleSeconds: 4 * 3600, // short, so a development clock shows the sweep keeping it
     accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
     rateLimitHeaders: {
       remaining: 'X-RateLimit-Remaining',
@@ -162,6 +163,7 @@ const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
     defaultTier: 'standard',
     defaultAccessTokenSeconds: 3600,
     rotatesRefreshTokens: false,
+    refreshTokenIdleSeconds: null,
     accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
     rateLimitHeaders: { retryAfter: 'Retry-After' },
     scopeSeparator: ' ',

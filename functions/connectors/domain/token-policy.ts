@@ -1,9 +1,17 @@
-// The token lifecycle's rules, without I/O: when an access token is due for refresh, what a provider
-// failure means, how long a throttle lasts and what status a reader sees. Unit-tested on plain values.
+// The token lifecycle's rules, without I/O: when an access token is due for refresh on use and when
+// the sweep refreshes an idle connection, what a provider failure means, how long a throttle lasts and what status a reader sees. Unit-tested on plain values.
 import type { ConnectionStatus } from './connection';
 
-/** The sweep's index entry comes due this long before expiry (half the lifetime for short-lived tokens). */
+/** An access token is due for refresh on use this long before expiry (half the lifetime for short-lived tokens). */
 export const REFRESH_LEAD_MS = 10 * 60_000;
+/**
+ * How long an idle connection goes without its grant being tried at the provider: the sweep refreshes
+ * it then, so a grant revoked or lapsed at the provider turns the connection reauth_required within
+ * this long even when nothing uses it. A connection in use refreshes on use, hourly or so.
+ */
+export const STATUS_CHECK_MS = 24 * 3600_000;
+/** An unused refresh token is refreshed this long before it would lapse (a quarter of a short lifetime). */
+export const IDLE_LEAD_MS = 7 * 86_400_000;
 /** Closer than this to expiry a token is not handed out: a call made with it could fail mid-flight. */
 export const EXPIRY_MARGIN_MS = 60_000;
 /**
@@ -31,7 +39,26 @@ const LAPSED_ERRORS = new Set(['invalid_grant', 'invalid_token']);
 
 export type Freshness = 'fresh' | 'due' | 'expired';
 
-/** When the sweep should refresh a token obtained at `obtainedAt` (ms) that expires at `expiresAt` (ms). */
+/**
+ * When the sweep refreshes tokens last obtained (issued or refreshed: the refresh token last used) at
+ * `obtainedAt` (ms): before an unused refresh token lapses (`idleLifetimeMs`, null when the provider's
+ * do not lapse unused), and at the latest after `checkMs`, the status check. The access token's expiry
+ * is no reason: whoever needs the token refreshes it then (tokenFreshness), so an idle connection costs
+ * one refresh per check, not one per access-token lifetime.
+ */
+export function sweepDueAt(
+  obtainedAt: number,
+  idleLifetimeMs: number | null,
+  checkMs: number = STATUS_CHECK_MS,
+): number {
+  const keep =
+    idleLifetimeMs === null
+      ? Infinity
+      : Math.max(0, idleLifetimeMs - Math.min(IDLE_LEAD_MS, idleLifetimeMs / 4));
+  return obtainedAt + Math.min(checkMs, keep);
+}
+
+/** When a token obtained at `obtainedAt` (ms) that expires at `expiresAt` (ms) is due for refresh on use. */
 export function refreshDueAt(expiresAt: number, obtainedAt: number): number {
   const lifetime = Math.max(0, expiresAt - obtainedAt);
   return expiresAt - Math.min(REFRESH_LEAD_MS, lifetime / 2);

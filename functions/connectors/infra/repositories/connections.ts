@@ -5,7 +5,7 @@
 //   CONN#<id> / HIST#<at ISO>#<status>   a status the connection entered (kept 90 days, by TTL)
 //   ORG#<org> / ACCOUNT#<provider>#<external id>   which connection holds a provider account
 // The refresh sweep's index (gsi2, sparse): TOKEN_DUE#<shard> / <due ISO>#<TOKENS|CONN>#<connection>
-// on the tokens item (refresh due) and on a connection (a throttle ends, or its outbox is to be
+// on the tokens item (the sweep's refresh of an idle connection due) and on a connection (a throttle ends, or its outbox is to be
 // flushed).
 import { createHash } from 'node:crypto';
 import type { IdempotentOutcome } from '../../../platform/idempotency';
@@ -21,7 +21,8 @@ import type { Condition, Item, Page, Table, Deps } from '../../../platform/ports
 import type { ProviderId } from '../../domain/providers';
 import type { ConnectionRecord, ConnectionStatus } from '../../domain/connection';
 import type { Change } from '../../domain/connection-decide';
-import { refreshDueAt } from '../../domain/token-policy';
+import { sweepDueAt } from '../../domain/token-policy';
+import { PROVIDERS } from '../../domain/providers';
 
 export interface TokenRecord {
   connectionId: string;
@@ -84,9 +85,15 @@ export interface DueEntry {
   dueAt: number;
 }
 
-/** The tokens item's entry: due when the access token should be refreshed. */
-const tokensDueEntry = (tokens: TokenRecord) =>
-  dueEntry(tokens.connectionId, 'TOKENS', refreshDueAt(tokens.accessTokenExpiresAt, tokens.obtainedAt));
+/**
+ * The tokens item's entry: due when the sweep must refresh an idle connection (its refresh token about
+ * to lapse unused, or its status check); a connection in use is refreshed on use, which moves it.
+ */
+function tokensDueEntry(tokens: TokenRecord) {
+  const idleSeconds = PROVIDERS[tokens.provider].refreshTokenIdleSeconds;
+  const idleMs = idleSeconds === null ? null : idleSeconds * 1000;
+  return dueEntry(tokens.connectionId, 'TOKENS', sweepDueAt(tokens.obtainedAt, idleMs));
+}
 
 export class ConnectionRepository {
   constructor(private readonly table: Table) {}
@@ -113,7 +120,9 @@ export class ConnectionRepository {
   /** Every write that sets a status records it: the connection's status history. */
   private async recordStatus(id: string, status: unknown, at: unknown): Promise<void> {
     if (typeof status !== 'string') return;
-    const when = typeof at === 'number' ? at : Date.now();
+    // Every change that sets a status stamps updatedAt with the clock's time (decide does).
+    if (typeof at !== 'number') throw new Error(`status ${status} of ${id} written without its time`);
+    const when = at;
     await this.table.put({
       pk: `CONN#${id}`,
       sk: `HIST#${isoTime(when)}#${status}`,

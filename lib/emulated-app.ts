@@ -19,6 +19,8 @@ import {
   eventSourceSpecs,
   functionSpecs,
   parameterPlaceholder,
+  permissionSpecs,
+  restApiOf,
   scheduleSpecs,
 } from './emulated-functions';
 import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
@@ -147,6 +149,8 @@ export async function emulatedApp(options: {
     eventSources: eventSourceSpecs(stack, template),
     schedules: scheduleSpecs(stack, template),
     api: apiMethodSpecs(stack, template),
+    restApi: restApiOf(stack, template),
+    permissions: permissionSpecs(stack, template),
   };
   // Built beside, then moved in whole: two runtimes starting at once never read half an application.
   const building = `${dir}.${process.pid}.tmp`;

@@ -20,11 +20,12 @@ import type {
   ApiMethodSpec,
   EventSourceSpec,
   FunctionSpec,
+  PermissionSpec,
   ScheduleSpec,
 } from '../functions/dev-runtime/emulated-aws/application';
 import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application';
 
-export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, ScheduleSpec };
+export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, PermissionSpec, ScheduleSpec };
 export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
 import { lambdaBuildOptions } from './service-function';
@@ -188,8 +189,8 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
     const [fnRef] = refsOf(p.FunctionName);
     if (fnRef) retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
   }
-  return Object.values(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
-    ({ Properties: p }) => {
+  return Object.entries(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
+    ([ruleId, { Properties: p }]) => {
       if (typeof p.ScheduleExpression !== 'string' || p.State === 'DISABLED') return [];
       return ((p.Targets as { Arn: unknown }[] | undefined) ?? []).flatMap((target) => {
         const [fnRef] = refsOf(target.Arn);
@@ -198,6 +199,7 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
         return [
           {
             functionId,
+            ruleArn: arnOf(stack, template, { 'Fn::GetAtt': [ruleId, 'Arn'] }),
             rateMinutes: rateMinutesOf(p.ScheduleExpression as string),
             // Lambda's default for an asynchronous invocation without an EventInvokeConfig is 2.
             retryAttempts: retries.get(fnRef) ?? 2,
@@ -244,6 +246,7 @@ export function apiMethodSpecs(stack: ServiceStack, template: Template): ApiMeth
   const functions = functionIdsByLogicalId(stack);
   const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, ApiResource>;
   const authorizers = template.findResources('AWS::ApiGateway::Authorizer') as Record<string, ApiAuthorizer>;
+  const restApi = restApiOf(stack, template);
   const pathOf = (ref: unknown): string => {
     const [id] = refsOf(ref);
     const resource = id ? resources[id] : undefined;
@@ -279,9 +282,82 @@ export function apiMethodSpecs(stack: ServiceStack, template: Template): ApiMeth
                 identityHeader: (
                   authorizer.Properties.IdentitySource ?? 'method.request.header.Authorization'
                 ).replace(/^method\.request\.header\./, ''),
+                // The source API Gateway calls an authorizer from: the API's authorizer by its id.
+                sourceArn: `${restApi.arn}/authorizers/${authorizerId}`,
               },
             }
           : {}),
       };
     });
+}
+
+/**
+ * An ARN of the template as a deployment resolves it: the pseudo parameters, a REST API's id (its
+ * logical id stands for it), a stage's name, an authorizer's id, a rule's ARN; joined. The API Gateway
+ * and EventBridge sources the runtime computes use the same ids, so the two meet.
+ */
+export function arnOf(stack: Stack, template: Template, value: unknown): string {
+  const resources = template.toJSON().Resources as Record<
+    string,
+    { Type: string; Properties?: Props['Properties'] }
+  >;
+  const render = (v: unknown): string => {
+    if (typeof v === 'string') return v;
+    const node = v as Record<string, unknown>;
+    if (Array.isArray(node['Fn::Join'])) {
+      const [separator, parts] = node['Fn::Join'] as [string, unknown[]];
+      return parts.map(render).join(separator);
+    }
+    if (typeof node.Ref === 'string') {
+      const pseudo: Record<string, string> = {
+        'AWS::Partition': 'aws',
+        'AWS::Region': stack.region,
+        'AWS::AccountId': stack.account,
+        'AWS::URLSuffix': 'amazonaws.com',
+      };
+      if (pseudo[node.Ref]) return pseudo[node.Ref]!;
+      const resource = resources[node.Ref];
+      if (resource?.Type === 'AWS::ApiGateway::Stage') return String(resource.Properties?.StageName);
+      if (resource) return node.Ref;
+    }
+    const getAtt = node['Fn::GetAtt'] as [string, string] | undefined;
+    if (getAtt?.[1] === 'Arn' && resources[getAtt[0]]?.Type === 'AWS::Events::Rule') {
+      return `arn:aws:events:${stack.region}:${stack.account}:rule/${getAtt[0]}`;
+    }
+    throw new Error(`an ARN the emulated runtime cannot resolve: ${JSON.stringify(v)}`);
+  };
+  return render(value);
+}
+
+/** The REST API's ARN prefix, as API Gateway names its sources, and its one stage's name. */
+export function restApiOf(stack: Stack, template: Template): { arn: string; stage: string } {
+  const [apiId] = Object.keys(template.findResources('AWS::ApiGateway::RestApi'));
+  const stages = Object.values(template.findResources('AWS::ApiGateway::Stage') as Record<string, Props>);
+  if (!apiId || stages.length !== 1)
+    throw new Error('the emulated runtime serves one REST API with one stage');
+  return {
+    arn: `arn:aws:execute-api:${stack.region}:${stack.account}:${apiId}`,
+    stage: String(stages[0]!.Properties.StageName),
+  };
+}
+
+/** The functions' resource policies: each AWS::Lambda::Permission of the template on a function of the stack. */
+export function permissionSpecs(stack: ServiceStack, template: Template): PermissionSpec[] {
+  const functions = functionIdsByLogicalId(stack);
+  return Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Props>).flatMap(
+    ({ Properties: p }) => {
+      const functionId = refsOf(p.FunctionName)
+        .map((ref) => functions.get(ref))
+        .find(Boolean);
+      if (!functionId) return [];
+      return [
+        {
+          functionId,
+          action: String(p.Action),
+          principal: String(p.Principal),
+          ...(p.SourceArn !== undefined ? { sourceArn: arnOf(stack, template, p.SourceArn) } : {}),
+        },
+      ];
+    },
+  );
 }

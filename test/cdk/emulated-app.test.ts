@@ -2,7 +2,21 @@
 // functions with the deployment parameters where a local deployment's endpoints go, the SQS event
 // source mappings and the schedule rules, each as the stack deploys them (the worker table's values
 // reach the runtime only through the template).
-import { apiMethodSpecs, eventSourceSpecs, functionSpecs, scheduleSpecs } from '../../lib/emulated-functions';
+import { Template } from 'aws-cdk-lib/assertions';
+import {
+  apiMethodSpecs,
+  eventSourceSpecs,
+  functionSpecs,
+  permissionSpecs,
+  restApiOf,
+  scheduleSpecs,
+} from '../../lib/emulated-functions';
+import {
+  API_GATEWAY,
+  EVENTBRIDGE,
+  apiGatewaySource,
+  checkInvokePermission,
+} from '../../functions/dev-runtime/emulated-aws/resource-policies';
 import { ROUTES } from '../../functions/routes';
 import { localDeploymentContext, localParameters } from '../../lib/emulated-app';
 import {
@@ -11,7 +25,10 @@ import {
   SCHEDULED_WORKERS,
   SCHEDULE_RETRY_ATTEMPTS,
 } from '../../functions/platform/workers';
-import { functionEnvironment } from '../../functions/dev-runtime/emulated-aws/function-pool';
+import {
+  ENVIRONMENT_LIMIT_BYTES,
+  functionEnvironment,
+} from '../../functions/dev-runtime/emulated-aws/function-pool';
 import { synthStack } from '../support/synth';
 
 const sandboxEnv = {
@@ -62,7 +79,11 @@ describe('the application the emulated runtime reads from the template', () => {
   });
 
   it('reads each schedule rule with its rate and the target function’s asynchronous retries', () => {
-    expect(scheduleSpecs(stack, template).sort((a, b) => a.functionId.localeCompare(b.functionId))).toEqual(
+    expect(
+      scheduleSpecs(stack, template)
+        .map(({ ruleArn: _arn, ...rest }) => rest)
+        .sort((a, b) => a.functionId.localeCompare(b.functionId)),
+    ).toEqual(
       SCHEDULED_WORKERS.map((w) => ({
         functionId: w.id,
         rateMinutes: w.rateMinutes,
@@ -87,7 +108,120 @@ describe('the application the emulated runtime reads from the template', () => {
           functionId: route.auth === 'apiKey' ? 'apiKeyAuthorizer' : 'consoleAuthorizer',
           ttlSeconds: 0, // the dev stage caches nothing; prod 60 s
           identityHeader: 'Authorization',
+          sourceArn: expect.stringMatching(/^arn:aws:execute-api:[^/]+\/authorizers\/\w+$/) as string,
         });
+    }
+  });
+});
+
+/** A request's path for a method's path: each parameter given a value. */
+const requested = (path: string) => path.replace(/\{[^}]+\}/g, 'x1');
+
+describe("the functions' resource policies on the emulated runtime", () => {
+  const restApi = restApiOf(stack, template);
+  const methods = apiMethodSpecs(stack, template);
+  const authorizerSources = new Map(
+    methods.flatMap((m) => (m.authorizer ? [[m.authorizer.functionId, m.authorizer.sourceArn]] : [])),
+  );
+  /** What API Gateway invokes for a method: its authorizer (if any), then its function. */
+  const gatewayCalls = (m: (typeof methods)[number]) => [
+    ...(m.authorizer
+      ? [{ functionId: m.authorizer.functionId, event: { type: 'REQUEST', methodArn: 'any' } }]
+      : []),
+    { functionId: m.functionId, event: { httpMethod: m.method, path: requested(m.path) } },
+  ];
+
+  it('lets API Gateway invoke every method and authorizer, and EventBridge every scheduled function, from their sources', () => {
+    const permissions = permissionSpecs(stack, template);
+    for (const m of methods) {
+      for (const call of gatewayCalls(m)) {
+        const source = apiGatewaySource(restApi, authorizerSources, call.functionId, call.event);
+        expect(() => checkInvokePermission(permissions, call.functionId, API_GATEWAY, source)).not.toThrow();
+      }
+    }
+    for (const rule of scheduleSpecs(stack, template)) {
+      expect(() =>
+        checkInvokePermission(permissions, rule.functionId, EVENTBRIDGE, rule.ruleArn),
+      ).not.toThrow();
+    }
+  });
+
+  it('refuses, naming function, service and source, an invocation whose permission was deleted from the template', () => {
+    const json = template.toJSON() as {
+      Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+    };
+    const deleted = (predicate: (p: Record<string, unknown>) => boolean) => {
+      const copy = structuredClone(json);
+      for (const [id, r] of Object.entries(copy.Resources)) {
+        if (r.Type === 'AWS::Lambda::Permission' && predicate(r.Properties)) delete copy.Resources[id];
+      }
+      return permissionSpecs(stack, Template.fromJSON(copy, { skipCyclicalDependenciesCheck: true }));
+    };
+    const sourceText = (p: Record<string, unknown>) => JSON.stringify(p.SourceArn);
+
+    // One method's permission: that method is refused, its neighbours still served.
+    const withoutProviders = deleted((p) => sourceText(p).includes('/GET/connectors/v1/providers"'));
+    const providers = methods.find((m) => m.method === 'GET' && m.path === '/connectors/v1/providers')!;
+    const source = apiGatewaySource(restApi, authorizerSources, providers.functionId, {
+      httpMethod: 'GET',
+      path: '/connectors/v1/providers',
+    });
+    expect(() => checkInvokePermission(withoutProviders, providers.functionId, API_GATEWAY, source)).toThrow(
+      `apigateway.amazonaws.com may not invoke ${providers.functionId} from ${source}: the template has no AWS::Lambda::Permission allowing it`,
+    );
+    const other = methods.find((m) => m.functionId !== providers.functionId && !m.path.includes('{'))!;
+    expect(() =>
+      checkInvokePermission(
+        withoutProviders,
+        other.functionId,
+        API_GATEWAY,
+        apiGatewaySource(restApi, authorizerSources, other.functionId, {
+          httpMethod: other.method,
+          path: other.path,
+        }),
+      ),
+    ).not.toThrow();
+
+    // The authorizer's: every request it guards is refused.
+    const withoutAuthorizer = deleted((p) => sourceText(p).includes('/authorizers/'));
+    const authorizerSource = authorizerSources.get('apiKeyAuthorizer')!;
+    expect(() =>
+      checkInvokePermission(withoutAuthorizer, 'apiKeyAuthorizer', API_GATEWAY, authorizerSource),
+    ).toThrow(/may not invoke apiKeyAuthorizer from .*\/authorizers\//);
+
+    // A schedule's: EventBridge may not invoke the sweep.
+    const sweep = scheduleSpecs(stack, template)[0]!;
+    const ruleId = sweep.ruleArn.split('/').pop()!;
+    const withoutRule = deleted((p) => p.Principal === EVENTBRIDGE && sourceText(p).includes(`"${ruleId}"`));
+    expect(() => checkInvokePermission(withoutRule, sweep.functionId, EVENTBRIDGE, sweep.ruleArn)).toThrow(
+      `events.amazonaws.com may not invoke ${sweep.functionId} from ${sweep.ruleArn}`,
+    );
+    // A permission for another source does not stand in for the rule's.
+    expect(() =>
+      checkInvokePermission(
+        permissionSpecs(stack, template),
+        sweep.functionId,
+        EVENTBRIDGE,
+        `${sweep.ruleArn}-other`,
+      ),
+    ).toThrow('may not invoke');
+  });
+});
+
+describe("Lambda's 4 KB environment limit on the template's functions", () => {
+  it("keeps every function's own variables, resolved to emulator-length values, under 4 KB", () => {
+    // An ARN or queue URL at the emulator is about as long as in AWS; a long one stands in for each.
+    const long = (resource: string) =>
+      `arn:aws:service:eu-west-1:123456789012:resource/ces-local-${resource}-0123456789abcdef`;
+    for (const fn of functionSpecs(stack, template)) {
+      const environment = functionEnvironment(fn, long, {}, parameters);
+      const own = Object.fromEntries(Object.keys(fn.environment).map((k) => [k, environment[k]]));
+      expect({ fn: fn.id, bytes: Buffer.byteLength(JSON.stringify(own)) <= ENVIRONMENT_LIMIT_BYTES }).toEqual(
+        {
+          fn: fn.id,
+          bytes: true,
+        },
+      );
     }
   });
 });

@@ -28,7 +28,7 @@ import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application'
 export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, PermissionSpec, ScheduleSpec };
 export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
-import { lambdaBuildOptions } from './service-function';
+import { GRANTS_POLICY, lambdaBuildOptions } from './service-function';
 import type { ServiceStack } from './service-stack';
 
 /**
@@ -59,6 +59,29 @@ export function functionsOfStack(stack: ServiceStack): Map<string, ServiceFuncti
   for (const [id, fn] of stack.scheduledWorkers.functions) fns.set(id, fn);
   for (const [id, fn] of Object.entries(stack.purge.taskFunctions)) fns.set(id, fn as ServiceFunction);
   return fns;
+}
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Statement = { Effect?: string; Action: string | string[]; Resource: unknown };
+type InlinePolicy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
+
+/** A function's execution role, by its logical id. */
+export const roleIdOf = (_stack: ServiceStack, fn: ServiceFunction): string =>
+  Stack.of(fn).getLogicalId(fn.fn.role!.node.defaultChild as never);
+
+/**
+ * The grants of a role, by the role's logical id: its policy resources, and the inline policy a
+ * function role keeps its grants in (lib/service-function.ts). Not the function's log-group statement.
+ */
+export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  const role = (template.findResources('AWS::IAM::Role') as Resources)[roleId];
+  const inline = ((role?.Properties.Policies ?? []) as InlinePolicy[])
+    .filter((p) => p.PolicyName === GRANTS_POLICY)
+    .flatMap((p) => p.PolicyDocument.Statement);
+  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Resources)
+    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return [...inline, ...attached];
 }
 
 /** The stack's names of its resources (table:platform, queue:events, ...), by logical id. */
@@ -148,6 +171,7 @@ function functionIdsByLogicalId(stack: ServiceStack): Map<string, string> {
 export function eventSourceSpecs(stack: ServiceStack, template: Template): EventSourceSpec[] {
   const functions = functionIdsByLogicalId(stack);
   const names = resourceNamesOf(stack);
+  const byId = functionsOfStack(stack);
   return Object.values(
     template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Props>,
   ).map(({ Properties: p }) => {
@@ -158,9 +182,11 @@ export function eventSourceSpecs(stack: ServiceStack, template: Template): Event
     if (!functionId || !queue)
       throw new Error(`an event source mapping the runtime cannot resolve: ${JSON.stringify(p)}`);
     const scaling = p.ScalingConfig as { MaximumConcurrency?: number } | undefined;
+    const statements = statementsOfRole(template, roleIdOf(stack, byId.get(functionId)!));
     return {
       functionId,
       queue,
+      roleLacks: SQS_POLLER_ACTIONS.filter((action) => !allows(statements, action, queueRef)),
       batchSize: (p.BatchSize as number | undefined) ?? 10,
       batchingWindowSeconds: (p.MaximumBatchingWindowInSeconds as number | undefined) ?? 0,
       ...(scaling?.MaximumConcurrency ? { maxConcurrency: scaling.MaximumConcurrency } : {}),
@@ -169,6 +195,22 @@ export function eventSourceSpecs(stack: ServiceStack, template: Template): Event
       ),
     };
   });
+}
+
+/**
+ * What Lambda's SQS poller calls with the function's execution role (the mapping has no resource
+ * policy of its own): without each of them on the queue, Lambda refuses the mapping at deployment.
+ */
+export const SQS_POLLER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
+
+/** Whether an Allow statement (and no Deny) grants `action` on the resource of logical id `resourceId`. */
+function allows(statements: Statement[], action: string, resourceId: string): boolean {
+  const list = (v: string | string[]) => (Array.isArray(v) ? v : [v]);
+  const actionMatches = (s: Statement) =>
+    list(s.Action).some((a) => new RegExp(`^${a.replace(/\*/g, '.*')}$`, 'i').test(action));
+  const onResource = (s: Statement) => s.Resource === '*' || refsOf(s.Resource).includes(resourceId);
+  const matching = statements.filter((s) => actionMatches(s) && onResource(s));
+  return matching.some((s) => s.Effect !== 'Deny') && !matching.some((s) => s.Effect === 'Deny');
 }
 
 /** `rate(5 minutes)` in minutes; other expressions are refused by name. */

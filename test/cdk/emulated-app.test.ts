@@ -15,8 +15,10 @@ import {
   API_GATEWAY,
   EVENTBRIDGE,
   apiGatewaySource,
+  checkExecutionRole,
   checkInvokePermission,
 } from '../../functions/dev-runtime/emulated-aws/resource-policies';
+import { roleIdOf } from '../support/synth';
 import { ROUTES } from '../../functions/routes';
 import { localDeploymentContext, localParameters } from '../../lib/emulated-app';
 import {
@@ -74,6 +76,7 @@ describe('the application the emulated runtime reads from the template', () => {
         batchingWindowSeconds: worker.batchingWindowSeconds,
         maxConcurrency: worker.maxConcurrency,
         reportBatchItemFailures: true,
+        roleLacks: [],
       });
     }
   });
@@ -205,6 +208,42 @@ describe("the functions' resource policies on the emulated runtime", () => {
         `${sweep.ruleArn}-other`,
       ),
     ).toThrow('may not invoke');
+  });
+});
+
+describe('the SQS event sources on the emulated runtime', () => {
+  it("refuses a mapping whose function's execution role lost an action the poller needs on its queue", () => {
+    const json = structuredClone(template.toJSON()) as {
+      Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+    };
+    const worker = QUEUE_WORKERS.events;
+    const roleId = roleIdOf(stack, stack.queueWorkers.functions.events);
+    type Document = { Statement: { Action: string | string[] }[] };
+    const documents: Document[] = [
+      ...((json.Resources[roleId]!.Properties.Policies ?? []) as { PolicyDocument: Document }[]).map(
+        (p) => p.PolicyDocument,
+      ),
+      ...Object.values(json.Resources)
+        .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId))
+        .map((r) => r.Properties.PolicyDocument as Document),
+    ];
+    let removed = 0;
+    for (const document of documents) {
+      for (const statement of document.Statement) {
+        const actions = [statement.Action].flat();
+        statement.Action = actions.filter((a) => a !== 'sqs:DeleteMessage');
+        removed += actions.length - statement.Action.length;
+      }
+    }
+    expect(removed).toBeGreaterThan(0);
+    const edited = Template.fromJSON(json, { skipCyclicalDependenciesCheck: true });
+    const mapping = eventSourceSpecs(stack, edited).find((m) => m.functionId === worker.id)!;
+    expect(mapping.roleLacks).toEqual(['sqs:DeleteMessage']);
+    expect(() => checkExecutionRole(mapping)).toThrow(
+      `The event source mapping of queue:events to ${worker.id}: the function's execution role in the template does not allow sqs:DeleteMessage on queue:events`,
+    );
+    for (const other of eventSourceSpecs(stack, template))
+      expect(() => checkExecutionRole(other)).not.toThrow();
   });
 });
 

@@ -4,29 +4,10 @@ import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
 import type { ServiceFunction } from '../../lib/service-function';
-import { GRANTS_POLICY } from '../../lib/service-function';
 
 export { flattened, synthStack } from '../../lib/synthesize';
-
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
-type Statement = { Action: string | string[]; Resource: unknown };
-
-type InlinePolicy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
-
-/**
- * The grants of a role, by the role's logical id: its policy resources, and the inline policy a
- * function role keeps its grants in (lib/service-function.ts). Not the function's log-group statement.
- */
-export function statementsOfRole(template: Template, roleId: string): Statement[] {
-  const role = (template.findResources('AWS::IAM::Role') as Resources)[roleId];
-  const inline = ((role?.Properties.Policies ?? []) as InlinePolicy[])
-    .filter((p) => p.PolicyName === GRANTS_POLICY)
-    .flatMap((p) => p.PolicyDocument.Statement);
-  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Resources)
-    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-  return [...inline, ...attached];
-}
+export { roleIdOf, statementsOfRole } from '../../lib/emulated-functions';
+import { roleIdOf, statementsOfRole } from '../../lib/emulated-functions';
 
 /** Every IAM action granted to a role, sorted, once each. */
 export function actionsOfRole(template: Template, roleId: string): string[] {
@@ -54,9 +35,6 @@ export function targetsOfRole(template: Template, roleId: string, actionPrefix: 
 }
 
 /** The logical id of a function's execution role. */
-export const roleIdOf = (_stack: ServiceStack, fn: ServiceFunction): string =>
-  Stack.of(fn).getLogicalId(fn.fn.role!.node.defaultChild as never);
-
 /** The function a route-table entry made, or the API-key authorizer for 'authorizer'. */
 function routeFunction(stack: ServiceStack, functionId: string): ServiceFunction {
   const fn = functionId === 'authorizer' ? stack.api.authorizerFunction : stack.api.functions.get(functionId);

@@ -21,6 +21,8 @@ export interface EventSourceSpec {
   batchingWindowSeconds: number;
   maxConcurrency?: number;
   reportBatchItemFailures: boolean;
+  /** The poller's SQS actions the function's execution role does not grant on the queue. */
+  roleLacks: string[];
 }
 
 /** A schedule rule of the template and its one target. */

@@ -1,10 +1,11 @@
 // The functions' resource policies on the emulated AWS runtime: a service (API Gateway, EventBridge)
 // invokes a function only if the template holds an AWS::Lambda::Permission letting that service call
 // lambda:InvokeFunction on it from that source, as Lambda checks a function's policy on every call from
-// another service. A call without one fails, naming the function, the service and the source. The SQS
-// event sources are not checked here: Lambda's poller uses the function's execution role, not its
-// resource policy.
-import type { PermissionSpec } from './application';
+// another service. A call without one fails, naming the function, the service and the source. An SQS
+// event source mapping has no resource policy: Lambda's poller receives and deletes with the function's
+// execution role, so a mapping whose role lacks those actions on its queue is refused at start, as
+// Lambda refuses to create it.
+import type { EventSourceSpec, PermissionSpec } from './application';
 import { arnMatches } from '../server/api-gateway';
 
 export const API_GATEWAY = 'apigateway.amazonaws.com';
@@ -57,4 +58,22 @@ export function apiGatewaySource(
     return authorizerSources.get(functionId) ?? `${restApi.arn}/authorizers/(none for ${functionId})`;
   }
   return `${restApi.arn}/${restApi.stage}/${e.httpMethod}${e.path}`;
+}
+
+/** An event source mapping Lambda would refuse at deployment (InvalidParameterValueException). */
+export class EventSourceRoleError extends Error {
+  constructor(functionId: string, queue: string, lacks: string[]) {
+    super(
+      `The event source mapping of ${queue} to ${functionId}: the function's execution role in the template ` +
+        `does not allow ${lacks.join(', ')} on ${queue}`,
+    );
+    this.name = 'InvalidParameterValueException';
+  }
+}
+
+/** Refuses a mapping whose function's execution role lacks what the poller calls on its queue. */
+export function checkExecutionRole(mapping: EventSourceSpec): void {
+  if (mapping.roleLacks.length) {
+    throw new EventSourceRoleError(mapping.functionId, mapping.queue, mapping.roleLacks);
+  }
 }

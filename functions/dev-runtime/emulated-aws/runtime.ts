@@ -23,7 +23,13 @@ import type { EmulatedApp, FunctionSpec } from './application';
 import { bundleFileOf } from './application';
 import type { ObservedCall } from './function-pool';
 import { FunctionPool, emulatorEnvironment, functionEnvironment } from './function-pool';
-import { API_GATEWAY, EVENTBRIDGE, apiGatewaySource, checkInvokePermission } from './resource-policies';
+import {
+  API_GATEWAY,
+  EVENTBRIDGE,
+  apiGatewaySource,
+  checkExecutionRole,
+  checkInvokePermission,
+} from './resource-policies';
 import { createAwsDeps } from '../../compose/aws';
 import { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from '../../connectors/index';
 import { getOptionalStringFromEnv } from '../../platform/config';
@@ -215,6 +221,7 @@ function eventSources(
     const queue = provisioned.queues[name];
     if (!queue) throw new Error(`The template maps ${mapping.queue}, which the runtime did not provision`);
     const fn = ref(mapping.functionId);
+    checkExecutionRole(mapping);
     return new SqsEventSource(
       {
         name: fn.id,

@@ -18,7 +18,8 @@ import {
   checkExecutionRole,
   checkInvokePermission,
 } from '../../functions/dev-runtime/emulated-aws/resource-policies';
-import { roleIdOf } from '../support/synth';
+import type { TemplateJson } from '../support/synth';
+import { policyDocumentsOfRole, roleIdOf } from '../support/synth';
 import { ROUTES } from '../../functions/routes';
 import { localDeploymentContext, localParameters } from '../../lib/emulated-app';
 import {
@@ -150,9 +151,7 @@ describe("the functions' resource policies on the emulated runtime", () => {
   });
 
   it('refuses, naming function, service and source, an invocation whose permission was deleted from the template', () => {
-    const json = template.toJSON() as {
-      Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
-    };
+    const json = template.toJSON() as TemplateJson;
     const deleted = (predicate: (p: Record<string, unknown>) => boolean) => {
       const copy = structuredClone(json);
       for (const [id, r] of Object.entries(copy.Resources)) {
@@ -213,20 +212,9 @@ describe("the functions' resource policies on the emulated runtime", () => {
 
 describe('the SQS event sources on the emulated runtime', () => {
   it("refuses a mapping whose function's execution role lost an action the poller needs on its queue", () => {
-    const json = structuredClone(template.toJSON()) as {
-      Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
-    };
+    const json = structuredClone(template.toJSON()) as TemplateJson;
     const worker = QUEUE_WORKERS.events;
-    const roleId = roleIdOf(stack, stack.queueWorkers.functions.events);
-    type Document = { Statement: { Action: string | string[] }[] };
-    const documents: Document[] = [
-      ...((json.Resources[roleId]!.Properties.Policies ?? []) as { PolicyDocument: Document }[]).map(
-        (p) => p.PolicyDocument,
-      ),
-      ...Object.values(json.Resources)
-        .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId))
-        .map((r) => r.Properties.PolicyDocument as Document),
-    ];
+    const documents = policyDocumentsOfRole(json, roleIdOf(stack, stack.queueWorkers.functions.events));
     let removed = 0;
     for (const document of documents) {
       for (const statement of document.Statement) {

@@ -9,6 +9,25 @@ export { flattened, synthStack } from '../../lib/synthesize';
 export { roleIdOf, statementsOfRole } from '../../lib/emulated-functions';
 import { roleIdOf, statementsOfRole } from '../../lib/emulated-functions';
 
+/** A template's JSON as a test edits it. */
+export type TemplateJson = {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+};
+/** A policy document of a template, for a test to edit in place. */
+export type PolicyDocument = { Statement: { Action: string | string[] }[] };
+
+/** The policy documents of a role in a template's JSON (its inline policies and attached ones), to edit. */
+export function policyDocumentsOfRole(json: TemplateJson, roleId: string): PolicyDocument[] {
+  return [
+    ...((json.Resources[roleId]!.Properties.Policies ?? []) as { PolicyDocument: PolicyDocument }[]).map(
+      (p) => p.PolicyDocument,
+    ),
+    ...Object.values(json.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId))
+      .map((r) => r.Properties.PolicyDocument as PolicyDocument),
+  ];
+}
+
 /** Every IAM action granted to a role, sorted, once each. */
 export function actionsOfRole(template: Template, roleId: string): string[] {
   const actions = statementsOfRole(template, roleId).flatMap((s) =>

@@ -93,7 +93,7 @@ if (!emulated) {
 // the function's retries).
 const schedules: Schedules = emulated
   ? deferredSchedules(
-      functions.then((f) => startSchedules(f.invoke, clock, { asynchronous: true, rules: f.rules })),
+      functions.then((f) => startSchedules(f.invokeScheduled, clock, { asynchronous: true, rules: f.rules })),
     )
   : startSchedules(invoke, clock);
 

@@ -4,13 +4,23 @@
 // environment, memory and timeout; the SQS event source mappings; the schedule rules), and every
 // function's bundle built as `cdk synth` builds it. Synthesis and bundling take ~20 s, so the result is
 // kept under .build/emulated-app/<digest>/, the digest naming everything it is made from (the sources,
-// the lock file, the stage and the context): a start whose sources did not change reads it back.
+// the lock file, the stage and the context): a start whose sources did not change reads it back. The
+// bundles depend on the sources only and are kept once per source digest, shared by stages and contexts.
 //
 // The local endpoints differ from start to start (free ports), so the context holds placeholders
 // (parameterPlaceholder) where they go, and the runtime gives each function their values when it starts
 // it, as CloudFormation gives a parameter's value at deploy time: the template stays the same.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { EmulatedApp } from '../functions/dev-runtime/emulated-aws/application';
 import {
@@ -19,6 +29,8 @@ import {
   eventSourceSpecs,
   functionSpecs,
   parameterPlaceholder,
+  permissionSpecs,
+  restApiOf,
   scheduleSpecs,
 } from './emulated-functions';
 import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
@@ -94,10 +106,9 @@ export function localParameters(
   };
 }
 
-/** A digest of everything the application is made from. */
-function digestOf(root: string, stage: string, context: Record<string, unknown>): string {
+/** A digest of the sources (lib/, functions/, the lock file): what the bundles are made from. */
+function sourceDigest(root: string): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ stage, context }));
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
       a.name.localeCompare(b.name),
@@ -114,6 +125,32 @@ function digestOf(root: string, stage: string, context: Record<string, unknown>)
   return hash.digest('hex').slice(0, 16);
 }
 
+/** A digest of everything the application is made from: the sources, the stage and the context. */
+const appDigest = (sources: string, stage: string, context: Record<string, unknown>): string =>
+  createHash('sha256').update(JSON.stringify({ sources, stage, context })).digest('hex').slice(0, 16);
+
+/**
+ * The bundles, under `.build/emulated-app/bundles/<source digest>/`: they depend on the sources only,
+ * so the stages and contexts built from the same sources share one build (half of `npm test`'s
+ * `emulated-app dev prod`, most of whose time is bundling). Built beside, then moved in whole.
+ */
+async function ensureBundles(cacheRoot: string, sources: string, handlerModules: string[]): Promise<string> {
+  const dir = join(cacheRoot, BUNDLES, sources);
+  if (existsSync(dir)) return dir;
+  const building = `${dir}.${process.pid}.tmp`;
+  rmSync(building, { recursive: true, force: true });
+  await bundleFunctions(handlerModules, building);
+  try {
+    renameSync(building, dir);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // another start got there first: the same content
+  }
+  pruneAppCache(join(cacheRoot, BUNDLES));
+  return dir;
+}
+
+const BUNDLES = 'bundles';
+
 const KEEP = 4; // applications kept: a few branches or contexts side by side
 
 /**
@@ -127,15 +164,15 @@ export async function emulatedApp(options: {
   log?: (line: string) => void;
 }): Promise<EmulatedApp> {
   const cacheRoot = join(options.root, '.build', 'emulated-app');
-  const digest = digestOf(options.root, options.stage, options.context);
+  const sources = sourceDigest(options.root);
+  const digest = appDigest(sources, options.stage, options.context);
   const dir = join(cacheRoot, digest);
   const file = join(dir, 'app.json');
   if (existsSync(file)) {
     options.log?.(`Synthesized application ${digest} read from ${dir}`);
-    return {
-      ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<EmulatedApp, 'bundleDir'>),
-      bundleDir: join(dir, 'bundles'),
-    };
+    const app = JSON.parse(readFileSync(file, 'utf8')) as Omit<EmulatedApp, 'bundleDir'>;
+    const modules = app.functions.map((f) => f.handlerModule);
+    return { ...app, bundleDir: await ensureBundles(cacheRoot, sources, modules) };
   }
   const started = Date.now();
   // Imported here only: `cdk synth` in memory is needed on a cache miss only.
@@ -147,14 +184,18 @@ export async function emulatedApp(options: {
     eventSources: eventSourceSpecs(stack, template),
     schedules: scheduleSpecs(stack, template),
     api: apiMethodSpecs(stack, template),
+    restApi: restApiOf(stack, template),
+    permissions: permissionSpecs(stack, template),
   };
-  // Built beside, then moved in whole: two runtimes starting at once never read half an application.
+  const bundleDir = await ensureBundles(
+    cacheRoot,
+    sources,
+    app.functions.map((f) => f.handlerModule),
+  );
+  // Written beside, then moved in whole: two runtimes starting at once never read half an application.
   const building = `${dir}.${process.pid}.tmp`;
   rmSync(building, { recursive: true, force: true });
-  await bundleFunctions(
-    app.functions.map((f) => f.handlerModule),
-    join(building, 'bundles'),
-  );
+  mkdirSync(building, { recursive: true });
   writeFileSync(join(building, 'app.json'), JSON.stringify(app));
   try {
     renameSync(building, dir);
@@ -163,9 +204,9 @@ export async function emulatedApp(options: {
   }
   pruneAppCache(cacheRoot);
   options.log?.(
-    `Synthesized and bundled the application (${digest}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `Synthesized the application (${digest}), and bundled it unless these sources' bundles were built, in ${((Date.now() - started) / 1000).toFixed(1)} s (bundles: ${bundleDir})`,
   );
-  return { ...app, bundleDir: join(dir, 'bundles') };
+  return { ...app, bundleDir };
 }
 
 /**
@@ -180,7 +221,7 @@ export function pruneAppCache(cacheRoot: string): void {
     if (pid && !processAlive(Number(pid))) rmSync(join(cacheRoot, name), { recursive: true, force: true });
   }
   const entries = names
-    .filter((name) => !name.endsWith('.tmp'))
+    .filter((name) => !name.endsWith('.tmp') && name !== BUNDLES) // the bundles are pruned in their own
     .map((name) => ({ name, at: statSync(join(cacheRoot, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const old of entries.slice(KEEP)) rmSync(join(cacheRoot, old.name), { recursive: true, force: true });

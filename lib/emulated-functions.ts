@@ -20,14 +20,15 @@ import type {
   ApiMethodSpec,
   EventSourceSpec,
   FunctionSpec,
+  PermissionSpec,
   ScheduleSpec,
 } from '../functions/dev-runtime/emulated-aws/application';
 import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application';
 
-export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, ScheduleSpec };
+export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, PermissionSpec, ScheduleSpec };
 export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
-import { lambdaBuildOptions } from './service-function';
+import { GRANTS_POLICY, lambdaBuildOptions } from './service-function';
 import type { ServiceStack } from './service-stack';
 
 /**
@@ -58,6 +59,29 @@ export function functionsOfStack(stack: ServiceStack): Map<string, ServiceFuncti
   for (const [id, fn] of stack.scheduledWorkers.functions) fns.set(id, fn);
   for (const [id, fn] of Object.entries(stack.purge.taskFunctions)) fns.set(id, fn as ServiceFunction);
   return fns;
+}
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Statement = { Effect?: string; Action: string | string[]; Resource: unknown };
+type InlinePolicy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
+
+/** A function's execution role, by its logical id. */
+export const roleIdOf = (_stack: ServiceStack, fn: ServiceFunction): string =>
+  Stack.of(fn).getLogicalId(fn.fn.role!.node.defaultChild as never);
+
+/**
+ * The grants of a role, by the role's logical id: its policy resources, and the inline policy a
+ * function role keeps its grants in (lib/service-function.ts). Not the function's log-group statement.
+ */
+export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  const role = (template.findResources('AWS::IAM::Role') as Resources)[roleId];
+  const inline = ((role?.Properties.Policies ?? []) as InlinePolicy[])
+    .filter((p) => p.PolicyName === GRANTS_POLICY)
+    .flatMap((p) => p.PolicyDocument.Statement);
+  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Resources)
+    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return [...inline, ...attached];
 }
 
 /** The stack's names of its resources (table:platform, queue:events, ...), by logical id. */
@@ -147,6 +171,7 @@ function functionIdsByLogicalId(stack: ServiceStack): Map<string, string> {
 export function eventSourceSpecs(stack: ServiceStack, template: Template): EventSourceSpec[] {
   const functions = functionIdsByLogicalId(stack);
   const names = resourceNamesOf(stack);
+  const byId = functionsOfStack(stack);
   return Object.values(
     template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Props>,
   ).map(({ Properties: p }) => {
@@ -157,9 +182,11 @@ export function eventSourceSpecs(stack: ServiceStack, template: Template): Event
     if (!functionId || !queue)
       throw new Error(`an event source mapping the runtime cannot resolve: ${JSON.stringify(p)}`);
     const scaling = p.ScalingConfig as { MaximumConcurrency?: number } | undefined;
+    const statements = statementsOfRole(template, roleIdOf(stack, byId.get(functionId)!));
     return {
       functionId,
       queue,
+      roleLacks: SQS_POLLER_ACTIONS.filter((action) => !allows(statements, action, queueRef)),
       batchSize: (p.BatchSize as number | undefined) ?? 10,
       batchingWindowSeconds: (p.MaximumBatchingWindowInSeconds as number | undefined) ?? 0,
       ...(scaling?.MaximumConcurrency ? { maxConcurrency: scaling.MaximumConcurrency } : {}),
@@ -168,6 +195,22 @@ export function eventSourceSpecs(stack: ServiceStack, template: Template): Event
       ),
     };
   });
+}
+
+/**
+ * What Lambda's SQS poller calls with the function's execution role (the mapping has no resource
+ * policy of its own): without each of them on the queue, Lambda refuses the mapping at deployment.
+ */
+export const SQS_POLLER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
+
+/** Whether an Allow statement (and no Deny) grants `action` on the resource of logical id `resourceId`. */
+function allows(statements: Statement[], action: string, resourceId: string): boolean {
+  const list = (v: string | string[]) => (Array.isArray(v) ? v : [v]);
+  const actionMatches = (s: Statement) =>
+    list(s.Action).some((a) => new RegExp(`^${a.replace(/\*/g, '.*')}$`, 'i').test(action));
+  const onResource = (s: Statement) => s.Resource === '*' || refsOf(s.Resource).includes(resourceId);
+  const matching = statements.filter((s) => actionMatches(s) && onResource(s));
+  return matching.some((s) => s.Effect !== 'Deny') && !matching.some((s) => s.Effect === 'Deny');
 }
 
 /** `rate(5 minutes)` in minutes; other expressions are refused by name. */
@@ -188,8 +231,8 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
     const [fnRef] = refsOf(p.FunctionName);
     if (fnRef) retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
   }
-  return Object.values(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
-    ({ Properties: p }) => {
+  return Object.entries(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
+    ([ruleId, { Properties: p }]) => {
       if (typeof p.ScheduleExpression !== 'string' || p.State === 'DISABLED') return [];
       return ((p.Targets as { Arn: unknown }[] | undefined) ?? []).flatMap((target) => {
         const [fnRef] = refsOf(target.Arn);
@@ -198,6 +241,7 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
         return [
           {
             functionId,
+            ruleArn: arnOf(stack, template, { 'Fn::GetAtt': [ruleId, 'Arn'] }),
             rateMinutes: rateMinutesOf(p.ScheduleExpression as string),
             // Lambda's default for an asynchronous invocation without an EventInvokeConfig is 2.
             retryAttempts: retries.get(fnRef) ?? 2,
@@ -244,6 +288,7 @@ export function apiMethodSpecs(stack: ServiceStack, template: Template): ApiMeth
   const functions = functionIdsByLogicalId(stack);
   const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, ApiResource>;
   const authorizers = template.findResources('AWS::ApiGateway::Authorizer') as Record<string, ApiAuthorizer>;
+  const restApi = restApiOf(stack, template);
   const pathOf = (ref: unknown): string => {
     const [id] = refsOf(ref);
     const resource = id ? resources[id] : undefined;
@@ -279,9 +324,82 @@ export function apiMethodSpecs(stack: ServiceStack, template: Template): ApiMeth
                 identityHeader: (
                   authorizer.Properties.IdentitySource ?? 'method.request.header.Authorization'
                 ).replace(/^method\.request\.header\./, ''),
+                // The source API Gateway calls an authorizer from: the API's authorizer by its id.
+                sourceArn: `${restApi.arn}/authorizers/${authorizerId}`,
               },
             }
           : {}),
       };
     });
+}
+
+/**
+ * An ARN of the template as a deployment resolves it: the pseudo parameters, a REST API's id (its
+ * logical id stands for it), a stage's name, an authorizer's id, a rule's ARN; joined. The API Gateway
+ * and EventBridge sources the runtime computes use the same ids, so the two meet.
+ */
+export function arnOf(stack: Stack, template: Template, value: unknown): string {
+  const resources = template.toJSON().Resources as Record<
+    string,
+    { Type: string; Properties?: Props['Properties'] }
+  >;
+  const render = (v: unknown): string => {
+    if (typeof v === 'string') return v;
+    const node = v as Record<string, unknown>;
+    if (Array.isArray(node['Fn::Join'])) {
+      const [separator, parts] = node['Fn::Join'] as [string, unknown[]];
+      return parts.map(render).join(separator);
+    }
+    if (typeof node.Ref === 'string') {
+      const pseudo: Record<string, string> = {
+        'AWS::Partition': 'aws',
+        'AWS::Region': stack.region,
+        'AWS::AccountId': stack.account,
+        'AWS::URLSuffix': 'amazonaws.com',
+      };
+      if (pseudo[node.Ref]) return pseudo[node.Ref]!;
+      const resource = resources[node.Ref];
+      if (resource?.Type === 'AWS::ApiGateway::Stage') return String(resource.Properties?.StageName);
+      if (resource) return node.Ref;
+    }
+    const getAtt = node['Fn::GetAtt'] as [string, string] | undefined;
+    if (getAtt?.[1] === 'Arn' && resources[getAtt[0]]?.Type === 'AWS::Events::Rule') {
+      return `arn:aws:events:${stack.region}:${stack.account}:rule/${getAtt[0]}`;
+    }
+    throw new Error(`an ARN the emulated runtime cannot resolve: ${JSON.stringify(v)}`);
+  };
+  return render(value);
+}
+
+/** The REST API's ARN prefix, as API Gateway names its sources, and its one stage's name. */
+export function restApiOf(stack: Stack, template: Template): { arn: string; stage: string } {
+  const [apiId] = Object.keys(template.findResources('AWS::ApiGateway::RestApi'));
+  const stages = Object.values(template.findResources('AWS::ApiGateway::Stage') as Record<string, Props>);
+  if (!apiId || stages.length !== 1)
+    throw new Error('the emulated runtime serves one REST API with one stage');
+  return {
+    arn: `arn:aws:execute-api:${stack.region}:${stack.account}:${apiId}`,
+    stage: String(stages[0]!.Properties.StageName),
+  };
+}
+
+/** The functions' resource policies: each AWS::Lambda::Permission of the template on a function of the stack. */
+export function permissionSpecs(stack: ServiceStack, template: Template): PermissionSpec[] {
+  const functions = functionIdsByLogicalId(stack);
+  return Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Props>).flatMap(
+    ({ Properties: p }) => {
+      const functionId = refsOf(p.FunctionName)
+        .map((ref) => functions.get(ref))
+        .find(Boolean);
+      if (!functionId) return [];
+      return [
+        {
+          functionId,
+          action: String(p.Action),
+          principal: String(p.Principal),
+          ...(p.SourceArn !== undefined ? { sourceArn: arnOf(stack, template, p.SourceArn) } : {}),
+        },
+      ];
+    },
+  );
 }

@@ -2,7 +2,24 @@
 // functions with the deployment parameters where a local deployment's endpoints go, the SQS event
 // source mappings and the schedule rules, each as the stack deploys them (the worker table's values
 // reach the runtime only through the template).
-import { apiMethodSpecs, eventSourceSpecs, functionSpecs, scheduleSpecs } from '../../lib/emulated-functions';
+import { Template } from 'aws-cdk-lib/assertions';
+import {
+  apiMethodSpecs,
+  eventSourceSpecs,
+  functionSpecs,
+  permissionSpecs,
+  restApiOf,
+  scheduleSpecs,
+} from '../../lib/emulated-functions';
+import {
+  API_GATEWAY,
+  EVENTBRIDGE,
+  apiGatewaySource,
+  checkExecutionRole,
+  checkInvokePermission,
+} from '../../functions/dev-runtime/emulated-aws/resource-policies';
+import type { TemplateJson } from '../support/synth';
+import { policyDocumentsOfRole, roleIdOf } from '../support/synth';
 import { ROUTES } from '../../functions/routes';
 import { localDeploymentContext, localParameters } from '../../lib/emulated-app';
 import {
@@ -11,7 +28,10 @@ import {
   SCHEDULED_WORKERS,
   SCHEDULE_RETRY_ATTEMPTS,
 } from '../../functions/platform/workers';
-import { functionEnvironment } from '../../functions/dev-runtime/emulated-aws/function-pool';
+import {
+  ENVIRONMENT_LIMIT_BYTES,
+  functionEnvironment,
+} from '../../functions/dev-runtime/emulated-aws/function-pool';
 import { synthStack } from '../support/synth';
 
 const sandboxEnv = {
@@ -57,12 +77,17 @@ describe('the application the emulated runtime reads from the template', () => {
         batchingWindowSeconds: worker.batchingWindowSeconds,
         maxConcurrency: worker.maxConcurrency,
         reportBatchItemFailures: true,
+        roleLacks: [],
       });
     }
   });
 
   it('reads each schedule rule with its rate and the target function’s asynchronous retries', () => {
-    expect(scheduleSpecs(stack, template).sort((a, b) => a.functionId.localeCompare(b.functionId))).toEqual(
+    expect(
+      scheduleSpecs(stack, template)
+        .map(({ ruleArn: _arn, ...rest }) => rest)
+        .sort((a, b) => a.functionId.localeCompare(b.functionId)),
+    ).toEqual(
       SCHEDULED_WORKERS.map((w) => ({
         functionId: w.id,
         rateMinutes: w.rateMinutes,
@@ -87,7 +112,143 @@ describe('the application the emulated runtime reads from the template', () => {
           functionId: route.auth === 'apiKey' ? 'apiKeyAuthorizer' : 'consoleAuthorizer',
           ttlSeconds: 0, // the dev stage caches nothing; prod 60 s
           identityHeader: 'Authorization',
+          sourceArn: expect.stringMatching(/^arn:aws:execute-api:[^/]+\/authorizers\/\w+$/) as string,
         });
+    }
+  });
+});
+
+/** A request's path for a method's path: each parameter given a value. */
+const requested = (path: string) => path.replace(/\{[^}]+\}/g, 'x1');
+
+describe("the functions' resource policies on the emulated runtime", () => {
+  const restApi = restApiOf(stack, template);
+  const methods = apiMethodSpecs(stack, template);
+  const authorizerSources = new Map(
+    methods.flatMap((m) => (m.authorizer ? [[m.authorizer.functionId, m.authorizer.sourceArn]] : [])),
+  );
+  /** What API Gateway invokes for a method: its authorizer (if any), then its function. */
+  const gatewayCalls = (m: (typeof methods)[number]) => [
+    ...(m.authorizer
+      ? [{ functionId: m.authorizer.functionId, event: { type: 'REQUEST', methodArn: 'any' } }]
+      : []),
+    { functionId: m.functionId, event: { httpMethod: m.method, path: requested(m.path) } },
+  ];
+
+  it('lets API Gateway invoke every method and authorizer, and EventBridge every scheduled function, from their sources', () => {
+    const permissions = permissionSpecs(stack, template);
+    for (const m of methods) {
+      for (const call of gatewayCalls(m)) {
+        const source = apiGatewaySource(restApi, authorizerSources, call.functionId, call.event);
+        expect(() => checkInvokePermission(permissions, call.functionId, API_GATEWAY, source)).not.toThrow();
+      }
+    }
+    for (const rule of scheduleSpecs(stack, template)) {
+      expect(() =>
+        checkInvokePermission(permissions, rule.functionId, EVENTBRIDGE, rule.ruleArn),
+      ).not.toThrow();
+    }
+  });
+
+  it('refuses, naming function, service and source, an invocation whose permission was deleted from the template', () => {
+    const json = template.toJSON() as TemplateJson;
+    const deleted = (predicate: (p: Record<string, unknown>) => boolean) => {
+      const copy = structuredClone(json);
+      for (const [id, r] of Object.entries(copy.Resources)) {
+        if (r.Type === 'AWS::Lambda::Permission' && predicate(r.Properties)) delete copy.Resources[id];
+      }
+      return permissionSpecs(stack, Template.fromJSON(copy, { skipCyclicalDependenciesCheck: true }));
+    };
+    const sourceText = (p: Record<string, unknown>) => JSON.stringify(p.SourceArn);
+
+    // One method's permission: that method is refused, its neighbours still served.
+    const withoutProviders = deleted((p) => sourceText(p).includes('/GET/connectors/v1/providers"'));
+    const providers = methods.find((m) => m.method === 'GET' && m.path === '/connectors/v1/providers')!;
+    const source = apiGatewaySource(restApi, authorizerSources, providers.functionId, {
+      httpMethod: 'GET',
+      path: '/connectors/v1/providers',
+    });
+    expect(() => checkInvokePermission(withoutProviders, providers.functionId, API_GATEWAY, source)).toThrow(
+      `apigateway.amazonaws.com may not invoke ${providers.functionId} from ${source}: the template has no AWS::Lambda::Permission allowing it`,
+    );
+    const other = methods.find((m) => m.functionId !== providers.functionId && !m.path.includes('{'))!;
+    expect(() =>
+      checkInvokePermission(
+        withoutProviders,
+        other.functionId,
+        API_GATEWAY,
+        apiGatewaySource(restApi, authorizerSources, other.functionId, {
+          httpMethod: other.method,
+          path: other.path,
+        }),
+      ),
+    ).not.toThrow();
+
+    // The authorizer's: every request it guards is refused.
+    const withoutAuthorizer = deleted((p) => sourceText(p).includes('/authorizers/'));
+    const authorizerSource = authorizerSources.get('apiKeyAuthorizer')!;
+    expect(() =>
+      checkInvokePermission(withoutAuthorizer, 'apiKeyAuthorizer', API_GATEWAY, authorizerSource),
+    ).toThrow(/may not invoke apiKeyAuthorizer from .*\/authorizers\//);
+
+    // A schedule's: EventBridge may not invoke the sweep.
+    const sweep = scheduleSpecs(stack, template)[0]!;
+    const ruleId = sweep.ruleArn.split('/').pop()!;
+    const withoutRule = deleted((p) => p.Principal === EVENTBRIDGE && sourceText(p).includes(`"${ruleId}"`));
+    expect(() => checkInvokePermission(withoutRule, sweep.functionId, EVENTBRIDGE, sweep.ruleArn)).toThrow(
+      `events.amazonaws.com may not invoke ${sweep.functionId} from ${sweep.ruleArn}`,
+    );
+    // A permission for another source does not stand in for the rule's.
+    expect(() =>
+      checkInvokePermission(
+        permissionSpecs(stack, template),
+        sweep.functionId,
+        EVENTBRIDGE,
+        `${sweep.ruleArn}-other`,
+      ),
+    ).toThrow('may not invoke');
+  });
+});
+
+describe('the SQS event sources on the emulated runtime', () => {
+  it("refuses a mapping whose function's execution role lost an action the poller needs on its queue", () => {
+    const json = structuredClone(template.toJSON()) as TemplateJson;
+    const worker = QUEUE_WORKERS.events;
+    const documents = policyDocumentsOfRole(json, roleIdOf(stack, stack.queueWorkers.functions.events));
+    let removed = 0;
+    for (const document of documents) {
+      for (const statement of document.Statement) {
+        const actions = [statement.Action].flat();
+        statement.Action = actions.filter((a) => a !== 'sqs:DeleteMessage');
+        removed += actions.length - statement.Action.length;
+      }
+    }
+    expect(removed).toBeGreaterThan(0);
+    const edited = Template.fromJSON(json, { skipCyclicalDependenciesCheck: true });
+    const mapping = eventSourceSpecs(stack, edited).find((m) => m.functionId === worker.id)!;
+    expect(mapping.roleLacks).toEqual(['sqs:DeleteMessage']);
+    expect(() => checkExecutionRole(mapping)).toThrow(
+      `The event source mapping of queue:events to ${worker.id}: the function's execution role in the template does not allow sqs:DeleteMessage on queue:events`,
+    );
+    for (const other of eventSourceSpecs(stack, template))
+      expect(() => checkExecutionRole(other)).not.toThrow();
+  });
+});
+
+describe("Lambda's 4 KB environment limit on the template's functions", () => {
+  it("keeps every function's own variables, resolved to emulator-length values, under 4 KB", () => {
+    // An ARN or queue URL at the emulator is about as long as in AWS; a long one stands in for each.
+    const long = (resource: string) =>
+      `arn:aws:service:eu-west-1:123456789012:resource/ces-local-${resource}-0123456789abcdef`;
+    for (const fn of functionSpecs(stack, template)) {
+      const environment = functionEnvironment(fn, long, {}, parameters);
+      const own = Object.fromEntries(Object.keys(fn.environment).map((k) => [k, environment[k]]));
+      expect({ fn: fn.id, bytes: Buffer.byteLength(JSON.stringify(own)) <= ENVIRONMENT_LIMIT_BYTES }).toEqual(
+        {
+          fn: fn.id,
+          bytes: true,
+        },
+      );
     }
   });
 });

@@ -3,7 +3,8 @@
 // Here the recorded calls are a route's real ones and the template is edited to lose one grant.
 import { Template } from 'aws-cdk-lib/assertions';
 import { grantsOf, violations } from '../support/iam-check';
-import { roleIdOf, synthStack } from '../support/synth';
+import type { TemplateJson } from '../support/synth';
+import { policyDocumentsOfRole, roleIdOf, synthStack } from '../support/synth';
 
 const { stack, template } = synthStack();
 const calls = [
@@ -18,19 +19,9 @@ describe('the IAM check of recorded calls', () => {
   });
 
   it('names function, action and resource of a call whose grant was removed from the template', () => {
-    const json = template.toJSON() as {
-      Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
-    };
+    const json = template.toJSON() as TemplateJson;
     const roleId = roleIdOf(stack, stack.api.functions.get('createWebhookEndpoint')!);
-    type Document = { Statement: { Action: unknown }[] };
-    const documents: Document[] = [
-      ...((json.Resources[roleId]!.Properties.Policies ?? []) as { PolicyDocument: Document }[]).map(
-        (p) => p.PolicyDocument,
-      ),
-      ...Object.values(json.Resources)
-        .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId))
-        .map((r) => r.Properties.PolicyDocument as Document),
-    ];
+    const documents = policyDocumentsOfRole(json, roleId);
     for (const document of documents) {
       document.Statement = document.Statement.filter((s) => !JSON.stringify(s.Action).includes('kms:'));
     }

@@ -4,28 +4,28 @@ import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
 import type { ServiceFunction } from '../../lib/service-function';
-import { GRANTS_POLICY } from '../../lib/service-function';
 
 export { flattened, synthStack } from '../../lib/synthesize';
+export { roleIdOf, statementsOfRole } from '../../lib/emulated-functions';
+import { roleIdOf, statementsOfRole } from '../../lib/emulated-functions';
 
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
-type Statement = { Action: string | string[]; Resource: unknown };
+/** A template's JSON as a test edits it. */
+export type TemplateJson = {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+};
+/** A policy document of a template, for a test to edit in place. */
+export type PolicyDocument = { Statement: { Action: string | string[] }[] };
 
-type InlinePolicy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
-
-/**
- * The grants of a role, by the role's logical id: its policy resources, and the inline policy a
- * function role keeps its grants in (lib/service-function.ts). Not the function's log-group statement.
- */
-export function statementsOfRole(template: Template, roleId: string): Statement[] {
-  const role = (template.findResources('AWS::IAM::Role') as Resources)[roleId];
-  const inline = ((role?.Properties.Policies ?? []) as InlinePolicy[])
-    .filter((p) => p.PolicyName === GRANTS_POLICY)
-    .flatMap((p) => p.PolicyDocument.Statement);
-  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Resources)
-    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-  return [...inline, ...attached];
+/** The policy documents of a role in a template's JSON (its inline policies and attached ones), to edit. */
+export function policyDocumentsOfRole(json: TemplateJson, roleId: string): PolicyDocument[] {
+  return [
+    ...((json.Resources[roleId]!.Properties.Policies ?? []) as { PolicyDocument: PolicyDocument }[]).map(
+      (p) => p.PolicyDocument,
+    ),
+    ...Object.values(json.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId))
+      .map((r) => r.Properties.PolicyDocument as PolicyDocument),
+  ];
 }
 
 /** Every IAM action granted to a role, sorted, once each. */
@@ -54,9 +54,6 @@ export function targetsOfRole(template: Template, roleId: string, actionPrefix: 
 }
 
 /** The logical id of a function's execution role. */
-export const roleIdOf = (_stack: ServiceStack, fn: ServiceFunction): string =>
-  Stack.of(fn).getLogicalId(fn.fn.role!.node.defaultChild as never);
-
 /** The function a route-table entry made, or the API-key authorizer for 'authorizer'. */
 function routeFunction(stack: ServiceStack, functionId: string): ServiceFunction {
   const fn = functionId === 'authorizer' ? stack.api.authorizerFunction : stack.api.functions.get(functionId);

@@ -33,3 +33,30 @@ describe('pruneAppCache', () => {
     expect(readdirSync(root).sort()).toEqual(['app0', 'app1', 'app2', 'app3', live].sort());
   });
 });
+
+describe('pruneAppCache and the shared bundles', () => {
+  it('never counts the bundles directory among the applications, and prunes the bundles in their own', () => {
+    const root = mkdtempSync(join(tmpdir(), 'app-cache-'));
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 4; i++) {
+      mkdirSync(join(root, `app${i}`), { recursive: true });
+      utimesSync(join(root, `app${i}`), now - i * 60, now - i * 60);
+      mkdirSync(join(root, 'bundles', `sources${i + 1}`), { recursive: true });
+      utimesSync(join(root, 'bundles', `sources${i + 1}`), now - i * 60, now - i * 60);
+    }
+    mkdirSync(join(root, 'bundles', 'sources5'), { recursive: true });
+    utimesSync(join(root, 'bundles', 'sources5'), now - 3600, now - 3600);
+    // The bundles directory is the oldest entry: were it an application, it would go.
+    utimesSync(join(root, 'bundles'), now - 7200, now - 7200);
+
+    pruneAppCache(root);
+    expect(readdirSync(root).sort()).toEqual(['app0', 'app1', 'app2', 'app3', 'bundles']);
+    pruneAppCache(join(root, 'bundles'));
+    expect(readdirSync(join(root, 'bundles')).sort()).toEqual([
+      'sources1',
+      'sources2',
+      'sources3',
+      'sources4',
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PooledFunction } from '../../functions/dev-runtime/emulated-aws/function-pool';
 import {
+  EnvironmentTooLargeError,
   FunctionInvocationError,
   FunctionPool,
   UnresolvedVariableError,
@@ -154,6 +155,112 @@ describe("a function's environment from its template", () => {
         'QUEUE_EVENTS_URL',
         'queue:nowhere, which the emulated runtime did not provision',
       ),
+    );
+  });
+});
+
+// Tries each way a function could write outside /tmp (the named ESM import too), then in /tmp.
+const writer = bundle(
+  'writer',
+  `import fs, { writeFileSync } from 'node:fs';
+   import { writeFile } from 'node:fs/promises';
+   import { dirname, join } from 'node:path';
+   import { fileURLToPath } from 'node:url';
+   const code = dirname(fileURLToPath(import.meta.url));
+   const attempt = async (f) => { try { await f(); return 'written'; } catch (e) { return e.code; } };
+   export const handler = async ({ tmp }) => ({
+     codeDir: await attempt(() => writeFileSync(join(code, 'planted.mjs'), 'x')),
+     cwd: await attempt(() => writeFile(join(process.cwd(), 'planted.txt'), 'x')),
+     open: await attempt(() => fs.closeSync(fs.openSync('/var/planted', 'w'))),
+     mkdir: await attempt(() => fs.promises.mkdir('/opt/planted')),
+     callback: await attempt(() => new Promise((ok, no) => fs.appendFile('/etc/planted', 'x', (e) => (e ? no(e) : ok())))),
+     stream: await attempt(() => fs.createWriteStream('/planted')),
+     readOwnCode: await attempt(() => fs.readFileSync(fileURLToPath(import.meta.url))),
+     tmp: await attempt(() => writeFileSync(join(tmp, 'allowed.txt'), 'x')),
+   });`,
+);
+const echo = bundle(
+  'echo',
+  `export const handler = async (event) => ({
+     size: event.size ?? 0,
+     body: event.reply ? 'x'.repeat(event.reply) : '',
+     sourceMaps: process.sourceMapsEnabled, execArgv: process.execArgv,
+   });`,
+);
+
+describe("Lambda's limits in the function pool", () => {
+  const pool = new FunctionPool([
+    fn('writer', writer),
+    fn('echo', echo),
+    fn('withSourceMaps', echo, { environment: { NODE_OPTIONS: '--enable-source-maps' } }),
+  ]);
+  afterAll(() => pool.close());
+
+  it('refuses writes outside /tmp and into the code directory with EROFS; /tmp and reads work', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ces-pool-tmp-'));
+    expect(await pool.invoke('writer', { tmp })).toEqual({
+      codeDir: 'EROFS',
+      cwd: 'EROFS',
+      open: 'EROFS',
+      mkdir: 'EROFS',
+      callback: 'EROFS',
+      stream: 'EROFS',
+      readOwnCode: 'written',
+      tmp: 'written',
+    });
+  });
+
+  it('refuses a synchronous request over 6 MB and an asynchronous one over 1 MB before the function runs', async () => {
+    const mb = 1024 * 1024;
+    const payload = (bytes: number) => ({ pad: 'x'.repeat(bytes - 12) }); // {"pad":"..."} is 10 bytes more
+    await expect(pool.invoke('echo', payload(6 * mb - 100))).resolves.toMatchObject({ size: 0 });
+    await expect(pool.invoke('echo', payload(6 * mb + 100))).rejects.toMatchObject({
+      name: 'RequestEntityTooLargeException',
+      message: expect.stringMatching(
+        /^echo: the synchronous invocation's payload is \d+ bytes, over Lambda's 6291456$/,
+      ) as string,
+    });
+    await expect(pool.invoke('echo', payload(mb - 100), 'Event')).resolves.toBeDefined();
+    await expect(pool.invoke('echo', payload(mb + 100), 'Event')).rejects.toMatchObject({
+      name: 'RequestEntityTooLargeException',
+    });
+    // The schedules' invoker is the asynchronous one.
+    await expect(
+      pool.asyncInvoker({ id: 'echo', handler: 'echo', timeoutSeconds: 2 }, payload(mb + 100)),
+    ).rejects.toThrow("over Lambda's 1048576");
+  });
+
+  it('fails an invocation whose response is over 6 MB, as Function.ResponseSizeTooLarge', async () => {
+    await expect(pool.invoke('echo', { reply: 6 * 1024 * 1024 })).rejects.toMatchObject({
+      errorType: 'Function.ResponseSizeTooLarge',
+      errorMessage: 'Response payload size exceeded maximum allowed payload size (6291456 bytes).',
+    });
+    await expect(pool.invoke('echo', { reply: 1024 })).resolves.toMatchObject({ size: 0 });
+  });
+
+  it("applies the template's NODE_OPTIONS to the function's workers, and refuses one a worker cannot take", async () => {
+    expect(await pool.invoke('withSourceMaps', {})).toMatchObject({
+      sourceMaps: true,
+      execArgv: ['--enable-source-maps'],
+    });
+    expect(await pool.invoke('echo', {})).toMatchObject({ sourceMaps: false, execArgv: [] });
+    expect(
+      () =>
+        new FunctionPool([fn('heap', echo, { environment: { NODE_OPTIONS: '--max-old-space-size=100' } })]),
+    ).toThrow(
+      new RegExp("^heap: the template's NODE_OPTIONS \\(--max-old-space-size=100\\) cannot be applied here"),
+    );
+  });
+
+  it('refuses a function whose own variables take more than 4 KB', () => {
+    const big = { id: 'big', memorySize: 128, environment: { A: 'x'.repeat(4000), B: 'y'.repeat(100) } };
+    expect(() => functionEnvironment(big, () => undefined, {})).toThrow(
+      new EnvironmentTooLargeError('big', Buffer.byteLength(JSON.stringify(big.environment))),
+    );
+    // Lambda's and the emulator's own variables do not count.
+    const fits = { ...big, environment: { A: 'x'.repeat(4000) } };
+    expect(functionEnvironment(fits, () => undefined, { AWS_ENDPOINT_URL: 'y'.repeat(500) }).A).toHaveLength(
+      4000,
     );
   });
 });

@@ -21,11 +21,15 @@ export interface EventSourceSpec {
   batchingWindowSeconds: number;
   maxConcurrency?: number;
   reportBatchItemFailures: boolean;
+  /** The poller's SQS actions the function's execution role does not grant on the queue. */
+  roleLacks: string[];
 }
 
 /** A schedule rule of the template and its one target. */
 export interface ScheduleSpec {
   functionId: string;
+  /** The rule's ARN, the source EventBridge invokes the function from. */
+  ruleArn: string;
   rateMinutes: number;
   /** The function's asynchronous retries (its EventInvokeConfig), which EventBridge's invocation gets. */
   retryAttempts: number;
@@ -39,7 +43,19 @@ export interface ApiMethodSpec {
   functionId: string;
   integrationTimeoutSeconds: number;
   /** A REQUEST authorizer (AWS::ApiGateway::Authorizer): its function, cache TTL and identity header. */
-  authorizer?: { functionId: string; ttlSeconds: number; identityHeader: string };
+  authorizer?: { functionId: string; ttlSeconds: number; identityHeader: string; sourceArn: string };
+}
+
+/**
+ * An AWS::Lambda::Permission of the template: the function's resource policy lets `principal` (a
+ * service, apigateway.amazonaws.com) call `action` on it, from sources matching `sourceArn` (an ARN
+ * pattern; any source without one).
+ */
+export interface PermissionSpec {
+  functionId: string;
+  action: string;
+  principal: string;
+  sourceArn?: string;
 }
 
 export interface EmulatedApp {
@@ -49,6 +65,10 @@ export interface EmulatedApp {
   schedules: ScheduleSpec[];
   /** The REST API's methods. */
   api: ApiMethodSpec[];
+  /** The REST API's ARN prefix (arn:aws:execute-api:<region>:<account>:<api id>) and its stage's name. */
+  restApi: { arn: string; stage: string };
+  /** The functions' resource policies. */
+  permissions: PermissionSpec[];
   /** Where the bundles are: bundleFileOf(bundleDir, handlerModule). */
   bundleDir: string;
 }

@@ -10,7 +10,10 @@
 //     the emulator's endpoint; nothing of the runtime's own process.env;
 //   - the context reports the function's memory (and the worker's heap is capped at it);
 //   - an invocation past the function's timeout fails with Sandbox.Timedout and its worker is
-//     terminated, not awaited: the next invocation starts a fresh one (a cold start).
+//     terminated, not awaited: the next invocation starts a fresh one (a cold start);
+//   - Lambda's limits: the payload of a request and of a response (6 MB synchronous, 1 MB
+//     asynchronous), the 4 KB of the function's own variables, a file system writable under /tmp only,
+//     and the template's NODE_OPTIONS given to the function's worker.
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -42,6 +45,48 @@ export class UnresolvedVariableError extends Error {
   constructor(fn: string, variable: string, value: string) {
     super(`${fn}: the template sets ${variable} to ${value}`);
     this.name = 'UnresolvedVariable';
+  }
+}
+
+/**
+ * Lambda's invocation payload limits, in bytes of the JSON payload: a synchronous request and every
+ * response 6 MB, an asynchronous request (EventBridge's schedules, InvocationType Event) 1 MB. The
+ * asynchronous limit was 256 KB until October 2025; SQS's message limit rose to 1 MiB too (moto
+ * enforces the queue's MaximumMessageSize itself, so the runtime does not check messages).
+ */
+export const PAYLOAD_LIMITS = {
+  RequestResponse: 6 * 1024 * 1024,
+  Event: 1024 * 1024,
+} as const;
+export type InvocationType = keyof typeof PAYLOAD_LIMITS;
+
+/** Lambda's limit on a function's own variables: 4 KB, measured as the JSON of their map. */
+export const ENVIRONMENT_LIMIT_BYTES = 4 * 1024;
+
+/** An invocation Lambda refuses before the function runs: its payload is over the limit. */
+export class RequestTooLargeError extends Error {
+  constructor(fn: string, type: InvocationType, bytes: number) {
+    super(
+      `${fn}: the ${type === 'Event' ? 'asynchronous' : 'synchronous'} invocation's payload is ${bytes} bytes, ` +
+        `over Lambda's ${PAYLOAD_LIMITS[type]}`,
+    );
+    this.name = 'RequestEntityTooLargeException';
+  }
+}
+
+/** A function whose own variables Lambda would not take: a deployment of it fails. */
+export class EnvironmentTooLargeError extends Error {
+  constructor(fn: string, bytes: number) {
+    super(`${fn}: its environment variables take ${bytes} bytes, over Lambda's ${ENVIRONMENT_LIMIT_BYTES}`);
+    this.name = 'EnvironmentTooLarge';
+  }
+}
+
+/** A NODE_OPTIONS of the template the runtime cannot give a worker thread (a process-wide option). */
+export class NodeOptionsError extends Error {
+  constructor(fn: string, options: string, reason: string) {
+    super(`${fn}: the template's NODE_OPTIONS (${options}) cannot be applied here: ${reason}`);
+    this.name = 'NodeOptionsUnsupported';
   }
 }
 
@@ -92,6 +137,8 @@ export function functionEnvironment(
     }
     environment[name] = resolved;
   }
+  const bytes = Buffer.byteLength(JSON.stringify(environment));
+  if (bytes > ENVIRONMENT_LIMIT_BYTES) throw new EnvironmentTooLargeError(fn.id, bytes);
   return {
     ...environment,
     ...runtime,
@@ -165,6 +212,68 @@ globalThis[Symbol.for(observerKey)] = ({ service, command, input }) => {
   }
   if (recordCalls) parentPort.postMessage({ call: { service, command, input: names(input) } });
 };
+// Lambda's file system is read-only but for /tmp: every fs call that writes (a file, a directory, a
+// link, a mode) to a path outside /tmp, or into the function's own code directory, fails with EROFS as
+// it would there. Descriptors are checked where they are opened.
+const fs = require('node:fs');
+const { resolve: resolvePath } = require('node:path');
+const { fileURLToPath } = require('node:url');
+const { syncBuiltinESMExports } = require('node:module');
+// The code directory (Lambda's /var/task) stays read-only even where the bundle lies under /tmp.
+const codeDir = resolvePath(fileURLToPath(workerData.bundle), '..');
+const inside = (file, dir) => file === dir || file.startsWith(dir + '/');
+const underTmp = (target) => {
+  if (typeof target === 'number') return true;
+  const file = resolvePath(target instanceof URL ? fileURLToPath(target) : String(target));
+  return inside(file, '/tmp') && !inside(file, codeDir);
+};
+const { O_WRONLY, O_RDWR, O_CREAT, O_APPEND, O_TRUNC } = fs.constants;
+const writesWith = (flags) =>
+  typeof flags === 'number'
+    ? (flags & (O_WRONLY | O_RDWR | O_CREAT | O_APPEND | O_TRUNC)) !== 0
+    : flags !== undefined && flags !== null && /[wa+]/.test(String(flags));
+const readOnly = (syscall, target) =>
+  Object.assign(new Error("EROFS: read-only file system, " + syscall + " '" + String(target) + "'"), {
+    code: 'EROFS', errno: -30, syscall, path: String(target),
+  });
+// Each writing call by name: the positions of the paths it writes (open: only with writing flags).
+const WRITES = {
+  writeFile: [0], appendFile: [0], mkdir: [0], mkdtemp: [0], rm: [0], rmdir: [0], unlink: [0],
+  truncate: [0], chmod: [0], chown: [0], lchown: [0], utimes: [0], lutimes: [0],
+  rename: [0, 1], copyFile: [1], cp: [1], symlink: [1], link: [1], open: [0],
+};
+const refused = (name, args) => {
+  if (name === 'open' && !writesWith(args[1])) return undefined;
+  const path = WRITES[name].map((i) => args[i]).find((p) => p !== undefined && !underTmp(p));
+  return path === undefined ? undefined : readOnly(name, path);
+};
+for (const name of Object.keys(WRITES)) {
+  const sync = fs[name + 'Sync'];
+  if (sync) fs[name + 'Sync'] = function (...args) {
+    const error = refused(name, args);
+    if (error) throw error;
+    return sync.apply(this, args);
+  };
+  const callback = fs[name];
+  if (callback) fs[name] = function (...args) {
+    const error = refused(name, args);
+    const done = args[args.length - 1];
+    if (error && typeof done === 'function') return void process.nextTick(done, error);
+    if (error) throw error;
+    return callback.apply(this, args);
+  };
+  const promised = fs.promises[name];
+  if (promised) fs.promises[name] = function (...args) {
+    const error = refused(name, args);
+    return error ? Promise.reject(error) : promised.apply(this, args);
+  };
+}
+const createWriteStream = fs.createWriteStream;
+fs.createWriteStream = function (path, options) {
+  if (path !== undefined && path !== null && !underTmp(path)) throw readOnly('open', path);
+  return createWriteStream.call(this, path, options);
+};
+syncBuiltinESMExports();
 let handler;
 const serialize = (error) => ({
   type: (error && error.name) || 'Error',
@@ -212,6 +321,24 @@ interface WorkerReply {
   call?: ObservedCall;
 }
 
+/** The template's NODE_OPTIONS, as a worker's execArgv (Lambda's runtime reads the variable at start). */
+const nodeOptionsOf = (fn: PooledFunction): string[] =>
+  (fn.environment.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+
+/**
+ * Refuses NODE_OPTIONS a worker thread cannot take (process-wide options such as the heap size, which
+ * the worker's resourceLimits set from the memory setting instead), by function, at the pool's start.
+ */
+function checkNodeOptions(fn: PooledFunction): void {
+  const execArgv = nodeOptionsOf(fn);
+  if (!execArgv.length) return;
+  try {
+    void new Worker('', { eval: true, execArgv }).terminate();
+  } catch (error) {
+    throw new NodeOptionsError(fn.id, execArgv.join(' '), (error as Error).message);
+  }
+}
+
 class ExecutionEnvironment {
   private readonly worker: Worker;
   /** Set when the worker died or was terminated: it takes no further invocation. */
@@ -222,6 +349,7 @@ class ExecutionEnvironment {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       env: fn.environment,
+      execArgv: nodeOptionsOf(fn),
       workerData: {
         bundle: pathToFileURL(fn.bundle).href,
         clockOffset: options.clockOffset?.buffer,
@@ -268,6 +396,10 @@ class ExecutionEnvironment {
   }
 }
 
+/** A payload's size as Lambda measures it: the bytes of its JSON. */
+const payloadBytes = (payload: unknown): number =>
+  payload === undefined ? 0 : Buffer.byteLength(JSON.stringify(payload));
+
 /** The execution environments of every function, each function's own. */
 export class FunctionPool {
   private readonly functions = new Map<string, PooledFunction>();
@@ -278,20 +410,28 @@ export class FunctionPool {
     functions: Iterable<PooledFunction>,
     private readonly options: PoolOptions = {},
   ) {
-    for (const fn of functions) this.functions.set(fn.id, fn);
+    for (const fn of functions) {
+      checkNodeOptions(fn);
+      this.functions.set(fn.id, fn);
+    }
   }
 
   /** Invokes through the pool: the runtimes' Invoker (see lambda-runtime.ts). */
   readonly invoker: Invoker = (fn, event) => this.invoke(fn.id, event);
+
+  /** Invokes asynchronously as EventBridge does (InvocationType Event): the 1 MB payload limit. */
+  readonly asyncInvoker: Invoker = (fn, event) => this.invoke(fn.id, event, 'Event');
 
   has(id: string): boolean {
     return this.functions.has(id);
   }
 
   /** One invocation of function `id`, as Lambda runs it (a warm environment if one is free). */
-  async invoke(id: string, event: unknown): Promise<unknown> {
+  async invoke(id: string, event: unknown, type: InvocationType = 'RequestResponse'): Promise<unknown> {
     const fn = this.functions.get(id);
     if (!fn) throw new Error(`no function ${id} in the pool`);
+    const requestBytes = payloadBytes(event);
+    if (requestBytes > PAYLOAD_LIMITS[type]) throw new RequestTooLargeError(id, type, requestBytes);
     const environment = this.take(fn);
     const timeoutMs = fn.timeoutSeconds * 1000;
     const context = {
@@ -323,6 +463,14 @@ export class FunctionPool {
     }
     this.release(fn.id, environment);
     if (reply.error) throw new FunctionInvocationError(fn.id, reply.error.type, reply.error.message);
+    if (payloadBytes(reply.result) > PAYLOAD_LIMITS.RequestResponse) {
+      // Lambda's own words; the function ran, its response is dropped.
+      throw new FunctionInvocationError(
+        fn.id,
+        'Function.ResponseSizeTooLarge',
+        `Response payload size exceeded maximum allowed payload size (${PAYLOAD_LIMITS.RequestResponse} bytes).`,
+      );
+    }
     return reply.result;
   }
 

@@ -23,6 +23,13 @@ import type { EmulatedApp, FunctionSpec } from './application';
 import { bundleFileOf } from './application';
 import type { ObservedCall } from './function-pool';
 import { FunctionPool, emulatorEnvironment, functionEnvironment } from './function-pool';
+import {
+  API_GATEWAY,
+  EVENTBRIDGE,
+  apiGatewaySource,
+  checkExecutionRole,
+  checkInvokePermission,
+} from './resource-policies';
 import { createAwsDeps } from '../../compose/aws';
 import { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from '../../connectors/index';
 import { getOptionalStringFromEnv } from '../../platform/config';
@@ -60,7 +67,10 @@ export interface FunctionsOptions {
 }
 
 export interface RunningFunctions {
+  /** API Gateway's: each method's and authorizer's function, if its resource policy lets API Gateway. */
   invoke: Invoker;
+  /** EventBridge's, for the schedules: asynchronous, if the function's resource policy lets the rule. */
+  invokeScheduled: Invoker;
   /** The template's schedule rules, for the schedules to run. */
   rules: ScheduleRule[];
   /** The template's REST API methods, for API Gateway to serve. */
@@ -167,8 +177,21 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
             }
           : {}),
       }));
+      const authorizerSources = new Map(
+        app.api.flatMap((m) => (m.authorizer ? [[m.authorizer.functionId, m.authorizer.sourceArn]] : [])),
+      );
+      const ruleArns = new Map(app.schedules.map((rule) => [rule.functionId, rule.ruleArn]));
       return {
-        invoke: pool.invoker,
+        invoke: async (fn, event) => {
+          const source = apiGatewaySource(app.restApi, authorizerSources, fn.id, event);
+          checkInvokePermission(app.permissions, fn.id, API_GATEWAY, source);
+          return pool.invoker(fn, event);
+        },
+        invokeScheduled: async (fn, event) => {
+          const source = ruleArns.get(fn.id) ?? `(no rule targets ${fn.id})`;
+          checkInvokePermission(app.permissions, fn.id, EVENTBRIDGE, source);
+          return pool.asyncInvoker(fn, event);
+        },
         rules,
         methods,
         summary: summary(options, app, stepFunctions.url),
@@ -198,6 +221,7 @@ function eventSources(
     const queue = provisioned.queues[name];
     if (!queue) throw new Error(`The template maps ${mapping.queue}, which the runtime did not provision`);
     const fn = ref(mapping.functionId);
+    checkExecutionRole(mapping);
     return new SqsEventSource(
       {
         name: fn.id,

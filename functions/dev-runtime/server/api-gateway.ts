@@ -104,7 +104,7 @@ const integrationFailure = (): APIGatewayProxyResult => ({
 type Statement = { Effect?: unknown; Action?: unknown; Resource?: unknown };
 
 /** An IAM ARN pattern (`*` any run of characters, `?` one) against an ARN. */
-function arnMatches(pattern: string, arn: string): boolean {
+export function arnMatches(pattern: string, arn: string): boolean {
   const regex = pattern
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '.*')

@@ -1,6 +1,6 @@
 // The provider contract: every provider (the sandbox's two and the real four) through the PRODUCTION
 // OAuth client (functions/connectors/infra/oauth-client.ts) and content-API client
-// (functions/connectors/infra/content/*) against its sandbox fake over real HTTP. The fakes behave as
+// (functions/connectors/providers/<id>/client.ts) against its sandbox fake over real HTTP. The fakes behave as
 // the providers document (sandbox/providers/<id>/); a case that passes here exercises our client
 // against the provider's wire format. Needs no emulator.
 import { createHash } from 'node:crypto';
@@ -25,13 +25,8 @@ import {
 } from '../../functions/connectors/infra/oauth-client';
 import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/oauth-client';
 import type { ContentApi, ProviderFile, SourceEntry } from '../../functions/connectors/infra/content';
-import {
-  FeedRestartError,
-  ProviderApiError,
-  contentApi,
-  hasContentApi,
-} from '../../functions/connectors/infra/content';
-import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
+import { FeedRestartError, ProviderApiError, contentApi } from '../../functions/connectors/infra/content';
+import { DropboxApi } from '../../functions/connectors/providers/dropbox/client';
 
 const BASE = 'http://127.0.0.1:9';
 let sandbox: SandboxProvider;
@@ -174,8 +169,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
     });
   });
 
-  const content = hasContentApi(definition.contentApi) ? describe : describe.skip;
-  content('content API through the production client', () => {
+  describe('content API through the production client', () => {
     const account = `acct-${id}-content`;
     let token: string;
     let api: ContentApi;
@@ -340,9 +334,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
 });
 
 /** What only real providers' clients promise (the sandbox's own shapes overwrite by name, scope by subtree). */
-const REAL_WITH_CONTENT = PROVIDER_IDS.filter(
-  (id) => isRealProvider(id) && hasContentApi(PROVIDERS[id].contentApi),
-).filter(
+const REAL_WITH_CONTENT = PROVIDER_IDS.filter(isRealProvider).filter(
   // Folders within folders: the file-storage providers. Clio's matters hold documents; its own cases
   // (200 MiB streamed, an upload retried, a same-named document untouched) are in test/unit/clio-content.
   (id) => PROVIDERS[id].kind === 'file_storage',

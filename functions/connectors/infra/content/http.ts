@@ -11,7 +11,7 @@ import { StreamTooLargeError } from '../../../platform/digest';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
 import type { HostResolver } from '../../../platform/resolve';
 import type { UrlRefusal } from '../../domain/sync-policy';
-import { parseRetryAfter } from '../oauth-client';
+import { parseRetryAfter } from '../retry-after';
 import { ProviderApiError } from './provider-error';
 
 import type { ErrorReading } from './failure';

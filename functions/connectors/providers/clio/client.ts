@@ -31,11 +31,12 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from './http';
+} from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ErrorReading, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from '../../infra/content/http';
+import type { ProviderClient } from '../module';
 
 /** Clio's largest page. */
 export const CLIO_PAGE_MAX = 200;
@@ -379,3 +380,6 @@ export class ClioApi extends ClioContainers implements ContentApi {
     });
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: ClioApi, Containers: ClioContainers };

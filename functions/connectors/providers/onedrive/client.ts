@@ -40,13 +40,14 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import type { NameRules } from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, chunksOf, discard, readJson } from './http';
-import { downloadOf } from './practice';
+} from '../../infra/content/api';
+import type { NameRules } from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ApiRequest, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import { ProviderApiError, transportFor, chunksOf, discard, readJson } from '../../infra/content/http';
+import { downloadOf } from '../../infra/content/responses';
+import type { ProviderClient } from '../module';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Upload-session fragments: a multiple of 320 KiB, as Graph requires, and under its 60 MiB cap. */
@@ -486,3 +487,6 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     throw new ProviderApiError('upload fragment', 202, undefined, undefined, 'incomplete');
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: OneDriveApi, Containers: OneDriveContainers };

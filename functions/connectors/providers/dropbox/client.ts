@@ -25,11 +25,12 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, chunksOf, readJson, streamBody } from './http';
+} from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ErrorReading, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import { ProviderApiError, transportFor, chunksOf, readJson, streamBody } from '../../infra/content/http';
+import type { ProviderClient } from '../module';
 
 /** The root folder's id here; Dropbox names it with the empty path. */
 export const DROPBOX_ROOT = '/';
@@ -397,3 +398,6 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
     );
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: DropboxApi, Containers: DropboxContainers };

@@ -28,12 +28,21 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, apiUrl, chunksOf, discard, pathSegment, readJson } from './http';
-import { downloadOf } from './practice';
+} from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ApiRequest, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import {
+  ProviderApiError,
+  transportFor,
+  apiUrl,
+  chunksOf,
+  discard,
+  pathSegment,
+  readJson,
+} from '../../infra/content/http';
+import { downloadOf } from '../../infra/content/responses';
+import type { ProviderClient } from '../module';
 
 const FOLDER = 'application/vnd.google-apps.folder';
 /** Tries of one resumable chunk (the first and its resumptions after a lost answer or a 5xx). */
@@ -502,3 +511,6 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'incomplete');
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: GoogleDriveApi, Containers: GoogleDriveContainers };

@@ -493,6 +493,85 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
       });
     });
 
+    it('resumes an upload session where its uploadUrl says it is: after a lost answer and after a 5xx', async () => {
+      const fragment = 32 * 320 * 1024;
+      const bytes = Buffer.alloc(2 * fragment + 4321);
+      for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) % 251;
+      const realFetch = globalThis.fetch;
+      const seen: string[] = [];
+      let puts = 0;
+      globalThis.fetch = async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.includes('/upload/') && !url.includes('/v1.0/')) {
+          const method = init?.method ?? 'GET';
+          seen.push(`${method} ${new Headers(init?.headers).get('content-range') ?? ''}`.trim());
+          if (method === 'PUT') {
+            puts++;
+            // The first fragment arrives but its answer is lost; the second fails at the provider.
+            if (puts === 1) {
+              await realFetch(input, init).then((r) => r.arrayBuffer());
+              throw new TypeError('fetch failed');
+            }
+            if (puts === 2) return new Response('{}', { status: 503 });
+          }
+        }
+        return realFetch(input, init);
+      };
+      let out: ProviderFile;
+      try {
+        out = await api.upload(token, templates.id, {
+          name: 'resumed-fragments.bin',
+          contentType: 'application/octet-stream',
+          size: bytes.length,
+          body: Readable.from([bytes]),
+          idempotencyKey: 'exp_resumed_fragments_1',
+        });
+      } finally {
+        globalThis.fetch = realFetch;
+      }
+      const total = bytes.length;
+      expect(seen).toEqual([
+        `PUT bytes 0-${fragment - 1}/${total}`, // arrived, answer lost
+        'GET', // -> nextExpectedRanges [fragment-]: not sent again
+        `PUT bytes ${fragment}-${2 * fragment - 1}/${total}`, // 503
+        'GET', // -> nextExpectedRanges [fragment-]: sent again
+        `PUT bytes ${fragment}-${2 * fragment - 1}/${total}`,
+        `PUT bytes ${2 * fragment}-${total - 1}/${total}`,
+      ]);
+      const stored = (await files(templates.id)).find((f) => f.name === 'resumed-fragments.bin')!;
+      expect(out.id.endsWith(stored.id)).toBe(true);
+      expect(stored.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    });
+
+    it('gives up an upload session whose fragment keeps failing, and drops the session', async () => {
+      const bytes = Buffer.alloc(32 * 320 * 1024 + 10, 3);
+      const realFetch = globalThis.fetch;
+      const seen: string[] = [];
+      globalThis.fetch = async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.includes('/upload/') && !url.includes('/v1.0/')) {
+          seen.push(init?.method ?? 'GET');
+          if (init?.method === 'PUT') return new Response('{}', { status: 500 });
+        }
+        return realFetch(input, init);
+      };
+      try {
+        await expect(
+          api.upload(token, templates.id, {
+            name: 'never-made.bin',
+            contentType: 'application/octet-stream',
+            size: bytes.length,
+            body: Readable.from([bytes]),
+            idempotencyKey: 'exp_never_made_1',
+          }),
+        ).rejects.toMatchObject({ status: 500, operation: 'upload fragment' });
+      } finally {
+        globalThis.fetch = realFetch;
+      }
+      expect(seen).toEqual(['PUT', 'GET', 'PUT', 'GET', 'PUT', 'DELETE']);
+      expect((await files(templates.id)).some((f) => f.name === 'never-made.bin')).toBe(false);
+    });
+
     it('downloads through the 302 without our token: the pre-authenticated URL refuses one', async () => {
       const created = await hook('/__sandbox/files', {
         provider: id,

@@ -44,15 +44,16 @@ export interface ProviderDefinition<Id extends string = string> {
   accountRequest?: { method: 'POST'; jsonBody: string };
   /**
    * Response headers the provider reports its rate limit in: `retryAfter` is read from the token
-   * endpoint's refusals (oauth-client.ts); `remaining`/`reset` by the content transport, which slows a
-   * client down when the limit is at its reserve rather than after a 429 (content/http.ts).
+   * endpoint's refusals (oauth-client.ts) and the content API's (infra/content/http.ts); `remaining` /
+   * `reset` by the content transport, which slows a client down when the limit is at its reserve rather
+   * than after a 429 (infra/content/http.ts, Transport.observe and pace).
    */
   rateLimitHeaders: { remaining?: string; reset?: string; retryAfter: string };
   /**
    * Provider error reasons that mean "slow down" whatever the status (Google's 403
    * `userRateLimitExceeded`, Dropbox's `too_many_write_operations`, a dotted Dropbox reason matching by
    * any part); 429 always does, 503 with Retry-After is handled as a transient failure with its delay.
-   * Read by the content transport (content/http.ts).
+   * Read by the content transport (infra/content/failure.ts, through Transport.send).
    */
   throttleReasons: string[];
   /** Extra query parameters of the authorization request (Google's access_type=offline, prompt=consent). */

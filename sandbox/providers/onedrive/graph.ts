@@ -22,7 +22,8 @@
 //   PUT  <uploadUrl> (/upload/{id}, no Authorization: the URL is the credential, a bearer token sent
 //        is refused with 401) Content-Range bytes a-b/total, fragments multiples of 320 KiB (but the
 //        last) of at most 60 MiB -> 202 {nextExpectedRanges} | 201 (created) or 200 (replaced) with the
-//        item; a range that does not continue the upload -> 416 invalidRange; DELETE cancels it
+//        item; a range that does not continue the upload -> 416 invalidRange; DELETE cancels it; GET
+//        answers {expirationDateTime, nextExpectedRanges} (how an interrupted upload is resumed)
 //   GET  /v1.0/sites?search=*  one SharePoint site per account, whose document library is a drive of
 //        its own; GET /v1.0/sites/{siteId}/drives  its drives
 // Ids: a drive's id is `b!` + base64url (as SharePoint's), items the tree's ids, the root's its own.
@@ -565,6 +566,23 @@ async function putFragment(context: FakeRouteContext) {
   sendJson(response, created ? 201 : 200, resource(tree, file));
 }
 
+/** GET <uploadUrl>: where an upload session is (Graph's way to resume an interrupted upload). */
+function sessionStatus(context: FakeRouteContext) {
+  if (context.request.headers.authorization)
+    throw new SandboxApiError(
+      401,
+      'unauthenticated',
+      'The upload URL is pre-authenticated: send no Authorization header.',
+    );
+  const session = sessions.get(context.params.session!);
+  if (!session || session.expires < context.now)
+    throw new SandboxApiError(404, 'itemNotFound', 'The upload session was not found.');
+  sendJson(context.response, 200, {
+    expirationDateTime: isoTime(session.expires),
+    nextExpectedRanges: [`${session.received}-${session.total === undefined ? '' : session.total - 1}`],
+  });
+}
+
 export function graphRoutes(): FakeRoute[] {
   const items = '/v1.0/drives/{driveId}/items';
   return [
@@ -708,6 +726,7 @@ export function graphRoutes(): FakeRoute[] {
     // Pre-authenticated URLs: no bearer token (one sent is refused), no injected failure.
     { method: 'GET', path: '/download/{token}', scopes: [], anonymous: true, handle: download },
     { method: 'PUT', path: '/upload/{session}', scopes: [], anonymous: true, handle: putFragment },
+    { method: 'GET', path: '/upload/{session}', scopes: [], anonymous: true, handle: sessionStatus },
     {
       method: 'DELETE',
       path: '/upload/{session}',

@@ -36,17 +36,16 @@ import {
   ProviderApiError,
   transportFor,
   apiUrl,
-  chunksOf,
   discard,
   pathSegment,
   readJson,
 } from '../../infra/content/http';
+import type { SessionState } from '../../infra/content/resumable';
+import { uploadResumable } from '../../infra/content/resumable';
 import { downloadOf } from '../../infra/content/responses';
 import type { ProviderClient } from '../module';
 
 const FOLDER = 'application/vnd.google-apps.folder';
-/** Tries of one resumable chunk (the first and its resumptions after a lost answer or a 5xx). */
-const RESUME_ATTEMPTS = 3;
 const NATIVE = 'application/vnd.google-apps.';
 /** The format a Google-native document is imported as. */
 export const EXPORT_AS: Record<string, string> = {
@@ -414,7 +413,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     token: string,
     session: string,
     size: number,
-  ): Promise<{ received: number } | { file: DriveFile }> {
+  ): Promise<SessionState<DriveFile>> {
     const response = await this.http.send({
       operation: 'upload status',
       token,
@@ -426,13 +425,18 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       accept: [308],
       throttleReasons: this.throttleReasons,
     });
-    if (response.status !== 308) return { file: await readJson<DriveFile>('upload status', response) };
+    if (response.status !== 308) return { done: await readJson<DriveFile>('upload status', response) };
     await discard(response);
     const range = /^bytes=0-(\d+)$/.exec(response.headers.get('range') ?? '');
     return { received: range ? Number(range[1]) + 1 : 0 };
   }
 
-  private async resumable(
+  /**
+   * A resumable session (the metadata first, its Location the session), then chunks PUT with their
+   * Content-Range: 308 until the last answers the file. A chunk that fails on the way (no answer, 5xx)
+   * is resumed as Google documents it: ask the session how much it has (`bytes *\/total` -> 308 Range).
+   */
+  private resumable(
     token: string,
     path: string,
     method: 'POST' | 'PATCH',
@@ -441,74 +445,56 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     file: Upload,
   ) {
     const json = Buffer.from(JSON.stringify(metadata));
-    const started = await this.http.send(
-      this.request(
-        'start upload',
-        token,
-        path,
-        { uploadType: 'resumable', supportsAllDrives: 'true', fields },
-        {
-          method,
-          headers: {
-            'Content-Type': 'application/json; charset=UTF-8',
-            'X-Upload-Content-Type': file.contentType,
-            'X-Upload-Content-Length': String(file.size),
-          },
-          body: Readable.from([json]),
-          length: json.length,
+    return uploadResumable<string, DriveFile>(
+      {
+        operation: 'upload chunk',
+        partBytes: RESUMABLE_CHUNK_BYTES,
+        start: async () => {
+          const started = await this.http.send(
+            this.request(
+              'start upload',
+              token,
+              path,
+              { uploadType: 'resumable', supportsAllDrives: 'true', fields },
+              {
+                method,
+                headers: {
+                  'Content-Type': 'application/json; charset=UTF-8',
+                  'X-Upload-Content-Type': file.contentType,
+                  'X-Upload-Content-Length': String(file.size),
+                },
+                body: Readable.from([json]),
+                length: json.length,
+              },
+            ),
+          );
+          await discard(started);
+          const session = started.headers.get('location');
+          if (!session)
+            throw new ProviderApiError('start upload', started.status, undefined, undefined, 'no_session');
+          return session;
         },
-      ),
-    );
-    await discard(started);
-    const session = started.headers.get('location');
-    if (!session)
-      throw new ProviderApiError('start upload', started.status, undefined, undefined, 'no_session');
-    let offset = 0;
-    for await (const chunk of chunksOf(file.body, RESUMABLE_CHUNK_BYTES)) {
-      const last = offset + chunk.length - 1;
-      // A chunk that fails on the way (no answer, 5xx) is resumed as Google documents it: ask the
-      // session how much it has (`bytes */total` -> 308 Range) and send the rest of the chunk.
-      let sent = 0;
-      let response: Response | undefined;
-      for (let attempt = 1; !response; attempt++) {
-        try {
-          response = await this.http.send({
+        put: async (session, offset, bytes, size) => {
+          const response = await this.http.send({
             operation: 'upload chunk',
             token,
             url: session,
             method: 'PUT',
-            headers: { 'Content-Range': `bytes ${offset + sent}-${last}/${file.size}` },
-            body: Readable.from([chunk.subarray(sent)]),
-            length: chunk.length - sent,
+            headers: { 'Content-Range': `bytes ${offset}-${offset + bytes.length - 1}/${size}` },
+            body: Readable.from([bytes]),
+            length: bytes.length,
             accept: [308],
             throttleReasons: this.throttleReasons,
           });
-        } catch (error) {
-          const passing =
-            error instanceof ProviderApiError && (error.status === undefined || error.status >= 500);
-          if (!passing || attempt >= RESUME_ATTEMPTS) throw error;
-          const status = await this.sessionStatus(token, session, file.size);
-          if ('file' in status) {
-            if (last + 1 !== file.size)
-              throw new ProviderApiError('upload chunk', 200, undefined, undefined, 'early_end');
-            return status.file;
-          }
-          if (status.received < offset || status.received > last + 1)
-            throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'session_lost_bytes');
-          sent = status.received - offset;
-          if (sent === chunk.length) break; // the answer was lost, not the bytes
-        }
-      }
-      offset = last + 1;
-      if (!response) continue;
-      if (response.status !== 308) {
-        if (offset !== file.size)
-          throw new ProviderApiError('upload chunk', response.status, undefined, undefined, 'early_end');
-        return await readJson<DriveFile>('upload chunk', response);
-      }
-      await discard(response);
-    }
-    throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'incomplete');
+          if (response.status !== 308) return await readJson<DriveFile>('upload chunk', response);
+          await discard(response);
+          return undefined;
+        },
+        offset: (session, _error, size) => this.sessionStatus(token, session, size),
+      },
+      file.body,
+      file.size,
+    );
   }
 }
 

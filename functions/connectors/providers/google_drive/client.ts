@@ -16,6 +16,7 @@
 //   file" is this client's check: a name held by a file without our key is UploadRefusedError
 //   ('name_taken'); `replace` (our own earlier export, as findFile saw it) updates that file only while
 //   its version is the one seen (Drive has no conditional update: the version is read just before).
+import * as z from 'zod/mini';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type {
@@ -44,6 +45,7 @@ import type { SessionState } from '../../infra/content/resumable';
 import { uploadResumable } from '../../infra/content/resumable';
 import { downloadOf } from '../../infra/content/responses';
 import type { ProviderClient } from '../module';
+import { pageTokenCodec } from '../../infra/content/page-token';
 
 const FOLDER = 'application/vnd.google-apps.folder';
 const NATIVE = 'application/vnd.google-apps.';
@@ -82,8 +84,20 @@ interface FileList {
   nextPageToken?: string;
 }
 
-/** A pass's position: walking the subtree (first pass) or reading the changes feed. */
-type Position = { walk: { start: string; queue: string[]; pageToken?: string } } | { feed: string };
+/** A pass's position: walking the subtree (first pass: the folders still to list) or reading the feed. */
+const positionToken = pageTokenCodec(
+  z.union([
+    z.object({
+      walk: z.object({
+        start: z.string(),
+        queue: z.array(z.string()).check(z.minLength(1)),
+        pageToken: z.optional(z.string()),
+      }),
+    }),
+    z.object({ feed: z.string() }),
+  ]),
+);
+type Position = ReturnType<typeof positionToken.decode>;
 
 const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -207,8 +221,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     limit: number,
   ): Promise<ChangesPage> {
     let at: Position;
-    if ('page' in position)
-      at = JSON.parse(Buffer.from(position.page, 'base64url').toString('utf8')) as Position;
+    if ('page' in position) at = positionToken.decode(position.page, 'list changes');
     else if (position.cursor) at = { feed: position.cursor };
     else {
       const { startPageToken } = await this.http.json<{ startPageToken: string }>(
@@ -218,7 +231,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       );
       at = { walk: { start: startPageToken, queue: [container] } };
     }
-    const pageOf = (next: Position) => ({ page: Buffer.from(JSON.stringify(next)).toString('base64url') });
+    const pageOf = (next: Position) => ({ page: positionToken.encode(next) });
     if ('walk' in at) {
       const { start, queue, pageToken } = at.walk;
       const folder = queue[0]!;

@@ -2,7 +2,7 @@
 // carry): JSON in base64url, read back through a schema. A token comes back to us from storage or a
 // caller, so one that does not decode to the schema is a clear refusal (400 invalid_page_token), never
 // a crash on a missing field.
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { ProviderApiError } from './http';
 
 export interface PageTokenCodec<T> {

@@ -46,6 +46,7 @@ import { uploadResumable } from '../../infra/content/resumable';
 import { downloadOf } from '../../infra/content/responses';
 import type { ProviderClient } from '../module';
 import { pageTokenCodec } from '../../infra/content/page-token';
+import { parentWalk } from '../../infra/content/parent-walk';
 
 const FOLDER = 'application/vnd.google-apps.folder';
 const NATIVE = 'application/vnd.google-apps.';
@@ -65,7 +66,6 @@ const ALL_DRIVES = { supportsAllDrives: 'true', includeItemsFromAllDrives: 'true
 const LIST_FIELDS = 'nextPageToken,files(id,name,mimeType,size,version,modifiedTime)';
 const CHANGE_FIELDS =
   'nextPageToken,newStartPageToken,changes(fileId,removed,file(id,name,mimeType,parents,size,version,trashed))';
-const MAX_DEPTH = 64;
 
 interface DriveFile {
   id: string;
@@ -288,23 +288,12 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
 
   /** Whether a file is under `container` (its parents walked up, each folder's parent read once). */
   private async scope(token: string, container: string) {
-    const parentOf = new Map<string, string | undefined>();
     const target = container === 'root' ? (await this.getFile(token, 'root', 'id')).id : container;
-    return async (file: DriveFile): Promise<boolean> => {
-      let at = file.parents?.[0];
-      for (let depth = 0; at !== undefined && depth < MAX_DEPTH; depth++) {
-        if (at === target) return true;
-        if (!parentOf.has(at)) {
-          const folder = await this.getFile(token, at, 'id,parents').catch((error: unknown) => {
-            if (error instanceof ProviderApiError && error.status === 404) return { parents: undefined };
-            throw error;
-          });
-          parentOf.set(at, folder.parents?.[0]);
-        }
-        at = parentOf.get(at);
-      }
-      return false;
-    };
+    const within = parentWalk(
+      target,
+      async (folder) => (await this.getFile(token, folder, 'id,parents')).parents?.[0],
+    );
+    return (file: DriveFile) => within(file.parents?.[0]);
   }
 
   async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {

@@ -50,6 +50,7 @@ import { ProviderApiError, transportFor, discard, readJson } from '../../infra/c
 import { uploadResumable } from '../../infra/content/resumable';
 import { downloadOf } from '../../infra/content/responses';
 import type { ProviderClient } from '../module';
+import { parentWalk } from '../../infra/content/parent-walk';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Upload-session fragments: a multiple of 320 KiB, as Graph requires, and under its 60 MiB cap. */
@@ -58,7 +59,6 @@ const SITE = 'site:';
 const FULL = 'full:';
 const ITEM_FIELDS =
   'id,name,size,eTag,file,folder,root,deleted,package,parentReference,lastModifiedDateTime,createdBy,lastModifiedBy';
-const MAX_DEPTH = 64;
 /** OneDrive's reserved characters, on top of the shared name policy (nameProblem). */
 const ONEDRIVE_NAMES: NameRules = {
   reserved: /["*:<>?|]/,
@@ -313,26 +313,20 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     return { files, next: { cursor: this.relative('list changes', delta) } };
   }
 
-  /** Whether an item is under the folder `container` (its parents walked up, each read once). */
+  /**
+   * Whether an item is under the folder `container` (its parents walked up, each read once): the
+   * page's own folders are known without a read.
+   */
   private scope(token: string, drive: string, container: string, page: DriveItem[]) {
     if (container === 'root') return () => Promise.resolve(true);
-    const parentOf = new Map<string, string | undefined>();
-    for (const i of page) if (i.folder || i.root) parentOf.set(i.id, i.parentReference?.id);
-    return async (file: DriveItem): Promise<boolean> => {
-      let at = file.parentReference?.id;
-      for (let depth = 0; at !== undefined && depth < MAX_DEPTH; depth++) {
-        if (at === container) return true;
-        if (!parentOf.has(at)) {
-          const folder = await this.item(token, drive, at, 'id,parentReference').catch((error: unknown) => {
-            if (error instanceof ProviderApiError && error.status === 404) return undefined;
-            throw error;
-          });
-          parentOf.set(at, folder?.parentReference?.id);
-        }
-        at = parentOf.get(at);
-      }
-      return false;
-    };
+    const known = new Map<string, string | undefined>();
+    for (const i of page) if (i.folder || i.root) known.set(i.id, i.parentReference?.id);
+    const within = parentWalk(
+      container,
+      async (folder) => (await this.item(token, drive, folder, 'id,parentReference')).parentReference?.id,
+      known,
+    );
+    return (file: DriveItem) => within(file.parentReference?.id);
   }
 
   async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {

@@ -482,6 +482,28 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
     expect(stored[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 
+  /** An upload of `bytes` with fetch replaced by `intercept(realFetch)` while it runs. */
+  async function uploadWith(
+    intercept: (realFetch: typeof fetch) => typeof fetch,
+    name: string,
+    idempotencyKey: string,
+    bytes: Buffer,
+  ): Promise<ProviderFile> {
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = intercept(realFetch);
+    try {
+      return await api.upload(token, templates.id, {
+        name,
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        body: Readable.from([bytes]),
+        idempotencyKey,
+      });
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  }
+
   if (id === 'onedrive') {
     it('reads a 503 serviceNotAvailable with Retry-After as throttling, as Graph documents it', async () => {
       await hook('/__sandbox/next-api-error', { provider: id, status: 503, retry_after: 4 });
@@ -497,38 +519,30 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
       const fragment = 32 * 320 * 1024;
       const bytes = Buffer.alloc(2 * fragment + 4321);
       for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) % 251;
-      const realFetch = globalThis.fetch;
       const seen: string[] = [];
       let puts = 0;
-      globalThis.fetch = async (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        if (url.includes('/upload/') && !url.includes('/v1.0/')) {
-          const method = init?.method ?? 'GET';
-          seen.push(`${method} ${new Headers(init?.headers).get('content-range') ?? ''}`.trim());
-          if (method === 'PUT') {
-            puts++;
-            // The first fragment arrives but its answer is lost; the second fails at the provider.
-            if (puts === 1) {
-              await realFetch(input, init).then((r) => r.arrayBuffer());
-              throw new TypeError('fetch failed');
+      const out = await uploadWith(
+        (realFetch) => async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          if (url.includes('/upload/') && !url.includes('/v1.0/')) {
+            const method = init?.method ?? 'GET';
+            seen.push(`${method} ${new Headers(init?.headers).get('content-range') ?? ''}`.trim());
+            if (method === 'PUT') {
+              puts++;
+              // The first fragment arrives but its answer is lost; the second fails at the provider.
+              if (puts === 1) {
+                await realFetch(input, init).then((r) => r.arrayBuffer());
+                throw new TypeError('fetch failed');
+              }
+              if (puts === 2) return new Response('{}', { status: 503 });
             }
-            if (puts === 2) return new Response('{}', { status: 503 });
           }
-        }
-        return realFetch(input, init);
-      };
-      let out: ProviderFile;
-      try {
-        out = await api.upload(token, templates.id, {
-          name: 'resumed-fragments.bin',
-          contentType: 'application/octet-stream',
-          size: bytes.length,
-          body: Readable.from([bytes]),
-          idempotencyKey: 'exp_resumed_fragments_1',
-        });
-      } finally {
-        globalThis.fetch = realFetch;
-      }
+          return realFetch(input, init);
+        },
+        'resumed-fragments.bin',
+        'exp_resumed_fragments_1',
+        bytes,
+      );
       const total = bytes.length;
       expect(seen).toEqual([
         `PUT bytes 0-${fragment - 1}/${total}`, // arrived, answer lost
@@ -545,29 +559,21 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
 
     it('gives up an upload session whose fragment keeps failing, and drops the session', async () => {
       const bytes = Buffer.alloc(32 * 320 * 1024 + 10, 3);
-      const realFetch = globalThis.fetch;
       const seen: string[] = [];
-      globalThis.fetch = async (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        if (url.includes('/upload/') && !url.includes('/v1.0/')) {
-          seen.push(init?.method ?? 'GET');
-          if (init?.method === 'PUT') return new Response('{}', { status: 500 });
-        }
-        return realFetch(input, init);
-      };
-      try {
-        await expect(
-          api.upload(token, templates.id, {
-            name: 'never-made.bin',
-            contentType: 'application/octet-stream',
-            size: bytes.length,
-            body: Readable.from([bytes]),
-            idempotencyKey: 'exp_never_made_1',
-          }),
-        ).rejects.toMatchObject({ status: 500, operation: 'upload fragment' });
-      } finally {
-        globalThis.fetch = realFetch;
-      }
+      const failing =
+        (realFetch: typeof fetch): typeof fetch =>
+        async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          if (url.includes('/upload/') && !url.includes('/v1.0/')) {
+            seen.push(init?.method ?? 'GET');
+            if (init?.method === 'PUT') return new Response('{}', { status: 500 });
+          }
+          return realFetch(input, init);
+        };
+      await expect(uploadWith(failing, 'never-made.bin', 'exp_never_made_1', bytes)).rejects.toMatchObject({
+        status: 500,
+        operation: 'upload fragment',
+      });
       expect(seen).toEqual(['PUT', 'GET', 'PUT', 'GET', 'PUT', 'DELETE']);
       expect((await files(templates.id)).some((f) => f.name === 'never-made.bin')).toBe(false);
     });
@@ -700,36 +706,28 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
       const chunk = 8 * 1024 * 1024;
       const bytes = Buffer.alloc(2 * chunk + 4321);
       for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) % 251;
-      const realFetch = globalThis.fetch;
       const chunkPuts: string[] = [];
       let puts = 0;
-      globalThis.fetch = async (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        const range = new Headers(init?.headers).get('content-range') ?? '';
-        if (init?.method === 'PUT' && url.includes('upload_id=')) {
-          chunkPuts.push(range);
-          puts++;
-          // The first chunk arrives but its answer is lost; the second never arrives (network error).
-          if (puts === 1) {
-            await realFetch(input, init).then((r) => r.arrayBuffer());
-            throw new TypeError('fetch failed');
+      const out = await uploadWith(
+        (realFetch) => async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          const range = new Headers(init?.headers).get('content-range') ?? '';
+          if (init?.method === 'PUT' && url.includes('upload_id=')) {
+            chunkPuts.push(range);
+            puts++;
+            // The first chunk arrives but its answer is lost; the second never arrives (network error).
+            if (puts === 1) {
+              await realFetch(input, init).then((r) => r.arrayBuffer());
+              throw new TypeError('fetch failed');
+            }
+            if (puts === 3) throw new TypeError('fetch failed');
           }
-          if (puts === 3) throw new TypeError('fetch failed');
-        }
-        return realFetch(input, init);
-      };
-      let out: ProviderFile;
-      try {
-        out = await api.upload(token, templates.id, {
-          name: 'resumed.bin',
-          contentType: 'application/octet-stream',
-          size: bytes.length,
-          body: Readable.from([bytes]),
-          idempotencyKey: 'exp_resumed_1',
-        });
-      } finally {
-        globalThis.fetch = realFetch;
-      }
+          return realFetch(input, init);
+        },
+        'resumed.bin',
+        'exp_resumed_1',
+        bytes,
+      );
       const total = bytes.length;
       expect(chunkPuts).toEqual([
         `bytes 0-${chunk - 1}/${total}`, // arrived, answer lost

@@ -498,17 +498,23 @@ async function createSession(context: FakeRouteContext, tree: AccountTree, targe
   });
 }
 
-async function putFragment(context: FakeRouteContext) {
-  const { request, response, params } = context;
-  if (request.headers.authorization)
+/** The session an upload URL names: pre-authenticated (a bearer token sent is refused), not expired. */
+function openSession(context: FakeRouteContext) {
+  if (context.request.headers.authorization)
     throw new SandboxApiError(
       401,
       'unauthenticated',
       'The upload URL is pre-authenticated: send no Authorization header.',
     );
-  const session = sessions.get(params.session!);
+  const session = sessions.get(context.params.session!);
   if (!session || session.expires < context.now)
     throw new SandboxApiError(404, 'itemNotFound', 'The upload session was not found.');
+  return session;
+}
+
+async function putFragment(context: FakeRouteContext) {
+  const { request, response, params } = context;
+  const session = openSession(context);
   const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(request.headers['content-range'] ?? ''));
   if (!range) throw invalid('The Content-Range header is missing or malformed.');
   const [first, last, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
@@ -568,15 +574,7 @@ async function putFragment(context: FakeRouteContext) {
 
 /** GET <uploadUrl>: where an upload session is (Graph's way to resume an interrupted upload). */
 function sessionStatus(context: FakeRouteContext) {
-  if (context.request.headers.authorization)
-    throw new SandboxApiError(
-      401,
-      'unauthenticated',
-      'The upload URL is pre-authenticated: send no Authorization header.',
-    );
-  const session = sessions.get(context.params.session!);
-  if (!session || session.expires < context.now)
-    throw new SandboxApiError(404, 'itemNotFound', 'The upload session was not found.');
+  const session = openSession(context);
   sendJson(context.response, 200, {
     expirationDateTime: isoTime(session.expires),
     nextExpectedRanges: [`${session.received}-${session.total === undefined ? '' : session.total - 1}`],

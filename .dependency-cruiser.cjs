@@ -120,6 +120,15 @@ module.exports = {
       to: { path: `^functions/${AREAS}/(app|api|infra)/` },
     },
     {
+      name: 'provider-modules-are-below-the-use-cases',
+      severity: 'error',
+      comment:
+        'A provider module (connectors/providers/<id>/) is its definition and its client: it is built on ' +
+        'the shared transport and contracts (infra/content/) and domain types, and knows no use case or route.',
+      from: { path: '^functions/connectors/providers/' },
+      to: { path: '^functions/connectors/(app|api)/' },
+    },
+    {
       name: 'app-does-not-know-the-edge',
       severity: 'error',
       comment:

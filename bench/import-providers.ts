@@ -1,5 +1,5 @@
-// The import benchmark per provider: the sandbox's own two (`practice`, `drive`) and each real
-// provider's fake (clio, google_drive, onedrive, dropbox), all served by the sandbox process. For each,
+// The import benchmark per provider of the module list (functions/connectors/providers/index.ts): the
+// sandbox's own two and each real provider's fake, all served by the sandbox process. For each,
 // one folder (a matter at a practice-management provider) gets FILES files of FILE_BYTES, then, in the
 // same run: the raw loop (the fastest plain way to download those files from that fake to disk: its own
 // listing call with its largest page, then each file's bytes streamed to a file over keep-alive
@@ -15,7 +15,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createLocalDeps } from '../functions/compose/local';
 import { envConfig } from '../functions/connectors';
 import type { ProviderId } from '../functions/connectors';
-import { providerEnv } from '../functions/connectors';
+import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
@@ -30,8 +30,9 @@ import { baseline, interleavedRounds } from './rounds';
 const FILES = Number(process.env.BENCH_PROVIDER_FILES ?? 1_000);
 const FILE_BYTES = Number(process.env.BENCH_PROVIDER_FILE_BYTES ?? 16_384);
 const ROUNDS = Number(process.env.BENCH_PROVIDER_ROUNDS ?? 3);
-export const BENCH_PROVIDERS = ['practice', 'drive', 'clio', 'google_drive', 'onedrive', 'dropbox'] as const;
-type BenchProvider = (typeof BENCH_PROVIDERS)[number];
+/** Every provider of the module list; each needs its raw loop (rawClient) and RAW_SCOPES entry below. */
+export const BENCH_PROVIDERS = PROVIDER_IDS;
+type BenchProvider = ProviderId;
 
 /** The scopes the raw loop's token holds: reading, at that provider. */
 export const RAW_SCOPES: Record<BenchProvider, string[]> = {

@@ -6,7 +6,7 @@
 // proxy in front of the fake; then error and throttle answers. Every JSON body is checked: no property
 // the description does not have, each of its type and format, the required present, and nothing
 // outside the request's `fields` (Clio's `a,b{c}` selection). Needs no emulator.
-import { ClioApi } from '../../functions/connectors/infra/content/clio';
+import { ClioApi } from '../../functions/connectors/providers/clio/client';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';

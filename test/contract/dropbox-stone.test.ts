@@ -7,7 +7,7 @@
 // download's Dropbox-API-Result header) is checked: the route's result or its error envelope, no field
 // Stone does not have, each of its type and format, the required fields present, unions by `.tag`.
 // Needs no emulator.
-import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
+import { DropboxApi } from '../../functions/connectors/providers/dropbox/client';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
 import type { AccountTree, FolderNode, TreeNode } from '../../sandbox/content/tree';

@@ -6,7 +6,7 @@
 // date-times, the resources' constant `kind`), and nothing outside the request's `fields` selection.
 // Shared drives (drives.list and files.list's corpora/driveId/includeItemsFromAllDrives/
 // supportsAllDrives) are browsed and imported the same way. Needs no emulator.
-import { GoogleDriveApi } from '../../functions/connectors/infra/content/google-drive';
+import { GoogleDriveApi } from '../../functions/connectors/providers/google_drive/client';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree, FolderNode } from '../../sandbox/content/tree';

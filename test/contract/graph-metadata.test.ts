@@ -8,7 +8,7 @@
 // type (Int64 a JSON number, DateTimeOffset RFC 3339), null only where nullable, the required present,
 // and nothing outside a request's $select.
 // Needs no emulator.
-import { OneDriveApi } from '../../functions/connectors/infra/content/onedrive';
+import { OneDriveApi } from '../../functions/connectors/providers/onedrive/client';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
 import type { AccountTree, FolderNode, TreeNode } from '../../sandbox/content/tree';

@@ -1,6 +1,6 @@
 // The provider contract: every provider (the sandbox's two and the real four) through the PRODUCTION
 // OAuth client (functions/connectors/infra/oauth-client.ts) and content-API client
-// (functions/connectors/infra/content/*) against its sandbox fake over real HTTP. The fakes behave as
+// (functions/connectors/providers/<id>/client.ts) against its sandbox fake over real HTTP. The fakes behave as
 // the providers document (sandbox/providers/<id>/); a case that passes here exercises our client
 // against the provider's wire format. Needs no emulator.
 import { createHash } from 'node:crypto';
@@ -25,13 +25,8 @@ import {
 } from '../../functions/connectors/infra/oauth-client';
 import type { ProviderClient, TokenSet } from '../../functions/connectors/infra/oauth-client';
 import type { ContentApi, ProviderFile, SourceEntry } from '../../functions/connectors/infra/content';
-import {
-  FeedRestartError,
-  ProviderApiError,
-  contentApi,
-  hasContentApi,
-} from '../../functions/connectors/infra/content';
-import { DropboxApi } from '../../functions/connectors/infra/content/dropbox';
+import { FeedRestartError, ProviderApiError, contentApi } from '../../functions/connectors/infra/content';
+import { DropboxApi } from '../../functions/connectors/providers/dropbox/client';
 
 const BASE = 'http://127.0.0.1:9';
 let sandbox: SandboxProvider;
@@ -174,8 +169,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
     });
   });
 
-  const content = hasContentApi(definition.contentApi) ? describe : describe.skip;
-  content('content API through the production client', () => {
+  describe('content API through the production client', () => {
     const account = `acct-${id}-content`;
     let token: string;
     let api: ContentApi;
@@ -340,9 +334,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
 });
 
 /** What only real providers' clients promise (the sandbox's own shapes overwrite by name, scope by subtree). */
-const REAL_WITH_CONTENT = PROVIDER_IDS.filter(
-  (id) => isRealProvider(id) && hasContentApi(PROVIDERS[id].contentApi),
-).filter(
+const REAL_WITH_CONTENT = PROVIDER_IDS.filter(isRealProvider).filter(
   // Folders within folders: the file-storage providers. Clio's matters hold documents; its own cases
   // (200 MiB streamed, an upload retried, a same-named document untouched) are in test/unit/clio-content.
   (id) => PROVIDERS[id].kind === 'file_storage',
@@ -490,6 +482,28 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
     expect(stored[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 
+  /** An upload of `bytes` with fetch replaced by `intercept(realFetch)` while it runs. */
+  async function uploadWith(
+    intercept: (realFetch: typeof fetch) => typeof fetch,
+    name: string,
+    idempotencyKey: string,
+    bytes: Buffer,
+  ): Promise<ProviderFile> {
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = intercept(realFetch);
+    try {
+      return await api.upload(token, templates.id, {
+        name,
+        contentType: 'application/octet-stream',
+        size: bytes.length,
+        body: Readable.from([bytes]),
+        idempotencyKey,
+      });
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  }
+
   if (id === 'onedrive') {
     it('reads a 503 serviceNotAvailable with Retry-After as throttling, as Graph documents it', async () => {
       await hook('/__sandbox/next-api-error', { provider: id, status: 503, retry_after: 4 });
@@ -499,6 +513,69 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
         throttled: true,
         retryAfterSeconds: 4,
       });
+    });
+
+    it('resumes an upload session where its uploadUrl says it is: after a lost answer and after a 5xx', async () => {
+      const fragment = 32 * 320 * 1024;
+      const bytes = Buffer.alloc(2 * fragment + 4321);
+      for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) % 251;
+      const seen: string[] = [];
+      let puts = 0;
+      const out = await uploadWith(
+        (realFetch) => async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          if (url.includes('/upload/') && !url.includes('/v1.0/')) {
+            const method = init?.method ?? 'GET';
+            seen.push(`${method} ${new Headers(init?.headers).get('content-range') ?? ''}`.trim());
+            if (method === 'PUT') {
+              puts++;
+              // The first fragment arrives but its answer is lost; the second fails at the provider.
+              if (puts === 1) {
+                await realFetch(input, init).then((r) => r.arrayBuffer());
+                throw new TypeError('fetch failed');
+              }
+              if (puts === 2) return new Response('{}', { status: 503 });
+            }
+          }
+          return realFetch(input, init);
+        },
+        'resumed-fragments.bin',
+        'exp_resumed_fragments_1',
+        bytes,
+      );
+      const total = bytes.length;
+      expect(seen).toEqual([
+        `PUT bytes 0-${fragment - 1}/${total}`, // arrived, answer lost
+        'GET', // -> nextExpectedRanges [fragment-]: not sent again
+        `PUT bytes ${fragment}-${2 * fragment - 1}/${total}`, // 503
+        'GET', // -> nextExpectedRanges [fragment-]: sent again
+        `PUT bytes ${fragment}-${2 * fragment - 1}/${total}`,
+        `PUT bytes ${2 * fragment}-${total - 1}/${total}`,
+      ]);
+      const stored = (await files(templates.id)).find((f) => f.name === 'resumed-fragments.bin')!;
+      expect(out.id.endsWith(stored.id)).toBe(true);
+      expect(stored.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    });
+
+    it('gives up an upload session whose fragment keeps failing, and drops the session', async () => {
+      const bytes = Buffer.alloc(32 * 320 * 1024 + 10, 3);
+      const seen: string[] = [];
+      const failing =
+        (realFetch: typeof fetch): typeof fetch =>
+        async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          if (url.includes('/upload/') && !url.includes('/v1.0/')) {
+            seen.push(init?.method ?? 'GET');
+            if (init?.method === 'PUT') return new Response('{}', { status: 500 });
+          }
+          return realFetch(input, init);
+        };
+      await expect(uploadWith(failing, 'never-made.bin', 'exp_never_made_1', bytes)).rejects.toMatchObject({
+        status: 500,
+        operation: 'upload fragment',
+      });
+      expect(seen).toEqual(['PUT', 'GET', 'PUT', 'GET', 'PUT', 'DELETE']);
+      expect((await files(templates.id)).some((f) => f.name === 'never-made.bin')).toBe(false);
     });
 
     it('downloads through the 302 without our token: the pre-authenticated URL refuses one', async () => {
@@ -629,36 +706,28 @@ describe.each(REAL_WITH_CONTENT.map((id) => [id]))('provider %s, as a real provi
       const chunk = 8 * 1024 * 1024;
       const bytes = Buffer.alloc(2 * chunk + 4321);
       for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) % 251;
-      const realFetch = globalThis.fetch;
       const chunkPuts: string[] = [];
       let puts = 0;
-      globalThis.fetch = async (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        const range = new Headers(init?.headers).get('content-range') ?? '';
-        if (init?.method === 'PUT' && url.includes('upload_id=')) {
-          chunkPuts.push(range);
-          puts++;
-          // The first chunk arrives but its answer is lost; the second never arrives (network error).
-          if (puts === 1) {
-            await realFetch(input, init).then((r) => r.arrayBuffer());
-            throw new TypeError('fetch failed');
+      const out = await uploadWith(
+        (realFetch) => async (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          const range = new Headers(init?.headers).get('content-range') ?? '';
+          if (init?.method === 'PUT' && url.includes('upload_id=')) {
+            chunkPuts.push(range);
+            puts++;
+            // The first chunk arrives but its answer is lost; the second never arrives (network error).
+            if (puts === 1) {
+              await realFetch(input, init).then((r) => r.arrayBuffer());
+              throw new TypeError('fetch failed');
+            }
+            if (puts === 3) throw new TypeError('fetch failed');
           }
-          if (puts === 3) throw new TypeError('fetch failed');
-        }
-        return realFetch(input, init);
-      };
-      let out: ProviderFile;
-      try {
-        out = await api.upload(token, templates.id, {
-          name: 'resumed.bin',
-          contentType: 'application/octet-stream',
-          size: bytes.length,
-          body: Readable.from([bytes]),
-          idempotencyKey: 'exp_resumed_1',
-        });
-      } finally {
-        globalThis.fetch = realFetch;
-      }
+          return realFetch(input, init);
+        },
+        'resumed.bin',
+        'exp_resumed_1',
+        bytes,
+      );
       const total = bytes.length;
       expect(chunkPuts).toEqual([
         `bytes 0-${chunk - 1}/${total}`, // arrived, answer lost

@@ -1,4 +1,4 @@
-// Each real provider (Clio, Google Drive, OneDrive, Dropbox) connect -> import -> export with a person
+// Each real provider of the module list (functions/connectors/providers/index.ts) connect -> import -> export with a person
 // in Chromium, on both runtimes: under test/e2e/ the `e2e` project runs it against the local
 // runtime and `e2e-aws` against the emulated AWS runtime. The customer's server creates the connection
 // over the API; the person opens connect_url, continues, approves on the provider fake's consent page
@@ -11,6 +11,7 @@ import { launchBrowser } from '../browser/browser-support';
 import type { LinkDocument, SandboxFile } from '../support/provider-e2e';
 import { ProviderSandbox, providerE2e } from '../support/provider-e2e';
 import { externalAccountId } from '../../sandbox';
+import { PROVIDER_MODULES } from '../../functions/connectors/providers';
 
 const e2e = providerE2e();
 const { json } = e2e;
@@ -82,12 +83,20 @@ async function connectInChromium(provider: string, account: string, scopeTier?: 
   return { connectionId: created.connection_id, sandboxUrl };
 }
 
-describe.each([
-  ['clio', undefined],
-  ['google_drive', 'import_export'],
-  ['onedrive', 'import_export'],
-  ['dropbox', 'import_export'],
-] as const)('%s in Chromium', (provider, tier) => {
+/**
+ * Every real provider of the module list, connected at the tier that asks for its write scopes (an
+ * export needs them), or its default tier when it has none (Clio's come with the app's registration).
+ */
+const CONNECTS = PROVIDER_MODULES.filter((module) => !('sandbox' in module)).map(({ definition }) => {
+  const writing = Object.entries(definition.scopeTiers).find(
+    ([, tier]) =>
+      definition.writeScopes.length > 0 &&
+      definition.writeScopes.every((scope) => tier.scopes.includes(scope)),
+  );
+  return [definition.id, writing?.[0]] as const;
+});
+
+describe.each(CONNECTS)('%s in Chromium', (provider, tier) => {
   const account = `acct-chromium-${provider.replace('_', '-')}`;
   const vault = `vlt_chromium_${provider}`;
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { ClioApi } from '../../functions/connectors/infra/content/clio';
+import { ClioApi } from '../../functions/connectors/providers/clio/client';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
 import type { AccountTree, FolderNode } from '../../sandbox/content/tree';

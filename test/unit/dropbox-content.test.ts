@@ -5,7 +5,7 @@
 // statuses the service acts on.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DropboxApi, headerSafeJson } from '../../functions/connectors/infra/content/dropbox';
+import { DropboxApi, headerSafeJson } from '../../functions/connectors/providers/dropbox/client';
 import { UploadRefusedError } from '../../functions/connectors/infra/content/api';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';

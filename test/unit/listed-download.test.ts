@@ -3,8 +3,8 @@
 // and type instead of reading the file's metadata first; without the listing both read it as before.
 import type { IncomingMessage } from 'node:http';
 import type { ChangedFile, ContentApi } from '../../functions/connectors/infra/content/api';
-import { GoogleDriveApi } from '../../functions/connectors/infra/content/google-drive';
-import { OneDriveApi } from '../../functions/connectors/infra/content/onedrive';
+import { GoogleDriveApi } from '../../functions/connectors/providers/google_drive/client';
+import { OneDriveApi } from '../../functions/connectors/providers/onedrive/client';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree } from '../../sandbox/content/tree';

@@ -6,7 +6,7 @@
 import { FeedRestartError } from '../../functions/connectors/infra/content/api';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { OneDriveApi, parseItemId } from '../../functions/connectors/infra/content/onedrive';
+import { OneDriveApi, parseItemId } from '../../functions/connectors/providers/onedrive/client';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';

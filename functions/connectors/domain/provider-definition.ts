@@ -1,18 +1,7 @@
-// What a provider definition is (the registry, ./providers.ts, holds one per provider; the real
-// providers' are in ./provider-catalog.ts): the ids, and every way providers differ that the service
-// must know.
-/** The sandbox's own providers (wire formats of our invention, served by sandbox/). */
-export const SANDBOX_PROVIDER_IDS = ['practice', 'drive'] as const;
-/** Real providers: offered only where their CLIENT_ID is configured (providerConfigured). */
-export const REAL_PROVIDER_IDS = ['clio', 'google_drive', 'onedrive', 'dropbox'] as const;
-export const PROVIDER_IDS = [...SANDBOX_PROVIDER_IDS, ...REAL_PROVIDER_IDS] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-export type RealProviderId = (typeof REAL_PROVIDER_IDS)[number];
-
-/** The content-API clients (functions/connectors/infra/content/index.ts registers one per kind). */
-export type ContentApiKind =
-  'practice-v1' | 'drive-v1' | 'clio-v4' | 'google-drive-v3' | 'graph-v1' | 'dropbox-v2';
-
+// What a provider definition is: every way providers differ that the service must know. Each provider's
+// is in its module (functions/connectors/providers/<id>/definition.ts); the list of modules
+// (functions/connectors/providers/index.ts) gives the ids, and the registry (./providers.ts) applies a
+// deployment's configuration over them.
 /**
  * How a grant is revoked when a connection is deleted:
  * - `rfc7009`: a form POST of `token` (+ `token_type_hint`) to REVOKE_URL; `clientAuth` false when the
@@ -36,8 +25,8 @@ export interface ScopeTier {
   description: string;
 }
 
-export interface ProviderDefinition {
-  id: ProviderId;
+export interface ProviderDefinition<Id extends string = string> {
+  id: Id;
   displayName: string;
   kind: 'practice_management' | 'file_storage';
   scopeTiers: Record<string, ScopeTier>;
@@ -60,15 +49,16 @@ export interface ProviderDefinition {
   accountRequest?: { method: 'POST'; jsonBody: string };
   /**
    * Response headers the provider reports its rate limit in: `retryAfter` is read from the token
-   * endpoint's refusals (oauth-client.ts); `remaining`/`reset` by the content transport, which slows a
-   * client down when the limit is at its reserve rather than after a 429 (content/http.ts).
+   * endpoint's refusals (oauth-client.ts) and the content API's (infra/content/http.ts); `remaining` /
+   * `reset` by the content transport, which slows a client down when the limit is at its reserve rather
+   * than after a 429 (infra/content/http.ts, Transport.observe and pace).
    */
   rateLimitHeaders: { remaining?: string; reset?: string; retryAfter: string };
   /**
    * Provider error reasons that mean "slow down" whatever the status (Google's 403
    * `userRateLimitExceeded`, Dropbox's `too_many_write_operations`, a dotted Dropbox reason matching by
    * any part); 429 always does, 503 with Retry-After is handled as a transient failure with its delay.
-   * Read by the content transport (content/http.ts).
+   * Read by the content transport (infra/content/failure.ts, through Transport.send).
    */
   throttleReasons: string[];
   /** Extra query parameters of the authorization request (Google's access_type=offline, prompt=consent). */
@@ -88,8 +78,6 @@ export interface ProviderDefinition {
   scopeSeparator: ' ' | ',';
   /** How the token endpoint authenticates us (RFC 8414 token_endpoint_auth_method). */
   tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
-  /** The shape of its content API (which client speaks it); the URL is configuration (API_URL). */
-  contentApi: ContentApiKind;
   /** Scopes an export needs (uploads); asked for at consent, not required to connect. */
   writeScopes: string[];
 }

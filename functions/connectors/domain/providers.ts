@@ -1,23 +1,20 @@
-// The provider registry: one definition per provider. Endpoints, client ids and secrets are
-// configuration (PROVIDER_<ID>_* variables), so a deployment points them at the real providers.
+// The provider registry: each provider module's definition (functions/connectors/providers/) as
+// configured. Endpoints, client ids and secrets are configuration (PROVIDER_<ID>_* variables), so a
+// deployment points them at the real providers.
 import * as z from 'zod/mini';
 import { getStringFromEnv } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import { lazy } from '../../platform/lazy';
-import { REAL_PROVIDERS } from './provider-catalog';
-import type { EndpointSetting, ProviderDefinition, ProviderId, RealProviderId } from './provider-definition';
-import { PROVIDER_IDS, REAL_PROVIDER_IDS } from './provider-definition';
+import type { ProviderId, RealProviderId } from '../providers';
+import { PROVIDER_IDS, PROVIDER_MODULES, REAL_PROVIDER_IDS } from '../providers';
+import type { EndpointSetting, ProviderDefinition as DefinitionOf } from './provider-definition';
 
-export { PROVIDER_IDS, REAL_PROVIDER_IDS, SANDBOX_PROVIDER_IDS } from './provider-definition';
-export type {
-  ContentApiKind,
-  EndpointSetting,
-  ProviderDefinition,
-  ProviderId,
-  RealProviderId,
-  RevocationStyle,
-  ScopeTier,
-} from './provider-definition';
+export { PROVIDER_IDS, REAL_PROVIDER_IDS, SANDBOX_PROVIDER_IDS } from '../providers';
+export type { ProviderId, RealProviderId } from '../providers';
+export type { EndpointSetting, RevocationStyle, ScopeTier } from './provider-definition';
+
+/** A provider's definition (one of the modules'). */
+export type ProviderDefinition = DefinitionOf<ProviderId>;
 
 /**
  * What a deployment may set per provider in PROVIDER_<ID>_PROFILE (JSON), over the built-in defaults:
@@ -112,68 +109,9 @@ export type ProviderSetting = keyof typeof PROVIDER_SETTINGS;
 
 export type ProviderEndpoints = Record<ProviderSetting, string>;
 
-/** What the sandbox's own providers share: RFC 7009 revocation, no extras, no production URLs. */
-const SANDBOX_SHAPE = {
-  throttleReasons: [],
-  authorizeParams: {},
-  revocation: { style: 'rfc7009', clientAuth: true },
-  defaults: {},
-  extraSettings: {},
-} satisfies Partial<ProviderDefinition>;
-
-const BUILT_IN: Record<ProviderId, ProviderDefinition> = {
-  practice: {
-    id: 'practice',
-    displayName: 'Practice management',
-    kind: 'practice_management',
-    scopeTiers: {
-      standard: {
-        scopes: ['matters.read', 'documents.read', 'contacts.read', 'documents.write'],
-        required: ['matters.read', 'documents.read'],
-        description: 'Read matters, documents and contacts',
-      },
-    },
-    defaultTier: 'standard',
-    defaultAccessTokenSeconds: 3600,
-    rotatesRefreshTokens: true,
-    refreshTokenIdleSeconds: 4 * 3600, // short, so a development clock shows the sweep keeping it
-    accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
-    rateLimitHeaders: {
-      remaining: 'X-RateLimit-Remaining',
-      reset: 'X-RateLimit-Reset',
-      retryAfter: 'Retry-After',
-    },
-    scopeSeparator: ' ',
-    tokenEndpointAuthMethod: 'client_secret_basic',
-    contentApi: 'practice-v1',
-    writeScopes: ['documents.write'],
-    ...SANDBOX_SHAPE,
-  },
-  drive: {
-    id: 'drive',
-    displayName: 'File storage',
-    kind: 'file_storage',
-    scopeTiers: {
-      standard: {
-        scopes: ['files.read', 'files.metadata.read', 'files.write'],
-        required: ['files.read'],
-        description: 'Read files and folders',
-      },
-    },
-    defaultTier: 'standard',
-    defaultAccessTokenSeconds: 3600,
-    rotatesRefreshTokens: false,
-    refreshTokenIdleSeconds: null,
-    accountFields: { externalId: 'id', email: 'email', displayName: 'name' },
-    rateLimitHeaders: { retryAfter: 'Retry-After' },
-    scopeSeparator: ' ',
-    tokenEndpointAuthMethod: 'client_secret_basic',
-    contentApi: 'drive-v1',
-    writeScopes: ['files.write'],
-    ...SANDBOX_SHAPE,
-  },
-  ...REAL_PROVIDERS,
-};
+const BUILT_IN = Object.fromEntries(
+  PROVIDER_MODULES.map((module) => [module.definition.id, module.definition]),
+) as Record<ProviderId, ProviderDefinition>;
 
 /**
  * The provider registry as configured: each built-in definition with its PROVIDER_<ID>_PROFILE

@@ -1,6 +1,9 @@
 // Provider HTTP: code exchange, refresh, account info and revocation (RFC 6749, 7636, 7009). Errors carry the
 // HTTP status and the OAuth error code only: never a code, a token or a provider response body.
 import type { ProviderDefinition, ProviderEndpoints, RevocationStyle } from '../domain/providers';
+import { parseRetryAfter } from './retry-after';
+
+export { parseRetryAfter } from './retry-after';
 
 const TIMEOUT_MS = 10_000;
 /** Below this, a call is not worth starting: it would time out before a provider could answer. */
@@ -81,15 +84,6 @@ async function send(
     const timedOut = (error as Error).name === 'TimeoutError';
     throw new ProviderHttpError(operation, undefined, timedOut ? 'timeout' : 'network_error');
   }
-}
-
-/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null): { seconds?: number; at?: number } {
-  const text = value?.trim();
-  if (!text) return {};
-  if (/^\d+(\.\d+)?$/.test(text)) return { seconds: Number(text) };
-  const at = Date.parse(text);
-  return Number.isFinite(at) ? { at } : {};
 }
 
 async function failure(

@@ -22,7 +22,8 @@
 //   PUT  <uploadUrl> (/upload/{id}, no Authorization: the URL is the credential, a bearer token sent
 //        is refused with 401) Content-Range bytes a-b/total, fragments multiples of 320 KiB (but the
 //        last) of at most 60 MiB -> 202 {nextExpectedRanges} | 201 (created) or 200 (replaced) with the
-//        item; a range that does not continue the upload -> 416 invalidRange; DELETE cancels it
+//        item; a range that does not continue the upload -> 416 invalidRange; DELETE cancels it; GET
+//        answers {expirationDateTime, nextExpectedRanges} (how an interrupted upload is resumed)
 //   GET  /v1.0/sites?search=*  one SharePoint site per account, whose document library is a drive of
 //        its own; GET /v1.0/sites/{siteId}/drives  its drives
 // Ids: a drive's id is `b!` + base64url (as SharePoint's), items the tree's ids, the root's its own.
@@ -497,17 +498,23 @@ async function createSession(context: FakeRouteContext, tree: AccountTree, targe
   });
 }
 
-async function putFragment(context: FakeRouteContext) {
-  const { request, response, params } = context;
-  if (request.headers.authorization)
+/** The session an upload URL names: pre-authenticated (a bearer token sent is refused), not expired. */
+function openSession(context: FakeRouteContext) {
+  if (context.request.headers.authorization)
     throw new SandboxApiError(
       401,
       'unauthenticated',
       'The upload URL is pre-authenticated: send no Authorization header.',
     );
-  const session = sessions.get(params.session!);
+  const session = sessions.get(context.params.session!);
   if (!session || session.expires < context.now)
     throw new SandboxApiError(404, 'itemNotFound', 'The upload session was not found.');
+  return session;
+}
+
+async function putFragment(context: FakeRouteContext) {
+  const { request, response, params } = context;
+  const session = openSession(context);
   const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(request.headers['content-range'] ?? ''));
   if (!range) throw invalid('The Content-Range header is missing or malformed.');
   const [first, last, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
@@ -563,6 +570,15 @@ async function putFragment(context: FakeRouteContext) {
     session.clientId,
   );
   sendJson(response, created ? 201 : 200, resource(tree, file));
+}
+
+/** GET <uploadUrl>: where an upload session is (Graph's way to resume an interrupted upload). */
+function sessionStatus(context: FakeRouteContext) {
+  const session = openSession(context);
+  sendJson(context.response, 200, {
+    expirationDateTime: isoTime(session.expires),
+    nextExpectedRanges: [`${session.received}-${session.total === undefined ? '' : session.total - 1}`],
+  });
 }
 
 export function graphRoutes(): FakeRoute[] {
@@ -708,6 +724,7 @@ export function graphRoutes(): FakeRoute[] {
     // Pre-authenticated URLs: no bearer token (one sent is refused), no injected failure.
     { method: 'GET', path: '/download/{token}', scopes: [], anonymous: true, handle: download },
     { method: 'PUT', path: '/upload/{session}', scopes: [], anonymous: true, handle: putFragment },
+    { method: 'GET', path: '/upload/{session}', scopes: [], anonymous: true, handle: sessionStatus },
     {
       method: 'DELETE',
       path: '/upload/{session}',

@@ -11,7 +11,7 @@ import { StreamTooLargeError } from '../../../platform/digest';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
 import type { HostResolver } from '../../../platform/resolve';
 import type { UrlRefusal } from '../../domain/sync-policy';
-import { parseRetryAfter } from '../oauth-client';
+import { parseRetryAfter } from '../retry-after';
 import { ProviderApiError } from './provider-error';
 
 import type { ErrorReading } from './failure';
@@ -131,6 +131,8 @@ export interface RateLimitHeaders {
   remaining?: string;
   /** When the window resets: epoch seconds, or seconds from now when smaller than a day's worth. */
   reset?: string;
+  /** How long to wait after a refusal (Retry-After when not given). */
+  retryAfter?: string;
 }
 
 /**
@@ -250,7 +252,7 @@ export class Transport {
       const reading = await readFailure(asked, response.status, (limit) =>
         readText(asked.operation, response, limit),
       );
-      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      const retryAfter = parseRetryAfter(response.headers.get(this.rateLimit.retryAfter ?? 'retry-after'));
       throw new ProviderApiError(
         asked.operation,
         reading.status,

@@ -20,6 +20,7 @@
 // name, so this client refuses a name a live document of the matter holds (UploadRefusedError
 // 'name_taken', found with the documents index's `query`) and does not replace (`replaces: false`): a
 // new version of our own export is a new document, named by the export's conflict rule.
+import * as z from 'zod/mini';
 import type { Readable } from 'node:stream';
 import type {
   ChangedFile,
@@ -31,11 +32,13 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from './http';
+} from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ErrorReading, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import { ProviderApiError, transportFor, apiUrl, readJson, streamBody } from '../../infra/content/http';
+import type { ProviderClient } from '../module';
+import { pageTokenCodec } from '../../infra/content/page-token';
 
 /** Clio's largest page. */
 export const CLIO_PAGE_MAX = 200;
@@ -97,28 +100,7 @@ function nextToken<T>(index: Index<T>): string | undefined {
 }
 
 /** A position within a pass: Clio's page token, the pass's `updated_since`, and when the pass began. */
-interface PassToken {
-  t: string;
-  s?: string;
-  b: string;
-}
-
-const encodePass = (pass: PassToken) => Buffer.from(JSON.stringify(pass)).toString('base64url');
-
-function decodePass(raw: string): PassToken {
-  try {
-    const pass = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as PassToken;
-    if (
-      typeof pass.t === 'string' &&
-      typeof pass.b === 'string' &&
-      (pass.s === undefined || typeof pass.s === 'string')
-    )
-      return pass;
-  } catch {
-    // fall through
-  }
-  throw new ProviderApiError('document changes', 400, undefined, undefined, 'invalid_page_token');
-}
+const passToken = pageTokenCodec(z.object({ t: z.string(), s: z.optional(z.string()), b: z.string() }));
 
 const numericId = (id: string, operation: string): number => {
   if (!/^[1-9]\d{0,17}$/.test(id))
@@ -214,8 +196,10 @@ export class ClioApi extends ClioContainers implements ContentApi {
     limit: number,
   ): Promise<ChangesPage> {
     const matter = numericId(container, 'document changes');
-    const pass: Partial<PassToken> =
-      'page' in position ? decodePass(position.page) : { s: position.cursor || undefined };
+    const pass: Partial<ReturnType<typeof passToken.decode>> =
+      'page' in position
+        ? passToken.decode(position.page, 'document changes')
+        : { s: position.cursor || undefined };
     const response = await this.http.send({
       operation: 'document changes',
       token,
@@ -257,7 +241,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
     return {
       files,
       next: next
-        ? { page: encodePass({ t: next, b: began, ...(pass.s ? { s: pass.s } : {}) }) }
+        ? { page: passToken.encode({ t: next, b: began, ...(pass.s ? { s: pass.s } : {}) }) }
         : { cursor: began },
     };
   }
@@ -379,3 +363,6 @@ export class ClioApi extends ClioContainers implements ContentApi {
     });
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: ClioApi, Containers: ClioContainers };

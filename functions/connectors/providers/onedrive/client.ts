@@ -25,7 +25,8 @@
 //   everywhere), above it an upload session: `createUploadSession`, then byte ranges PUT to its
 //   `uploadUrl` (no Authorization header: the URL is the credential) in 10 MiB fragments (a multiple of
 //   the 320 KiB Graph asks for, under its 60 MiB cap), 202 with nextExpectedRanges until the last answers
-//   200/201 with the item. Never replaces another file: a new file is created with
+//   200/201 with the item; a fragment that failed on the way is resumed from what a GET of the
+//   uploadUrl says the session holds (infra/content/resumable.ts). Never replaces another file: a new file is created with
 //   conflictBehavior=fail (409: the name was taken since findFile, UploadRefusedError name_taken);
 //   `replace` (our own earlier export) is written under If-Match its eTag (412: changed since). A retry
 //   of a create that got through finds a file made and last modified by our app (Graph's createdBy /
@@ -40,13 +41,16 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import type { NameRules } from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, chunksOf, discard, readJson } from './http';
-import { downloadOf } from './practice';
+} from '../../infra/content/api';
+import type { NameRules } from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ApiRequest, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import { ProviderApiError, transportFor, discard, readJson } from '../../infra/content/http';
+import { uploadResumable } from '../../infra/content/resumable';
+import { downloadOf } from '../../infra/content/responses';
+import type { ProviderClient } from '../module';
+import { parentWalk } from '../../infra/content/parent-walk';
 
 export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Upload-session fragments: a multiple of 320 KiB, as Graph requires, and under its 60 MiB cap. */
@@ -55,7 +59,6 @@ const SITE = 'site:';
 const FULL = 'full:';
 const ITEM_FIELDS =
   'id,name,size,eTag,file,folder,root,deleted,package,parentReference,lastModifiedDateTime,createdBy,lastModifiedBy';
-const MAX_DEPTH = 64;
 /** OneDrive's reserved characters, on top of the shared name policy (nameProblem). */
 const ONEDRIVE_NAMES: NameRules = {
   reserved: /["*:<>?|]/,
@@ -310,26 +313,20 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     return { files, next: { cursor: this.relative('list changes', delta) } };
   }
 
-  /** Whether an item is under the folder `container` (its parents walked up, each read once). */
+  /**
+   * Whether an item is under the folder `container` (its parents walked up, each read once): the
+   * page's own folders are known without a read.
+   */
   private scope(token: string, drive: string, container: string, page: DriveItem[]) {
     if (container === 'root') return () => Promise.resolve(true);
-    const parentOf = new Map<string, string | undefined>();
-    for (const i of page) if (i.folder || i.root) parentOf.set(i.id, i.parentReference?.id);
-    return async (file: DriveItem): Promise<boolean> => {
-      let at = file.parentReference?.id;
-      for (let depth = 0; at !== undefined && depth < MAX_DEPTH; depth++) {
-        if (at === container) return true;
-        if (!parentOf.has(at)) {
-          const folder = await this.item(token, drive, at, 'id,parentReference').catch((error: unknown) => {
-            if (error instanceof ProviderApiError && error.status === 404) return undefined;
-            throw error;
-          });
-          parentOf.set(at, folder?.parentReference?.id);
-        }
-        at = parentOf.get(at);
-      }
-      return false;
-    };
+    const known = new Map<string, string | undefined>();
+    for (const i of page) if (i.folder || i.root) known.set(i.id, i.parentReference?.id);
+    const within = parentWalk(
+      container,
+      async (folder) => (await this.item(token, drive, folder, 'id,parentReference')).parentReference?.id,
+      known,
+    );
+    return (file: DriveItem) => within(file.parentReference?.id);
   }
 
   async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {
@@ -433,8 +430,12 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     return { id: itemId(drive, done.id), name: done.name ?? file.name, version: done.eTag ?? '' };
   }
 
-  /** createUploadSession, then the fragments PUT to its uploadUrl without our token. */
-  private async session(
+  /**
+   * createUploadSession, then the fragments PUT to its uploadUrl without our token. A fragment that
+   * failed on the way (no answer, a 5xx) is resumed as Graph documents it: a GET of the uploadUrl
+   * answers the session's nextExpectedRanges, and only what it lacks is sent again.
+   */
+  private session(
     token: string,
     target: string,
     conflict: string,
@@ -442,47 +443,72 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
     file: Upload,
   ): Promise<DriveItem> {
     const body = Buffer.from(JSON.stringify({ item: { '@microsoft.graph.conflictBehavior': conflict } }));
-    const started = await this.http.json<{ uploadUrl?: string }>(
-      this.request('start upload', token, `${target}/createUploadSession`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...ifMatch },
-        body,
-        length: body.length,
-      }),
+    return uploadResumable<string, DriveItem>(
+      {
+        operation: 'upload fragment',
+        partBytes: FRAGMENT_BYTES,
+        start: async () => {
+          const started = await this.http.json<{ uploadUrl?: string }>(
+            this.request('start upload', token, `${target}/createUploadSession`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', ...ifMatch },
+              body,
+              length: body.length,
+            }),
+          );
+          // The transport vets it as any URL the provider hands back: https when the API is, a public
+          // address, and no Authorization header (the URL is the credential).
+          if (!started.uploadUrl)
+            throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
+          return started.uploadUrl;
+        },
+        put: async (url, offset, bytes, size) => {
+          const response = await this.http.send({
+            operation: 'upload fragment',
+            token: '',
+            anonymous: true,
+            url,
+            method: 'PUT',
+            headers: { 'Content-Range': `bytes ${offset}-${offset + bytes.length - 1}/${size}` },
+            body: bytes,
+            length: bytes.length,
+            throttleReasons: this.throttleReasons,
+          });
+          if (response.status === 200 || response.status === 201)
+            return await readJson<DriveItem>('upload fragment', response);
+          await discard(response); // 202: nextExpectedRanges continue where this fragment ended
+          return undefined;
+        },
+        offset: async (url) => {
+          const status = await this.http.json<{ nextExpectedRanges?: string[] }>({
+            operation: 'upload status',
+            token: '',
+            anonymous: true,
+            url,
+            throttleReasons: this.throttleReasons,
+          });
+          const next = /^(\d+)-/.exec(status.nextExpectedRanges?.[0] ?? '');
+          if (!next)
+            throw new ProviderApiError('upload status', 200, undefined, undefined, 'no_expected_range');
+          return { received: Number(next[1]) };
+        },
+        // Best effort: an abandoned session is dropped rather than left to expire.
+        abandon: async (url) => {
+          const response = await this.http.send({
+            operation: 'cancel upload',
+            token: '',
+            anonymous: true,
+            url,
+            method: 'DELETE',
+          });
+          await discard(response);
+        },
+      },
+      file.body,
+      file.size,
     );
-    const url = started.uploadUrl;
-    // The transport vets it as any URL the provider hands back: https when the API is, a public address.
-    if (!url) throw new ProviderApiError('start upload', 200, undefined, undefined, 'no_upload_url');
-    let offset = 0;
-    try {
-      for await (const fragment of chunksOf(file.body, FRAGMENT_BYTES)) {
-        const last = offset + fragment.length - 1;
-        const response = await this.http.send({
-          operation: 'upload fragment',
-          token: '',
-          anonymous: true,
-          url,
-          method: 'PUT',
-          headers: { 'Content-Range': `bytes ${offset}-${last}/${file.size}` },
-          body: fragment,
-          length: fragment.length,
-          throttleReasons: this.throttleReasons,
-        });
-        offset = last + 1;
-        if (response.status === 200 || response.status === 201) {
-          if (offset !== file.size)
-            throw new ProviderApiError('upload fragment', response.status, undefined, undefined, 'early_end');
-          return await readJson<DriveItem>('upload fragment', response);
-        }
-        await discard(response); // 202: nextExpectedRanges continue where this fragment ended
-      }
-    } catch (error) {
-      // Best effort: an abandoned session is dropped rather than left to expire.
-      await this.http
-        .send({ operation: 'cancel upload', token: '', anonymous: true, url, method: 'DELETE' })
-        .catch(() => undefined);
-      throw error;
-    }
-    throw new ProviderApiError('upload fragment', 202, undefined, undefined, 'incomplete');
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: OneDriveApi, Containers: OneDriveContainers };

@@ -16,6 +16,7 @@
 //   file" is this client's check: a name held by a file without our key is UploadRefusedError
 //   ('name_taken'); `replace` (our own earlier export, as findFile saw it) updates that file only while
 //   its version is the one seen (Drive has no conditional update: the version is read just before).
+import * as z from 'zod/mini';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type {
@@ -28,16 +29,26 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ApiRequest, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, apiUrl, chunksOf, discard, pathSegment, readJson } from './http';
-import { downloadOf } from './practice';
+} from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ApiRequest, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import {
+  ProviderApiError,
+  transportFor,
+  apiUrl,
+  discard,
+  pathSegment,
+  readJson,
+} from '../../infra/content/http';
+import type { SessionState } from '../../infra/content/resumable';
+import { uploadResumable } from '../../infra/content/resumable';
+import { downloadOf } from '../../infra/content/responses';
+import type { ProviderClient } from '../module';
+import { pageTokenCodec } from '../../infra/content/page-token';
+import { parentWalk } from '../../infra/content/parent-walk';
 
 const FOLDER = 'application/vnd.google-apps.folder';
-/** Tries of one resumable chunk (the first and its resumptions after a lost answer or a 5xx). */
-const RESUME_ATTEMPTS = 3;
 const NATIVE = 'application/vnd.google-apps.';
 /** The format a Google-native document is imported as. */
 export const EXPORT_AS: Record<string, string> = {
@@ -55,7 +66,6 @@ const ALL_DRIVES = { supportsAllDrives: 'true', includeItemsFromAllDrives: 'true
 const LIST_FIELDS = 'nextPageToken,files(id,name,mimeType,size,version,modifiedTime)';
 const CHANGE_FIELDS =
   'nextPageToken,newStartPageToken,changes(fileId,removed,file(id,name,mimeType,parents,size,version,trashed))';
-const MAX_DEPTH = 64;
 
 interface DriveFile {
   id: string;
@@ -74,8 +84,20 @@ interface FileList {
   nextPageToken?: string;
 }
 
-/** A pass's position: walking the subtree (first pass) or reading the changes feed. */
-type Position = { walk: { start: string; queue: string[]; pageToken?: string } } | { feed: string };
+/** A pass's position: walking the subtree (first pass: the folders still to list) or reading the feed. */
+const positionToken = pageTokenCodec(
+  z.union([
+    z.object({
+      walk: z.object({
+        start: z.string(),
+        queue: z.array(z.string()).check(z.minLength(1)),
+        pageToken: z.optional(z.string()),
+      }),
+    }),
+    z.object({ feed: z.string() }),
+  ]),
+);
+type Position = ReturnType<typeof positionToken.decode>;
 
 const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -199,8 +221,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     limit: number,
   ): Promise<ChangesPage> {
     let at: Position;
-    if ('page' in position)
-      at = JSON.parse(Buffer.from(position.page, 'base64url').toString('utf8')) as Position;
+    if ('page' in position) at = positionToken.decode(position.page, 'list changes');
     else if (position.cursor) at = { feed: position.cursor };
     else {
       const { startPageToken } = await this.http.json<{ startPageToken: string }>(
@@ -210,7 +231,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       );
       at = { walk: { start: startPageToken, queue: [container] } };
     }
-    const pageOf = (next: Position) => ({ page: Buffer.from(JSON.stringify(next)).toString('base64url') });
+    const pageOf = (next: Position) => ({ page: positionToken.encode(next) });
     if ('walk' in at) {
       const { start, queue, pageToken } = at.walk;
       const folder = queue[0]!;
@@ -267,23 +288,12 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
 
   /** Whether a file is under `container` (its parents walked up, each folder's parent read once). */
   private async scope(token: string, container: string) {
-    const parentOf = new Map<string, string | undefined>();
     const target = container === 'root' ? (await this.getFile(token, 'root', 'id')).id : container;
-    return async (file: DriveFile): Promise<boolean> => {
-      let at = file.parents?.[0];
-      for (let depth = 0; at !== undefined && depth < MAX_DEPTH; depth++) {
-        if (at === target) return true;
-        if (!parentOf.has(at)) {
-          const folder = await this.getFile(token, at, 'id,parents').catch((error: unknown) => {
-            if (error instanceof ProviderApiError && error.status === 404) return { parents: undefined };
-            throw error;
-          });
-          parentOf.set(at, folder.parents?.[0]);
-        }
-        at = parentOf.get(at);
-      }
-      return false;
-    };
+    const within = parentWalk(
+      target,
+      async (folder) => (await this.getFile(token, folder, 'id,parents')).parents?.[0],
+    );
+    return (file: DriveFile) => within(file.parents?.[0]);
   }
 
   async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {
@@ -405,7 +415,7 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     token: string,
     session: string,
     size: number,
-  ): Promise<{ received: number } | { file: DriveFile }> {
+  ): Promise<SessionState<DriveFile>> {
     const response = await this.http.send({
       operation: 'upload status',
       token,
@@ -417,13 +427,18 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       accept: [308],
       throttleReasons: this.throttleReasons,
     });
-    if (response.status !== 308) return { file: await readJson<DriveFile>('upload status', response) };
+    if (response.status !== 308) return { done: await readJson<DriveFile>('upload status', response) };
     await discard(response);
     const range = /^bytes=0-(\d+)$/.exec(response.headers.get('range') ?? '');
     return { received: range ? Number(range[1]) + 1 : 0 };
   }
 
-  private async resumable(
+  /**
+   * A resumable session (the metadata first, its Location the session), then chunks PUT with their
+   * Content-Range: 308 until the last answers the file. A chunk that fails on the way (no answer, 5xx)
+   * is resumed as Google documents it: ask the session how much it has (`bytes *\/total` -> 308 Range).
+   */
+  private resumable(
     token: string,
     path: string,
     method: 'POST' | 'PATCH',
@@ -432,73 +447,58 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
     file: Upload,
   ) {
     const json = Buffer.from(JSON.stringify(metadata));
-    const started = await this.http.send(
-      this.request(
-        'start upload',
-        token,
-        path,
-        { uploadType: 'resumable', supportsAllDrives: 'true', fields },
-        {
-          method,
-          headers: {
-            'Content-Type': 'application/json; charset=UTF-8',
-            'X-Upload-Content-Type': file.contentType,
-            'X-Upload-Content-Length': String(file.size),
-          },
-          body: Readable.from([json]),
-          length: json.length,
+    return uploadResumable<string, DriveFile>(
+      {
+        operation: 'upload chunk',
+        partBytes: RESUMABLE_CHUNK_BYTES,
+        start: async () => {
+          const started = await this.http.send(
+            this.request(
+              'start upload',
+              token,
+              path,
+              { uploadType: 'resumable', supportsAllDrives: 'true', fields },
+              {
+                method,
+                headers: {
+                  'Content-Type': 'application/json; charset=UTF-8',
+                  'X-Upload-Content-Type': file.contentType,
+                  'X-Upload-Content-Length': String(file.size),
+                },
+                body: Readable.from([json]),
+                length: json.length,
+              },
+            ),
+          );
+          await discard(started);
+          const session = started.headers.get('location');
+          if (!session)
+            throw new ProviderApiError('start upload', started.status, undefined, undefined, 'no_session');
+          return session;
         },
-      ),
-    );
-    await discard(started);
-    const session = started.headers.get('location');
-    if (!session)
-      throw new ProviderApiError('start upload', started.status, undefined, undefined, 'no_session');
-    let offset = 0;
-    for await (const chunk of chunksOf(file.body, RESUMABLE_CHUNK_BYTES)) {
-      const last = offset + chunk.length - 1;
-      // A chunk that fails on the way (no answer, 5xx) is resumed as Google documents it: ask the
-      // session how much it has (`bytes */total` -> 308 Range) and send the rest of the chunk.
-      let sent = 0;
-      let response: Response | undefined;
-      for (let attempt = 1; !response; attempt++) {
-        try {
-          response = await this.http.send({
+        put: async (session, offset, bytes, size) => {
+          const response = await this.http.send({
             operation: 'upload chunk',
             token,
             url: session,
             method: 'PUT',
-            headers: { 'Content-Range': `bytes ${offset + sent}-${last}/${file.size}` },
-            body: Readable.from([chunk.subarray(sent)]),
-            length: chunk.length - sent,
+            headers: { 'Content-Range': `bytes ${offset}-${offset + bytes.length - 1}/${size}` },
+            body: Readable.from([bytes]),
+            length: bytes.length,
             accept: [308],
             throttleReasons: this.throttleReasons,
           });
-        } catch (error) {
-          const passing =
-            error instanceof ProviderApiError && (error.status === undefined || error.status >= 500);
-          if (!passing || attempt >= RESUME_ATTEMPTS) throw error;
-          const status = await this.sessionStatus(token, session, file.size);
-          if ('file' in status) {
-            if (last + 1 !== file.size)
-              throw new ProviderApiError('upload chunk', 200, undefined, undefined, 'early_end');
-            return status.file;
-          }
-          if (status.received < offset || status.received > last + 1)
-            throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'session_lost_bytes');
-          sent = status.received - offset;
-          if (sent === chunk.length) break; // the answer was lost, not the bytes
-        }
-      }
-      offset = last + 1;
-      if (!response) continue;
-      if (response.status !== 308) {
-        if (offset !== file.size)
-          throw new ProviderApiError('upload chunk', response.status, undefined, undefined, 'early_end');
-        return await readJson<DriveFile>('upload chunk', response);
-      }
-      await discard(response);
-    }
-    throw new ProviderApiError('upload chunk', 308, undefined, undefined, 'incomplete');
+          if (response.status !== 308) return await readJson<DriveFile>('upload chunk', response);
+          await discard(response);
+          return undefined;
+        },
+        offset: (session, _error, size) => this.sessionStatus(token, session, size),
+      },
+      file.body,
+      file.size,
+    );
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: GoogleDriveApi, Containers: GoogleDriveContainers };

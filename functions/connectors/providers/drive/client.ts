@@ -10,11 +10,12 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { UploadRefusedError, nameProblem } from './api';
-import type { ClientSettings, Transport } from './http';
-import { ProviderApiError, transportFor, apiUrl, pathSegment } from './http';
-import { downloadOf, refusedFeed } from './practice';
+} from '../../infra/content/api';
+import { UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ClientSettings, Transport } from '../../infra/content/http';
+import { ProviderApiError, transportFor, apiUrl, pathSegment } from '../../infra/content/http';
+import { downloadOf, refusedFeed } from '../../infra/content/responses';
+import type { ProviderClient } from '../module';
 
 interface Entry {
   id: string;
@@ -162,3 +163,6 @@ export class DriveApi extends DriveContainers implements ContentApi {
     }
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: DriveApi, Containers: DriveContainers };

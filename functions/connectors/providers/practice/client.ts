@@ -10,10 +10,12 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ClientSettings, Transport } from './http';
-import { ProviderApiError, transportFor, apiUrl, pathSegment, streamBody } from './http';
+} from '../../infra/content/api';
+import { UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ClientSettings, Transport } from '../../infra/content/http';
+import { ProviderApiError, transportFor, apiUrl, pathSegment } from '../../infra/content/http';
+import { downloadOf, refusedFeed } from '../../infra/content/responses';
+import type { ProviderClient } from '../module';
 
 interface Matter {
   id: string;
@@ -95,15 +97,6 @@ export class PracticeContainers implements ContainerApi {
     });
   }
 }
-
-/** The sandbox APIs answer 410 to a sync token or cursor older than their feed's last reset. */
-export const refusedFeed =
-  (operation: string) =>
-  (error: unknown): never => {
-    if (error instanceof ProviderApiError && error.status === 410)
-      throw new FeedRestartError(operation, error.providerError ?? 'gone');
-    throw error;
-  };
 
 export class PracticeApi extends PracticeContainers implements ContentApi {
   async changes(
@@ -190,16 +183,5 @@ export class PracticeApi extends PracticeContainers implements ContentApi {
   }
 }
 
-/** A download's stream and what its headers say (ETag carries the version on both providers). */
-export function downloadOf(operation: string, response: Response): Download {
-  const length = Number(response.headers.get('content-length'));
-  const etag = response.headers.get('etag')?.replace(/^W\//, '').replace(/"/g, '');
-  return {
-    body: streamBody(operation, response),
-    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-    ...(Number.isFinite(length) && length >= 0 && response.headers.has('content-length')
-      ? { size: length }
-      : {}),
-    ...(etag ? { version: etag } : {}),
-  };
-}
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: PracticeApi, Containers: PracticeContainers };

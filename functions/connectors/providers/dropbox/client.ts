@@ -25,11 +25,13 @@ import type {
   ProviderFile,
   SourceEntry,
   Upload,
-} from './api';
-import { FeedRestartError, UploadRefusedError, nameProblem } from './api';
-import type { ErrorReading, Transport } from './http';
-import type { ClientSettings } from './http';
-import { ProviderApiError, transportFor, chunksOf, readJson, streamBody } from './http';
+} from '../../infra/content/api';
+import { FeedRestartError, UploadRefusedError, nameProblem } from '../../infra/content/api';
+import type { ErrorReading, Transport } from '../../infra/content/http';
+import type { ClientSettings } from '../../infra/content/http';
+import { ProviderApiError, transportFor, readJson, streamBody } from '../../infra/content/http';
+import { uploadResumable } from '../../infra/content/resumable';
+import type { ProviderClient } from '../module';
 
 /** The root folder's id here; Dropbox names it with the empty path. */
 export const DROPBOX_ROOT = '/';
@@ -38,8 +40,6 @@ export const DROPBOX_ROOT = '/';
 export const DROPBOX_SINGLE_UPLOAD_MAX = 150 * 1024 * 1024;
 /** Session chunks: a multiple of 4 MiB (what Dropbox asks of session chunks), read one at a time. */
 export const DROPBOX_CHUNK_BYTES = 16 * 1024 * 1024;
-/** Tries of one session chunk (the first and its resumptions after a lost answer or a 5xx). */
-const APPEND_ATTEMPTS = 3;
 
 interface FileMetadata {
   '.tag'?: 'file';
@@ -334,66 +334,66 @@ export class DropboxApi extends DropboxContainers implements ContentApi {
   }
 
   /**
-   * One append_v2 of a session, resumed within the attempt: a chunk that got no answer or a 5xx is sent
-   * again, and Dropbox's `incorrect_offset` answer (`correct_offset`: what the session holds) says how
-   * much of it arrived, so only the rest goes (none when only the answer was lost). The new offset.
+   * start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. A chunk that got
+   * no answer or a 5xx is sent again; Dropbox has no offset query, but its `incorrect_offset` answer
+   * (`correct_offset`: what the session holds) says how much of it arrived, so only the rest goes (none
+   * when only the answer was lost).
    */
-  private async append(token: string, session: string, offset: number, chunk: Buffer): Promise<number> {
-    let sent = 0;
-    for (let attempt = 1; ; attempt++) {
-      let correct: number | undefined;
-      try {
-        await this.content(
-          'upload session append',
-          token,
-          'files/upload_session/append_v2',
-          { cursor: { session_id: session, offset: offset + sent }, close: false },
-          { data: chunk.subarray(sent), length: chunk.length - sent },
-          (status, body) => {
-            const at = (body as { error?: { correct_offset?: unknown } } | null)?.error?.correct_offset;
-            if (typeof at === 'number') correct = at;
-            return readDropboxError(status, body);
-          },
-        );
-        return offset + chunk.length;
-      } catch (error) {
-        if (!(error instanceof ProviderApiError) || attempt >= APPEND_ATTEMPTS) throw error;
-        if (error.providerError === 'incorrect_offset' && correct !== undefined) {
-          if (correct < offset || correct > offset + chunk.length) throw error;
-          sent = correct - offset;
-          if (sent === chunk.length) return offset + chunk.length; // the bytes arrived, the answer did not
-        } else if (error.status !== undefined && error.status < 500) throw error;
-      }
-    }
-  }
-
-  /** start (no bytes), append_v2 per chunk, finish with the last chunk and the commit. */
-  private async session(token: string, file: Upload, commit: Record<string, unknown>): Promise<Response> {
-    const started = await readJson<{ session_id: string }>(
-      'upload session start',
-      await this.content(
-        'upload session start',
-        token,
-        'files/upload_session/start',
-        { close: false },
-        { data: Buffer.alloc(0), length: 0 },
-      ),
-    );
-    let offset = 0;
-    let held: Buffer | undefined;
-    for await (const piece of chunksOf(file.body, this.chunkBytes)) {
-      if (held) offset = await this.append(token, started.session_id, offset, held);
-      held = piece;
-    }
-    const last = held ?? Buffer.alloc(0);
-    if (offset + last.length !== file.size)
-      throw new ProviderApiError('upload file', undefined, undefined, undefined, 'size_mismatch');
-    return this.content(
-      'upload session finish',
-      token,
-      'files/upload_session/finish',
-      { cursor: { session_id: started.session_id, offset }, commit },
-      { data: last, length: last.length },
+  private session(token: string, file: Upload, commit: Record<string, unknown>): Promise<Response> {
+    return uploadResumable<{ id: string; correct?: number }, Response>(
+      {
+        operation: 'upload session append',
+        partBytes: this.chunkBytes,
+        start: async () => {
+          const started = await readJson<{ session_id: string }>(
+            'upload session start',
+            await this.content(
+              'upload session start',
+              token,
+              'files/upload_session/start',
+              { close: false },
+              { data: Buffer.alloc(0), length: 0 },
+            ),
+          );
+          return { id: started.session_id };
+        },
+        put: async (session, offset, bytes) => {
+          session.correct = undefined;
+          await this.content(
+            'upload session append',
+            token,
+            'files/upload_session/append_v2',
+            { cursor: { session_id: session.id, offset }, close: false },
+            { data: bytes, length: bytes.length },
+            (status, body) => {
+              const at = (body as { error?: { correct_offset?: unknown } } | null)?.error?.correct_offset;
+              if (typeof at === 'number') session.correct = at;
+              return readDropboxError(status, body);
+            },
+          );
+          return undefined;
+        },
+        resumable: (error) =>
+          error.status === undefined || error.status >= 500 || error.providerError === 'incorrect_offset',
+        offset: (session, error) => {
+          if (error.providerError !== 'incorrect_offset') return Promise.resolve(undefined);
+          if (session.correct === undefined) return Promise.reject(error);
+          return Promise.resolve({ received: session.correct });
+        },
+        finish: (session, offset, last) =>
+          this.content(
+            'upload session finish',
+            token,
+            'files/upload_session/finish',
+            { cursor: { session_id: session.id, offset }, commit },
+            { data: last, length: last.length },
+          ),
+      },
+      file.body,
+      file.size,
     );
   }
 }
+
+/** The client its module loads on first use. */
+export const client: ProviderClient = { Content: DropboxApi, Containers: DropboxContainers };

@@ -1,0 +1,8 @@
+// The clio provider module: its definition, and its client loaded on first use.
+import { providerModule } from '../module';
+import { definition } from './definition';
+
+export const clio = providerModule({
+  definition,
+  client: async () => (await import('./client')).client,
+});

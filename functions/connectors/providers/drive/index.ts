@@ -1,0 +1,9 @@
+// The drive provider module: its definition, and its client loaded on first use.
+import { providerModule } from '../module';
+import { definition } from './definition';
+
+export const drive = providerModule({
+  definition,
+  sandbox: true,
+  client: async () => (await import('./client')).client,
+});

@@ -1,0 +1,8 @@
+// The dropbox provider module: its definition, and its client loaded on first use.
+import { providerModule } from '../module';
+import { definition } from './definition';
+
+export const dropbox = providerModule({
+  definition,
+  client: async () => (await import('./client')).client,
+});

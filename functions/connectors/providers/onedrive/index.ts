@@ -1,0 +1,8 @@
+// The onedrive provider module: its definition, and its client loaded on first use.
+import { providerModule } from '../module';
+import { definition } from './definition';
+
+export const onedrive = providerModule({
+  definition,
+  client: async () => (await import('./client')).client,
+});

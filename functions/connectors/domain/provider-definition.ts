@@ -11,7 +11,7 @@ export type RealProviderId = (typeof REAL_PROVIDER_IDS)[number];
 
 /** The content-API clients (functions/connectors/infra/content/index.ts registers one per kind). */
 export type ContentApiKind =
-  'practice-v1' | 'drive-v1' | 'clio-v4' | 'google-drive-v3' | 'graph-v1' | 'dropbox-v2';
+  'practice-v1' | 'drive-v1' | 'clio-v4' | 'google-drive-v3' | 'graph-v1' | 'dropbox-v2' | 'box-2.0';
 
 /**
  * How a grant is revoked when a connection is deleted:

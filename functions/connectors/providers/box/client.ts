@@ -187,9 +187,17 @@ export const boxPositions = {
 /** A browse page token: the folder it lists and Box's marker. */
 function browseMarker(token: string | undefined, folder: string): string | undefined {
   if (token === undefined) return undefined;
-  const [of, marker] = token.split(':', 2);
-  if (of !== folder || !marker || !MARKER.test(marker))
+  const at = token.indexOf(':');
+  const marker = token.slice(at + 1);
+  if (at < 0 || token.slice(0, at) !== folder || !MARKER.test(marker))
     throw new ProviderApiError('list folder', 400, undefined, undefined, 'invalid_page_token');
+  return marker;
+}
+
+/** A marker Box answered, checked before it becomes part of a token we hand out. */
+function checkedMarker(operation: string, marker: string): string {
+  if (!MARKER.test(marker))
+    throw new ProviderApiError(operation, 200, undefined, undefined, 'invalid_marker');
   return marker;
 }
 
@@ -286,7 +294,7 @@ export class BoxContainers implements ContainerApi {
     const out = await this.items(token, 'list folder', parent, page.limit, browseMarker(page.token, parent));
     return {
       entries: out.entries.map(entryOf).filter((e): e is SourceEntry => e !== undefined),
-      next: out.next_marker ? `${parent}:${out.next_marker}` : undefined,
+      next: out.next_marker ? `${parent}:${checkedMarker('list folder', out.next_marker)}` : undefined,
     };
   }
 
@@ -367,13 +375,16 @@ export class BoxApi extends BoxContainers implements ContentApi {
       else if (item.type === 'folder') queue.push(item.id);
     }
     if (out.next_marker) {
-      if (!MARKER.test(out.next_marker))
-        throw new ProviderApiError('folder changes', 200, undefined, undefined, 'invalid_marker');
       // The subfolders of this page wait behind the rest of its folder.
       return {
         files,
         next: {
-          page: boxPositions.encode({ k: 'walk', q: [folder!, ...queue], m: out.next_marker, s: at.s }),
+          page: boxPositions.encode({
+            k: 'walk',
+            q: [folder!, ...queue],
+            m: checkedMarker('folder changes', out.next_marker),
+            s: at.s,
+          }),
         },
       };
     }

@@ -47,6 +47,21 @@ describe('Box positions', () => {
   });
 });
 
+describe('a first pass wider than a token holds', () => {
+  it('fails with a reason instead of handing out a token it would refuse', () => {
+    const queue = Array.from({ length: 20_000 }, (_, i) => String(10_000_000_000 + i));
+    expect(() => boxPositions.encode({ k: 'walk', q: queue, s: '1' })).toThrow(
+      expect.objectContaining({ providerError: 'walk_too_wide' }),
+    );
+    const fits = queue.slice(0, 4_000);
+    expect(boxPositions.decode(boxPositions.encode({ k: 'walk', q: fits, s: '1' }))).toEqual({
+      k: 'walk',
+      q: fits,
+      s: '1',
+    });
+  });
+});
+
 describe('a chunk of Box events', () => {
   let server: Server;
   let base = '';

@@ -69,8 +69,12 @@ const COMMIT_ATTEMPTS = 5;
 const COMMIT_WAIT_MAX_MS = 5_000;
 /** What the listings ask for beyond the base fields (type, id, etag), which Box always sends. */
 const ITEM_FIELDS = 'name,size,modified_at';
-/** A page or cursor longer than this is none we made (a walk's queue of folders included). */
-const TOKEN_MAX_CHARS = 16_384;
+/**
+ * A page or cursor longer than this is none we made. A first pass's token carries the folders still to
+ * list (a few thousand Box ids fit); a walk wider than that fails with a reason rather than hand out a
+ * token it would refuse, and the job's state stays well under a store item's size.
+ */
+const TOKEN_MAX_CHARS = 200_000;
 
 /** Box's refusals beyond the shared name policy. */
 const BOX_NAMES: NameRules = {
@@ -156,7 +160,12 @@ const MARKER = /^[\w.~=+/-]{1,1024}$/;
 
 /** Page tokens and cursors: base64url JSON, checked field by field when they come back. */
 export const boxPositions = {
-  encode: (position: Position): string => Buffer.from(JSON.stringify(position)).toString('base64url'),
+  encode(position: Position): string {
+    const token = Buffer.from(JSON.stringify(position)).toString('base64url');
+    if (token.length > TOKEN_MAX_CHARS)
+      throw new ProviderApiError('folder changes', 200, undefined, undefined, 'walk_too_wide');
+    return token;
+  },
   decode(raw: string): Position | undefined {
     if (raw.length > TOKEN_MAX_CHARS) return undefined;
     let value: unknown;

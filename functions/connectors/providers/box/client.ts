@@ -554,14 +554,12 @@ export class BoxApi extends BoxContainers implements ContentApi {
       if (file.replace && (error.status === 412 || error.status === 404))
         throw new UploadRefusedError('changed', 'the file changed at Box since it was checked');
       if (error.status === 409 && error.providerError === 'item_name_in_use') {
-        // The same bytes under the name: this upload, whose first answer was lost, is the file there.
-        const digest = sha1.digest('hex');
-        if (
-          conflict?.type === 'file' &&
-          conflict.id &&
-          conflict.sha1?.toLowerCase() === digest &&
-          body.readableEnded
-        )
+        // The same bytes under the name: this upload, whose first answer was lost, is the file there. A
+        // session refused at its start has read none of the bytes: they are read (not sent) to tell.
+        if (conflict?.type === 'file' && conflict.sha1 && !body.readableEnded && !body.destroyed)
+          await hashRest(body);
+        const digest = body.readableEnded ? sha1.digest('hex') : undefined;
+        if (conflict?.type === 'file' && conflict.id && conflict.sha1?.toLowerCase() === digest)
           return { id: conflict.id, name: conflict.name ?? file.name, version: conflict.etag ?? '' };
         throw new UploadRefusedError('name_taken', 'another item took the name since it was checked');
       }
@@ -718,5 +716,16 @@ export class BoxApi extends BoxContainers implements ContentApi {
         if (!transient || attempt >= PART_ATTEMPTS) throw error;
       }
     }
+  }
+}
+
+/** Reads what is left of a stream (its Transform hashes as it passes); a failure leaves it unended. */
+async function hashRest(body: Readable): Promise<void> {
+  try {
+    for await (const _chunk of body as AsyncIterable<Buffer>) {
+      // each chunk is hashed on its way through
+    }
+  } catch {
+    // not ended: no digest, so not taken as ours
   }
 }

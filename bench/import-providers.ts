@@ -42,6 +42,7 @@ export const RAW_SCOPES: Record<BenchProvider, string[]> = {
   google_drive: ['https://www.googleapis.com/auth/drive.readonly'],
   onedrive: ['Files.Read'],
   dropbox: ['files.metadata.read', 'files.content.read'],
+  box: ['root_readonly'],
 };
 
 export interface Throughput {
@@ -266,6 +267,19 @@ function rawApi(
           ),
       };
     }
+    case 'box':
+      return {
+        list: () =>
+          listPages<{ entries: (RawFile & { type: string })[]; next_marker?: string | null }>(
+            `${api}/folders/${id}/items?usemarker=true&limit=1000&fields=id,type`,
+            headers,
+            (page, url) => withParam(url, 'marker', page.next_marker),
+            (page) => page.entries.filter((e) => e.type === 'file'),
+          ),
+        // 302 to the download host, which takes no bearer token.
+        download: (f, path) =>
+          followRedirect(`${api}/files/${encodeURIComponent(f.id)}/content`, headers, provider, path),
+      };
     case 'dropbox': {
       const content = env[providerEnv('dropbox', 'CONTENT_URL')]!;
       const post = (path: string, body: unknown) =>

@@ -1,11 +1,18 @@
 // The fakes of the real providers, one directory each (./fake.ts says what a fake is).
+import { boxFake } from './box';
 import { clioFake } from './clio';
 import { dropboxFake } from './dropbox';
 import type { ProviderFake } from './fake';
 import { googleDriveFake } from './google_drive';
 import { onedriveFake } from './onedrive';
 
-export const PROVIDER_FAKES: readonly ProviderFake[] = [clioFake, googleDriveFake, onedriveFake, dropboxFake];
+export const PROVIDER_FAKES: readonly ProviderFake[] = [
+  clioFake,
+  googleDriveFake,
+  onedriveFake,
+  dropboxFake,
+  boxFake,
+];
 
 export type { ProviderFake } from './fake';
 

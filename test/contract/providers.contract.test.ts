@@ -159,7 +159,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s', (id) => {
         revocation.style === 'rfc7009' && tokens.refreshToken
           ? [tokens.refreshToken, 'refresh_token' as const]
           : [tokens.accessToken, 'access_token' as const];
-      await revokeToken(clientOf(id), revocation, token, hint);
+      await revokeToken(clientOf(id), { ...definition, revocation }, token, hint);
       await expect(fetchAccount(clientOf(id), definition, tokens.accessToken)).rejects.toMatchObject({
         status: 401,
       });

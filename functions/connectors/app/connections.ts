@@ -250,7 +250,8 @@ export async function revokeGrant(
   /** The caller's time budget (the OAuth callback's): attempts and pauses stop when it runs out. */
   deadline?: ProviderDeadline,
 ): Promise<boolean> {
-  const revocation = PROVIDERS[provider].revocation;
+  const definition = PROVIDERS[provider];
+  const revocation = definition.revocation;
   if (revocation.style === 'none') {
     // Nothing to call (Microsoft): our tokens are deleted; the user removes the consent at the provider.
     log.info('provider has no token revocation: tokens deleted here only', { connectionId, provider });
@@ -268,7 +269,7 @@ export async function revokeGrant(
       return false;
     }
     try {
-      await revokeToken(await config.client(provider), revocation, token, hint, timeoutMs);
+      await revokeToken(await config.client(provider), { ...definition, revocation }, token, hint, timeoutMs);
       return true;
     } catch (error) {
       const retriable =

@@ -136,25 +136,18 @@ async function tokenRequest(
   form: Record<string, string>,
   timeoutMs = TIMEOUT_MS,
 ): Promise<TokenSet> {
+  const credentials = clientCredentials(definition.tokenEndpointAuthMethod, client);
   const response = await send(
     'token',
     client.tokenUrl,
     {
       method: 'POST',
-      // client_secret_basic (RFC 6749 §2.3.1's default) or client_secret_post, as the provider says.
       headers: {
-        ...(definition.tokenEndpointAuthMethod === 'client_secret_post'
-          ? {}
-          : { Authorization: basicAuth(client) }),
+        ...credentials.headers,
         'Content-Type': 'application/x-www-form-urlencoded',
         Accept: 'application/json',
       },
-      body: new URLSearchParams({
-        ...form,
-        ...(definition.tokenEndpointAuthMethod === 'client_secret_post'
-          ? { client_id: client.clientId, client_secret: client.clientSecret }
-          : {}),
-      }).toString(),
+      body: new URLSearchParams({ ...form, ...credentials.form }).toString(),
     },
     timeoutMs,
   );
@@ -241,26 +234,46 @@ export async function fetchAccount(
   };
 }
 
+interface ClientCredentials {
+  headers: Record<string, string>;
+  form: Record<string, string>;
+}
+
+/** The client's credentials as the provider takes them: client_secret_basic (RFC 6749 §2.3.1's default) or client_secret_post. */
+function clientCredentials(
+  method: ProviderDefinition['tokenEndpointAuthMethod'],
+  client: ProviderClient,
+): ClientCredentials {
+  return method === 'client_secret_post'
+    ? { headers: {}, form: { client_id: client.clientId, client_secret: client.clientSecret } }
+    : { headers: { Authorization: basicAuth(client) }, form: {} };
+}
+
 /**
  * Revokes a token as the provider does it (RevocationStyle): RFC 7009's form POST, with or without
  * the client's credentials, or a POST authorized by the access token itself.
  */
 export async function revokeToken(
   client: ProviderClient,
-  revocation: Exclude<RevocationStyle, { style: 'none' }>,
+  definition: Pick<ProviderDefinition, 'tokenEndpointAuthMethod'> & {
+    revocation: Exclude<RevocationStyle, { style: 'none' }>;
+  },
   token: string,
   hint: 'refresh_token' | 'access_token',
   timeoutMs = TIMEOUT_MS,
 ): Promise<void> {
+  const { revocation } = definition;
+  // RFC 7009 §2.1: the client authenticates at the revocation endpoint as at the token endpoint.
+  const credentials: ClientCredentials =
+    revocation.style === 'rfc7009' && revocation.clientAuth
+      ? clientCredentials(definition.tokenEndpointAuthMethod, client)
+      : { headers: {}, form: {} };
   const init: RequestInit =
     revocation.style === 'rfc7009'
       ? {
           method: 'POST',
-          headers: {
-            ...(revocation.clientAuth ? { Authorization: basicAuth(client) } : {}),
-            'Content-Type': 'application/x-www-form-urlencoded',
-          },
-          body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
+          headers: { ...credentials.headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token, token_type_hint: hint, ...credentials.form }).toString(),
         }
       : {
           method: 'POST',

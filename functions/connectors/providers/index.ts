@@ -2,6 +2,7 @@
 // client.ts, index.ts). Everything that goes over the providers reads this list: the ids and the API's
 // provider enum, the registry (domain/providers.ts), the client loading (infra/content/index.ts), the
 // contract suites, the Chromium connect test and the import bench. The order is the API's enum order.
+import { box } from './box';
 import { clio } from './clio';
 import { drive } from './drive';
 import { dropbox } from './dropbox';
@@ -9,7 +10,7 @@ import { googleDrive } from './google_drive';
 import { onedrive } from './onedrive';
 import { practice } from './practice';
 
-export const PROVIDER_MODULES = [practice, drive, clio, googleDrive, onedrive, dropbox] as const;
+export const PROVIDER_MODULES = [practice, drive, clio, googleDrive, onedrive, dropbox, box] as const;
 
 export type ProviderModuleOf = (typeof PROVIDER_MODULES)[number];
 export type ProviderId = ProviderModuleOf['definition']['id'];

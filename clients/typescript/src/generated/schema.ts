@@ -842,7 +842,7 @@ export interface components {
         Connection: {
             id: string;
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
             /** @enum {string} */
             status: "pending" | "healthy" | "reauth_required" | "revoked" | "throttled";
             /** @description Whether the connection's provider is on for the organization */
@@ -869,7 +869,7 @@ export interface components {
         ConnectionDetail: {
             id: string;
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
             /** @enum {string} */
             status: "pending" | "healthy" | "reauth_required" | "revoked" | "throttled";
             /** @description Whether the connection's provider is on for the organization */
@@ -1145,6 +1145,16 @@ export interface components {
         } | {
             /** @constant */
             provider: "dropbox";
+            /** @description Where the browser is sent back, with connection_id or error appended: absolute, https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters */
+            return_url: string;
+            /**
+             * @description A scope tier of the provider; omitted means the provider's default tier
+             * @enum {string}
+             */
+            scope_tier?: "import" | "import_export";
+        } | {
+            /** @constant */
+            provider: "box";
             /** @description Where the browser is sent back, with connection_id or error appended: absolute, https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters */
             return_url: string;
             /**
@@ -1704,7 +1714,7 @@ export interface components {
         };
         Provider: {
             /** @enum {string} */
-            id: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+            id: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
             display_name: string;
             /** @enum {string} */
             kind: "practice_management" | "file_storage";
@@ -1725,7 +1735,7 @@ export interface components {
         };
         ProviderSetting: {
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
             enabled: boolean;
             /** Format: date-time */
             updated_at: string;
@@ -1900,7 +1910,7 @@ export interface components {
         };
         SetProviderEnabledRequest: {
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
             enabled: boolean;
             /** @constant */
             confirm_organization_wide: true;
@@ -2328,7 +2338,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
-                provider?: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+                provider?: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
                 status?: "pending" | "healthy" | "reauth_required" | "revoked" | "throttled";
             };
             header?: never;
@@ -3157,7 +3167,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox";
+                provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
             };
             cookie?: never;
         };

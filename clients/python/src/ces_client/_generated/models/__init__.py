@@ -57,6 +57,10 @@ from .create_connection_request_type_5 import CreateConnectionRequestType5
 from .create_connection_request_type_5_scope_tier import (
     CreateConnectionRequestType5ScopeTier,
 )
+from .create_connection_request_type_6 import CreateConnectionRequestType6
+from .create_connection_request_type_6_scope_tier import (
+    CreateConnectionRequestType6ScopeTier,
+)
 from .create_export_request import CreateExportRequest
 from .create_export_request_conflict import CreateExportRequestConflict
 from .create_export_request_destination import CreateExportRequestDestination
@@ -304,6 +308,8 @@ __all__ = (
     "CreateConnectionRequestType4ScopeTier",
     "CreateConnectionRequestType5",
     "CreateConnectionRequestType5ScopeTier",
+    "CreateConnectionRequestType6",
+    "CreateConnectionRequestType6ScopeTier",
     "CreateExportRequest",
     "CreateExportRequestConflict",
     "CreateExportRequestDestination",

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class ConnectionDetailProvider(StrEnum):
+    BOX = "box"
     CLIO = "clio"
     DRIVE = "drive"
     DROPBOX = "dropbox"

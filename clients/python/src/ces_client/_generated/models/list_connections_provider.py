@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class ListConnectionsProvider(StrEnum):
+    BOX = "box"
     CLIO = "clio"
     DRIVE = "drive"
     DROPBOX = "dropbox"

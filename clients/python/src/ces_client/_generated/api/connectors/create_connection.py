@@ -11,6 +11,7 @@ from ...models.create_connection_request_type_2 import CreateConnectionRequestTy
 from ...models.create_connection_request_type_3 import CreateConnectionRequestType3
 from ...models.create_connection_request_type_4 import CreateConnectionRequestType4
 from ...models.create_connection_request_type_5 import CreateConnectionRequestType5
+from ...models.create_connection_request_type_6 import CreateConnectionRequestType6
 from ...models.error import Error
 from ...models.pending_connection import PendingConnection
 from ...types import UNSET, Response, Unset
@@ -23,7 +24,8 @@ def _get_kwargs(
     | CreateConnectionRequestType2
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
-    | CreateConnectionRequestType5,
+    | CreateConnectionRequestType5
+    | CreateConnectionRequestType6,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -41,6 +43,7 @@ def _get_kwargs(
         or isinstance(body, CreateConnectionRequestType2)
         or isinstance(body, CreateConnectionRequestType3)
         or isinstance(body, CreateConnectionRequestType4)
+        or isinstance(body, CreateConnectionRequestType5)
     ):
         _kwargs["json"] = body.to_dict()
     else:
@@ -130,7 +133,8 @@ def sync_detailed(
     | CreateConnectionRequestType2
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
-    | CreateConnectionRequestType5,
+    | CreateConnectionRequestType5
+    | CreateConnectionRequestType6,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | PendingConnection]:
     """Create a pending connection and its one-time connect URL
@@ -141,7 +145,7 @@ def sync_detailed(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,7 +175,8 @@ def sync(
     | CreateConnectionRequestType2
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
-    | CreateConnectionRequestType5,
+    | CreateConnectionRequestType5
+    | CreateConnectionRequestType6,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | PendingConnection | None:
     """Create a pending connection and its one-time connect URL
@@ -182,7 +187,7 @@ def sync(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,7 +212,8 @@ async def asyncio_detailed(
     | CreateConnectionRequestType2
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
-    | CreateConnectionRequestType5,
+    | CreateConnectionRequestType5
+    | CreateConnectionRequestType6,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | PendingConnection]:
     """Create a pending connection and its one-time connect URL
@@ -218,7 +224,7 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -246,7 +252,8 @@ async def asyncio(
     | CreateConnectionRequestType2
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
-    | CreateConnectionRequestType5,
+    | CreateConnectionRequestType5
+    | CreateConnectionRequestType6,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | PendingConnection | None:
     """Create a pending connection and its one-time connect URL
@@ -257,7 +264,7 @@ async def asyncio(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,8 @@
+// The box provider module: its definition, and its client loaded on first use.
+import { providerModule } from '../module';
+import { definition } from './definition';
+
+export const box = providerModule({
+  definition,
+  client: async () => (await import('./client')).client,
+});

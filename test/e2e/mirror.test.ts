@@ -271,3 +271,34 @@ describe.each(['practice', 'drive'])('%s: the linked container itself gone', (pr
     await mirrors(link, (path) => path.startsWith(prefix));
   });
 });
+
+describe.each([
+  ['google_drive', 'insufficientFilePermissions', 'userRateLimitExceeded'],
+  ['onedrive', 'accessDenied', 'activityLimitReached'],
+])('%s: access to the linked container revoked (a 403)', (provider, denied, rateLimited) => {
+  it('shows the link source_missing, not on a rate-limit 403; it recovers when access is back', async () => {
+    const link = await linked(provider, `acct-mirror-denied-${provider}`);
+    const inject = (reason: string) =>
+      link.sandbox.hook(
+        '/__sandbox/next-api-error',
+        { provider, status: 403, reason, retry_after: 1 },
+        'POST',
+      );
+    // A 403 that says "slow down" in the provider's words is a wait, not a missing source.
+    await inject(rateLimited);
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded' });
+    expect((await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`)).status).toBe('idle');
+
+    await inject(denied);
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'failed', reason: 'source_not_found' });
+    expect((await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`)).status).toBe(
+      'source_missing',
+    );
+    expect((await e2e.documents(link.linkId)).filter((d) => d.status === 'imported')).toEqual([]);
+
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded' });
+    expect((await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`)).status).toBe('idle');
+    const prefix = (await link.sandbox.files(link.container))[0]!.path.replace(/[^/]*$/, '');
+    await mirrors(link, (path) => path.startsWith(prefix));
+  });
+});

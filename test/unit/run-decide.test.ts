@@ -23,6 +23,7 @@ import type {
 import {
   claimState,
   closing,
+  containerRefused,
   feedRestarted,
   finishOnLink,
   linkRefusal,
@@ -163,6 +164,19 @@ describe('run-decide: an import run and its link', () => {
     expect(claimState({ activeRunId: 'job_a' }, { status: 'processing' })).toBe('keep');
     expect(claimState({ activeRunId: 'job_a' }, { status: 'failed' })).toBe('release');
     expect(claimState({ activeRunId: 'job_a' }, undefined)).toBe('release');
+  });
+
+  it('takes the linked container for gone on a 404 or a 403 of access, not on a rate limit or a missing scope', () => {
+    const gone = { status: 'failed', reason: 'source_not_found' };
+    expect(containerRefused({ status: 404 })).toEqual(gone);
+    expect(containerRefused({ status: 403, providerError: 'accessDenied' })).toEqual(gone);
+    expect(containerRefused({ status: 403, providerError: 'insufficientFilePermissions' })).toEqual(gone);
+    expect(
+      containerRefused({ status: 403, providerError: 'userRateLimitExceeded', throttled: true }),
+    ).toBeUndefined();
+    expect(containerRefused({ status: 403, providerError: 'insufficient_scope' })).toBeUndefined();
+    expect(containerRefused({ status: 500 })).toBeUndefined();
+    expect(containerRefused({ status: 401 })).toBeUndefined();
   });
 
   it('shows the linked container missing once, and restored by the next success', () => {

@@ -29,6 +29,7 @@ import {
 import type { FullRunReason } from '../domain/run-decide';
 import {
   claimState,
+  containerRefused,
   feedRestarted,
   finishOnLink,
   firstStep,
@@ -391,10 +392,18 @@ async function syncPage(
   const reuse = reusedTokens();
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep, reuse });
-  // The linked container first, once a run: gone (a 404), the run fails as source_not_found and its
-  // finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
+  // The linked container first, once a run: gone (a 404) or out of the grant's reach (a 403 that is not
+  // a rate limit), the run fails as source_not_found and its finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
   // folder's files deleted; a matter's listing of a deleted matter may be empty).
-  if (firstStep(job)) await call((token) => api.checkContainer(token, link.sourceId));
+  if (firstStep(job)) {
+    try {
+      await call((token) => api.checkContainer(token, link.sourceId));
+    } catch (error) {
+      const gone = error instanceof ProviderApiError ? containerRefused(error) : undefined;
+      if (!gone) throw error;
+      return endWith(gone);
+    }
+  }
   // A full run walks the source from the start: every file it holds now.
   const position = passPosition(job, link.cursor);
   let page;

@@ -238,6 +238,22 @@ export function reconcileTaken(
   };
 }
 
+/**
+ * What a provider's refusal of the linked container itself (the run's first call) means for the run:
+ * the container gone (404), or out of the grant's reach (a 403 that is neither a rate limit in the
+ * provider's words, as Google's userRateLimitExceeded, nor a missing scope of the whole grant), ends
+ * the run as source_not_found, which shows the link source_missing until a run finds it again.
+ * Undefined: the failure means what it means for any call.
+ */
+export function containerRefused(answer: {
+  status?: number;
+  throttled?: boolean;
+  providerError?: string;
+}): RunOutcome | undefined {
+  const revoked = answer.status === 403 && !answer.throttled && answer.providerError !== 'insufficient_scope';
+  return answer.status === 404 || revoked ? { status: 'failed', reason: 'source_not_found' } : undefined;
+}
+
 // ---- The run on its link ----
 
 export interface LinkRunState {

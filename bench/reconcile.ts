@@ -10,18 +10,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalDeps } from '../functions/compose/local';
-import { envConfig } from '../functions/connectors';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
-import { createLink } from '../functions/connectors/app/links';
-import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { SYNC_PAGE_SIZE } from '../functions/connectors/domain/sync-policy';
 import { Ledger } from '../functions/connectors/infra/repositories/ledger';
 import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/server/workers';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
-import { connectInProcess } from '../test/support/connect';
-import { SandboxProcess, seed } from './import';
+import { SandboxProcess, seededLink } from './import';
 import { watchMachine } from './machine';
 
 const FILES = Number(process.env.BENCH_RECONCILE_FILES ?? 10_000);
@@ -74,30 +70,16 @@ export async function runReconcileBench(): Promise<void> {
   try {
     const { url, env } = await sandbox.startRegistered(BASE_URL);
     const apiOrigin = new URL(env.PROVIDER_PRACTICE_API_URL!).origin;
-    const connectionId = await connectInProcess(deps, envConfig, {
-      organizationId: ORG,
-      account: 'acct-bench',
-      baseUrl: BASE_URL,
-    });
-    const matter = (await browseSources(deps, envConfig, ORG, connectionId, { limit: 1 }, quiet)).data[0]!;
-    await seed(url, matter.id, FILES);
-    const link = await createLink(
-      deps,
-      envConfig,
-      ORG,
-      connectionId,
-      { vault_id: 'vlt_bench_reconcile', source: { id: matter.id } },
-      quiet,
-    );
-    const first = await runToEnd(deps, link.id, 'changes');
+    const { connectionId, linkId } = await seededLink(deps, url, BASE_URL, ORG, FILES, 'vlt_bench_reconcile');
+    const first = await runToEnd(deps, linkId, 'changes');
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const { result: full, requests } = await countRequests(apiOrigin, () => runToEnd(deps, link.id, 'full'));
+    const { result: full, requests } = await countRequests(apiOrigin, () => runToEnd(deps, linkId, 'full'));
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     let marked = 0;
     let entries = 0;
-    for await (const entry of Ledger.of(deps).linkEntries(connectionId, link.id)) {
+    for await (const entry of Ledger.of(deps).linkEntries(connectionId, linkId)) {
       entries++;
       if (entry.seenByJobId === full.id) marked++;
     }

@@ -14,10 +14,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { enableCallCounting, takeCallCounts } from '../functions/adapters/aws/call-counter';
-import { envConfig, STATE_KEY_ENV } from '../functions/connectors';
+import { STATE_KEY_ENV } from '../functions/connectors';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
-import { createLink } from '../functions/connectors/app/links';
-import { browseSources } from '../functions/connectors/app/sources';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
@@ -29,13 +27,11 @@ import { Logger } from '../functions/platform/logger';
 import { PERMISSIONS } from '../functions/platform/permissions';
 import type { Deps } from '../functions/platform/ports';
 import { createEndpoint } from '../functions/webhooks/app/endpoints';
-import { connectInProcess } from '../test/support/connect';
-import { SandboxProcess, seed } from './import';
+import { SandboxProcess, seededLink } from './import';
 
 const ENDPOINTS = 10;
 const EVENTS = Number(process.env.BENCH_CALL_EVENTS ?? 50);
 const IMPORT_FILES = Number(process.env.BENCH_CALL_FILES ?? 200);
-const ACCOUNT = 'acct-bench';
 const BASE_URL = 'http://localhost:3999';
 /** What the event sources (Lambda's poller on AWS) call, not the functions. */
 const POLLER = new Set(['SQS:ReceiveMessage', 'SQS:DeleteMessage', 'SQS:DeleteMessageBatch']);
@@ -156,24 +152,9 @@ async function deliveries(deps: Deps) {
 async function imports(deps: Deps, url: string) {
   {
     const organizationId = newId('org');
-    const connectionId = await connectInProcess(deps, envConfig, {
-      organizationId,
-      account: ACCOUNT,
-      baseUrl: BASE_URL,
-    });
-    const matter = (await browseSources(deps, envConfig, organizationId, connectionId, { limit: 1 }, quiet))
-      .data[0]!;
-    await seed(url, matter.id, IMPORT_FILES);
-    const link = await createLink(
-      deps,
-      envConfig,
-      organizationId,
-      connectionId,
-      { vault_id: 'vlt_bench', source: { id: matter.id } },
-      quiet,
-    );
+    const { linkId } = await seededLink(deps, url, BASE_URL, organizationId, IMPORT_FILES, 'vlt_bench');
     const setup = takeCounts(); // connecting and linking happen once per link, not per file
-    const run = await startRun(deps, organizationId, link.id, 'api', quiet);
+    const run = await startRun(deps, organizationId, linkId, 'api', quiet);
     let job: { status: string; counts: Record<string, number> } | undefined;
     let polls = 0;
     const poll = async () => {

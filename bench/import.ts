@@ -27,6 +27,7 @@ import { SYNC_CONCURRENCY, SYNC_PAGE_SIZE } from '../functions/connectors/domain
 import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/server/workers';
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import { Logger } from '../functions/platform/logger';
+import type { Deps } from '../functions/platform/ports';
 import { connectInProcess } from '../test/support/connect';
 import { benchProviders, providersMarkdown, runLinkToEnd } from './import-providers';
 import type { MachineReport } from './machine';
@@ -94,6 +95,33 @@ export async function seed(sandboxUrl: string, matterId: string, count = FILES):
     }),
   });
   if (!response.ok) throw new Error(`seeding answered ${response.status}`);
+}
+
+/**
+ * Connects `organizationId` to the practice sandbox in-process, seeds `count` files in its first matter
+ * and links that matter into `vaultId`: what the benches that import one matter start from.
+ */
+export async function seededLink(
+  deps: Deps,
+  sandboxUrl: string,
+  baseUrl: string,
+  organizationId: string,
+  count: number,
+  vaultId: string,
+): Promise<{ connectionId: string; linkId: string }> {
+  const connectionId = await connectInProcess(deps, envConfig, { organizationId, account: ACCOUNT, baseUrl });
+  const matter = (await browseSources(deps, envConfig, organizationId, connectionId, { limit: 1 }, quiet))
+    .data[0]!;
+  await seed(sandboxUrl, matter.id, count);
+  const link = await createLink(
+    deps,
+    envConfig,
+    organizationId,
+    connectionId,
+    { vault_id: vaultId, source: { id: matter.id } },
+    quiet,
+  );
+  return { connectionId, linkId: link.id };
 }
 
 /** The peak resident set size while `work` runs (sampled every 20 ms), in MiB, and its result. */

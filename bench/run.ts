@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/. Loopback traffic only, bounded in
 // count and time. Worker logs are quietened first (the logger reads LOG_LEVEL when it loads).
-// `npm run bench -- bundles` (or `delivery`, `import`, `console`, `calls`, `idle-month`) runs only the named ones; `calls` needs
+// `npm run bench -- bundles` (or `delivery`, `import`, `console`, `reconcile`, `calls`, `idle-month`) runs only the named ones; `calls` needs
 // the emulators (bash scripts/with-emulators.sh npm run bench -- calls).
 process.env.LOG_LEVEL ??= 'warn';
 process.env.STAGE ??= 'local';
@@ -10,6 +10,7 @@ const BENCHES = {
   bundles: async () => (await import('./bundles')).runBundleBench(),
   import: async () => (await import('./import')).runImportBench(),
   console: async () => (await import('./console')).runConsoleBench(),
+  reconcile: async () => (await import('./reconcile')).runReconcileBench(),
   // On the emulators only (bash scripts/with-emulators.sh npm run bench -- calls); skipped otherwise.
   calls: async () => (await import('./calls')).runCallsBench(),
   // In memory on the development clock: a simulated month of idle connections' sweep calls.

@@ -211,6 +211,8 @@ describe('a source change no feed reports, caught by the reconcile period (devel
     const mine = await link.sandbox.files(link.container);
     const renamed = mine.find((f) => f.name === 'mirror-a.txt')!;
     const leaving = mine.find((f) => f.name === 'mirror-b.txt')!;
+    const version = (await e2e.documents(link.linkId)).find((d) => d.source.id === renamed.id)!.source
+      .version;
     await link.sandbox.hook(
       '/__sandbox/move',
       {
@@ -224,9 +226,17 @@ describe('a source change no feed reports, caught by the reconcile period (devel
     );
     const other = (await link.sandbox.files()).find((f) => f.container_id !== link.container)!;
     await link.sandbox.move(leaving.id, other.container_id);
-    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded', mode: 'changes' });
+    // Clio keeps the DocumentVersion on a rename: the name changes, nothing is downloaded again.
+    expect(await e2e.run(link.linkId)).toMatchObject({
+      status: 'succeeded',
+      mode: 'changes',
+      counts: { imported: 0, updated: 0 },
+    });
     const documents = await e2e.documents(link.linkId);
-    expect(documents.find((d) => d.source.id === renamed.id)?.source.name).toBe('mirror-renamed.txt');
+    expect(documents.find((d) => d.source.id === renamed.id)?.source).toMatchObject({
+      name: 'mirror-renamed.txt',
+      version,
+    });
     await e2e.server.advanceClock(3_600_000 + 60_000);
     expect(await e2e.run(link.linkId)).toMatchObject({
       status: 'succeeded',
@@ -257,6 +267,37 @@ describe.each(['practice', 'drive'])('%s: the linked container itself gone', (pr
     expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded' });
     const back = await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`);
     expect(back.status).toBe('idle');
+    const prefix = (await link.sandbox.files(link.container))[0]!.path.replace(/[^/]*$/, '');
+    await mirrors(link, (path) => path.startsWith(prefix));
+  });
+});
+
+describe.each([
+  ['google_drive', 'insufficientFilePermissions', 'userRateLimitExceeded'],
+  ['onedrive', 'accessDenied', 'activityLimitReached'],
+])('%s: access to the linked container revoked (a 403)', (provider, denied, rateLimited) => {
+  it('shows the link source_missing, not on a rate-limit 403; it recovers when access is back', async () => {
+    const link = await linked(provider, `acct-mirror-denied-${provider}`);
+    const inject = (reason: string) =>
+      link.sandbox.hook(
+        '/__sandbox/next-api-error',
+        { provider, status: 403, reason, retry_after: 1 },
+        'POST',
+      );
+    // A 403 that says "slow down" in the provider's words is a wait, not a missing source.
+    await inject(rateLimited);
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded' });
+    expect((await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`)).status).toBe('idle');
+
+    await inject(denied);
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'failed', reason: 'source_not_found' });
+    expect((await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`)).status).toBe(
+      'source_missing',
+    );
+    expect((await e2e.documents(link.linkId)).filter((d) => d.status === 'imported')).toEqual([]);
+
+    expect(await e2e.run(link.linkId)).toMatchObject({ status: 'succeeded' });
+    expect((await json<{ status: string }>(`/connectors/v1/links/${link.linkId}`)).status).toBe('idle');
     const prefix = (await link.sandbox.files(link.container))[0]!.path.replace(/[^/]*$/, '');
     await mirrors(link, (path) => path.startsWith(prefix));
   });

@@ -18,7 +18,7 @@ export interface Job {
 export interface LinkDocument {
   document_id: string;
   status: string;
-  source: { id: string; name: string };
+  source: { id: string; name: string; version?: string | null };
 }
 
 export interface SandboxFile {

@@ -11,8 +11,8 @@ import {
   AUTO_DISABLE_AFTER_MS,
   INLINE_RETRY_PAUSE_MS,
   MAX_ATTEMPTS,
+  DUE_TOLERANCE_MS,
   RETRY_SCHEDULE_MS,
-  hopDelaySeconds,
   jittered,
   nextStep,
   shouldAutoDisable,
@@ -21,6 +21,7 @@ import type { AttemptOutcome } from '../../functions/webhooks/infra/send';
 import { webhookEventSchema } from '../../functions/events/domain/event';
 import { publishEvent } from '../../functions/events/app/publish';
 import { ManualClock } from '../../functions/platform/clock';
+import { hopDelaySeconds } from '../../functions/platform/durable-timer';
 import type { Deps } from '../../functions/platform/ports';
 import { Logger } from '../../functions/platform/logger';
 import { PERMISSIONS } from '../../functions/platform/permissions';
@@ -161,9 +162,9 @@ describe('retry policy', () => {
   });
 
   it('splits waits longer than 15 minutes into queue hops', () => {
-    expect(hopDelaySeconds(1_000 + 3_600_000, 1_000)).toBe(900);
-    expect(hopDelaySeconds(1_000 + 120_000, 1_000)).toBe(120);
-    expect(hopDelaySeconds(1_500, 1_000)).toBe(0);
+    expect(hopDelaySeconds(1_000 + 3_600_000, 1_000, DUE_TOLERANCE_MS)).toBe(900);
+    expect(hopDelaySeconds(1_000 + 120_000, 1_000, DUE_TOLERANCE_MS)).toBe(120);
+    expect(hopDelaySeconds(1_500, 1_000, DUE_TOLERANCE_MS)).toBe(0);
   });
 
   it('auto-disables only after five days of failures without a success', () => {

@@ -4,7 +4,7 @@
 // throttling) interleaved with runs of both
 // modes, the core driven in-process (the sync worker's handler, each queue message handed to it) over
 // real HTTP to the sandbox. After every run that succeeds, the link's live documents are exactly the
-// files under the linked container (ids and names). A run is a changes run or a full one; a changes
+// files under the linked container (ids, names, versions and bytes). A run is a changes run or a full one; a changes
 // run's blind spots (a restore or a move out its provider's feed does not report) are checked after
 // the next full run only, as the reconcile period bounds them.
 //
@@ -81,6 +81,10 @@ interface SandboxFile {
   name: string;
   container_id: string;
   path: string;
+  /** The fake's own version number of the file (each provider's API reports it in its own form). */
+  version: number;
+  size: number;
+  sha256: string;
 }
 
 async function hook(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
@@ -159,6 +163,8 @@ describe.each(['practice', 'drive', 'clio', 'dropbox', 'onedrive', 'google_drive
               log,
             );
             const deleted: string[] = [];
+            /** The version recorded for each version of the fake's file, and the content of each recorded version. */
+            const versions = new Map<string, string>();
             let names = 0;
             // After a full run the whole invariant holds; after a changes run, what the feed reports.
             let blind = false;
@@ -178,11 +184,43 @@ describe.each(['practice', 'drive', 'clio', 'dropbox', 'onedrive', 'google_drive
               const source = (await files()).filter(under);
               const documents = (await listLinkDocuments(deps, ORG, link.id, { limit: 200, offset: 0 })).data;
               const live = documents.filter((d) => d.status === 'imported');
-              expect({ where, history, live: live.map((d) => [d.source.id, d.source.name]).sort() }).toEqual({
+              // Ids, names, and the bytes the vault holds for each (its document's size and digest).
+              const held = await Promise.all(
+                live.map(async (d) => {
+                  const stored = await deps.vault.get({
+                    organizationId: ORG,
+                    vaultId: d.vault_id,
+                    objectId: d.document_id,
+                  });
+                  return [d.source.id, d.source.name, stored?.size, stored?.sha256];
+                }),
+              );
+              expect({ where, history, live: held.sort() }).toEqual({
                 where,
                 history,
-                live: source.map((f) => [f.id, f.name]).sort(),
+                live: source.map((f) => [f.id, f.name, f.size, f.sha256]).sort(),
               });
+              // Versions: each provider names a version its own way (a rev, an eTag, a DocumentVersion id),
+              // so the recorded one is checked against the fake's file as it changed: a file the fake did
+              // not change since keeps the version recorded then, and a recorded version stands for one
+              // content only (a new content was recorded under a new version).
+              for (const d of live) {
+                const file = source.find((f) => f.id === d.source.id)!;
+                const recorded = `${d.source.version}`;
+                const seen = {
+                  recorded: versions.get(`${file.id}@${file.version}`) ?? recorded,
+                  content: versions.get(`${file.id}#${recorded}`) ?? file.sha256,
+                };
+                expect({ where, history, file: file.id, ...seen }).toEqual({
+                  where,
+                  history,
+                  file: file.id,
+                  recorded,
+                  content: file.sha256,
+                });
+                versions.set(`${file.id}@${file.version}`, recorded);
+                versions.set(`${file.id}#${recorded}`, file.sha256);
+              }
             };
             await check('changes');
             const deletedFolders: string[] = [];

@@ -21,9 +21,9 @@ import {
   TRANSIENT_ATTEMPTS,
   backoffSeconds,
   classifyApiStatus,
-  hopDelaySeconds,
   importedObjectId,
 } from '../../functions/connectors/domain/sync-policy';
+import { hopDelaySeconds } from '../../functions/platform/durable-timer';
 import { numberedName } from '../../functions/connectors/domain/export-conflict';
 import { TOKEN_REUSE_MS } from '../../functions/connectors/domain/token-policy';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';

@@ -11,15 +11,11 @@ import { lazy } from '../../platform/lazy';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
 import { isoTime } from '../../platform/clock';
-import {
-  MAX_QUEUE_DELAY_SECONDS,
-  STALE_JOB_MS,
-  TRANSIENT_ATTEMPTS,
-  backoffSeconds,
-  failureMessage,
-  hopDelaySeconds,
-} from '../domain/sync-policy';
+import { STALE_JOB_MS, failureMessage } from '../domain/sync-policy';
 import type { RunFailure } from '../domain/sync-policy';
+import type { RunOutcome, StepDecision, StepResult } from '../domain/run-decide';
+import { closing, onFailed, onMessage, onWorked } from '../domain/run-decide';
+import { heartbeatAt } from '../../platform/durable-timer';
 import type { JobBase, JobItem } from './jobs';
 import { jobViewBase } from './jobs';
 import { JobRepository } from '../infra/repositories/jobs';
@@ -35,13 +31,8 @@ export const stepMessageSchema = lazy(() =>
 
 export type StepMessage = z.infer<ReturnType<typeof stepMessageSchema>>;
 
-export interface JobOutcome {
-  status: 'succeeded' | 'failed';
-  /** A failure's code (RUN_FAILURE_MESSAGES names them). */
-  reason?: string;
-  /** Anything the finish needs (an import's new cursor). */
-  cursor?: string;
-}
+export type JobOutcome = RunOutcome;
+export type { StepResult };
 
 /** The fields every stepped job keeps beside its own progress. */
 export interface SteppedJob extends JobBase {
@@ -59,17 +50,6 @@ export interface SteppedJob extends JobBase {
   outcome?: JobOutcome;
   /** Human-readable reason of a failure. */
   message?: string;
-}
-
-/** What a step did: progress to commit, and whether the job is done. */
-export interface StepResult {
-  add?: Record<string, number>;
-  set?: Record<string, unknown>;
-  remove?: string[];
-  /** Set: the job is done (it finishes after the commit). */
-  outcome?: JobOutcome;
-  /** Out of time before finishing its piece: run the same step again (nothing committed). */
-  again?: boolean;
 }
 
 export interface StepSpec<J extends SteppedJob> {
@@ -101,13 +81,12 @@ export async function queueStep(
 ): Promise<boolean> {
   const now = deps.clock.now();
   const ticket = job.ticket + 1;
-  // The heartbeat: the sync sweep re-drives the job if nothing advanced it by then (a lost message).
-  const heartbeatAt = now + delaySeconds * 1000 + STALE_JOB_MS;
+  // The sync sweep re-drives the job if nothing advanced it by its heartbeat (a lost message).
   const moved = await JobRepository.of(deps).nextTicket(
     job.id,
     job.ticket,
     { ...set, updatedAt: now },
-    heartbeatAt,
+    heartbeatAt(now, delaySeconds, STALE_JOB_MS),
   );
   if (moved) {
     await deps.queues.syncs.send({
@@ -118,7 +97,7 @@ export async function queueStep(
   return moved;
 }
 
-/** Runs the step a message asks for, if it is still the job's current one. */
+/** Runs the step a message asks for, if it is still the job's current one (run-decide says what to do). */
 export async function advanceJob<J extends SteppedJob>(
   deps: StepDeps,
   message: StepMessage,
@@ -127,56 +106,52 @@ export async function advanceJob<J extends SteppedJob>(
 ): Promise<void> {
   const jobs = JobRepository.of(deps);
   const job = await jobs.get<J>(message.jobId);
-  if (!job || job.kind !== spec.kind || job.status !== 'processing' || job.ticket !== message.ticket) {
+  const next = onMessage(job, spec.kind, message.ticket, deps.clock.now());
+  if (next.kind === 'drop') {
     log.info('stale job message dropped', { jobId: message.jobId, ticket: message.ticket });
     return;
   }
-  if (job.outcome) return finishJob(jobs, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
-  if (job.committedTicket === job.ticket) {
-    // This step committed, and its worker died before queueing the next: queue it now.
-    await queueStep(deps, job);
-    return;
-  }
-  const now = deps.clock.now();
-  if (job.waitUntil !== undefined && job.waitUntil > now) {
-    await queueStep(deps, job, hopDelaySeconds(job.waitUntil, now)); // another hop of a long wait
+  if (next.kind === 'finish')
+    return finishJob(jobs, deps.clock.now(), job as J & { outcome: JobOutcome }, spec);
+  if (next.kind === 'queue') {
+    await queueStep(deps, job!, next.delaySeconds, next.set);
     return;
   }
   let result: StepResult;
   try {
-    result = await spec.work(job);
+    result = await spec.work(job!);
   } catch (error) {
-    await afterFailure(deps, job, spec, error, log);
+    await afterFailure(deps, job!, spec, error, log);
     return;
   }
-  if (result.again) {
-    await queueStep(deps, job);
+  await apply(deps, jobs, job!, onWorked(result, deps.clock.now()), spec);
+}
+
+/** Writes what run-decide decided after a step's work or failure, then queues or finishes. */
+async function apply<J extends SteppedJob>(
+  deps: StepDeps,
+  jobs: JobRepository,
+  job: J,
+  decision: StepDecision,
+  spec: StepSpec<J>,
+): Promise<void> {
+  if (decision.kind === 'queue') {
+    await queueStep(deps, job, decision.delaySeconds, decision.set);
     return;
   }
-  const committed = await commitStep(jobs, deps.clock.now(), job, result);
-  if (!committed) return; // a duplicate of this step committed first
+  if (decision.kind === 'fail') {
+    // What the failed step already stored stays done: counted in the write that records the failure.
+    const add = spec.doneSoFar ? await spec.doneSoFar(job) : undefined;
+    decision = onWorked({ outcome: decision.outcome, ...(add ? { add } : {}) }, deps.clock.now());
+  }
+  if (decision.kind !== 'commit') return;
+  const { add, set, remove } = decision;
+  // One write, conditional on the ticket the step ran under: undefined when a duplicate committed first.
+  const committed = await jobs.commitStep<J>(job.id, job.ticket, { add, set, remove });
+  if (!committed) return;
   if (committed.outcome)
     return finishJob(jobs, deps.clock.now(), committed as J & { outcome: JobOutcome }, spec);
   await queueStep(deps, committed);
-}
-
-/** The step's progress and the next ticket's state in one write, conditional on the ticket it ran under. */
-async function commitStep<J extends SteppedJob>(
-  jobs: JobRepository,
-  now: number,
-  job: J,
-  result: StepResult,
-): Promise<JobItem<J> | undefined> {
-  return jobs.commitStep<J>(job.id, job.ticket, {
-    add: result.add,
-    set: {
-      ...result.set,
-      attempts: 0,
-      updatedAt: now,
-      ...(result.outcome ? { outcome: result.outcome } : {}),
-    },
-    remove: [...(result.remove ?? []), 'waitUntil', 'waitReason'],
-  });
 }
 
 async function afterFailure<J extends SteppedJob>(
@@ -189,49 +164,16 @@ async function afterFailure<J extends SteppedJob>(
   const now = deps.clock.now();
   const failure = spec.failureOf(error, now);
   if (!failure) log.error('job step failed', { jobId: job.id, kind: job.kind, error });
-  const kind = failure?.kind ?? 'transient';
-  if (failure?.kind === 'throttled') {
-    log.info('job waits for the provider rate limit', { jobId: job.id, until: failure.until });
-    await queueStep(deps, job, hopDelaySeconds(failure.until, now), {
-      waitUntil: failure.until,
-      waitReason: 'throttled',
+  const decision = onFailed(job, failure, now);
+  if (decision.kind === 'queue' && decision.set?.waitReason === 'throttled')
+    log.info('job waits for the provider rate limit', { jobId: job.id, until: decision.set.waitUntil });
+  else if (decision.kind === 'queue')
+    log.warn('job step will be retried', {
+      jobId: job.id,
+      attempts: decision.set?.attempts,
+      delaySeconds: decision.delaySeconds,
     });
-    return;
-  }
-  if (kind === 'transient') {
-    const attempts = job.attempts + 1;
-    if (attempts < TRANSIENT_ATTEMPTS) {
-      // A 503's Retry-After, when the provider gave one (within SQS's limit), else our backoff.
-      const retryAfter = failure?.kind === 'transient' ? failure.retryAfterSeconds : undefined;
-      const delay =
-        retryAfter !== undefined
-          ? Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(1, Math.ceil(retryAfter)))
-          : backoffSeconds(attempts);
-      log.warn('job step will be retried', { jobId: job.id, attempts, delaySeconds: delay });
-      await queueStep(deps, job, delay, { attempts, waitUntil: now + delay * 1000, waitReason: 'retrying' });
-      return;
-    }
-  }
-  const reason =
-    failure?.kind === 'unusable' || failure?.kind === 'fatal'
-      ? failure.reason
-      : failure
-        ? 'provider_unavailable'
-        : 'internal_error';
-  await decide(JobRepository.of(deps), now, job, { status: 'failed', reason }, spec);
-}
-
-/** Records an outcome decided outside a step's commit (a failure), then finishes the job. */
-async function decide<J extends SteppedJob>(
-  jobs: JobRepository,
-  now: number,
-  job: J,
-  outcome: JobOutcome,
-  spec: StepSpec<J>,
-): Promise<void> {
-  const add = spec.doneSoFar ? await spec.doneSoFar(job) : undefined;
-  const decided = await commitStep(jobs, now, job, { outcome, ...(add ? { add } : {}) });
-  if (decided) await finishJob(jobs, now, decided as J & { outcome: JobOutcome }, spec);
+  await apply(deps, JobRepository.of(deps), job, decision, spec);
 }
 
 async function finishJob<J extends SteppedJob>(
@@ -241,16 +183,11 @@ async function finishJob<J extends SteppedJob>(
   spec: StepSpec<J>,
 ): Promise<void> {
   await spec.finish(job);
-  const { status, reason } = job.outcome;
+  const { set, remove } = closing(job.outcome, now);
   await jobs.finish(
     job.id,
-    {
-      status,
-      updatedAt: now,
-      finishedAt: now,
-      ...(reason ? { reason, message: failureMessage(reason, 'The job failed') } : {}),
-    },
-    ['outcome', 'waitUntil', 'waitReason'],
+    { ...set, ...(set.reason ? { message: failureMessage(set.reason, 'The job failed') } : {}) },
+    remove,
   );
 }
 

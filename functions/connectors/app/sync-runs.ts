@@ -25,8 +25,20 @@ import {
   STALE_JOB_MS,
   failureMessage,
   ingestEventId,
-  reconcileDue,
 } from '../domain/sync-policy';
+import type { FullRunReason } from '../domain/run-decide';
+import {
+  claimState,
+  containerRefused,
+  feedRestarted,
+  finishOnLink,
+  firstStep,
+  linkRefusal,
+  pageTaken,
+  passPosition,
+  reconcileTaken,
+  startMode,
+} from '../domain/run-decide';
 import type { SyncJob } from '../api/views';
 import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
@@ -77,7 +89,7 @@ export interface SyncJobRecord extends SteppedJob, SyncCounts {
 
 export type SyncJobItem = JobItem<SyncJobRecord>;
 
-export type FullRunReason = 'requested' | 'feed_restarted' | 'reconcile_due';
+export type { FullRunReason };
 
 /**
  * Whether `entry` was stored by this run's full pass: a run that became full at step `passFrom` counts
@@ -145,10 +157,6 @@ export async function startRun(
   const active = await activeRun(deps, link);
   if (active) return { id: active.id, status: active.status, started: false };
   const now = deps.clock.now();
-  // A changes run of a link whose reconcile period ran out is a full run: the feed's blind spots (a
-  // restore it does not report, a file leaving the matter) last at most that long.
-  const modeReason: FullRunReason | undefined =
-    mode === 'full' ? 'requested' : reconcileDue(link, now) ? 'reconcile_due' : undefined;
   const job: SyncJobRecord = {
     id: newId('job'),
     organizationId,
@@ -158,7 +166,7 @@ export async function startRun(
     linkId: link.id,
     vaultId: link.vaultId,
     trigger,
-    ...(modeReason ? { mode: 'full', modeReason } : {}),
+    ...startMode(mode, link, now),
     listed: 0,
     imported: 0,
     updated: 0,
@@ -248,7 +256,7 @@ export async function recordSkippedRun(
 async function activeRun(deps: Deps, link: ImportLinkItem): Promise<SyncJobItem | undefined> {
   if (!link.activeRunId) return undefined;
   const job = await JobRepository.of(deps).get<SyncJobRecord>(link.activeRunId);
-  if (job?.status === 'processing') return job;
+  if (claimState(link, job) === 'keep') return job;
   await Links.of(deps).update(
     link.id,
     { remove: ['activeRunId'] },
@@ -374,8 +382,8 @@ async function syncPage(
     add: await storedInStep(deps, job),
     outcome,
   });
-  if (!link) return endWith({ status: 'failed', reason: 'link_deleted' });
-  if (link.activeRunId !== job.id) return endWith({ status: 'failed', reason: 'superseded' });
+  const refused = linkRefusal(link, job.id);
+  if (refused || !link) return endWith(refused!);
   const connection = await ConnectionRepository.of(deps).get(link.connectionId);
   if (!connection) return endWith({ status: 'failed', reason: 'connection_revoked' });
   if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
@@ -385,29 +393,32 @@ async function syncPage(
   const reuse = reusedTokens();
   const call = <T>(run: (token: string) => Promise<T>) =>
     withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep, reuse });
-  // The linked container first, once a run: gone (a 404), the run fails as source_not_found and its
-  // finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
+  // The linked container first, once a run: gone (a 404) or out of the grant's reach (a 403 that is not
+  // a rate limit), the run fails as source_not_found and its finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
   // folder's files deleted; a matter's listing of a deleted matter may be empty).
-  if (job.pages === 0 && !job.page && !job.passFrom)
-    await call((token) => api.checkContainer(token, link.sourceId));
+  if (firstStep(job)) {
+    try {
+      await call((token) => api.checkContainer(token, link.sourceId));
+    } catch (error) {
+      const gone = error instanceof ProviderApiError ? containerRefused(error) : undefined;
+      if (!gone) throw error;
+      return endWith(gone);
+    }
+  }
   // A full run walks the source from the start: every file it holds now.
-  const position = job.page ? { page: job.page } : { cursor: job.mode === 'full' ? undefined : link.cursor };
+  const position = passPosition(job, link.cursor);
   let page;
   try {
     page = await call((token) => api.changes(token, link.sourceId, position, SYNC_PAGE_SIZE));
   } catch (error) {
-    // The provider will not go on from the cursor: what changed since cannot be listed, so the run
-    // becomes a full one from this step (a pass from no cursor, then its reconcile).
-    if (!(error instanceof FeedRestartError) || (job.mode === 'full' && !job.page)) throw error;
+    const becomesFull = error instanceof FeedRestartError ? feedRestarted(job) : undefined;
+    if (!becomesFull) throw error;
     options.log.warn('provider feed restarted: the run becomes a full run', {
       jobId: job.id,
       linkId: link.id,
-      detail: error.detail,
+      detail: (error as FeedRestartError).detail,
     });
-    return {
-      set: { mode: 'full', modeReason: job.modeReason ?? 'feed_restarted', passFrom: job.pages },
-      remove: ['page'],
-    };
+    return becomesFull;
   }
 
   const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
@@ -434,15 +445,7 @@ async function syncPage(
     0,
     MAX_RECORDED_FAILURES,
   );
-  if ('page' in page.next) return { add, set: { page: page.next.page, failures } };
-  if (job.mode === 'full')
-    return { add, set: { failures, phase: 'reconcile', passCursor: page.next.cursor }, remove: ['page'] };
-  return {
-    add,
-    set: { failures },
-    remove: ['page'],
-    outcome: { status: 'succeeded', cursor: page.next.cursor },
-  };
+  return pageTaken(job, add, { failures }, page.next);
 }
 
 interface ImportContext {
@@ -683,12 +686,7 @@ async function reconcile(deps: Deps, link: ImportLinkItem, job: SyncJobRecord): 
     const { outcome } = await sourceDeleted(deps, { link, job }, entry, by);
     add[outcome] = (add[outcome] ?? 0) + 1;
   }
-  if (page.cursor) return { add, set: { reconcilePage: page.cursor } };
-  return {
-    add,
-    remove: ['phase', 'reconcilePage', 'passCursor'],
-    outcome: { status: 'succeeded', ...(job.passCursor ? { cursor: job.passCursor } : {}) },
-  };
+  return reconcileTaken(job, add, page.cursor);
 }
 
 const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>
@@ -704,18 +702,13 @@ async function finishRun(
   const now = deps.clock.now();
   const counts = countsOf(job);
   const link = await Links.of(deps).get(job.linkId);
-  // The linked container gone: the link shows it (its documents are no longer shown as live) until a
-  // run finds the container again.
-  const missing = outcome.status === 'failed' && outcome.reason === 'source_not_found';
-  const sourceMissingAt = missing ? (link?.sourceMissingAt ?? now) : undefined;
+  // The linked container gone (source_not_found) shows on the link until a run finds it again.
+  const onLink = finishOnLink(link, job, outcome, now);
   await Links.of(deps).update(
     job.linkId,
     {
       set: {
-        ...(sourceMissingAt !== undefined ? { sourceMissingAt } : {}),
-        ...(outcome.cursor ? { cursor: outcome.cursor } : {}),
-        // A full run's listing began no later than the run: the source as of then is what it holds.
-        ...(outcome.status === 'succeeded' && job.mode === 'full' ? { reconciledAt: job.createdAt } : {}),
+        ...onLink.set,
         lastRun: {
           jobId: job.id,
           status: outcome.status,
@@ -723,24 +716,17 @@ async function finishRun(
           finishedAt: now,
           counts,
         },
-        updatedAt: now,
       },
-      remove: ['activeRunId', ...(outcome.status === 'succeeded' ? ['sourceMissingAt'] : [])],
+      remove: onLink.remove,
     },
-    { attr: 'activeRunId', op: '=', value: job.id },
+    { attr: 'activeRunId', op: '=', value: onLink.guard },
   );
   const common = { ...(await finishedEventFields(deps, job)), linkId: job.linkId };
-  const sourceChange =
-    missing && link?.sourceMissingAt === undefined
-      ? 'connector.link.source_missing'
-      : outcome.status === 'succeeded' && link?.sourceMissingAt !== undefined
-        ? 'connector.link.source_restored'
-        : undefined;
-  if (sourceChange)
+  if (onLink.event)
     await publishEvent(deps, {
-      id: derivedId('evt', `${sourceChange}:${job.id}`),
+      id: derivedId('evt', `${onLink.event}:${job.id}`),
       organizationId: job.organizationId,
-      type: sourceChange,
+      type: onLink.event,
       data: { ...common, sourceId: link!.sourceId },
     });
   await publishEvent(deps, {

@@ -2,6 +2,7 @@
 // provider failure means for a run, the ids an import derives, export file names. Unit-tested on values.
 import { createHash } from 'node:crypto';
 import { derivedId } from '../../platform/ids';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../platform/durable-timer';
 
 /** A scheduled link runs at most this often, and at least once a week. */
 export const MIN_SCHEDULE_MINUTES = 5;
@@ -27,8 +28,6 @@ export const MAX_RECORDED_FAILURES = 20;
 /** A step failing for a passing reason (5xx, network) is retried this many times, backing off. */
 export const TRANSIENT_ATTEMPTS = 6;
 const BACKOFF_BASE_SECONDS = 15;
-/** SQS delays stop at 15 minutes: longer waits take several hops. */
-export const MAX_QUEUE_DELAY_SECONDS = 900;
 
 /**
  * A link's change feed serves changes at least this old: writes land in the feed's index with the
@@ -43,10 +42,6 @@ export const STALE_JOB_MS = 20 * 60_000;
 /** 15 s, 30 s, 60 s, ... doubling per consecutive failed attempt of a step, at most 15 minutes. */
 export const backoffSeconds = (attempt: number): number =>
   Math.min(MAX_QUEUE_DELAY_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, attempt - 1));
-
-/** The delay of the next hop towards `until` (ms), within SQS's limit; 0 when it has passed. */
-export const hopDelaySeconds = (until: number, now: number): number =>
-  Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((until - now) / 1000)));
 
 /**
  * A link's changes runs become full (reconciling) runs once this many hours passed since the last one

@@ -30,7 +30,8 @@ import type { AttemptMessage } from './messages';
 import type { AttemptRecord, DeliveryItem } from './records';
 import { retentionExpiry } from './records';
 import type { DeliveryStatus, FailureReason, NextStep } from './retry-policy';
-import { hopDelaySeconds, nextStep } from './retry-policy';
+import { DUE_TOLERANCE_MS, nextStep } from './retry-policy';
+import { hopDelaySeconds } from '../../platform/durable-timer';
 
 export type StepOutcome =
   /** A queue message is at hand, before any attempt. */
@@ -135,7 +136,7 @@ const attemptMessage = (
   schedules: boolean,
 ): Send => ({
   message: { deliveryId: delivery.id, cycle: delivery.cycle, attempt, dueAt },
-  delaySeconds: hopDelaySeconds(dueAt, now),
+  delaySeconds: hopDelaySeconds(dueAt, now, DUE_TOLERANCE_MS),
   schedules,
 });
 
@@ -155,7 +156,7 @@ function received(delivery: DeliveryItem | undefined, message: AttemptMessage, n
     return refuse('already_made');
   }
   if (!live(delivery)) return refuse('settled');
-  if (hopDelaySeconds(message.dueAt, now) > 0)
+  if (hopDelaySeconds(message.dueAt, now, DUE_TOLERANCE_MS) > 0)
     return apply({
       send: [attemptMessage(delivery, message.attempt, message.dueAt, now, false)],
       then: 'done',

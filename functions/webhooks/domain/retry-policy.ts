@@ -26,8 +26,8 @@ export const MAX_ATTEMPTS = 2 + RETRY_SCHEDULE_MS.length;
 export const INLINE_RETRY_PAUSE_MS = 1_000;
 /** The most a receiver's Retry-After can push an attempt back. */
 export const MAX_RETRY_AFTER_MS = DAY;
-/** SQS DelaySeconds stops at 15 minutes: longer waits travel in hops carrying the due time. */
-export const MAX_QUEUE_DELAY_SECONDS = 900;
+/** An attempt this close to its due time is made now rather than sent on one more hop of a second. */
+export const DUE_TOLERANCE_MS = 1_000;
 /** An endpoint failing for this long with no success, when a delivery fails for good, is disabled. */
 export const AUTO_DISABLE_AFTER_MS = 5 * DAY;
 
@@ -79,13 +79,6 @@ export function nextStep(
   }
   const scheduled = jittered(RETRY_SCHEDULE_MS[attempt - 2]!, random);
   return { kind: 'retry', inline: false, waitMs: Math.max(scheduled, retryAfterMs ?? 0) };
-}
-
-/** The delay of the next queue hop toward `dueAt`: 0 when it is due (within a second). */
-export function hopDelaySeconds(dueAt: number, now: number): number {
-  const remaining = dueAt - now;
-  if (remaining <= 1_000) return 0;
-  return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.ceil(remaining / 1000));
 }
 
 export interface EndpointHealth {

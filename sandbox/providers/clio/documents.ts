@@ -174,8 +174,28 @@ function matterRecord(tree: AccountTree, matter: FolderNode) {
   };
 }
 
+/**
+ * A document's DocumentVersion: Clio makes one per upload of content, and a rename or a move to another
+ * matter edits the Document, keeping its latest version (its id and number). The tree's version counts
+ * every change (a rename too, so the change log lists it); the DocumentVersion follows the content alone,
+ * its id the tree version at which that content was first seen (unique, as the tree's are).
+ */
+const documentVersions = new WeakMap<
+  FileNode,
+  { content: FileNode['content']; id: number; number: number }
+>();
+
+function documentVersionOf(file: FileNode): { id: number; number: number } {
+  const known = documentVersions.get(file);
+  if (known?.content === file.content) return known;
+  const current = { content: file.content, id: file.version, number: (known?.number ?? 0) + 1 };
+  documentVersions.set(file, current);
+  return current;
+}
+
 function documentRecord(tree: AccountTree, file: FileNode) {
   const extra = extraOf(tree, file);
+  const version = documentVersionOf(file);
   const matter = clioId(tree, file.parent.id);
   return {
     id: clioId(tree, file.id),
@@ -192,13 +212,13 @@ function documentRecord(tree: AccountTree, file: FileNode) {
     parent: { id: matter, type: 'Matter' },
     external_properties: extra.properties.map((p, i) => ({ id: i + 1, ...p })),
     latest_document_version: {
-      id: file.version,
-      uuid: createHash('sha256').update(`${file.id}:${file.version}`).digest('hex').slice(0, 32),
-      etag: `"${file.version}"`,
+      id: version.id,
+      uuid: createHash('sha256').update(`${file.id}:${version.id}`).digest('hex').slice(0, 32),
+      etag: `"${version.id}"`,
       filename: extra.displayName,
       size: file.content.size,
       content_type: file.contentType,
-      version_number: file.version,
+      version_number: version.number,
       received_at: isoTime(file.updatedAt),
       fully_uploaded: true,
       put_url: null,
@@ -433,7 +453,11 @@ export function clioRoutes(options: ClioRoutesOptions = {}): FakeRoute[] {
       const file = documentById(context.tree, context.params.id!);
       const key = randomUUID();
       const expires = context.now + 10 * 60_000;
-      storage.set(key, { tree: context.tree, expires, download: { nodeId: file.id, version: file.version } });
+      storage.set(key, {
+        tree: context.tree,
+        expires,
+        download: { nodeId: file.id, version: documentVersionOf(file).id },
+      });
       context.response.writeHead(303, { Location: storageUrl(context, key, expires), 'Content-Length': '0' });
       context.response.end();
       return undefined;
@@ -555,7 +579,7 @@ async function storageRequest(context: FakeRouteContext): Promise<void> {
     return s3Error(response, 400, 'InvalidArgument', 'Only one auth mechanism allowed');
   if (request.method === 'GET' && entry.download) {
     const file: TreeNode | undefined = tree.file(entry.download.nodeId);
-    if (!file || file.type !== 'file' || file.version !== entry.download.version)
+    if (!file || file.type !== 'file' || documentVersionOf(file).id !== entry.download.version)
       return s3Error(response, 404, 'NoSuchKey');
     response.writeHead(200, {
       'Content-Type': file.contentType,

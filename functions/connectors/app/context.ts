@@ -7,7 +7,6 @@
 // turns into an API error (apiErrorOf) and a worker into a run's next step (runFailureOf).
 import type { Clock } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
-import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
 import { ProviderApiError } from '../infra/content';
 import { EXPIRY_MARGIN_MS, TOKEN_REUSE_MS } from '../domain/token-policy';
@@ -36,13 +35,13 @@ export interface ConnectionCalls {
   call<T>(fn: (accessToken: string) => Promise<T>): Promise<T>;
 }
 
-/** One handler invocation's: the token lifecycle works with it as it is (a Lifecycle). */
+/**
+ * One handler invocation's ports (stores, clock, the outbox written through the connection store),
+ * config and logger. The token lifecycle works with it as it is: it is a Lifecycle.
+ */
 export interface ConnectorContext extends Lifecycle {
   readonly deps: Deps;
-  readonly config: ConnectorConfig;
-  readonly log: Logger;
   readonly clock: Clock;
-  readonly sleep?: (ms: number) => Promise<void>;
   readonly connections: ConnectionRepository;
   /** The connection's calls; asked twice for one id, the same (its token read is shared). */
   connection(id: string): ConnectionCalls;

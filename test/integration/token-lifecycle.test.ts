@@ -120,7 +120,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     clock.advance(2 * HOUR);
 
     const tokens = await Promise.all(
-      Array.from({ length: 10 }, () => getAccessToken(deps, config, id, { log })),
+      Array.from({ length: 10 }, () => getAccessToken({ deps, config, log }, id)),
     );
 
     const calls = refreshCalls().slice(before);
@@ -149,7 +149,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
       runRefreshSweep(deps, config, { log, sleep: instant }),
       runRefreshSweep(deps, config, { log, sleep: instant }),
       runRefreshSweep(deps, config, { log, sleep: instant }),
-      ...Array.from({ length: 5 }, () => getAccessToken(deps, config, id, { log })),
+      ...Array.from({ length: 5 }, () => getAccessToken({ deps, config, log }, id)),
     ]);
     expect(refreshCalls().slice(before)).toHaveLength(1);
     expect((await store.getTokens(id))!.tokenVersion).toBe(2);
@@ -180,7 +180,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
         },
       },
     ]);
-    await expect(getAccessToken(deps, config, id, { log })).rejects.toMatchObject({
+    await expect(getAccessToken({ deps, config, log }, id)).rejects.toMatchObject({
       reason: 'reauth_required',
     });
     // Nothing left for the sweep to do for it.
@@ -192,7 +192,7 @@ describe('token lifecycle on DynamoDB Local, moto KMS and the sandbox provider',
     // The user runs the connect flow again for the same account: same id, healthy, tokens renewed.
     expect(await connect('acct-lapse')).toBe(id);
     expect((await getConnection(deps, ORG, id)).status).toBe('healthy');
-    const token = await getAccessToken(deps, config, id, { log });
+    const token = await getAccessToken({ deps, config, log }, id);
     expect(token.tokenVersion).toBe(2);
     // And it is back in the sweep: due again before its new refresh token would lapse unused.
     clock.advance(IDLE_DUE_MS);

@@ -23,6 +23,7 @@ import {
 import {
   DISABLED_RECHECK_MS,
   REFRESH_LEAD_MS,
+  TOKEN_REUSE_MS,
   classifyTokenFailure,
   effectiveStatus,
   nextThrottle,
@@ -32,6 +33,8 @@ import {
   tokenFreshness,
 } from '../../functions/connectors/domain/token-policy';
 import { PROVIDERS } from '../../functions/connectors/domain/providers';
+import { connectorContext } from '../../functions/connectors/app/context';
+import { ProviderApiError } from '../../functions/connectors/infra/content';
 import { ManualClock } from '../../functions/platform/clock';
 import { outboxEvent, pendingEvents } from '../../functions/events';
 import { decide } from '../../functions/connectors/domain/connection-decide';
@@ -274,7 +277,7 @@ const sweep = () => runRefreshSweep(deps, config, { log, sleep: instant });
 describe('getAccessToken (on use)', () => {
   it('hands out a fresh token without calling the provider', async () => {
     const id = await seedConnection();
-    await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({
+    await expect(getAccessToken({ deps, config, log }, id)).resolves.toMatchObject({
       accessToken: 'at-0',
       tokenVersion: 1,
     });
@@ -284,7 +287,7 @@ describe('getAccessToken (on use)', () => {
   it('refreshes a due token, writes version 2 and moves the sweep entry to the new due time', async () => {
     const id = await seedConnection();
     clock.advance(51 * MIN);
-    const token = await getAccessToken(deps, config, id, { log });
+    const token = await getAccessToken({ deps, config, log }, id);
     expect(token).toMatchObject({ accessToken: 'at-1', tokenVersion: 2 });
     expect(tokenCalls.map((f) => [f.get('grant_type'), f.get('refresh_token')])).toEqual([
       ['refresh_token', 'rt-0'],
@@ -301,7 +304,7 @@ describe('getAccessToken (on use)', () => {
     const id = await seedConnection();
     script = () => ({ status: 200, body: { access_token: 'at-x', expires_in: 3600 } });
     clock.advance(2 * HOUR);
-    await getAccessToken(deps, config, id, { log });
+    await getAccessToken({ deps, config, log }, id);
     const { tokens } = await stored(id);
     expect(JSON.parse(await open(deps.keys, tokens.sealed, tokenContext(ORG, id)))).toEqual({
       access_token: 'at-x',
@@ -313,7 +316,7 @@ describe('getAccessToken (on use)', () => {
     const id = await seedConnection();
     clock.advance(2 * HOUR);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => getAccessToken(deps, config, id, { log })),
+      Array.from({ length: 10 }, () => getAccessToken({ deps, config, log }, id)),
     );
     expect(tokenCalls).toHaveLength(1);
     expect(new Set(results.map((r) => r.accessToken))).toEqual(new Set(['at-1']));
@@ -324,7 +327,7 @@ describe('getAccessToken (on use)', () => {
     const id = await seedConnection();
     script = (n) => (n < 3 ? { status: 503, body: { error: 'temporarily_unavailable' } } : issue());
     clock.advance(2 * HOUR);
-    await expect(getAccessToken(deps, config, id, { log, sleep: instant })).resolves.toMatchObject({
+    await expect(getAccessToken({ deps, config, log, sleep: instant }, id)).resolves.toMatchObject({
       tokenVersion: 2,
     });
     expect(tokenCalls).toHaveLength(3);
@@ -335,11 +338,11 @@ describe('getAccessToken (on use)', () => {
     const id = await seedConnection();
     script = () => ({ status: 500, body: {} });
     clock.advance(55 * MIN);
-    await expect(getAccessToken(deps, config, id, { log, sleep: instant })).resolves.toMatchObject({
+    await expect(getAccessToken({ deps, config, log, sleep: instant }, id)).resolves.toMatchObject({
       accessToken: 'at-0',
     });
     clock.advance(10 * MIN);
-    await expect(getAccessToken(deps, config, id, { log, sleep: instant })).rejects.toMatchObject({
+    await expect(getAccessToken({ deps, config, log, sleep: instant }, id)).rejects.toMatchObject({
       name: 'TokenUnavailableError',
     });
     const { connection, tokens } = await stored(id);
@@ -354,7 +357,7 @@ describe('lapse', () => {
     const id = await seedConnection();
     script = () => ({ status: 400, body: { error: 'invalid_grant' } });
     clock.advance(2 * HOUR);
-    const calls = await Promise.allSettled([1, 2, 3].map(() => getAccessToken(deps, config, id, { log })));
+    const calls = await Promise.allSettled([1, 2, 3].map(() => getAccessToken({ deps, config, log }, id)));
     for (const call of calls) expect(call).toMatchObject({ status: 'rejected' });
     expect(tokenCalls).toHaveLength(1);
     const { connection, tokens } = await stored(id);
@@ -372,7 +375,7 @@ describe('lapse', () => {
         },
       }),
     ]);
-    await expect(getAccessToken(deps, config, id, { log })).rejects.toEqual(
+    await expect(getAccessToken({ deps, config, log }, id)).rejects.toEqual(
       new ConnectionUnusableError(id, 'reauth_required'),
     );
   });
@@ -396,7 +399,7 @@ describe('lapse', () => {
       return { status: 400, body: { error: 'invalid_grant' } };
     };
     clock.advance(2 * HOUR);
-    await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
+    await expect(getAccessToken({ deps, config, log }, id)).resolves.toMatchObject({ tokenVersion: 2 });
     expect((await stored(id)).connection.status).toBe('healthy');
     expect(events()).toEqual([]);
   });
@@ -416,7 +419,7 @@ describe('throttling', () => {
       throttleCount: 1,
     });
     expect((await getConnection(deps, ORG, id)).status).toBe('throttled');
-    await expect(getAccessToken(deps, config, id, { log })).rejects.toBeInstanceOf(ConnectionThrottledError);
+    await expect(getAccessToken({ deps, config, log }, id)).rejects.toBeInstanceOf(ConnectionThrottledError);
     // Still throttled: the sweep leaves it alone and makes no provider call.
     await sweep();
     expect(tokenCalls).toHaveLength(1);
@@ -439,14 +442,89 @@ describe('throttling', () => {
 
   it('backs off without Retry-After and extends the window on a second 429', async () => {
     const id = await seedConnection();
-    await throttleConnection(deps, id, undefined, { log });
+    await throttleConnection({ deps, config, log }, id, undefined);
     expect((await stored(id)).connection.throttleEndsAt).toBe(T0 + MIN);
-    await throttleConnection(deps, id, undefined, { log });
+    await throttleConnection({ deps, config, log }, id, undefined);
     expect((await stored(id)).connection).toMatchObject({
       throttleEndsAt: T0 + 2 * MIN,
       throttleCount: 2,
       previousStatus: 'healthy',
     });
+  });
+});
+
+describe("a connection's calls through the connector context", () => {
+  const refusal = () => new ProviderApiError('browse', 401);
+  const contextNow = () => connectorContext(deps, config, { log, sleep: instant });
+
+  it('is one handle per connection id whose calls share a token read for TOKEN_REUSE_MS', async () => {
+    const id = await seedConnection();
+    const context = contextNow();
+    expect(context.connection(id)).toBe(context.connection(id));
+    expect(await context.connection(id).call(async (token) => token)).toBe('at-0');
+    // A reconnect stores another token behind the context's back: the held read is used until it ages.
+    const current = (await store.getTokens(id))!;
+    const sealed = await seal(
+      deps.keys,
+      JSON.stringify({ access_token: 'at-new', refresh_token: 'rt-new' }),
+      tokenContext(ORG, id),
+    );
+    await store.putTokens({ ...current, sealed, tokenVersion: 2 }, 1);
+    clock.advance(TOKEN_REUSE_MS - 1);
+    expect(await context.connection(id).call(async (token) => token)).toBe('at-0');
+    clock.advance(1);
+    expect(await context.connection(id).call(async (token) => token)).toBe('at-new');
+    // Another invocation's context reads for itself.
+    expect(
+      await contextNow()
+        .connection(id)
+        .call(async (token) => token),
+    ).toBe('at-new');
+    expect(tokenCalls).toHaveLength(0);
+  });
+
+  it('refreshes once after a refusal and tries again with the new token', async () => {
+    const id = await seedConnection();
+    const seen: string[] = [];
+    const answer = await contextNow()
+      .connection(id)
+      .call(async (token) => {
+        seen.push(token);
+        if (token === 'at-0') throw refusal();
+        return 'listed';
+      });
+    expect(answer).toBe('listed');
+    expect(seen).toEqual(['at-0', 'at-1']);
+    expect(tokenCalls).toHaveLength(1);
+    expect((await stored(id)).tokens.tokenVersion).toBe(2);
+  });
+
+  it('makes the connection reauth_required, with its event, when the refreshed token is refused too', async () => {
+    const id = await seedConnection();
+    const calls = contextNow().connection(id);
+    await expect(
+      calls.call(async () => {
+        throw refusal();
+      }),
+    ).rejects.toEqual(new ConnectionUnusableError(id, 'reauth_required'));
+    expect((await stored(id)).connection.status).toBe('reauth_required');
+    expect(events().map((e) => e.type)).toEqual(['connection.reauth_required']);
+    // The next call of the same handle reads the connection's new state, not the held token.
+    await expect(calls.call(async (token) => token)).rejects.toEqual(
+      new ConnectionUnusableError(id, 'reauth_required'),
+    );
+  });
+
+  it('throttles the connection on a 429 until Retry-After and says until when', async () => {
+    const id = await seedConnection();
+    await expect(
+      contextNow()
+        .connection(id)
+        .call(async () => {
+          throw new ProviderApiError('changes', 429, 90);
+        }),
+    ).rejects.toEqual(new ConnectionThrottledError(id, new Date(T0 + 90_000).toISOString()));
+    expect((await stored(id)).connection).toMatchObject({ status: 'throttled', throttleEndsAt: T0 + 90_000 });
   });
 });
 
@@ -474,7 +552,7 @@ describe('the sweep', () => {
     expect(await sweep()).toMatchObject({ skipped_disabled: 1 });
     expect(tokenCalls).toHaveLength(0);
     expect(dueAtOf((await stored(id)).tokens)).toBe(clock.now() + DISABLED_RECHECK_MS);
-    await expect(getAccessToken(deps, config, id, { log })).resolves.toMatchObject({ tokenVersion: 2 });
+    await expect(getAccessToken({ deps, config, log }, id)).resolves.toMatchObject({ tokenVersion: 2 });
   });
 
   it('leaves a grant without a refresh token until its access token ends, then finds it lapsed', async () => {
@@ -505,7 +583,7 @@ describe('the sweep', () => {
       throw new Error('the process died before publishing');
     };
     clock.advance(2 * HOUR);
-    await expect(getAccessToken(deps, config, id, { log })).rejects.toMatchObject({
+    await expect(getAccessToken({ deps, config, log }, id)).rejects.toMatchObject({
       reason: 'reauth_required',
     });
     deps.queues.events.send = send;
@@ -540,7 +618,7 @@ describe('the sweep', () => {
   it('stores and publishes no event for a change whose conditional write lost', async () => {
     const id = await seedConnection();
     const read = (await stored(id)).connection;
-    await throttleConnection(deps, id, 30, { log }); // another change wins first
+    await throttleConnection({ deps, config, log }, id, 30); // another change wins first
     const lapse = decide(read, { kind: 'lapse' }, clock.now());
     if (lapse.outcome !== 'change') throw new Error('expected a change');
     const event = outboxEvent({ organizationId: ORG, ...lapse.events[0]! }, clock.now());

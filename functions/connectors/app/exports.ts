@@ -43,14 +43,8 @@ import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-step
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import { Ledger } from '../infra/repositories/ledger';
 import { JobRepository } from '../infra/repositories/jobs';
-import {
-  apiErrorOf,
-  containersFor,
-  contentFor,
-  requireUsable,
-  runFailureOf,
-  withProvider,
-} from './provider-calls';
+import { apiErrorOf, containersFor, contentFor, requireUsable, runFailureOf } from './provider-calls';
+import { connectorContext } from './context';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ExportCounts {
@@ -130,9 +124,9 @@ export async function startExport(
   }
   const api = await containersFor(config, connection.provider);
   try {
-    await withProvider(deps, config, connectionId, log, (token) =>
-      api.checkContainer(token, input.destination.id),
-    );
+    await connectorContext(deps, config, { log })
+      .connection(connectionId)
+      .call((token) => api.checkContainer(token, input.destination.id));
   } catch (error) {
     throw apiErrorOf(
       error,
@@ -262,8 +256,7 @@ async function exportDocument(
   }
   const owner = { vaultId: job.vaultId, objectId };
   const policy = job.conflict ?? DEFAULT_CONFLICT_POLICY;
-  const call = <T>(fn: (token: string) => Promise<T>) =>
-    withProvider(deps, config, job.connectionId, options.log, fn, { sleep: options.sleep });
+  const { call } = connectorContext(deps, config, options).connection(job.connectionId);
   const upload = (name: string, replace?: ProviderFile) =>
     // The content is opened per attempt: a retry after a refused token sends it again from the start.
     call(async (token) =>

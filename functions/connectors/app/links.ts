@@ -14,7 +14,8 @@ export type { ImportLinkView };
 import { editLink } from '../domain/link-edit';
 import { DEFAULT_RECONCILE_HOURS, FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
-import { apiErrorOf, containersFor, requireUsable, withProvider } from './provider-calls';
+import { apiErrorOf, containersFor, requireUsable } from './provider-calls';
+import { connectorContext } from './context';
 import { Ledger } from '../infra/repositories/ledger';
 import type { LedgerEntryItem } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -85,9 +86,9 @@ export async function createLink(
   if (twin) throw new ConflictError(`Import link ${twin.id} already syncs this source into this vault`);
   const api = await containersFor(config, connection.provider);
   try {
-    await withProvider(deps, config, connection.id, log, (token) =>
-      api.checkContainer(token, input.source.id),
-    );
+    await connectorContext(deps, config, { log })
+      .connection(connection.id)
+      .call((token) => api.checkContainer(token, input.source.id));
   } catch (error) {
     throw apiErrorOf(
       error,

@@ -7,7 +7,8 @@ import type { ConnectorConfig } from '../infra/config';
 import type { SourceEntry } from '../infra/content';
 import type { SourceView } from '../api/views';
 import { owned } from './connections';
-import { apiErrorOf, containersFor, requireUsable, withProvider } from './provider-calls';
+import { apiErrorOf, containersFor, requireUsable } from './provider-calls';
+import { connectorContext } from './context';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 const sourceView = (entry: SourceEntry): SourceView => ({
@@ -32,9 +33,9 @@ export async function browseSources(
   await requireUsable(deps, connection);
   const api = await containersFor(config, connection.provider);
   try {
-    const page = await withProvider(deps, config, connectionId, log, (token) =>
-      api.browse(token, query.parent, { token: query.page_token, limit: query.limit }),
-    );
+    const page = await connectorContext(deps, config, { log })
+      .connection(connectionId)
+      .call((token) => api.browse(token, query.parent, { token: query.page_token, limit: query.limit }));
     return { data: page.entries.map(sourceView), next_page_token: page.next ?? null };
   } catch (error) {
     throw apiErrorOf(

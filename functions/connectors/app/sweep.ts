@@ -45,6 +45,8 @@ export async function runRefreshSweep(
   const startedAt = deps.clock.now();
   const switches = new Map<string, Promise<boolean>>();
   const context: SweepContext = {
+    deps,
+    config,
     log: options.log,
     sleep: options.sleep,
     providerEnabled: (organizationId, provider) => {
@@ -86,7 +88,7 @@ export async function runRefreshSweep(
         }
         summary.entries++;
         try {
-          count(await sweepEntry(deps, config, item, context));
+          count(await sweepEntry(context, item));
         } catch (error) {
           count('errors');
           options.log.error('refresh sweep entry failed', { ...item, error });

@@ -50,7 +50,8 @@ import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
 import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
-import { contentFor, requireUsable, reusedTokens, runFailureOf, withProvider } from './provider-calls';
+import { contentFor, requireUsable, runFailureOf } from './provider-calls';
+import { connectorContext } from './context';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ItemFailure {
@@ -389,12 +390,11 @@ async function syncPage(
   if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   if (job.phase === 'reconcile') return reconcile(deps, link, job);
   const api = await contentFor(config, connection.provider);
-  // One token read for the step's calls (the feed page and each download), renewed as reusedTokens says.
-  const reuse = reusedTokens();
-  const call = <T>(run: (token: string) => Promise<T>) =>
-    withProvider(deps, config, link.connectionId, options.log, run, { sleep: options.sleep, reuse });
+  // One token read for the step's calls (the feed page and each download), renewed as the context says.
+  const { call } = connectorContext(deps, config, options).connection(link.connectionId);
   // The linked container first, once a run: gone (a 404) or out of the grant's reach (a 403 that is not
-  // a rate limit), the run fails as source_not_found and its finish shows the link as source_missing. A feed alone may not say so (Graph's delta reports the
+  // a rate limit), the run fails as source_not_found and its finish shows the link as source_missing.
+  // A feed alone may not say so (Graph's delta reports the
   // folder's files deleted; a matter's listing of a deleted matter may be empty).
   if (firstStep(job)) {
     try {

@@ -33,10 +33,16 @@ import { flushConnection, transition } from './connection-changes';
 
 export type LifecycleDeps = Pick<Deps, 'tables' | 'keys' | 'queues' | 'clock'>;
 
-export interface LifecycleOptions {
-  log: Logger;
+/**
+ * What the lifecycle works with, passed as one value instead of its parts: a connector context
+ * (context.ts) is one, and the sweep builds one for its run.
+ */
+export interface Lifecycle {
+  readonly deps: LifecycleDeps;
+  readonly config: ConnectorConfig;
+  readonly log: Logger;
   /** Waits between provider attempts and while another worker refreshes (tests make it instant). */
-  sleep?: (ms: number) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -148,14 +154,13 @@ async function nextTokens(
 
 /** Calls the provider's token endpoint, retrying transient failures while the lease has time left. */
 async function requestRefresh(
-  deps: LifecycleDeps,
-  config: ConnectorConfig,
+  lifecycle: Lifecycle,
   tokens: TokenItem,
   refreshToken: string,
   leaseEndsAt: number,
-  options: LifecycleOptions,
 ): Promise<{ ok: true; set: TokenSet } | { ok: false; failure: ProviderFailure }> {
-  const sleep = options.sleep ?? realSleep;
+  const { deps, config, log } = lifecycle;
+  const sleep = lifecycle.sleep ?? realSleep;
   let failure: ProviderFailure = { kind: 'transient' };
   const client = await config.client(tokens.provider);
   for (let attempt = 1; attempt <= REFRESH_ATTEMPTS; attempt++) {
@@ -173,7 +178,7 @@ async function requestRefresh(
     } catch (error) {
       if (!(error instanceof ProviderHttpError)) throw error;
       failure = classifyTokenFailure(error, deps.clock.now());
-      options.log.warn('provider token refresh failed', {
+      log.warn('provider token refresh failed', {
         connectionId: tokens.connectionId,
         attempt,
         status: error.status,
@@ -193,13 +198,12 @@ async function requestRefresh(
  * lease of a token version; the new version is written only over the version that was refreshed.
  */
 export async function refreshConnection(
-  deps: LifecycleDeps,
-  config: ConnectorConfig,
+  lifecycle: Lifecycle,
   connection: ConnectionItem,
   tokens: TokenItem,
   when: 'due' | 'expired' | 'always',
-  options: LifecycleOptions,
 ): Promise<RefreshOutcome> {
+  const { deps, log } = lifecycle;
   const repository = ConnectionRepository.of(deps);
   const freshness = tokenFreshness(tokens, deps.clock.now());
   if (when !== 'always' && (freshness === 'fresh' || (when === 'expired' && freshness === 'due'))) {
@@ -220,23 +224,16 @@ export async function refreshConnection(
     if (!plain.refresh_token) {
       // Nothing to refresh with: the grant ends when the access token does.
       if (freshness !== 'expired') return { outcome: 'fresh', tokens };
-      return (await markReauthRequired(deps, connection.id, version, options)) ?? { outcome: 'lapsed' };
+      return (await markReauthRequired(lifecycle, connection.id, version)) ?? { outcome: 'lapsed' };
     }
-    const answer = await requestRefresh(
-      deps,
-      config,
-      tokens,
-      plain.refresh_token,
-      leaseStart + LEASE_MS,
-      options,
-    );
+    const answer = await requestRefresh(lifecycle, tokens, plain.refresh_token, leaseStart + LEASE_MS);
     if (answer.ok) {
       const record = await nextTokens(deps, tokens, plain, answer.set);
       if (await repository.putTokens(record, version)) {
         if (connection.throttleCount) {
-          await transition(deps, connection.id, { kind: 'refresh_succeeded' }, options.log);
+          await transition(deps, connection.id, { kind: 'refresh_succeeded' }, log);
         }
-        options.log.info('provider tokens refreshed', {
+        log.info('provider tokens refreshed', {
           connectionId: connection.id,
           tokenVersion: record.tokenVersion,
         });
@@ -244,7 +241,7 @@ export async function refreshConnection(
         return { outcome: 'refreshed', tokens: repository.tokenItem(record) };
       }
       // A reconnect or a disconnect wrote meanwhile; what it stored stands.
-      options.log.warn('refreshed tokens discarded: the stored version changed', {
+      log.warn('refreshed tokens discarded: the stored version changed', {
         connectionId: connection.id,
       });
       const now = await repository.getTokens(connection.id);
@@ -252,16 +249,16 @@ export async function refreshConnection(
     }
     const { failure } = answer;
     if (failure.kind === 'lapsed') {
-      return (await markReauthRequired(deps, connection.id, version, options)) ?? { outcome: 'lapsed' };
+      return (await markReauthRequired(lifecycle, connection.id, version)) ?? { outcome: 'lapsed' };
     }
     if (failure.kind === 'throttled') {
-      const throttled = await throttleConnection(deps, connection.id, failure.retryAfterSeconds, options);
+      const throttled = await throttleConnection(lifecycle, connection.id, failure.retryAfterSeconds);
       return throttled?.throttleEndsAt
         ? { outcome: 'throttled', until: throttled.throttleEndsAt }
         : { outcome: 'failed', failure: 'transient' };
     }
     if (failure.kind === 'fatal') {
-      options.log.error('provider refused the refresh request; check the provider configuration', {
+      log.error('provider refused the refresh request; check the provider configuration', {
         connectionId: connection.id,
         provider: connection.provider,
       });
@@ -283,19 +280,19 @@ export async function refreshConnection(
  * Returns the outcome when the tokens turned out to be current after all.
  */
 export async function markReauthRequired(
-  deps: LifecycleDeps,
+  lifecycle: Lifecycle,
   connectionId: string,
   version: number,
-  options: LifecycleOptions,
 ): Promise<RefreshOutcome | undefined> {
+  const { deps, log } = lifecycle;
   const repository = ConnectionRepository.of(deps);
   const stored = await repository.getTokens(connectionId);
   if (!stored) return { outcome: 'gone' };
   if (stored.tokenVersion > version) return { outcome: 'refreshed_elsewhere', tokens: stored };
-  const result = await transition(deps, connectionId, { kind: 'lapse' }, options.log);
+  const result = await transition(deps, connectionId, { kind: 'lapse' }, log);
   if (result.outcome === 'gone') return { outcome: 'gone' };
   if (result.outcome !== 'changed') return undefined; // not live any more: someone else decided
-  options.log.info('connection needs reauthorization', {
+  log.info('connection needs reauthorization', {
     connectionId,
     previousStatus: result.before.status,
   });
@@ -310,15 +307,14 @@ export async function markReauthRequired(
  * return to; a throttled one has its window extended. The sweep ends the throttle when it is due.
  */
 export async function throttleConnection(
-  deps: LifecycleDeps,
+  { deps, log }: Lifecycle,
   connectionId: string,
   retryAfterSeconds: number | undefined,
-  options: LifecycleOptions,
 ): Promise<ConnectionItem | undefined> {
-  const result = await transition(deps, connectionId, { kind: 'throttle', retryAfterSeconds }, options.log);
+  const result = await transition(deps, connectionId, { kind: 'throttle', retryAfterSeconds }, log);
   if (result.outcome !== 'changed') return undefined;
   const { connection } = result;
-  options.log.info('connection throttled by the provider', {
+  log.info('connection throttled by the provider', {
     connectionId,
     throttleEndsAt: connection.throttleEndsAt,
     throttleCount: connection.throttleCount,
@@ -332,14 +328,13 @@ export async function throttleConnection(
  * longer throttled (reconnected, disconnected) only loses its stale fields and sweep entry. Idempotent.
  */
 export async function endThrottle(
-  deps: LifecycleDeps,
+  { deps, log }: Lifecycle,
   connection: ConnectionItem | string,
-  options: LifecycleOptions,
 ): Promise<ConnectionItem | undefined> {
-  const result = await transition(deps, connection, { kind: 'end_throttle' }, options.log);
+  const result = await transition(deps, connection, { kind: 'end_throttle' }, log);
   if (result.outcome !== 'changed') return undefined;
   if (result.before.status === 'throttled') {
-    options.log.info('connection throttle ended', {
+    log.info('connection throttle ended', {
       connectionId: result.connection.id,
       status: result.connection.status,
     });
@@ -355,14 +350,10 @@ const MAX_WAITS = 150;
  * first unless another worker already is; an expired one is refreshed, or waited for while another
  * worker refreshes it. The provider switch is not checked: runs already in flight finish.
  */
-export async function getAccessToken(
-  deps: LifecycleDeps,
-  config: ConnectorConfig,
-  connectionId: string,
-  options: LifecycleOptions,
-): Promise<AccessToken> {
+export async function getAccessToken(lifecycle: Lifecycle, connectionId: string): Promise<AccessToken> {
+  const { deps } = lifecycle;
   const repository = ConnectionRepository.of(deps);
-  const sleep = options.sleep ?? realSleep;
+  const sleep = lifecycle.sleep ?? realSleep;
   for (let wait = 0; wait < MAX_WAITS; wait++) {
     let connection = await repository.get(connectionId);
     if (!connection) throw new ConnectionUnusableError(connectionId, 'not_found');
@@ -373,7 +364,7 @@ export async function getAccessToken(
           isoTime(connection.throttleEndsAt ?? deps.clock.now()),
         );
       }
-      connection = (await endThrottle(deps, connection, options)) ?? (await repository.get(connectionId));
+      connection = (await endThrottle(lifecycle, connection)) ?? (await repository.get(connectionId));
       if (!connection) throw new ConnectionUnusableError(connectionId, 'not_found');
       if (connection.status === 'throttled') continue; // throttled again meanwhile: look again
     }
@@ -387,7 +378,7 @@ export async function getAccessToken(
     if (!tokens) throw new ConnectionUnusableError(connectionId, 'revoked');
     const freshness: Freshness = tokenFreshness(tokens, deps.clock.now());
     if (freshness === 'fresh') return accessTokenOf(deps, tokens);
-    const result = await refreshConnection(deps, config, connection, tokens, 'due', options);
+    const result = await refreshConnection(lifecycle, connection, tokens, 'due');
     const action = AFTER_REFRESH[result.outcome].onUse;
     switch (action) {
       case 'use':
@@ -415,7 +406,7 @@ export async function getAccessToken(
   throw new TokenUnavailableError(connectionId, 'refresh_in_progress');
 }
 
-export interface SweepContext extends LifecycleOptions {
+export interface SweepContext extends Lifecycle {
   /** Whether the organization has the provider turned on (cached by the caller for one sweep). */
   providerEnabled(organizationId: string, provider: ConnectionItem['provider']): Promise<boolean>;
 }
@@ -428,12 +419,8 @@ export interface SweepContext extends LifecycleOptions {
  * (deferred to the throttle's end) or its provider is turned off for the organization (deferred:
  * scheduled work stops, on-use refresh still works).
  */
-export async function sweepEntry(
-  deps: LifecycleDeps,
-  config: ConnectorConfig,
-  entry: DueEntry,
-  context: SweepContext,
-): Promise<SweepOutcome> {
+export async function sweepEntry(context: SweepContext, entry: DueEntry): Promise<SweepOutcome> {
+  const { deps } = context;
   const repository = ConnectionRepository.of(deps);
   const { connectionId, kind } = entry;
   let connection = await repository.get(connectionId);
@@ -442,7 +429,7 @@ export async function sweepEntry(
     if (!(await flushConnection(deps, connection, context.log))) return 'failed';
     if (connection.status === 'throttled' && !throttleEnded(connection, deps.clock.now())) return 'not_due';
     const ended = connection.status === 'throttled';
-    await endThrottle(deps, connectionId, context); // read again: the flush emptied the outbox
+    await endThrottle(context, connectionId); // read again: the flush emptied the outbox
     return ended ? 'unthrottled' : 'cleaned';
   }
 
@@ -464,7 +451,7 @@ export async function sweepEntry(
       await repository.deferRefresh(connectionId, tokens.tokenVersion, connection.throttleEndsAt!);
       return 'deferred';
     }
-    connection = (await endThrottle(deps, connection, context)) ?? (await repository.get(connectionId));
+    connection = (await endThrottle(context, connection)) ?? (await repository.get(connectionId));
     if (!connection || effectiveStatus(connection, deps.clock.now()) !== 'healthy') return 'not_due';
   }
   if (!(await context.providerEnabled(connection.organizationId, connection.provider))) {
@@ -473,7 +460,7 @@ export async function sweepEntry(
   }
   // Due here means the refresh token must be used (before it lapses unused) or the grant checked,
   // however fresh the access token is.
-  const result = await refreshConnection(deps, config, connection, tokens, 'always', context);
+  const result = await refreshConnection(context, connection, tokens, 'always');
   if (result.outcome === 'throttled') {
     await repository.deferRefresh(connectionId, tokens.tokenVersion, result.until);
   }

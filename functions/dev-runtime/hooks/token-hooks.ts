@@ -35,7 +35,7 @@ export function devTokenHooks(deps: Deps, schedules: Schedules): Extension {
     const id = ACCESS_TOKEN_PATH.exec(url.pathname)?.[1];
     if (!id) return false;
     try {
-      const token = await getAccessToken(deps, config, id, { log });
+      const token = await getAccessToken({ deps, config, log }, id);
       return answer(200, {
         connection_id: id,
         token_version: token.tokenVersion,

@@ -17,7 +17,15 @@ const ROOT = process.cwd();
 describe('the provider modules', () => {
   it('name each provider once, in the API enum order, and split into sandbox and real providers', () => {
     expect(new Set(PROVIDER_IDS).size).toBe(PROVIDER_IDS.length);
-    expect([...PROVIDER_IDS]).toEqual(['practice', 'drive', 'clio', 'google_drive', 'onedrive', 'dropbox', 'box']);
+    expect([...PROVIDER_IDS]).toEqual([
+      'practice',
+      'drive',
+      'clio',
+      'google_drive',
+      'onedrive',
+      'dropbox',
+      'box',
+    ]);
     expect([...SANDBOX_PROVIDER_IDS, ...REAL_PROVIDER_IDS].sort()).toEqual([...PROVIDER_IDS].sort());
     for (const id of PROVIDER_IDS) expect(PROVIDERS[id].id).toBe(id);
   });

@@ -16,11 +16,13 @@
 //          back under its id, as its provider reports a restore: the fakes (Drive's untrash, Graph's
 //          restore, Dropbox's restore, Clio's) as a change the feeds list; the sandbox's practice and
 //          drive at the version it had, recorded as no change, so only a pass from the start (a full
-//          or reconciling run) lists it. `reported` overrides; 409 when its name is taken
+//          or reconciling run) lists it. `reported` overrides; 409 when its name is taken, or (Box) when
+//          its folder is deleted
 //   POST   /__sandbox/delete-folder {provider, account_id, folder_id} -> 204: a folder (not the top) and
 //          everything in it; each feed reports it as its provider does (Dropbox: the folder alone)
 //   POST   /__sandbox/restore-folder {provider, account_id, folder_id} -> 204: a deleted folder back with
-//          the files deleted with it (each a change the feeds list); 409 when its name is taken
+//          the files deleted with it (each a change the feeds list); 409 when its name is taken, or
+//          (Box) when the folder it was in is deleted
 //   POST   /__sandbox/reset-feed {provider, account_id} -> 204: every feed position handed out so far is
 //          refused as the provider refuses one it no longer honours (Graph 410 resyncRequired, Dropbox
 //          `reset`, Drive 400 on the page token, the sandbox APIs 410); Clio has no feed to reset (its
@@ -201,9 +203,18 @@ const restore = z.strictObject({
 /** The sandbox's own APIs, whose feeds do not report a restore (a fake's provider does). */
 const UNREPORTED_RESTORES = new Set(['practice', 'drive']);
 
+/**
+ * Providers that restore a file or folder only into its folder while that is there (Box: else the
+ * restore names another parent), so one whose folder was deleted after it is refused.
+ */
+const RESTORES_INTO_LIVE_FOLDERS = new Set(['box']);
+
 const restoreFile: Hook = async (state, request, response) => {
   const input = parse(restore, await readJson(request));
   const tree = state.store.tree(known(state, input.provider), input.account_id);
+  const deleted = tree.deletedFile(treeIdOf(state, input.provider, tree, input.file_id));
+  if (deleted && RESTORES_INTO_LIVE_FOLDERS.has(input.provider) && !tree.isLive(deleted.parent))
+    throw new SandboxApiError(409, 'conflict', 'its folder is deleted');
   let file: FileNode | undefined;
   try {
     file = tree.restoreFile(treeIdOf(state, input.provider, tree, input.file_id), {
@@ -231,6 +242,9 @@ const deleteFolder: Hook = async (state, request, response) => {
 const restoreFolder: Hook = async (state, request, response) => {
   const input = parse(folderInput, await readJson(request));
   const tree = state.store.tree(known(state, input.provider), input.account_id);
+  const deleted = tree.deletedFolder(treeIdOf(state, input.provider, tree, input.folder_id));
+  if (deleted?.parent && RESTORES_INTO_LIVE_FOLDERS.has(input.provider) && !tree.isLive(deleted.parent))
+    throw new SandboxApiError(409, 'conflict', 'its folder is deleted');
   try {
     if (!tree.restoreFolder(treeIdOf(state, input.provider, tree, input.folder_id)))
       throw notFound('no such deleted folder');

@@ -49,6 +49,13 @@ export interface FileNode {
    * deletion as the folder alone (Dropbox) reports that path, not the file's.
    */
   deletedWith?: string;
+  /** That folder itself: a provider that reports a folder deletion by the folder's id (Box) names it. */
+  deletedWithFolder?: FolderNode;
+  /**
+   * The version a restore reported as a change gave the file, and the folder whose restore brought
+   * it back if it came with one: a feed that tells a restore from an edit (Box) reads it.
+   */
+  restored?: { version: number; folder?: FolderNode };
 }
 
 export type TreeNode = FolderNode | FileNode;
@@ -180,6 +187,22 @@ export class AccountTree {
     return node?.type === 'folder' ? node : undefined;
   }
 
+  /** A folder deleted with deleteFolder (the one named, not one inside it) that restoreFolder can bring back. */
+  deletedFolder(id: string): FolderNode | undefined {
+    return this.deletedFolders.get(id)?.folder;
+  }
+
+  /** Whether `folder` is there now: not deleted, nor inside a deleted folder. */
+  isLive(folder: FolderNode): boolean {
+    return this.nodes.get(folder.id) === folder;
+  }
+
+  /** A deleted file (a tombstone a restore may bring back). */
+  deletedFile(id: string): FileNode | undefined {
+    const node = this.nodes.get(id);
+    return node?.type === 'file' && node.deleted ? node : undefined;
+  }
+
   /** A file that is there now (not deleted). */
   file(id: string): FileNode | undefined {
     const node = this.nodes.get(id);
@@ -282,6 +305,7 @@ export class AccountTree {
     const files = this.log.filter((file) => !file.deleted && isWithin(file, folder));
     for (const file of files) {
       file.deletedWith = path;
+      file.deletedWithFolder = folder;
       this.deleteFile(file, at);
     }
     this.release(folder.parent, folder);
@@ -317,10 +341,19 @@ export class AccountTree {
       file.deleted = false;
       file.versionBeforeDeletion = undefined;
       file.deletedWith = undefined;
+      file.deletedWithFolder = undefined;
       this.adopt(file.parent, file);
       this.touch(file, at);
+      file.restored = { version: file.version, folder };
     }
     return folder;
+  }
+
+  /** Where a deleted file comes back (a restore to another folder or name); its deletion stays recorded. */
+  placeDeleted(file: FileNode, parent: FolderNode, name: string): void {
+    if (!file.deleted) throw new Error('only a deleted file is placed');
+    file.parent = parent;
+    file.name = name;
   }
 
   deleteFile(file: FileNode, at = this.now()): void {
@@ -346,8 +379,10 @@ export class AccountTree {
       file.versionBeforeDeletion = undefined;
       file.deleted = false;
       file.deletedWith = undefined;
+      file.deletedWithFolder = undefined;
       this.adopt(file.parent, file);
       this.touch(file, this.now());
+      file.restored = { version: file.version };
       return file;
     }
     this.log.splice(
@@ -358,6 +393,7 @@ export class AccountTree {
     file.versionBeforeDeletion = undefined;
     file.deleted = false;
     file.deletedWith = undefined;
+    file.deletedWithFolder = undefined;
     file.sha256 = undefined;
     this.log.splice(
       upperBound(this.log, file.version, (f) => f.version),

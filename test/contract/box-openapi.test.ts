@@ -253,7 +253,8 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
 
     tree.putFile(acme, 'new.txt', text('new'));
     tree.putFile(acme, 'letter.txt', text('dear acme, again'));
-    expect((await call('DELETE', `/2.0/files/${idOf(fileNamed(acme, 'minutes.txt'))}`)).status).toBe(204);
+    const minutes = fileNamed(acme, 'minutes.txt');
+    expect((await call('DELETE', `/2.0/files/${idOf(minutes)}`)).status).toBe(204);
     expect((await call('POST', `/2.0/files/${oldId}`, TOKEN, {})).status).toBe(201);
     expect(
       (await call('PUT', `/2.0/files/${idOf(fileNamed(acme, 'moving.txt'))}`, TOKEN, { parent: { id: '0' } }))
@@ -289,6 +290,20 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
     await expect(changesPass(api, TOKEN, idOf(clients), later.cursor)).rejects.toBeInstanceOf(
       FeedRestartError,
     );
+    // A file trashed before its folder: Box puts it back in its folder only while that is there, else
+    // in the parent the restore names.
+    expect((await call('POST', `/2.0/files/${idOf(minutes)}`, TOKEN, {})).status).toBe(403);
+    expect(minutes.deleted).toBe(true);
+    expect((await call('POST', `/2.0/folders/${idOf(acme)}`, TOKEN, {})).status).toBe(201);
+    // The folder is back under its id with what was trashed with it, not the file trashed before it.
+    expect(tree.folder(acme.id)).toBe(acme);
+    expect(tree.liveFiles(acme).map((f) => f.name)).not.toContain('minutes.txt');
+    expect((await call('DELETE', `/2.0/folders/${idOf(acme)}?recursive=true`)).status).toBe(204);
+    expect(
+      (await call('POST', `/2.0/files/${idOf(minutes)}`, TOKEN, { parent: { id: idOf(clients) } })).status,
+    ).toBe(201);
+    expect(fileNamed(clients, 'minutes.txt')).toBe(minutes);
+    expect((await call('DELETE', `/2.0/files/${idOf(minutes)}`)).status).toBe(204);
     expect((await call('POST', `/2.0/folders/${idOf(acme)}`, TOKEN, {})).status).toBe(201);
 
     const seen = checkSince(from);
@@ -306,6 +321,38 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
       'post_folders_id',
     ])
       expect(seen).toContain(id);
+  });
+
+  it('reports a folder trashed or restored outside the API (as the test hooks do) as Box does: the folder alone, under its id', async () => {
+    const from = proxy.exchanges.length;
+    const matter = tree.addFolder(clients, 'Matter');
+    const inside = tree.addFolder(matter, 'Inside');
+    tree.putFile(matter, 'a.txt', text('a'));
+    tree.putFile(inside, 'b.txt', text('b'));
+    const events = async (position: number) =>
+      (
+        (await call('GET', `/2.0/events?stream_type=changes&stream_position=${position}`)).json as {
+          entries: { event_type: string; source: { type: string; id: string } }[];
+        }
+      ).entries.map((e) => [e.event_type, e.source.type, e.source.id]);
+    const id = idOf(matter);
+
+    let position = tree.changeSequence;
+    tree.deleteFolder(matter);
+    expect(boxIds.treeId(tree, id)).toBe(matter.id);
+    expect(await events(position)).toEqual([['ITEM_TRASH', 'folder', id]]);
+    position = tree.changeSequence;
+    expect(tree.restoreFolder(matter.id)).toBe(matter);
+    expect(idOf(matter)).toBe(id);
+    expect(await events(position)).toEqual([['ITEM_UNDELETE_VIA_TRASH', 'folder', id]]);
+
+    // A file restored on its own is the file's restore.
+    const a = fileNamed(matter, 'a.txt');
+    tree.deleteFile(a);
+    position = tree.changeSequence;
+    tree.restoreFile(a.id, { asChange: true });
+    expect(await events(position)).toEqual([['ITEM_UNDELETE_VIA_TRASH', 'file', idOf(a)]]);
+    checkSince(from);
   });
 
   it('exports small and large files, meets a name conflict and a changed file as Box answers them', async () => {

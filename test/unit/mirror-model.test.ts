@@ -122,9 +122,7 @@ const stepsArbitrary = fc.array(fc.record({ op: fc.constantFrom(...OPS), pick: f
 });
 let runs = 0;
 
-// Box is not yet held to the model: a folder trashed and restored loses a file in the next full run
-// (the counterexample of seed 20261127, sequence 117), which is being worked on.
-describe.each(PROVIDER_IDS.filter((id) => id !== 'box'))('%s', (provider) => {
+describe.each(PROVIDER_IDS)('%s', (provider) => {
   it(`holds the invariant after every run (seed ${SEED}, ${SEQUENCES} sequences of ${STEPS} steps)`, async () => {
     await fc.assert(
       fc.asyncProperty(stepsArbitrary, async (steps) => {

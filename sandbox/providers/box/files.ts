@@ -32,7 +32,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isoTime } from '../../clock';
 import { readUpload, sendContent } from '../../content/http';
 import type { AccountTree, FileNode, FolderNode, TreeNode } from '../../content/tree';
-import { NameTakenError, contentChunks, isWithin, pathOf } from '../../content/tree';
+import { NameTakenError, contentChunks } from '../../content/tree';
 import type { ProviderIds } from '../../content/types';
 import type { FakeRoute, FakeRouteContext } from '../fake';
 
@@ -90,6 +90,12 @@ export function sendBoxFailure(response: ServerResponse, error: BoxError): void 
   response.end(text);
 }
 
+/**
+ * A restore whose original folder is in the trash: Box puts an item back in its folder only while that
+ * is there, else in the parent the request names (a folder's restore here takes none).
+ */
+const parentTrashed = (item: 'file' | 'folder') =>
+  new BoxError(403, 'forbidden', `The ${item}'s folder is in the trash: restore that folder first`);
 const badRequest = (message: string) => new BoxError(400, 'bad_request', message);
 const notFound = (message = 'Not Found') => new BoxError(404, 'not_found', message);
 
@@ -101,8 +107,9 @@ export const boxIds: ProviderIds = {
     if (id === '0') return tree.root.id;
     if (!/^\d{1,20}$/.test(id) || BigInt(id) >= 2n ** 64n) return undefined;
     const hex = BigInt(id).toString(16).padStart(16, '0');
+    // A trashed folder keeps its id (a restore names it), as a trashed file does.
     return [`fld_${hex}`, `fil_${hex}`].find(
-      (candidate) => tree.folder(candidate) ?? anyFile(tree, candidate),
+      (candidate) => tree.folder(candidate) ?? tree.deletedFolder(candidate) ?? anyFile(tree, candidate),
     );
   },
 };
@@ -127,11 +134,6 @@ function sha1Of(file: FileNode): string {
   sha1s.set(file, { version: file.version, hex });
   return hex;
 }
-
-/** Files the fake restored, at the version the restore gave them: what the events call them. */
-const restoredAt = new WeakMap<FileNode, number>();
-/** Files restored with their folder: the stream reports the folder's restore alone. */
-const restoredWith = new WeakMap<FileNode, { version: number; id: string; name: string }>();
 
 function folderMini(tree: AccountTree, folder: FolderNode) {
   return {
@@ -357,9 +359,6 @@ function items(context: FakeRouteContext) {
 }
 
 // The events stream over the tree's change log.
-/** Folders the fake trashed, by the path their files record (deletedWith): the folder's Box id. */
-const trashedFolders = new WeakMap<AccountTree, Map<string, string>>();
-
 function events(context: FakeRouteContext) {
   const { tree, query, grant } = context;
   const type = query.get('stream_type') ?? 'all';
@@ -383,47 +382,36 @@ function events(context: FakeRouteContext) {
     event_type: eventType,
     source,
   });
+  // The tree records how a file was trashed or restored (by the API here or by a test hook standing
+  // for the user), so both read as Box reports them: the files of a folder trashed or restored at once
+  // are that folder's event alone.
+  const folderEvent = (eventType: string, folder: FolderNode, file: FileNode, sequence: string) => {
+    const id = numeric(folder);
+    if (!folders.has(id))
+      entries.push(
+        event(
+          eventType,
+          { type: 'folder', id, sequence_id: sequence, etag: sequence, name: folder.name },
+          file.updatedAt,
+          `folder\u0000${id}\u0000${file.version}`,
+        ),
+      );
+    folders.add(id);
+  };
   for (const file of files) {
-    if (file.deleted && file.deletedWith) {
-      const folderId = trashedFolders.get(tree)?.get(file.deletedWith);
-      if (folderId) {
-        if (!folders.has(folderId))
-          entries.push(
-            event(
-              'ITEM_TRASH',
-              {
-                type: 'folder',
-                id: folderId,
-                sequence_id: '1',
-                etag: '1',
-                name: file.deletedWith.split('/').at(-1)!,
-              },
-              file.updatedAt,
-              `folder\u0000${folderId}\u0000${file.version}`,
-            ),
-          );
-        folders.add(folderId);
-        continue;
-      }
+    if (file.deleted && file.deletedWithFolder) {
+      folderEvent('ITEM_TRASH', file.deletedWithFolder, file, '1');
+      continue;
     }
-    const withFolder = restoredWith.get(file);
-    if (withFolder?.version === file.version) {
-      if (!folders.has(withFolder.id))
-        entries.push(
-          event(
-            'ITEM_UNDELETE_VIA_TRASH',
-            { type: 'folder', id: withFolder.id, sequence_id: '2', etag: '2', name: withFolder.name },
-            file.updatedAt,
-            `folder\u0000${withFolder.id}\u0000${file.version}`,
-          ),
-        );
-      folders.add(withFolder.id);
+    const restored = file.restored?.version === file.version ? file.restored : undefined;
+    if (restored?.folder) {
+      folderEvent('ITEM_UNDELETE_VIA_TRASH', restored.folder, file, '2');
       continue;
     }
     const moved = file.formerPlaces?.at(-1)?.until === file.version;
     const kind = file.deleted
       ? 'ITEM_TRASH'
-      : restoredAt.get(file) === file.version
+      : restored
         ? 'ITEM_UNDELETE_VIA_TRASH'
         : moved
           ? 'ITEM_MOVE'
@@ -740,10 +728,15 @@ export function boxFileRoutes(): FakeRoute[] {
         const treeId = boxIds.treeId(context.tree, context.params.id!);
         const gone = treeId ? anyFile(context.tree, treeId) : undefined;
         if (!gone?.deleted) throw notFound('The item is not in the trash');
-        await jsonBody(context.request);
-        if (named(gone.parent, gone.name)) throw conflictOf(context.tree, named(gone.parent, gone.name)!);
+        const body = await jsonBody(context.request);
+        const parentId = (body.parent as { id?: unknown } | undefined)?.id;
+        // Box puts the file back in its folder while that is there, else in the `parent` the request names.
+        if (parentId === undefined && !context.tree.isLive(gone.parent)) throw parentTrashed('file');
+        const parent = parentId === undefined ? gone.parent : folderOf(context.tree, String(parentId));
+        const name = body.name === undefined ? gone.name : checkName(body.name);
+        if (named(parent, name)) throw conflictOf(context.tree, named(parent, name)!);
+        if (parent !== gone.parent || name !== gone.name) context.tree.placeDeleted(gone, parent, name);
         const file = context.tree.restoreFile(gone.id, { asChange: true })!;
-        restoredAt.set(file, file.version);
         return fileFull(context.tree, file, context.grant);
       },
       201,
@@ -754,9 +747,6 @@ export function boxFileRoutes(): FakeRoute[] {
         throw new BoxError(403, 'forbidden', 'The root folder cannot be trashed');
       if (folder.byName.size && context.query.get('recursive') !== 'true')
         throw new BoxError(400, 'bad_request', 'folder_not_empty: pass recursive=true');
-      let byPath = trashedFolders.get(context.tree);
-      if (!byPath) trashedFolders.set(context.tree, (byPath = new Map()));
-      byPath.set(pathOf(folder), numeric(folder));
       context.tree.deleteFolder(folder);
       return undefined;
     }),
@@ -766,15 +756,13 @@ export function boxFileRoutes(): FakeRoute[] {
       WRITE,
       async (context) => {
         await jsonBody(context.request);
-        const treeId = /^\d{1,20}$/.test(context.params.id!)
-          ? `fld_${BigInt(context.params.id!).toString(16).padStart(16, '0')}`
-          : '';
-        const folder = context.tree.restoreFolder(treeId);
-        if (!folder) throw notFound('The item is not in the trash');
-        const id = numeric(folder);
-        for (const file of context.tree.liveFiles())
-          if (isWithin(file, folder))
-            restoredWith.set(file, { version: file.version, id, name: folder.name });
+        const treeId = boxIds.treeId(context.tree, context.params.id!);
+        const gone = treeId ? context.tree.deletedFolder(treeId) : undefined;
+        if (!gone?.parent) throw notFound('The item is not in the trash');
+        if (!context.tree.isLive(gone.parent)) throw parentTrashed('folder');
+        const taken = named(gone.parent, gone.name);
+        if (taken) throw conflictOf(context.tree, taken);
+        const folder = context.tree.restoreFolder(gone.id)!;
         return folderFull(context.tree, folder, context.grant);
       },
       201,

@@ -339,7 +339,8 @@ describe('what a refresh outcome means to its callers', () => {
   ] as const)(
     '%s: on use %s, after a refused token %s, to the sweep %s',
     (outcome, onUse, afterRefusal, sweep) => {
-      expect(AFTER_REFRESH[outcome]).toEqual({ onUse, afterRefusal, sweep });
+      const entry = { fresh: 'access_expiry', throttled: 'throttle_end' }[outcome as string];
+      expect(AFTER_REFRESH[outcome]).toEqual({ onUse, afterRefusal, sweep, ...(entry ? { entry } : {}) });
     },
   );
 });

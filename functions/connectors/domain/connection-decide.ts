@@ -215,7 +215,9 @@ export type SweepOutcome =
  *   look again / give up for now; or the error naming why the connection cannot be used.
  * - afterRefusal (the provider refused a token with 401 and a refresh was forced): `retry` the call
  *   with the new token, or the error to stop with.
- * - sweep: what the refresh sweep counts (and, for `throttled`, defers the entry to the throttle's end).
+ * - sweep: what the refresh sweep counts; `entry` moves the tokens' sweep entry: to the throttle's end
+ *   (`throttle_end`), or to the access token's expiry (`access_expiry`: a grant with no refresh token,
+ *   nothing to keep alive until then).
  */
 export const AFTER_REFRESH: Record<
   RefreshOutcomeKind,
@@ -224,14 +226,15 @@ export const AFTER_REFRESH: Record<
     afterRefusal:
       'retry' | 'reauth_required' | 'throttled' | 'revoked' | 'provider_unavailable' | 'refresh_in_progress';
     sweep: SweepOutcome;
+    entry?: 'throttle_end' | 'access_expiry';
   }
 > = {
-  fresh: { onUse: 'use', afterRefusal: 'provider_unavailable', sweep: 'not_due' },
+  fresh: { onUse: 'use', afterRefusal: 'provider_unavailable', sweep: 'not_due', entry: 'access_expiry' },
   refreshed: { onUse: 'use', afterRefusal: 'retry', sweep: 'refreshed' },
   refreshed_elsewhere: { onUse: 'use', afterRefusal: 'retry', sweep: 'refreshed_elsewhere' },
   busy: { onUse: 'use_or_wait', afterRefusal: 'refresh_in_progress', sweep: 'busy' },
   lapsed: { onUse: 'reauth_required', afterRefusal: 'reauth_required', sweep: 'lapsed' },
-  throttled: { onUse: 'throttled', afterRefusal: 'throttled', sweep: 'throttled' },
+  throttled: { onUse: 'throttled', afterRefusal: 'throttled', sweep: 'throttled', entry: 'throttle_end' },
   failed: { onUse: 'use_or_unavailable', afterRefusal: 'provider_unavailable', sweep: 'failed' },
   gone: { onUse: 'revoked', afterRefusal: 'revoked', sweep: 'cleaned' },
 };

@@ -17,7 +17,7 @@ import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositori
 import { ConnectionRepository, dueAtOf } from '../infra/repositories/connections';
 import type { DueEntry } from '../infra/repositories/connections';
 import type { SweepOutcome } from '../domain/connection-decide';
-import { AFTER_REFRESH } from '../domain/connection-decide';
+import { AFTER_REFRESH, decideTokenEntry } from '../domain/connection-decide';
 import type { Freshness, ProviderFailure } from '../domain/token-policy';
 import {
   DISABLED_RECHECK_MS,
@@ -475,25 +475,22 @@ export async function sweepEntry(context: SweepContext, entry: DueEntry): Promis
 
   const tokens = await repository.getTokens(connectionId);
   if (!tokens) return 'cleaned';
-  if (dueAtOf(tokens) > deps.clock.now()) return 'not_due'; // moved since the index was read
-  if (!connection || connection.status === 'pending' || connection.status === 'revoked') {
+  const step = decideTokenEntry(connection, dueAtOf(tokens), deps.clock.now());
+  if (step.then === 'not_due') return 'not_due';
+  if (step.then === 'drop') {
+    if (step.flush && !(await flushConnection(deps, connection!, context.log))) return 'failed';
     await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
     return 'cleaned';
   }
-  if (connection.status === 'reauth_required') {
-    // An event the change did not get to publish goes now (the connection's own entry would too).
-    if (!(await flushConnection(deps, connection, context.log))) return 'failed';
-    await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
-    return 'cleaned';
+  if (step.then === 'defer') {
+    await repository.deferRefresh(connectionId, tokens.tokenVersion, step.until);
+    return 'deferred';
   }
-  if (connection.status === 'throttled') {
-    if (!throttleEnded(connection, deps.clock.now())) {
-      await repository.deferRefresh(connectionId, tokens.tokenVersion, connection.throttleEndsAt!);
-      return 'deferred';
-    }
-    connection = (await endThrottle(context, connection)) ?? (await repository.get(connectionId));
+  if (step.endThrottle) {
+    connection = (await endThrottle(context, connection!)) ?? (await repository.get(connectionId));
     if (!connection || effectiveStatus(connection, deps.clock.now()) !== 'healthy') return 'not_due';
   }
+  if (!connection) return 'cleaned'; // decideTokenEntry drops an entry whose connection is gone
   if (!(await context.providerEnabled(connection.organizationId, connection.provider))) {
     await repository.deferRefresh(connectionId, tokens.tokenVersion, deps.clock.now() + DISABLED_RECHECK_MS);
     return 'skipped_disabled';

@@ -191,6 +191,36 @@ export function decide(
   }
 }
 
+/**
+ * What the refresh sweep does with a tokens item's due entry, from the connection as read (undefined:
+ * gone) and the entry's due time: nothing yet (`not_due`: moved since the index was read); `drop` the
+ * entry, after publishing what the connection's outbox still holds when `flush` (a connection that
+ * cannot be refreshed in its status); `defer` it to the throttle's end; or `refresh`, ending a throttle
+ * whose window passed first.
+ */
+export type TokenEntryStep =
+  | { then: 'not_due' }
+  | { then: 'drop'; flush: boolean }
+  | { then: 'defer'; until: number }
+  | { then: 'refresh'; endThrottle: boolean };
+
+export function decideTokenEntry(
+  connection: Pick<ConnectionRecord, 'status' | 'throttleEndsAt' | 'previousStatus'> | undefined,
+  dueAt: number,
+  now: number,
+): TokenEntryStep {
+  if (dueAt > now) return { then: 'not_due' };
+  if (!connection || connection.status === 'pending' || connection.status === 'revoked') {
+    return { then: 'drop', flush: false };
+  }
+  // An event the lapse did not get to publish goes now (the connection's own entry would too).
+  if (connection.status === 'reauth_required') return { then: 'drop', flush: true };
+  if (connection.status === 'throttled' && !throttleEnded(connection, now)) {
+    return { then: 'defer', until: connection.throttleEndsAt! };
+  }
+  return { then: 'refresh', endThrottle: connection.status === 'throttled' };
+}
+
 /** How a token refresh ended (app/token-lifecycle.ts refreshConnection). */
 export type RefreshOutcomeKind =
   'fresh' | 'refreshed' | 'refreshed_elsewhere' | 'busy' | 'lapsed' | 'throttled' | 'failed' | 'gone';

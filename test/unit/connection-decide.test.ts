@@ -3,7 +3,12 @@
 import type { ConnectionRecord, ConnectionStatus } from '../../functions/connectors/domain/connection';
 import { CONNECTION_STATUSES } from '../../functions/connectors/domain/connection';
 import type { ConnectionCommand, Decision } from '../../functions/connectors/domain/connection-decide';
-import { AFTER_REFRESH, APPLIES_FROM, decide } from '../../functions/connectors/domain/connection-decide';
+import {
+  AFTER_REFRESH,
+  APPLIES_FROM,
+  decide,
+  decideTokenEntry,
+} from '../../functions/connectors/domain/connection-decide';
 import { outboxAttributes, outboxEvent } from '../../functions/events';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -339,7 +344,31 @@ describe('what a refresh outcome means to its callers', () => {
   ] as const)(
     '%s: on use %s, after a refused token %s, to the sweep %s',
     (outcome, onUse, afterRefusal, sweep) => {
-      expect(AFTER_REFRESH[outcome]).toEqual({ onUse, afterRefusal, sweep });
+      const entry = { fresh: 'access_expiry', throttled: 'throttle_end' }[outcome as string];
+      expect(AFTER_REFRESH[outcome]).toEqual({ onUse, afterRefusal, sweep, ...(entry ? { entry } : {}) });
     },
   );
+});
+
+describe("what the sweep does with a tokens item's due entry", () => {
+  const T0 = Date.parse('2026-01-01T00:00:00Z');
+  const at = (status: ConnectionStatus, throttleEndsAt?: number) => ({ status, throttleEndsAt });
+
+  it('leaves an entry that moved since the index was read, whatever the connection', () => {
+    for (const status of [...CONNECTION_STATUSES, undefined]) {
+      expect(decideTokenEntry(status && at(status), T0 + 1, T0)).toEqual({ then: 'not_due' });
+    }
+  });
+
+  it.each([
+    ['gone', undefined, { then: 'drop', flush: false }],
+    ['pending', at('pending'), { then: 'drop', flush: false }],
+    ['revoked', at('revoked'), { then: 'drop', flush: false }],
+    ['reauth_required', at('reauth_required'), { then: 'drop', flush: true }],
+    ['throttled, window open', at('throttled', T0 + 5_000), { then: 'defer', until: T0 + 5_000 }],
+    ['throttled, window over', at('throttled', T0), { then: 'refresh', endThrottle: true }],
+    ['healthy', at('healthy'), { then: 'refresh', endThrottle: false }],
+  ] as const)('a due entry of a connection %s', (_name, connection, step) => {
+    expect(decideTokenEntry(connection, T0, T0)).toEqual(step);
+  });
 });

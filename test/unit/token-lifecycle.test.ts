@@ -17,9 +17,12 @@ import { runRefreshSweep } from '../../functions/connectors/app/sweep';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
+  TokenUnavailableError,
   getAccessToken,
+  readRefresh,
   throttleConnection,
 } from '../../functions/connectors/app/token-lifecycle';
+import type { RefreshOutcome } from '../../functions/connectors/app/token-lifecycle';
 import {
   DISABLED_RECHECK_MS,
   REFRESH_LEAD_MS,
@@ -629,5 +632,56 @@ describe('the sweep', () => {
     clock.advance(HOUR);
     await sweep();
     expect(events().map((e) => e.type)).not.toContain('connection.reauth_required');
+  });
+});
+
+describe('reading how a refresh ended (one place for its three callers)', () => {
+  const NOW = Date.parse('2026-01-01T00:00:00Z');
+  const stored = { connectionId: 'con_x', tokenVersion: 3, accessTokenExpiresAt: NOW + 60_000 } as TokenItem;
+  const ALL: RefreshOutcome[] = [
+    { outcome: 'fresh', tokens: stored },
+    { outcome: 'refreshed', tokens: stored },
+    { outcome: 'refreshed_elsewhere', tokens: stored },
+    { outcome: 'busy', tokens: stored },
+    { outcome: 'lapsed' },
+    { outcome: 'throttled', until: NOW + 5_000 },
+    { outcome: 'failed', failure: 'transient' },
+    { outcome: 'gone' },
+  ];
+  const read = (result: RefreshOutcome, caller: 'onUse' | 'afterRefusal'): unknown => {
+    try {
+      return readRefresh(result, caller, 'con_x', NOW);
+    } catch (error) {
+      if (error instanceof ConnectionUnusableError) return `unusable:${error.reason}`;
+      if (error instanceof ConnectionThrottledError) return `throttled:${error.until}`;
+      if (error instanceof TokenUnavailableError) return `unavailable:${error.reason}`;
+      throw error;
+    }
+  };
+
+  it('tells a provider call what to do, or stops it with the error its outcome means', () => {
+    expect(ALL.map((r) => [r.outcome, read(r, 'onUse'), read(r, 'afterRefusal')])).toEqual([
+      ['fresh', 'use', 'unavailable:provider_unavailable'],
+      ['refreshed', 'use', 'retry'],
+      ['refreshed_elsewhere', 'use', 'retry'],
+      ['busy', 'use_or_wait', 'unavailable:refresh_in_progress'],
+      ['lapsed', 'unusable:reauth_required', 'unusable:reauth_required'],
+      ['throttled', 'throttled:2026-01-01T00:00:05.000Z', 'throttled:2026-01-01T00:00:05.000Z'],
+      ['failed', 'use_or_unavailable', 'unavailable:provider_unavailable'],
+      ['gone', 'unusable:revoked', 'unusable:revoked'],
+    ]);
+  });
+
+  it("tells the sweep what it counts and where the tokens' entry moves", () => {
+    expect(ALL.map((r) => [r.outcome, readRefresh(r, 'sweep', 'con_x', NOW)])).toEqual([
+      ['fresh', { counted: 'not_due', dueAt: NOW + 60_000 }],
+      ['refreshed', { counted: 'refreshed', dueAt: undefined }],
+      ['refreshed_elsewhere', { counted: 'refreshed_elsewhere', dueAt: undefined }],
+      ['busy', { counted: 'busy', dueAt: undefined }],
+      ['lapsed', { counted: 'lapsed', dueAt: undefined }],
+      ['throttled', { counted: 'throttled', dueAt: NOW + 5_000 }],
+      ['failed', { counted: 'failed', dueAt: undefined }],
+      ['gone', { counted: 'cleaned', dueAt: undefined }],
+    ]);
   });
 });

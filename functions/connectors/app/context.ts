@@ -10,16 +10,15 @@ import type { Deps } from '../../platform/ports';
 import type { ConnectorConfig } from '../infra/config';
 import { ProviderApiError } from '../infra/content';
 import { EXPIRY_MARGIN_MS, TOKEN_REUSE_MS } from '../domain/token-policy';
-import { AFTER_REFRESH } from '../domain/connection-decide';
 import { ConnectionRepository } from '../infra/repositories/connections';
 import { retryAfterOf } from './provider-calls';
 import type { AccessToken, Lifecycle } from './token-lifecycle';
 import {
   ConnectionThrottledError,
   ConnectionUnusableError,
-  TokenUnavailableError,
   getAccessToken,
   markReauthRequired,
+  readRefresh,
   refreshConnection,
   throttleConnection,
 } from './token-lifecycle';
@@ -116,22 +115,8 @@ function connectionCalls(context: ConnectorContext, connectionId: string): Conne
     if (!connection || !tokens) throw new ConnectionUnusableError(connectionId, 'revoked');
     if (tokens.tokenVersion > refusedVersion) return true; // refreshed by someone else meanwhile
     const result = await refreshConnection(context, connection, tokens, 'always');
-    const action = AFTER_REFRESH[result.outcome].afterRefusal;
-    switch (action) {
-      case 'retry':
-        return true;
-      case 'reauth_required':
-      case 'revoked':
-        throw new ConnectionUnusableError(connectionId, action);
-      case 'throttled':
-        throw new ConnectionThrottledError(
-          connectionId,
-          new Date('until' in result ? result.until : clock.now()).toISOString(),
-        );
-      case 'provider_unavailable':
-      case 'refresh_in_progress':
-        throw new TokenUnavailableError(connectionId, action);
-    }
+    // A refresh that did not give a newer token stops the call with its error (thrown by readRefresh).
+    return readRefresh(result, 'afterRefusal', connectionId, clock.now()) === 'retry';
   };
 
   return {

@@ -17,7 +17,7 @@ import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositori
 import { ConnectionRepository, dueAtOf } from '../infra/repositories/connections';
 import type { DueEntry } from '../infra/repositories/connections';
 import type { SweepOutcome } from '../domain/connection-decide';
-import { AFTER_REFRESH } from '../domain/connection-decide';
+import { AFTER_REFRESH, decideTokenEntry } from '../domain/connection-decide';
 import type { Freshness, ProviderFailure } from '../domain/token-policy';
 import {
   DISABLED_RECHECK_MS,
@@ -105,6 +105,60 @@ export type RefreshOutcome =
   | { outcome: 'gone' };
 
 export type { SweepOutcome } from '../domain/connection-decide';
+
+/** What a provider call does after a refresh: use a token, retry the refused call, or wait / give up. */
+export type CallAction = 'use' | 'retry' | 'use_or_wait' | 'use_or_unavailable';
+
+/**
+ * The one reading of how a refresh ended (AFTER_REFRESH says what each outcome means to whom). A
+ * provider call, on use or after a refused token, gets what to do next, or the error that stops it is
+ * thrown here; the sweep gets what it counts and where the tokens' sweep entry moves (if anywhere).
+ */
+export function readRefresh(
+  result: RefreshOutcome,
+  caller: 'sweep',
+  connectionId: string,
+  now: number,
+): { counted: SweepOutcome; dueAt?: number };
+export function readRefresh(
+  result: RefreshOutcome,
+  caller: 'onUse' | 'afterRefusal',
+  connectionId: string,
+  now: number,
+): CallAction;
+export function readRefresh(
+  result: RefreshOutcome,
+  caller: 'sweep' | 'onUse' | 'afterRefusal',
+  connectionId: string,
+  now: number,
+): CallAction | { counted: SweepOutcome; dueAt?: number } {
+  const meaning = AFTER_REFRESH[result.outcome];
+  if (caller === 'sweep') {
+    const dueAt =
+      meaning.entry === 'throttle_end' && 'until' in result
+        ? result.until
+        : meaning.entry === 'access_expiry' && 'tokens' in result
+          ? result.tokens.accessTokenExpiresAt
+          : undefined;
+    return { counted: meaning.sweep, dueAt };
+  }
+  const action = meaning[caller];
+  switch (action) {
+    case 'use':
+    case 'retry':
+    case 'use_or_wait':
+    case 'use_or_unavailable':
+      return action;
+    case 'reauth_required':
+    case 'revoked':
+      throw new ConnectionUnusableError(connectionId, action);
+    case 'throttled':
+      throw new ConnectionThrottledError(connectionId, isoTime('until' in result ? result.until : now));
+    case 'provider_unavailable':
+    case 'refresh_in_progress':
+      throw new TokenUnavailableError(connectionId, action);
+  }
+}
 
 interface PlainTokens {
   access_token: string;
@@ -379,29 +433,15 @@ export async function getAccessToken(lifecycle: Lifecycle, connectionId: string)
     const freshness: Freshness = tokenFreshness(tokens, deps.clock.now());
     if (freshness === 'fresh') return accessTokenOf(deps, tokens);
     const result = await refreshConnection(lifecycle, connection, tokens, 'due');
-    const action = AFTER_REFRESH[result.outcome].onUse;
-    switch (action) {
-      case 'use':
-        return accessTokenOf(deps, 'tokens' in result ? result.tokens : tokens);
-      case 'use_or_wait':
-      case 'use_or_unavailable':
-        // Still valid: use it; the other refresher (or a later one) renews it.
-        if (freshness === 'due') return accessTokenOf(deps, tokens);
-        if (action === 'use_or_unavailable') {
-          throw new TokenUnavailableError(connectionId, 'provider_unavailable');
-        }
-        await sleep(WAIT_STEPS_MS[Math.min(wait, WAIT_STEPS_MS.length - 1)]!);
-        continue;
-      case 'reauth_required':
-        throw new ConnectionUnusableError(connectionId, 'reauth_required');
-      case 'throttled':
-        throw new ConnectionThrottledError(
-          connectionId,
-          isoTime('until' in result ? result.until : deps.clock.now()),
-        );
-      case 'revoked':
-        throw new ConnectionUnusableError(connectionId, 'revoked');
+    const action = readRefresh(result, 'onUse', connectionId, deps.clock.now());
+    if (action === 'use' || action === 'retry') {
+      return accessTokenOf(deps, 'tokens' in result ? result.tokens : tokens);
     }
+    // Still valid: use it; the other refresher (or a later one) renews it.
+    if (freshness === 'due') return accessTokenOf(deps, tokens);
+    if (action === 'use_or_unavailable')
+      throw new TokenUnavailableError(connectionId, 'provider_unavailable');
+    await sleep(WAIT_STEPS_MS[Math.min(wait, WAIT_STEPS_MS.length - 1)]!);
   }
   throw new TokenUnavailableError(connectionId, 'refresh_in_progress');
 }
@@ -435,25 +475,22 @@ export async function sweepEntry(context: SweepContext, entry: DueEntry): Promis
 
   const tokens = await repository.getTokens(connectionId);
   if (!tokens) return 'cleaned';
-  if (dueAtOf(tokens) > deps.clock.now()) return 'not_due'; // moved since the index was read
-  if (!connection || connection.status === 'pending' || connection.status === 'revoked') {
+  const step = decideTokenEntry(connection, dueAtOf(tokens), deps.clock.now());
+  if (step.then === 'not_due') return 'not_due';
+  if (step.then === 'drop') {
+    if (step.flush && !(await flushConnection(deps, connection!, context.log))) return 'failed';
     await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
     return 'cleaned';
   }
-  if (connection.status === 'reauth_required') {
-    // An event the change did not get to publish goes now (the connection's own entry would too).
-    if (!(await flushConnection(deps, connection, context.log))) return 'failed';
-    await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
-    return 'cleaned';
+  if (step.then === 'defer') {
+    await repository.deferRefresh(connectionId, tokens.tokenVersion, step.until);
+    return 'deferred';
   }
-  if (connection.status === 'throttled') {
-    if (!throttleEnded(connection, deps.clock.now())) {
-      await repository.deferRefresh(connectionId, tokens.tokenVersion, connection.throttleEndsAt!);
-      return 'deferred';
-    }
-    connection = (await endThrottle(context, connection)) ?? (await repository.get(connectionId));
+  if (step.endThrottle) {
+    connection = (await endThrottle(context, connection!)) ?? (await repository.get(connectionId));
     if (!connection || effectiveStatus(connection, deps.clock.now()) !== 'healthy') return 'not_due';
   }
+  if (!connection) return 'cleaned'; // decideTokenEntry drops an entry whose connection is gone
   if (!(await context.providerEnabled(connection.organizationId, connection.provider))) {
     await repository.deferRefresh(connectionId, tokens.tokenVersion, deps.clock.now() + DISABLED_RECHECK_MS);
     return 'skipped_disabled';
@@ -461,12 +498,7 @@ export async function sweepEntry(context: SweepContext, entry: DueEntry): Promis
   // Due here means the refresh token must be used (before it lapses unused) or the grant checked,
   // however fresh the access token is.
   const result = await refreshConnection(context, connection, tokens, 'always');
-  if (result.outcome === 'throttled') {
-    await repository.deferRefresh(connectionId, tokens.tokenVersion, result.until);
-  }
-  if (result.outcome === 'fresh') {
-    // No refresh token: nothing to keep alive, and the grant ends with the access token.
-    await repository.deferRefresh(connectionId, tokens.tokenVersion, tokens.accessTokenExpiresAt);
-  }
-  return AFTER_REFRESH[result.outcome].sweep;
+  const { counted, dueAt } = readRefresh(result, 'sweep', connectionId, deps.clock.now());
+  if (dueAt !== undefined) await repository.deferRefresh(connectionId, tokens.tokenVersion, dueAt);
+  return counted;
 }

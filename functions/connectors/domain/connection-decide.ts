@@ -191,6 +191,36 @@ export function decide(
   }
 }
 
+/**
+ * What the refresh sweep does with a tokens item's due entry, from the connection as read (undefined:
+ * gone) and the entry's due time: nothing yet (`not_due`: moved since the index was read); `drop` the
+ * entry, after publishing what the connection's outbox still holds when `flush` (a connection that
+ * cannot be refreshed in its status); `defer` it to the throttle's end; or `refresh`, ending a throttle
+ * whose window passed first.
+ */
+export type TokenEntryStep =
+  | { then: 'not_due' }
+  | { then: 'drop'; flush: boolean }
+  | { then: 'defer'; until: number }
+  | { then: 'refresh'; endThrottle: boolean };
+
+export function decideTokenEntry(
+  connection: Pick<ConnectionRecord, 'status' | 'throttleEndsAt' | 'previousStatus'> | undefined,
+  dueAt: number,
+  now: number,
+): TokenEntryStep {
+  if (dueAt > now) return { then: 'not_due' };
+  if (!connection || connection.status === 'pending' || connection.status === 'revoked') {
+    return { then: 'drop', flush: false };
+  }
+  // An event the lapse did not get to publish goes now (the connection's own entry would too).
+  if (connection.status === 'reauth_required') return { then: 'drop', flush: true };
+  if (connection.status === 'throttled' && !throttleEnded(connection, now)) {
+    return { then: 'defer', until: connection.throttleEndsAt! };
+  }
+  return { then: 'refresh', endThrottle: connection.status === 'throttled' };
+}
+
 /** How a token refresh ended (app/token-lifecycle.ts refreshConnection). */
 export type RefreshOutcomeKind =
   'fresh' | 'refreshed' | 'refreshed_elsewhere' | 'busy' | 'lapsed' | 'throttled' | 'failed' | 'gone';
@@ -215,7 +245,9 @@ export type SweepOutcome =
  *   look again / give up for now; or the error naming why the connection cannot be used.
  * - afterRefusal (the provider refused a token with 401 and a refresh was forced): `retry` the call
  *   with the new token, or the error to stop with.
- * - sweep: what the refresh sweep counts (and, for `throttled`, defers the entry to the throttle's end).
+ * - sweep: what the refresh sweep counts; `entry` moves the tokens' sweep entry: to the throttle's end
+ *   (`throttle_end`), or to the access token's expiry (`access_expiry`: a grant with no refresh token,
+ *   nothing to keep alive until then).
  */
 export const AFTER_REFRESH: Record<
   RefreshOutcomeKind,
@@ -224,14 +256,15 @@ export const AFTER_REFRESH: Record<
     afterRefusal:
       'retry' | 'reauth_required' | 'throttled' | 'revoked' | 'provider_unavailable' | 'refresh_in_progress';
     sweep: SweepOutcome;
+    entry?: 'throttle_end' | 'access_expiry';
   }
 > = {
-  fresh: { onUse: 'use', afterRefusal: 'provider_unavailable', sweep: 'not_due' },
+  fresh: { onUse: 'use', afterRefusal: 'provider_unavailable', sweep: 'not_due', entry: 'access_expiry' },
   refreshed: { onUse: 'use', afterRefusal: 'retry', sweep: 'refreshed' },
   refreshed_elsewhere: { onUse: 'use', afterRefusal: 'retry', sweep: 'refreshed_elsewhere' },
   busy: { onUse: 'use_or_wait', afterRefusal: 'refresh_in_progress', sweep: 'busy' },
   lapsed: { onUse: 'reauth_required', afterRefusal: 'reauth_required', sweep: 'lapsed' },
-  throttled: { onUse: 'throttled', afterRefusal: 'throttled', sweep: 'throttled' },
+  throttled: { onUse: 'throttled', afterRefusal: 'throttled', sweep: 'throttled', entry: 'throttle_end' },
   failed: { onUse: 'use_or_unavailable', afterRefusal: 'provider_unavailable', sweep: 'failed' },
   gone: { onUse: 'revoked', afterRefusal: 'revoked', sweep: 'cleaned' },
 };

@@ -241,7 +241,7 @@ describe('creating a connection', () => {
   });
 
   it('answers 400 for an unknown provider or scope tier', async () => {
-    for (const body of [{ provider: 'box' }, { scope_tier: 'admin' }, { scope_tier: 'constructor' }]) {
+    for (const body of [{ provider: 'netdrive' }, { scope_tier: 'admin' }, { scope_tier: 'constructor' }]) {
       const response = await call('/connectors/v1/connections', {
         method: 'POST',
         body: JSON.stringify({ provider: 'practice', return_url: RETURN_URL, ...body }),
@@ -544,7 +544,7 @@ describe('listing connections', () => {
     ) as typeof all;
     expect(healthy.data.length).toBeGreaterThan(0);
     expect(healthy.data.every((c) => c.status === 'healthy' && c.provider === 'practice')).toBe(true);
-    for (const bad of ['status=broken', 'provider=box', 'limit=0', 'offset=-1']) {
+    for (const bad of ['status=broken', 'provider=netdrive', 'limit=0', 'offset=-1']) {
       const response = await call(`/connectors/v1/connections?${bad}`);
       expect(response.status).toBe(400);
       expect(response.body).toContain(bad.split('=')[0]);

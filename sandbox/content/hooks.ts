@@ -16,10 +16,16 @@
 //          back under its id, as its provider reports a restore: the fakes (Drive's untrash, Graph's
 //          restore, Dropbox's restore, Clio's) as a change the feeds list; the sandbox's practice and
 //          drive at the version it had, recorded as no change, so only a pass from the start (a full
-//          or reconciling run) lists it. `reported` overrides; 409 when its name is taken, or (Box) when
-//          its folder is deleted
+//          or reconciling run) lists it. `reported` overrides; 409 when its name is taken or its folder deleted
 //   POST   /__sandbox/delete-folder {provider, account_id, folder_id} -> 204: a folder (not the top) and
 //          everything in it; each feed reports it as its provider does (Dropbox: the folder alone)
+//   POST   /__sandbox/move-folder {provider, account_id, folder_id, container_id, name?} -> 204: moves (and
+//          may rename) a folder (not the top) with everything in it into another folder, as a user would
+//          at the provider; each feed reports it as its provider does (Graph: each file with its new
+//          parent; Dropbox: the folder's old path deleted, its files at the new path; Drive: the folder
+//          whose parents changed, not its files; the sandbox's drive: the files now under the folder
+//          watched). Drive-shaped trees only (a matter holds no folders); 409 when the name is taken
+//          there, 400 into itself
 //   POST   /__sandbox/restore-folder {provider, account_id, folder_id} -> 204: a deleted folder back with
 //          the files deleted with it (each a change the feeds list); 409 when its name is taken, or
 //          (Box) when the folder it was in is deleted
@@ -43,7 +49,7 @@ import { isoTime } from '../clock';
 import type { ContentState } from './types';
 import { SandboxApiError, checkName, invalidRequest, notFound, readJson, sendJson } from './http';
 import type { AccountTree, FileContent, FileNode, FolderNode, TreeNode } from './tree';
-import { NameTakenError, pathOf, sha256Of, textContent } from './tree';
+import { FolderGoneError, NameTakenError, isWithin, pathOf, sha256Of, textContent } from './tree';
 
 /** Checked against the providers the sandbox serves when a hook runs (ContentState.providers). */
 const provider = z.string().min(1).max(64);
@@ -222,6 +228,8 @@ const restoreFile: Hook = async (state, request, response) => {
     });
   } catch (error) {
     if (error instanceof NameTakenError) throw new SandboxApiError(409, 'conflict', 'its name is taken');
+    if (error instanceof FolderGoneError)
+      throw new SandboxApiError(409, 'conflict', 'its folder is deleted (restore the folder)');
     throw error;
   }
   if (!file) throw notFound('no such deleted file');
@@ -236,6 +244,29 @@ const deleteFolder: Hook = async (state, request, response) => {
   const folder = tree.folder(treeIdOf(state, input.provider, tree, input.folder_id));
   if (!folder?.parent) throw notFound('no such folder (the top cannot be deleted)');
   tree.deleteFolder(folder);
+  response.writeHead(204).end();
+};
+
+const moveFolderInput = z.strictObject({
+  provider,
+  account_id: accountId,
+  folder_id: z.string().min(1),
+  container_id: z.string().min(1),
+  name: z.string().optional(),
+});
+
+const moveFolder: Hook = async (state, request, response) => {
+  const input = parse(moveFolderInput, await readJson(request));
+  const tree = state.store.tree(known(state, input.provider), input.account_id);
+  if (tree.shape === 'practice') throw invalidRequest('provider: its matters hold no folders to move');
+  const folder = tree.folder(treeIdOf(state, input.provider, tree, input.folder_id));
+  if (!folder?.parent) throw notFound('no such folder (the top cannot be moved)');
+  const target = containerOf(state, input.provider, tree, input.container_id);
+  if (isWithin(target, folder)) throw invalidRequest('container_id: a folder cannot be moved into itself');
+  const name = checkName(input.name ?? folder.name);
+  if (target.byName.has(name) && target.byName.get(name) !== folder)
+    throw new SandboxApiError(409, 'conflict', 'the target folder has that name');
+  tree.moveFolder(folder, target, name);
   response.writeHead(204).end();
 };
 
@@ -336,6 +367,7 @@ export function contentHooks(state: ContentState) {
     'POST /__sandbox/delete-folder': deleteFolder,
     'POST /__sandbox/reset-feed': resetFeed,
     'POST /__sandbox/restore-folder': restoreFolder,
+    'POST /__sandbox/move-folder': moveFolder,
     [`DELETE ${FILE_PREFIX}`]: deleteFile,
     'POST /__sandbox/seed': seedFiles(new Map()),
     'GET /__sandbox/files': listFiles,

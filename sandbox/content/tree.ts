@@ -39,9 +39,17 @@ export interface FileNode {
   sha256?: string;
   /**
    * Where the file was before each move, oldest first: `until` is the version the move gave it. A
-   * path-addressed provider's feed (Dropbox) reports a move as the old path deleted.
+   * path-addressed provider's feed (Dropbox) reports a move as the old path deleted. `path` is the
+   * file's path then; `withFolder`, the folder whose move took the file along, with its path then (a
+   * feed reporting a folder move as the folder alone reports that folder, or that path).
    */
-  formerPlaces?: { parent: FolderNode; name: string; until: number }[];
+  formerPlaces?: {
+    parent: FolderNode;
+    name: string;
+    until: number;
+    path?: string;
+    withFolder?: { folder: FolderNode; path: string };
+  }[];
   /** The version a deleted file had before its deletion (what a restore brings back). */
   versionBeforeDeletion?: number;
   /**
@@ -70,6 +78,9 @@ export interface NewContent {
 export type PutOutcome = 'created' | 'changed' | 'unchanged';
 
 export class NameTakenError extends Error {}
+
+/** A file's folder was deleted after it: restore the folder (which brings the file back too). */
+export class FolderGoneError extends Error {}
 
 /** Generated content is lines of this many bytes, so any byte range is cheap to produce. */
 const LINE_BYTES = 64;
@@ -286,13 +297,41 @@ export class AccountTree {
   moveFile(file: FileNode, parent: FolderNode, name = file.name, at = this.now()): void {
     const taken = parent.byName.get(name);
     if (taken && taken !== file) throw new NameTakenError(name);
-    const from = { parent: file.parent, name: file.name };
+    const from = { parent: file.parent, name: file.name, path: pathOf(file) };
     this.release(file.parent, file);
     file.parent = parent;
     file.name = name;
     this.adopt(parent, file);
     this.touch(file, at);
     (file.formerPlaces ??= []).push({ ...from, until: file.version });
+  }
+
+  /**
+   * Moves (and may rename) a folder (not the top) with everything in it, under `parent`. Each file in
+   * it is a change in the log (its place changed, not its content: `updatedAt` is kept), recorded with
+   * the folder's former path, so each feed reports the move as its provider does: the files one by one
+   * (Graph), the folder alone (Dropbox's old path deleted, Drive's folder whose parents changed).
+   */
+  moveFolder(folder: FolderNode, parent: FolderNode, name = folder.name): void {
+    if (!folder.parent) throw new Error('the top folder cannot be moved');
+    if (isWithin(parent, folder)) throw new Error('a folder cannot be moved into itself');
+    const taken = parent.byName.get(name);
+    if (taken && taken !== folder) throw new NameTakenError(name);
+    const from = pathOf(folder);
+    const files = this.log.filter((file) => !file.deleted && isWithin(file, folder));
+    const places = files.map((file) => ({ parent: file.parent, name: file.name, path: pathOf(file) }));
+    this.release(folder.parent, folder);
+    folder.parent = parent;
+    folder.name = name;
+    this.adopt(parent, folder);
+    files.forEach((file, index) => {
+      this.touch(file, file.updatedAt);
+      (file.formerPlaces ??= []).push({
+        ...places[index]!,
+        until: file.version,
+        withFolder: { folder, path: from },
+      });
+    });
   }
 
   /**
@@ -368,11 +407,12 @@ export class AccountTree {
    * Brings a deleted file back under its id and at the version it had, in its place in the change log
    * (a test hook: a provider's restore that answers the old version). No change is recorded, so a feed
    * past that version does not report it; a pass from the start lists it. Undefined: no such deleted
-   * file; NameTakenError: its name is taken in its folder now.
+   * file; NameTakenError: its name is taken in its folder now; FolderGoneError: its folder is deleted.
    */
   restoreFile(id: string, options: { asChange?: boolean } = {}): FileNode | undefined {
     const file = this.nodes.get(id);
     if (file?.type !== 'file' || !file.deleted || file.versionBeforeDeletion === undefined) return undefined;
+    if (this.nodes.get(file.parent.id) !== file.parent) throw new FolderGoneError(file.parent.name);
     if (file.parent.byName.has(file.name)) throw new NameTakenError(file.name);
     if (options.asChange) {
       // As a feed that reports a restore (Drive's untrash, Graph's restore): a change like any other.

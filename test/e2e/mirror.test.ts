@@ -4,7 +4,7 @@
 // a source change a change feed's happy path misses: a feed the provider restarts while a file was
 // deleted, a Dropbox folder deleted (reported as the folder alone), a restore, a Clio rename that
 // keeps the version, a Clio document moved to another matter (which only the reconcile period catches,
-// shown with the development clock).
+// shown with the development clock), a subfolder moved out of the linked folder.
 import type { Job, LinkDocument, ProviderSandbox } from '../support/provider-e2e';
 import { providerE2e } from '../support/provider-e2e';
 import { until } from '../support/until';
@@ -117,6 +117,55 @@ describe('dropbox: a subfolder deleted (Dropbox reports the folder alone)', () =
     );
     const run = (await e2e.run(link.linkId)) as Run;
     expect(run).toMatchObject({ status: 'succeeded', mode: 'changes', counts: { deleted: under.length } });
+    const documents = await e2e.documents(link.linkId);
+    for (const file of under) expect(statusOf(documents, file.id)).toBe('deleted_at_source');
+    await mirrors(link, (path) => path.startsWith(prefix));
+  });
+});
+
+describe.each([
+  ['onedrive', 'changes'],
+  ['dropbox', 'changes'],
+  ['drive', 'reconcile'],
+  ['google_drive', 'reconcile'],
+])('%s: a subfolder moved out of the linked folder', (provider, seenBy) => {
+  const when =
+    seenBy === 'changes' ? 'in the changes run that sees it' : 'at the reconcile (the feed does not tell)';
+  it(`marks every file that was under it deleted_at_source ${when}`, async () => {
+    const link = await linked(provider, `acct-mirror-foldermove-${provider}`, { reconcile_every_hours: 1 });
+    const all = await link.sandbox.files();
+    const top = all.find((f) => f.container_id === link.container)!;
+    const prefix = top.path.slice(0, top.path.lastIndexOf('/') + 1);
+    // A subfolder of the linked folder that holds files, and a folder beside the linked one.
+    const sub = all.find((f) => f.path.startsWith(prefix) && f.path.split('/').length === 4)!;
+    const subPrefix = sub.path.slice(0, sub.path.lastIndexOf('/') + 1);
+    const under = all.filter((f) => f.path.startsWith(subPrefix));
+    const outside = all.find((f) => !f.path.startsWith(prefix) && f.path.split('/').length === 3)!;
+    expect(under.length).toBeGreaterThanOrEqual(1);
+    await link.sandbox.hook(
+      '/__sandbox/move-folder',
+      {
+        provider,
+        account_id: link.sandbox.account,
+        folder_id: sub.container_id,
+        container_id: outside.container_id,
+      },
+      'POST',
+    );
+    const run = (await e2e.run(link.linkId)) as Run;
+    if (seenBy === 'changes') {
+      expect(run).toMatchObject({ status: 'succeeded', mode: 'changes', counts: { deleted: under.length } });
+    } else {
+      expect(run).toMatchObject({ status: 'succeeded', mode: 'changes', counts: { deleted: 0 } });
+      for (const file of under) expect(statusOf(await e2e.documents(link.linkId), file.id)).toBe('imported');
+      await e2e.server.advanceClock(3_600_000 + 60_000);
+      expect(await e2e.run(link.linkId)).toMatchObject({
+        status: 'succeeded',
+        mode: 'full',
+        mode_reason: 'reconcile_due',
+        counts: { deleted: under.length, failed: 0 },
+      });
+    }
     const documents = await e2e.documents(link.linkId);
     for (const file of under) expect(statusOf(documents, file.id)).toBe('deleted_at_source');
     await mirrors(link, (path) => path.startsWith(prefix));

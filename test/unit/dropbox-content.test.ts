@@ -168,6 +168,44 @@ describe('Dropbox client against the fake', () => {
     await expect(pass(client, `id:${clients.id}`, fresh.cursor)).resolves.toBeDefined();
   });
 
+  it('reports a folder moved away as the folder alone, and one moved in or within as its files at their new paths', async () => {
+    const client = api();
+    const moving = t.addFolder(clients, 'Moving');
+    t.putFile(t.addFolder(moving, 'Inner'), 'a.txt', text('a'));
+    t.putFile(moving, 'b.txt', text('b'));
+    const away = t.addFolder(t.root, 'Away');
+    const start = await pass(client, `id:${clients.id}`, undefined);
+    expect(start.files.map((f) => f.id)).toEqual(
+      expect.arrayContaining(['/clients/moving/b.txt', '/clients/moving/inner/a.txt']),
+    );
+
+    // Out of the linked folder: its old path deleted, once, whatever was in it.
+    t.moveFolder(moving, away);
+    const out = await pass(client, `id:${clients.id}`, start.cursor, 1);
+    expect(out.files).toEqual([
+      { id: '/clients/moving', name: 'Moving', version: '', deleted: true, subtree: true },
+    ]);
+
+    // Back in under a new name: the files at their new paths (nothing was there to delete).
+    t.moveFolder(moving, clients, 'Moved');
+    const back = await pass(client, `id:${clients.id}`, out.cursor);
+    expect(back.files.map((f) => [f.id, f.deleted])).toEqual([
+      ['/clients/moved/inner/a.txt', false],
+      ['/clients/moved/b.txt', false],
+    ]);
+
+    // Within: the old path deleted, the files at the new one.
+    t.moveFolder(moving, acme);
+    const within = await pass(client, `id:${clients.id}`, back.cursor);
+    expect(within.files.map((f) => [f.id, f.deleted])).toEqual([
+      ['/clients/moved', true],
+      ['/clients/acme/moved/inner/a.txt', false],
+      ['/clients/acme/moved/b.txt', false],
+    ]);
+    // The folder's own id names it wherever it is; the tree refuses a move into itself.
+    expect(() => t.moveFolder(moving, t.folder(moving.id)!)).toThrow('into itself');
+  });
+
   it('downloads by a non-ASCII path: the argument header is escaped JSON, the fake refuses raw UTF-8', async () => {
     const client = api();
     const download = await client.download('tok-full', '/clients/acme/résumé – 日本.txt');

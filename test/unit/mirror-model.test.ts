@@ -106,6 +106,8 @@ const OPS = [
   'move_out',
   'move_in',
   'move_within',
+  'move_folder',
+  'move_folder',
   'delete_folder',
   'restore_folder',
   'restore',
@@ -281,6 +283,39 @@ describe.each(PROVIDER_IDS)('%s', (provider) => {
               const file = random.pick(mine);
               const to = [container, ...folders].find((id) => id !== file.container_id)!;
               await hook('/__sandbox/move', { ...ids, file_id: file.id, container_id: to });
+            } else if (op === 'move_folder') {
+              // A folder with its files out of the container, into it, or between its folders.
+              const all = await files();
+              const dirOf = new Map(
+                all.map((f) => [f.container_id, f.path.slice(0, f.path.lastIndexOf('/'))]),
+              );
+              const theirs = [...dirOf.keys()].filter(
+                (id) => !`${dirOf.get(id)}/`.startsWith(prefix) && !prefix.startsWith(`${dirOf.get(id)}/`),
+              );
+              const way = (['out', 'in', 'between'] as const)[pick % 3]!;
+              const [folder, to] =
+                way === 'out'
+                  ? [random.pick(folders), outside?.container_id]
+                  : way === 'in'
+                    ? [random.pick(theirs), container]
+                    : [random.pick(folders), random.pick([container, ...folders])];
+              history[history.length - 1] = `move_folder ${way}`;
+              const moved =
+                folder && to && folder !== to
+                  ? await hook('/__sandbox/move-folder', {
+                      ...ids,
+                      folder_id: folder,
+                      container_id: to,
+                      name: `f-${seed}-${names++}`,
+                    })
+                  : undefined;
+              // Drive's feed names the folder alone (its files are not reported), and the sandbox's drive
+              // feed is scoped to where files are now: those wait for the reconcile.
+              if (
+                moved?.status === 204 &&
+                (provider === 'google_drive' || (provider === 'drive' && way === 'out'))
+              )
+                blind = true;
             } else if (op === 'delete_folder' && folders.length) {
               const folder = random.pick(folders);
               const gone = await hook('/__sandbox/delete-folder', { ...ids, folder_id: folder });

@@ -319,18 +319,18 @@ function decode(raw: string, tree: AccountTree): Cursor {
   return cursor;
 }
 
-/** Where a file was at change sequence `at` (before any move made after it). */
-function placeAt(file: FileNode, at: number): { parent: FolderNode; name: string } {
+/** Where a file was at change sequence `at` (before any move made after it, its own or its folder's). */
+function placeAt(file: FileNode, at: number): { path: string; name: string; withFolder?: string } {
   const former = file.formerPlaces?.find((place) => place.until > at);
-  return former ?? { parent: file.parent, name: file.name };
+  if (!former) return { path: pathOf(file), name: file.name };
+  const path = former.path ?? `${former.parent.parent ? pathOf(former.parent) : ''}/${former.name}`;
+  return { path, name: former.name, withFolder: former.withFolder?.path };
 }
-
-const pathOfPlace = (place: { parent: FolderNode; name: string }) =>
-  `${place.parent.parent ? pathOf(place.parent) : ''}/${place.name}`;
 
 /**
  * One page of a change walk: a file reported at its path now, and, when it moved away from a path in
- * scope since the walk's `since`, that path as deleted (Dropbox reports a move as the old path gone).
+ * scope since the walk's `since`, that path as deleted (Dropbox reports a move as the old path gone,
+ * and a folder's move as the folder's old path alone).
  */
 function walkPage(
   tree: AccountTree,
@@ -340,27 +340,35 @@ function walkPage(
   limit: number,
 ) {
   const inScope = (parent: FolderNode) => (recursive ? isWithin(parent, folder) : parent === folder);
-  const wasInScope = (file: FileNode) => state.since !== null && inScope(placeAt(file, state.since).parent);
+  // Where a file was is a path (its folder may have moved since): in scope by the listed folder's path.
+  const top = folder.parent ? pathOf(folder).toLowerCase() : '';
+  const pathInScope = (path: string) => {
+    const lower = path.toLowerCase();
+    return recursive ? lower.startsWith(`${top}/`) : lower.slice(0, lower.lastIndexOf('/')) === top;
+  };
+  const wasInScope = (file: FileNode) => state.since !== null && pathInScope(placeAt(file, state.since).path);
   const page = walkChanges(tree, (file) => inScope(file.parent) || wasInScope(file), state, limit);
   const entries: unknown[] = [];
   const foldersGone = new Set<string>();
+  const folderGone = (path: string) => {
+    // A folder deleted or moved away is reported as the folder alone, whatever was in it.
+    if (!foldersGone.has(path)) entries.push(deletedAt(path, path.split('/').at(-1)!));
+    foldersGone.add(path);
+  };
   for (const file of page.files) {
     const before = state.since === null ? undefined : placeAt(file, state.since);
-    const movedAway = before && (before.parent !== file.parent || before.name !== file.name);
     if (file.deleted && file.deletedWith) {
-      // A deleted folder is reported as the folder alone, whatever was in it.
-      if (!foldersGone.has(file.deletedWith))
-        entries.push(deletedAt(file.deletedWith, file.deletedWith.split('/').at(-1)!));
-      foldersGone.add(file.deletedWith);
+      folderGone(file.deletedWith);
       continue;
     }
     if (file.deleted) {
-      entries.push(
-        deletedAt(before && inScope(before.parent) ? pathOfPlace(before) : pathOf(file), file.name),
-      );
+      entries.push(deletedAt(before && pathInScope(before.path) ? before.path : pathOf(file), file.name));
       continue;
     }
-    if (movedAway && inScope(before.parent)) entries.push(deletedAt(pathOfPlace(before), before.name));
+    if (before && before.path !== pathOf(file) && pathInScope(before.path)) {
+      if (before.withFolder && pathInScope(before.withFolder)) folderGone(before.withFolder);
+      else entries.push(deletedAt(before.path, before.name));
+    }
     if (inScope(file.parent)) entries.push(metadata(file));
   }
   return { entries, page };

@@ -357,6 +357,16 @@ interface Change {
   file?: Record<string, unknown>;
 }
 
+const changeOf = (node: TreeNode) => ({
+  kind: 'drive#change' as const,
+  changeType: 'file' as const,
+  time: new Date(node.updatedAt).toISOString(),
+  fileId: node.id,
+});
+
+/** A folder no longer in the tree (deleted since it moved): its files' deletions report it. */
+const isDeleted = (tree: AccountTree, folder: FolderNode) => tree.folder(folder.id) !== folder;
+
 function changesPage(context: FakeRouteContext) {
   const { tree, query } = context;
   const token = query.get('pageToken');
@@ -379,14 +389,24 @@ function changesPage(context: FakeRouteContext) {
     (file) => (includeRemoved || !file.deleted) && inScope(file),
     limit,
   );
-  const changes: Change[] = files.map((file) => ({
-    kind: 'drive#change',
-    changeType: 'file',
-    time: new Date(file.updatedAt).toISOString(),
-    removed: file.deleted,
-    fileId: file.id,
-    ...(file.deleted ? {} : { file: resource(tree, file) }),
-  }));
+  const changes: Change[] = [];
+  const foldersMoved = new Set<FolderNode>();
+  for (const file of files) {
+    // A folder's move is the folder's change alone (its parents), not one for each file in it.
+    const place = file.formerPlaces?.at(-1);
+    const folder = place?.until === file.version ? place.withFolder?.folder : undefined;
+    if (folder && !file.deleted) {
+      if (!foldersMoved.has(folder) && !isDeleted(tree, folder))
+        changes.push({ ...changeOf(folder), removed: false, file: resource(tree, folder) });
+      foldersMoved.add(folder);
+      continue;
+    }
+    changes.push({
+      ...changeOf(file),
+      removed: file.deleted,
+      ...(file.deleted ? {} : { file: resource(tree, file) }),
+    });
+  }
   answer(
     context,
     {

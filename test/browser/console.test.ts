@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { PROVIDER_IDS } from '../../functions/connectors/providers';
 import type { RunningServer } from '../support/local-server';
 import { api, startLocalServer } from '../support/local-server';
 import {
@@ -223,11 +224,11 @@ describe('console in a browser', () => {
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByText('No connections match.').waitFor();
     await expectAccessible('connections (empty)');
-    // The picker follows GET /connectors/v1/providers: locally all six, by display name.
+    // The picker follows GET /connectors/v1/providers: locally every provider module, by display name.
     await page
       .locator('#connect-provider option', { hasText: 'Google Drive' })
       .waitFor({ state: 'attached' });
-    expect(await page.locator('#connect-provider option').count()).toBe(6);
+    expect(await page.locator('#connect-provider option').count()).toBe(PROVIDER_IDS.length);
     await page.locator('#connect-provider').selectOption('practice');
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),

@@ -1,5 +1,5 @@
 // A model-based test of the invariant in docs/decisions.md ("Import runs: the vault mirrors the
-// source"): for each of the six providers' fakes, random sequences of source changes (create, modify,
+// source"): for every provider's fake, random sequences of source changes (create, modify,
 // delete, rename, move in, out and between folders, folder delete and restore, restore, a feed reset,
 // throttling) interleaved with runs of both
 // modes, the core driven in-process (the sync worker's handler, each queue message handed to it) over

@@ -28,7 +28,7 @@ import { systemClock } from './clock';
 import type { BearerGrant, GrantDirectory } from './content/types';
 import { mountSandboxContent } from './content/mount';
 import type { FakeOAuthShape, ProviderFake } from './providers/fake';
-import { fakeOwning, oauthAction } from './providers/mount';
+import { fakeOwning, fakePath, oauthAction } from './providers/mount';
 import { PROVIDER_FAKES } from './providers';
 
 export interface SandboxClient {
@@ -108,6 +108,8 @@ interface AuthorizationRequest {
   expiresAt: number;
   /** Whether the request earns a refresh token (the provider's offline parameter or scope). */
   offline: boolean;
+  /** The tenant (region, server) the request came under: its code and grant are good there only. */
+  tenant: string;
 }
 
 interface CodeGrant {
@@ -119,6 +121,7 @@ interface CodeGrant {
   expiresAt: number;
   tokenError?: TokenError;
   offline: boolean;
+  tenant: string;
 }
 
 interface Grant {
@@ -128,6 +131,7 @@ interface Grant {
   scopes: string[];
   revoked: boolean;
   offline: boolean;
+  tenant: string;
 }
 
 const CODE_TTL_MS = 60_000;
@@ -210,9 +214,10 @@ class SandboxAuthorizationServer implements GrantDirectory {
   }
 
   /** Where the consent form posts back: the provider's authorize path. */
-  private authorizePath(provider: string): string {
+  private authorizePath(provider: string, tenant: string): string {
     const fake = this.fakes.find((f) => f.id === provider);
-    return fake ? `${fake.prefix}${fake.oauth.authorizePath}` : `/${provider}/authorize`;
+    const under = tenant ? `/${encodeURIComponent(tenant)}` : '';
+    return fake ? `${fake.prefix}${under}${fake.oauth.authorizePath}` : `/${provider}/authorize`;
   }
 
   private clientFor(provider: string, clientId: string | null | undefined) {
@@ -260,7 +265,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
       if (entry.grant === grant) this.issued.revoked.push(token);
   }
 
-  authorizeGet(provider: string, query: URLSearchParams, response: ServerResponse) {
+  authorizeGet(provider: string, tenant: string, query: URLSearchParams, response: ServerResponse) {
     const client = this.clientFor(provider, query.get('client_id'));
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!client)
@@ -305,6 +310,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
       challenge,
       expiresAt: this.clock.now() + REQUEST_TTL_MS,
       offline,
+      tenant,
     });
     const choices = SIMULATIONS.map(
       (s) => `<option value="${s}">${s === 'none' ? 'behave normally' : s}</option>`,
@@ -316,7 +322,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
         'Sandbox consent',
         `<h1>Sandbox provider: ${escapeHtml(provider)}</h1>
 <p><code>${escapeHtml(client.clientId)}</code> asks for: ${scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</p>
-<form method="post" action="${escapeHtml(this.authorizePath(provider))}">
+<form method="post" action="${escapeHtml(this.authorizePath(provider, tenant))}">
 <input type="hidden" name="request_id" value="${requestId}">
 <label>Account id <input name="account_id" value="acct-1001"></label>
 <label>Email <input name="email" value="user@example.com"></label>
@@ -373,6 +379,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
       },
       expiresAt: this.clock.now() + CODE_TTL_MS,
       offline: request.offline,
+      tenant: request.tenant,
       tokenError:
         simulate === 'exchange_failed'
           ? 'invalid_grant'
@@ -390,7 +397,13 @@ class SandboxAuthorizationServer implements GrantDirectory {
     return send(response, 400, { error: 'invalid_grant' });
   }
 
-  token(provider: string, request: IncomingMessage, form: URLSearchParams, response: ServerResponse) {
+  token(
+    provider: string,
+    tenant: string,
+    request: IncomingMessage,
+    form: URLSearchParams,
+    response: ServerResponse,
+  ) {
     const client = this.authenticate(provider, request, form);
     if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
     const injected = this.nextTokenError.get(provider);
@@ -399,13 +412,13 @@ class SandboxAuthorizationServer implements GrantDirectory {
       return this.tokenError(response, injected.error, injected.retryAfter);
     }
     const grantType = form.get('grant_type');
-    if (grantType === 'authorization_code') return this.codeGrant(client, form, response);
-    if (grantType === 'refresh_token') return this.refreshGrant(client, form, response);
+    if (grantType === 'authorization_code') return this.codeGrant(client, tenant, form, response);
+    if (grantType === 'refresh_token') return this.refreshGrant(client, tenant, form, response);
     return send(response, 400, { error: 'unsupported_grant_type' });
   }
 
   /** authorization_code: one-time codes, 60 s, the client, redirect_uri and PKCE verifier checked. */
-  private codeGrant(client: SandboxClient, form: URLSearchParams, response: ServerResponse) {
+  private codeGrant(client: SandboxClient, tenant: string, form: URLSearchParams, response: ServerResponse) {
     const code = form.get('code') ?? '';
     const entry = this.codes.get(code);
     this.codes.delete(code);
@@ -421,6 +434,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
     const verifier = form.get('code_verifier') ?? '';
     const valid =
       entry.client === client &&
+      entry.tenant === tenant &&
       this.clock.now() <= entry.expiresAt &&
       form.get('redirect_uri') === entry.redirectUri &&
       /^[A-Za-z0-9._~-]{43,128}$/.test(verifier) &&
@@ -434,6 +448,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
       scopes: entry.scopes,
       revoked: false,
       offline: entry.offline,
+      tenant,
     };
     this.usedCodes.set(code, grant.id);
     return send(response, 200, this.issueTokens(grant));
@@ -443,10 +458,15 @@ class SandboxAuthorizationServer implements GrantDirectory {
    * refresh_token: rotating when the provider (a fake's shape) or the client says so, a rotated token
    * used again ends the grant; else the same refresh token again, or none (Google's refresh answers none).
    */
-  private refreshGrant(client: SandboxClient, form: URLSearchParams, response: ServerResponse) {
+  private refreshGrant(
+    client: SandboxClient,
+    tenant: string,
+    form: URLSearchParams,
+    response: ServerResponse,
+  ) {
     const presented = form.get('refresh_token') ?? '';
     const entry = this.refreshTokens.get(presented);
-    if (!entry || entry.grant.client !== client || entry.grant.revoked)
+    if (!entry || entry.grant.client !== client || entry.grant.tenant !== tenant || entry.grant.revoked)
       return send(response, 400, { error: 'invalid_grant' });
     if (entry.spent) {
       this.revokeGrant(entry.grant); // assume theft
@@ -469,12 +489,19 @@ class SandboxAuthorizationServer implements GrantDirectory {
    * Revocation as the provider asks for it: RFC 7009 (client authenticated, or not: Google), or the
    * access token in Authorization ending its grant (Dropbox's /2/auth/token/revoke, Clio's deauthorize).
    */
-  revoke(provider: string, request: IncomingMessage, form: URLSearchParams, response: ServerResponse) {
+  revoke(
+    provider: string,
+    tenant: string,
+    request: IncomingMessage,
+    form: URLSearchParams,
+    response: ServerResponse,
+  ) {
     const style = this.shapeOf(provider)?.revocation ?? 'rfc7009';
     if (style === 'bearer') {
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
       const grant = this.liveGrant(bearer);
-      if (!grant || grant.client.provider !== provider) return this.invalidToken(response);
+      if (!grant || grant.client.provider !== provider || grant.tenant !== tenant)
+        return this.invalidToken(response);
       this.revokeGrant(grant);
       return send(response, 200, null);
     }
@@ -484,15 +511,16 @@ class SandboxAuthorizationServer implements GrantDirectory {
     if (style === 'rfc7009-public') {
       // No client authentication: the token itself says which grant; one unknown is refused.
       const grant = (refresh ?? access)?.grant;
-      if (!grant || grant.client.provider !== provider || grant.revoked)
+      if (!grant || grant.client.provider !== provider || grant.tenant !== tenant || grant.revoked)
         return send(response, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
       this.revokeGrant(grant);
       return send(response, 200, {});
     }
     const client = this.authenticate(provider, request, form);
     if (!client) return send(response, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic' });
-    if (refresh && refresh.grant.client === client) this.revokeGrant(refresh.grant);
-    else if (access && access.grant.client === client) {
+    if (refresh && refresh.grant.client === client && refresh.grant.tenant === tenant)
+      this.revokeGrant(refresh.grant);
+    else if (access && access.grant.client === client && access.grant.tenant === tenant) {
       this.accessTokens.delete(presented);
       this.issued.revoked.push(presented);
     }
@@ -510,9 +538,9 @@ class SandboxAuthorizationServer implements GrantDirectory {
   }
 
   /** GrantDirectory, for the content APIs: only a token issued for that provider counts. */
-  bearer(provider: string, token: string): BearerGrant | undefined {
+  bearer(provider: string, token: string, tenant = ''): BearerGrant | undefined {
     const grant = this.liveGrant(token);
-    if (!grant || grant.client.provider !== provider) return undefined;
+    if (!grant || grant.client.provider !== provider || grant.tenant !== tenant) return undefined;
     const { id: accountId, email, name } = grant.account;
     return { accountId, email, name, scopes: grant.scopes, clientId: grant.client.clientId };
   }
@@ -558,6 +586,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
     const [, provider = '', action = ''] = fake
       ? ['', fake.id, oauthAction(fake, target.pathname) ?? '']
       : target.pathname.split('/');
+    const tenant = (fake && fakePath(fake, target.pathname)?.tenant) ?? '';
     if (this.options.exposeIssued && target.pathname === '/__sandbox/issued')
       return send(response, 200, this.issued);
     if (
@@ -580,16 +609,16 @@ class SandboxAuthorizationServer implements GrantDirectory {
     const known = [...this.clients.values()].some((c) => c.provider === provider);
     if (!known) return send(response, 404, { error: 'not_found' });
     if (action === 'authorize' && request.method === 'GET')
-      return this.authorizeGet(provider, target.searchParams, response);
+      return this.authorizeGet(provider, tenant, target.searchParams, response);
     if (action === 'authorize' && request.method === 'POST') return this.authorizePost(form, response);
     if (action === 'token' && request.method === 'POST') {
-      this.token(provider, request, form, response);
+      this.token(provider, tenant, request, form, response);
       const grantType = form.get('grant_type') ?? '';
       this.issued.tokenRequests.push({ provider, grantType, status: response.statusCode });
       return;
     }
     if (action === 'revoke' && request.method === 'POST')
-      return this.revoke(provider, request, form, response);
+      return this.revoke(provider, tenant, request, form, response);
     if (action === 'account' && request.method === 'GET' && !fake) return this.account(request, response);
     send(response, 404, { error: 'not_found' });
   }

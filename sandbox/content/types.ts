@@ -19,7 +19,8 @@ export interface BearerGrant {
 /** The authorization server, as the content APIs need it. */
 export interface GrantDirectory {
   /** The live grant behind an access token issued for `provider`: undefined when unknown, expired or revoked. */
-  bearer(provider: string, token: string): BearerGrant | undefined;
+  /** The grant of a live token of `provider`, issued under `tenant` ('' for a fake without tenants). */
+  bearer(provider: string, token: string, tenant?: string): BearerGrant | undefined;
   /** Revokes every grant (access and refresh tokens) of `provider`, or of one account there; how many. */
   revokeGrants(provider: string, accountId?: string): number;
 }

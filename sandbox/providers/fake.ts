@@ -39,6 +39,8 @@ export interface FakeRouteContext {
   /** Any account's tree at this provider (a pre-authenticated URL names its own). */
   treeOf(accountId: string): AccountTree;
   grant: BearerGrant;
+  /** The tenant segment the request came under (a fake with `tenant`), else ''. */
+  tenant: string;
   params: Record<string, string>;
   query: URLSearchParams;
   request: IncomingMessage;
@@ -80,6 +82,12 @@ export interface ProviderFake {
   id: string;
   /** Where it is served on the sandbox origin (`/google`). */
   prefix: string;
+  /**
+   * A provider hosted per region or per customer server: the first path segment under the prefix
+   * names the host it stands for (`/netdocuments/eu/...`, `/imanage/work.firm.example/...`), its OAuth
+   * paths and routes are matched after it, and a grant is good only under the tenant that issued it.
+   */
+  tenant?: { accepts(value: string): boolean };
   /** The shape of its accounts' trees (folders anywhere, or matters with documents). */
   shape: ContentShape;
   oauth: FakeOAuthShape;

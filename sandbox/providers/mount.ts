@@ -40,6 +40,24 @@ function decodeSegments(path: string): string[] | undefined {
   }
 }
 
+/**
+ * Where `path` is within a fake: the tenant segment (a fake with tenants, else '') and the rest, or
+ * undefined when the tenant segment is missing, not UTF-8, or one the fake does not serve.
+ */
+export function fakePath(fake: ProviderFake, path: string): { tenant: string; rest: string } | undefined {
+  const rest = path.slice(fake.prefix.length);
+  if (!fake.tenant) return { tenant: '', rest };
+  const found = /^\/([^/]+)(\/.*)?$/.exec(rest);
+  if (!found) return undefined;
+  let tenant: string;
+  try {
+    tenant = decodeURIComponent(found[1]!);
+  } catch {
+    return undefined;
+  }
+  return fake.tenant.accepts(tenant) ? { tenant, rest: found[2] ?? '' } : undefined;
+}
+
 /** A fake that owns `path`: its prefix, and not one of its OAuth paths. */
 export function fakeOwning(fakes: readonly ProviderFake[], path: string): ProviderFake | undefined {
   return fakes.find((fake) => path.startsWith(`${fake.prefix}/`));
@@ -47,7 +65,8 @@ export function fakeOwning(fakes: readonly ProviderFake[], path: string): Provid
 
 /** Whether `path` is one of the fake's OAuth endpoints (served by the authorization server). */
 export function oauthAction(fake: ProviderFake, path: string): 'authorize' | 'token' | 'revoke' | undefined {
-  const rest = path.slice(fake.prefix.length);
+  const rest = fakePath(fake, path)?.rest;
+  if (rest === undefined) return undefined;
   if (rest === fake.oauth.authorizePath) return 'authorize';
   if (rest === fake.oauth.tokenPath) return 'token';
   if (fake.oauth.revokePath && rest === fake.oauth.revokePath) return 'revoke';
@@ -68,7 +87,9 @@ export function mountProviderFakes(
 
   async function api(fake: ProviderFake, request: IncomingMessage, response: ServerResponse) {
     const target = new URL(request.url ?? '/', 'http://sandbox');
-    const segments = decodeSegments(target.pathname.slice(fake.prefix.length));
+    const located = fakePath(fake, target.pathname);
+    if (!located) throw new SandboxApiError(404, 'not_found', 'no such host');
+    const segments = decodeSegments(located.rest);
     if (!segments) throw new SandboxApiError(400, 'invalid_request', 'the path is not percent-encoded UTF-8');
     const found = match(compiled.get(fake)!, request.method ?? 'GET', segments);
     if (!found.route) {
@@ -86,7 +107,7 @@ export function mountProviderFakes(
         throw fake.injected(injected);
       }
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const live = bearer ? state.grants.bearer(fake.id, bearer) : undefined;
+      const live = bearer ? state.grants.bearer(fake.id, bearer, located.tenant) : undefined;
       if (!live) throw fake.unauthorized();
       if (!route.scopes.some((scope) => live.scopes.includes(scope))) throw fake.forbidden(route.scopes);
       grant = live;
@@ -97,6 +118,7 @@ export function mountProviderFakes(
       },
       treeOf: (accountId) => state.store.tree(fake.id, accountId),
       grant,
+      tenant: located.tenant,
       params,
       query: target.searchParams,
       request,

@@ -25,6 +25,35 @@ export interface ScopeTier {
   description: string;
 }
 
+/**
+ * What a provider must be told about a connection before the consent (its `params`): a choice among
+ * named values (NetDocuments' region, each value naming the hosts it stands for) or a host name (an
+ * iManage Work server). Declared by the definition, shown in the catalog, asked on the connect page
+ * when the customer's server did not give it, and kept with the connection.
+ */
+export type ConnectionParamSpec =
+  | {
+      kind: 'choice';
+      label: string;
+      description: string;
+      /**
+       * Each value with its label and the endpoint placeholders it stands for: `{host}` in an endpoint
+       * template becomes `vars.host`. `settingsSuffix`, when given, names the value's own client
+       * (PROVIDER_<ID>_<SUFFIX>_CLIENT_ID and _CLIENT_SECRET, over the provider's shared ones).
+       */
+      choices: Record<string, { label: string; vars: Record<string, string>; settingsSuffix?: string }>;
+      default?: string;
+    }
+  | {
+      kind: 'host';
+      label: string;
+      description: string;
+      /** The host used when none is given (iManage's cloud, `cloudimanage.com`), or none: required. */
+      default?: string;
+      /** An example shown in the catalog and on the connect page. */
+      example: string;
+    };
+
 export interface ProviderDefinition<Id extends string = string> {
   id: Id;
   displayName: string;
@@ -70,6 +99,12 @@ export interface ProviderDefinition<Id extends string = string> {
    * `https://graph.microsoft.com/Files.Read.All` for a request of `Files.Read.All`): stripped.
    */
   grantedScopePrefix?: string;
+  /**
+   * What the provider must know of a connection before its consent (a region, a server), by name.
+   * Every endpoint (defaults and PROVIDER_<ID>_<FIELD> overrides alike) and extra setting may hold
+   * `{name}` placeholders: a param's own value, or a var of the chosen value of a choice param.
+   */
+  params?: Record<string, ConnectionParamSpec>;
   /** The production endpoints (PROVIDER_<ID>_<FIELD> overrides each); the sandbox's have none. */
   defaults: Partial<Record<EndpointSetting, string>>;
   /** Settings of this provider only (PROVIDER_<ID>_<NAME>, e.g. Dropbox's CONTENT_URL), with defaults. */

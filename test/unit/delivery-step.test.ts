@@ -2,7 +2,7 @@
 // change it writes, the stored values it is written over, the messages it sends and how the message
 // ends. No table, no queue, no clock.
 import type { AttemptOutcome } from '../../functions/webhooks/domain/attempt';
-import type { Decision, Step, StepOutcome } from '../../functions/webhooks/domain/delivery-step';
+import type { Decision, Guard, Step, StepOutcome } from '../../functions/webhooks/domain/delivery-step';
 import { step } from '../../functions/webhooks/domain/delivery-step';
 import type { AttemptMessage } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
@@ -288,6 +288,48 @@ describe('an attempt made', () => {
     // A Retry-After longer than the inline pause sends the retry to the queue instead.
     expect(decided.then).toBe('done');
     expect(decided.send.map((s) => [s.message.attempt, s.message.dueAt])).toEqual([[2, NOW + 120_000]]);
+  });
+});
+
+describe('a message that carries its delivery (a first attempt, first receive: no read)', () => {
+  const carried = message({
+    created: {
+      organizationId: 'org_aaaaaaaaaaaaaaaaaaaa',
+      endpointId: 'we_aaaaaaaaaaaaaaaaaaaa',
+      eventId: 'evt_aaaaaaaaaaaaaaaaaaaa',
+      eventType: 'matter.created',
+      occurredAt: NOW - 10_000,
+      body: '{}',
+      createdAt: NOW - 10_000,
+    },
+  });
+
+  it.each<[string, StepOutcome, Guard]>([
+    [
+      'attempted: over the carried status as well',
+      attempted({ statusCode: 204 }),
+      { cycle: 0, attemptCount: 0, status: 'pending' },
+    ],
+    [
+      'endpoint deleted: over the carried status as well',
+      { kind: 'endpoint_gone' },
+      { cycle: 0, attemptCount: 0, status: 'pending' },
+    ],
+    [
+      'endpoint disabled: over the carried status as well',
+      { kind: 'endpoint_disabled' },
+      { cycle: 0, attemptCount: 0, status: 'pending' },
+    ],
+  ])('%s', (_name, outcome, over) => {
+    expect((step(delivery(), carried, outcome, NOW) as Decision).change!.over).toEqual(over);
+  });
+
+  it('a read delivery is guarded on cycle and attemptCount only, so a recorded attempt replaces a dead-letter mark', () => {
+    const marked = delivery({ status: 'failed', failureReason: 'dead_lettered', strandedFrom: 'pending' });
+    expect((step(marked, message(), attempted({ statusCode: 204 }), NOW) as Decision).change!.over).toEqual({
+      cycle: 0,
+      attemptCount: 0,
+    });
   });
 });
 

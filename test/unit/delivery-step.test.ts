@@ -6,7 +6,13 @@ import type { Decision, Guard, Step, StepOutcome } from '../../functions/webhook
 import { step } from '../../functions/webhooks/domain/delivery-step';
 import type { AttemptMessage } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
-import { retentionExpiry } from '../../functions/webhooks/domain/records';
+import {
+  CARRIED_BODY_MAX_BYTES,
+  carriedDelivery,
+  createdFields,
+  deliveryId,
+  retentionExpiry,
+} from '../../functions/webhooks/domain/records';
 import { MAX_ATTEMPTS } from '../../functions/webhooks/domain/retry-policy';
 
 const NOW = Date.parse('2026-05-01T12:00:00.000Z');
@@ -292,17 +298,7 @@ describe('an attempt made', () => {
 });
 
 describe('a message that carries its delivery (a first attempt, first receive: no read)', () => {
-  const carried = message({
-    created: {
-      organizationId: 'org_aaaaaaaaaaaaaaaaaaaa',
-      endpointId: 'we_aaaaaaaaaaaaaaaaaaaa',
-      eventId: 'evt_aaaaaaaaaaaaaaaaaaaa',
-      eventType: 'matter.created',
-      occurredAt: NOW - 10_000,
-      body: '{}',
-      createdAt: NOW - 10_000,
-    },
-  });
+  const carried = message({ created: createdFields(delivery()) });
 
   it.each<[string, StepOutcome, Guard]>([
     [
@@ -322,6 +318,19 @@ describe('a message that carries its delivery (a first attempt, first receive: n
     ],
   ])('%s', (_name, outcome, over) => {
     expect((step(delivery(), carried, outcome, NOW) as Decision).change!.over).toEqual(over);
+  });
+
+  it('carries what makes the delivery again as fan-out created it, and nothing for a large body or a delivery under way', () => {
+    const created = delivery({
+      ttl: retentionExpiry(NOW - 10_000),
+      id: deliveryId('evt_aaaaaaaaaaaaaaaaaaaa', 'we_aaaaaaaaaaaaaaaaaaaa'),
+    });
+    expect(carriedDelivery(created.id, createdFields(created))).toEqual(created);
+    expect(carriedDelivery(ID, createdFields(created))).toBeUndefined(); // fields of another delivery
+    expect(carriedDelivery(created.id, undefined)).toBeUndefined();
+    expect(createdFields(delivery({ body: 'x'.repeat(CARRIED_BODY_MAX_BYTES + 1) }))).toBeUndefined();
+    expect(createdFields(delivery({ status: 'retrying', attemptCount: 1 }))).toBeUndefined();
+    expect(createdFields(delivery({ cycle: 1 }))).toBeUndefined();
   });
 
   it('a read delivery is guarded on cycle and attemptCount only, so a recorded attempt replaces a dead-letter mark', () => {

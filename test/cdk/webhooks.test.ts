@@ -3,7 +3,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { ServiceStack } from '../../lib/service-stack';
 import { WEBHOOK_ROUTES } from '../../functions/webhooks/api/routes';
-import { TABLE_DEFINITIONS } from '../../functions/platform/tables';
 import { actionsOf, logicalIdOf, resourcesOf, synthStack } from '../support/synth';
 
 let stack: ServiceStack;
@@ -29,28 +28,6 @@ const variables = (routeId: string) => {
   };
   return resource.Properties.Environment.Variables;
 };
-
-describe('the webhooks table', () => {
-  // A changed projection is a new index for CloudFormation (docs/decisions.md, "Deliveries' index
-  // holds the list fields only").
-  it('projects the list fields into gsi1 and everything into gsi2', () => {
-    const table = stack.data.tables.webhooks.node.defaultChild as unknown as {
-      globalSecondaryIndexes: unknown;
-      stack: { resolve(value: unknown): unknown };
-    };
-    const indexes = stack.resolve(table.globalSecondaryIndexes) as {
-      indexName: string;
-      projection: { projectionType: string; nonKeyAttributes?: string[] };
-    }[];
-    const projections = Object.fromEntries(indexes.map((i) => [i.indexName, i.projection]));
-    expect(projections.gsi1).toEqual({
-      projectionType: 'INCLUDE',
-      nonKeyAttributes: [...TABLE_DEFINITIONS.webhooks.projections!.gsi1!],
-    });
-    expect(projections.gsi1!.nonKeyAttributes).not.toContain('lastAttempt');
-    expect(projections.gsi2).toEqual({ projectionType: 'ALL' });
-  });
-});
 
 describe('webhook routes in the service stack', () => {
   it('has every route of the webhook section, each on its own Lambda', () => {

@@ -1,7 +1,7 @@
 // Data at rest: the KMS key that wraps token and secret data keys, and the tables, built from the
 // same definitions the emulator harness uses.
 import { Duration } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { AccountRootPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -81,19 +81,11 @@ export class DataStores extends Construct {
           deletionProtection: stage.deletionProtection,
           removalPolicy: stage.removalPolicy,
           timeToLiveAttribute: definition.ttlAttribute,
-          // A changed projection replaces its index on deploy (docs/decisions.md, "Deliveries' index
-          // holds the list fields only").
-          globalSecondaryIndexes: definition.indexes.map((index) => {
-            const projected = definition.projections?.[index];
-            return {
-              indexName: index,
-              partitionKey: { name: INDEX_KEYS[index].pk, type: AttributeType.STRING },
-              sortKey: { name: INDEX_KEYS[index].sk, type: AttributeType.STRING },
-              ...(projected
-                ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...projected] }
-                : {}),
-            };
-          }),
+          globalSecondaryIndexes: definition.indexes.map((index) => ({
+            indexName: index,
+            partitionKey: { name: INDEX_KEYS[index].pk, type: AttributeType.STRING },
+            sortKey: { name: INDEX_KEYS[index].sk, type: AttributeType.STRING },
+          })),
         });
         return [name, table];
       }),

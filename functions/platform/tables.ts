@@ -7,65 +7,10 @@ export interface TableDefinition {
   /** Environment variable that carries the physical table name into a Lambda. */
   envVar: string;
   indexes: IndexName[];
-  /**
-   * The attributes an index holds of each item besides the table's and its own keys, where it does
-   * not hold every attribute: what its readers use and nothing else, so an update that changes no
-   * projected attribute writes no index copy, and a copy is no larger than its list needs.
-   */
-  projections?: Partial<Record<IndexName, readonly string[]>>;
   /** Name of the TTL attribute (epoch seconds). */
   ttlAttribute: 'ttl';
   purpose: string;
 }
-
-/**
- * What the webhooks table's gsi1 holds besides the keys: the fields its two lists read. An
- * organization's endpoints (webhooks/infra/repositories/endpoints.ts, `endpointWindow`: the endpoint
- * view, with previousSecretExpiresAt from the secrets' retiresAt, and the permission filter) and an
- * endpoint's deliveries (deliveries.ts, `endpointDeliveryWindow` for the delivery view and its filters,
- * `endpointDeliveryPage` for a recover job: status, times, cycle, attemptCount, recoveredBy; `event` is
- * what records from before `body` hold). Not the latest attempt's record (`lastAttempt`, up to 16 KiB
- * of response), nor the step's own bookkeeping: an attempt's write then rewrites a small copy, and a
- * write that changes none of these (a step recorded as scheduled) none. test/unit/webhooks-index.test.ts
- * holds the lists to what the items themselves show.
- */
-const WEBHOOKS_LIST_ATTRIBUTES = [
-  // both
-  'id',
-  'organizationId',
-  'createdAt',
-  'updatedAt',
-  // endpoints
-  'url',
-  'description',
-  'eventTypeFilters',
-  'resourceScopes',
-  'enabled',
-  'disabledAt',
-  'disabledReason',
-  'permissions',
-  'permissionsFromKeyId',
-  'signingSecrets',
-  'secretVersion',
-  // deliveries
-  'endpointId',
-  'eventId',
-  'eventType',
-  'occurredAt',
-  'body',
-  'event',
-  'status',
-  'failureReason',
-  'attemptCount',
-  'cycle',
-  'nextAttemptAt',
-  'lastAttemptAt',
-  'lastLatencyMs',
-  'lastStatusCode',
-  'lastError',
-  'deliveredAt',
-  'recoveredBy',
-] as const;
 
 export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
   platform: {
@@ -89,7 +34,6 @@ export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
   webhooks: {
     envVar: 'TABLE_WEBHOOKS',
     indexes: ['gsi1', 'gsi2'],
-    projections: { gsi1: WEBHOOKS_LIST_ATTRIBUTES },
     ttlAttribute: 'ttl',
     purpose: 'endpoints, encrypted signing secrets, deliveries, attempts and jobs',
   },
@@ -103,11 +47,6 @@ export const TABLE_DEFINITIONS: Record<TableName, TableDefinition> = {
 };
 
 export const TABLE_NAMES = Object.keys(TABLE_DEFINITIONS) as TableName[];
-
-/** The attributes `index` of `table` projects besides the keys, or undefined when it holds them all. */
-export function indexProjection(table: string, index: IndexName): readonly string[] | undefined {
-  return (TABLE_DEFINITIONS as Partial<Record<string, TableDefinition>>)[table]?.projections?.[index];
-}
 
 export const INDEX_KEYS: Record<IndexName, { pk: 'gsi1pk' | 'gsi2pk'; sk: 'gsi1sk' | 'gsi2sk' }> = {
   gsi1: { pk: 'gsi1pk', sk: 'gsi1sk' },

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSyn
 import { dirname } from 'node:path';
 import { ConditionFailedError } from '../../platform/errors';
 import type { Condition, Item, Key, Page, Query, Scalar, Table, Update } from '../../platform/ports';
-import { INDEX_KEYS, checkQuery, indexProjection } from '../../platform/tables';
+import { INDEX_KEYS, checkQuery } from '../../platform/tables';
 import type { JournalProblem } from './journal';
 import {
   compact,
@@ -351,23 +351,6 @@ export class MemoryTable implements Table {
     const last = page[page.length - 1];
     const cursor =
       matches.length > limit && last ? Buffer.from(order(last), 'utf8').toString('base64url') : undefined;
-    const projected = query.index && indexProjection(this.name, query.index);
-    const shown = projected ? (item: Item) => project(item, keys, projected) : copy;
-    return { items: page.map((item) => shown(item) as T), cursor };
+    return { items: page.map((item) => copy(item) as T), cursor };
   }
-}
-
-/**
- * What an index has of an item, as DynamoDB answers its query: the table's keys, the index's own, and
- * the attributes it projects.
- */
-function project(item: Item, keys: { pk: string; sk: string }, attributes: readonly string[]): Item {
-  const kept: Record<string, unknown> = {
-    pk: item.pk,
-    sk: item.sk,
-    [keys.pk]: item[keys.pk],
-    [keys.sk]: item[keys.sk],
-  };
-  for (const attribute of attributes) if (item[attribute] !== undefined) kept[attribute] = item[attribute];
-  return copy(kept as Item);
 }

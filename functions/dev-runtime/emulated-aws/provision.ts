@@ -91,7 +91,7 @@ async function dynamoClient(): Promise<DynamoDBClient> {
   return new DynamoDBClient({});
 }
 
-/** Key schema, indexes (with their projections) and TTL as lib/data.ts deploys them, on demand. */
+/** Key schema, indexes (projecting everything) and TTL as lib/data.ts deploys them, on demand. */
 export async function provisionTables(prefix: string): Promise<Record<TableName, string>> {
   const client = await dynamoClient();
   const names = await Promise.all(
@@ -129,9 +129,7 @@ async function ensureTable(client: DynamoDBClient, tableName: string, name: Tabl
                   { AttributeName: INDEX_KEYS[index].pk, KeyType: 'HASH' },
                   { AttributeName: INDEX_KEYS[index].sk, KeyType: 'RANGE' },
                 ],
-                Projection: definition.projections?.[index]
-                  ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...definition.projections[index]] }
-                  : { ProjectionType: 'ALL' },
+                Projection: { ProjectionType: 'ALL' },
               })),
             }
           : {}),

@@ -25,8 +25,8 @@
 //
 // Events are the tree's change log read as Box's stream: the stream position is the change sequence; a
 // file changed since is ITEM_UPLOAD (ITEM_MOVE after a move or rename, ITEM_UNDELETE_VIA_TRASH after a
-// restore), a file deleted is ITEM_TRASH, and the files of a folder trashed at once are that folder's
-// ITEM_TRASH alone, as Box reports it.
+// restore), a file deleted is ITEM_TRASH, and the files of a folder trashed, restored or moved at once
+// are that folder's ITEM_TRASH, ITEM_UNDELETE_VIA_TRASH or ITEM_MOVE alone, as Box reports them.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isoTime } from '../../clock';
@@ -408,7 +408,14 @@ function events(context: FakeRouteContext) {
       folderEvent('ITEM_UNDELETE_VIA_TRASH', restored.folder, file, '2');
       continue;
     }
-    const moved = file.formerPlaces?.at(-1)?.until === file.version;
+    const place = file.formerPlaces?.at(-1);
+    const moved = place?.until === file.version;
+    // A folder moved (by the user, the test hook) takes its files along: Box reports the folder's
+    // ITEM_MOVE alone, not one per file.
+    if (moved && place?.withFolder && !file.deleted) {
+      folderEvent('ITEM_MOVE', place.withFolder.folder, file, '3');
+      continue;
+    }
     const kind = file.deleted
       ? 'ITEM_TRASH'
       : restored

@@ -43,6 +43,7 @@ export const RAW_SCOPES: Record<BenchProvider, string[]> = {
   onedrive: ['Files.Read'],
   dropbox: ['files.metadata.read', 'files.content.read'],
   box: ['root_readonly'],
+  imanage: ['user'],
 };
 
 export interface Throughput {
@@ -280,6 +281,35 @@ function rawApi(
         download: (f, path) =>
           followRedirect(`${api}/files/${encodeURIComponent(f.id)}/content`, headers, provider, path),
       };
+    case 'imanage': {
+      // The connection's server is the `server` param's default; the customer id comes from discovery.
+      const server = api.replaceAll('{server}', 'cloudimanage.com');
+      const library = folderId.slice(0, folderId.indexOf('!'));
+      const documents = async () => {
+        const { data } = await getJson<{ data: { user: { customer_id: number } } }>(`${server}/api`, {
+          headers,
+        });
+        return `${server}/work/api/v2/customers/${data.user.customer_id}/libraries/${library}`;
+      };
+      let work: Promise<string> | undefined;
+      const base = () => (work ??= documents());
+      return {
+        list: async () =>
+          listPages<{ data: { id: string }[]; total_count: number }>(
+            `${await base()}/folders/${id}/documents?limit=500&offset=0`,
+            headers,
+            (page, url) => {
+              const next = Number(url.searchParams.get('offset')) + page.data.length;
+              return page.data.length && next < page.total_count
+                ? withParam(url, 'offset', String(next))
+                : undefined;
+            },
+            (page) => page.data.map((d) => ({ id: d.id.replace(/\.\d+$/, '') })),
+          ),
+        download: async (f, path) =>
+          get(`${await base()}/documents/${encodeURIComponent(f.id)}/download`, path),
+      };
+    }
     case 'dropbox': {
       const content = env[providerEnv('dropbox', 'CONTENT_URL')]!;
       const post = (path: string, body: unknown) =>

@@ -13,8 +13,9 @@
 // folder of a matter, and the folder endpoints take it); documents `LIB!<number>.<version>`, kept here
 // as `LIB!<number>` with the version number as the file's version (a new version is a change of the same
 // document). An id of any other form never reaches a URL (a 404, as a missing one would be).
-// - browse: the top is the user's libraries; a library lists its workspaces; a workspace or folder its
-//   subfolders, then its documents (offset paging). A link's container is a workspace or a folder.
+// - browse: the top is the workspaces (matters) of the user's libraries, library after library; a
+//   workspace or folder lists its subfolders, then its documents (offset paging). A link's container is
+//   a workspace or a folder.
 // - changes: a first pass walks the container's folders (each folder's subfolders, then its documents);
 //   later passes search the container and its subfolders for documents edited since the last pass
 //   began (edit_date_from). A pass begins at iManage's clock (the Date of its first answer) less
@@ -240,33 +241,9 @@ export class ImanageContainers implements ContainerApi {
 
   async browse(token: string, parent: string | undefined, page: { token?: string; limit: number }) {
     const limit = Math.min(Math.max(page.limit, 1), IMANAGE_PAGE_MAX);
-    if (parent === undefined) {
-      const { libraries } = await this.discovery(token);
-      return {
-        entries: libraries.map((alias): SourceEntry => ({ id: alias, name: alias, kind: 'container' })),
-      };
-    }
-    const at = page.token
-      ? browseToken.decode(page.token, 'browse')
-      : { c: parent, p: LIBRARY.test(parent) ? ('w' as const) : ('f' as const), o: 0 };
-    if (at.c !== parent) throw refused('browse', 400, 'invalid_page_token');
-    if (at.p === 'w') {
-      if (!LIBRARY.test(parent)) throw refused('list workspaces', 404, 'invalid_id');
-      const out = await this.get<List<FolderProfile>>('list workspaces', token, parent, '/workspaces', {
-        offset: at.o,
-        limit,
-      });
-      const entries = out.data.flatMap((w): SourceEntry[] =>
-        CONTAINER.test(w.id) ? [{ id: w.id, name: w.name ?? w.id, kind: 'container' }] : [],
-      );
-      const next = at.o + out.data.length;
-      return {
-        entries,
-        ...(out.data.length && next < (out.total_count ?? 0)
-          ? { next: browseToken.encode({ c: parent, p: 'w', o: next }) }
-          : {}),
-      };
-    }
+    if (parent === undefined) return this.workspaces(token, page.token, limit);
+    const at = page.token ? browseToken.decode(page.token, 'browse') : { c: parent, p: 'f' as const, o: 0 };
+    if (at.c !== parent || at.p === 'w') throw refused('browse', 400, 'invalid_page_token');
     const folder = workId(parent, 'list folder');
     if (at.p === 'f') {
       const out = await this.get<List<FolderProfile>>(
@@ -306,6 +283,32 @@ export class ImanageContainers implements ContainerApi {
         ? { next: browseToken.encode({ c: parent, p: 'd', o: next }) }
         : {}),
     };
+  }
+
+  /** The top: every library's workspaces (the matters), library after library, a page at a time. */
+  private async workspaces(token: string, pageToken: string | undefined, limit: number) {
+    const { libraries } = await this.discovery(token);
+    const at = pageToken
+      ? browseToken.decode(pageToken, 'browse')
+      : { c: libraries[0], p: 'w' as const, o: 0 };
+    if (at.c === undefined) return { entries: [] };
+    if (at.p !== 'w' || !libraries.includes(at.c)) throw refused('browse', 400, 'invalid_page_token');
+    const out = await this.get<List<FolderProfile>>('list workspaces', token, at.c, '/workspaces', {
+      offset: at.o,
+      limit,
+    });
+    const entries = out.data.flatMap((w): SourceEntry[] =>
+      CONTAINER.test(w.id) ? [{ id: w.id, name: w.name ?? w.id, kind: 'container' }] : [],
+    );
+    const next = at.o + out.data.length;
+    const following = libraries[libraries.indexOf(at.c) + 1];
+    const more =
+      out.data.length && next < (out.total_count ?? 0)
+        ? { c: at.c, p: 'w' as const, o: next }
+        : following
+          ? { c: following, p: 'w' as const, o: 0 }
+          : undefined;
+    return { entries, ...(more ? { next: browseToken.encode(more) } : {}) };
   }
 
   protected documents(

@@ -11,7 +11,8 @@
 //                                                            edited since, by document number
 //   GET  W/documents/{documentId}                            a document's profile
 //   GET  W/documents/{documentId}/download                   its bytes
-//   POST W/folders/{folderId}/documents                      multipart `profile` {doc_profile}, `file`
+//   POST W/folders/{folderId}/documents                      multipart `profile` {doc_profile}, `file`:
+//                                                            201, the new document's short profile
 //   POST W/documents/{documentId}/versions                   the same: a new version of the document
 // The tree maps onto a library (`ACTIVE`) whose top folders are workspaces; a document's id is
 // `ACTIVE!<number>.<version>` (`ACTIVE!<number>` names its latest version). Its version number grows
@@ -355,7 +356,13 @@ async function write(context: FakeRouteContext, folder: FolderNode, replacing?: 
     throw error;
   }
   if (typeof doc.comment === 'string') comments.set(file, doc.comment.slice(0, 254));
-  return { data: documentProfile(context, context.tree, file) };
+  // An upload answers the document's short profile: without its workspace.
+  const {
+    workspace_id: _workspace,
+    workspace_name: _name,
+    ...short
+  } = documentProfile(context, context.tree, file);
+  return { data: short };
 }
 
 export function workRoutes(): FakeRoute[] {

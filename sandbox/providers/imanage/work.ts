@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isoTime } from '../../clock';
-import { SandboxApiError, sendContent } from '../../content/http';
+import { SandboxApiError, jsonAndFileParts, sendContent } from '../../content/http';
 import type { AccountTree, FileNode, FolderNode, TreeNode } from '../../content/tree';
 import { NameTakenError, isWithin, sha256Of } from '../../content/tree';
 import type { ProviderIds } from '../../content/types';
@@ -265,37 +265,15 @@ function checkLibrary(context: FakeRouteContext): void {
 
 /** The two parts of an upload: `profile` (JSON with doc_profile) first, then `file`. */
 function multipart(request: IncomingMessage, body: Buffer) {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
-  const mark = boundary?.[1] ?? boundary?.[2];
-  if (!mark || !/^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))
-    throw badParameter('Expected a multipart/form-data body');
-  const delimiter = Buffer.from(`--${mark}`);
-  const parts: { headers: string; data: Buffer }[] = [];
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) throw badParameter('The multipart body is cut short');
-    const part = body.subarray(start + 2, next - 2);
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) throw badParameter('A multipart part has no headers');
-    parts.push({ headers: part.subarray(0, split).toString('utf8'), data: part.subarray(split + 4) });
-    at = next;
-  }
-  const nameOf = (p: { headers: string }) => /name="([^"]*)"/i.exec(p.headers)?.[1];
-  if (parts.length !== 2 || nameOf(parts[0]!) !== 'profile' || nameOf(parts[1]!) !== 'file')
-    throw badParameter('The body must hold `profile` and then `file`');
-  let profile: { doc_profile?: Record<string, unknown> };
-  try {
-    profile = JSON.parse(parts[0]!.data.toString('utf8')) as typeof profile;
-  } catch {
-    throw badParameter('profile is not JSON');
-  }
-  const doc = profile?.doc_profile;
+  const { json, bytes, type } = jsonAndFileParts(
+    request,
+    body,
+    { json: 'profile', file: 'file' },
+    badParameter,
+  );
+  const doc = (json as { doc_profile?: unknown }).doc_profile;
   if (!doc || typeof doc !== 'object') throw badParameter('profile.doc_profile is required');
-  const type = /content-type:\s*([^\r\n]+)/i.exec(parts[1]!.headers)?.[1] ?? 'application/octet-stream';
-  return { doc, bytes: parts[1]!.data, type };
+  return { doc: doc as Record<string, unknown>, bytes, type };
 }
 
 /** The file name an upload's profile gives: `name` and `extension`, checked as iManage checks them. */

@@ -16,6 +16,8 @@ import { createLocalDeps } from '../functions/compose/local';
 import { envConfig } from '../functions/connectors';
 import type { ProviderId } from '../functions/connectors';
 import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
+import { completeParams, fillTemplate, paramVars } from '../functions/connectors/domain/connection-params';
+import { PROVIDERS } from '../functions/connectors/domain/providers';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
@@ -191,7 +193,12 @@ function rawApi(
   folderId: string,
 ): RawApi {
   const headers = { Authorization: `Bearer ${token}` };
-  const api = env[providerEnv(provider as ProviderId, 'API_URL')]!;
+  // A provider hosted per region or server: its API as a connection with the default params has it.
+  const definition = PROVIDERS[provider];
+  const api = fillTemplate(
+    env[providerEnv(provider as ProviderId, 'API_URL')]!,
+    paramVars(definition, completeParams(definition)),
+  );
   const id = encodeURIComponent(folderId);
   const get = async (url: string, path: string) => drain(await fetch(url, { headers }), provider, path);
   switch (provider) {
@@ -282,14 +289,13 @@ function rawApi(
           followRedirect(`${api}/files/${encodeURIComponent(f.id)}/content`, headers, provider, path),
       };
     case 'imanage': {
-      // The connection's server is the `server` param's default; the customer id comes from discovery.
-      const server = api.replaceAll('{server}', 'cloudimanage.com');
+      // The customer id comes from discovery.
       const library = folderId.slice(0, folderId.indexOf('!'));
       const documents = async () => {
-        const { data } = await getJson<{ data: { user: { customer_id: number } } }>(`${server}/api`, {
+        const { data } = await getJson<{ data: { user: { customer_id: number } } }>(`${api}/api`, {
           headers,
         });
-        return `${server}/work/api/v2/customers/${data.user.customer_id}/libraries/${library}`;
+        return `${api}/work/api/v2/customers/${data.user.customer_id}/libraries/${library}`;
       };
       let work: Promise<string> | undefined;
       const base = () => (work ??= documents());

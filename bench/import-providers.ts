@@ -6,6 +6,7 @@
 // connections, at the pipeline's concurrency and at four times it, the faster by its median taken) and
 // import runs of a link of that folder on the local runtime, from POST runs to the job succeeded, in
 // ROUNDS interleaved rounds (BENCH_PROVIDER_ROUNDS). Files/s, bytes/s and CPU per file of each.
+import { connectorContext } from '../functions/connectors/app/context';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -388,12 +389,10 @@ async function benchFolder(
   const browse = async (parent?: string) =>
     (
       await browseSources(
-        deps,
-        envConfig,
+        connectorContext(deps, envConfig, { log: context.log }),
         context.organizationId,
         connectionId,
         { limit: 200, ...(parent ? { parent } : {}) },
-        context.log,
       )
     ).data.filter((s) => s.kind === 'container');
   const top = await browse();
@@ -442,12 +441,10 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
     let vaults = 0;
     const importRound = async (warm: Throughput): Promise<Throughput> => {
       const link = await createLink(
-        deps,
-        envConfig,
+        connectorContext(deps, envConfig, { log: context.log }),
         context.organizationId,
         connectionId,
         { vault_id: `vlt_bench_${provider}_${vaults++}`, source: { id: folder.id } },
-        context.log,
       );
       const cpu = process.cpuUsage();
       const started = performance.now();

@@ -11,6 +11,7 @@
 // Sequences come from fast-check with a fixed seed (MIRROR_MODEL_SEED), MIRROR_MODEL_SEQUENCES per
 // provider; a failure prints the seed, the shrunk sequence and the path to replay it (fast-check's
 // report), and the steps as they ran. `npm run soak` runs many more.
+import { connectorContext } from '../../functions/connectors/app/context';
 import { randomBytes } from 'node:crypto';
 import * as fc from 'fast-check';
 import type { SQSEvent } from 'aws-lambda';
@@ -154,14 +155,10 @@ describe.each(PROVIDER_IDS)('%s', (provider) => {
           const prefix = home.path.slice(0, home.path.lastIndexOf('/') + 1);
           const container = home.container_id;
           const outside = seeded.find((f) => !f.path.startsWith(prefix) && f.path.split('/').length === 3);
-          const link = await createLink(
-            deps,
-            config,
-            ORG,
-            connectionId,
-            { vault_id: `vlt_model_${provider}`, source: { id: container } },
-            log,
-          );
+          const link = await createLink(connectorContext(deps, config, { log: log }), ORG, connectionId, {
+            vault_id: `vlt_model_${provider}`,
+            source: { id: container },
+          });
           const deleted: string[] = [];
           /** The version recorded for each version of the fake's file, and the content of each recorded version. */
           const versions = new Map<string, string>();

@@ -21,7 +21,7 @@ import type { EventSourceLog } from './event-source';
 import { SqsEventSource } from './event-source';
 import type { EmulatedApp, FunctionSpec } from './application';
 import { bundleFileOf } from './application';
-import type { ObservedCall } from './function-pool';
+import type { ObservedCall, ObservedCapacity } from './function-pool';
 import { FunctionPool, emulatorEnvironment, functionEnvironment } from './function-pool';
 import {
   API_GATEWAY,
@@ -64,6 +64,8 @@ export interface FunctionsOptions {
   secrets: Record<string, string>;
   /** Each SDK call of a function (IAM, recorded). */
   onCall?: (functionId: string, call: ObservedCall) => void;
+  /** The capacity each DynamoDB call of a function consumed (the calls bench). */
+  onConsumed?: (functionId: string, consumed: ObservedCapacity) => void;
 }
 
 export interface RunningFunctions {
@@ -132,7 +134,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
   return {
     deps,
     provisioned,
-    startFunctions: async ({ app, parameters, secrets, onCall }) => {
+    startFunctions: async ({ app, parameters, secrets, onCall, onConsumed }) => {
       const resolve = resourceValues(provisioned, secrets);
       const runtime = emulatorEnvironment();
       const specs = new Map(app.functions.map((fn) => [fn.id, fn]));
@@ -147,6 +149,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         {
           ...(devClock ? { clockOffset, maxDelaySeconds: options.maxDelaySeconds } : {}),
           ...(onCall ? { onCall } : {}),
+          ...(onConsumed ? { onConsumed } : {}),
         },
       );
       const ref = (id: string): FunctionRef & { spec: FunctionSpec } => {

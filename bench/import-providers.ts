@@ -43,6 +43,7 @@ export const RAW_SCOPES: Record<BenchProvider, string[]> = {
   onedrive: ['Files.Read'],
   dropbox: ['files.metadata.read', 'files.content.read'],
   box: ['root_readonly'],
+  netdocuments: ['read'],
 };
 
 export interface Throughput {
@@ -280,6 +281,20 @@ function rawApi(
         download: (f, path) =>
           followRedirect(`${api}/files/${encodeURIComponent(f.id)}/content`, headers, provider, path),
       };
+    case 'netdocuments': {
+      // The fake's API URL names the region it stands for; the bench's connection is in the default one.
+      const regional = api.replace('{region}', 'us');
+      return {
+        list: () =>
+          listPages<{ Results: (RawFile & { extension: string })[]; SkipToken?: string }>(
+            `${regional}/v2/container/${id}?select=standardAttributes&top=500`,
+            headers,
+            (page, url) => withParam(url, 'skiptoken', page.SkipToken),
+            (page) => page.Results.filter((item) => item.extension !== 'ndfld' && item.extension !== 'ndws'),
+          ),
+        download: (f, path) => get(`${regional}/v1/Document/${encodeURIComponent(f.id)}`, path),
+      };
+    }
     case 'dropbox': {
       const content = env[providerEnv('dropbox', 'CONTENT_URL')]!;
       const post = (path: string, body: unknown) =>

@@ -4,6 +4,7 @@ import { clioFake } from './clio';
 import { dropboxFake } from './dropbox';
 import type { ProviderFake } from './fake';
 import { googleDriveFake } from './google_drive';
+import { netdocumentsFake } from './netdocuments';
 import { onedriveFake } from './onedrive';
 
 export const PROVIDER_FAKES: readonly ProviderFake[] = [
@@ -12,6 +13,7 @@ export const PROVIDER_FAKES: readonly ProviderFake[] = [
   onedriveFake,
   dropboxFake,
   boxFake,
+  netdocumentsFake,
 ];
 
 export type { ProviderFake } from './fake';

@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isoTime } from '../../clock';
-import { SandboxApiError, sendContent, sendJson } from '../../content/http';
+import { SandboxApiError, checkName, sendContent, sendJson } from '../../content/http';
 import type { AccountTree, FileContent, FileNode, FolderNode, TreeNode } from '../../content/tree';
 import { NameTakenError, contentChunks, isWithin } from '../../content/tree';
 import type { ProviderIds } from '../../content/types';
@@ -309,9 +309,12 @@ async function createDocument(context: FakeRouteContext) {
   const destination = parts.find((p) => p.name === 'destination')?.data.toString('utf8');
   const file = parts.find((p) => p.name === 'file');
   if (!destination || !file) throw badRequest('destination and file are required');
-  const name = file.filename ?? '';
-  if (!name.trim() || /[/\\\u0000-\u001f]/.test(name) || name.length > 255)
+  let name: string;
+  try {
+    name = checkName(file.filename ?? null);
+  } catch {
     throw badRequest('Invalid file name');
+  }
   const folder = containerOf(tree, destination);
   try {
     const made = tree.putFile(folder, name, {

@@ -7,8 +7,7 @@
 //   GET    /v1/User/cabinets                  -> [{id: NG-xxxxxxxx, name, repositoryId, repositoryName, ...}]
 //   GET    /v2/container/{id}                 ?select=standardAttributes&top(1-500, default 50)&skiptoken
 //          -> {Results: [standard attributes], TotalFound, SkipToken?}
-//   GET    /v1/Folder/{id}/info               -> {id, name, extension, cabinet, parent}
-//   GET    /v2/Search                         ?cabinets&q&select=standardAttributes&orderby=lastMod|asc&top&skiptoken
+//   GET    /v2/Search                         ?cabinets (comma-separated)&q&select=standardAttributes&orderby=lastMod|asc&top&skiptoken
 //          q: space-separated clauses, all of which hold: `=10(<container id>)` under that container,
 //          `=7(^<yyyyMMddHHmmssfff>-)` modified at or after, `=deleted(*)` deleted documents too
 //   GET    /v1/Document/{id}/info             -> {standardAttributes}
@@ -211,7 +210,8 @@ function parseQuery(tree: AccountTree, q: string | null) {
 function search(context: FakeRouteContext) {
   const { tree, query } = context;
   requireStandardAttributes(query);
-  if (query.get('cabinets') !== cabinetId(tree.accountId)) throw notFound('Cabinet');
+  const named = (query.get('cabinets') ?? '').split(',');
+  if (named.some((id) => id !== cabinetId(tree.accountId))) throw notFound('Cabinet');
   const orderby = query.get('orderby');
   if (orderby !== null && orderby !== 'lastMod|asc') throw badRequest('orderby must be lastMod|asc');
   const { scope, from, deleted } = parseQuery(tree, query.get('q'));
@@ -394,27 +394,12 @@ function cabinets(context: FakeRouteContext) {
   ]);
 }
 
-function folderInfo(context: FakeRouteContext) {
-  const { tree } = context;
-  const folder = containerOf(tree, context.params.id);
-  if (folder === tree.root) throw notFound('Folder');
-  const attributes = folderAttributes(tree, folder);
-  sendJson(context.response, 200, {
-    id: attributes.id,
-    name: attributes.name,
-    extension: attributes.extension,
-    cabinet: cabinetId(tree.accountId),
-    parent: ndIds.providerId(tree, folder.parent!),
-  });
-}
-
 export function ndRoutes(): FakeRoute[] {
   const read = [ND_READ];
   return [
     { method: 'GET', path: '/v1/User/info', scopes: read, handle: user },
     { method: 'GET', path: '/v1/User/cabinets', scopes: read, handle: cabinets },
     { method: 'GET', path: '/v2/container/{id}', scopes: read, handle: listContainer },
-    { method: 'GET', path: '/v1/Folder/{id}/info', scopes: read, handle: folderInfo },
     { method: 'GET', path: '/v2/Search', scopes: read, handle: search },
     {
       method: 'GET',

@@ -219,15 +219,23 @@ export class NetDocumentsContainers implements ContainerApi {
 }
 
 export class NetDocumentsApi extends NetDocumentsContainers implements ContentApi {
-  /** The cabinet a container is in: NetDocuments searches a cabinet. */
-  private async cabinetOf(token: string, container: string): Promise<string> {
-    if (CABINET_ID.test(container)) return container;
-    const info = await this.http.json<{ cabinet?: string }>(
-      this.request('show container', token, `/v1/Folder/${itemId(container, 'show container')}/info`),
-    );
-    if (!info.cabinet || !CABINET_ID.test(info.cabinet))
-      throw new ProviderApiError('show container', 502, undefined, undefined, 'no_cabinet');
-    return info.cabinet;
+  private cabinets?: Promise<string>;
+
+  /**
+   * The user's cabinets, comma-separated: a search names the cabinets it searches, and a container's id
+   * does not say which cabinet holds it, so a pass searches them all (the `=10` clause scopes it).
+   */
+  private cabinetList(token: string): Promise<string> {
+    this.cabinets ??= this.http
+      .json<NdCabinet[]>(this.request('list cabinets', token, '/v1/User/cabinets'))
+      .then((list) =>
+        list
+          .map((cabinet) => cabinet.id)
+          .filter((id) => CABINET_ID.test(id))
+          .join(','),
+      );
+    this.cabinets.catch(() => (this.cabinets = undefined));
+    return this.cabinets;
   }
 
   async changes(
@@ -251,7 +259,7 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
     if (pass.f) clauses.push(`=7(^${searchInstant(pass.f.m)}-)`, '=deleted(*)');
     const list = await this.http.json<NdList>(
       this.request(operation, token, '/v2/Search', {
-        cabinets: await this.cabinetOf(token, container),
+        cabinets: await this.cabinetList(token),
         q: clauses.join(' '),
         select: 'standardAttributes',
         orderby: 'lastMod|asc',

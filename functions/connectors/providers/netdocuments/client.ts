@@ -15,10 +15,11 @@
 // documents under the link's container (`=10(<id>)`) modified at or after the cursor's instant
 // (`=7(^<instant>-)`), deleted ones included (`=deleted(*)`: deleted items are otherwise left out of a
 // search), in `lastMod|asc` order, following NetDocuments' skiptoken within the pass. The cursor is the
-// last modification instant seen plus the `id@version`s seen at that instant (base64url JSON through the
+// last modification instant seen plus what was seen at that instant (each document's id and a digest of
+// its state) (base64url JSON through the
 // validated page-token codec): the next pass asks from that instant again and drops what it already saw
 // there, so documents modified within one instant on both sides of a pass are neither lost nor
-// reported twice. A first pass (no cursor) searches without the time clause and without deleted items.
+// reported twice. A first pass (no cursor) searches without the time clause and reports no deletion.
 // A document in the recycle bin (`deleted: true`) is a deletion; a restore modifies it again and it
 // comes back live. A document moved out of the container no longer matches the search: the reconcile
 // (a full run) finds it gone.
@@ -29,7 +30,7 @@
 // new version. NetDocuments lets two documents share a name, so this client refuses a name a live
 // document of the container holds (`name_taken`).
 import * as z from 'zod/mini';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type {
   ChangedFile,
@@ -50,7 +51,7 @@ import type { ProviderClient } from '../module';
 
 /** NetDocuments' largest page (`top`) for a container listing or a search. */
 export const ND_PAGE_MAX = 500;
-/** How many `id@version`s a cursor keeps of its last instant; past it, the instant is listed again. */
+/** How many documents a cursor keeps of its last instant; past it, the instant is listed again. */
 export const ND_CURSOR_SEEN_MAX = 200;
 
 const CABINET_ID = /^NG-[A-Za-z0-9]{8}$/;
@@ -121,7 +122,7 @@ const skipTokenOf = (list: NdList, operation: string): string | undefined => {
 
 const instant = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/));
 const seen = z
-  .array(z.string().check(z.regex(/^\d{4}-\d{4}-\d{4}@\d+\.\d+$/)))
+  .array(z.string().check(z.regex(/^\d{4}-\d{4}-\d{4}@[0-9a-f]{12}$/)))
   .check(z.maxLength(ND_CURSOR_SEEN_MAX));
 
 /** The cursor kept between passes: the last modification instant seen and what was seen at it. */
@@ -136,8 +137,29 @@ const passCodec = pageTokenCodec(
     k: z.string().check(z.regex(SKIPTOKEN)),
     m: z.optional(instant),
     s: seen,
+    o: z.optional(z.literal(true)),
   }),
 );
+
+/**
+ * What a cursor keeps of a document seen at its last instant: its id and a digest of everything a
+ * listing reports of it (version, name, deleted), so that the same document in another state at that
+ * same instant (deleted, restored, renamed, a new version within the millisecond) is reported again.
+ */
+const markOf = (item: NdItem, version: string) =>
+  `${item.id}@${createHash('sha256')
+    .update(`${version}\u0000${fileName(item)}\u0000${item.deleted ? 1 : 0}`)
+    .digest('hex')
+    .slice(0, 12)}`;
+
+/**
+ * `marks` with `mark` as its document's latest state: one mark per document, so a document back in a
+ * state it had earlier within the instant (deleted, then restored) differs from what the cursor holds.
+ */
+function withMark(marks: string[], mark: string): string[] {
+  const id = mark.slice(0, mark.indexOf('@') + 1);
+  return [...marks.filter((m) => !m.startsWith(id)), mark];
+}
 
 /** `2025-01-06T09:00:00.000Z` -> `20250106090000000`, the instant as the search clause takes it. */
 const searchInstant = (iso: string) => iso.replace(/[-:TZ.]/g, '').padEnd(17, '0');
@@ -246,17 +268,16 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
   ): Promise<ChangesPage> {
     const operation = 'search changes';
     containerId(container, operation);
-    const pass =
+    type Pass = ReturnType<typeof passCodec.decode>;
+    const pass: Omit<Pass, 'k'> & { k?: string } =
       'page' in position
         ? passCodec.decode(position.page, operation)
-        : {
-            ...(position.cursor ? { f: cursorCodec.decode(position.cursor, operation) } : {}),
-            k: undefined,
-            m: undefined,
-            s: [] as string[],
-          };
+        : { ...(position.cursor ? { f: cursorCodec.decode(position.cursor, operation) } : {}), s: [] };
     const clauses = [`=10(${container})`];
-    if (pass.f) clauses.push(`=7(^${searchInstant(pass.f.m)}-)`, '=deleted(*)');
+    // Deleted documents are searched on a first pass too, not reported there: the cursor moves past
+    // their deletion, which the next pass would otherwise report of a document it never listed.
+    if (pass.f) clauses.push(`=7(^${searchInstant(pass.f.m)}-)`);
+    clauses.push('=deleted(*)');
     const list = await this.http.json<NdList>(
       this.request(operation, token, '/v2/Search', {
         cabinets: await this.cabinetList(token),
@@ -270,19 +291,27 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
     const before = new Set(pass.f?.s ?? []);
     let latest = pass.m;
     let atLatest = pass.s;
+    // More documents at the latest instant than a cursor keeps: it keeps none of that instant (any
+    // subset of the latest states is safe to skip; an older state of a document is not).
+    let overflow = pass.o === true;
     const files: ChangedFile[] = [];
     for (const item of list.Results) {
       if (!isDocument(item) || !ITEM_ID.test(item.id) || Number.isNaN(Date.parse(item.modified))) continue;
       const version = versionOf(item);
-      const mark = `${item.id}@${version}`;
+      const mark = markOf(item, version);
       const at = new Date(Date.parse(item.modified)).toISOString();
       if (!latest || at > latest) {
         latest = at;
         atLatest = [];
+        overflow = false;
       }
-      if (at === latest && atLatest.length < ND_CURSOR_SEEN_MAX && !atLatest.includes(mark))
-        atLatest = [...atLatest, mark];
+      if (at === latest && !overflow) atLatest = withMark(atLatest, mark);
+      if (atLatest.length > ND_CURSOR_SEEN_MAX) {
+        atLatest = [];
+        overflow = true;
+      }
       if (pass.f && at === pass.f.m && before.has(mark)) continue;
+      if (!pass.f && item.deleted) continue;
       files.push(
         item.deleted
           ? { id: item.id, name: fileName(item), version: '', deleted: true }
@@ -295,8 +324,6 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
             },
       );
     }
-    // Past ND_CURSOR_SEEN_MAX at one instant the list is cut, and what was not kept is listed again.
-    if (atLatest.length >= ND_CURSOR_SEEN_MAX) atLatest = [];
     const skip = skipTokenOf(list, operation);
     if (skip)
       return {
@@ -307,19 +334,15 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
             k: skip,
             ...(latest ? { m: latest } : {}),
             s: atLatest,
+            ...(overflow ? { o: true } : {}),
           }),
         },
       };
     // Nothing newer seen: the pass ends where it began (a first pass with no document at all starts
     // its successor from the beginning of time, which lists everything again and drops nothing).
+    const merged = pass.f && latest === pass.f.m ? atLatest.reduce(withMark, pass.f.s) : atLatest;
     const end = latest
-      ? {
-          m: latest,
-          s:
-            latest === pass.f?.m
-              ? [...new Set([...pass.f.s, ...atLatest])].slice(0, ND_CURSOR_SEEN_MAX)
-              : atLatest,
-        }
+      ? { m: latest, s: overflow || merged.length > ND_CURSOR_SEEN_MAX ? [] : merged }
       : (pass.f ?? { m: new Date(0).toISOString(), s: [] });
     return { files, next: { cursor: cursorCodec.encode(end) } };
   }

@@ -1,0 +1,200 @@
+// The NetDocuments client against a hostile NetDocuments: the fake behind a proxy that turns its answers
+// against us (a download answered with a redirect to an internal address, a listing whose skiptoken is
+// not a plain token, an answer that never ends). The client is the production one over real HTTP with
+// production's address guard; the API's own origin (the proxy, on 127.0.0.1) is trusted as
+// configuration, so "internal" is another loopback port or the metadata address. NetDocuments' API hands
+// back no URL of its own: the client follows no redirect at all, so what must hold is that our bearer
+// token reaches nothing but the API's origin, nothing internal receives a request, and the call fails
+// with a reason that says which rule refused it.
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { UrlGuard } from '../../functions/connectors/infra/content';
+import { ProviderApiError } from '../../functions/connectors/infra/content';
+import { NetDocumentsApi } from '../../functions/connectors/providers/netdocuments/client';
+import { ManualClock } from '../../functions/platform/clock';
+import { textContent } from '../../sandbox/content/tree';
+import { netdocumentsFake } from '../../sandbox/providers/netdocuments';
+import { cabinetId, ndIds } from '../../sandbox/providers/netdocuments/documents';
+import type { FakeHarness } from '../support/fake-harness';
+import { startFakeHarness } from '../support/fake-harness';
+
+const TOKEN = 'tok-nd-hostile';
+const ACCOUNT = 'acct-nd-hostile';
+/** Production's guard: no loopback, private, link-local or metadata address. */
+const PRODUCTION: UrlGuard = { allowLoopback: false };
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** What the proxy does to one answer: the answer as it is, another, or a body that never ends. */
+type Rule = (
+  path: string,
+  answer: { status: number; headers: Record<string, string>; body: Buffer },
+) => { status: number; headers: Record<string, string>; body: Buffer } | 'endless';
+
+let fake: FakeHarness;
+let proxy: Server;
+let proxyBase = '';
+let internal: Server;
+let internalUrl = '';
+let rule: Rule | undefined;
+const apiSeen: Seen[] = [];
+const internalSeen: Seen[] = [];
+const HOP = ['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'];
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  fake = await startFakeHarness(netdocumentsFake, new ManualClock(Date.parse('2030-01-01T00:00:00Z')));
+  fake.grant(TOKEN, ACCOUNT, ['read', 'edit']);
+  internal = createServer((request, response) => {
+    internalSeen.push({ method: request.method!, url: request.url!, headers: request.headers });
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('internal'));
+  });
+  internalUrl = await listen(internal);
+  proxy = createServer((request, response) => {
+    void (async () => {
+      apiSeen.push({ method: request.method!, url: request.url!, headers: request.headers });
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers))
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+          headers.set(name, value);
+      const body = Buffer.concat(chunks);
+      const answer = await fetch(`${fake.base}${request.url}`, {
+        method: request.method,
+        headers,
+        body: body.length ? body : undefined,
+        redirect: 'manual',
+      });
+      const out: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (!HOP.includes(name)) out[name] = value.split(fake.base).join(proxyBase);
+      });
+      const bytes = Buffer.from(
+        Buffer.from(await answer.arrayBuffer())
+          .toString('latin1')
+          .split(fake.base)
+          .join(proxyBase),
+        'latin1',
+      );
+      const turned = rule?.(request.url!, { status: answer.status, headers: out, body: bytes }) ?? {
+        status: answer.status,
+        headers: out,
+        body: bytes,
+      };
+      if (turned === 'endless') {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        response.write('{"Results": "');
+        const pump = () => {
+          while (response.write(chunk));
+        };
+        response.on('drain', pump);
+        response.on('close', () => response.off('drain', pump));
+        pump();
+        return;
+      }
+      response.writeHead(turned.status, { ...turned.headers, 'content-length': String(turned.body.length) });
+      response.end(turned.body);
+    })().catch(() => response.destroy());
+  });
+  proxyBase = await listen(proxy);
+});
+
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+  await new Promise((resolve) => internal.close(resolve));
+  await fake.close();
+});
+
+beforeEach(() => {
+  rule = undefined;
+  apiSeen.length = 0;
+  internalSeen.length = 0;
+});
+
+const api = (guard: UrlGuard) => new NetDocumentsApi({ apiUrl: `${proxyBase}/netdocuments/us`, guard });
+
+const failureOf = async (work: Promise<unknown>): Promise<ProviderApiError> => {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderApiError);
+  return error as ProviderApiError;
+};
+
+function aDocument(name: string): string {
+  const tree = fake.tree(ACCOUNT);
+  const { file } = tree.putFile(tree.root, name, { contentType: 'text/plain', content: textContent(name) });
+  return ndIds.providerId(tree, file);
+}
+
+describe('the NetDocuments client against a hostile NetDocuments', () => {
+  it('follows no redirect of a download, to an internal address or anywhere, and sends no token there', async () => {
+    const id = aDocument('secret.txt');
+    for (const target of [
+      `${internalUrl}/steal`,
+      'http://169.254.169.254/latest/meta-data/',
+      `${proxyBase}/x`,
+    ]) {
+      rule = (path, answer) =>
+        /\/v1\/Document\/[\d-]+$/.test(path.split('?')[0]!)
+          ? { status: 302, headers: { location: target }, body: Buffer.alloc(0) }
+          : answer;
+      const failure = await failureOf(api(PRODUCTION).download(TOKEN, id));
+      expect(failure.status).toBe(302);
+    }
+    expect(internalSeen).toEqual([]);
+    expect(apiSeen.every((seen) => seen.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+
+  it('refuses a skiptoken that is not a plain token instead of putting it into a URL', async () => {
+    rule = (path, answer) => {
+      if (!path.startsWith('/netdocuments/us/v2/container/')) return answer;
+      const list = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
+      return {
+        ...answer,
+        body: Buffer.from(JSON.stringify({ ...list, SkipToken: `x&top=1#${internalUrl}` })),
+      };
+    };
+    aDocument('a.txt');
+    const failure = await failureOf(api(PRODUCTION).browse(TOKEN, cabinetId(ACCOUNT), { limit: 1 }));
+    expect(failure.providerError).toBe('invalid_skiptoken');
+    expect(internalSeen).toEqual([]);
+  });
+
+  it('refuses an answer that never ends, within its size limit', async () => {
+    rule = (path, answer) => (path.includes('/v2/container/') ? 'endless' : answer);
+    const failure = await failureOf(api(PRODUCTION).browse(TOKEN, cabinetId(ACCOUNT), { limit: 10 }));
+    expect(failure.providerError).toBe('response_too_large');
+  });
+
+  it("never puts an id or a page token that is not NetDocuments' into a URL", async () => {
+    const client = api(PRODUCTION);
+    await expect(client.download(TOKEN, '../../v1/OAuth')).rejects.toMatchObject({ status: 404 });
+    await expect(client.checkContainer(TOKEN, 'NG-../../x')).rejects.toMatchObject({ status: 404 });
+    await expect(
+      client.browse(TOKEN, cabinetId(ACCOUNT), { token: '../x?y', limit: 1 }),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      client.changes(TOKEN, cabinetId(ACCOUNT), { page: 'bm90IG91cnM' }, 10),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+    expect(apiSeen).toEqual([]);
+  });
+});

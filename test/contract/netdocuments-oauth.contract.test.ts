@@ -41,6 +41,8 @@ function registered(scopes: string[]) {
     clientSecret,
     redirectUris: [REDIRECT_URI],
     scopes,
+    // The fake's own shape decides how a refresh answers (it keeps its token), whatever this says.
+    rotateRefreshTokens: true,
   });
   return { clientId, clientSecret };
 }

@@ -60,7 +60,7 @@ beforeAll(async () => {
         purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'sqsCallback', queueUrl } }),
     },
   });
-  const names = [STATE_KEY_ENV, ...PROVIDER_IDS.map(clientSecretName)];
+  const names = [STATE_KEY_ENV, ...PROVIDER_IDS.map((id) => clientSecretName(id))];
   secrets = await provisionSecrets(prefix, Object.fromEntries(names.map((n) => [n, `value-of-${n}`])));
   process.env[TABLE_DEFINITIONS.platform.envVar] = `${prefix}-platform`;
   try {

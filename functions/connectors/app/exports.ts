@@ -122,7 +122,7 @@ export async function startExport(
       `The connection was not granted ${missing.join(', ')}, which uploads need; the user can reconnect to grant it`,
     );
   }
-  const api = await containersFor(config, connection.provider);
+  const api = await containersFor(config, connection);
   try {
     await connectorContext(deps, config, { log })
       .connection(connectionId)
@@ -202,7 +202,7 @@ async function exportPage(
 ): Promise<StepResult> {
   const connection = await ConnectionRepository.of(deps).get(job.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
-  const api = await contentFor(config, connection.provider);
+  const api = await contentFor(config, connection);
   const ids = job.documentIds.slice(job.position, job.position + EXPORT_PAGE_SIZE);
   const outcomes: Outcome[] = [];
   for (const id of ids) {

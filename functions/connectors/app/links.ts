@@ -84,7 +84,7 @@ export async function createLink(
     (l) => l.vaultId === input.vault_id && l.sourceId === input.source.id,
   );
   if (twin) throw new ConflictError(`Import link ${twin.id} already syncs this source into this vault`);
-  const api = await containersFor(config, connection.provider);
+  const api = await containersFor(config, connection);
   try {
     await connectorContext(deps, config, { log })
       .connection(connection.id)

@@ -31,7 +31,7 @@ export async function browseSources(
 ): Promise<{ data: SourceView[]; next_page_token: string | null }> {
   const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
-  const api = await containersFor(config, connection.provider);
+  const api = await containersFor(config, connection);
   try {
     const page = await connectorContext(deps, config, { log })
       .connection(connectionId)

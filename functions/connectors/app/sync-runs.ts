@@ -389,7 +389,7 @@ async function syncPage(
   if (!connection) return endWith({ status: 'failed', reason: 'connection_revoked' });
   if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   if (job.phase === 'reconcile') return reconcile(deps, link, job);
-  const api = await contentFor(config, connection.provider);
+  const api = await contentFor(config, connection);
   // One token read for the step's calls (the feed page and each download), renewed as the context says.
   const { call } = connectorContext(deps, config, options).connection(link.connectionId);
   // The linked container first, once a run: gone (a 404) or out of the grant's reach (a 403 that is not

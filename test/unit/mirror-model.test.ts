@@ -268,8 +268,9 @@ describe.each(PROVIDER_IDS)('%s', (provider) => {
                 container_id: outside.container_id,
               });
               // A file leaving the container is not in these feeds (the reconcile's): Clio's matter listing,
-              // the sandbox APIs' feeds (scoped to where files are now).
-              if (['clio', 'practice', 'drive'].includes(provider)) blind = true;
+              // the sandbox APIs' feeds (scoped to where files are now), NetDocuments' search (of what is
+              // under the container now).
+              if (['clio', 'practice', 'drive', 'netdocuments'].includes(provider)) blind = true;
             } else if (op === 'move_in' && outside) {
               const theirs = (await files()).filter((f) => !under(f));
               if (theirs.length)
@@ -310,10 +311,13 @@ describe.each(PROVIDER_IDS)('%s', (provider) => {
                     })
                   : undefined;
               // Drive's feed names the folder alone (its files are not reported), and the sandbox's drive
-              // feed is scoped to where files are now: those wait for the reconcile.
+              // feed is scoped to where files are now; a folder's move keeps its documents' modification
+              // times, which NetDocuments' search goes by: those wait for the reconcile.
               if (
                 moved?.status === 204 &&
-                (provider === 'google_drive' || (provider === 'drive' && way === 'out'))
+                (provider === 'google_drive' ||
+                  (provider === 'drive' && way === 'out') ||
+                  (provider === 'netdocuments' && way !== 'between'))
               )
                 blind = true;
             } else if (op === 'delete_folder' && folders.length) {

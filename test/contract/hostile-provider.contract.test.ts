@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
+import { completeParams, fillTemplate, paramVars } from '../../functions/connectors/domain/connection-params';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
 import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
@@ -147,7 +148,9 @@ beforeEach(() => {
   internalSeen.length = 0;
 });
 
-const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
+/** A setting as a connection in the provider's default params has it (its templates filled). */
+const setting = (id: ProviderId, field: string) =>
+  fillTemplate(env[providerEnv(id, field)] ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
 
 /** The production client, its API (and Dropbox's content host) reached through the hostile proxy. */
 const apiOf = (id: ProviderId, guard: UrlGuard): Promise<ContentApi> =>

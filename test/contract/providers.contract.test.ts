@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { externalAccountId, startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
+import { completeParams, fillTemplate, paramVars } from '../../functions/connectors/domain/connection-params';
 import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
 import {
@@ -38,7 +39,9 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
+/** A setting as a connection in the provider's default params has it (its templates filled). */
+const setting = (id: ProviderId, field: string) =>
+  fillTemplate(env[providerEnv(id, field)] ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
 const clientOf = (id: ProviderId): ProviderClient => ({
   tokenUrl: setting(id, 'TOKEN_URL'),
   revokeUrl: setting(id, 'REVOKE_URL'),

@@ -6,6 +6,13 @@
 // loses no change made at that instant later and repeats none. And the cursor and page tokens read back
 // only what they wrote.
 import * as fc from 'fast-check';
+import {
+  completeParams,
+  fillTemplate,
+  paramVars,
+  settingsSuffix,
+} from '../../functions/connectors/domain/connection-params';
+import { definition } from '../../functions/connectors/providers/netdocuments/definition';
 import { NetDocumentsApi, versionOf } from '../../functions/connectors/providers/netdocuments/client';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
@@ -101,4 +108,33 @@ describe('NetDocuments changes by modification time', () => {
       { seed: SEED, numRuns: 60 },
     );
   }, 120_000);
+});
+
+describe('NetDocuments regions', () => {
+  it.each([
+    ['us', 'vault.netvoyage.com', 'US'],
+    ['eu', 'eu.netdocuments.com', 'EU'],
+    ['de', 'de.netdocuments.com', 'DE'],
+    ['au', 'au.netdocuments.com', 'AU'],
+  ])(
+    '%s: the consent page on %s, the token endpoint and the API on its api. host, its own client',
+    (region, host, suffix) => {
+      const params = completeParams(definition, { region });
+      const vars = paramVars(definition, params);
+      const filled = Object.fromEntries(
+        Object.entries(definition.defaults).map(([name, url]) => [name, fillTemplate(url, vars)]),
+      );
+      expect(filled).toEqual({
+        authorizeUrl: `https://${host}/neWeb2/OAuth.aspx`,
+        tokenUrl: `https://api.${host}/v1/OAuth`,
+        accountUrl: `https://api.${host}/v1/User/info`,
+        apiUrl: `https://api.${host}`,
+      });
+      expect(settingsSuffix(definition, params)).toBe(suffix);
+    },
+  );
+
+  it('defaults to the United States', () => {
+    expect(completeParams(definition)).toEqual({ region: 'us' });
+  });
 });

@@ -371,6 +371,11 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
 
   /** The container's live document of that full name (case-insensitively, as NetDocuments compares names). */
   async findFile(token: string, container: string, name: string): Promise<ProviderFile | undefined> {
+    const found = await this.findItem(token, container, name);
+    return found && { id: found.id, name: fileName(found), version: versionOf(found) };
+  }
+
+  private async findItem(token: string, container: string, name: string): Promise<NdItem | undefined> {
     const wanted = name.toLowerCase();
     let skiptoken: string | undefined;
     do {
@@ -378,10 +383,22 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
       const found = list.Results.find(
         (item) => isDocument(item) && !item.deleted && fileName(item).toLowerCase() === wanted,
       );
-      if (found) return { id: found.id, name: fileName(found), version: versionOf(found) };
+      if (found) return found;
       skiptoken = skipTokenOf(list, 'find document');
     } while (skiptoken);
     return undefined;
+  }
+
+  /** Whether the document's latest content is exactly `body`'s bytes (both read to the end and hashed). */
+  private async sameBytes(token: string, id: string, body: Readable): Promise<boolean> {
+    const digest = async (stream: AsyncIterable<unknown>) => {
+      const hash = createHash('sha256');
+      for await (const chunk of stream) hash.update(chunk as Buffer);
+      return hash.digest('hex');
+    };
+    const theirs = await this.download(token, id);
+    const [a, b] = await Promise.all([digest(theirs.body), digest(body)]);
+    return a === b;
   }
 
   private async profile(token: string, operation: string, id: string): Promise<NdItem> {
@@ -419,8 +436,14 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
       return { id: after.id, name: fileName(after), version: versionOf(after) };
     }
     const destination = containerId(container, 'upload document');
-    if (await this.findFile(token, destination, file.name))
+    // NetDocuments has no idempotency key: a document of that name with exactly these bytes is this
+    // upload's, made by an attempt whose answer was lost (as Box's rule reads a 409 with the same SHA-1).
+    const taken = await this.findItem(token, destination, file.name);
+    if (taken) {
+      if (taken.size === file.size && (await this.sameBytes(token, taken.id, file.body)))
+        return { id: taken.id, name: fileName(taken), version: versionOf(taken) };
       throw new UploadRefusedError('name_taken', 'another document of the container has the name');
+    }
     const boundary = `nd-${randomBytes(16).toString('hex')}`;
     const quoted = file.name.replace(/["\\]/g, '_');
     const head = Buffer.from(

@@ -7,10 +7,13 @@
 // last 40 days and are renewed by each use (not rotated); access tokens about an hour.
 import type { ProviderDefinition } from '../../domain/provider-definition';
 
-/** Each region's hosts: the web host (consent page) and the API host (token endpoint and REST API). */
-const region = (label: string, webHost: string, settingsSuffix: string) => ({
+/**
+ * Each region's domain: the web host (the consent page) is the domain, the API host (the token endpoint
+ * and the REST API) `api.` before it, as NetDocuments' connector builds them.
+ */
+const region = (label: string, domain: string, settingsSuffix: string) => ({
   label,
-  vars: { webHost, apiHost: `api.${webHost}` },
+  vars: { domain },
   settingsSuffix,
 });
 
@@ -62,10 +65,10 @@ export const definition: ProviderDefinition<'netdocuments'> = {
     },
   },
   defaults: {
-    authorizeUrl: 'https://{webHost}/neWeb2/OAuth.aspx',
-    tokenUrl: 'https://{apiHost}/v1/OAuth',
-    accountUrl: 'https://{apiHost}/v1/User/info',
-    apiUrl: 'https://{apiHost}',
+    authorizeUrl: 'https://{domain}/neWeb2/OAuth.aspx',
+    tokenUrl: 'https://api.{domain}/v1/OAuth',
+    accountUrl: 'https://api.{domain}/v1/User/info',
+    apiUrl: 'https://api.{domain}',
   },
   extraSettings: {},
 };

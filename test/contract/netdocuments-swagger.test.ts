@@ -246,7 +246,14 @@ describe(`NetDocuments fake against the connector's description (${SOURCE})`, ()
     expect(amended.id).toBe(complaintId);
     expect(amended.version).not.toBe(before.version);
     expect(amended.version.split('.')[0]).toBe('2');
-    expect(later.files.filter((f) => f.deleted).map((f) => f.name)).toEqual(['Answer.pdf']);
+    // A move out of the container is a deletion for the link; the change outside is one too (the search
+    // is of the user's cabinets: a run ignores a deletion of a file it does not hold).
+    expect(
+      later.files
+        .filter((f) => f.deleted)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(['Answer.pdf', 'Moving.txt', 'Unfiled.txt']);
 
     // Nothing changed: nothing listed, the cursor kept.
     const quiet = await changesPass(api, TOKEN, idOf(matter), later.cursor);
@@ -335,6 +342,15 @@ describe(`NetDocuments fake against the connector's description (${SOURCE})`, ()
     });
     expect(fileNamed(pleadings, 'Exhibits.bin').content.size).toBe(big.length);
     expect(splitName(large.name)).toEqual({ name: 'Exhibits', extension: 'bin' });
+    // Its upload again (an answer lost): the same bytes under that name are that document, not a second.
+    const again = await api.upload(TOKEN, idOf(pleadings), {
+      name: 'Exhibits.bin',
+      contentType: 'application/octet-stream',
+      size: big.length,
+      body: Readable.from([big]),
+      idempotencyKey: 'k5',
+    });
+    expect(again).toEqual(large);
     await expect(
       api.upload(TOKEN, idOf(matter), uploadOf('a\u202Efdp.exe', Buffer.from('x'), 'k6')),
     ).rejects.toBeInstanceOf(UploadRefusedError);

@@ -9,7 +9,8 @@
 //          -> {Results: [standard attributes], TotalFound, SkipToken?}
 //   GET    /v2/Search                         ?cabinets (comma-separated)&q&select=standardAttributes&orderby=lastMod|asc&top&skiptoken
 //          q: space-separated clauses, all of which hold: `=10(<container id>)` under that container,
-//          `=7(^<yyyyMMddHHmmssfff>-)` modified at or after, `=deleted(*)` deleted documents too
+//          `=7(^<yyyyMMddHHmmssfff>-[<yyyyMMddHHmmssfff>])` modified at or after (and at or before),
+//          `=deleted(*)` deleted documents too
 //   GET    /v1/Document/{id}/info             -> {standardAttributes}
 //   GET    /v1/Document/{id}[/{version}]      the content of the latest (or that) version
 //   POST   /v1/Document/upload                multipart: destination, file (filename = name.extension)
@@ -182,29 +183,35 @@ function listContainer(context: FakeRouteContext) {
 }
 
 /** The search's clauses, each of which a document must satisfy. */
+/** `yyyyMMddHHmmssfff` (UTC) as epoch milliseconds. */
+const instantOf = (d: string) =>
+  Date.UTC(
+    +d.slice(0, 4),
+    +d.slice(4, 6) - 1,
+    +d.slice(6, 8),
+    +d.slice(8, 10),
+    +d.slice(10, 12),
+    +d.slice(12, 14),
+    +d.slice(14),
+  );
+
+/** The search's clauses, each of which a document must satisfy. */
 function parseQuery(tree: AccountTree, q: string | null) {
   if (!q?.trim()) throw badRequest('q is required');
   let scope: FolderNode | undefined;
   let from = -Infinity;
+  let to = Infinity;
   let deleted = false;
   for (const clause of q.trim().split(/\s+/)) {
     let m: RegExpExecArray | null;
     if ((m = /^=10\(([^)]+)\)$/.exec(clause))) scope = containerOf(tree, m[1]);
-    else if ((m = /^=7\(\^(\d{17})-\)$/.exec(clause))) {
-      const d = m[1]!;
-      from = Date.UTC(
-        +d.slice(0, 4),
-        +d.slice(4, 6) - 1,
-        +d.slice(6, 8),
-        +d.slice(8, 10),
-        +d.slice(10, 12),
-        +d.slice(12, 14),
-        +d.slice(14),
-      );
+    else if ((m = /^=7\(\^(\d{17})-(\d{17})?\)$/.exec(clause))) {
+      from = instantOf(m[1]!);
+      if (m[2]) to = instantOf(m[2]);
     } else if (clause === '=deleted(*)') deleted = true;
     else throw badRequest(`Unsupported search criteria: ${clause}`);
   }
-  return { scope, from, deleted };
+  return { scope, from, to, deleted };
 }
 
 function search(context: FakeRouteContext) {
@@ -214,14 +221,14 @@ function search(context: FakeRouteContext) {
   if (named.some((id) => id !== cabinetId(tree.accountId))) throw notFound('Cabinet');
   const orderby = query.get('orderby');
   if (orderby !== null && orderby !== 'lastMod|asc') throw badRequest('orderby must be lastMod|asc');
-  const { scope, from, deleted } = parseQuery(tree, query.get('q'));
+  const { scope, from, to, deleted } = parseQuery(tree, query.get('q'));
   const limit = top(query);
   const raw = query.get('skiptoken');
   const position = raw === null ? undefined : (decode(raw) as { m?: unknown; i?: unknown });
   if (position && (typeof position.m !== 'number' || typeof position.i !== 'string'))
     throw badRequest('Invalid skiptoken');
   const matched = [...tree.liveFiles(), ...(deleted ? deletedFiles(tree) : [])]
-    .filter((file) => file.updatedAt >= from && (!scope || isWithin(file, scope)))
+    .filter((file) => file.updatedAt >= from && file.updatedAt <= to && (!scope || isWithin(file, scope)))
     .sort((a, b) => a.updatedAt - b.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const start = position
     ? matched.findIndex(

@@ -11,18 +11,19 @@
 // change of the same document. Our version string is `<latestVersionNumber>.<modified ms>`: it changes
 // with a new version and with an edit of the current one (which keeps the number).
 //
-// Changes. NetDocuments has no change feed: a pass searches the cabinet (GET /v2/Search) for the
-// documents under the link's container (`=10(<id>)`) modified at or after the cursor's instant
-// (`=7(^<instant>-)`), deleted ones included (`=deleted(*)`: deleted items are otherwise left out of a
-// search), in `lastMod|asc` order, following NetDocuments' skiptoken within the pass. The cursor is the
+// Changes. NetDocuments has no change feed: a pass searches the user's cabinets (GET /v2/Search) for
+// the documents modified at or after the cursor's instant (`=7(^<instant>-)`), deleted ones included
+// (`=deleted(*)`: deleted items are otherwise left out of a search), in `lastMod|asc` order, following
+// NetDocuments' skiptoken within the pass; for each page, a search of the link's container
+// (`=10(<id>)`) over the page's modification window says which of them are under it now. The cursor is the
 // last modification instant seen plus what was seen at that instant (each document's id and a digest of
 // its state) (base64url JSON through the
 // validated page-token codec): the next pass asks from that instant again and drops what it already saw
 // there, so documents modified within one instant on both sides of a pass are neither lost nor
-// reported twice. A first pass (no cursor) searches without the time clause and reports no deletion.
+// reported twice. A first pass (no cursor) searches the container alone and reports no deletion.
 // A document in the recycle bin (`deleted: true`) is a deletion; a restore modifies it again and it
-// comes back live. A document moved out of the container no longer matches the search: the reconcile
-// (a full run) finds it gone.
+// comes back live; one moved out of the container (modified by the move) is a deletion too. A folder
+// moved out or in keeps its documents' modification times: the reconcile (a full run) finds those.
 //
 // Download: GET /v1/Document/{id}/{version} (the version the listing saw, else the latest). Export:
 // POST /v1/Document/upload (multipart: `destination`, `file`) makes a new document; a `replace` reads
@@ -146,9 +147,9 @@ const passCodec = pageTokenCodec(
  * listing reports of it (version, name, deleted), so that the same document in another state at that
  * same instant (deleted, restored, renamed, a new version within the millisecond) is reported again.
  */
-const markOf = (item: NdItem, version: string) =>
+const markOf = (item: NdItem, version: string, gone: boolean) =>
   `${item.id}@${createHash('sha256')
-    .update(`${version}\u0000${fileName(item)}\u0000${item.deleted ? 1 : 0}`)
+    .update(`${version}\u0000${fileName(item)}\u0000${gone ? 1 : 0}`)
     .digest('hex')
     .slice(0, 12)}`;
 
@@ -273,21 +274,22 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
       'page' in position
         ? passCodec.decode(position.page, operation)
         : { ...(position.cursor ? { f: cursorCodec.decode(position.cursor, operation) } : {}), s: [] };
-    const clauses = [`=10(${container})`];
-    // Deleted documents are searched on a first pass too, not reported there: the cursor moves past
-    // their deletion, which the next pass would otherwise report of a document it never listed.
-    if (pass.f) clauses.push(`=7(^${searchInstant(pass.f.m)}-)`);
-    clauses.push('=deleted(*)');
-    const list = await this.http.json<NdList>(
-      this.request(operation, token, '/v2/Search', {
-        cabinets: await this.cabinetList(token),
-        q: clauses.join(' '),
-        select: 'standardAttributes',
-        orderby: 'lastMod|asc',
-        top: Math.min(Math.max(limit, 1), ND_PAGE_MAX),
-        skiptoken: pass.k,
-      }),
+    // A first pass lists what is under the container. A later one lists every document of the user's
+    // cabinets modified since the cursor, and asks which of them are under the container over the
+    // same modification window: one that is not has left it (or was never in it), a deletion for the
+    // link (a run ignores the deletion of a file it does not hold). Deleted documents are searched on
+    // a first pass too, not reported there: the cursor moves past their deletion.
+    const list = await this.search(
+      token,
+      [
+        ...(pass.f ? [] : [`=10(${container})`]),
+        ...(pass.f ? [`=7(^${searchInstant(pass.f.m)}-)`] : []),
+        '=deleted(*)',
+      ],
+      Math.min(Math.max(limit, 1), ND_PAGE_MAX),
+      pass.k,
     );
+    const inScope = pass.f ? await this.underContainer(token, container, list.Results) : undefined;
     const before = new Set(pass.f?.s ?? []);
     let latest = pass.m;
     let atLatest = pass.s;
@@ -298,7 +300,8 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
     for (const item of list.Results) {
       if (!isDocument(item) || !ITEM_ID.test(item.id) || Number.isNaN(Date.parse(item.modified))) continue;
       const version = versionOf(item);
-      const mark = markOf(item, version);
+      const gone = item.deleted === true || (inScope !== undefined && !inScope.has(item.id));
+      const mark = markOf(item, version, gone);
       const at = new Date(Date.parse(item.modified)).toISOString();
       if (!latest || at > latest) {
         latest = at;
@@ -313,7 +316,7 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
       if (pass.f && at === pass.f.m && before.has(mark)) continue;
       if (!pass.f && item.deleted) continue;
       files.push(
-        item.deleted
+        gone
           ? { id: item.id, name: fileName(item), version: '', deleted: true }
           : {
               id: item.id,
@@ -345,6 +348,39 @@ export class NetDocumentsApi extends NetDocumentsContainers implements ContentAp
       ? { m: latest, s: overflow || merged.length > ND_CURSOR_SEEN_MAX ? [] : merged }
       : (pass.f ?? { m: new Date(0).toISOString(), s: [] });
     return { files, next: { cursor: cursorCodec.encode(end) } };
+  }
+
+  private async search(token: string, clauses: string[], top: number, skiptoken?: string): Promise<NdList> {
+    return this.http.json<NdList>(
+      this.request('search changes', token, '/v2/Search', {
+        cabinets: await this.cabinetList(token),
+        q: clauses.join(' '),
+        select: 'standardAttributes',
+        orderby: 'lastMod|asc',
+        top,
+        skiptoken,
+      }),
+    );
+  }
+
+  /** Which of `items` are under the container now: a search of it over the items' modification window. */
+  private async underContainer(token: string, container: string, items: NdItem[]): Promise<Set<string>> {
+    const times = items.map((item) => Date.parse(item.modified)).filter((t) => !Number.isNaN(t));
+    const found = new Set<string>();
+    if (!times.length) return found;
+    const window = `=7(^${searchInstant(new Date(Math.min(...times)).toISOString())}-${searchInstant(new Date(Math.max(...times)).toISOString())})`;
+    let skiptoken: string | undefined;
+    do {
+      const page = await this.search(
+        token,
+        [`=10(${container})`, window, '=deleted(*)'],
+        ND_PAGE_MAX,
+        skiptoken,
+      );
+      for (const item of page.Results) found.add(item.id);
+      skiptoken = skipTokenOf(page, 'search changes');
+    } while (skiptoken);
+    return found;
   }
 
   async download(token: string, fileId: string, listed?: ChangedFile): Promise<Download> {

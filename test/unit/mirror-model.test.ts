@@ -268,9 +268,8 @@ describe.each(PROVIDER_IDS)('%s', (provider) => {
                 container_id: outside.container_id,
               });
               // A file leaving the container is not in these feeds (the reconcile's): Clio's matter listing,
-              // the sandbox APIs' feeds (scoped to where files are now), NetDocuments' search (of what is
-              // under the container now).
-              if (['clio', 'practice', 'drive', 'netdocuments'].includes(provider)) blind = true;
+              // the sandbox APIs' feeds (scoped to where files are now).
+              if (['clio', 'practice', 'drive'].includes(provider)) blind = true;
             } else if (op === 'move_in' && outside) {
               const theirs = (await files()).filter((f) => !under(f));
               if (theirs.length)

@@ -212,3 +212,53 @@ export async function sendContent(
     // The client went away mid-download: nothing to answer.
   }
 }
+
+/** One part of a multipart/form-data body. */
+export interface FormPart {
+  /** The part's `name` in its Content-Disposition. */
+  name: string;
+  filename?: string;
+  /** Its Content-Type, when it has one. */
+  type?: string;
+  data: Buffer;
+}
+
+/**
+ * The parts of a multipart/form-data body (a fake's upload: Box's `attributes` and `file`, NetDocuments'
+ * `destination` and `file`), each refusal made by `refuse` in the provider's own words.
+ */
+export function formParts(
+  request: IncomingMessage,
+  body: Buffer,
+  refuse: (message: string) => Error,
+): FormPart[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
+  const mark = boundary?.[1] ?? boundary?.[2];
+  if (!mark || !/^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))
+    throw refuse('Expected a multipart/form-data body');
+  const delimiter = Buffer.from(`--${mark}`);
+  const parts: FormPart[] = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) throw refuse('The multipart body is cut short');
+    const part = body.subarray(start + 2, next - 2); // after CRLF, before CRLF
+    const cut = part.indexOf('\r\n\r\n');
+    if (cut < 0) throw refuse('A multipart part has no headers');
+    const headers = part.subarray(0, cut).toString('utf8');
+    const name = /\bname="([^"]*)"/i.exec(headers)?.[1];
+    if (name === undefined) throw refuse('A multipart part has no name');
+    const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
+    const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1];
+    parts.push({
+      name,
+      ...(filename !== undefined ? { filename } : {}),
+      ...(type ? { type } : {}),
+      data: part.subarray(cut + 4),
+    });
+    at = next;
+  }
+  return parts;
+}

@@ -30,7 +30,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isoTime } from '../../clock';
-import { readUpload, sendContent } from '../../content/http';
+import { formParts, readUpload, sendContent } from '../../content/http';
 import type { AccountTree, FileNode, FolderNode, TreeNode } from '../../content/tree';
 import { NameTakenError, contentChunks } from '../../content/tree';
 import type { ProviderIds } from '../../content/types';
@@ -445,27 +445,9 @@ function multipart(
   request: IncomingMessage,
   body: Buffer,
 ): { attributes: Record<string, unknown>; bytes: Buffer; type: string } {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
-  const mark = boundary?.[1] ?? boundary?.[2];
-  if (!mark || !/^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))
-    throw badRequest('Expected a multipart/form-data body');
-  const delimiter = Buffer.from(`--${mark}`);
-  const parts: { headers: string; data: Buffer }[] = [];
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) throw badRequest('The multipart body is cut short');
-    const part = body.subarray(start + 2, next - 2); // after CRLF, before CRLF
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) throw badRequest('A multipart part has no headers');
-    parts.push({ headers: part.subarray(0, split).toString('utf8'), data: part.subarray(split + 4) });
-    at = next;
-  }
-  const name = (p: { headers: string }) => /name="([^"]*)"/i.exec(p.headers)?.[1];
+  const parts = formParts(request, body, badRequest);
   // Box reads `attributes` first: a file part before it is refused.
-  if (parts.length !== 2 || name(parts[0]!) !== 'attributes' || name(parts[1]!) !== 'file')
+  if (parts.length !== 2 || parts[0]!.name !== 'attributes' || parts[1]!.name !== 'file')
     throw badRequest('The body must hold `attributes` and then `file`');
   let attributes: unknown;
   try {
@@ -474,7 +456,7 @@ function multipart(
     throw badRequest('attributes is not JSON');
   }
   if (!attributes || typeof attributes !== 'object') throw badRequest('attributes is not an object');
-  const type = /content-type:\s*([^\r\n]+)/i.exec(parts[1]!.headers)?.[1] ?? 'application/octet-stream';
+  const type = parts[1]!.type ?? 'application/octet-stream';
   return { attributes: attributes as Record<string, unknown>, bytes: parts[1]!.data, type };
 }
 

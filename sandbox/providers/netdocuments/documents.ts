@@ -22,9 +22,8 @@
 // search's skiptoken is a position in its (modified, id) order, so a document modified during a pass
 // moves past it and is listed again, never skipped. Errors are `{"error": "<message>"}`.
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { isoTime } from '../../clock';
-import { SandboxApiError, checkName, sendContent, sendJson } from '../../content/http';
+import { SandboxApiError, checkName, formParts, sendContent, sendJson } from '../../content/http';
 import type { AccountTree, FileContent, FileNode, FolderNode, TreeNode } from '../../content/tree';
 import { NameTakenError, contentChunks, isWithin } from '../../content/tree';
 import type { ProviderIds } from '../../content/types';
@@ -270,49 +269,10 @@ async function download(context: FakeRouteContext) {
   context.response.end();
 }
 
-interface Part {
-  name: string;
-  filename?: string;
-  type?: string;
-  data: Buffer;
-}
-
-function multipart(request: IncomingMessage, body: Buffer): Part[] {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
-  const mark = boundary?.[1] ?? boundary?.[2];
-  if (!mark || !/^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))
-    throw badRequest('Expected a multipart/form-data body');
-  const delimiter = Buffer.from(`--${mark}`);
-  const parts: Part[] = [];
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) throw badRequest('The multipart body is cut short');
-    const part = body.subarray(start + 2, next - 2);
-    const cut = part.indexOf('\r\n\r\n');
-    if (cut < 0) throw badRequest('A multipart part has no headers');
-    const headers = part.subarray(0, cut).toString('utf8');
-    const name = /name="([^"]*)"/i.exec(headers)?.[1];
-    if (!name) throw badRequest('A multipart part has no name');
-    const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
-    const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1];
-    parts.push({
-      name,
-      ...(filename !== undefined ? { filename } : {}),
-      ...(type ? { type } : {}),
-      data: part.subarray(cut + 4),
-    });
-    at = next;
-  }
-  return parts;
-}
-
 async function createDocument(context: FakeRouteContext) {
   const { tree } = context;
   const upload = await context.upload();
-  const parts = multipart(context.request, Buffer.concat(upload.chunks));
+  const parts = formParts(context.request, Buffer.concat(upload.chunks), badRequest);
   const destination = parts.find((p) => p.name === 'destination')?.data.toString('utf8');
   const file = parts.find((p) => p.name === 'file');
   if (!destination || !file) throw badRequest('destination and file are required');

@@ -2,6 +2,8 @@
 // authorize endpoint (PKCE S256), the consent page approved for an account, the token endpoint.
 import { createHash, randomBytes } from 'node:crypto';
 import type { SandboxProvider } from '../../sandbox';
+import { completeParams, fillTemplate, paramVars } from '../../functions/connectors/domain/connection-params';
+import { PROVIDERS, isProviderId } from '../../functions/connectors/domain/providers';
 
 const REDIRECT_URI = 'https://client.test.example/callback';
 
@@ -34,7 +36,14 @@ export function sandboxTestClient(
     scopes,
     rotateRefreshTokens: true,
   });
-  const endpoints = sandbox.endpoints(provider);
+  // A provider per region or per server has endpoint templates: filled as its default params fill them.
+  const definition = isProviderId(provider) ? PROVIDERS[provider] : undefined;
+  const vars = definition ? paramVars(definition, completeParams(definition)) : {};
+  const templates = sandbox.endpoints(provider);
+  const endpoints = {
+    authorizeUrl: fillTemplate(templates.authorizeUrl, vars),
+    tokenUrl: fillTemplate(templates.tokenUrl, vars),
+  };
   const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
   const tokenRequest = (form: Record<string, string>) =>
     fetch(endpoints.tokenUrl, {
@@ -51,7 +60,7 @@ export function sandboxTestClient(
         response_type: 'code',
         client_id: clientId,
         redirect_uri: REDIRECT_URI,
-        scope: asked.join(' '),
+        scope: asked.join(definition?.scopeSeparator ?? ' '),
         state: 'st',
         code_challenge: createHash('sha256').update(verifier).digest('base64url'),
         code_challenge_method: 'S256',

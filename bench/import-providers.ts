@@ -46,6 +46,7 @@ export const RAW_SCOPES: Record<BenchProvider, string[]> = {
   onedrive: ['Files.Read'],
   dropbox: ['files.metadata.read', 'files.content.read'],
   box: ['root_readonly'],
+  netdocuments: ['read'],
   imanage: ['user'],
 };
 
@@ -289,6 +290,19 @@ function rawApi(
         download: (f, path) =>
           followRedirect(`${api}/files/${encodeURIComponent(f.id)}/content`, headers, provider, path),
       };
+    case 'netdocuments': {
+      const regional = api;
+      return {
+        list: () =>
+          listPages<{ Results: (RawFile & { extension: string })[]; SkipToken?: string }>(
+            `${regional}/v2/container/${id}?select=standardAttributes&top=500`,
+            headers,
+            (page, url) => withParam(url, 'skiptoken', page.SkipToken),
+            (page) => page.Results.filter((item) => item.extension !== 'ndfld' && item.extension !== 'ndws'),
+          ),
+        download: (f, path) => get(`${regional}/v1/Document/${encodeURIComponent(f.id)}`, path),
+      };
+    }
     case 'imanage': {
       // The customer id comes from discovery.
       const library = folderId.slice(0, folderId.indexOf('!'));

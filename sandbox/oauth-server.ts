@@ -247,7 +247,7 @@ class SandboxAuthorizationServer implements GrantDirectory {
       access_token: access,
       token_type: 'Bearer',
       expires_in: lifetime,
-      scope: grant.scopes.join(' '),
+      scope: grant.scopes.join(this.shapeOf(grant.client.provider)?.scopeSeparator ?? ' '),
       ...extras,
     };
     if (!grant.offline) return tokens;
@@ -291,7 +291,9 @@ class SandboxAuthorizationServer implements GrantDirectory {
     const shape = this.shapeOf(provider);
     // A provider whose permissions come from the app's registration (Clio) grants those.
     const scopes =
-      shape && !shape.scopesInRequest ? client.scopes : (query.get('scope') ?? '').split(' ').filter(Boolean);
+      shape && !shape.scopesInRequest
+        ? client.scopes
+        : (query.get('scope') ?? '').split(shape?.scopeSeparator ?? ' ').filter(Boolean);
     if (!scopes.length || scopes.some((s) => !client.scopes.includes(s))) {
       return redirectTo(response, redirectUri, { error: 'invalid_scope', state });
     }

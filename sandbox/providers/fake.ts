@@ -28,6 +28,8 @@ export interface FakeOAuthShape {
   issuer?: (origin: string) => string;
   /** Whether the authorize request must name scopes (Clio's come from the app's registration). */
   scopesInRequest: boolean;
+  /** How the provider separates scopes in the authorize request and the token answer (NetDocuments: `,`). */
+  scopeSeparator?: ' ' | ',';
   /** Fields the provider adds to its token response (Dropbox's account_id, Microsoft's ext_expires_in). */
   tokenExtras?: (grant: { accountId: string }) => Record<string, unknown>;
 }

@@ -5,6 +5,7 @@ import { dropboxFake } from './dropbox';
 import type { ProviderFake } from './fake';
 import { googleDriveFake } from './google_drive';
 import { imanageFake } from './imanage';
+import { netdocumentsFake } from './netdocuments';
 import { onedriveFake } from './onedrive';
 
 export const PROVIDER_FAKES: readonly ProviderFake[] = [
@@ -13,6 +14,7 @@ export const PROVIDER_FAKES: readonly ProviderFake[] = [
   onedriveFake,
   dropboxFake,
   boxFake,
+  netdocumentsFake,
   imanageFake,
 ];
 

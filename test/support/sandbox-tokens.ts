@@ -36,14 +36,13 @@ export function sandboxTestClient(
     scopes,
     rotateRefreshTokens: true,
   });
-  // A provider hosted per region or server: its endpoints as a connection with the default params has them.
-  const vars = isProviderId(provider)
-    ? paramVars(PROVIDERS[provider], completeParams(PROVIDERS[provider]))
-    : {};
+  // A provider per region or per server has endpoint templates: filled as its default params fill them.
+  const definition = isProviderId(provider) ? PROVIDERS[provider] : undefined;
+  const vars = definition ? paramVars(definition, completeParams(definition)) : {};
   const templates = sandbox.endpoints(provider);
   const endpoints = {
-    tokenUrl: fillTemplate(templates.tokenUrl, vars),
     authorizeUrl: fillTemplate(templates.authorizeUrl, vars),
+    tokenUrl: fillTemplate(templates.tokenUrl, vars),
   };
   const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
   const tokenRequest = (form: Record<string, string>) =>
@@ -61,7 +60,7 @@ export function sandboxTestClient(
         response_type: 'code',
         client_id: clientId,
         redirect_uri: REDIRECT_URI,
-        scope: asked.join(' '),
+        scope: asked.join(definition?.scopeSeparator ?? ' '),
         state: 'st',
         code_challenge: createHash('sha256').update(verifier).digest('base64url'),
         code_challenge_method: 'S256',

@@ -309,13 +309,14 @@ describe.each(PROVIDER_IDS)('%s', (provider) => {
                     })
                   : undefined;
               // Drive's feed names the folder alone (its files are not reported), and the sandbox's drive
-              // feed is scoped to where files are now: those wait for the reconcile.
-              // iManage's search by edit date: a folder's move edits none of its documents' profiles.
+              // feed is scoped to where files are now; a folder's move keeps its documents' modification
+              // times (NetDocuments' search) and edits none of their profiles (iManage's search by edit
+              // date): those wait for the reconcile.
               if (
                 moved?.status === 204 &&
                 (provider === 'google_drive' ||
-                  ((provider === 'drive' || provider === 'imanage') && way === 'out') ||
-                  (provider === 'imanage' && way === 'in'))
+                  (provider === 'drive' && way === 'out') ||
+                  ((provider === 'netdocuments' || provider === 'imanage') && way !== 'between'))
               )
                 blind = true;
             } else if (op === 'delete_folder' && folders.length) {

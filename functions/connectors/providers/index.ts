@@ -8,6 +8,7 @@ import { drive } from './drive';
 import { dropbox } from './dropbox';
 import { googleDrive } from './google_drive';
 import { imanage } from './imanage';
+import { netdocuments } from './netdocuments';
 import { onedrive } from './onedrive';
 import { practice } from './practice';
 
@@ -19,6 +20,7 @@ export const PROVIDER_MODULES = [
   onedrive,
   dropbox,
   box,
+  netdocuments,
   imanage,
 ] as const;
 

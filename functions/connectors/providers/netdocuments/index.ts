@@ -1,0 +1,8 @@
+// The netdocuments provider module: its definition, and its client loaded on first use.
+import { providerModule } from '../module';
+import { definition } from './definition';
+
+export const netdocuments = providerModule({
+  definition,
+  client: async () => (await import('./client')).client,
+});

@@ -285,5 +285,9 @@ export function jsonAndFileParts(
     throw refuse(`${names.json} is not JSON`);
   }
   if (!json || typeof json !== 'object') throw refuse(`${names.json} is not an object`);
-  return { json: json as Record<string, unknown>, bytes: parts[1]!.data, type: parts[1]!.type ?? 'application/octet-stream' };
+  return {
+    json: json as Record<string, unknown>,
+    bytes: parts[1]!.data,
+    type: parts[1]!.type ?? 'application/octet-stream',
+  };
 }

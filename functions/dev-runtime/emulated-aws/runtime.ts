@@ -15,23 +15,31 @@
 //     its task function through the pool.
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { ProvisionedStack } from './provision';
-import { provisionStack, provisionedQueue, resourceValues } from './provision';
+import { physicalName, provisionStack, provisionedQueue, resolveValue, resourceValues } from './provision';
 import type { FunctionInvoker } from './step-functions-endpoint';
 import { startStepFunctionsEndpoint } from './step-functions-endpoint';
 import type { EventSourceLog } from './event-source';
 import { SqsEventSource } from './event-source';
-import type { EmulatedApp, FunctionSpec, ResourceSpec } from './application';
+import type { EmulatedApp, FunctionSpec, ResourceSpec, ScheduleSpec } from './application';
 import { bundleFileOf } from './application';
-import type { ObservedCall } from './function-pool';
-import { FunctionPool, emulatorEnvironment, functionEnvironment } from './function-pool';
+import type { KeyAccess, ObservedCall } from './function-pool';
+import {
+  FunctionPool,
+  RequestTooLargeError,
+  emulatorEnvironment,
+  functionEnvironment,
+} from './function-pool';
 import {
   API_GATEWAY,
   EVENTBRIDGE,
+  InvokePermissionError,
   apiGatewaySource,
   checkExecutionRole,
   checkInvokePermission,
+  eventBridgeMaySend,
+  keyPolicyAllows,
 } from './resource-policies';
-import { createAwsDeps } from '../../compose/aws';
+import { createAwsDeps, sqs } from '../../compose/aws';
 import { getOptionalStringFromEnv } from '../../platform/config';
 import type { OffsetClock } from '../../platform/clock';
 import { logger } from '../../platform/logger';
@@ -125,6 +133,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       const resolve = resourceValues(provisioned, secrets);
       const runtime = emulatorEnvironment();
       const specs = new Map(app.functions.map((fn) => [fn.id, fn]));
+      const keyAccess = keyAccessOf(provisioned, options.prefix, app.roles);
       const pool = new FunctionPool(
         app.functions.map((fn) => ({
           id: fn.id,
@@ -132,6 +141,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
           memorySize: fn.memorySize,
           timeoutSeconds: fn.timeoutSeconds,
           environment: functionEnvironment(fn, resolve, runtime, parameters),
+          ...(keyAccess(fn.id) ? { keyAccess: keyAccess(fn.id) } : {}),
         })),
         {
           ...(devClock ? { clockOffset, maxDelaySeconds: options.maxDelaySeconds } : {}),
@@ -169,7 +179,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       const authorizerSources = new Map(
         app.api.flatMap((m) => (m.authorizer ? [[m.authorizer.functionId, m.authorizer.sourceArn]] : [])),
       );
-      const ruleArns = new Map(app.schedules.map((rule) => [rule.functionId, rule.ruleArn]));
+      const scheduleRules = new Map(app.schedules.map((rule) => [rule.functionId, rule]));
       return {
         invoke: async (fn, event) => {
           const source = apiGatewaySource(app.restApi, authorizerSources, fn.id, event);
@@ -177,9 +187,24 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
           return pool.invoker(fn, event);
         },
         invokeScheduled: async (fn, event) => {
-          const source = ruleArns.get(fn.id) ?? `(no rule targets ${fn.id})`;
-          checkInvokePermission(app.permissions, fn.id, EVENTBRIDGE, source);
-          return pool.asyncInvoker(fn, event);
+          const rule = scheduleRules.get(fn.id);
+          try {
+            checkInvokePermission(
+              app.permissions,
+              fn.id,
+              EVENTBRIDGE,
+              rule?.ruleArn ?? `(no rule targets ${fn.id})`,
+            );
+            return await pool.asyncInvoker(fn, event);
+          } catch (error) {
+            // EventBridge could not deliver the event (the function's policy refused it, or Lambda did
+            // for its size): the rule's dead-letter queue gets it, if its policy lets EventBridge send.
+            const undelivered =
+              error instanceof InvokePermissionError || error instanceof RequestTooLargeError;
+            if (!undelivered || !rule) throw error;
+            await deadLetter(provisioned, rule, event, error as Error, log);
+            return undefined;
+          }
         },
         rules,
         methods,
@@ -195,6 +220,89 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       await Promise.all(sources.map((source) => source.advance(ms)));
     },
   };
+}
+
+/**
+ * Each function's access to the template's key: what its key policy lets the function's role do
+ * (keyPolicyAllows), checked in the function's worker before each KMS call. A function whose role the
+ * template does not name is not checked.
+ */
+function keyAccessOf(
+  provisioned: ProvisionedStack,
+  prefix: string,
+  roles: Record<string, string>,
+): (functionId: string) => KeyAccess | undefined {
+  const keys = Object.values(provisioned.resources).filter(
+    (r) => r.spec.type === 'AWS::KMS::Key' && r.spec.properties.KeyPolicy !== undefined,
+  );
+  if (keys.length !== 1) return () => undefined; // one key: a call naming none is on it
+  const [key] = keys as [(typeof keys)[number]];
+  const policy = resolveValue(
+    key.spec.properties.KeyPolicy!,
+    provisioned.resources,
+    `${key.spec.name} policy`,
+  );
+  return (functionId) => {
+    const roleArn = roles[functionId];
+    if (!roleArn) return undefined;
+    return {
+      keys: [key.arn, key.ref, `alias/${physicalName(prefix, key.spec.name)}`],
+      keyArn: key.arn,
+      roleArn,
+      allowed: keyPolicyAllows(policy, key.arn, roleArn),
+    };
+  };
+}
+
+/**
+ * EventBridge's dead-letter queue of a rule's target: the event it could not deliver, with the
+ * attributes EventBridge adds, if the queue's policy lets EventBridge send it from that rule; else the
+ * event is lost, as EventBridge loses it, and said so.
+ */
+async function deadLetter(
+  provisioned: ProvisionedStack,
+  rule: ScheduleSpec,
+  event: unknown,
+  error: Error,
+  log: EventSourceLog,
+): Promise<void> {
+  const queue = rule.deadLetterQueue ? provisioned.resources[rule.deadLetterQueue] : undefined;
+  const policy = queue?.spec.policy
+    ? resolveValue(queue.spec.policy, provisioned.resources, `${queue.spec.name} policy`)
+    : undefined;
+  if (!queue || !eventBridgeMaySend(policy, queue.arn, rule.ruleArn)) {
+    log.error('EventBridge could not deliver a scheduled event, and it is lost', {
+      rule: rule.ruleArn,
+      function: rule.functionId,
+      error,
+      deadLetterQueue: queue
+        ? `${rule.deadLetterQueue}: its policy does not let events.amazonaws.com send from the rule`
+        : 'none',
+    });
+    return;
+  }
+  const { SendMessageCommand } = await import('@aws-sdk/client-sqs');
+  const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
+  await (
+    await sqs()
+  ).send(
+    new SendMessageCommand({
+      QueueUrl: queue.ref,
+      MessageBody: JSON.stringify(event),
+      MessageAttributes: {
+        RULE_ARN: attribute(rule.ruleArn),
+        TARGET_ARN: attribute(`function:${rule.functionId}`),
+        ERROR_CODE: attribute(error.name),
+        ERROR_MESSAGE: attribute(error.message.slice(0, 1000)),
+      },
+    }),
+  );
+  log.error('EventBridge could not deliver a scheduled event: sent to the dead-letter queue', {
+    rule: rule.ruleArn,
+    function: rule.functionId,
+    error,
+    deadLetterQueue: rule.deadLetterQueue,
+  });
 }
 
 /** One SQS event source per event source mapping of the template. */

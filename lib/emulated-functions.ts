@@ -228,12 +228,26 @@ function rateMinutesOf(expression: string): number {
 export function scheduleSpecs(stack: ServiceStack, template: Template): ScheduleSpec[] {
   const functions = functionIdsByLogicalId(stack);
   const names = provisionedNamesOf(stack, template);
+  const byId = functionsOfStack(stack);
   const retries = new Map<string, number>();
+  const onFailure = new Map<string, { queue: string; roleLacksSend: boolean }>();
   for (const { Properties: p } of Object.values(
     template.findResources('AWS::Lambda::EventInvokeConfig') as Record<string, Props>,
   )) {
     const [fnRef] = refsOf(p.FunctionName);
-    if (fnRef) retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
+    if (!fnRef) continue;
+    retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
+    const destination = (p.DestinationConfig as { OnFailure?: { Destination: unknown } } | undefined)
+      ?.OnFailure;
+    const [queueRef] = destination ? refsOf(destination.Destination) : [];
+    const functionId = functions.get(fnRef);
+    if (queueRef && names.has(queueRef) && functionId) {
+      const statements = statementsOfRole(template, roleIdOf(stack, byId.get(functionId)!));
+      onFailure.set(fnRef, {
+        queue: names.get(queueRef)!,
+        roleLacksSend: !allows(statements, 'sqs:SendMessage', queueRef),
+      });
+    }
   }
   return Object.entries(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
     ([ruleId, { Properties: p }]) => {
@@ -254,6 +268,7 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
             // Lambda's default for an asynchronous invocation without an EventInvokeConfig is 2.
             retryAttempts: retries.get(fnRef) ?? 2,
             ...(deadLetterQueue ? { deadLetterQueue } : {}),
+            ...(onFailure.has(fnRef) ? { onFailure: onFailure.get(fnRef)! } : {}),
           },
         ];
       });

@@ -103,6 +103,7 @@ describe('the application the emulated runtime reads from the template', () => {
         rateMinutes: w.rateMinutes,
         retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
         deadLetterQueue: 'queue:schedules-failures',
+        onFailure: { queue: 'queue:schedules-failures', roleLacksSend: false },
       })).sort((a, b) => a.functionId.localeCompare(b.functionId)),
     );
   });
@@ -218,6 +219,23 @@ describe("the functions' resource policies on the emulated runtime", () => {
         `${sweep.ruleArn}-other`,
       ),
     ).toThrow('may not invoke');
+  });
+
+  it("says when a function's execution role may not send to its on-failure destination", () => {
+    const json = structuredClone(template.toJSON()) as TemplateJson;
+    const sweep = scheduleSpecs(stack, template)[0]!;
+    const documents = policyDocumentsOfRole(
+      json,
+      roleIdOf(stack, functionsOfStack(stack).get(sweep.functionId)!),
+    );
+    for (const document of documents) {
+      for (const statement of document.Statement) {
+        statement.Action = [statement.Action].flat().filter((a) => a !== 'sqs:SendMessage');
+      }
+    }
+    const edited = Template.fromJSON(json, { skipCyclicalDependenciesCheck: true });
+    const rule = scheduleSpecs(stack, edited).find((r) => r.functionId === sweep.functionId)!;
+    expect(rule.onFailure).toEqual({ queue: 'queue:schedules-failures', roleLacksSend: true });
   });
 
   it("honours a permission's SourceAccount: the source's account must be the one it names", () => {

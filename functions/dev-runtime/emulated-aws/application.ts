@@ -35,6 +35,12 @@ export interface ScheduleSpec {
    * not deliver (refused by the function's resource policy, too large), if the queue's policy lets it.
    */
   deadLetterQueue?: string;
+  /**
+   * The function's on-failure destination (its EventInvokeConfig): the queue (the stack's name of it)
+   * Lambda sends a failed asynchronous invocation's record to with the function's execution role, and
+   * whether that role lacks sqs:SendMessage on it (Lambda then cannot deliver the record).
+   */
+  onFailure?: { queue: string; roleLacksSend: boolean };
   rateMinutes: number;
   /** The function's asynchronous retries (its EventInvokeConfig), which EventBridge's invocation gets. */
   retryAttempts: number;

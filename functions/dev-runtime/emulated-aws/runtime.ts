@@ -14,6 +14,7 @@
 //     the template's purge definition, Lambda tasks and all, on our ASL interpreter; each task invokes
 //     its task function through the pool.
 import type { SQSBatchResponse } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
 import type { ProvisionedStack } from './provision';
 import { physicalName, provisionStack, provisionedQueue, resolveValue, resourceValues } from './provision';
 import type { FunctionInvoker } from './step-functions-endpoint';
@@ -160,6 +161,8 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         ...ref(rule.functionId),
         rateMinutes: rule.rateMinutes,
         retryAttempts: rule.retryAttempts,
+        onFailure: (event: unknown, error: unknown, attempts: number) =>
+          onFailureDestination(provisioned, region, rule, event, error, attempts, log),
       }));
       const methods = app.api.map((m) => ({
         method: m.method,
@@ -303,6 +306,56 @@ async function deadLetter(
     error,
     deadLetterQueue: rule.deadLetterQueue,
   });
+}
+
+/**
+ * Lambda's on-failure destination of an asynchronous invocation whose retries are spent: the
+ * invocation record Lambda sends (request and error), with the function's execution role, so only if
+ * the template's role allows sqs:SendMessage on the queue; else the record is lost, and said so.
+ */
+async function onFailureDestination(
+  provisioned: ProvisionedStack,
+  region: string,
+  rule: ScheduleSpec,
+  event: unknown,
+  error: unknown,
+  attempts: number,
+  log: EventSourceLog,
+): Promise<void> {
+  const queue = rule.onFailure ? provisioned.resources[rule.onFailure.queue] : undefined;
+  if (!rule.onFailure || !queue) return;
+  if (rule.onFailure.roleLacksSend) {
+    log.error(
+      "the failed run's record is lost: the function's execution role may not send to its destination",
+      {
+        function: rule.functionId,
+        destination: rule.onFailure.queue,
+      },
+    );
+    return;
+  }
+  const failure = error as { errorType?: string; errorMessage?: string; name?: string; message?: string };
+  const functionArn = `arn:aws:lambda:${region}:000000000000:function:${rule.functionId}:$LATEST`;
+  const record = {
+    version: '1.0',
+    timestamp: new Date().toISOString(),
+    requestContext: {
+      requestId: randomUUID(),
+      functionArn,
+      condition: 'RetriesExhausted',
+      approximateInvokeCount: attempts,
+    },
+    requestPayload: event,
+    responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+    responsePayload: {
+      errorType: failure.errorType ?? failure.name ?? 'Error',
+      errorMessage: failure.errorMessage ?? failure.message ?? String(error),
+    },
+  };
+  const { SendMessageCommand } = await import('@aws-sdk/client-sqs');
+  await (
+    await sqs()
+  ).send(new SendMessageCommand({ QueueUrl: queue.ref, MessageBody: JSON.stringify(record) }));
 }
 
 /** One SQS event source per event source mapping of the template. */

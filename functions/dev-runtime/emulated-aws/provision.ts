@@ -114,7 +114,6 @@ export function resolveValue(
 }
 
 type Provisioner = (
-  spec: ResourceSpec,
   physical: string,
   value: (property: string) => unknown,
 ) => Promise<{ ref: string; arn: string; replaced?: string }>;
@@ -182,7 +181,8 @@ export async function provisionStack(options: ProvisionOptions): Promise<Provisi
   const done: Record<string, ProvisionedResource> = {};
   const replaced: string[] = [];
   const pending = new Map<string, Promise<void>>();
-  const existingMachines = listStateMachines();
+  let machines: Promise<Map<string, string>> | undefined;
+  const provisioner = provisioners(() => (machines ??= listStateMachines()));
   const provision = (spec: ResourceSpec): Promise<void> => {
     let promise = pending.get(spec.name);
     if (!promise) {
@@ -203,12 +203,7 @@ export async function provisionStack(options: ProvisionOptions): Promise<Provisi
           spec.properties[property] === undefined
             ? undefined
             : resolveValue(spec.properties[property]!, done, `${spec.name}.${property}`);
-        const provisioner = PROVISIONERS[spec.type];
-        const physical = physicalName(prefix, spec.name);
-        const made: { ref: string; arn: string; replaced?: string } =
-          spec.type === 'AWS::StepFunctions::StateMachine'
-            ? await ensureStateMachine(physical, value, await existingMachines)
-            : await provisioner(spec, physical, value);
+        const made = await provisioner[spec.type](physicalName(prefix, spec.name), value);
         done[spec.name] = { spec, ref: made.ref, arn: made.arn };
         if (made.replaced) replaced.push(made.replaced);
         // A queue's policy names the queue itself: set once its ARN is known.
@@ -254,16 +249,18 @@ function runtimeEnvironment(resources: Record<string, ProvisionedResource>): Rec
   return Object.fromEntries(wanted.map(([name, variable, what]) => [variable, resources[name]![what]]));
 }
 
-const PROVISIONERS: Record<ProvisionedType, Provisioner> = {
-  'AWS::DynamoDB::GlobalTable': (_spec, physical, value) => ensureTable(physical, value),
-  'AWS::DynamoDB::Table': (_spec, physical, value) => ensureTable(physical, value),
-  'AWS::SQS::Queue': (_spec, physical, value) => ensureQueue(physical, value),
-  'AWS::KMS::Key': (_spec, physical, value) => ensureKey(physical, value),
-  'AWS::S3::Bucket': (_spec, physical, value) => ensureBucket(physical, value),
-  'AWS::StepFunctions::StateMachine': () => {
-    throw new Error('state machines are provisioned with the list of existing ones');
-  },
-};
+/** How each type is made; a state machine is found again by its name among those listed once. */
+const provisioners = (
+  machines: () => Promise<Map<string, string>>,
+): Record<ProvisionedType, Provisioner> => ({
+  'AWS::DynamoDB::GlobalTable': (physical, value) => ensureTable(physical, value),
+  'AWS::DynamoDB::Table': (physical, value) => ensureTable(physical, value),
+  'AWS::SQS::Queue': (physical, value) => ensureQueue(physical, value),
+  'AWS::KMS::Key': (physical, value) => ensureKey(physical, value),
+  'AWS::S3::Bucket': (physical, value) => ensureBucket(physical, value),
+  'AWS::StepFunctions::StateMachine': async (physical, value) =>
+    ensureStateMachine(physical, value, await machines()),
+});
 
 async function dynamoClient(): Promise<DynamoDBClient> {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
@@ -503,101 +500,72 @@ async function ensureBucket(
   } catch (error) {
     if (!['BucketAlreadyOwnedByYou', 'BucketAlreadyExists'].includes(errorName(error))) throw error;
   }
-  /** Sends a configuration of the template, an error naming the bucket and the property. */
-  const put = async (property: string, sending: Promise<unknown>) => {
-    try {
-      await sending;
-    } catch (error) {
-      throw new Error(`${name}: ${property}: ${errorName(error)}: ${(error as Error).message}`);
-    }
-  };
-  const block = value('PublicAccessBlockConfiguration') as Record<string, boolean> | undefined;
-  if (block) {
-    await put(
+  // Each configuration of the template as its S3 call, in this order (an ACL needs the ownership that
+  // allows ACLs; logging needs its destination's ACL, set when that bucket was made).
+  const configurations: [string, (v: never) => Parameters<typeof client.send>[0]][] = [
+    [
       'PublicAccessBlockConfiguration',
-      client.send(
-        new sdk.PutPublicAccessBlockCommand({ Bucket: name, PublicAccessBlockConfiguration: block }),
-      ),
-    );
-  }
-  const ownership = value('OwnershipControls');
-  if (ownership) {
-    await put(
+      (v) =>
+        new sdk.PutPublicAccessBlockCommand({ Bucket: name, PublicAccessBlockConfiguration: v }) as never,
+    ],
+    [
       'OwnershipControls',
-      client.send(
-        new sdk.PutBucketOwnershipControlsCommand({ Bucket: name, OwnershipControls: ownership as never }),
-      ),
-    );
-  }
-  const acl = value('AccessControl') as string | undefined;
-  if (acl) {
-    await put(
+      (v) => new sdk.PutBucketOwnershipControlsCommand({ Bucket: name, OwnershipControls: v }) as never,
+    ],
+    [
       'AccessControl',
-      client.send(new sdk.PutBucketAclCommand({ Bucket: name, ACL: CANNED_ACL[acl] as never })),
-    );
-  }
-  const versioning = value('VersioningConfiguration');
-  if (versioning) {
-    await put(
+      (v) => new sdk.PutBucketAclCommand({ Bucket: name, ACL: CANNED_ACL[v] as never }) as never,
+    ],
+    [
       'VersioningConfiguration',
-      client.send(
-        new sdk.PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: versioning as never }),
-      ),
-    );
-  }
-  const encryption = value('BucketEncryption') as
-    | {
+      (v) => new sdk.PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: v }) as never,
+    ],
+    [
+      'BucketEncryption',
+      (v: {
         ServerSideEncryptionConfiguration: {
           ServerSideEncryptionByDefault?: unknown;
           BucketKeyEnabled?: boolean;
         }[];
-      }
-    | undefined;
-  if (encryption) {
-    // CloudFormation's ServerSideEncryptionByDefault is the API's ApplyServerSideEncryptionByDefault.
-    const rules = encryption.ServerSideEncryptionConfiguration.map((rule) => ({
-      ApplyServerSideEncryptionByDefault: rule.ServerSideEncryptionByDefault,
-      ...(rule.BucketKeyEnabled !== undefined ? { BucketKeyEnabled: rule.BucketKeyEnabled } : {}),
-    }));
-    await put(
-      'BucketEncryption',
-      client.send(
+      }) =>
         new sdk.PutBucketEncryptionCommand({
           Bucket: name,
-          ServerSideEncryptionConfiguration: { Rules: rules as never },
-        }),
-      ),
-    );
-  }
-  const lifecycle = value('LifecycleConfiguration') as { Rules: LifecycleRule[] } | undefined;
-  if (lifecycle) {
-    await put(
+          // CloudFormation's ServerSideEncryptionByDefault is the API's ApplyServerSideEncryptionByDefault.
+          ServerSideEncryptionConfiguration: {
+            Rules: v.ServerSideEncryptionConfiguration.map((rule) => ({
+              ApplyServerSideEncryptionByDefault: rule.ServerSideEncryptionByDefault as never,
+              ...(rule.BucketKeyEnabled !== undefined ? { BucketKeyEnabled: rule.BucketKeyEnabled } : {}),
+            })),
+          },
+        }) as never,
+    ],
+    [
       'LifecycleConfiguration',
-      client.send(
+      (v: { Rules: LifecycleRule[] }) =>
         new sdk.PutBucketLifecycleConfigurationCommand({
           Bucket: name,
-          LifecycleConfiguration: { Rules: lifecycle.Rules.map(lifecycleRule) as never },
-        }),
-      ),
-    );
-  }
-  const logging = value('LoggingConfiguration') as
-    { DestinationBucketName?: string; LogFilePrefix?: string } | undefined;
-  if (logging?.DestinationBucketName) {
-    await put(
+          LifecycleConfiguration: { Rules: v.Rules.map(lifecycleRule) as never },
+        }) as never,
+    ],
+    [
       'LoggingConfiguration',
-      client.send(
+      (v: { DestinationBucketName: string; LogFilePrefix?: string }) =>
         new sdk.PutBucketLoggingCommand({
           Bucket: name,
           BucketLoggingStatus: {
-            LoggingEnabled: {
-              TargetBucket: logging.DestinationBucketName,
-              TargetPrefix: logging.LogFilePrefix ?? '',
-            },
+            LoggingEnabled: { TargetBucket: v.DestinationBucketName, TargetPrefix: v.LogFilePrefix ?? '' },
           },
-        }),
-      ),
-    );
+        }) as never,
+    ],
+  ];
+  for (const [property, command] of configurations) {
+    const v = value(property);
+    if (v === undefined) continue;
+    try {
+      await client.send(command(v as never));
+    } catch (error) {
+      throw new Error(`${name}: ${property}: ${errorName(error)}: ${(error as Error).message}`);
+    }
   }
   return { ref: name, arn: `arn:aws:s3:::${name}` };
 }

@@ -13,7 +13,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { enableCallCounting, takeCallCounts } from '../functions/adapters/aws/call-counter';
+import {
+  WRITE_OPERATIONS,
+  addConsumed,
+  enableCallCounting,
+  takeCallCounts,
+  takeCapacityUnits,
+} from '../functions/adapters/aws/call-counter';
 import { STATE_KEY_ENV } from '../functions/connectors';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { startRun } from '../functions/connectors/app/sync-runs';
@@ -45,17 +51,53 @@ type Counts = Record<string, number>;
 
 /** The functions' calls, as the emulated runtime's observer reports them from their workers. */
 const functionCalls = new Map<string, number>();
+/** The capacity units of the functions' DynamoDB calls, `<Operation>:table` and `<Operation>:index`. */
+const functionUnits = new Map<string, number>();
 
-/** Every call counted since the last take: this process's (the bench's setup, the pollers) and the functions'. */
-function takeCounts(): Counts {
-  const counts = takeCallCounts();
+/**
+ * Every call counted since the last take, this process's (the bench's setup, the pollers) and the
+ * functions', with DynamoDB's capacity units under `units`.
+ */
+function takeCounts(): Counts & { units?: Counts } {
+  const counts: Counts & { units?: Counts } = takeCallCounts();
   for (const [key, n] of functionCalls) counts[key] = (counts[key] ?? 0) + n;
   functionCalls.clear();
+  const units = takeCapacityUnits();
+  for (const [key, n] of functionUnits) units[key] = (units[key] ?? 0) + n;
+  functionUnits.clear();
+  counts.units = units;
   return counts;
 }
 
+/**
+ * DynamoDB's capacity units per unit of work: write units (1 KB of item rounded up, per table write
+ * plus per index copy written) and read units, each operation's apart.
+ */
+function capacityPerUnit(consumed: Counts, units: number) {
+  const sum = (write: boolean, part: 'table' | 'index') =>
+    Object.entries(consumed)
+      .filter(([key]) => key.endsWith(`:${part}`) && WRITE_OPERATIONS.has(key.split(':')[0]!) === write)
+      .reduce((a, [, n]) => a + n, 0);
+  const operations = [...new Set(Object.keys(consumed).map((key) => key.split(':')[0]!))].sort();
+  return {
+    writeUnits: round((sum(true, 'table') + sum(true, 'index')) / units),
+    writeUnitsTable: round(sum(true, 'table') / units),
+    writeUnitsIndexes: round(sum(true, 'index') / units),
+    readUnits: round((sum(false, 'table') + sum(false, 'index')) / units),
+    byOperation: Object.fromEntries(
+      operations.map((op) => [
+        op,
+        {
+          table: round((consumed[`${op}:table`] ?? 0) / units, 3),
+          index: round((consumed[`${op}:index`] ?? 0) / units, 3),
+        },
+      ]),
+    ),
+  };
+}
+
 /** Counts per unit of work: each operation, each service's functions' total, and the poller's apart. */
-function perUnit(counts: Counts, units: number) {
+function perUnit({ units: consumed = {}, ...counts }: Counts & { units?: Counts }, units: number) {
   const functions = Object.entries(counts).filter(([key]) => !POLLER.has(key));
   const byService = Object.fromEntries(
     SERVICES.map((service) => [
@@ -76,7 +118,9 @@ function perUnit(counts: Counts, units: number) {
         .filter(([key]) => POLLER.has(key))
         .map(([key, n]) => [key, round(n / units, 3)]),
     ),
+    capacity: capacityPerUnit(consumed, units),
     raw: counts,
+    rawUnits: consumed,
   };
 }
 type PerUnit = ReturnType<typeof perUnit>;
@@ -168,7 +212,10 @@ async function imports(deps: Deps, url: string) {
     // The bench's own polling of the job is not the import's work: one poll's calls, times the polls.
     polls--;
     await poll();
-    for (const [key, n] of Object.entries(takeCounts())) counts[key] = (counts[key] ?? 0) - n * polls;
+    const { units: pollUnits = {}, ...pollCounts } = takeCounts();
+    for (const [key, n] of Object.entries(pollCounts)) counts[key] = (counts[key] ?? 0) - n * polls;
+    for (const [key, n] of Object.entries(pollUnits))
+      counts.units![key] = (counts.units![key] ?? 0) - n * polls;
     const imported = job!.counts.imported ?? 0;
     return { setup, imported, perFile: perUnit(counts, imported) };
   }
@@ -217,6 +264,8 @@ export async function runCallsBench(): Promise<void> {
         const key = `${service}:${command}`;
         functionCalls.set(key, (functionCalls.get(key) ?? 0) + 1);
       },
+      onConsumed: (_fn, { command, ConsumedCapacity }) =>
+        addConsumed(functionUnits, command, { ConsumedCapacity }),
     });
     try {
       takeCounts(); // provisioning is not the work measured
@@ -260,6 +309,18 @@ function table(unit: PerUnit): string {
   ].join('\n');
 }
 
+/** DynamoDB's capacity units per unit of work, as DynamoDB reported them: writes per table and index copy. */
+function capacity(unit: PerUnit): string {
+  const { capacity: c } = unit;
+  const ops = Object.entries(c.byOperation)
+    .filter(([, { table, index }]) => table || index)
+    .map(([op, { table, index }]) => `${op} ${table}${index ? ` + ${index} index` : ''}`)
+    .join(', ');
+  return `DynamoDB capacity units, as DynamoDB reported them (ReturnConsumedCapacity INDEXES): **${c.writeUnits} write
+units** (${c.writeUnitsTable} on tables, ${c.writeUnitsIndexes} on index copies) and ${c.readUnits} read units;
+by operation: ${ops || 'none'}.`;
+}
+
 function markdown(delivery: PerUnit, file: PerUnit): string {
   const poller = (unit: PerUnit) =>
     Object.entries(unit.poller)
@@ -280,6 +341,8 @@ delivered at the first attempt): publish, fan-out and delivery, per delivery.
 
 ${table(delivery)}
 
+${capacity(delivery)}
+
 Event sources (Lambda's poller; SQS bills these as well, and their number depends on batching and
 idle time): ${poller(delivery)} per delivery.
 
@@ -289,6 +352,8 @@ An import run of ${file.units} files from the sandbox provider (connecting and c
 counted, nor the bench's own polling of the job's status).
 
 ${table(file)}
+
+${capacity(file)}
 
 Event sources: ${poller(file)} per file.
 `;

@@ -6,6 +6,7 @@
 // connections, at the pipeline's concurrency and at four times it, the faster by its median taken) and
 // import runs of a link of that folder on the local runtime, from POST runs to the job succeeded, in
 // ROUNDS interleaved rounds (BENCH_PROVIDER_ROUNDS). Files/s, bytes/s and CPU per file of each.
+import { connectorContext } from '../functions/connectors/app/context';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { createLocalDeps } from '../functions/compose/local';
 import { envConfig } from '../functions/connectors';
 import type { ProviderId } from '../functions/connectors';
 import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
+import { completeParams, fillTemplate, paramVars } from '../functions/connectors/domain/connection-params';
+import { PROVIDERS } from '../functions/connectors/domain/providers';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
@@ -43,6 +46,7 @@ export const RAW_SCOPES: Record<BenchProvider, string[]> = {
   onedrive: ['Files.Read'],
   dropbox: ['files.metadata.read', 'files.content.read'],
   box: ['root_readonly'],
+  imanage: ['user'],
 };
 
 export interface Throughput {
@@ -190,7 +194,12 @@ function rawApi(
   folderId: string,
 ): RawApi {
   const headers = { Authorization: `Bearer ${token}` };
-  const api = env[providerEnv(provider as ProviderId, 'API_URL')]!;
+  // A provider hosted per region or server: its API as a connection with the default params has it.
+  const definition = PROVIDERS[provider];
+  const api = fillTemplate(
+    env[providerEnv(provider as ProviderId, 'API_URL')]!,
+    paramVars(definition, completeParams(definition)),
+  );
   const id = encodeURIComponent(folderId);
   const get = async (url: string, path: string) => drain(await fetch(url, { headers }), provider, path);
   switch (provider) {
@@ -280,6 +289,34 @@ function rawApi(
         download: (f, path) =>
           followRedirect(`${api}/files/${encodeURIComponent(f.id)}/content`, headers, provider, path),
       };
+    case 'imanage': {
+      // The customer id comes from discovery.
+      const library = folderId.slice(0, folderId.indexOf('!'));
+      const documents = async () => {
+        const { data } = await getJson<{ data: { user: { customer_id: number } } }>(`${api}/api`, {
+          headers,
+        });
+        return `${api}/work/api/v2/customers/${data.user.customer_id}/libraries/${library}`;
+      };
+      let work: Promise<string> | undefined;
+      const base = () => (work ??= documents());
+      return {
+        list: async () =>
+          listPages<{ data: { id: string }[]; total_count: number }>(
+            `${await base()}/folders/${id}/documents?limit=500&offset=0`,
+            headers,
+            (page, url) => {
+              const next = Number(url.searchParams.get('offset')) + page.data.length;
+              return page.data.length && next < page.total_count
+                ? withParam(url, 'offset', String(next))
+                : undefined;
+            },
+            (page) => page.data.map((d) => ({ id: d.id.replace(/\.\d+$/, '') })),
+          ),
+        download: async (f, path) =>
+          get(`${await base()}/documents/${encodeURIComponent(f.id)}/download`, path),
+      };
+    }
     case 'dropbox': {
       const content = env[providerEnv('dropbox', 'CONTENT_URL')]!;
       const post = (path: string, body: unknown) =>
@@ -352,12 +389,10 @@ async function benchFolder(
   const browse = async (parent?: string) =>
     (
       await browseSources(
-        deps,
-        envConfig,
+        connectorContext(deps, envConfig, { log: context.log }),
         context.organizationId,
         connectionId,
         { limit: 200, ...(parent ? { parent } : {}) },
-        context.log,
       )
     ).data.filter((s) => s.kind === 'container');
   const top = await browse();
@@ -406,12 +441,10 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
     let vaults = 0;
     const importRound = async (warm: Throughput): Promise<Throughput> => {
       const link = await createLink(
-        deps,
-        envConfig,
+        connectorContext(deps, envConfig, { log: context.log }),
         context.organizationId,
         connectionId,
         { vault_id: `vlt_bench_${provider}_${vaults++}`, source: { id: folder.id } },
-        context.log,
       );
       const cpu = process.cpuUsage();
       const started = performance.now();

@@ -10,6 +10,7 @@
 // against its own raw loop (./import-providers.ts,
 // BENCH_PROVIDER_FILES and BENCH_PROVIDER_FILE_BYTES). BENCH_RESULTS_DIR writes the results elsewhere (a
 // smoke run): figures taken on a loaded machine are not worth committing (the load average is recorded).
+import { connectorContext } from '../functions/connectors/app/context';
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -110,16 +111,17 @@ export async function seededLink(
   vaultId: string,
 ): Promise<{ connectionId: string; linkId: string }> {
   const connectionId = await connectInProcess(deps, envConfig, { organizationId, account: ACCOUNT, baseUrl });
-  const matter = (await browseSources(deps, envConfig, organizationId, connectionId, { limit: 1 }, quiet))
-    .data[0]!;
+  const matter = (
+    await browseSources(connectorContext(deps, envConfig, { log: quiet }), organizationId, connectionId, {
+      limit: 1,
+    })
+  ).data[0]!;
   await seed(sandboxUrl, matter.id, count);
   const link = await createLink(
-    deps,
-    envConfig,
+    connectorContext(deps, envConfig, { log: quiet }),
     organizationId,
     connectionId,
     { vault_id: vaultId, source: { id: matter.id } },
-    quiet,
   );
   return { connectionId, linkId: link.id };
 }
@@ -279,9 +281,14 @@ async function pipelineRuns(
       account: ACCOUNT,
       baseUrl: BASE_URL,
     });
-    const matter = (await browseSources(deps, envConfig, ORG, connectionId, { limit: 1 }, quiet)).data[0]!;
+    const matter = (
+      await browseSources(connectorContext(deps, envConfig, { log: quiet }), ORG, connectionId, { limit: 1 })
+    ).data[0]!;
     const linkOf = (sourceId: string, vaultId = 'vlt_bench') =>
-      createLink(deps, envConfig, ORG, connectionId, { vault_id: vaultId, source: { id: sourceId } }, quiet);
+      createLink(connectorContext(deps, envConfig, { log: quiet }), ORG, connectionId, {
+        vault_id: vaultId,
+        source: { id: sourceId },
+      });
     const runToEnd = (linkId: string) => runLinkToEnd(deps, ORG, linkId, quiet);
     // Small files: each pipeline round a link of the matter into a vault of its own (so every file is
     // imported again), in rounds with the raw loop's (./rounds.ts).

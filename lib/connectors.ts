@@ -34,12 +34,13 @@ const CONTENT_CALLS: ProviderSetting[] = ['apiUrl', 'tokenUrl', 'clientId', 'cli
 /** What each route reads: provider settings, and whether it signs or verifies the OAuth state. */
 const ROUTE_NEEDS: Record<
   string,
-  { settings: ProviderSetting[]; stateKey: boolean; realOnly?: boolean; issuer?: true }
+  { settings: ProviderSetting[]; stateKey: boolean; realOnly?: boolean; issuer?: true; params?: true }
 > = {
   // A real provider is offered (listed, connectable) only where its client id is configured.
   listProviders: { settings: ['clientId'], stateKey: false, realOnly: true },
-  createConnection: { settings: ['clientId'], stateKey: false, realOnly: true },
-  openConnectLink: { settings: ['authorizeUrl', 'clientId'], stateKey: true },
+  // Both accept a connection's params (a server name checked against the deployment's allowed hosts).
+  createConnection: { settings: ['clientId'], stateKey: false, realOnly: true, params: true },
+  openConnectLink: { settings: ['authorizeUrl', 'clientId'], stateKey: true, params: true },
   // The callback checks the redirect's `iss` against the provider's issuer (RFC 9207) when one is set.
   oauthCallback: {
     settings: ['tokenUrl', 'accountUrl', 'revokeUrl', 'clientId', 'clientSecret'],
@@ -56,7 +57,18 @@ const ROUTE_NEEDS: Record<
   syncWorker: { settings: CONTENT_CALLS, stateKey: false },
 };
 
-const endpoint = z.url({ protocol: /^https?$/ });
+/**
+ * An endpoint, or a template of one whose `{name}` placeholders a connection's params fill (a
+ * provider hosted per region or per customer server): a URL once each placeholder is filled.
+ */
+const endpoint = z
+  .string()
+  .refine(
+    (value) => z.url({ protocol: /^https?$/ }).safeParse(value.replace(/\{[a-z][a-z0-9_]*\}/g, 'x')).success,
+    {
+      message: 'must be an http(s) URL (with {param} placeholders where the provider has params)',
+    },
+  );
 const secretArn = z.string().startsWith('arn:', 'must be the complete ARN of a Secrets Manager secret');
 const providerSchema = z.strictObject({
   // Optional for a real provider (its production URL is the default), required for the sandbox's.
@@ -78,6 +90,14 @@ const providerSchema = z.strictObject({
    * refuses a redirect without that `iss`. Any provider id, so a provider added to the registry has it.
    */
   issuer: z.string().min(1).optional(),
+  /**
+   * The hosts a host param (an iManage Work server) may name (PROVIDER_<ID>_ALLOWED_HOSTS): exact
+   * names or `*.example.com`; absent, any public host.
+   */
+  allowedHosts: z
+    .array(z.string().regex(/^(\*\.)?[a-z0-9.-]+$/))
+    .min(1)
+    .optional(),
 });
 /** The endpoints a provider must be given: those it has no production default for. */
 type ProviderContext = z.infer<typeof providerSchema>;
@@ -215,6 +235,8 @@ export class ConnectorSettings extends Construct {
         if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;
       }
       if (needs.issuer && configured.issuer) env[providerEnv(provider, 'ISSUER')] = configured.issuer;
+      if (needs.params && configured.allowedHosts)
+        env[providerEnv(provider, 'ALLOWED_HOSTS')] = configured.allowedHosts.join(',');
     }
     return env;
   };

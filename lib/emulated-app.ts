@@ -77,6 +77,8 @@ export function localDeploymentContext(env: Record<string, string | undefined>):
       if (NOT_CONTEXT.has(suffix)) continue;
       if (suffix === 'PROFILE') provider.profile = JSON.parse(env[name]!) as unknown;
       else if (suffix === 'ISSUER') provider.issuer = parameterPlaceholder(name);
+      // A list in the context (the template's value), not a parameter: it is the same at every start.
+      else if (suffix === 'ALLOWED_HOSTS') provider.allowedHosts = env[name]!.split(',').map((h) => h.trim());
       else if (CONTEXT_KEY_OF[suffix]) provider[CONTEXT_KEY_OF[suffix]!] = parameterPlaceholder(name);
       else settings[suffix] = parameterPlaceholder(name);
     }

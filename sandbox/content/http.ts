@@ -212,3 +212,47 @@ export async function sendContent(
     // The client went away mid-download: nothing to answer.
   }
 }
+
+/**
+ * A multipart/form-data upload of two parts in this order, as Box and iManage take one: a JSON object
+ * part named `names.json` (its metadata) and the file part named `names.file` (its bytes and type).
+ * `refuse` words a malformed body in the provider's own error.
+ */
+export function jsonAndFileParts(
+  request: IncomingMessage,
+  body: Buffer,
+  names: { json: string; file: string },
+  refuse: (message: string) => Error,
+): { json: Record<string, unknown>; bytes: Buffer; type: string } {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
+  const mark = boundary?.[1] ?? boundary?.[2];
+  if (!mark || !/^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))
+    throw refuse('Expected a multipart/form-data body');
+  const delimiter = Buffer.from(`--${mark}`);
+  const parts: { headers: string; data: Buffer }[] = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) throw refuse('The multipart body is cut short');
+    const part = body.subarray(start + 2, next - 2); // after CRLF, before CRLF
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) throw refuse('A multipart part has no headers');
+    parts.push({ headers: part.subarray(0, split).toString('utf8'), data: part.subarray(split + 4) });
+    at = next;
+  }
+  const name = (p: { headers: string }) => /name="([^"]*)"/i.exec(p.headers)?.[1];
+  // The metadata is read first: a file part before it is refused.
+  if (parts.length !== 2 || name(parts[0]!) !== names.json || name(parts[1]!) !== names.file)
+    throw refuse(`The body must hold \`${names.json}\` and then \`${names.file}\``);
+  let json: unknown;
+  try {
+    json = JSON.parse(parts[0]!.data.toString('utf8'));
+  } catch {
+    throw refuse(`${names.json} is not JSON`);
+  }
+  if (!json || typeof json !== 'object') throw refuse(`${names.json} is not an object`);
+  const type = /content-type:\s*([^\r\n]+)/i.exec(parts[1]!.headers)?.[1] ?? 'application/octet-stream';
+  return { json: json as Record<string, unknown>, bytes: parts[1]!.data, type };
+}

@@ -4,6 +4,7 @@ import { clioFake } from './clio';
 import { dropboxFake } from './dropbox';
 import type { ProviderFake } from './fake';
 import { googleDriveFake } from './google_drive';
+import { imanageFake } from './imanage';
 import { onedriveFake } from './onedrive';
 
 export const PROVIDER_FAKES: readonly ProviderFake[] = [
@@ -12,6 +13,7 @@ export const PROVIDER_FAKES: readonly ProviderFake[] = [
   onedriveFake,
   dropboxFake,
   boxFake,
+  imanageFake,
 ];
 
 export type { ProviderFake } from './fake';

@@ -5,9 +5,6 @@
 // another loopback port or the metadata address. What must hold: our bearer token reaches nothing but
 // the API's origin, nothing internal receives a request, and the call fails with a reason that says
 // which rule refused it. (The shared hostile suite takes Box once the module list holds it.)
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { UrlGuard } from '../../functions/connectors/infra/content';
 import { ProviderApiError } from '../../functions/connectors/infra/content';
 import { BoxApi } from '../../functions/connectors/providers/box/client';
@@ -18,6 +15,8 @@ import { BOX_SESSION_MIN_BYTES, boxIds } from '../../sandbox/providers/box/files
 import { drain, uploadOf } from '../support/content-walk';
 import type { FakeHarness } from '../support/fake-harness';
 import { startFakeHarness } from '../support/fake-harness';
+import type { HostileProxy, Rule } from '../support/hostile-proxy';
+import { startHostileProxy } from '../support/hostile-proxy';
 
 const TOKEN = 'tok-box-hostile';
 const ACCOUNT = 'acct-box-hostile';
@@ -25,110 +24,26 @@ const ACCOUNT = 'acct-box-hostile';
 const PRODUCTION: UrlGuard = { allowLoopback: false };
 const DEVELOPMENT: UrlGuard = { allowLoopback: true };
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-}
-
-/** What the proxy does to one answer: the answer as it is, another, or a body that never ends. */
-type Rule = (
-  path: string,
-  answer: { status: number; headers: Record<string, string>; body: Buffer },
-) => { status: number; headers: Record<string, string>; body: Buffer } | 'endless';
-
 let fake: FakeHarness;
-let proxy: Server;
-let proxyBase = '';
-let internal: Server;
-let internalUrl = '';
-let rule: Rule | undefined;
-const apiSeen: Seen[] = [];
-const internalSeen: Seen[] = [];
-const HOP = ['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'];
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+let hostile: HostileProxy;
 
 beforeAll(async () => {
   fake = await startFakeHarness(boxFake, new ManualClock(Date.parse('2030-01-01T00:00:00Z')));
   fake.grant(TOKEN, ACCOUNT, ['root_readwrite']);
-  internal = createServer((request, response) => {
-    internalSeen.push({ method: request.method!, url: request.url!, headers: request.headers });
-    request.resume();
-    request.on('end', () => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('internal'));
-  });
-  internalUrl = await listen(internal);
-  proxy = createServer((request, response) => {
-    void (async () => {
-      apiSeen.push({ method: request.method!, url: request.url!, headers: request.headers });
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
-          headers.set(name, value);
-      const body = Buffer.concat(chunks);
-      const answer = await fetch(`${fake.base}${request.url}`, {
-        method: request.method,
-        headers,
-        body: body.length ? body : undefined,
-        redirect: 'manual',
-      });
-      const out: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (!HOP.includes(name)) out[name] = value.split(fake.base).join(proxyBase);
-      });
-      const bytes = Buffer.from(
-        Buffer.from(await answer.arrayBuffer())
-          .toString('latin1')
-          .split(fake.base)
-          .join(proxyBase),
-        'latin1',
-      );
-      const turned = rule?.(request.url!, { status: answer.status, headers: out, body: bytes }) ?? {
-        status: answer.status,
-        headers: out,
-        body: bytes,
-      };
-      if (turned === 'endless') {
-        response.writeHead(200, { 'Content-Type': 'application/json' });
-        const chunk = Buffer.alloc(64 * 1024, 0x20);
-        response.write('{"entries": "');
-        const pump = () => {
-          while (response.write(chunk));
-        };
-        response.on('drain', pump);
-        response.on('close', () => response.off('drain', pump));
-        pump();
-        return;
-      }
-      response.writeHead(turned.status, { ...turned.headers, 'content-length': String(turned.body.length) });
-      response.end(turned.body);
-    })().catch(() => response.destroy());
-  });
-  proxyBase = await listen(proxy);
+  hostile = await startHostileProxy(fake.base, 'entries');
 });
 
 afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
-  await new Promise((resolve) => internal.close(resolve));
+  await hostile.close();
   await fake.close();
 });
 
-beforeEach(() => {
-  rule = undefined;
-  apiSeen.length = 0;
-  internalSeen.length = 0;
-});
+beforeEach(() => hostile.reset());
 
 const api = (guard: UrlGuard) =>
   new BoxApi({
-    apiUrl: `${proxyBase}/box/2.0`,
-    uploadUrl: `${proxyBase}/box/upload/api/2.0`,
+    apiUrl: `${hostile.base}/box/2.0`,
+    uploadUrl: `${hostile.base}/box/upload/api/2.0`,
     singleUploadMax: BOX_SESSION_MIN_BYTES,
     guard,
   });
@@ -159,29 +74,29 @@ const redirectTo =
 describe('the Box client against a hostile Box', () => {
   it('follows no download redirect to an internal address, and sends no token there', async () => {
     const id = aFile('secret.txt');
-    for (const target of [`${internalUrl}/steal`, 'http://169.254.169.254/latest/meta-data/']) {
-      rule = redirectTo(target);
+    for (const target of [`${hostile.internalUrl}/steal`, 'http://169.254.169.254/latest/meta-data/']) {
+      hostile.rule = redirectTo(target);
       const failure = await failureOf(api(PRODUCTION).download(TOKEN, id));
       expect(failure.providerError).toBe('blocked_address');
     }
-    expect(internalSeen).toEqual([]);
-    expect(apiSeen.every((seen) => seen.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(hostile.internalSeen).toEqual([]);
+    expect(hostile.apiSeen.every((seen) => seen.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
 
   it('outside production, reaches a loopback redirect without our token', async () => {
     const id = aFile('loopback.txt');
-    rule = redirectTo(`${internalUrl}/pre-signed`);
+    hostile.rule = redirectTo(`${hostile.internalUrl}/pre-signed`);
     const download = await api(DEVELOPMENT).download(TOKEN, id);
     expect((await drain(download.body)).toString()).toBe('internal');
-    expect(internalSeen).toHaveLength(1);
-    expect(internalSeen[0]!.headers.authorization).toBeUndefined();
+    expect(hostile.internalSeen).toHaveLength(1);
+    expect(hostile.internalSeen[0]!.headers.authorization).toBeUndefined();
   });
 
   it('sends parts and the commit to the upload host it was configured with, whatever session_endpoints name', async () => {
-    rule = (path, answer) => {
+    hostile.rule = (path, answer) => {
       if (!path.endsWith('/upload_sessions') || answer.status !== 201) return answer;
       const session = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
-      const elsewhere = `${internalUrl}/upload`;
+      const elsewhere = `${hostile.internalUrl}/upload`;
       session.session_endpoints = {
         upload_part: elsewhere,
         commit: elsewhere,
@@ -195,12 +110,12 @@ describe('the Box client against a hostile Box', () => {
     const bytes = Buffer.alloc(BOX_SESSION_MIN_BYTES + 10, 3);
     const made = await api(DEVELOPMENT).upload(TOKEN, '0', uploadOf('large.bin', bytes, 'k1'));
     expect(made.name).toBe('large.bin');
-    expect(internalSeen).toEqual([]);
-    expect(apiSeen.filter((seen) => seen.method === 'PUT')).toHaveLength(3);
+    expect(hostile.internalSeen).toEqual([]);
+    expect(hostile.apiSeen.filter((seen) => seen.method === 'PUT')).toHaveLength(3);
   });
 
   it('refuses an answer that never ends, within its size limit', async () => {
-    rule = (path, answer) => (/\/folders\/0\/items/.test(path) ? 'endless' : answer);
+    hostile.rule = (path, answer) => (/\/folders\/0\/items/.test(path) ? 'endless' : answer);
     const failure = await failureOf(api(PRODUCTION).browse(TOKEN, '0', { limit: 10 }));
     expect(failure.providerError).toBe('response_too_large');
   });
@@ -214,6 +129,6 @@ describe('the Box client against a hostile Box', () => {
     await expect(client.changes(TOKEN, '0', { page: 'bm90IG91cnM' }, 10)).rejects.toMatchObject({
       status: 400,
     });
-    expect(apiSeen).toEqual([]);
+    expect(hostile.apiSeen).toEqual([]);
   });
 });

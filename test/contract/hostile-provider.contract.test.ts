@@ -6,6 +6,7 @@
 // or metadata address, or a name resolving to one. What must hold: our bearer token reaches nothing but
 // the API's origin, nothing internal receives a request, and the call fails with a reason that says
 // which rule refused it (a run reads it as provider_url_refused).
+import { completeParams, fillTemplate, paramVars } from '../../functions/connectors/domain/connection-params';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -147,7 +148,9 @@ beforeEach(() => {
   internalSeen.length = 0;
 });
 
-const setting = (id: ProviderId, field: string) => env[providerEnv(id, field)] ?? '';
+/** A setting as a connection with the default params gets it (a server's or region's templates filled). */
+const setting = (id: ProviderId, field: string) =>
+  fillTemplate(env[providerEnv(id, field)] ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
 
 /** The production client, its API (and Dropbox's content host) reached through the hostile proxy. */
 const apiOf = (id: ProviderId, guard: UrlGuard): Promise<ContentApi> =>

@@ -57,13 +57,19 @@ async function folders(provider: string, connectionId: string): Promise<{ from: 
 }
 
 /** The connect flow as a person does it in Chromium, from connect_url to the app's return_url. */
-async function connectInChromium(provider: string, account: string, scopeTier?: string) {
+async function connectInChromium(
+  provider: string,
+  account: string,
+  scopeTier?: string,
+  params?: Record<string, string>,
+) {
   const created = await json<{ connection_id: string; connect_url: string }>('/connectors/v1/connections', {
     method: 'POST',
     body: JSON.stringify({
       provider,
       return_url: RETURN_URL,
       ...(scopeTier ? { scope_tier: scopeTier } : {}),
+      ...(params ? { params } : {}),
     }),
     expect: 201,
   });
@@ -93,15 +99,23 @@ const CONNECTS = PROVIDER_MODULES.filter((module) => !('sandbox' in module)).map
       definition.writeScopes.length > 0 &&
       definition.writeScopes.every((scope) => tier.scopes.includes(scope)),
   );
-  return [definition.id, writing?.[0]] as const;
+  // A server param is given its example (a customer's own server, not the default one).
+  const hosts = Object.entries(definition.params ?? {}).filter(([, spec]) => spec.kind === 'host');
+  const params = hosts.length
+    ? Object.fromEntries(hosts.map(([name, spec]) => [name, spec.kind === 'host' ? spec.example : '']))
+    : undefined;
+  return [definition.id, writing?.[0], params] as const;
 });
 
-describe.each(CONNECTS)('%s in Chromium', (provider, tier) => {
+/** Providers whose changes feed (a search by modification date) lists no deletion: the reconcile's. */
+const FEED_WITHOUT_DELETIONS: readonly string[] = ['imanage'];
+
+describe.each(CONNECTS)('%s in Chromium', (provider, tier, params) => {
   const account = `acct-chromium-${provider.replace('_', '-')}`;
   const vault = `vlt_chromium_${provider}`;
 
   it('connects, imports in full and then incrementally with a deletion, and exports', async () => {
-    const { connectionId, sandboxUrl } = await connectInChromium(provider, account, tier);
+    const { connectionId, sandboxUrl } = await connectInChromium(provider, account, tier, params);
     const sandbox = new ProviderSandbox(sandboxUrl, provider, account);
     const connection = await json<{ status: string; provider: string; account: { external_id: string } }>(
       `/connectors/v1/connections/${connectionId}`,
@@ -110,6 +124,8 @@ describe.each(CONNECTS)('%s in Chromium', (provider, tier) => {
       status: 'healthy',
       provider,
       account: { external_id: externalAccountId(provider, account) },
+      // The server given is kept with the connection, and the grant is that server's at the fake.
+      ...(params ? { params } : {}),
     });
 
     // Full import: every document's bytes are the provider's file's.
@@ -132,13 +148,16 @@ describe.each(CONNECTS)('%s in Chromium', (provider, tier) => {
     expect(first).toMatchObject({ status: 'succeeded', counts: { imported: atProvider.length, failed: 0 } });
     await expectSameBytes(vault, await e2e.documents(link.id), atProvider);
 
-    // A change at the provider: the next run takes exactly that, the deletion included.
+    // A change at the provider: the next run takes exactly that, the deletion included (or, where the
+    // feed lists no deletion, the link's reconcile, a full run).
     const [changed, deleted] = atProvider.filter((f) => f.name.startsWith('chromium-'));
     await sandbox.write(from.id, 'chromium-new.txt', `new at ${provider}`);
     await sandbox.write(from.id, changed!.name, `changed at ${provider}`);
     await sandbox.remove(deleted!.id);
     const second = await e2e.run(link.id);
     expect(second).toMatchObject({ status: 'succeeded', counts: { imported: 1, updated: 1, failed: 0 } });
+    if (FEED_WITHOUT_DELETIONS.includes(provider))
+      expect(await e2e.run(link.id, 'full')).toMatchObject({ status: 'succeeded', counts: { failed: 0 } });
     const documents = await e2e.documents(link.id);
     expect(documents.find((d) => d.source.id === deleted!.id)?.status).toBe('deleted_at_source');
     const live = documents.filter((d) => d.status !== 'deleted_at_source');

@@ -53,7 +53,7 @@ beforeAll(async () => {
   const { stack, template } = synthStack({ context: localStageContext() });
   specs = functionSpecs(stack, template);
   provisioned = await provisionStack({ prefix, resources: resourceSpecs(stack, template) });
-  const names = [STATE_KEY_ENV, ...PROVIDER_IDS.map(clientSecretName)];
+  const names = [STATE_KEY_ENV, ...PROVIDER_IDS.map((id) => clientSecretName(id))];
   secrets = await provisionSecrets(prefix, Object.fromEntries(names.map((n) => [n, `value-of-${n}`])));
   process.env[TABLE_DEFINITIONS.platform.envVar] = `${prefix}-platform`;
   try {

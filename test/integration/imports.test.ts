@@ -3,6 +3,7 @@
 // and S3 (moto), tokens sealed with moto KMS, against the sandbox provider. A worker that dies mid-run
 // leaves its message to come back, and the run resumes from its last commit without duplicates; a
 // large file streams from provider to S3 in parts.
+import { connectorContext } from '../../functions/connectors/app/context';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
@@ -128,7 +129,9 @@ async function seededLink(account: string, files: number, size?: number) {
     account,
     baseUrl: BASE_URL,
   });
-  const matter = (await browseSources(deps, envConfig, ORG, connectionId, { limit: 1 }, log)).data[0]!;
+  const matter = (
+    await browseSources(connectorContext(deps, envConfig, { log: log }), ORG, connectionId, { limit: 1 })
+  ).data[0]!;
   const seeded = await fetch(`${sandbox.url}/__sandbox/seed`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -141,14 +144,10 @@ async function seededLink(account: string, files: number, size?: number) {
     }),
   });
   expect(seeded.status).toBeLessThan(300);
-  return createLink(
-    deps,
-    envConfig,
-    ORG,
-    connectionId,
-    { vault_id: 'vlt_integration', source: { id: matter.id } },
-    log,
-  );
+  return createLink(connectorContext(deps, envConfig, { log: log }), ORG, connectionId, {
+    vault_id: 'vlt_integration',
+    source: { id: matter.id },
+  });
 }
 
 async function finished(jobId: string) {

@@ -40,7 +40,15 @@ export class Browser {
  */
 export async function connectThroughSandbox(
   call: ReturnType<typeof api>,
-  options: { provider?: string; account: string; scopeTier?: string },
+  options: {
+    provider?: string;
+    account: string;
+    scopeTier?: string;
+    /** The connection's params as the customer's server gives them (a region, a server). */
+    params?: Record<string, string>;
+    /** The connect page's answers for the params not given. */
+    answers?: Record<string, string>;
+  },
 ): Promise<{ connectionId: string; sandboxUrl: string }> {
   const created = await call('/connectors/v1/connections', {
     method: 'POST',
@@ -48,11 +56,12 @@ export async function connectThroughSandbox(
       provider: options.provider ?? 'practice',
       return_url: 'https://app.example.com/back',
       ...(options.scopeTier ? { scope_tier: options.scopeTier } : {}),
+      ...(options.params ? { params: options.params } : {}),
     }),
   });
   if (created.status !== 201) throw new Error(`create connection answered ${created.status}`);
   const { connect_url } = (await created.json()) as { connect_url: string };
-  return consentThroughSandbox(connect_url, options.account);
+  return consentThroughSandbox(connect_url, options.account, options.answers);
 }
 
 /**
@@ -62,12 +71,15 @@ export async function connectThroughSandbox(
 export async function consentThroughSandbox(
   connectUrl: string,
   account: string,
+  /** What the person fills in on the link's page (the params the customer's server did not give). */
+  answers: Record<string, string> = {},
 ): Promise<{ connectionId: string; sandboxUrl: string }> {
   const browser = new Browser();
   // The link's page spends nothing; its button (a POST to the same URL) starts the flow.
   if ((await browser.request(connectUrl)).status !== 200)
     throw new Error('the connect link page did not open');
-  const opened = await browser.request(connectUrl, {});
+  const opened = await browser.request(connectUrl, answers);
+  if (!opened.location) throw new Error(`the connect link's button answered ${opened.status}`);
   const authorize = new URL(opened.location!);
   const page = await browser.request(authorize.toString());
   const requestId = /name="request_id" value="([^"]+)"/.exec(page.body)![1]!;

@@ -107,8 +107,8 @@ export interface ProviderE2e {
   json<T>(path: string, init?: RequestInit & { expect?: number }): Promise<T>;
   /** The job once it is no longer processing. */
   settled(jobId: string, ms?: number): Promise<Job>;
-  /** Starts a run of the link and waits for its end. */
-  run(linkId: string): Promise<Job>;
+  /** Starts a run of the link (its own mode, or the one asked) and waits for its end. */
+  run(linkId: string, mode?: 'changes' | 'full'): Promise<Job>;
   documents(linkId: string): Promise<LinkDocument[]>;
   /** The connect flow at the sandbox (HTTP, as a browser would), and the account's hooks there. */
   connect(
@@ -160,10 +160,15 @@ export function providerE2e(env: Record<string, string> = {}): ProviderE2e {
     call: (path, init) => running().call(path, init),
     json,
     settled,
-    run: async (linkId) =>
+    run: async (linkId, mode) =>
       settled(
-        (await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, { method: 'POST', expect: 202 }))
-          .id,
+        (
+          await json<{ id: string }>(`/connectors/v1/links/${linkId}/runs`, {
+            method: 'POST',
+            ...(mode ? { body: JSON.stringify({ mode }) } : {}),
+            expect: 202,
+          })
+        ).id,
       ),
     documents: async (linkId) =>
       (await json<{ data: LinkDocument[] }>(`/connectors/v1/links/${linkId}/documents?limit=200`)).data,

@@ -2,6 +2,8 @@
 // authorize endpoint (PKCE S256), the consent page approved for an account, the token endpoint.
 import { createHash, randomBytes } from 'node:crypto';
 import type { SandboxProvider } from '../../sandbox';
+import { completeParams, fillTemplate, paramVars } from '../../functions/connectors/domain/connection-params';
+import { PROVIDERS, isProviderId } from '../../functions/connectors/domain/providers';
 
 const REDIRECT_URI = 'https://client.test.example/callback';
 
@@ -34,7 +36,15 @@ export function sandboxTestClient(
     scopes,
     rotateRefreshTokens: true,
   });
-  const endpoints = sandbox.endpoints(provider);
+  // A provider hosted per region or server: its endpoints as a connection with the default params has them.
+  const vars = isProviderId(provider)
+    ? paramVars(PROVIDERS[provider], completeParams(PROVIDERS[provider]))
+    : {};
+  const templates = sandbox.endpoints(provider);
+  const endpoints = {
+    tokenUrl: fillTemplate(templates.tokenUrl, vars),
+    authorizeUrl: fillTemplate(templates.authorizeUrl, vars),
+  };
   const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
   const tokenRequest = (form: Record<string, string>) =>
     fetch(endpoints.tokenUrl, {

@@ -2,11 +2,17 @@
 // change it writes, the stored values it is written over, the messages it sends and how the message
 // ends. No table, no queue, no clock.
 import type { AttemptOutcome } from '../../functions/webhooks/domain/attempt';
-import type { Decision, Step, StepOutcome } from '../../functions/webhooks/domain/delivery-step';
+import type { Decision, Guard, Step, StepOutcome } from '../../functions/webhooks/domain/delivery-step';
 import { step } from '../../functions/webhooks/domain/delivery-step';
 import type { AttemptMessage } from '../../functions/webhooks/domain/messages';
 import type { DeliveryItem } from '../../functions/webhooks/domain/records';
-import { retentionExpiry } from '../../functions/webhooks/domain/records';
+import {
+  CARRIED_BODY_MAX_BYTES,
+  carriedDelivery,
+  createdFields,
+  deliveryId,
+  retentionExpiry,
+} from '../../functions/webhooks/domain/records';
 import { MAX_ATTEMPTS } from '../../functions/webhooks/domain/retry-policy';
 
 const NOW = Date.parse('2026-05-01T12:00:00.000Z');
@@ -288,6 +294,51 @@ describe('an attempt made', () => {
     // A Retry-After longer than the inline pause sends the retry to the queue instead.
     expect(decided.then).toBe('done');
     expect(decided.send.map((s) => [s.message.attempt, s.message.dueAt])).toEqual([[2, NOW + 120_000]]);
+  });
+});
+
+describe('a message that carries its delivery (a first attempt, first receive: no read)', () => {
+  const carried = message({ created: createdFields(delivery()) });
+
+  it.each<[string, StepOutcome, Guard]>([
+    [
+      'attempted: over the carried status as well',
+      attempted({ statusCode: 204 }),
+      { cycle: 0, attemptCount: 0, status: 'pending' },
+    ],
+    [
+      'endpoint deleted: over the carried status as well',
+      { kind: 'endpoint_gone' },
+      { cycle: 0, attemptCount: 0, status: 'pending' },
+    ],
+    [
+      'endpoint disabled: over the carried status as well',
+      { kind: 'endpoint_disabled' },
+      { cycle: 0, attemptCount: 0, status: 'pending' },
+    ],
+  ])('%s', (_name, outcome, over) => {
+    expect((step(delivery(), carried, outcome, NOW) as Decision).change!.over).toEqual(over);
+  });
+
+  it('carries what makes the delivery again as fan-out created it, and nothing for a large body or a delivery under way', () => {
+    const created = delivery({
+      ttl: retentionExpiry(NOW - 10_000),
+      id: deliveryId('evt_aaaaaaaaaaaaaaaaaaaa', 'we_aaaaaaaaaaaaaaaaaaaa'),
+    });
+    expect(carriedDelivery(created.id, createdFields(created))).toEqual(created);
+    expect(carriedDelivery(ID, createdFields(created))).toBeUndefined(); // fields of another delivery
+    expect(carriedDelivery(created.id, undefined)).toBeUndefined();
+    expect(createdFields(delivery({ body: 'x'.repeat(CARRIED_BODY_MAX_BYTES + 1) }))).toBeUndefined();
+    expect(createdFields(delivery({ status: 'retrying', attemptCount: 1 }))).toBeUndefined();
+    expect(createdFields(delivery({ cycle: 1 }))).toBeUndefined();
+  });
+
+  it('a read delivery is guarded on cycle and attemptCount only, so a recorded attempt replaces a dead-letter mark', () => {
+    const marked = delivery({ status: 'failed', failureReason: 'dead_lettered', strandedFrom: 'pending' });
+    expect((step(marked, message(), attempted({ statusCode: 204 }), NOW) as Decision).change!.over).toEqual({
+      cycle: 0,
+      attemptCount: 0,
+    });
   });
 });
 

@@ -25,6 +25,7 @@ describe('the provider modules', () => {
       'onedrive',
       'dropbox',
       'box',
+      'imanage',
     ]);
     expect([...SANDBOX_PROVIDER_IDS, ...REAL_PROVIDER_IDS].sort()).toEqual([...PROVIDER_IDS].sort());
     for (const id of PROVIDER_IDS) expect(PROVIDERS[id].id).toBe(id);

@@ -1,6 +1,7 @@
 // Import runs, exports and the sync sweep on the local adapters against the sandbox provider (real HTTP,
 // real OAuth), each queue message handed to the worker by the test so it can crash a step, run it twice,
 // or let time pass: counts stay exact, nothing is imported twice, waits follow the provider.
+import { connectorContext } from '../../functions/connectors/app/context';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { SQSEvent } from 'aws-lambda';
@@ -116,20 +117,15 @@ async function linked(account: string, options: { schedule?: number; onSourceDel
     account,
     baseUrl: BASE_URL,
   });
-  const matter = (await browseSources(deps, config, ORG, connectionId, { limit: 1 }, log)).data[0]!;
-  const link = await createLink(
-    deps,
-    config,
-    ORG,
-    connectionId,
-    {
-      vault_id: VAULT,
-      source: { id: matter.id },
-      ...(options.schedule ? { schedule: { every_minutes: options.schedule } } : {}),
-      ...(options.onSourceDelete ? { on_source_delete: options.onSourceDelete } : {}),
-    },
-    log,
-  );
+  const matter = (
+    await browseSources(connectorContext(deps, config, { log: log }), ORG, connectionId, { limit: 1 })
+  ).data[0]!;
+  const link = await createLink(connectorContext(deps, config, { log: log }), ORG, connectionId, {
+    vault_id: VAULT,
+    source: { id: matter.id },
+    ...(options.schedule ? { schedule: { every_minutes: options.schedule } } : {}),
+    ...(options.onSourceDelete ? { on_source_delete: options.onSourceDelete } : {}),
+  });
   return { connectionId, matterId: matter.id, linkId: link.id };
 }
 
@@ -226,10 +222,13 @@ describe('an import run', () => {
     // The worker as deployed, with a 2 KiB limit instead of 1 GiB.
     worker = (async (event: SQSEvent) => {
       for (const { body } of event.Records)
-        await runSyncStep(deps, config, stepMessageSchema().parse(JSON.parse(body)), {
-          log,
-          maxFileBytes: 2048,
-        });
+        await runSyncStep(
+          connectorContext(deps, config, { log }),
+          stepMessageSchema().parse(JSON.parse(body)),
+          {
+            maxFileBytes: 2048,
+          },
+        );
       return { batchItemFailures: [] };
     }) as unknown as typeof worker;
     const run = await startRun(deps, ORG, linkId, 'api', log);
@@ -272,10 +271,13 @@ describe('an import run', () => {
     }) as typeof fetch;
     worker = (async (event: SQSEvent) => {
       for (const { body } of event.Records)
-        await runSyncStep(deps, config, stepMessageSchema().parse(JSON.parse(body)), {
-          log,
-          maxFileBytes: 1024 * 1024,
-        });
+        await runSyncStep(
+          connectorContext(deps, config, { log }),
+          stepMessageSchema().parse(JSON.parse(body)),
+          {
+            maxFileBytes: 1024 * 1024,
+          },
+        );
       return { batchItemFailures: [] };
     }) as unknown as typeof worker;
     const run = await startRun(deps, ORG, linkId, 'api', log);
@@ -480,7 +482,9 @@ describe('an import run', () => {
         );
         expect(response.status).toBe(204);
       } else {
-        const other = (await browseSources(deps, config, ORG, connectionId, { limit: 2 }, log)).data[1]!;
+        const other = (
+          await browseSources(connectorContext(deps, config, { log: log }), ORG, connectionId, { limit: 2 })
+        ).data[1]!;
         expect(other.id).not.toBe(matterId);
         await sandboxPost('/__sandbox/move', {
           provider: 'practice',
@@ -807,17 +811,14 @@ describe('an export', () => {
       provider: 'drive',
       baseUrl: BASE_URL,
     });
-    const folder = (await browseSources(deps, config, ORG, drive_, { limit: 50 }, log)).data.find(
-      (s) => s.kind === 'container',
-    )!;
-    const exported = await startExport(
-      deps,
-      config,
-      ORG,
-      drive_,
-      { vault_id: VAULT, document_ids: [...ids, 'doc_gone'], destination: { id: folder.id } },
-      log,
-    );
+    const folder = (
+      await browseSources(connectorContext(deps, config, { log: log }), ORG, drive_, { limit: 50 })
+    ).data.find((s) => s.kind === 'container')!;
+    const exported = await startExport(connectorContext(deps, config, { log: log }), ORG, drive_, {
+      vault_id: VAULT,
+      document_ids: [...ids, 'doc_gone'],
+      destination: { id: folder.id },
+    });
     await drive();
     expect(await job(exported.id)).toMatchObject({
       status: 'succeeded',
@@ -833,14 +834,11 @@ describe('an export', () => {
     expect(names).toEqual(
       expect.arrayContaining([imported[0]!.source.name, numberedName(imported[0]!.source.name, 2)]),
     );
-    const again = await startExport(
-      deps,
-      config,
-      ORG,
-      drive_,
-      { vault_id: VAULT, document_ids: ids, destination: { id: folder.id } },
-      log,
-    );
+    const again = await startExport(connectorContext(deps, config, { log: log }), ORG, drive_, {
+      vault_id: VAULT,
+      document_ids: ids,
+      destination: { id: folder.id },
+    });
     await drive();
     expect(await job(again.id)).toMatchObject({ counts: { exported: 0, unchanged: ids.length } });
   });
@@ -858,17 +856,14 @@ describe('an export', () => {
       provider: 'drive',
       baseUrl: BASE_URL,
     });
-    const folder = (await browseSources(deps, config, ORG, target, { limit: 50 }, log)).data.find(
-      (s) => s.kind === 'container',
-    )!;
-    const exported = await startExport(
-      deps,
-      config,
-      ORG,
-      target,
-      { vault_id: VAULT, document_ids: ids, destination: { id: folder.id } },
-      log,
-    );
+    const folder = (
+      await browseSources(connectorContext(deps, config, { log: log }), ORG, target, { limit: 50 })
+    ).data.find((s) => s.kind === 'container')!;
+    const exported = await startExport(connectorContext(deps, config, { log: log }), ORG, target, {
+      vault_id: VAULT,
+      document_ids: ids,
+      destination: { id: folder.id },
+    });
     // The user removes the app at the provider right after the first upload lands.
     const realFetch = globalThis.fetch;
     let revoked = false;
@@ -916,14 +911,11 @@ describe('an export', () => {
       { set: { scopes: tokens.scopes.filter((s) => s !== 'files.write') } },
     );
     await expect(
-      startExport(
-        deps,
-        config,
-        ORG,
-        readOnly,
-        { vault_id: VAULT, document_ids: ['doc_x'], destination: { id: 'root' } },
-        log,
-      ),
+      startExport(connectorContext(deps, config, { log: log }), ORG, readOnly, {
+        vault_id: VAULT,
+        document_ids: ['doc_x'],
+        destination: { id: 'root' },
+      }),
     ).rejects.toThrow(/files.write/);
   });
 });

@@ -9,6 +9,7 @@ import { CONNECTION_STATUSES } from '../domain/connection';
 import { CONNECT_TOKEN_PATTERN, STATE_PATTERN } from '../domain/flow-crypto';
 import { PROVIDERS, PROVIDER_IDS } from '../domain/providers';
 import type { ProviderId } from '../domain/providers';
+import { paramSpecs } from '../domain/connection-params';
 
 const MAX_RETURN_URL = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
@@ -78,7 +79,12 @@ export const createConnectionBody = lazy(() =>
   z.discriminatedUnion(
     'provider',
     PROVIDER_IDS.map((id) =>
-      z.strictObject({ provider: z.literal(id), return_url: returnUrl(), scope_tier: scopeTier(id) }),
+      z.strictObject({
+        provider: z.literal(id),
+        return_url: returnUrl(),
+        scope_tier: scopeTier(id),
+        ...(PROVIDERS[id].params ? { params: connectionParams(id) } : {}),
+      }),
     ) as unknown as [CreateConnectionShape, ...CreateConnectionShape[]],
     {
       error: (issue) =>
@@ -94,7 +100,39 @@ type CreateConnectionShape = z.ZodMiniObject<{
   provider: z.ZodMiniLiteral<ProviderId>;
   return_url: ReturnType<typeof returnUrl>;
   scope_tier: ReturnType<typeof scopeTier>;
+  params: z.ZodMiniOptional<z.ZodMiniType<Record<string, string | undefined>>>;
 }>;
+
+/**
+ * A provider's params (a region, a server), each optional here: one not given is asked on the connect
+ * page. The values' own rules (a host name's form, the deployment's allowed hosts) are checked by the
+ * use case (app/connection-params.ts), which names the param in its 400.
+ */
+const connectionParams = (id: ProviderId) =>
+  z
+    .optional(
+      z.strictObject(
+        Object.fromEntries(
+          paramSpecs(PROVIDERS[id]).map(([name, spec]) => [
+            name,
+            z
+              .optional(
+                spec.kind === 'choice'
+                  ? z.enum(Object.keys(spec.choices) as [string, ...string[]], {
+                      error: `must be one of ${Object.keys(spec.choices).join(', ')}`,
+                    })
+                  : z.string().check(z.maxLength(253)),
+              )
+              .check(z.describe(`${spec.label}: ${spec.description}`)),
+          ]),
+        ) as Record<string, z.ZodMiniOptional<z.ZodMiniString>>,
+      ),
+    )
+    .check(
+      z.describe(
+        "What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page",
+      ),
+    );
 
 export const connectionIdPath = lazy(() => z.object({ id: idSchema('conn', 'a connection') }));
 

@@ -20,6 +20,26 @@ export const providerView = z
     kind: z.enum(['practice_management', 'file_storage']),
     enabled: z.boolean().check(z.describe('Whether the provider is on for the organization')),
     default_scope_tier: z.string(),
+    params: z
+      .array(
+        z.object({
+          name: z.string(),
+          kind: z.enum(['choice', 'host']),
+          label: z.string(),
+          description: z.string(),
+          required: z
+            .boolean()
+            .check(z.describe('Whether it must be given (here or on the connect page): it has no default')),
+          default: z.optional(z.string()),
+          choices: z.optional(z.array(z.object({ value: z.string(), label: z.string() }))),
+          example: z.optional(z.string().check(z.describe('A host: an example of the form it takes'))),
+        }),
+      )
+      .check(
+        z.describe(
+          'What the provider must know before the consent (a region, a server): POST /connectors/v1/connections takes them as `params`; the connect page asks for those not given. Empty for most providers',
+        ),
+      ),
     scope_tiers: z.array(
       z.object({
         name: z.string(),
@@ -59,6 +79,13 @@ export const connectionView = z
     status: z.enum(CONNECTION_STATUSES),
     enabled: z.boolean().check(z.describe("Whether the connection's provider is on for the organization")),
     scope_tier: z.string(),
+    params: z
+      .optional(z.record(z.string(), z.string()))
+      .check(
+        z.describe(
+          "The connection's params (its region or server): as given while pending, every one once connected",
+        ),
+      ),
     account: z
       .nullable(z.object({ external_id: z.string(), email: z.string(), display_name: z.string() }))
       .check(z.describe('The provider account, once the connect flow has completed')),

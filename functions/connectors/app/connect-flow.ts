@@ -27,6 +27,9 @@ import { ProviderDeadline, ProviderHttpError, exchangeCode, fetchAccount } from 
 import { isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS } from '../domain/providers';
+import type { ConnectionParamSpec } from '../domain/provider-definition';
+import { accountKey, missingParams, paramSpecs } from '../domain/connection-params';
+import { flowParams } from './connection-params';
 import type { Account } from '../domain/connection';
 import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositories/connections';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -93,25 +96,46 @@ async function usableLink(flows: ConnectFlowRepository, token: string, now: numb
 export async function describeConnectLink(
   deps: Pick<Deps, 'tables' | 'clock'>,
   token: string,
-): Promise<{ providerName: string }> {
+): Promise<{ providerName: string; ask: [string, ConnectionParamSpec][] }> {
   const link = await usableLink(ConnectFlowRepository.of(deps), token, deps.clock.now());
-  return { providerName: PROVIDERS[link.provider].displayName };
+  const definition = PROVIDERS[link.provider];
+  // The params the customer's server did not give: the page asks the user (defaults preselected).
+  const connection = paramSpecs(definition).length
+    ? await ConnectionRepository.of(deps).get(link.connectionId)
+    : undefined;
+  const missing = new Set(missingParams(definition, connection?.params));
+  return {
+    providerName: definition.displayName,
+    ask: paramSpecs(definition).filter(([name]) => missing.has(name)),
+  };
 }
 
 /** POST {connect_url} (the page's button): consume the link once, bind the browser, send it to the provider. */
 export async function openConnectLink(
   deps: Deps,
   config: ConnectorConfig,
-  input: { token: string; cookieHeader?: string; baseUrl: string },
+  input: {
+    token: string;
+    cookieHeader?: string;
+    baseUrl: string;
+    /** The page's answers for the params the customer's server did not give. */
+    answers?: Record<string, string>;
+  },
 ): Promise<FlowRedirect> {
   const flows = ConnectFlowRepository.of(deps);
   const hash = sha256(input.token);
   const now = deps.clock.now();
   const link = await usableLink(flows, input.token, now);
+  const connections = ConnectionRepository.of(deps);
+  // Checked before the link is spent: a wrong answer leaves the page usable for a second try. (A
+  // pending connection's params do not change, so reading them before the link is spent is safe.)
+  const params = paramSpecs(PROVIDERS[link.provider]).length
+    ? await flowParams(link.provider, (await connections.get(link.connectionId))?.params, input.answers ?? {})
+    : undefined;
   if (!(await flows.consumeLink(hash, now)))
     throw new NotFoundError('This connect link has already been used');
 
-  const connection = await ConnectionRepository.of(deps).get(link.connectionId);
+  const connection = await connections.get(link.connectionId);
   if (!connection) throw new NotFoundError('This connect link is not valid');
   // A retried create reissued the link: only the newest one starts a flow.
   if (connection.linkHash !== undefined && connection.linkHash !== hash)
@@ -137,6 +161,7 @@ export async function openConnectLink(
     organizationId: connection.organizationId,
     provider: link.provider,
     scopeTier: link.scopeTier,
+    ...(params ? { params } : {}),
     browserHash: sha256(binding.value),
     verifier: await seal(deps.keys, pkce.verifier, verifierContext(connection.organizationId, connection.id)),
     flowExpiresAt,
@@ -149,7 +174,7 @@ export async function openConnectLink(
     p: link.provider,
     t: link.scopeTier,
   });
-  const endpoints = config.provider(link.provider);
+  const endpoints = config.provider(link.provider, params);
   return {
     location: authorizeUrl(endpoints.authorizeUrl, {
       clientId: endpoints.clientId,
@@ -226,7 +251,7 @@ async function flowRefusal(
   if (connection.status !== 'pending') return 'oauth_flow_inactive';
   // RFC 9207 (mix-up defence): a provider that advertises `iss` must send its own, on errors too;
   // the code is never exchanged otherwise.
-  const issuer = config.issuer?.(flow.provider);
+  const issuer = config.issuer?.(flow.provider, flow.params);
   if (issuer !== undefined && input.query.iss !== issuer) {
     log.warn('authorization response issuer mismatch', { connectionId: connection.id });
     return 'issuer_mismatch';
@@ -251,7 +276,7 @@ async function obtainGrant(
   time: { deadline: ProviderDeadline; limits: CallbackLimits },
 ): Promise<Grant | ReturnError> {
   const definition = PROVIDERS[flow.provider];
-  const client = await config.client(flow.provider);
+  const client = await config.client(flow.provider, flow.params);
   const failed = (what: string, error: ProviderHttpError) => {
     log.warn(what, { connectionId: connection.id, status: error.status, oauthError: error.oauthError });
     return 'oauth_exchange_failed' as const;
@@ -274,7 +299,7 @@ async function obtainGrant(
     return failed('provider code exchange failed', error);
   }
   const discard = async (outcome: ReturnError) => {
-    await revokeGrant(config, flow.provider, tokens, connection.id, log, time.deadline);
+    await revokeGrant(config, flow, tokens, connection.id, log, time.deadline);
     return outcome;
   };
   const tier = definition.scopeTiers[flow.scopeTier]!;
@@ -331,7 +356,8 @@ export async function completeConnection(
     deps,
     config,
     log,
-    connection,
+    // The flow holds every param the consent was given under (the connect page's answers too).
+    { ...connection, ...(active.flow.params ? { params: active.flow.params } : {}) },
     grant.account,
     grant.tokens,
     grant.granted,
@@ -365,6 +391,7 @@ async function sealTokens(
     connectionId: connection.id,
     organizationId: connection.organizationId,
     provider: connection.provider,
+    ...(connection.params ? { params: connection.params } : {}),
     sealed: await seal(deps.keys, secret, tokenContext(connection.organizationId, connection.id)),
     tokenVersion,
     tokenType: tokens.tokenType,
@@ -425,7 +452,7 @@ async function revokeSuperseded(
   if (sameGrant) return;
   const revoked = await revokeGrant(
     config,
-    previous.provider,
+    previous,
     { accessToken: old.access_token, refreshToken: old.refresh_token },
     previous.connectionId,
     log,
@@ -451,8 +478,10 @@ async function attach(
 ): Promise<string | undefined> {
   const { organizationId, provider } = pending;
   const store = ConnectionRepository.of(deps);
+  // The same user id at another region or server is another account: the key says where.
+  const key = accountKey(PROVIDERS[provider], pending.params ?? {}, account.external_id);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const holderId = await store.accountHolder(organizationId, provider, account.external_id);
+    const holderId = await store.accountHolder(organizationId, provider, key);
     const holder = holderId && holderId !== pending.id ? await store.get(holderId) : undefined;
     if (holder && ACTIVE_STATUSES.has(holder.status)) {
       const superseded = await storeTokens(deps, store, holder, tokens, scopes);
@@ -462,13 +491,17 @@ async function attach(
       await transition(deps, pending.id, { kind: 'supersede', by: holder.id }, log);
       return holder.id;
     }
-    if (!(await store.claimAccount(organizationId, provider, account.external_id, pending.id, holderId)))
-      continue;
+    if (!(await store.claimAccount(organizationId, provider, key, pending.id, holderId))) continue;
     await storeTokens(deps, store, pending, tokens, scopes);
-    const connected = await transition(deps, pending.id, { kind: 'connect', account }, log);
+    const connected = await transition(
+      deps,
+      pending.id,
+      { kind: 'connect', account, ...(pending.params ? { params: pending.params } : {}) },
+      log,
+    );
     if (connected.outcome === 'changed') return pending.id;
     await store.deleteTokens(pending.id);
-    await store.releaseAccount(organizationId, provider, account.external_id, pending.id);
+    await store.releaseAccount(organizationId, provider, key, pending.id);
     return undefined;
   }
   throw new Error('provider account claim lost to concurrent flows five times');

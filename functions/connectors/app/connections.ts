@@ -14,6 +14,9 @@ import type { ProviderDeadline } from '../infra/oauth-client';
 import { ProviderHttpError, revokeToken } from '../infra/oauth-client';
 import { enabledProviders, isProviderEnabled } from './provider-settings';
 import type { ProviderId } from '../domain/providers';
+import type { ConnectionParams } from '../domain/connection-params';
+import { accountKey } from '../domain/connection-params';
+import { FROM_BODY, acceptParams } from './connection-params';
 import { PROVIDERS, providerConfigured } from '../domain/providers';
 import type { ConnectionStatus } from '../domain/connection';
 import { APPLIES_FROM } from '../domain/connection-decide';
@@ -45,6 +48,7 @@ export function connectionView(item: ConnectionItem, enabled: boolean, now: numb
     status: effectiveStatus(item, now),
     enabled,
     scope_tier: item.scopeTier,
+    ...(item.params ? { params: item.params } : {}),
     account: item.account ?? null,
     created_at: isoTime(item.createdAt),
     updated_at: isoTime(item.updatedAt),
@@ -62,7 +66,12 @@ function pendingWindow(createdAt: number, now: number): { pending_until: string;
 export async function createConnection(
   deps: Deps,
   organizationId: string,
-  input: { provider: ProviderId; return_url: string; scope_tier?: string },
+  input: {
+    provider: ProviderId;
+    return_url: string;
+    scope_tier?: string;
+    params?: Record<string, string | undefined>;
+  },
   baseUrl: string,
 ): Promise<PendingConnection> {
   if (!providerConfigured(input.provider)) {
@@ -78,6 +87,13 @@ export async function createConnection(
     const known = Object.keys(definition.scopeTiers).join(', ');
     throw invalidField('request body', 'scope_tier', `unknown for ${input.provider}; known: ${known}`);
   }
+  // What the server gives is kept; what it leaves out, the connect page asks the user for.
+  const given = Object.entries(input.params ?? {}).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  const params = given.length
+    ? await acceptParams(input.provider, Object.fromEntries(given), FROM_BODY)
+    : undefined;
   const now = deps.clock.now();
   const id = newId('conn');
   const createdAt = now;
@@ -88,6 +104,7 @@ export async function createConnection(
     status: 'pending',
     scopeTier: tier,
     returnUrl: input.return_url,
+    ...(params ? { params } : {}),
     createdAt,
     updatedAt: createdAt,
   });
@@ -233,7 +250,7 @@ export async function revokeAtProvider(
     return false;
   }
   const grant = { accessToken: plain.access_token, refreshToken: plain.refresh_token };
-  return revokeGrant(config, tokens.provider, grant, tokens.connectionId, log);
+  return revokeGrant(config, tokens, grant, tokens.connectionId, log);
 }
 
 /**
@@ -243,7 +260,8 @@ export async function revokeAtProvider(
  */
 export async function revokeGrant(
   config: ConnectorConfig,
-  provider: ProviderId,
+  /** The provider, and the connection's params (its region or server) where it has any. */
+  { provider, params }: { provider: ProviderId; params?: ConnectionParams },
   grant: { accessToken: string; refreshToken?: string },
   connectionId: string,
   log: Logger,
@@ -269,7 +287,13 @@ export async function revokeGrant(
       return false;
     }
     try {
-      await revokeToken(await config.client(provider), { ...definition, revocation }, token, hint, timeoutMs);
+      await revokeToken(
+        await config.client(provider, params),
+        { ...definition, revocation },
+        token,
+        hint,
+        timeoutMs,
+      );
       return true;
     } catch (error) {
       const retriable =
@@ -316,5 +340,7 @@ export async function disconnect(
   const result = await transition(deps, connection, { kind: 'revoke', purge }, log);
   if (result.outcome !== 'changed') return; // a concurrent DELETE made the change and sent its event
   const { account } = result.before;
-  if (account) await store.releaseAccount(organizationId, connection.provider, account.external_id, id);
+  if (!account) return;
+  const key = accountKey(PROVIDERS[connection.provider], connection.params ?? {}, account.external_id);
+  await store.releaseAccount(organizationId, connection.provider, key, id);
 }

@@ -7,7 +7,9 @@
 // turns into an API error (apiErrorOf) and a worker into a run's next step (runFailureOf).
 import type { Clock } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
+import type { Logger } from '../../platform/logger';
 import type { ConnectorConfig } from '../infra/config';
+import { connectorConfig } from '../infra/config';
 import { ProviderApiError } from '../infra/content';
 import { EXPIRY_MARGIN_MS, TOKEN_REUSE_MS } from '../domain/token-policy';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -47,6 +49,13 @@ export interface ConnectorContext extends Lifecycle {
 }
 
 export type ContextOptions = Pick<Lifecycle, 'log' | 'sleep'>;
+
+/**
+ * A handler invocation's context: its ports, the deployment's configuration (secret settings through
+ * the Secrets port) and its logger. Built once by the handler and handed to the use case.
+ */
+export const invocationContext = (deps: Deps, log: Logger): ConnectorContext =>
+  connectorContext(deps, connectorConfig(deps.secrets), { log });
 
 export function connectorContext(
   deps: Deps,

@@ -26,7 +26,6 @@ import {
 import { derivedId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
-import type { ConnectorConfig } from '../infra/config';
 import type { ContentApi } from '../infra/content';
 import { PROVIDERS } from '../domain/providers';
 import {
@@ -44,7 +43,7 @@ import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJ
 import { Ledger } from '../infra/repositories/ledger';
 import { JobRepository } from '../infra/repositories/jobs';
 import { apiErrorOf, containersFor, contentFor, requireUsable, runFailureOf } from './provider-calls';
-import { connectorContext } from './context';
+import type { ConnectorContext } from './context';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ExportCounts {
@@ -105,13 +104,12 @@ export interface ExportInput {
 
 /** Starts an export after checking the destination exists and the grant allows uploads. */
 export async function startExport(
-  deps: Deps,
-  config: ConnectorConfig,
+  ctx: ConnectorContext,
   organizationId: string,
   connectionId: string,
   input: ExportInput,
-  log: Logger,
 ): Promise<JobStarted> {
+  const { deps, config, log } = ctx;
   const store = ConnectionRepository.of(deps);
   const connection = await owned(store, organizationId, connectionId);
   await requireUsable(deps, connection);
@@ -122,11 +120,9 @@ export async function startExport(
       `The connection was not granted ${missing.join(', ')}, which uploads need; the user can reconnect to grant it`,
     );
   }
-  const api = await containersFor(config, connection.provider);
+  const api = await containersFor(config, connection);
   try {
-    await connectorContext(deps, config, { log })
-      .connection(connectionId)
-      .call((token) => api.checkContainer(token, input.destination.id));
+    await ctx.connection(connectionId).call((token) => api.checkContainer(token, input.destination.id));
   } catch (error) {
     throw apiErrorOf(
       error,
@@ -166,53 +162,40 @@ export async function startExport(
   return { id: job.id, status: 'processing' };
 }
 
-export interface ExportOptions {
-  log: Logger;
-  sleep?: (ms: number) => Promise<void>;
-}
-
-/** One step of an export, as the syncs queue's worker takes it. */
-export function runExportStep(
-  deps: Deps,
-  config: ConnectorConfig,
-  message: StepMessage,
-  options: ExportOptions,
-): Promise<void> {
+/** One step of an export, as the syncs queue's worker takes it, in the worker invocation's context. */
+export function runExportStep(ctx: ConnectorContext, message: StepMessage): Promise<void> {
+  const { deps, log } = ctx;
   return advanceJob<ExportJobRecord>(
     deps,
     message,
     {
       kind: 'export',
-      work: (job) => exportPage(deps, config, job, options),
+      work: (job) => exportPage(ctx, job),
       failureOf: runFailureOf,
-      finish: (job) => finishExport(deps, job, options.log),
+      finish: (job) => finishExport(deps, job, log),
     },
-    options.log,
+    log,
   );
 }
 
 type Outcome =
   { outcome: 'exported' | 'unchanged' | 'skipped' } | { outcome: 'failed'; failure: ExportFailure };
 
-async function exportPage(
-  deps: Deps,
-  config: ConnectorConfig,
-  job: ExportJobRecord,
-  options: ExportOptions,
-): Promise<StepResult> {
+async function exportPage(ctx: ConnectorContext, job: ExportJobRecord): Promise<StepResult> {
+  const { deps, config } = ctx;
   const connection = await ConnectionRepository.of(deps).get(job.connectionId);
   if (!connection) return { outcome: { status: 'failed', reason: 'connection_revoked' } };
-  const api = await contentFor(config, connection.provider);
+  const api = await contentFor(config, connection);
   const ids = job.documentIds.slice(job.position, job.position + EXPORT_PAGE_SIZE);
   const outcomes: Outcome[] = [];
   for (const id of ids) {
     try {
-      outcomes.push(await exportDocument(deps, config, api, job, id, options));
+      outcomes.push(await exportDocument(ctx, api, job, id));
     } catch (error) {
       // What stops the export (or must be retried) is met again by the next step, at this document:
       // the documents done before it are committed first, so the counts say what happened.
       if (!outcomes.length) throw error;
-      options.log.info('export step ends early', { jobId: job.id, done: outcomes.length });
+      ctx.log.info('export step ends early', { jobId: job.id, done: outcomes.length });
       break;
     }
   }
@@ -236,13 +219,12 @@ const failed = (document_id: string, reason: ExportFailureReason, message?: stri
 });
 
 async function exportDocument(
-  deps: Deps,
-  config: ConnectorConfig,
+  ctx: ConnectorContext,
   api: ContentApi,
   job: ExportJobRecord,
   objectId: string,
-  options: ExportOptions,
 ): Promise<Outcome> {
+  const { deps } = ctx;
   const ref = { organizationId: job.organizationId, vaultId: job.vaultId, objectId };
   const document = await deps.vault.get(ref);
   if (!document) return failed(objectId, 'document_not_found');
@@ -256,7 +238,8 @@ async function exportDocument(
   }
   const owner = { vaultId: job.vaultId, objectId };
   const policy = job.conflict ?? DEFAULT_CONFLICT_POLICY;
-  const { call } = connectorContext(deps, config, options).connection(job.connectionId);
+  // The step's documents share the connection's calls (one token read, renewed as the context says).
+  const { call } = ctx.connection(job.connectionId);
   const upload = (name: string, replace?: ProviderFile) =>
     // The content is opened per attempt: a retry after a refused token sends it again from the start.
     call(async (token) =>

@@ -7,7 +7,6 @@ import { ConflictError, InvalidRequestError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import type { Pagination } from '../../platform/pagination';
-import type { ConnectorConfig } from '../infra/config';
 import type { ImportLinkView } from '../api/views';
 
 export type { ImportLinkView };
@@ -15,7 +14,7 @@ import { editLink } from '../domain/link-edit';
 import { DEFAULT_RECONCILE_HOURS, FEED_SETTLE_MS, nextScheduledRun } from '../domain/sync-policy';
 import { owned } from './connections';
 import { apiErrorOf, containersFor, requireUsable } from './provider-calls';
-import { connectorContext } from './context';
+import type { ConnectorContext } from './context';
 import { Ledger } from '../infra/repositories/ledger';
 import type { LedgerEntryItem } from '../infra/repositories/ledger';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -70,13 +69,12 @@ export interface CreateLinkInput {
  * provider. A scheduled link comes due at once: its first run starts at the next sweep.
  */
 export async function createLink(
-  deps: Deps,
-  config: ConnectorConfig,
+  ctx: ConnectorContext,
   organizationId: string,
   connectionId: string,
   input: CreateLinkInput,
-  log: Logger,
 ): Promise<ImportLinkView> {
+  const { deps, config, log } = ctx;
   const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
   const links = Links.of(deps);
@@ -84,11 +82,9 @@ export async function createLink(
     (l) => l.vaultId === input.vault_id && l.sourceId === input.source.id,
   );
   if (twin) throw new ConflictError(`Import link ${twin.id} already syncs this source into this vault`);
-  const api = await containersFor(config, connection.provider);
+  const api = await containersFor(config, connection);
   try {
-    await connectorContext(deps, config, { log })
-      .connection(connection.id)
-      .call((token) => api.checkContainer(token, input.source.id));
+    await ctx.connection(connection.id).call((token) => api.checkContainer(token, input.source.id));
   } catch (error) {
     throw apiErrorOf(
       error,

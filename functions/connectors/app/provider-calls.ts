@@ -7,6 +7,8 @@ import type { ConnectorConfig } from '../infra/config';
 import type { ContainerApi, ContentApi, ContentApiSettings } from '../infra/content';
 import { ProviderApiError, containerApi, contentApi } from '../infra/content';
 import type { ProviderId } from '../domain/providers';
+import type { ConnectionParams } from '../domain/connection-params';
+import { apiHostFromParams } from '../domain/connection-params';
 import { PROVIDERS, providerExtraSetting } from '../domain/providers';
 import type { RunFailure } from '../domain/sync-policy';
 import { RUN_FAILURE_MESSAGES, classifyApiStatus } from '../domain/sync-policy';
@@ -15,19 +17,27 @@ import { isProviderEnabled } from './provider-settings';
 import type { ConnectionItem } from '../infra/repositories/connections';
 import { ConnectionThrottledError, ConnectionUnusableError, TokenUnavailableError } from './token-lifecycle';
 
-const settingsOf = (config: ConnectorConfig, provider: ProviderId): ContentApiSettings => ({
-  apiUrl: config.provider(provider).apiUrl,
-  setting: (name) => providerExtraSetting(provider, name),
-  clientId: () => config.provider(provider).clientId,
+/** Which provider a client is for, and the connection's params (its region or server), if any. */
+export interface ProviderAt {
+  provider: ProviderId;
+  params?: ConnectionParams;
+}
+
+const settingsOf = (config: ConnectorConfig, { provider, params }: ProviderAt): ContentApiSettings => ({
+  apiUrl: config.provider(provider, params).apiUrl,
+  setting: (name) => providerExtraSetting(provider, name, params),
+  clientId: () => config.provider(provider, params).clientId,
+  // A customer's own server is an address the customer chose: vetted as any provider-supplied URL is.
+  ...(apiHostFromParams(PROVIDERS[provider]) ? { guardApi: true } : {}),
 });
 
-/** The provider's whole client: the sync worker's imports and exports. */
-export const contentFor = (config: ConnectorConfig, provider: ProviderId): Promise<ContentApi> =>
-  contentApi(PROVIDERS[provider], settingsOf(config, provider));
+/** The provider's whole client for a connection: the sync worker's imports and exports. */
+export const contentFor = (config: ConnectorConfig, at: ProviderAt): Promise<ContentApi> =>
+  contentApi(PROVIDERS[at.provider], settingsOf(config, at));
 
 /** What a route calls at the provider (browse, checkContainer), without the transfer code. */
-export const containersFor = (config: ConnectorConfig, provider: ProviderId): Promise<ContainerApi> =>
-  containerApi(PROVIDERS[provider], settingsOf(config, provider));
+export const containersFor = (config: ConnectorConfig, at: ProviderAt): Promise<ContainerApi> =>
+  containerApi(PROVIDERS[at.provider], settingsOf(config, at));
 
 /**
  * Refuses work on a connection that cannot be used now (409, saying why) or whose provider is turned

@@ -3,6 +3,7 @@ import { isoTime } from '../../platform/clock';
 import type { Deps } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS, providerConfigured } from '../domain/providers';
+import { paramSpecs } from '../domain/connection-params';
 import type { ProviderSetting, ProviderView } from '../api/views';
 import { ProviderSettings } from '../infra/repositories/provider-settings';
 
@@ -49,6 +50,22 @@ export async function listProviders(
       kind: p.kind,
       enabled: enabled[id],
       default_scope_tier: p.defaultTier,
+      params: paramSpecs(p).map(([name, spec]) => ({
+        name,
+        kind: spec.kind,
+        label: spec.label,
+        description: spec.description,
+        required: spec.default === undefined,
+        ...(spec.default !== undefined ? { default: spec.default } : {}),
+        ...(spec.kind === 'choice'
+          ? {
+              choices: Object.entries(spec.choices).map(([value, choice]) => ({
+                value,
+                label: choice.label,
+              })),
+            }
+          : { example: spec.example }),
+      })),
       scope_tiers: Object.entries(p.scopeTiers).map(([name, tier]) => ({
         name,
         description: tier.description,

@@ -1,14 +1,11 @@
 // Browsing a connection's provider for what can be imported: the top level (matters, root folders) or a
 // container's entries, a page at a time, through the stored token (refreshed on use).
-import type { Deps } from '../../platform/ports';
 import { NotFoundError } from '../../platform/errors';
-import type { Logger } from '../../platform/logger';
-import type { ConnectorConfig } from '../infra/config';
 import type { SourceEntry } from '../infra/content';
 import type { SourceView } from '../api/views';
 import { owned } from './connections';
 import { apiErrorOf, containersFor, requireUsable } from './provider-calls';
-import { connectorContext } from './context';
+import type { ConnectorContext } from './context';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 const sourceView = (entry: SourceEntry): SourceView => ({
@@ -22,18 +19,17 @@ const sourceView = (entry: SourceEntry): SourceView => ({
 });
 
 export async function browseSources(
-  deps: Deps,
-  config: ConnectorConfig,
+  ctx: ConnectorContext,
   organizationId: string,
   connectionId: string,
   query: { parent?: string; limit: number; page_token?: string },
-  log: Logger,
 ): Promise<{ data: SourceView[]; next_page_token: string | null }> {
+  const { deps, config } = ctx;
   const connection = await owned(ConnectionRepository.of(deps), organizationId, connectionId);
   await requireUsable(deps, connection);
-  const api = await containersFor(config, connection.provider);
+  const api = await containersFor(config, connection);
   try {
-    const page = await connectorContext(deps, config, { log })
+    const page = await ctx
       .connection(connectionId)
       .call((token) => api.browse(token, query.parent, { token: query.page_token, limit: query.limit }));
     return { data: page.entries.map(sourceView), next_page_token: page.next ?? null };

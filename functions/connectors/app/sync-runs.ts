@@ -14,7 +14,6 @@ import { derivedId, newId } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { emitMetrics } from '../../platform/metrics';
 import type { Pagination } from '../../platform/pagination';
-import type { ConnectorConfig } from '../infra/config';
 import type { ChangedFile, ContentApi } from '../infra/content';
 import { FeedRestartError, ProviderApiError, ProviderBody } from '../infra/content';
 import {
@@ -51,7 +50,7 @@ import { Links } from '../infra/repositories/import-links';
 import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
 import { contentFor, requireUsable, runFailureOf } from './provider-calls';
-import { connectorContext } from './context';
+import type { ConnectorContext } from './context';
 import { ConnectionRepository } from '../infra/repositories/connections';
 
 export interface ItemFailure {
@@ -125,8 +124,8 @@ export const countsOf = (job: SyncCounts): SyncCounts => ({
 /** A step stops taking new files once this much of its time is used (the rest finishes the files started). */
 const DEFAULT_STEP_BUDGET_MS = 120_000;
 
-export interface SyncOptions {
-  log: Logger;
+/** A step's limits (the worker's defaults unless a caller says less). */
+export interface StepLimits {
   /** When the step must stop taking new files (epoch ms by the deps' clock). */
   deadline?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -285,20 +284,20 @@ export async function listRuns(deps: Deps, organizationId: string, linkId: strin
 
 /** One step of a run, as the syncs queue's worker takes it. */
 export function runSyncStep(
-  deps: Deps,
-  config: ConnectorConfig,
+  ctx: ConnectorContext,
   message: StepMessage,
-  options: SyncOptions,
+  limits: StepLimits = {},
 ): Promise<void> {
-  return advanceJob<SyncJobRecord>(deps, message, syncSpec(deps, config, options), options.log);
+  return advanceJob<SyncJobRecord>(ctx.deps, message, syncSpec(ctx, limits), ctx.log);
 }
 
-function syncSpec(deps: Deps, config: ConnectorConfig, options: SyncOptions) {
+function syncSpec(ctx: ConnectorContext, limits: StepLimits) {
+  const { deps } = ctx;
   return {
     kind: 'sync' as const,
-    work: (job: SyncJobRecord) => syncPage(deps, config, job, options),
+    work: (job: SyncJobRecord) => syncPage(ctx, job, limits),
     failureOf: runFailureOf,
-    finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, options.log),
+    finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, ctx.log),
     doneSoFar: (job: SyncJobRecord) => storedInStep(deps, job),
   };
 }
@@ -371,12 +370,8 @@ async function ingestAgain(
 }
 
 /** One page of the changes feed: each file imported, updated, counted unchanged or failed. */
-async function syncPage(
-  deps: Deps,
-  config: ConnectorConfig,
-  job: SyncJobRecord,
-  options: SyncOptions,
-): Promise<StepResult> {
+async function syncPage(ctx: ConnectorContext, job: SyncJobRecord, limits: StepLimits): Promise<StepResult> {
+  const { deps, config, log } = ctx;
   const link = await Links.of(deps).get(job.linkId);
   // Ending here, the run counts what earlier attempts of this step stored.
   const endWith = async (outcome: JobOutcome): Promise<StepResult> => ({
@@ -389,9 +384,9 @@ async function syncPage(
   if (!connection) return endWith({ status: 'failed', reason: 'connection_revoked' });
   if (await purgeBegan(deps, link.connectionId)) return endWith(PURGED);
   if (job.phase === 'reconcile') return reconcile(deps, link, job);
-  const api = await contentFor(config, connection.provider);
+  const api = await contentFor(config, connection);
   // One token read for the step's calls (the feed page and each download), renewed as the context says.
-  const { call } = connectorContext(deps, config, options).connection(link.connectionId);
+  const { call } = ctx.connection(link.connectionId);
   // The linked container first, once a run: gone (a 404) or out of the grant's reach (a 403 that is not
   // a rate limit), the run fails as source_not_found and its finish shows the link as source_missing.
   // A feed alone may not say so (Graph's delta reports the
@@ -413,7 +408,7 @@ async function syncPage(
   } catch (error) {
     const becomesFull = error instanceof FeedRestartError ? feedRestarted(job) : undefined;
     if (!becomesFull) throw error;
-    options.log.warn('provider feed restarted: the run becomes a full run', {
+    log.warn('provider feed restarted: the run becomes a full run', {
       jobId: job.id,
       linkId: link.id,
       detail: (error as FeedRestartError).detail,
@@ -421,9 +416,9 @@ async function syncPage(
     return becomesFull;
   }
 
-  const deadline = options.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
-  const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
-  const context: ImportContext = { api, call, link, job, log: options.log, maxFileBytes, announce: [] };
+  const deadline = limits.deadline ?? deps.clock.now() + DEFAULT_STEP_BUDGET_MS;
+  const maxFileBytes = limits.maxFileBytes ?? MAX_FILE_BYTES;
+  const context: ImportContext = { api, call, link, job, log, maxFileBytes, announce: [] };
   let taken;
   try {
     taken = await importFiles(deps, context, page.files, deadline);

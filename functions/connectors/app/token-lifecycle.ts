@@ -216,7 +216,7 @@ async function requestRefresh(
   const { deps, config, log } = lifecycle;
   const sleep = lifecycle.sleep ?? realSleep;
   let failure: ProviderFailure = { kind: 'transient' };
-  const client = await config.client(tokens.provider);
+  const client = await config.client(tokens.provider, tokens.params);
   for (let attempt = 1; attempt <= REFRESH_ATTEMPTS; attempt++) {
     // Never call the provider unless the lease outlasts the call: a second refresher must not start
     // with the same refresh token while this one may still be spending it.

@@ -16,11 +16,12 @@
 //   revoke            anything but revoked                revoked                 connection.revoked
 import { pendingEvents } from '../../events';
 import type { ConnectionRecord, ConnectionStatus, Account } from './connection';
+import type { ConnectionParams } from './connection-params';
 import { nextThrottle, throttleEnded } from './token-policy';
 
 export type ConnectionCommand =
   /** The consent flow completed on this pending connection. */
-  | { kind: 'connect'; account: Account }
+  | { kind: 'connect'; account: Account; params?: ConnectionParams }
   /** A consent flow for the account this connection holds brought it a new grant. */
   | { kind: 'reconnect'; account: Account }
   /** This pending connection's flow was folded into the connection `by` (a reconnect). */
@@ -129,7 +130,13 @@ export function decide(
     case 'connect':
     case 'reconnect':
       return change({
-        set: { status: 'healthy', account: command.account, updatedAt: now },
+        set: {
+          status: 'healthy',
+          account: command.account,
+          updatedAt: now,
+          // The params the consent was given under: kept from now on (a reconnect keeps its own).
+          ...(command.kind === 'connect' && command.params ? { params: command.params } : {}),
+        },
         remove: [...THROTTLE, 'throttleCount'],
         due: connection.status === 'throttled' ? drop() : undefined,
       });

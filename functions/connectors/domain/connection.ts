@@ -1,4 +1,5 @@
 // A connection's lifecycle states (spec: States and transitions) and the record that holds them.
+import type { ConnectionParams } from './connection-params';
 import type { ProviderId } from './providers';
 
 export const CONNECTION_STATUSES = ['pending', 'healthy', 'reauth_required', 'revoked', 'throttled'] as const;
@@ -17,6 +18,11 @@ export interface ConnectionRecord {
   status: ConnectionStatus;
   scopeTier: string;
   returnUrl: string;
+  /**
+   * What its provider was told before the consent (a region, a server): as the customer's server gave
+   * them while pending, every declared param once connected. Never changed afterwards.
+   */
+  params?: ConnectionParams;
   account?: Account;
   /** Epoch ms, as every stored instant (ISO only in API views). */
   createdAt: number;

@@ -7,6 +7,8 @@ import { ConfigurationError } from '../../platform/errors';
 import { lazy } from '../../platform/lazy';
 import type { ProviderId, RealProviderId } from '../providers';
 import { PROVIDER_IDS, PROVIDER_MODULES, REAL_PROVIDER_IDS } from '../providers';
+import type { ConnectionParams } from './connection-params';
+import { completeParams, fillTemplate, paramVars, settingsSuffix, unfilled } from './connection-params';
 import type { EndpointSetting, ProviderDefinition as DefinitionOf } from './provider-definition';
 
 export { PROVIDER_IDS, REAL_PROVIDER_IDS, SANDBOX_PROVIDER_IDS } from '../providers';
@@ -134,18 +136,41 @@ export const providerEnv = (id: ProviderId, field: string): string => `PROVIDER_
 
 /**
  * One configuration value of a provider, read when first needed (a route gets only what it uses); an
- * endpoint not set is the provider's production URL.
+ * endpoint not set is the provider's production URL. With a connection's params, its `{name}`
+ * placeholders are filled, and a chosen value with its own client (`settingsSuffix`) reads
+ * PROVIDER_<ID>_<SUFFIX>_CLIENT_ID when that is set.
  */
-export function providerSetting(id: ProviderId, setting: ProviderSetting): string {
-  const fallback = BUILT_IN[id].defaults[setting as EndpointSetting];
-  return getStringFromEnv(providerEnv(id, PROVIDER_SETTINGS[setting]), fallback ? { default: fallback } : {});
+export function providerSetting(id: ProviderId, setting: ProviderSetting, params?: ConnectionParams): string {
+  const definition = BUILT_IN[id];
+  const suffix = params && settingsSuffix(definition, params);
+  if (suffix && (setting === 'clientId' || setting === 'clientSecret')) {
+    const own = getStringFromEnv(providerEnv(id, `${suffix}_${PROVIDER_SETTINGS[setting]}`), { default: '' });
+    if (own) return own;
+  }
+  const fallback = definition.defaults[setting as EndpointSetting];
+  const raw = getStringFromEnv(
+    providerEnv(id, PROVIDER_SETTINGS[setting]),
+    fallback ? { default: fallback } : {},
+  );
+  return setting === 'clientId' || setting === 'clientSecret' ? raw : filled(id, raw, params);
 }
 
-/** A setting of one provider only (PROVIDER_<ID>_<NAME>), its default when not set. */
-export function providerExtraSetting(id: ProviderId, name: string): string {
+/** A template of the provider's filled for a connection; one left unfilled is a configuration error. */
+function filled(id: ProviderId, template: string, params?: ConnectionParams): string {
+  if (!template.includes('{')) return template;
+  const definition = BUILT_IN[id];
+  const value = fillTemplate(template, paramVars(definition, completeParams(definition, params)));
+  const left = unfilled(value);
+  if (left.length)
+    throw new ConfigurationError(`provider ${id}: a setting names {${left.join('}, {')}}, not a param of it`);
+  return value;
+}
+
+/** A setting of one provider only (PROVIDER_<ID>_<NAME>), its default when not set, filled for a connection. */
+export function providerExtraSetting(id: ProviderId, name: string, params?: ConnectionParams): string {
   const fallback = BUILT_IN[id].extraSettings[name];
   if (fallback === undefined) throw new ConfigurationError(`provider ${id} has no setting ${name}`);
-  return getStringFromEnv(providerEnv(id, name), { default: fallback });
+  return filled(id, getStringFromEnv(providerEnv(id, name), { default: fallback }), params);
 }
 
 export const isRealProvider = (id: ProviderId): id is RealProviderId =>
@@ -163,22 +188,27 @@ export function providerConfigured(id: ProviderId): boolean {
  * PROVIDER_<ID>_ISSUER, optional: set it when the provider advertises RFC 9207 (its metadata has
  * `authorization_response_iss_parameter_supported: true`) to its `issuer`.
  */
-export function providerIssuer(id: ProviderId): string | undefined {
-  return getStringFromEnv(providerEnv(id, 'ISSUER'), { default: '' }) || undefined;
+export function providerIssuer(id: ProviderId, params?: ConnectionParams): string | undefined {
+  const issuer = getStringFromEnv(providerEnv(id, 'ISSUER'), { default: '' });
+  return issuer ? filled(id, issuer, params) : undefined;
 }
 
 /** A provider's settings that are not secret: its endpoints and client id. */
 export type ProviderSettings = Omit<ProviderEndpoints, 'clientSecret'>;
 
 /**
- * A provider's non-secret settings, each a getter that reads its environment variable when first used
- * (the client secret is a secret setting, read through the Secrets port).
+ * A provider's non-secret settings for a connection (its params fill the endpoint templates), each a
+ * getter that reads its environment variable when first used (the client secret is a secret setting,
+ * read through the Secrets port).
  */
-export function providerEndpoints(id: ProviderId): ProviderSettings {
+export function providerEndpoints(id: ProviderId, params?: ConnectionParams): ProviderSettings {
   const out = {} as ProviderSettings;
   for (const setting of Object.keys(PROVIDER_SETTINGS) as ProviderSetting[]) {
     if (setting === 'clientSecret') continue;
-    Object.defineProperty(out, setting, { enumerable: true, get: () => providerSetting(id, setting) });
+    Object.defineProperty(out, setting, {
+      enumerable: true,
+      get: () => providerSetting(id, setting, params),
+    });
   }
   return out;
 }

@@ -6,7 +6,9 @@ import { getOptionalStringFromEnv, getStringFromEnv } from '../../platform/confi
 import { ConfigurationError } from '../../platform/errors';
 import type { Secrets } from '../../platform/ports';
 import type { ProviderId, ProviderSettings } from '../domain/providers';
-import { providerEndpoints, providerEnv, providerIssuer } from '../domain/providers';
+import type { ConnectionParams } from '../domain/connection-params';
+import { settingsSuffix } from '../domain/connection-params';
+import { PROVIDERS, providerEndpoints, providerEnv, providerIssuer } from '../domain/providers';
 import type { ProviderClient } from './oauth-client';
 
 export const STATE_KEY_ENV = 'CONNECT_STATE_SIGNING_KEY';
@@ -14,19 +16,30 @@ export const STATE_KEY_ENV = 'CONNECT_STATE_SIGNING_KEY';
 export interface ConnectorConfig {
   /** HMAC key of the OAuth state (at least 32 bytes). */
   stateKey(): Promise<Buffer>;
-  /** The provider's endpoints and client id (what the connect link's redirect needs). */
-  provider(id: ProviderId): ProviderSettings;
+  /**
+   * The provider's endpoints and client id (what the connect link's redirect needs), for a connection
+   * with `params` (its region or server fills the endpoint templates).
+   */
+  provider(id: ProviderId, params?: ConnectionParams): ProviderSettings;
   /** The provider's token, revocation and account endpoints with the client's id and secret. */
-  client(id: ProviderId): Promise<ProviderClient>;
+  client(id: ProviderId, params?: ConnectionParams): Promise<ProviderClient>;
   /**
    * The provider's issuer identifier when it advertises RFC 9207 (`authorization_response_iss_parameter_supported`):
    * the callback then requires `iss` to equal it. Undefined: the provider does not send `iss`.
    */
-  issuer?(id: ProviderId): string | undefined;
+  issuer?(id: ProviderId, params?: ConnectionParams): string | undefined;
 }
 
-/** The name of the secret setting holding a provider's client secret. */
-export const clientSecretName = (id: ProviderId): string => providerEnv(id, 'CLIENT_SECRET');
+/**
+ * The name of the secret setting holding a provider's client secret: a chosen value's own
+ * (PROVIDER_<ID>_<SUFFIX>_CLIENT_SECRET) when that value has its own client id configured.
+ */
+export function clientSecretName(id: ProviderId, params?: ConnectionParams): string {
+  const suffix = params && settingsSuffix(PROVIDERS[id], params);
+  if (suffix && getStringFromEnv(providerEnv(id, `${suffix}_CLIENT_ID`), { default: '' }))
+    return providerEnv(id, `${suffix}_CLIENT_SECRET`);
+  return providerEnv(id, 'CLIENT_SECRET');
+}
 
 /**
  * What the stack puts in a client secret it makes (lib/connectors.ts), until the operator puts the
@@ -38,9 +51,8 @@ export const CLIENT_SECRET_PLACEHOLDER = 'set-me';
  * Refuses a client secret that is still the placeholder: the provider would refuse the client at the
  * first token exchange, reported as a provider error. Names the provider and where to put the secret.
  */
-export function checkClientSecret(id: ProviderId, value: string): string {
+export function checkClientSecret(id: ProviderId, value: string, name = clientSecretName(id)): string {
   if (value.trim() !== CLIENT_SECRET_PLACEHOLDER) return value;
-  const name = clientSecretName(id);
   const arn = getOptionalStringFromEnv(`${name}_ARN`);
   throw new ConfigurationError(
     `The ${id} provider's client secret is still the placeholder "${CLIENT_SECRET_PLACEHOLDER}": ` +
@@ -61,9 +73,10 @@ export function connectorConfig(secrets: Secrets): ConnectorConfig {
     // A route is given only the variables it reads (lib/connectors.ts): each setting is a getter that
     // reads its variable when first used, so reading one the route does not use would fail.
     provider: providerEndpoints,
-    client: async (id) => {
-      const clientSecret = checkClientSecret(id, await secrets.get(clientSecretName(id)));
-      const settings = Object.getOwnPropertyDescriptors(providerEndpoints(id));
+    client: async (id, params) => {
+      const name = clientSecretName(id, params);
+      const clientSecret = checkClientSecret(id, await secrets.get(name), name);
+      const settings = Object.getOwnPropertyDescriptors(providerEndpoints(id, params));
       return Object.defineProperties({ clientSecret }, settings) as ProviderClient;
     },
     issuer: providerIssuer,

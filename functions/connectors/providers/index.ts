@@ -7,10 +7,20 @@ import { clio } from './clio';
 import { drive } from './drive';
 import { dropbox } from './dropbox';
 import { googleDrive } from './google_drive';
+import { imanage } from './imanage';
 import { onedrive } from './onedrive';
 import { practice } from './practice';
 
-export const PROVIDER_MODULES = [practice, drive, clio, googleDrive, onedrive, dropbox, box] as const;
+export const PROVIDER_MODULES = [
+  practice,
+  drive,
+  clio,
+  googleDrive,
+  onedrive,
+  dropbox,
+  box,
+  imanage,
+] as const;
 
 export type ProviderModuleOf = (typeof PROVIDER_MODULES)[number];
 export type ProviderId = ProviderModuleOf['definition']['id'];

@@ -191,7 +191,7 @@ export function emulatorEnvironment(env: NodeJS.ProcessEnv = process.env): Recor
 // environment runs it) and answers each invocation message with its result or error.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { clockOffset, maxDelaySeconds, recordCalls, observerKey, clockKey, keyAccess } = workerData;
+const { clockOffset, maxDelaySeconds, recordCalls, recordCapacity, observerKey, clockKey, keyAccess } = workerData;
 // Lambda runs nodejs22.x, where the SDK has no Node version to warn about; here it would, once per worker.
 const emitWarning = process.emitWarning;
 process.emitWarning = (warning, ...rest) => {
@@ -241,6 +241,11 @@ globalThis[Symbol.for(observerKey)] = ({ service, command, input }) => {
     for (const entry of (input && input.Entries) || []) cap(entry);
   }
   if (recordCalls) parentPort.postMessage({ call: { service, command, input: names(input) } });
+  if (!recordCapacity || service !== 'DynamoDB' || !input) return;
+  // DynamoDB reports the capacity a call consumed, table and indexes apart, only when asked.
+  if (input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'INDEXES';
+  return (output) =>
+    parentPort.postMessage({ consumed: { command, ConsumedCapacity: output && output.ConsumedCapacity } });
 };
 // Lambda's file system is read-only but for /tmp: every fs call that writes (a file, a directory, a
 // link, a mode) to a path outside /tmp, or into the function's own code directory, fails with EROFS as
@@ -343,12 +348,21 @@ export interface PoolOptions {
   maxDelaySeconds?: number;
   /** Each SDK call of a function (IAM, recorded). */
   onCall?: (functionId: string, call: ObservedCall) => void;
+  /** The capacity each DynamoDB call of a function consumed (the calls bench), as DynamoDB reports it. */
+  onConsumed?: (functionId: string, consumed: ObservedCapacity) => void;
+}
+
+/** What one DynamoDB call consumed, as its answer's ConsumedCapacity says (table and indexes apart). */
+export interface ObservedCapacity {
+  command: string;
+  ConsumedCapacity?: unknown;
 }
 
 interface WorkerReply {
   result?: unknown;
   error?: { type: string; message: string };
   call?: ObservedCall;
+  consumed?: ObservedCapacity;
 }
 
 /** The template's NODE_OPTIONS, as a worker's execArgv (Lambda's runtime reads the variable at start). */
@@ -385,6 +399,7 @@ class ExecutionEnvironment {
         clockOffset: options.clockOffset?.buffer,
         maxDelaySeconds: options.maxDelaySeconds,
         recordCalls: Boolean(options.onCall),
+        recordCapacity: Boolean(options.onConsumed),
         observerKey: HOST_OBSERVER.description,
         clockKey: HOST_CLOCK.description,
         keyAccess: fn.keyAccess,
@@ -394,6 +409,7 @@ class ExecutionEnvironment {
     });
     this.worker.on('message', (reply: WorkerReply) => {
       if (reply.call) return options.onCall?.(fn.id, reply.call);
+      if (reply.consumed) return options.onConsumed?.(fn.id, reply.consumed);
       const pending = this.pending;
       this.pending = undefined;
       pending?.resolve(reply);

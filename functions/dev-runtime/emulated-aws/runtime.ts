@@ -23,7 +23,7 @@ import type { EventSourceLog } from './event-source';
 import { SqsEventSource } from './event-source';
 import type { EmulatedApp, FunctionSpec, ResourceSpec } from './application';
 import { bundleFileOf } from './application';
-import type { KeyAccess, ObservedCall } from './function-pool';
+import type { KeyAccess, ObservedCall, ObservedCapacity } from './function-pool';
 import {
   FunctionPool,
   RequestTooLargeError,
@@ -72,6 +72,8 @@ export interface FunctionsOptions {
   secrets: Record<string, string>;
   /** Each SDK call of a function (IAM, recorded). */
   onCall?: (functionId: string, call: ObservedCall) => void;
+  /** The capacity each DynamoDB call of a function consumed (the calls bench). */
+  onConsumed?: (functionId: string, consumed: ObservedCapacity) => void;
 }
 
 export interface RunningFunctions {
@@ -129,7 +131,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
   return {
     deps,
     provisioned,
-    startFunctions: async ({ app, parameters, secrets, onCall }) => {
+    startFunctions: async ({ app, parameters, secrets, onCall, onConsumed }) => {
       const resolve = resourceValues(provisioned, secrets);
       const runtime = emulatorEnvironment();
       const specs = new Map(app.functions.map((fn) => [fn.id, fn]));
@@ -146,6 +148,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         {
           ...(devClock ? { clockOffset, maxDelaySeconds: options.maxDelaySeconds } : {}),
           ...(onCall ? { onCall } : {}),
+          ...(onConsumed ? { onConsumed } : {}),
         },
       );
       const ref = (id: string): FunctionRef & { spec: FunctionSpec } => {

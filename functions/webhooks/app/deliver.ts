@@ -17,6 +17,7 @@ import { step } from '../domain/delivery-step';
 import type { AttemptMessage } from '../domain/messages';
 import { attemptBody } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
+import { carriedDelivery } from '../domain/records';
 import { INLINE_RETRY_PAUSE_MS } from '../domain/retry-policy';
 import { applyChange, getDelivery, recordAttempt } from '../infra/repositories/deliveries';
 import { endpointScope } from '../infra/repositories/endpoints';
@@ -180,7 +181,10 @@ export async function processAttempt(
   options: DeliverOptions,
   log: Logger,
 ): Promise<StepResult> {
-  let delivery = await getDelivery(deps, first.deliveryId);
+  // A first attempt's message on its first receive carries the delivery as fan-out created it: no read
+  // (its changes are then guarded on the status it carries; domain/delivery-step.ts).
+  let delivery =
+    carriedDelivery(first.deliveryId, first.created) ?? (await getDelivery(deps, first.deliveryId));
   const screened = step(delivery, first, { kind: 'received' }, deps.clock.now());
   if (screened.kind === 'refuse') return refused(deps, delivery, screened);
   if (screened.then !== 'attempt') {
@@ -207,9 +211,16 @@ export async function processAttempt(
     if (decision.then !== 'retry_inline') return decision.then === 'dead_letter' ? 'dead_letter' : 'done';
     await (options.sleep ?? realSleep)(decision.next?.kind === 'retry' ? decision.next.waitMs : 0);
     delivery = recorded;
-    message = { ...message, attempt: message.attempt + 1, dueAt: deps.clock.now() };
+    message = { ...readMessage(message), attempt: message.attempt + 1, dueAt: deps.clock.now() };
   }
   return 'done';
+}
+
+/** The message without the delivery it carries: its delivery is then read, as on any later receive. */
+export function readMessage(message: AttemptMessage): AttemptMessage {
+  if (!message.created) return message;
+  const { created: _carried, ...rest } = message;
+  return rest;
 }
 
 /** Applies a last-receive step (the mark, or taking it back); true when it was written. */
@@ -242,7 +253,7 @@ export async function processLastAttempt(
       deliveryId: message.deliveryId,
       attempt: message.attempt,
     });
-  const result = await processAttempt(deps, message, options, log);
+  const result = await processAttempt(deps, readMessage(message), options, log);
   if (marked) await lastReceiveStep(deps, message, { kind: 'last_receive_ended' });
   return result;
 }

@@ -12,7 +12,7 @@ import { listEndpointItems } from './endpoints';
 import { subscriptionMatches } from '../domain/filters';
 import { attemptBody } from '../domain/messages';
 import type { DeliveryItem } from '../domain/records';
-import { newDelivery } from '../domain/records';
+import { createdFields, newDelivery } from '../domain/records';
 import { createDelivery, getDelivery } from '../infra/repositories/deliveries';
 import { endpointScope, endpointsRevision } from '../infra/repositories/endpoints';
 
@@ -67,7 +67,9 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
   );
   const now = deps.clock.now();
   const body = receiverBody(event); // once per event: every delivery stores, signs and sends these bytes
-  const toSend: DeliveryItem[] = [];
+  // A new delivery's first message carries it (its first receive reads nothing); one sent again for a
+  // delivery found pending is read by the worker, which then sees whatever became of it.
+  const toSend: { delivery: DeliveryItem; created: boolean }[] = [];
   const result: FanOutResult = { queued: 0, skippedDisabled: 0, alreadyDone: 0 };
   for (const endpoint of endpoints) {
     const item = newDelivery(
@@ -78,18 +80,29 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
       now,
     );
     if (await createDelivery(deps, item)) {
-      if (item.status === 'pending') toSend.push(item);
+      if (item.status === 'pending') toSend.push({ delivery: item, created: true });
       else result.skippedDisabled++;
       continue;
     }
     const existing = await getDelivery(deps, item.id);
     // A first message lost to a crash between the put and the send: send it again.
     if (existing?.status === 'pending' && existing.attemptCount === 0 && existing.cycle === 0)
-      toSend.push(existing);
+      toSend.push({ delivery: existing, created: false });
     else result.alreadyDone++;
   }
   await deps.queues.deliveries.sendBatch(
-    toSend.map((d) => ({ body: attemptBody({ deliveryId: d.id, cycle: 0, attempt: 1, dueAt: now }) })),
+    toSend.map(({ delivery, created }) => {
+      const carried = created ? createdFields(delivery) : undefined;
+      return {
+        body: attemptBody({
+          deliveryId: delivery.id,
+          cycle: 0,
+          attempt: 1,
+          dueAt: now,
+          ...(carried ? { created: carried } : {}),
+        }),
+      };
+    }),
   );
   result.queued = toSend.length;
   log.info('event fanned out', { eventId: event.id, type: event.type, matched: endpoints.length, ...result });

@@ -23,6 +23,10 @@
 //  last_receive_ended  | the mark is still there                         | back to strandedFrom (cycle, count, reason) | done
 //  replay              | always                                          | pending in a new cycle (cycle)         | the new cycle's first message; done
 //
+// A first attempt's message may carry its delivery as fan-out created it (`created`); on its first
+// receive the worker decides on that instead of a read, and the endpoint_gone, endpoint_disabled and
+// attempted changes are then guarded on the status too (overCarriedStatus).
+//
 // A guard is the stored values the change must be applied over; a change whose guard no longer holds
 // was made by another message first (a duplicate, a replay) and is dropped.
 import type { AttemptOutcome } from './attempt';
@@ -331,12 +335,24 @@ export function step(
     default:
   }
   if (!delivery) return refuse('gone');
-  switch (outcome.kind) {
-    case 'endpoint_gone':
-      return settleWithoutAttempt(delivery, true, now);
-    case 'endpoint_disabled':
-      return settleWithoutAttempt(delivery, false, now);
-    case 'attempted':
-      return attempted(delivery, message.attempt, outcome, now);
-  }
+  const decided =
+    outcome.kind === 'attempted'
+      ? attempted(delivery, message.attempt, outcome, now)
+      : settleWithoutAttempt(delivery, outcome.kind === 'endpoint_gone', now);
+  return message.created ? overCarriedStatus(decided, delivery) : decided;
+}
+
+/**
+ * A message that carries its delivery (a first attempt's, on its first receive) was decided on the
+ * delivery as fan-out created it, not on a read: the change is applied over that status too, so a
+ * delivery that moved on without an attempt since (settled by a duplicate message, marked
+ * dead-lettered by another receive) is never overwritten. Cycle and attemptCount alone are what a
+ * read delivery's changes are guarded on.
+ */
+function overCarriedStatus(decided: Decision, delivery: DeliveryItem): Decision {
+  if (!decided.change) return decided;
+  return {
+    ...decided,
+    change: { ...decided.change, over: { ...decided.change.over, status: delivery.status } },
+  };
 }

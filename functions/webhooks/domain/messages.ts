@@ -12,6 +12,21 @@ export const attemptMessage = lazy(() =>
     attempt: z.int().check(z.gte(1)),
     /** Epoch ms: before then the message only hops (SQS delays stop at 15 minutes). */
     dueAt: z.number(),
+    /**
+     * On a first attempt's message, the delivery as fan-out created it (records.ts, `createdFields`):
+     * the message's first receive takes it instead of reading the delivery.
+     */
+    created: z.optional(
+      z.object({
+        organizationId: z.string().check(z.minLength(1)),
+        endpointId: z.string().check(z.minLength(1)),
+        eventId: z.string().check(z.minLength(1)),
+        eventType: z.string().check(z.minLength(1)),
+        occurredAt: z.number(),
+        body: z.string(),
+        createdAt: z.number(),
+      }),
+    ),
   }),
 );
 
@@ -30,6 +45,7 @@ export const deliveriesMessage = lazy(() =>
 );
 
 export type AttemptMessage = z.infer<ReturnType<typeof attemptMessage>>;
+export type CreatedFields = NonNullable<AttemptMessage['created']>;
 export type RecoverMessage = z.infer<ReturnType<typeof recoverMessage>>;
 
 export function recoverBody(message: Omit<RecoverMessage, 'kind'>): string {

@@ -6,6 +6,7 @@ import type { ReceiverEvent, WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { DeliveryStatus, FailureReason } from './retry-policy';
 import type { AttemptOutcome, ErrorKind } from './attempt';
+import type { CreatedFields } from './messages';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -91,25 +92,63 @@ export function newDelivery(
   status: 'pending' | 'skipped_disabled',
   now: number,
 ): DeliveryItem {
-  const id = deliveryId(event.id, endpointId);
-  const createdAt = now;
+  return asCreated(
+    {
+      organizationId: event.organizationId,
+      endpointId,
+      eventId: event.id,
+      eventType: event.type,
+      occurredAt: Date.parse(event.occurred_at),
+      body,
+      createdAt: now,
+    },
+    status,
+  );
+}
+
+/** A new delivery: everything but these fields follows from its being new. */
+function asCreated(fields: CreatedFields, status: 'pending' | 'skipped_disabled'): DeliveryItem {
   return {
-    id,
-    organizationId: event.organizationId,
-    endpointId,
-    eventId: event.id,
-    eventType: event.type,
-    occurredAt: Date.parse(event.occurred_at),
-    body,
+    id: deliveryId(fields.eventId, fields.endpointId),
+    organizationId: fields.organizationId,
+    endpointId: fields.endpointId,
+    eventId: fields.eventId,
+    eventType: fields.eventType,
+    occurredAt: fields.occurredAt,
+    body: fields.body,
     status,
     attemptCount: 0,
     cycle: 0,
     cycleStart: 1,
     ...(status === 'pending' ? { scheduledAttempt: 1 } : {}),
-    createdAt,
-    updatedAt: createdAt,
-    ttl: retentionExpiry(now),
+    createdAt: fields.createdAt,
+    updatedAt: fields.createdAt,
+    ttl: retentionExpiry(fields.createdAt),
   };
+}
+
+/**
+ * The largest body a first attempt's message carries with its delivery: ten such messages (an SQS
+ * batch) stay well inside SQS's 256 KiB per request. A larger one is read from the table.
+ */
+export const CARRIED_BODY_MAX_BYTES = 16 * 1024;
+
+/** What a new pending delivery's first message carries so that its first receive needs no read. */
+export function createdFields(delivery: DeliveryItem): CreatedFields | undefined {
+  if (delivery.status !== 'pending' || delivery.attemptCount !== 0 || delivery.cycle !== 0) return undefined;
+  if (Buffer.byteLength(delivery.body, 'utf8') > CARRIED_BODY_MAX_BYTES) return undefined;
+  const { organizationId, endpointId, eventId, eventType, occurredAt, body, createdAt } = delivery;
+  return { organizationId, endpointId, eventId, eventType, occurredAt, body, createdAt };
+}
+
+/**
+ * The delivery as fan-out created it, from its first message; undefined when the message does not
+ * carry it or names another delivery than the fields make.
+ */
+export function carriedDelivery(id: string, created: CreatedFields | undefined): DeliveryItem | undefined {
+  if (!created) return undefined;
+  const delivery = asCreated(created, 'pending');
+  return delivery.id === id ? delivery : undefined;
 }
 
 /**

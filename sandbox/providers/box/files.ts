@@ -25,12 +25,12 @@
 //
 // Events are the tree's change log read as Box's stream: the stream position is the change sequence; a
 // file changed since is ITEM_UPLOAD (ITEM_MOVE after a move or rename, ITEM_UNDELETE_VIA_TRASH after a
-// restore), a file deleted is ITEM_TRASH, and the files of a folder trashed at once are that folder's
-// ITEM_TRASH alone, as Box reports it.
+// restore), a file deleted is ITEM_TRASH, and the files of a folder trashed, restored or moved at once
+// are that folder's ITEM_TRASH, ITEM_UNDELETE_VIA_TRASH or ITEM_MOVE alone, as Box reports them.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isoTime } from '../../clock';
-import { readUpload, sendContent } from '../../content/http';
+import { jsonAndFileParts, readUpload, sendContent } from '../../content/http';
 import type { AccountTree, FileNode, FolderNode, TreeNode } from '../../content/tree';
 import { NameTakenError, contentChunks } from '../../content/tree';
 import type { ProviderIds } from '../../content/types';
@@ -408,7 +408,14 @@ function events(context: FakeRouteContext) {
       folderEvent('ITEM_UNDELETE_VIA_TRASH', restored.folder, file, '2');
       continue;
     }
-    const moved = file.formerPlaces?.at(-1)?.until === file.version;
+    const place = file.formerPlaces?.at(-1);
+    const moved = place?.until === file.version;
+    // A folder moved (by the user, the test hook) takes its files along: Box reports the folder's
+    // ITEM_MOVE alone, not one per file.
+    if (moved && place?.withFolder && !file.deleted) {
+      folderEvent('ITEM_MOVE', place.withFolder.folder, file, '3');
+      continue;
+    }
     const kind = file.deleted
       ? 'ITEM_TRASH'
       : restored
@@ -445,37 +452,14 @@ function multipart(
   request: IncomingMessage,
   body: Buffer,
 ): { attributes: Record<string, unknown>; bytes: Buffer; type: string } {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
-  const mark = boundary?.[1] ?? boundary?.[2];
-  if (!mark || !/^multipart\/form-data/i.test(request.headers['content-type'] ?? ''))
-    throw badRequest('Expected a multipart/form-data body');
-  const delimiter = Buffer.from(`--${mark}`);
-  const parts: { headers: string; data: Buffer }[] = [];
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) throw badRequest('The multipart body is cut short');
-    const part = body.subarray(start + 2, next - 2); // after CRLF, before CRLF
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) throw badRequest('A multipart part has no headers');
-    parts.push({ headers: part.subarray(0, split).toString('utf8'), data: part.subarray(split + 4) });
-    at = next;
-  }
-  const name = (p: { headers: string }) => /name="([^"]*)"/i.exec(p.headers)?.[1];
-  // Box reads `attributes` first: a file part before it is refused.
-  if (parts.length !== 2 || name(parts[0]!) !== 'attributes' || name(parts[1]!) !== 'file')
-    throw badRequest('The body must hold `attributes` and then `file`');
-  let attributes: unknown;
-  try {
-    attributes = JSON.parse(parts[0]!.data.toString('utf8'));
-  } catch {
-    throw badRequest('attributes is not JSON');
-  }
-  if (!attributes || typeof attributes !== 'object') throw badRequest('attributes is not an object');
-  const type = /content-type:\s*([^\r\n]+)/i.exec(parts[1]!.headers)?.[1] ?? 'application/octet-stream';
-  return { attributes: attributes as Record<string, unknown>, bytes: parts[1]!.data, type };
+  // Box reads `attributes` first.
+  const { json, bytes, type } = jsonAndFileParts(
+    request,
+    body,
+    { json: 'attributes', file: 'file' },
+    badRequest,
+  );
+  return { attributes: json, bytes, type };
 }
 
 function checkIfMatch(request: IncomingMessage, file: FileNode): void {

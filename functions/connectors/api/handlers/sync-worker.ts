@@ -1,6 +1,6 @@
 // SQS (syncs queue) -> one step of an import run or an export (see app/job-steps.ts).
 import { sqsHandler } from '../../../platform/sqs';
-import { connectorConfig } from '../../infra/config';
+import { invocationContext } from '../../app/context';
 import { stepMessageSchema } from '../../app/job-steps';
 import { runSyncStep } from '../../app/sync-runs';
 
@@ -10,6 +10,7 @@ const exportStep = async () => (await import('../../app/exports')).runExportStep
 
 export const create = sqsHandler('sync-worker', stepMessageSchema(), async ({ message, deps, log }) => {
   const run = message.kind === 'sync' ? runSyncStep : await exportStep();
-  await run(deps, connectorConfig(deps.secrets), message, { log: log.child({ jobId: message.jobId }) });
+  // One context for the message: its step's provider calls share one token read.
+  await run(invocationContext(deps, log.child({ jobId: message.jobId })), message);
   return 'done';
 });

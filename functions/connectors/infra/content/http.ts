@@ -114,6 +114,11 @@ export interface ClientSettings {
   ownClientId?(): string | undefined;
   /** Where URLs outside the API may go; the stage's guard when not given. */
   guard?: UrlGuard;
+  /**
+   * The API's host came from the connection (a customer's own server), not from configuration: its
+   * requests, bearer and all, connect through the address guard as any provider-supplied URL does.
+   */
+  guardApi?: boolean;
 }
 
 /** Where a client's requests may go: the guard for every URL outside the API's own origins. */
@@ -154,6 +159,8 @@ export interface TransportOptions {
   /** Read from every API answer: the client slows down before the provider answers 429. */
   rateLimitHeaders?: RateLimitHeaders;
   guard?: UrlGuard;
+  /** Requests to the API's own origins are vetted by the guard too (ClientSettings.guardApi). */
+  guardApi?: boolean;
   /** Epoch ms (the clock port's now); a sleep (tests pass their own). */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -166,6 +173,7 @@ export const transportFor = (settings: ClientSettings, ...more: string[]): Trans
     throttleReasons: settings.throttleReasons,
     rateLimitHeaders: settings.rateLimitHeaders,
     guard: settings.guard,
+    guardApi: settings.guardApi,
   });
 
 /**
@@ -178,6 +186,7 @@ export class Transport {
   private readonly origins: ReadonlySet<string>;
   private readonly secure: boolean;
   private readonly guard: UrlGuard;
+  private readonly guardApi: boolean;
   readonly throttleReasons: readonly string[];
   private readonly rateLimit: RateLimitHeaders;
   private readonly now: () => number;
@@ -190,6 +199,7 @@ export class Transport {
     this.origins = new Set(urls.map((url) => url.origin));
     this.secure = urls.some((url) => url.protocol === 'https:');
     this.guard = options.guard ?? stageGuard();
+    this.guardApi = options.guardApi ?? false;
     this.throttleReasons = options.throttleReasons ?? [];
     this.rateLimit = options.rateLimitHeaders ?? {};
     this.now = options.now ?? Date.now;
@@ -280,7 +290,9 @@ export class Transport {
     }
     if (this.origins.has(url.origin)) {
       await this.pace(request.operation);
-      const response = await fetchOnce(request);
+      const response = this.guardApi
+        ? await pinnedOnce(request, url, this.guard, handedBy || 200, true)
+        : await fetchOnce(request);
       this.observe(response);
       return response;
     }
@@ -335,10 +347,12 @@ async function pinnedOnce(
   url: URL,
   guard: UrlGuard,
   handedBy: number,
+  /** The API's own origin on a customer's server: its bearer goes, vetted and pinned like the rest. */
+  ownOrigin = false,
 ): Promise<Response> {
   const foreign = await import('./foreign-request');
   const headers = headersOf(request);
-  delete headers.Authorization;
+  if (!ownOrigin) delete headers.Authorization;
   try {
     return await foreign.foreignRequest(url, {
       method: request.method ?? 'GET',

@@ -15,6 +15,8 @@ export interface ContentApiSettings {
   clientId?(): string;
   /** Where URLs the provider hands back may go; the stage's guard when not given. */
   guard?: UrlGuard;
+  /** The API's host came from the connection (a customer's server): requests to it are vetted too. */
+  guardApi?: boolean;
 }
 
 type Definition = Pick<ProviderDefinition, 'id' | 'throttleReasons' | 'rateLimitHeaders'>;
@@ -34,6 +36,7 @@ function settingsOf(definition: Definition, settings: ContentApiSettings): Clien
       }
     },
     ...(settings.guard ? { guard: settings.guard } : {}),
+    ...(settings.guardApi ? { guardApi: true } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // The hosted OAuth flow's records over the Table port (the connectors table). The only code that knows their keys:
 //   LINK#<sha256(token)> / LINK a connect link, consumed once
 //   FLOW#<nonce> / FLOW         one consent flow: browser binding, sealed PKCE verifier, consumed once
+import type { ConnectionParams } from '../../domain/connection-params';
 import type { SealedValue } from '../../../platform/envelope';
 import { won } from '../../../platform/errors';
 import type { Item, Table, Deps } from '../../../platform/ports';
@@ -21,6 +22,8 @@ export interface FlowRecord {
   organizationId: string;
   provider: ProviderId;
   scopeTier: string;
+  /** Every param of the connection as the flow was started with (the connect page's answers included). */
+  params?: ConnectionParams;
   browserHash: string;
   verifier: SealedValue;
   flowExpiresAt: number;

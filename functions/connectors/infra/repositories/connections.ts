@@ -18,6 +18,7 @@ import { ConditionFailedError, won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { queryWindow } from '../../../platform/pagination';
 import type { Condition, Item, Page, Table, Deps } from '../../../platform/ports';
+import type { ConnectionParams } from '../../domain/connection-params';
 import type { ProviderId } from '../../domain/providers';
 import type { ConnectionRecord, ConnectionStatus } from '../../domain/connection';
 import type { Change } from '../../domain/connection-decide';
@@ -28,6 +29,8 @@ export interface TokenRecord {
   connectionId: string;
   organizationId: string;
   provider: ProviderId;
+  /** The connection's params (its region or server: where refreshes and revocations go). */
+  params?: ConnectionParams;
   /** JSON {access_token, refresh_token?} sealed with context {organization, connection}. */
   sealed: SealedValue;
   /** Fences every write: a refresh writes version n+1 only where version n is stored. */

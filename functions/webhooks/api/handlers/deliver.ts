@@ -1,7 +1,7 @@
 // SQS (deliveries queue) -> one signed attempt step per message, or a recover job.
 import { getNumberFromEnv, loopbackAllowed } from '../../../platform/config';
 import type { DeliverOptions } from '../../app/deliver';
-import { processAttempt, processLastAttempt } from '../../app/deliver';
+import { processAttempt, processLastAttempt, readMessage } from '../../app/deliver';
 import { deliveriesMessage } from '../../domain/messages';
 import { runRecovery } from '../../app/replay';
 import type { SqsHandlerFactory } from '../../../platform/sqs';
@@ -28,7 +28,11 @@ export function deliveryWorker(
     }
     // On its last receive a step marks its delivery first (docs/decisions.md, "A dead-lettered step").
     const last = await isLastReceive(deps.queues.deliveries, record, log);
-    const result = await (last ? processLastAttempt : processAttempt)(deps, message, configured(), log);
+    // Only a first receive may take the delivery its message carries: a later one reads what an
+    // earlier receive made of it.
+    const first = Number(record.attributes?.ApproximateReceiveCount ?? 1) <= 1;
+    const step = first ? message : readMessage(message);
+    const result = await (last ? processLastAttempt : processAttempt)(deps, step, configured(), log);
     return result === 'dead_letter' ? 'retry' : 'done';
   });
 }

@@ -25,7 +25,7 @@ import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { startRun } from '../functions/connectors/app/sync-runs';
 import { startEmulatedAws } from '../functions/dev-runtime/emulated-aws/runtime';
 import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
-import { emulatedApp, localDeploymentContext, localParameters } from '../lib/emulated-app';
+import { emulatedApp, emulatedResources, localDeploymentContext, localParameters } from '../lib/emulated-app';
 import { publishEvent } from '../functions/events/app/publish';
 import { OffsetClock } from '../functions/platform/clock';
 import { newId } from '../functions/platform/ids';
@@ -228,7 +228,12 @@ export async function runCallsBench(): Promise<void> {
   }
   enableCallCounting(); // before the first client is built: clients built earlier count nothing
   const prefix = `bench-${Date.now().toString(36)}`;
-  const aws = await startEmulatedAws({ prefix, clock: new OffsetClock() });
+  const root = join(import.meta.dirname ?? 'bench', '..');
+  const aws = await startEmulatedAws({
+    prefix,
+    resources: await emulatedResources({ root, stage: 'dev' }),
+    clock: new OffsetClock(),
+  });
   // The sandbox provider, registered as the runtime registers it; the bench's own setup (connecting,
   // linking) runs in this process and reads the settings from its environment.
   const sandbox = SandboxProcess.start();

@@ -236,12 +236,18 @@ async function startFunctions(
   });
 }
 
-/** Provisions the stack at the endpoint and starts the event sources and the task runner. */
+/** Provisions the template's resources at the endpoint and starts the event sources and the task runner. */
 async function startOnEmulatedAws() {
   const prefix = resourcePrefix;
   try {
+    const { emulatedResources } = await import('../lib/emulated-app');
     const runtime = await startEmulatedAws({
       prefix,
+      resources: await emulatedResources({
+        root: resolve(import.meta.dirname, '..'),
+        stage: process.env.STAGE === 'prod' ? 'prod' : 'dev',
+        log: (line) => console.log(line),
+      }),
       clock,
       // With the development clock, SQS delays follow it (functions/dev-runtime/emulated-aws/runtime.ts).
       ...(process.env.LOCAL_TEST_HOOKS === '1' ? { maxDelaySeconds: 1 } : {}),

@@ -22,7 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { EmulatedApp } from '../functions/dev-runtime/emulated-aws/application';
+import type { EmulatedApp, ResourceSpec } from '../functions/dev-runtime/emulated-aws/application';
 import {
   apiMethodSpecs,
   bundleFileOf,
@@ -31,7 +31,9 @@ import {
   functionSpecs,
   parameterPlaceholder,
   permissionSpecs,
+  resourceSpecs,
   restApiOf,
+  roleArnsOf,
   scheduleSpecs,
 } from './emulated-functions';
 import { PROVIDER_IDS, PROVIDER_SETTINGS, providerEnv } from '../functions/connectors/domain/providers';
@@ -201,6 +203,7 @@ export async function emulatedApp(options: {
     api: apiMethodSpecs(stack, template),
     restApi: restApiOf(stack, template),
     permissions: permissionSpecs(stack, template),
+    roles: roleArnsOf(stack, template),
   };
   const bundleDir = await ensureBundles(
     cacheRoot,
@@ -224,6 +227,42 @@ export async function emulatedApp(options: {
   return { ...app, bundleDir };
 }
 
+const RESOURCES = 'resources';
+
+/**
+ * The resources the stack's template declares for this stage (resourceSpecs), which the emulated
+ * runtime provisions before it knows its functions' context: they do not depend on the deployment's
+ * context (test/cdk/emulated-app.test.ts holds it so), so they are synthesized without one and kept
+ * under `.build/emulated-app/resources/<source digest>-<stage>.json`.
+ */
+export async function emulatedResources(options: {
+  root: string;
+  stage: 'dev' | 'prod';
+  log?: (line: string) => void;
+}): Promise<ResourceSpec[]> {
+  const dir = join(options.root, '.build', 'emulated-app', RESOURCES);
+  const file = join(dir, `${sourceDigest(options.root)}-${options.stage}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as ResourceSpec[];
+  const started = Date.now();
+  const { synthStack } = await import('./synthesize');
+  const { stack, template } = synthStack({ stage: options.stage });
+  const resources = resourceSpecs(stack, template);
+  mkdirSync(dir, { recursive: true });
+  const building = `${file}.${process.pid}.tmp`;
+  writeFileSync(building, JSON.stringify(resources));
+  renameSync(building, file);
+  // The newest few only: a file per source digest and stage.
+  const kept = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of kept.slice(KEEP * 2)) rmSync(join(dir, old.name), { force: true });
+  options.log?.(
+    `Synthesized the ${options.stage} template's resources in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return resources;
+}
+
 /**
  * Keeps the most recent applications only, and removes what builds that died part-way left
  * (`<digest>.<pid>.tmp` whose process is gone: a killed `npm start` or test run); a build under way in
@@ -236,7 +275,8 @@ export function pruneAppCache(cacheRoot: string): void {
     if (pid && !processAlive(Number(pid))) rmSync(join(cacheRoot, name), { recursive: true, force: true });
   }
   const entries = names
-    .filter((name) => !name.endsWith('.tmp') && name !== BUNDLES) // the bundles are pruned in their own
+    // The bundles and the resources are pruned in their own directories.
+    .filter((name) => !name.endsWith('.tmp') && name !== BUNDLES && name !== RESOURCES)
     .map((name) => ({ name, at: statSync(join(cacheRoot, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const old of entries.slice(KEEP)) rmSync(join(cacheRoot, old.name), { recursive: true, force: true });

@@ -21,11 +21,14 @@ import type {
   EventSourceSpec,
   FunctionSpec,
   PermissionSpec,
+  ProvisionedType,
+  ResourceSpec,
+  ResourceValue,
   ScheduleSpec,
 } from '../functions/dev-runtime/emulated-aws/application';
-import { bundleFileOf } from '../functions/dev-runtime/emulated-aws/application';
+import { PROVISIONED_TYPES, bundleFileOf } from '../functions/dev-runtime/emulated-aws/application';
 
-export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, PermissionSpec, ScheduleSpec };
+export type { ApiMethodSpec, EventSourceSpec, FunctionSpec, PermissionSpec, ResourceSpec, ScheduleSpec };
 export { bundleFileOf };
 import type { ServiceFunction } from './service-function';
 import { GRANTS_POLICY, lambdaBuildOptions } from './service-function';
@@ -224,18 +227,37 @@ function rateMinutesOf(expression: string): number {
 /** The template's schedule rules that target a function, with that function's asynchronous retries. */
 export function scheduleSpecs(stack: ServiceStack, template: Template): ScheduleSpec[] {
   const functions = functionIdsByLogicalId(stack);
+  const names = provisionedNamesOf(stack, template);
+  const byId = functionsOfStack(stack);
   const retries = new Map<string, number>();
+  const onFailure = new Map<string, { queue: string; roleLacksSend: boolean }>();
   for (const { Properties: p } of Object.values(
     template.findResources('AWS::Lambda::EventInvokeConfig') as Record<string, Props>,
   )) {
     const [fnRef] = refsOf(p.FunctionName);
-    if (fnRef) retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
+    if (!fnRef) continue;
+    retries.set(fnRef, (p.MaximumRetryAttempts as number | undefined) ?? 2);
+    const destination = (p.DestinationConfig as { OnFailure?: { Destination: unknown } } | undefined)
+      ?.OnFailure;
+    const [queueRef] = destination ? refsOf(destination.Destination) : [];
+    const functionId = functions.get(fnRef);
+    if (queueRef && names.has(queueRef) && functionId) {
+      const statements = statementsOfRole(template, roleIdOf(stack, byId.get(functionId)!));
+      onFailure.set(fnRef, {
+        queue: names.get(queueRef)!,
+        roleLacksSend: !allows(statements, 'sqs:SendMessage', queueRef),
+      });
+    }
   }
   return Object.entries(template.findResources('AWS::Events::Rule') as Record<string, Props>).flatMap(
     ([ruleId, { Properties: p }]) => {
       if (typeof p.ScheduleExpression !== 'string' || p.State === 'DISABLED') return [];
-      return ((p.Targets as { Arn: unknown }[] | undefined) ?? []).flatMap((target) => {
+      const targets =
+        (p.Targets as { Arn: unknown; DeadLetterConfig?: { Arn: unknown } }[] | undefined) ?? [];
+      return targets.flatMap((target) => {
         const [fnRef] = refsOf(target.Arn);
+        const [queueRef] = target.DeadLetterConfig ? refsOf(target.DeadLetterConfig.Arn) : [];
+        const deadLetterQueue = queueRef && names.get(queueRef);
         const functionId = fnRef && functions.get(fnRef);
         if (!functionId) return [];
         return [
@@ -245,6 +267,8 @@ export function scheduleSpecs(stack: ServiceStack, template: Template): Schedule
             rateMinutes: rateMinutesOf(p.ScheduleExpression as string),
             // Lambda's default for an asynchronous invocation without an EventInvokeConfig is 2.
             retryAttempts: retries.get(fnRef) ?? 2,
+            ...(deadLetterQueue ? { deadLetterQueue } : {}),
+            ...(onFailure.has(fnRef) ? { onFailure: onFailure.get(fnRef)! } : {}),
           },
         ];
       });
@@ -398,8 +422,166 @@ export function permissionSpecs(stack: ServiceStack, template: Template): Permis
           action: String(p.Action),
           principal: String(p.Principal),
           ...(p.SourceArn !== undefined ? { sourceArn: arnOf(stack, template, p.SourceArn) } : {}),
+          ...(p.SourceAccount !== undefined
+            ? { sourceAccount: arnOf(stack, template, p.SourceAccount) }
+            : {}),
         },
       ];
     },
   );
+}
+
+/** The kind of a provisioned type, the first part of the stack's name of a resource of it. */
+const KIND_OF: Record<ProvisionedType, string> = {
+  'AWS::DynamoDB::GlobalTable': 'table',
+  'AWS::DynamoDB::Table': 'table',
+  'AWS::SQS::Queue': 'queue',
+  'AWS::KMS::Key': 'key',
+  'AWS::S3::Bucket': 'bucket',
+  'AWS::StepFunctions::StateMachine': 'workflow',
+};
+
+/**
+ * The stack's name of every resource the runtime provisions, by logical id: the names the functions'
+ * variables and the IAM check use (resourceNamesOf), and for the others (a schedules' failure queue, the
+ * console's buckets) one made from the logical id: its kind and the id's words without CDK's hash,
+ * `SchedulesFailuresA71BED24` → `queue:schedules-failures`.
+ */
+export function provisionedNamesOf(stack: ServiceStack, template: Template): Map<string, string> {
+  const known = resourceNamesOf(stack);
+  const names = new Map<string, string>();
+  const resources = template.toJSON().Resources as Record<string, { Type: string }>;
+  for (const [id, { Type }] of Object.entries(resources)) {
+    const kind = KIND_OF[Type as ProvisionedType];
+    if (!kind) continue;
+    const words = id
+      .replace(/[0-9A-F]{8}$/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .toLowerCase();
+    names.set(id, known.get(id) ?? `${kind}:${words}`);
+  }
+  const seen = new Map<string, string>();
+  for (const [id, name] of names) {
+    if (seen.has(name))
+      throw new Error(`two resources of the template are both ${name}: ${seen.get(name)}, ${id}`);
+    seen.set(name, id);
+  }
+  return names;
+}
+
+/**
+ * A value of the template as the runtime provisions it (ResourceValue): the pseudo parameters, a
+ * rule's ARN as arnOf has it, a provisioned resource's Ref and Arn by its name,
+ * a function's Arn by its id; Fn::Join and Fn::Sub joined where every part is a literal.
+ */
+export function resourceValueOf(
+  stack: ServiceStack,
+  template: Template,
+  names: Map<string, string>,
+): (value: unknown) => ResourceValue {
+  const functions = functionIdsByLogicalId(stack);
+  const types = template.toJSON().Resources as Record<string, { Type: string }>;
+  const pseudo: Record<string, string> = {
+    'AWS::Partition': 'aws',
+    'AWS::Region': stack.region,
+    'AWS::AccountId': stack.account,
+    'AWS::URLSuffix': 'amazonaws.com',
+    'AWS::StackName': stack.stackName,
+  };
+  const joined = (parts: ResourceValue[]): ResourceValue => {
+    const flat = parts.flatMap((p) =>
+      typeof p === 'object' && p !== null && !Array.isArray(p) && 'parts' in p && Array.isArray(p.parts)
+        ? p.parts
+        : [p],
+    );
+    return flat.every((p) => typeof p === 'string') ? flat.join('') : { parts: flat };
+  };
+  const reference = (id: string, attribute: string): ResourceValue => {
+    if (attribute === 'Ref' && pseudo[id]) return pseudo[id]!;
+    const name = names.get(id);
+    if (name) return attribute === 'Ref' ? { ref: name } : attribute === 'Arn' ? { arn: name } : unresolved();
+    const fn = functions.get(id);
+    if (fn && attribute === 'Arn') return { arn: `function:${fn}` };
+    // A rule's ARN as EventBridge names the source it calls from (the schedules' invoker uses the same).
+    if (types[id]?.Type === 'AWS::Events::Rule' && attribute === 'Arn') {
+      return arnOf(stack, template, { 'Fn::GetAtt': [id, 'Arn'] });
+    }
+    return unresolved();
+    function unresolved(): ResourceValue {
+      return { unresolved: attribute === 'Ref' ? `Ref ${id}` : `Fn::GetAtt ${id}.${attribute}` };
+    }
+  };
+  const render = (value: unknown): ResourceValue => {
+    if (value === null || typeof value !== 'object') return value as ResourceValue;
+    if (Array.isArray(value)) return value.map(render);
+    const node = value as Record<string, unknown>;
+    const keys = Object.keys(node);
+    if (keys.length === 1 && typeof node.Ref === 'string') return reference(node.Ref, 'Ref');
+    if (keys.length === 1 && Array.isArray(node['Fn::GetAtt'])) {
+      const [id, attribute] = node['Fn::GetAtt'] as [string, string];
+      return reference(id, attribute);
+    }
+    if (keys.length === 1 && Array.isArray(node['Fn::Join'])) {
+      const [separator, parts] = node['Fn::Join'] as [string, unknown[]];
+      return joined(parts.map(render).flatMap((p, i) => (i ? [separator, p] : [p])));
+    }
+    if (keys.length === 1 && node['Fn::Sub'] !== undefined) {
+      const [text, variables = {}] = (
+        Array.isArray(node['Fn::Sub']) ? node['Fn::Sub'] : [node['Fn::Sub']]
+      ) as [string, Record<string, unknown>?];
+      const parts = text.split(/(\$\{[^}]+\})/).map((part): ResourceValue => {
+        const variable = /^\$\{([^}]+)\}$/.exec(part)?.[1];
+        if (!variable) return part;
+        if (variable in variables) return render(variables[variable]);
+        const [id, attribute] = variable.split('.') as [string, string?];
+        return reference(id, attribute ?? 'Ref');
+      });
+      return joined(parts);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, render(v)]));
+  };
+  return render;
+}
+
+/**
+ * Every resource of a type the emulators provision, as the (flattened) template declares it, with its
+ * properties rendered (resourceValueOf); a queue with the statements of its queue policies.
+ */
+export function resourceSpecs(stack: ServiceStack, template: Template): ResourceSpec[] {
+  const names = provisionedNamesOf(stack, template);
+  const render = resourceValueOf(stack, template, names);
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties?: unknown }>;
+  const policies = new Map<string, ResourceValue[]>();
+  for (const { Type, Properties } of Object.values(resources)) {
+    if (Type !== 'AWS::SQS::QueuePolicy') continue;
+    const p = Properties as { Queues: unknown[]; PolicyDocument: { Statement: unknown[] } };
+    for (const queue of p.Queues) {
+      const [id] = refsOf(queue);
+      if (!id) continue;
+      policies.set(id, [...(policies.get(id) ?? []), ...p.PolicyDocument.Statement.map(render)]);
+    }
+  }
+  return Object.entries(resources)
+    .filter(([, r]) => (PROVISIONED_TYPES as readonly string[]).includes(r.Type))
+    .map(([logicalId, r]) => ({
+      type: r.Type as ProvisionedType,
+      name: names.get(logicalId)!,
+      logicalId,
+      properties: render(r.Properties ?? {}) as Record<string, ResourceValue>,
+      ...(policies.has(logicalId)
+        ? { policy: { Version: '2012-10-17', Statement: policies.get(logicalId)! } }
+        : {}),
+    }));
+}
+
+/** Each function's execution role's ARN, as the template names the role (its RoleName). */
+export function roleArnsOf(stack: ServiceStack, template: Template): Record<string, string> {
+  const roles = template.findResources('AWS::IAM::Role') as Record<string, Props>;
+  const arns: Record<string, string> = {};
+  for (const [id, fn] of functionsOfStack(stack)) {
+    const role = roles[roleIdOf(stack, fn)];
+    const name = role?.Properties.RoleName;
+    if (typeof name === 'string') arns[id] = `arn:aws:iam::${stack.account}:role/${name}`;
+  }
+  return arns;
 }

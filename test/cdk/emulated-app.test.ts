@@ -3,23 +3,33 @@
 // source mappings and the schedule rules, each as the stack deploys them (the worker table's values
 // reach the runtime only through the template).
 import { Template } from 'aws-cdk-lib/assertions';
+import type { ResourceSpec } from '../../lib/emulated-functions';
 import {
   apiMethodSpecs,
   eventSourceSpecs,
   functionSpecs,
+  functionsOfStack,
   permissionSpecs,
+  resourceSpecs,
   restApiOf,
+  roleArnsOf,
   scheduleSpecs,
 } from '../../lib/emulated-functions';
 import {
   API_GATEWAY,
   EVENTBRIDGE,
+  KEY_USE_ACTIONS,
   apiGatewaySource,
   checkExecutionRole,
   checkInvokePermission,
+  eventBridgeMaySend,
+  keyPolicyAllows,
 } from '../../functions/dev-runtime/emulated-aws/resource-policies';
+import { PROVISIONED_TYPES } from '../../functions/dev-runtime/emulated-aws/application';
+import type { ProvisionedResource } from '../../functions/dev-runtime/emulated-aws/provision';
+import { resolveValue } from '../../functions/dev-runtime/emulated-aws/provision';
 import type { TemplateJson } from '../support/synth';
-import { policyDocumentsOfRole, roleIdOf } from '../support/synth';
+import { policyDocumentsOfRole, roleIdOf, statementsOfRole } from '../support/synth';
 import { ROUTES } from '../../functions/routes';
 import { localDeploymentContext, localParameters } from '../../lib/emulated-app';
 import {
@@ -82,7 +92,7 @@ describe('the application the emulated runtime reads from the template', () => {
     }
   });
 
-  it('reads each schedule rule with its rate and the target function’s asynchronous retries', () => {
+  it('reads each schedule rule with its rate, the target function’s asynchronous retries and its dead-letter queue', () => {
     expect(
       scheduleSpecs(stack, template)
         .map(({ ruleArn: _arn, ...rest }) => rest)
@@ -92,6 +102,8 @@ describe('the application the emulated runtime reads from the template', () => {
         functionId: w.id,
         rateMinutes: w.rateMinutes,
         retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
+        deadLetterQueue: 'queue:schedules-failures',
+        onFailure: { queue: 'queue:schedules-failures', roleLacksSend: false },
       })).sort((a, b) => a.functionId.localeCompare(b.functionId)),
     );
   });
@@ -207,6 +219,146 @@ describe("the functions' resource policies on the emulated runtime", () => {
         `${sweep.ruleArn}-other`,
       ),
     ).toThrow('may not invoke');
+  });
+
+  it("says when a function's execution role may not send to its on-failure destination", () => {
+    const json = structuredClone(template.toJSON()) as TemplateJson;
+    const sweep = scheduleSpecs(stack, template)[0]!;
+    const documents = policyDocumentsOfRole(
+      json,
+      roleIdOf(stack, functionsOfStack(stack).get(sweep.functionId)!),
+    );
+    for (const document of documents) {
+      for (const statement of document.Statement) {
+        statement.Action = [statement.Action].flat().filter((a) => a !== 'sqs:SendMessage');
+      }
+    }
+    const edited = Template.fromJSON(json, { skipCyclicalDependenciesCheck: true });
+    const rule = scheduleSpecs(stack, edited).find((r) => r.functionId === sweep.functionId)!;
+    expect(rule.onFailure).toEqual({ queue: 'queue:schedules-failures', roleLacksSend: true });
+  });
+
+  it("honours a permission's SourceAccount: the source's account must be the one it names", () => {
+    const sweep = scheduleSpecs(stack, template)[0]!;
+    const ruleId = sweep.ruleArn.split('/').pop()!;
+    const withAccount = (account: string) => {
+      const copy = structuredClone(template.toJSON()) as TemplateJson;
+      for (const r of Object.values(copy.Resources)) {
+        if (
+          r.Type === 'AWS::Lambda::Permission' &&
+          JSON.stringify(r.Properties.SourceArn).includes(`"${ruleId}"`)
+        )
+          r.Properties.SourceAccount = account;
+      }
+      return permissionSpecs(stack, Template.fromJSON(copy, { skipCyclicalDependenciesCheck: true }));
+    };
+    expect(() =>
+      checkInvokePermission(withAccount(stack.account), sweep.functionId, EVENTBRIDGE, sweep.ruleArn),
+    ).not.toThrow();
+    expect(() =>
+      checkInvokePermission(withAccount('999999999999'), sweep.functionId, EVENTBRIDGE, sweep.ruleArn),
+    ).toThrow('may not invoke');
+  });
+});
+
+describe('the resources the emulated runtime provisions from the template', () => {
+  const specs = resourceSpecs(stack, template);
+
+  it('names every resource of a type the emulators provision, each once, with nothing left unresolved', () => {
+    const resources = template.toJSON().Resources as Record<string, { Type: string }>;
+    const declared = Object.keys(resources).filter((id) =>
+      (PROVISIONED_TYPES as readonly string[]).includes(resources[id]!.Type),
+    );
+    expect(specs.map((s) => s.logicalId).sort()).toEqual(declared.sort());
+    expect(new Set(specs.map((s) => s.name)).size).toBe(specs.length);
+    expect(specs.map((s) => s.name)).toEqual(
+      expect.arrayContaining([
+        'table:platform',
+        'queue:events',
+        'dlq:events',
+        'key:envelope',
+        'workflow:purge',
+      ]),
+    );
+    // Only what the runtime does not provision (the state machine's role and log group) stays unresolved.
+    const unresolved = JSON.stringify(specs).match(/"unresolved":"[^"]*"/g) ?? [];
+    expect(unresolved.every((u) => /PurgeLogs|PurgeStateMachineRole/.test(u))).toBe(true);
+  });
+
+  it("does not depend on the deployment's context, so the runtime provisions them before it has one", () => {
+    const bare = synthStack();
+    expect(resourceSpecs(bare.stack, bare.template)).toEqual(specs);
+  });
+});
+
+/** The specs as if provisioned: each resource's ARN made from its name (what the policies compare). */
+const provisionedAs = (specs: ResourceSpec[]): Record<string, ProvisionedResource> =>
+  Object.fromEntries(
+    specs.map((spec) => [
+      spec.name,
+      { spec, ref: spec.name, arn: `arn:aws:sqs:eu-west-1:123456789012:${spec.name.replace(':', '-')}` },
+    ]),
+  );
+
+describe('the queue and key policies on the emulated runtime', () => {
+  const json = () => structuredClone(template.toJSON()) as TemplateJson;
+  const edited = (copy: TemplateJson) => Template.fromJSON(copy, { skipCyclicalDependenciesCheck: true });
+
+  it("lets EventBridge send each rule's undeliverable events to its dead-letter queue, and not once the statement is gone", () => {
+    const rules = scheduleSpecs(stack, template);
+    expect(rules.map((r) => r.deadLetterQueue)).toEqual(rules.map(() => 'queue:schedules-failures'));
+    const maySend = (specs: ResourceSpec[], ruleArn: string) => {
+      const resources = provisionedAs(specs);
+      const queue = resources['queue:schedules-failures']!;
+      return eventBridgeMaySend(resolveValue(queue.spec.policy!, resources, 'policy'), queue.arn, ruleArn);
+    };
+    for (const rule of rules) expect(maySend(resourceSpecs(stack, template), rule.ruleArn)).toBe(true);
+    // Another source, or no statement for the rule: refused.
+    expect(maySend(resourceSpecs(stack, template), `${rules[0]!.ruleArn}-other`)).toBe(false);
+    const copy = json();
+    const ruleId = rules[0]!.ruleArn.split('/').pop()!;
+    let removed = 0;
+    for (const r of Object.values(copy.Resources)) {
+      if (r.Type !== 'AWS::SQS::QueuePolicy') continue;
+      const document = r.Properties.PolicyDocument as { Statement: unknown[] };
+      const before = document.Statement.length;
+      document.Statement = document.Statement.filter((s) => !JSON.stringify(s).includes(`"${ruleId}"`));
+      removed += before - document.Statement.length;
+    }
+    expect(removed).toBe(1);
+    const without = resourceSpecs(stack, edited(copy));
+    expect(maySend(without, rules[0]!.ruleArn)).toBe(false);
+    expect(maySend(without, rules[1]!.ruleArn)).toBe(true);
+  });
+
+  it("allows each function's role, in the key policy, every use of the key its own policy grants; not once its statement is gone", () => {
+    const roles = roleArnsOf(stack, template);
+    const key = resourceSpecs(stack, template).find((s) => s.type === 'AWS::KMS::Key')!;
+    const keyArn = 'arn:aws:kms:eu-west-1:123456789012:key/k';
+    let checked = 0;
+    for (const [id, fn] of [...Object.entries(roles)]) {
+      const granted = statementsOfRole(template, roleIdOf(stack, functionsOfStack(stack).get(id)!))
+        .filter((s) => JSON.stringify(s.Resource).includes(key.logicalId))
+        .flatMap((s) => [s.Action].flat())
+        .filter((a) => KEY_USE_ACTIONS.includes(a));
+      const allowed = keyPolicyAllows(key.properties.KeyPolicy, keyArn, fn);
+      for (const action of granted) {
+        expect([id, action, allowed[action]]).toEqual([id, action, true]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+
+    const deliver = Object.entries(roles).find(([, arn]) => arn.includes('-Deliver-'))!;
+    const copy = json();
+    const keyPolicy = copy.Resources[key.logicalId]!.Properties.KeyPolicy as { Statement: unknown[] };
+    keyPolicy.Statement = keyPolicy.Statement.filter((s) => !JSON.stringify(s).includes('-Deliver-'));
+    const withoutDeliver = resourceSpecs(stack, edited(copy)).find((s) => s.type === 'AWS::KMS::Key')!;
+    expect(keyPolicyAllows(withoutDeliver.properties.KeyPolicy, keyArn, deliver[1])['kms:Decrypt']).toBe(
+      false,
+    );
+    // Administering the key is the account's, not a use of it by a function.
+    expect(keyPolicyAllows(key.properties.KeyPolicy, keyArn, deliver[1])['kms:DescribeKey']).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import type { FunctionSpec } from '../../lib/emulated-functions';
-import { bundleFileOf, bundleFunctions, functionSpecs } from '../../lib/emulated-functions';
+import { bundleFileOf, bundleFunctions, functionSpecs, resourceSpecs } from '../../lib/emulated-functions';
 import {
   FunctionPool,
   emulatorEnvironment,
@@ -23,7 +23,6 @@ import {
   provisionStack,
   resourceValues,
 } from '../../functions/dev-runtime/emulated-aws/provision';
-import { DEPLOYED_PURGE_SETTINGS, purgeDefinition } from '../../functions/connectors/infra/purge-definition';
 import { STATE_KEY_ENV } from '../../functions/connectors';
 import { clientSecretName } from '../../functions/connectors/infra/config';
 import { PROVIDER_IDS } from '../../functions/connectors/domain/providers';
@@ -53,13 +52,7 @@ beforeAll(async () => {
   requireEmulators();
   const { stack, template } = synthStack({ context: localStageContext() });
   specs = functionSpecs(stack, template);
-  provisioned = await provisionStack({
-    prefix,
-    workflows: {
-      purge: (queueUrl) =>
-        purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'sqsCallback', queueUrl } }),
-    },
-  });
+  provisioned = await provisionStack({ prefix, resources: resourceSpecs(stack, template) });
   const names = [STATE_KEY_ENV, ...PROVIDER_IDS.map((id) => clientSecretName(id))];
   secrets = await provisionSecrets(prefix, Object.fromEntries(names.map((n) => [n, `value-of-${n}`])));
   process.env[TABLE_DEFINITIONS.platform.envVar] = `${prefix}-platform`;

@@ -19,6 +19,7 @@ import { STAGE_THROTTLING } from '../../functions/platform/gateway-responses';
 import type { HandlerLoader, Invocable } from '../../functions/dev-runtime/server/lambda-runtime';
 import { inProcess } from '../../functions/dev-runtime/server/lambda-runtime';
 import { API_KEY_AUTHORIZER } from '../../functions/routes';
+import { InvokePermissionError } from '../../functions/dev-runtime/emulated-aws/resource-policies';
 
 const allow = (resource: string) => ({ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resource });
 const deny = (resource: string) => ({ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: resource });
@@ -39,6 +40,8 @@ const authorizer: Invocable = async (event) => {
     nested: [allow(`${api}/*`)],
   };
   if (token === 'fail') throw new Error('the table is down');
+  if (token === 'no-permission')
+    throw new InvokePermissionError('apiKeyAuthorizer', 'apigateway.amazonaws.com', 'src');
   if (!statements[token]) throw new Error('Unauthorized');
   return {
     principalId: `key_${token}`,
@@ -53,6 +56,7 @@ const authorizer: Invocable = async (event) => {
 let slowMs = 0;
 /** Every route answers what reached it from the authorizer; `slowMs` delays it. */
 const route: Invocable = async (event) => {
+  if (slowMs === -2) throw new InvokePermissionError('listProviders', 'apigateway.amazonaws.com', 'src');
   if (slowMs < 0) throw new Error('the handler crashed');
   await new Promise((resolve) => setTimeout(resolve, slowMs));
   return {
@@ -196,6 +200,21 @@ describe('the integration', () => {
     const failed = await call(base, '/connectors/v1/providers', 'all');
     expect(failed.status).toBe(502);
     expect(await failed.json()).toEqual({ message: 'Internal server error' });
+  });
+
+  it("answers a function's resource policy refusing API Gateway as API_CONFIGURATION_ERROR: the DEFAULT_5XX 500", async () => {
+    const base = await start();
+    slowMs = -2;
+    const refused = await call(base, '/connectors/v1/providers', 'all');
+    expect(refused.status).toBe(500);
+    expect(await refused.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal error' } });
+    // The authorizer's function refusing it: AUTHORIZER_CONFIGURATION_ERROR, a 500 too.
+    slowMs = 0;
+    const unauthorizable = await call(base, '/connectors/v1/providers', 'no-permission');
+    expect(unauthorizable.status).toBe(500);
+    expect(await unauthorizable.json()).toEqual({
+      error: { code: 'INTERNAL_ERROR', message: 'Internal error' },
+    });
   });
 });
 

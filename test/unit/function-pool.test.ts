@@ -264,3 +264,41 @@ describe("Lambda's limits in the function pool", () => {
     );
   });
 });
+
+describe("the key policy in a function's worker", () => {
+  // A bundle that makes an SDK-like call through the observer the worker installs, as the aws
+  // adapters' clients do before sending.
+  const kmsCaller = bundle(
+    'kms-caller',
+    `export const handler = async ({ command, KeyId }) => {
+       const observe = globalThis[Symbol.for('connector-event-service.aws-call-observer')];
+       try { observe({ service: 'KMS', command, input: { KeyId } }); return 'sent'; }
+       catch (error) { return error.name + ': ' + error.message; }
+     };`,
+  );
+  const keyAccess = {
+    keys: ['arn:aws:kms:us-east-1:123456789012:key/k1', 'k1', 'alias/ces-local-envelope'],
+    keyArn: 'arn:aws:kms:us-east-1:123456789012:key/k1',
+    roleArn: 'arn:aws:iam::123456789012:role/Deliver',
+    allowed: { 'kms:Decrypt': true, 'kms:GenerateDataKey': false },
+  };
+
+  it('refuses, as KMS does, a call on the key the key policy does not allow the role; lets the others through', async () => {
+    const pool = new FunctionPool([fn('deliver', kmsCaller, { keyAccess })]);
+    try {
+      const ask = (command: string, KeyId?: string) => pool.invoke('deliver', { command, KeyId });
+      expect(await ask('Decrypt', 'k1')).toBe('sent');
+      expect(await ask('GenerateDataKey', keyAccess.keyArn)).toBe(
+        'AccessDeniedException: User: arn:aws:iam::123456789012:role/Deliver is not authorized to perform: ' +
+          'kms:GenerateDataKey on resource: arn:aws:kms:us-east-1:123456789012:key/k1 because no ' +
+          'resource-based policy allows the kms:GenerateDataKey action',
+      );
+      // A ciphertext names its key: a call without KeyId is on the one key.
+      expect(await ask('GenerateDataKey')).toMatch(/^AccessDeniedException/);
+      // Another key's policy is not this one's.
+      expect(await ask('GenerateDataKey', 'other-key')).toBe('sent');
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -54,6 +54,30 @@ describe('schedules', () => {
     expect(calls).toBe(1 + SCHEDULE_RETRY_ATTEMPTS);
   });
 
+  it("on the emulated AWS runtime, give a run that failed its retries to the function's on-failure destination", async () => {
+    behaviour = 'fail';
+    const failed: { event: unknown; error: unknown; attempts: number }[] = [];
+    schedules = startSchedules(inProcess(load), new OffsetClock(), {
+      asynchronous: true,
+      intervalMs: 200,
+      rules: [
+        {
+          id: worker.id,
+          handler: worker.handler,
+          timeoutSeconds: worker.timeoutSeconds,
+          rateMinutes: worker.rateMinutes,
+          retryAttempts: 1,
+          onFailure: async (event, error, attempts) => void failed.push({ event, error, attempts }),
+        },
+      ],
+    });
+    await sleep(300); // one tick
+    expect(calls).toBe(2);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ attempts: 2, event: { source: 'aws.events' } });
+    expect((failed[0]!.error as Error).message).toContain('sweep failed');
+  });
+
   it('under npm start, skip a tick while a run is going', async () => {
     behaviour = 'slow';
     schedules = startSchedules(inProcess(load), new OffsetClock(), { intervalMs: 100 });

@@ -32,6 +32,19 @@ export interface PooledFunction {
   timeoutSeconds: number;
   /** Exactly the environment of its workers (see functionEnvironment). */
   environment: Record<string, string>;
+  /** What the key policy lets the function's role do with the key (KMS refuses the rest). */
+  keyAccess?: KeyAccess;
+}
+
+/**
+ * A key's policy as it applies to one function's role: the ids the key goes by (ARN, id, alias), and
+ * for each data-plane action whether the policy allows it (resource-policies.ts's keyPolicyAllows).
+ */
+export interface KeyAccess {
+  keys: string[];
+  keyArn: string;
+  roleArn: string;
+  allowed: Record<string, boolean>;
 }
 
 /**
@@ -171,12 +184,14 @@ export function emulatorEnvironment(env: NodeJS.ProcessEnv = process.env): Recor
 //     the time the tests set, as the local runtime's handlers do; Date itself is untouched;
 //   - the SDK call observer (HOST_OBSERVER in functions/adapters/aws/call-counter.ts): each call's
 //     service, operation and the names of the resources it touches go to the runtime (IAM, recorded),
-//     and with the development clock SQS delays are sent at most maxDelaySeconds long.
+//     a KMS call the key policy does not allow the function's role fails as KMS fails it
+//     (AccessDeniedException), and with the development clock SQS delays are sent at most
+//     maxDelaySeconds long.
 // Then it loads the bundle at the first invocation (the init, as Lambda's first invocation of an
 // environment runs it) and answers each invocation message with its result or error.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { clockOffset, maxDelaySeconds, recordCalls, recordCapacity, observerKey, clockKey } = workerData;
+const { clockOffset, maxDelaySeconds, recordCalls, recordCapacity, observerKey, clockKey, keyAccess } = workerData;
 // Lambda runs nodejs22.x, where the SDK has no Node version to warn about; here it would, once per worker.
 const emitWarning = process.emitWarning;
 process.emitWarning = (warning, ...rest) => {
@@ -205,7 +220,22 @@ const names = (input) => {
 const cap = (entry) => {
   if (entry && entry.DelaySeconds > maxDelaySeconds) entry.DelaySeconds = maxDelaySeconds;
 };
+// The key policy, as KMS applies it before the role's own policy: a call on the key (by any of its
+// ids, or none: a ciphertext names its key) for an action the policy does not allow the role fails.
+const refusedByKey = (service, command, input) => {
+  if (!keyAccess || service !== 'KMS') return undefined;
+  const action = 'kms:' + command;
+  const keyId = input && input.KeyId;
+  if ((keyId !== undefined && !keyAccess.keys.includes(keyId)) || keyAccess.allowed[action] !== false) return undefined;
+  return Object.assign(
+    new Error('User: ' + keyAccess.roleArn + ' is not authorized to perform: ' + action + ' on resource: ' +
+      keyAccess.keyArn + ' because no resource-based policy allows the ' + action + ' action'),
+    { name: 'AccessDeniedException', $fault: 'client' },
+  );
+};
 globalThis[Symbol.for(observerKey)] = ({ service, command, input }) => {
+  const refused = refusedByKey(service, command, input);
+  if (refused) throw refused;
   if (maxDelaySeconds !== undefined && service === 'SQS') {
     cap(input);
     for (const entry of (input && input.Entries) || []) cap(entry);
@@ -372,6 +402,7 @@ class ExecutionEnvironment {
         recordCapacity: Boolean(options.onConsumed),
         observerKey: HOST_OBSERVER.description,
         clockKey: HOST_CLOCK.description,
+        keyAccess: fn.keyAccess,
       },
       // Lambda's memory setting bounds the whole environment; the heap is the part a worker can cap.
       resourceLimits: { maxOldGenerationSizeMb: fn.memorySize },

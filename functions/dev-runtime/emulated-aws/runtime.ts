@@ -1,6 +1,7 @@
 // The emulated AWS runtime (`npm run start:aws`, or `npm start` with AWS_ENDPOINT_URL set): runs the
 // synthesized application (lib/emulated-app.ts) on the emulators as AWS runs a deployment of it:
-//   - the stack's resources provisioned at the emulator endpoint (./provision.ts);
+//   - the template's resources provisioned at the emulator endpoint (./provision.ts): its tables,
+//     queues with their policies, key with its policy, buckets and state machine, as it declares them;
 //   - every function from its bundle in execution environments of its own (./function-pool.ts), with
 //     exactly the template's environment, memory and timeout; API Gateway (../server/api-gateway.ts),
 //     the event sources, the schedules and the workflow tasks all invoke through the pool;
@@ -10,34 +11,39 @@
 //     (../server/schedules.ts);
 //   - Step Functions: moto runs Lambda tasks only through Docker, so the runtime serves Step Functions
 //     itself (./step-functions-endpoint.ts, named to every SDK client by AWS_ENDPOINT_URL_SFN) and runs
-//     the production purge definition, Lambda tasks and all, on our ASL interpreter; each task invokes
+//     the template's purge definition, Lambda tasks and all, on our ASL interpreter; each task invokes
 //     its task function through the pool.
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { ProvisionedStack } from './provision';
-import { provisionStack, resourceValues } from './provision';
+import { physicalName, provisionStack, provisionedQueue, resolveValue, resourceValues } from './provision';
+import { deadLetter, onFailureDestination } from './failure-destinations';
 import type { FunctionInvoker } from './step-functions-endpoint';
 import { startStepFunctionsEndpoint } from './step-functions-endpoint';
 import type { EventSourceLog } from './event-source';
 import { SqsEventSource } from './event-source';
-import type { EmulatedApp, FunctionSpec } from './application';
+import type { EmulatedApp, FunctionSpec, ResourceSpec } from './application';
 import { bundleFileOf } from './application';
-import type { ObservedCall, ObservedCapacity } from './function-pool';
-import { FunctionPool, emulatorEnvironment, functionEnvironment } from './function-pool';
+import type { KeyAccess, ObservedCall, ObservedCapacity } from './function-pool';
+import {
+  FunctionPool,
+  RequestTooLargeError,
+  emulatorEnvironment,
+  functionEnvironment,
+} from './function-pool';
 import {
   API_GATEWAY,
   EVENTBRIDGE,
+  InvokePermissionError,
   apiGatewaySource,
   checkExecutionRole,
   checkInvokePermission,
+  keyPolicyAllows,
 } from './resource-policies';
 import { createAwsDeps } from '../../compose/aws';
-import { DEPLOYED_PURGE_SETTINGS, PURGE_TASKS, purgeDefinition } from '../../connectors/index';
 import { getOptionalStringFromEnv } from '../../platform/config';
 import type { OffsetClock } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import type { Deps } from '../../platform/ports';
-import type { QueueName } from '../../platform/workers';
-import { QUEUE_WORKERS } from '../../platform/workers';
 import type { FunctionRef, Invoker } from '../server/lambda-runtime';
 import type { ScheduleRule } from '../server/schedules';
 import type { GatewayMethod } from '../server/api-gateway';
@@ -45,6 +51,8 @@ import type { GatewayMethod } from '../server/api-gateway';
 export interface EmulatedAwsOptions {
   /** Prefixes every resource's name, so several runtimes can share one emulator. */
   prefix: string;
+  /** The template's resources to provision (lib/emulated-app.ts's emulatedResources). */
+  resources: ResourceSpec[];
   clock: OffsetClock;
   /**
    * With the development clock hook: the functions read the development clock, SQS delays longer
@@ -99,14 +107,6 @@ class UnknownFunctionError extends Error {
   }
 }
 
-/** The production definition, its tasks' Resources the task functions (named by their ids). */
-function purgeOnLambdas(region: string) {
-  const functionArns = Object.fromEntries(
-    PURGE_TASKS.map((task) => [task, `arn:aws:lambda:${region}:000000000000:function:${task}`]),
-  ) as Record<(typeof PURGE_TASKS)[number], string>;
-  return purgeDefinition({ ...DEPLOYED_PURGE_SETTINGS, target: { kind: 'lambda', functionArns } });
-}
-
 export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<EmulatedAws> {
   const log = logger.child({ runtime: 'emulated-aws' });
   const region =
@@ -120,10 +120,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
     region,
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
-  const provisioned = await provisionStack({
-    prefix: options.prefix,
-    workflows: { purge: purgeOnLambdas(region) },
-  });
+  const provisioned = await provisionStack({ prefix: options.prefix, resources: options.resources });
   // The runtime's own aws adapters read their resources' names from the environment.
   Object.assign(process.env, provisioned.environment);
   const deps = createAwsDeps(options.clock);
@@ -138,6 +135,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       const resolve = resourceValues(provisioned, secrets);
       const runtime = emulatorEnvironment();
       const specs = new Map(app.functions.map((fn) => [fn.id, fn]));
+      const keyAccess = keyAccessOf(provisioned, options.prefix, app.roles);
       const pool = new FunctionPool(
         app.functions.map((fn) => ({
           id: fn.id,
@@ -145,6 +143,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
           memorySize: fn.memorySize,
           timeoutSeconds: fn.timeoutSeconds,
           environment: functionEnvironment(fn, resolve, runtime, parameters),
+          ...(keyAccess(fn.id) ? { keyAccess: keyAccess(fn.id) } : {}),
         })),
         {
           ...(devClock ? { clockOffset, maxDelaySeconds: options.maxDelaySeconds } : {}),
@@ -164,6 +163,8 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
         ...ref(rule.functionId),
         rateMinutes: rule.rateMinutes,
         retryAttempts: rule.retryAttempts,
+        onFailure: (event: unknown, error: unknown, attempts: number) =>
+          onFailureDestination(provisioned, region, rule, event, error, attempts, log),
       }));
       const methods = app.api.map((m) => ({
         method: m.method,
@@ -183,7 +184,7 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
       const authorizerSources = new Map(
         app.api.flatMap((m) => (m.authorizer ? [[m.authorizer.functionId, m.authorizer.sourceArn]] : [])),
       );
-      const ruleArns = new Map(app.schedules.map((rule) => [rule.functionId, rule.ruleArn]));
+      const scheduleRules = new Map(app.schedules.map((rule) => [rule.functionId, rule]));
       return {
         invoke: async (fn, event) => {
           const source = apiGatewaySource(app.restApi, authorizerSources, fn.id, event);
@@ -191,13 +192,28 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
           return pool.invoker(fn, event);
         },
         invokeScheduled: async (fn, event) => {
-          const source = ruleArns.get(fn.id) ?? `(no rule targets ${fn.id})`;
-          checkInvokePermission(app.permissions, fn.id, EVENTBRIDGE, source);
-          return pool.asyncInvoker(fn, event);
+          const rule = scheduleRules.get(fn.id);
+          try {
+            checkInvokePermission(
+              app.permissions,
+              fn.id,
+              EVENTBRIDGE,
+              rule?.ruleArn ?? `(no rule targets ${fn.id})`,
+            );
+            return await pool.asyncInvoker(fn, event);
+          } catch (error) {
+            // EventBridge could not deliver the event (the function's policy refused it, or Lambda did
+            // for its size): the rule's dead-letter queue gets it, if its policy lets EventBridge send.
+            const undelivered =
+              error instanceof InvokePermissionError || error instanceof RequestTooLargeError;
+            if (!undelivered || !rule) throw error;
+            await deadLetter(provisioned, rule, event, error as Error, log);
+            return undefined;
+          }
         },
         rules,
         methods,
-        summary: summary(options, app, stepFunctions.url),
+        summary: summary(options, app, provisioned, stepFunctions.url),
         stop: async () => {
           await Promise.all(sources.map((source) => source.stop()));
           await pool.close();
@@ -211,6 +227,38 @@ export async function startEmulatedAws(options: EmulatedAwsOptions): Promise<Emu
   };
 }
 
+/**
+ * Each function's access to the template's key: what its key policy lets the function's role do
+ * (keyPolicyAllows), checked in the function's worker before each KMS call. A function whose role the
+ * template does not name is not checked.
+ */
+function keyAccessOf(
+  provisioned: ProvisionedStack,
+  prefix: string,
+  roles: Record<string, string>,
+): (functionId: string) => KeyAccess | undefined {
+  const keys = Object.values(provisioned.resources).filter(
+    (r) => r.spec.type === 'AWS::KMS::Key' && r.spec.properties.KeyPolicy !== undefined,
+  );
+  if (keys.length !== 1) return () => undefined; // one key: a call naming none is on it
+  const [key] = keys as [(typeof keys)[number]];
+  const policy = resolveValue(
+    key.spec.properties.KeyPolicy!,
+    provisioned.resources,
+    `${key.spec.name} policy`,
+  );
+  return (functionId) => {
+    const roleArn = roles[functionId];
+    if (!roleArn) return undefined;
+    return {
+      keys: [key.arn, key.ref, `alias/${physicalName(prefix, key.spec.name)}`],
+      keyArn: key.arn,
+      roleArn,
+      allowed: keyPolicyAllows(policy, key.arn, roleArn),
+    };
+  };
+}
+
 /** One SQS event source per event source mapping of the template. */
 function eventSources(
   app: EmulatedApp,
@@ -220,8 +268,7 @@ function eventSources(
   log: EventSourceLog,
 ) {
   return app.eventSources.map((mapping) => {
-    const name = mapping.queue.replace(/^queue:/, '') as QueueName;
-    const queue = provisioned.queues[name];
+    const queue = provisionedQueue(provisioned, mapping.queue);
     if (!queue) throw new Error(`The template maps ${mapping.queue}, which the runtime did not provision`);
     const fn = ref(mapping.functionId);
     checkExecutionRole(mapping);
@@ -234,7 +281,7 @@ function eventSources(
         batchingWindowSeconds: mapping.batchingWindowSeconds,
         // Without a maximum, Lambda scales an SQS mapping up to 1,250 concurrent invocations.
         maxConcurrency: mapping.maxConcurrency ?? 1250,
-        visibilityTimeoutSeconds: QUEUE_WORKERS[name].visibilityTimeoutSeconds,
+        visibilityTimeoutSeconds: queue.visibilityTimeoutSeconds,
       },
       async (event) => {
         const response = (await invoke(fn, event)) as SQSBatchResponse | void;
@@ -245,28 +292,46 @@ function eventSources(
     );
   });
 }
-function summary(options: EmulatedAwsOptions, app: EmulatedApp, stepFunctionsUrl: string): string[] {
+function summary(
+  options: EmulatedAwsOptions,
+  app: EmulatedApp,
+  provisioned: ProvisionedStack,
+  stepFunctionsUrl: string,
+): string[] {
   const sources = app.eventSources.map((m) => {
-    const name = m.queue.replace(/^queue:/, '') as QueueName;
+    const queue = provisionedQueue(provisioned, m.queue)!;
     return (
-      `  ${m.functionId} <- ${options.prefix}-${name}: batch ${m.batchSize}, window ${m.batchingWindowSeconds} s, ` +
-      `at most ${m.maxConcurrency ?? 'unbounded'} at once, visibility ${QUEUE_WORKERS[name].visibilityTimeoutSeconds} s, ` +
-      `dead letter after ${QUEUE_WORKERS[name].maxReceiveCount} receives` +
+      `  ${m.functionId} <- ${queue.url.split('/').pop()}: batch ${m.batchSize}, window ${m.batchingWindowSeconds} s, ` +
+      `at most ${m.maxConcurrency ?? 'unbounded'} at once, visibility ${queue.visibilityTimeoutSeconds} s, ` +
+      (queue.maxReceiveCount !== undefined
+        ? `dead letter after ${queue.maxReceiveCount} receives`
+        : 'no dead-letter queue') +
       (m.reportBatchItemFailures ? ', partial batch responses' : '')
     );
   });
+  const counts = new Map<string, number>();
+  for (const { spec } of Object.values(provisioned.resources)) {
+    const type = spec.type.split('::').pop()!;
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  }
   const schedules = app.schedules.map(
     (r) => `  ${r.functionId}: rate(${r.rateMinutes} minutes), ${r.retryAttempts} retries`,
   );
   return [
-    `Provisioned ${options.prefix}-*: tables, queues with dead-letter queues and redrive, the envelope key, the purge state machine, the secrets`,
+    `Provisioned ${options.prefix}-* from the template: ${[...counts].map(([type, n]) => `${n} ${type}`).join(', ')}, and the secrets`,
+    ...(provisioned.skipped.length
+      ? [
+          '  Properties the emulators do not take (skipped):',
+          ...provisioned.skipped.map((line) => `    ${line}`),
+        ]
+      : []),
     `API Gateway: the template's ${app.api.length} methods, their authorizers and integration timeouts`,
     `Functions: ${app.functions.length} from their bundles, each in execution environments of its own with the template's environment (${app.stage} stage), memory and timeout`,
     "SQS event sources (the template's event source mappings):",
     ...sources,
     "Schedules (the template's rules, invoked asynchronously):",
     ...schedules,
-    `Purge: the production definition (Lambda tasks) on the runtime's own Step Functions endpoint (${stepFunctionsUrl}, our ASL interpreter), each task invoking its task function`,
+    `Purge: the template's definition (Lambda tasks) on the runtime's own Step Functions endpoint (${stepFunctionsUrl}, our ASL interpreter), each task invoking its task function`,
     ...(options.maxDelaySeconds !== undefined
       ? [
           `Development clock: the functions read it; SQS delays are sent at most ${options.maxDelaySeconds} s long and re-sent until due on the clock; moving the clock moves the visibility of messages the workers left`,

@@ -77,10 +77,17 @@ const AUTHORIZER_FUNCTIONS = {
  * DEFAULT_4XX / DEFAULT_5XX one, whose status code replaces every unconfigured type's in its class.
  */
 export function gatewayResponse(
-  type: GatewayResponseType | 'AUTHORIZER_FAILURE' | 'AUTHORIZER_CONFIGURATION_ERROR' | 'INTEGRATION_TIMEOUT',
+  type:
+    | GatewayResponseType
+    | 'AUTHORIZER_FAILURE'
+    | 'AUTHORIZER_CONFIGURATION_ERROR'
+    | 'INTEGRATION_TIMEOUT'
+    | 'API_CONFIGURATION_ERROR',
 ): APIGatewayProxyResult {
   const fallback =
-    type.startsWith('AUTHORIZER') || type.startsWith('INTEGRATION') ? 'DEFAULT_5XX' : 'DEFAULT_4XX';
+    type.startsWith('AUTHORIZER') || type.startsWith('INTEGRATION') || type.startsWith('API_CONFIGURATION')
+      ? 'DEFAULT_5XX'
+      : 'DEFAULT_4XX';
   const response =
     GATEWAY_RESPONSES.find((r) => r.type === type) ?? GATEWAY_RESPONSES.find((r) => r.type === fallback)!;
   return {
@@ -93,6 +100,10 @@ export function gatewayResponse(
     body: JSON.stringify({ error: { code: response.code, message: response.message } }),
   };
 }
+
+/** Lambda refused the invocation itself (AccessDeniedException: the function's resource policy). */
+const refusedByLambda = (error: unknown) =>
+  (error as { name?: string } | undefined)?.name === 'AccessDeniedException';
 
 /** A Lambda proxy integration whose function failed (an error, a timeout): API Gateway's own 502. */
 const integrationFailure = (): APIGatewayProxyResult => ({
@@ -264,6 +275,12 @@ export class ApiGateway {
       }
       return result as APIGatewayProxyResult;
     } catch (error) {
+      // Lambda refused API Gateway (the function's resource policy): "Invalid permissions on Lambda
+      // function", API_CONFIGURATION_ERROR, 500 (the template's DEFAULT_5XX where it has one).
+      if (refusedByLambda(error)) {
+        logger.error('API Gateway may not invoke the function', { route: fn.id, error });
+        return gatewayResponse('API_CONFIGURATION_ERROR');
+      }
       logger.error(error instanceof FunctionTimeoutError ? 'function timed out' : 'function failed', {
         route: fn.id,
         error,
@@ -307,7 +324,7 @@ export class ApiGateway {
         if (message === 'Unauthorized') return gatewayResponse('UNAUTHORIZED');
         logger.error('authorizer failed', { authorizer: fn.id, error });
         return gatewayResponse(
-          error instanceof AuthorizerConfigurationError
+          error instanceof AuthorizerConfigurationError || refusedByLambda(error)
             ? 'AUTHORIZER_CONFIGURATION_ERROR'
             : 'AUTHORIZER_FAILURE',
         );

@@ -41,6 +41,8 @@ export interface ScheduleRule extends FunctionRef {
   rateMinutes: number;
   /** Retries of a failed asynchronous invocation (the function's MaximumRetryAttempts). */
   retryAttempts: number;
+  /** The function's on-failure destination: given the event and the last error once the retries are spent. */
+  onFailure?: (event: unknown, error: unknown, attempts: number) => Promise<void>;
 }
 
 const TABLE_RULES: ScheduleRule[] = SCHEDULED_WORKERS.map((w) => ({
@@ -79,17 +81,20 @@ export function startSchedules(invoke: Invoker, clock: Clock, options: ScheduleO
 
   /** EventBridge's asynchronous invocation: no waiting, no skipping, the stack's retries. */
   const invokeAsynchronously = async (worker: ScheduleRule): Promise<void> => {
+    const event = scheduledEvent(worker, clock);
     for (let attempt = 0; ; attempt++) {
       try {
-        await invoke(worker, scheduledEvent(worker, clock));
+        await invoke(worker, event);
         return;
       } catch (error) {
         if (attempt >= worker.retryAttempts) {
-          log.error('scheduled run failed (the failures queue receives it)', {
-            worker: worker.id,
-            attempts: attempt + 1,
-            error,
-          });
+          log.error('scheduled run failed', { worker: worker.id, attempts: attempt + 1, error });
+          await worker.onFailure?.(event, error, attempt + 1).catch((failed: unknown) =>
+            log.error('the on-failure destination did not take the failed run', {
+              worker: worker.id,
+              failed,
+            }),
+          );
           return;
         }
       }

@@ -842,12 +842,16 @@ export interface components {
         Connection: {
             id: string;
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             /** @enum {string} */
             status: "pending" | "healthy" | "reauth_required" | "revoked" | "throttled";
             /** @description Whether the connection's provider is on for the organization */
             enabled: boolean;
             scope_tier: string;
+            /** @description The connection's params (its region or server): as given while pending, every one once connected */
+            params?: {
+                [key: string]: string;
+            };
             /** @description The provider account, once the connect flow has completed */
             account: {
                 external_id: string;
@@ -869,12 +873,16 @@ export interface components {
         ConnectionDetail: {
             id: string;
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             /** @enum {string} */
             status: "pending" | "healthy" | "reauth_required" | "revoked" | "throttled";
             /** @description Whether the connection's provider is on for the organization */
             enabled: boolean;
             scope_tier: string;
+            /** @description The connection's params (its region or server): as given while pending, every one once connected */
+            params?: {
+                [key: string]: string;
+            };
             /** @description The provider account, once the connect flow has completed */
             account: {
                 external_id: string;
@@ -1162,6 +1170,39 @@ export interface components {
              * @enum {string}
              */
             scope_tier?: "import" | "import_export";
+        } | {
+            /** @constant */
+            provider: "netdocuments";
+            /** @description Where the browser is sent back, with connection_id or error appended: absolute, https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters */
+            return_url: string;
+            /**
+             * @description A scope tier of the provider; omitted means the provider's default tier
+             * @enum {string}
+             */
+            scope_tier?: "import" | "import_export";
+            /** @description What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page */
+            params?: {
+                /**
+                 * @description Region: The NetDocuments data center that hosts the repository
+                 * @enum {string}
+                 */
+                region?: "us" | "eu" | "de" | "au";
+            };
+        } | {
+            /** @constant */
+            provider: "imanage";
+            /** @description Where the browser is sent back, with connection_id or error appended: absolute, https (http on localhost or 127.0.0.1 outside production), no credentials, no spaces or control characters */
+            return_url: string;
+            /**
+             * @description A scope tier of the provider; omitted means the provider's default tier
+             * @enum {string}
+             */
+            scope_tier?: "standard";
+            /** @description What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page */
+            params?: {
+                /** @description iManage Work server: The host name of the firm's iManage Work server: cloudimanage.com for iManage's cloud, or the firm's own. */
+                server?: string;
+            };
         };
         CreateExportRequest: {
             vault_id: string;
@@ -1714,13 +1755,30 @@ export interface components {
         };
         Provider: {
             /** @enum {string} */
-            id: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+            id: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             display_name: string;
             /** @enum {string} */
             kind: "practice_management" | "file_storage";
             /** @description Whether the provider is on for the organization */
             enabled: boolean;
             default_scope_tier: string;
+            /** @description What the provider must know before the consent (a region, a server): POST /connectors/v1/connections takes them as `params`; the connect page asks for those not given. Empty for most providers */
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "choice" | "host";
+                label: string;
+                description: string;
+                /** @description Whether it must be given (here or on the connect page): it has no default */
+                required: boolean;
+                default?: string;
+                choices?: {
+                    value: string;
+                    label: string;
+                }[];
+                /** @description A host: an example of the form it takes */
+                example?: string;
+            }[];
             scope_tiers: {
                 name: string;
                 description: string;
@@ -1735,7 +1793,7 @@ export interface components {
         };
         ProviderSetting: {
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             enabled: boolean;
             /** Format: date-time */
             updated_at: string;
@@ -1910,7 +1968,7 @@ export interface components {
         };
         SetProviderEnabledRequest: {
             /** @enum {string} */
-            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+            provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             enabled: boolean;
             /** @constant */
             confirm_organization_wide: true;
@@ -2338,7 +2396,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
-                provider?: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+                provider?: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
                 status?: "pending" | "healthy" | "reauth_required" | "revoked" | "throttled";
             };
             header?: never;
@@ -3167,7 +3225,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box";
+                provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             };
             cookie?: never;
         };

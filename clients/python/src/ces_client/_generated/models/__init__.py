@@ -10,6 +10,7 @@ from .connection import Connection
 from .connection_account_type_0 import ConnectionAccountType0
 from .connection_detail import ConnectionDetail
 from .connection_detail_account_type_0 import ConnectionDetailAccountType0
+from .connection_detail_params import ConnectionDetailParams
 from .connection_detail_provider import ConnectionDetailProvider
 from .connection_detail_status import ConnectionDetailStatus
 from .connection_detail_status_history_item import ConnectionDetailStatusHistoryItem
@@ -17,6 +18,7 @@ from .connection_detail_status_history_item_status import (
     ConnectionDetailStatusHistoryItemStatus,
 )
 from .connection_list import ConnectionList
+from .connection_params import ConnectionParams
 from .connection_provider import ConnectionProvider
 from .connection_reauth_required_data import ConnectionReauthRequiredData
 from .connection_revoked_data import ConnectionRevokedData
@@ -60,6 +62,17 @@ from .create_connection_request_type_5_scope_tier import (
 from .create_connection_request_type_6 import CreateConnectionRequestType6
 from .create_connection_request_type_6_scope_tier import (
     CreateConnectionRequestType6ScopeTier,
+)
+from .create_connection_request_type_7_params import CreateConnectionRequestType7Params
+from .create_connection_request_type_7_params_region import (
+    CreateConnectionRequestType7ParamsRegion,
+)
+from .create_connection_request_type_7_scope_tier import (
+    CreateConnectionRequestType7ScopeTier,
+)
+from .create_connection_request_type_8_params import CreateConnectionRequestType8Params
+from .create_connection_request_type_8_scope_tier import (
+    CreateConnectionRequestType8ScopeTier,
 )
 from .create_export_request import CreateExportRequest
 from .create_export_request_conflict import CreateExportRequestConflict
@@ -182,6 +195,9 @@ from .provider import Provider
 from .provider_id import ProviderId
 from .provider_kind import ProviderKind
 from .provider_list import ProviderList
+from .provider_params_item import ProviderParamsItem
+from .provider_params_item_choices_item import ProviderParamsItemChoicesItem
+from .provider_params_item_kind import ProviderParamsItemKind
 from .provider_scope_tiers_item import ProviderScopeTiersItem
 from .provider_setting import ProviderSetting
 from .provider_setting_provider import ProviderSettingProvider
@@ -277,11 +293,13 @@ __all__ = (
     "ConnectionAccountType0",
     "ConnectionDetail",
     "ConnectionDetailAccountType0",
+    "ConnectionDetailParams",
     "ConnectionDetailProvider",
     "ConnectionDetailStatus",
     "ConnectionDetailStatusHistoryItem",
     "ConnectionDetailStatusHistoryItemStatus",
     "ConnectionList",
+    "ConnectionParams",
     "ConnectionProvider",
     "ConnectionReauthRequiredData",
     "ConnectionRevokedData",
@@ -310,6 +328,11 @@ __all__ = (
     "CreateConnectionRequestType5ScopeTier",
     "CreateConnectionRequestType6",
     "CreateConnectionRequestType6ScopeTier",
+    "CreateConnectionRequestType7Params",
+    "CreateConnectionRequestType7ParamsRegion",
+    "CreateConnectionRequestType7ScopeTier",
+    "CreateConnectionRequestType8Params",
+    "CreateConnectionRequestType8ScopeTier",
     "CreateExportRequest",
     "CreateExportRequestConflict",
     "CreateExportRequestDestination",
@@ -417,6 +440,9 @@ __all__ = (
     "ProviderId",
     "ProviderKind",
     "ProviderList",
+    "ProviderParamsItem",
+    "ProviderParamsItemChoicesItem",
+    "ProviderParamsItemKind",
     "ProviderScopeTiersItem",
     "ProviderSetting",
     "ProviderSettingProvider",

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.connection_account_type_0 import ConnectionAccountType0
+    from ..models.connection_params import ConnectionParams
 
 
 T = TypeVar("T", bound="Connection")
@@ -30,6 +31,8 @@ class Connection:
         account (ConnectionAccountType0 | None): The provider account, once the connect flow has completed
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
+        params (ConnectionParams | Unset): The connection's params (its region or server): as given while pending, every
+            one once connected
         pending_until (datetime.datetime | Unset): Pending connections only: when its connect flow can no longer
             complete (the connect link and the flow it starts have both expired)
         abandoned (bool | Unset): Pending connections only: true once pending_until has passed; the flow was never
@@ -44,6 +47,7 @@ class Connection:
     account: ConnectionAccountType0 | None
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    params: ConnectionParams | Unset = UNSET
     pending_until: datetime.datetime | Unset = UNSET
     abandoned: bool | Unset = UNSET
 
@@ -70,6 +74,10 @@ class Connection:
 
         updated_at = self.updated_at.isoformat()
 
+        params: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.params, Unset):
+            params = self.params.to_dict()
+
         pending_until: str | Unset = UNSET
         if not isinstance(self.pending_until, Unset):
             pending_until = self.pending_until.isoformat()
@@ -90,6 +98,8 @@ class Connection:
                 "updated_at": updated_at,
             }
         )
+        if params is not UNSET:
+            field_dict["params"] = params
         if pending_until is not UNSET:
             field_dict["pending_until"] = pending_until
         if abandoned is not UNSET:
@@ -100,6 +110,7 @@ class Connection:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.connection_account_type_0 import ConnectionAccountType0
+        from ..models.connection_params import ConnectionParams
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -131,6 +142,13 @@ class Connection:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
+        _params = d.pop("params", UNSET)
+        params: ConnectionParams | Unset
+        if isinstance(_params, Unset):
+            params = UNSET
+        else:
+            params = ConnectionParams.from_dict(_params)
+
         _pending_until = d.pop("pending_until", UNSET)
         pending_until: datetime.datetime | Unset
         if isinstance(_pending_until, Unset):
@@ -149,6 +167,7 @@ class Connection:
             account=account,
             created_at=created_at,
             updated_at=updated_at,
+            params=params,
             pending_until=pending_until,
             abandoned=abandoned,
         )

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.connection_detail_account_type_0 import ConnectionDetailAccountType0
+    from ..models.connection_detail_params import ConnectionDetailParams
     from ..models.connection_detail_status_history_item import (
         ConnectionDetailStatusHistoryItem,
     )
@@ -35,6 +36,8 @@ class ConnectionDetail:
         updated_at (datetime.datetime):
         status_history (list[ConnectionDetailStatusHistoryItem]): The statuses the connection entered, newest first (the
             last 20, kept 90 days)
+        params (ConnectionDetailParams | Unset): The connection's params (its region or server): as given while pending,
+            every one once connected
         pending_until (datetime.datetime | Unset): Pending connections only: when its connect flow can no longer
             complete (the connect link and the flow it starts have both expired)
         abandoned (bool | Unset): Pending connections only: true once pending_until has passed; the flow was never
@@ -50,6 +53,7 @@ class ConnectionDetail:
     created_at: datetime.datetime
     updated_at: datetime.datetime
     status_history: list[ConnectionDetailStatusHistoryItem]
+    params: ConnectionDetailParams | Unset = UNSET
     pending_until: datetime.datetime | Unset = UNSET
     abandoned: bool | Unset = UNSET
 
@@ -83,6 +87,10 @@ class ConnectionDetail:
             status_history_item = status_history_item_data.to_dict()
             status_history.append(status_history_item)
 
+        params: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.params, Unset):
+            params = self.params.to_dict()
+
         pending_until: str | Unset = UNSET
         if not isinstance(self.pending_until, Unset):
             pending_until = self.pending_until.isoformat()
@@ -104,6 +112,8 @@ class ConnectionDetail:
                 "status_history": status_history,
             }
         )
+        if params is not UNSET:
+            field_dict["params"] = params
         if pending_until is not UNSET:
             field_dict["pending_until"] = pending_until
         if abandoned is not UNSET:
@@ -116,6 +126,7 @@ class ConnectionDetail:
         from ..models.connection_detail_account_type_0 import (
             ConnectionDetailAccountType0,
         )
+        from ..models.connection_detail_params import ConnectionDetailParams
         from ..models.connection_detail_status_history_item import (
             ConnectionDetailStatusHistoryItem,
         )
@@ -159,6 +170,13 @@ class ConnectionDetail:
 
             status_history.append(status_history_item)
 
+        _params = d.pop("params", UNSET)
+        params: ConnectionDetailParams | Unset
+        if isinstance(_params, Unset):
+            params = UNSET
+        else:
+            params = ConnectionDetailParams.from_dict(_params)
+
         _pending_until = d.pop("pending_until", UNSET)
         pending_until: datetime.datetime | Unset
         if isinstance(_pending_until, Unset):
@@ -178,6 +196,7 @@ class ConnectionDetail:
             created_at=created_at,
             updated_at=updated_at,
             status_history=status_history,
+            params=params,
             pending_until=pending_until,
             abandoned=abandoned,
         )

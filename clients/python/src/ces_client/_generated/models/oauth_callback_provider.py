@@ -7,6 +7,8 @@ class OauthCallbackProvider(StrEnum):
     DRIVE = "drive"
     DROPBOX = "dropbox"
     GOOGLE_DRIVE = "google_drive"
+    IMANAGE = "imanage"
+    NETDOCUMENTS = "netdocuments"
     ONEDRIVE = "onedrive"
     PRACTICE = "practice"
 

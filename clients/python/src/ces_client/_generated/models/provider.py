@@ -10,6 +10,7 @@ from ..models.provider_id import ProviderId
 from ..models.provider_kind import ProviderKind
 
 if TYPE_CHECKING:
+    from ..models.provider_params_item import ProviderParamsItem
     from ..models.provider_scope_tiers_item import ProviderScopeTiersItem
 
 
@@ -25,6 +26,9 @@ class Provider:
         kind (ProviderKind):
         enabled (bool): Whether the provider is on for the organization
         default_scope_tier (str):
+        params (list[ProviderParamsItem]): What the provider must know before the consent (a region, a server): POST
+            /connectors/v1/connections takes them as `params`; the connect page asks for those not given. Empty for most
+            providers
         scope_tiers (list[ProviderScopeTiersItem]):
     """
 
@@ -33,6 +37,7 @@ class Provider:
     kind: ProviderKind
     enabled: bool
     default_scope_tier: str
+    params: list[ProviderParamsItem]
     scope_tiers: list[ProviderScopeTiersItem]
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +50,11 @@ class Provider:
         enabled = self.enabled
 
         default_scope_tier = self.default_scope_tier
+
+        params = []
+        for params_item_data in self.params:
+            params_item = params_item_data.to_dict()
+            params.append(params_item)
 
         scope_tiers = []
         for scope_tiers_item_data in self.scope_tiers:
@@ -60,6 +70,7 @@ class Provider:
                 "kind": kind,
                 "enabled": enabled,
                 "default_scope_tier": default_scope_tier,
+                "params": params,
                 "scope_tiers": scope_tiers,
             }
         )
@@ -68,6 +79,7 @@ class Provider:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.provider_params_item import ProviderParamsItem
         from ..models.provider_scope_tiers_item import ProviderScopeTiersItem
 
         d = dict(src_dict)
@@ -80,6 +92,13 @@ class Provider:
         enabled = d.pop("enabled")
 
         default_scope_tier = d.pop("default_scope_tier")
+
+        params = []
+        _params = d.pop("params")
+        for params_item_data in _params:
+            params_item = ProviderParamsItem.from_dict(params_item_data)
+
+            params.append(params_item)
 
         scope_tiers = []
         _scope_tiers = d.pop("scope_tiers")
@@ -94,6 +113,7 @@ class Provider:
             kind=kind,
             enabled=enabled,
             default_scope_tier=default_scope_tier,
+            params=params,
             scope_tiers=scope_tiers,
         )
 

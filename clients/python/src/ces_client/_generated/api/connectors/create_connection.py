@@ -12,6 +12,8 @@ from ...models.create_connection_request_type_3 import CreateConnectionRequestTy
 from ...models.create_connection_request_type_4 import CreateConnectionRequestType4
 from ...models.create_connection_request_type_5 import CreateConnectionRequestType5
 from ...models.create_connection_request_type_6 import CreateConnectionRequestType6
+from ...models.create_connection_request_type_7 import CreateConnectionRequestType7
+from ...models.create_connection_request_type_8 import CreateConnectionRequestType8
 from ...models.error import Error
 from ...models.pending_connection import PendingConnection
 from ...types import UNSET, Response, Unset
@@ -25,7 +27,9 @@ def _get_kwargs(
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
     | CreateConnectionRequestType5
-    | CreateConnectionRequestType6,
+    | CreateConnectionRequestType6
+    | CreateConnectionRequestType7
+    | CreateConnectionRequestType8,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -44,6 +48,8 @@ def _get_kwargs(
         or isinstance(body, CreateConnectionRequestType3)
         or isinstance(body, CreateConnectionRequestType4)
         or isinstance(body, CreateConnectionRequestType5)
+        or isinstance(body, CreateConnectionRequestType6)
+        or isinstance(body, CreateConnectionRequestType7)
     ):
         _kwargs["json"] = body.to_dict()
     else:
@@ -134,7 +140,9 @@ def sync_detailed(
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
     | CreateConnectionRequestType5
-    | CreateConnectionRequestType6,
+    | CreateConnectionRequestType6
+    | CreateConnectionRequestType7
+    | CreateConnectionRequestType8,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | PendingConnection]:
     """Create a pending connection and its one-time connect URL
@@ -145,7 +153,8 @@ def sync_detailed(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6 |
+            CreateConnectionRequestType7 | CreateConnectionRequestType8):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,7 +185,9 @@ def sync(
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
     | CreateConnectionRequestType5
-    | CreateConnectionRequestType6,
+    | CreateConnectionRequestType6
+    | CreateConnectionRequestType7
+    | CreateConnectionRequestType8,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | PendingConnection | None:
     """Create a pending connection and its one-time connect URL
@@ -187,7 +198,8 @@ def sync(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6 |
+            CreateConnectionRequestType7 | CreateConnectionRequestType8):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,7 +225,9 @@ async def asyncio_detailed(
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
     | CreateConnectionRequestType5
-    | CreateConnectionRequestType6,
+    | CreateConnectionRequestType6
+    | CreateConnectionRequestType7
+    | CreateConnectionRequestType8,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | PendingConnection]:
     """Create a pending connection and its one-time connect URL
@@ -224,7 +238,8 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6 |
+            CreateConnectionRequestType7 | CreateConnectionRequestType8):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,7 +268,9 @@ async def asyncio(
     | CreateConnectionRequestType3
     | CreateConnectionRequestType4
     | CreateConnectionRequestType5
-    | CreateConnectionRequestType6,
+    | CreateConnectionRequestType6
+    | CreateConnectionRequestType7
+    | CreateConnectionRequestType8,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | PendingConnection | None:
     """Create a pending connection and its one-time connect URL
@@ -264,7 +281,8 @@ async def asyncio(
         idempotency_key (str | Unset):
         body (CreateConnectionRequestType0 | CreateConnectionRequestType1 |
             CreateConnectionRequestType2 | CreateConnectionRequestType3 | CreateConnectionRequestType4
-            | CreateConnectionRequestType5 | CreateConnectionRequestType6):
+            | CreateConnectionRequestType5 | CreateConnectionRequestType6 |
+            CreateConnectionRequestType7 | CreateConnectionRequestType8):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -153,3 +153,53 @@ describe("a customer's own server", () => {
     }
   });
 });
+
+describe("an organization's allowed hosts", () => {
+  const patch = async (body: Record<string, unknown>) => {
+    const response = await call('/connectors/v1/connections', {
+      method: 'PATCH',
+      body: JSON.stringify({ enabled: true, confirm_organization_wide: true, ...body }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  afterAll(async () => {
+    await patch({ provider: hosted.provider, allowed_hosts: null });
+  });
+
+  it('refuse a server outside the list, at create and on the connect page, and keep the list across a switch', async () => {
+    const set = await patch({ provider: hosted.provider, allowed_hosts: ['*.firm-a.example'] });
+    expect(set).toMatchObject({ status: 200, body: { allowed_hosts: ['*.firm-a.example'] } });
+
+    const refused = await create({
+      provider: hosted.provider,
+      params: { [hosted.name]: 'work.firm-b.example' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('not a host this organization allows');
+
+    // On the page: a server typed there is held to the same list, and the link stays usable.
+    const { body } = await create({ provider: hosted.provider });
+    const browser = new Browser();
+    const page = await browser.request(body.connect_url);
+    expect(page.body).toContain(`name="${hosted.name}"`);
+    expect((await browser.request(body.connect_url, { [hosted.name]: 'work.firm-b.example' })).status).toBe(
+      400,
+    );
+    const { connectionId } = await consentThroughSandbox(body.connect_url, 'acct-allowed', {
+      [hosted.name]: 'docs.firm-a.example',
+    });
+    expect((await connection(connectionId)).params).toEqual({ [hosted.name]: 'docs.firm-a.example' });
+
+    // Switching the provider off and on again without naming hosts keeps the list.
+    const kept = await patch({ provider: hosted.provider });
+    expect(kept.body.allowed_hosts).toEqual(['*.firm-a.example']);
+  });
+
+  it('refuse a list for a provider that names no server, and a malformed host', async () => {
+    expect((await patch({ provider: 'practice', allowed_hosts: ['x.example'] })).status).toBe(400);
+    expect((await patch({ provider: hosted.provider, allowed_hosts: ['https://x.example'] })).status).toBe(
+      400,
+    );
+  });
+});

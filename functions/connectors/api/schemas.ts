@@ -109,9 +109,9 @@ type CreateConnectionShape = z.ZodMiniObject<{
  * use case (app/connection-params.ts), which names the param in its 400.
  */
 const connectionParams = (id: ProviderId) =>
-  z
-    .optional(
-      z.strictObject(
+  z.optional(
+    z
+      .strictObject(
         Object.fromEntries(
           paramSpecs(PROVIDERS[id]).map(([name, spec]) => [
             name,
@@ -126,13 +126,19 @@ const connectionParams = (id: ProviderId) =>
               .check(z.describe(`${spec.label}: ${spec.description}`)),
           ]),
         ) as Record<string, z.ZodMiniOptional<z.ZodMiniString>>,
-      ),
-    )
-    .check(
-      z.describe(
-        "What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page",
-      ),
-    );
+      )
+      .check(
+        z.describe(
+          "What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page",
+        ),
+      )
+      // A named schema per provider (NetdocumentsConnectionParams): generated clients get one type each.
+      .register(z.globalRegistry, { id: `${pascal(id)}ConnectionParams` }),
+  );
+
+/** `google_drive` -> `GoogleDrive`. */
+const pascal = (id: string): string =>
+  id.replace(/(^|_)([a-z])/g, (_whole, _sep: string, letter: string) => letter.toUpperCase());
 
 export const connectionIdPath = lazy(() => z.object({ id: idSchema('conn', 'a connection') }));
 
@@ -155,6 +161,28 @@ export const setProviderEnabledBody = lazy(() =>
   z.strictObject({
     provider: provider(),
     enabled: z.boolean({ error: 'enabled is required and must be a boolean' }),
+    allowed_hosts: z
+      .optional(
+        z.nullable(
+          z
+            .array(
+              z
+                .string()
+                .check(
+                  z.regex(
+                    /^(\*\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/,
+                    'must be a lower-case DNS host name, or *. and one (any name under it)',
+                  ),
+                ),
+            )
+            .check(z.maxLength(50)),
+        ),
+      )
+      .check(
+        z.describe(
+          "A provider whose connections name a server (an iManage Work host): the hosts this organization's connections may name, exact or `*.example.com`, over the deployment's own list. Null or empty: any the deployment allows. Omitted: unchanged",
+        ),
+      ),
     confirm_organization_wide: z.literal(true, {
       error: 'confirm_organization_wide must be true: this changes the provider for the whole organization',
     }),

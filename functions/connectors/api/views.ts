@@ -116,7 +116,14 @@ export const connectionListView = snakeCasePage(connectionView)
 export type ConnectionList = z.infer<typeof connectionListView>;
 
 export const providerSettingView = z
-  .object({ provider: providerId, enabled: z.boolean(), updated_at: isoTimeSchema() })
+  .object({
+    provider: providerId,
+    enabled: z.boolean(),
+    allowed_hosts: z
+      .optional(z.array(z.string()))
+      .check(z.describe("The hosts the organization's connections may name (providers with a server param)")),
+    updated_at: isoTimeSchema(),
+  })
   .clone()
   .register(z.globalRegistry, { id: 'ProviderSetting' });
 export type ProviderSetting = z.infer<typeof providerSettingView>;

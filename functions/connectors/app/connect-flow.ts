@@ -30,6 +30,7 @@ import { PROVIDERS } from '../domain/providers';
 import type { ConnectionParamSpec } from '../domain/provider-definition';
 import { accountKey, missingParams, paramSpecs } from '../domain/connection-params';
 import { flowParams } from './connection-params';
+import { ProviderSettings } from '../infra/repositories/provider-settings';
 import type { Account } from '../domain/connection';
 import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositories/connections';
 import { ConnectionRepository } from '../infra/repositories/connections';
@@ -130,7 +131,12 @@ export async function openConnectLink(
   // Checked before the link is spent: a wrong answer leaves the page usable for a second try. (A
   // pending connection's params do not change, so reading them before the link is spent is safe.)
   const params = paramSpecs(PROVIDERS[link.provider]).length
-    ? await flowParams(link.provider, (await connections.get(link.connectionId))?.params, input.answers ?? {})
+    ? await flowParams(
+        link.provider,
+        (await connections.get(link.connectionId))?.params,
+        input.answers ?? {},
+        () => ProviderSettings.of(deps).allowedHosts(link.organizationId, link.provider),
+      )
     : undefined;
   if (!(await flows.consumeLink(hash, now)))
     throw new NotFoundError('This connect link has already been used');

@@ -36,6 +36,8 @@ export async function acceptParams(
   provider: ProviderId,
   given: Record<string, string> | undefined,
   source: Source,
+  /** The organization's own list for the provider (ProviderSettings), read only when a host is given. */
+  organizationHosts: () => Promise<string[]>,
 ): Promise<ConnectionParams> {
   const definition = PROVIDERS[provider];
   let params: ConnectionParams;
@@ -52,6 +54,12 @@ export async function acceptParams(
     const field = `${source.prefix}${name}`;
     if (!hostAllowed(host, allowedHosts(provider)))
       throw invalidField(source.what, field, `${host} is not a host this deployment allows for ${provider}`);
+    if (!hostAllowed(host, await organizationHosts()))
+      throw invalidField(
+        source.what,
+        field,
+        `${host} is not a host this organization allows for ${provider}`,
+      );
     if (!loopbackAllowed()) await vetPublicHost(host, source.what, field);
   }
   return params;
@@ -62,6 +70,7 @@ export async function flowParams(
   provider: ProviderId,
   stored: ConnectionParams | undefined,
   answers: Record<string, string>,
+  organizationHosts: () => Promise<string[]>,
 ): Promise<ConnectionParams | undefined> {
   const definition = PROVIDERS[provider];
   if (!paramSpecs(definition).length) return undefined;
@@ -70,7 +79,7 @@ export async function flowParams(
       .filter(([name]) => !Object.hasOwn(stored ?? {}, name) && (answers[name] ?? '') !== '')
       .map(([name]) => [name, answers[name]!]),
   );
-  const given = { ...(await acceptParams(provider, asked, FROM_PAGE)), ...stored };
+  const given = { ...(await acceptParams(provider, asked, FROM_PAGE, organizationHosts)), ...stored };
   try {
     return completeParams(definition, given);
   } catch (error) {

@@ -17,6 +17,7 @@ import type { ProviderId } from '../domain/providers';
 import type { ConnectionParams } from '../domain/connection-params';
 import { accountKey } from '../domain/connection-params';
 import { FROM_BODY, acceptParams } from './connection-params';
+import { ProviderSettings } from '../infra/repositories/provider-settings';
 import { PROVIDERS, providerConfigured } from '../domain/providers';
 import type { ConnectionStatus } from '../domain/connection';
 import { APPLIES_FROM } from '../domain/connection-decide';
@@ -92,7 +93,9 @@ export async function createConnection(
     (entry): entry is [string, string] => entry[1] !== undefined,
   );
   const params = given.length
-    ? await acceptParams(input.provider, Object.fromEntries(given), FROM_BODY)
+    ? await acceptParams(input.provider, Object.fromEntries(given), FROM_BODY, () =>
+        ProviderSettings.of(deps).allowedHosts(organizationId, input.provider),
+      )
     : undefined;
   const now = deps.clock.now();
   const id = newId('conn');

@@ -4,6 +4,7 @@ import type { Deps } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS, providerConfigured } from '../domain/providers';
 import { paramSpecs } from '../domain/connection-params';
+import { invalidField } from '../../platform/validation';
 import type { ProviderSetting, ProviderView } from '../api/views';
 import { ProviderSettings } from '../infra/repositories/provider-settings';
 
@@ -23,16 +24,34 @@ export function enabledProviders(
   return ProviderSettings.of(deps).all(organizationId);
 }
 
-/** Turns a provider off (or on again) for the whole organization; connections and credentials stay. */
+/**
+ * Turns a provider off (or on again) for the whole organization; connections and credentials stay.
+ * With `allowedHosts`, also the hosts the organization's connections may name (a provider with a host
+ * param only): checked at each new connection, over the deployment's own list.
+ */
 export async function setProviderEnabled(
   deps: Pick<Deps, 'tables' | 'clock'>,
   organizationId: string,
   provider: ProviderId,
   enabled: boolean,
+  allowedHosts?: string[] | null,
 ): Promise<ProviderSetting> {
+  if (allowedHosts?.length && !paramSpecs(PROVIDERS[provider]).some(([, spec]) => spec.kind === 'host'))
+    throw invalidField('request body', 'allowed_hosts', `${provider} has no server param to restrict`);
   const updatedAt = deps.clock.now();
-  await ProviderSettings.of(deps).set(organizationId, provider, enabled, updatedAt);
-  return { provider, enabled, updated_at: isoTime(updatedAt) };
+  const hosts = await ProviderSettings.of(deps).set(
+    organizationId,
+    provider,
+    enabled,
+    updatedAt,
+    allowedHosts,
+  );
+  return {
+    provider,
+    enabled,
+    ...(hosts.length ? { allowed_hosts: hosts } : {}),
+    updated_at: isoTime(updatedAt),
+  };
 }
 
 /** The providers this deployment offers, with the organization's switch of each. */

@@ -1180,14 +1180,7 @@ export interface components {
              * @enum {string}
              */
             scope_tier?: "import" | "import_export";
-            /** @description What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page */
-            params?: {
-                /**
-                 * @description Region: The NetDocuments data center that hosts the repository
-                 * @enum {string}
-                 */
-                region?: "us" | "eu" | "de" | "au";
-            };
+            params?: components["schemas"]["NetdocumentsConnectionParams"];
         } | {
             /** @constant */
             provider: "imanage";
@@ -1198,11 +1191,7 @@ export interface components {
              * @enum {string}
              */
             scope_tier?: "standard";
-            /** @description What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those not given are asked on the connect page */
-            params?: {
-                /** @description iManage Work server: The host name of the firm's iManage Work server: cloudimanage.com for iManage's cloud, or the firm's own. */
-                server?: string;
-            };
+            params?: components["schemas"]["ImanageConnectionParams"];
         };
         CreateExportRequest: {
             vault_id: string;
@@ -1523,6 +1512,10 @@ export interface components {
                 until: string;
             };
         };
+        ImanageConnectionParams: {
+            /** @description iManage Work server: The host name of the firm's iManage Work server: cloudimanage.com for iManage's cloud, or the firm's own. */
+            server?: string;
+        };
         ImportLink: {
             id: string;
             connection_id: string;
@@ -1648,6 +1641,13 @@ export interface components {
             matterId: string;
             /** @description Names of the fields that changed */
             changedFields: string[];
+        };
+        NetdocumentsConnectionParams: {
+            /**
+             * @description Region: The NetDocuments data center that hosts the repository
+             * @enum {string}
+             */
+            region?: "us" | "eu" | "de" | "au";
         };
         /** @description data of ocr.job.completed: An OCR job finished */
         OcrJobCompletedData: {
@@ -1795,6 +1795,8 @@ export interface components {
             /** @enum {string} */
             provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             enabled: boolean;
+            /** @description The hosts the organization's connections may name (providers with a server param) */
+            allowed_hosts?: string[];
             /** Format: date-time */
             updated_at: string;
         };
@@ -1970,6 +1972,8 @@ export interface components {
             /** @enum {string} */
             provider: "practice" | "drive" | "clio" | "google_drive" | "onedrive" | "dropbox" | "box" | "netdocuments" | "imanage";
             enabled: boolean;
+            /** @description A provider whose connections name a server (an iManage Work host): the hosts this organization's connections may name, exact or `*.example.com`, over the deployment's own list. Null or empty: any the deployment allows. Omitted: unchanged */
+            allowed_hosts?: string[] | null;
             /** @constant */
             confirm_organization_wide: true;
         };

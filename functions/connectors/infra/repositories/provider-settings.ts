@@ -1,11 +1,13 @@
 // Organization-wide provider switches over the Table port (the connectors table). The only code that knows their keys:
-//   ORG#<org> / PROVIDER#<provider>   { enabled, updatedAt }; no item: on
+//   ORG#<org> / PROVIDER#<provider>   { enabled, allowedHosts?, updatedAt }; no item: on, any host
 import type { Item, Table, Deps } from '../../../platform/ports';
 import type { ProviderId } from '../../domain/providers';
 import { PROVIDER_IDS } from '../../domain/providers';
 
 interface SettingItem extends Item {
   enabled: boolean;
+  /** The hosts the organization's connections of this provider may name (a host param); absent: any. */
+  allowedHosts?: string[];
   updatedAt?: number;
 }
 
@@ -43,12 +45,29 @@ export class ProviderSettings {
     >;
   }
 
+  /** The hosts the organization allows for the provider's host params (empty: any). */
+  async allowedHosts(organizationId: string, provider: ProviderId): Promise<string[]> {
+    const item = await this.table.get<SettingItem>(settingKey(organizationId, provider));
+    return item?.allowedHosts ?? [];
+  }
+
+  /**
+   * The switch, and the allowed hosts when given (null or empty: any; undefined: kept as they are).
+   * Returns the hosts now in force.
+   */
   async set(
     organizationId: string,
     provider: ProviderId,
     enabled: boolean,
     updatedAt: number,
-  ): Promise<void> {
-    await this.table.put({ ...settingKey(organizationId, provider), enabled, updatedAt });
+    allowedHosts?: string[] | null,
+  ): Promise<string[]> {
+    const key = settingKey(organizationId, provider);
+    const hosts =
+      allowedHosts === undefined
+        ? ((await this.table.get<SettingItem>(key))?.allowedHosts ?? [])
+        : (allowedHosts ?? []);
+    await this.table.put({ ...key, enabled, updatedAt, ...(hosts.length ? { allowedHosts: hosts } : {}) });
+    return hosts;
   }
 }

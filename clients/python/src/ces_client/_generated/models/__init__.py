@@ -63,14 +63,11 @@ from .create_connection_request_type_6 import CreateConnectionRequestType6
 from .create_connection_request_type_6_scope_tier import (
     CreateConnectionRequestType6ScopeTier,
 )
-from .create_connection_request_type_7_params import CreateConnectionRequestType7Params
-from .create_connection_request_type_7_params_region import (
-    CreateConnectionRequestType7ParamsRegion,
-)
+from .create_connection_request_type_7 import CreateConnectionRequestType7
 from .create_connection_request_type_7_scope_tier import (
     CreateConnectionRequestType7ScopeTier,
 )
-from .create_connection_request_type_8_params import CreateConnectionRequestType8Params
+from .create_connection_request_type_8 import CreateConnectionRequestType8
 from .create_connection_request_type_8_scope_tier import (
     CreateConnectionRequestType8ScopeTier,
 )
@@ -144,6 +141,7 @@ from .export_job_failures_item_reason import ExportJobFailuresItemReason
 from .export_job_status import ExportJobStatus
 from .export_job_waiting import ExportJobWaiting
 from .export_job_waiting_reason import ExportJobWaitingReason
+from .imanage_connection_params import ImanageConnectionParams
 from .import_link import ImportLink
 from .import_link_last_run_type_0 import ImportLinkLastRunType0
 from .import_link_last_run_type_0_status import ImportLinkLastRunType0Status
@@ -165,6 +163,8 @@ from .list_connections_status import ListConnectionsStatus
 from .list_webhook_deliveries_status import ListWebhookDeliveriesStatus
 from .matter_created_data import MatterCreatedData
 from .matter_updated_data import MatterUpdatedData
+from .netdocuments_connection_params import NetdocumentsConnectionParams
+from .netdocuments_connection_params_region import NetdocumentsConnectionParamsRegion
 from .oauth_callback_provider import OauthCallbackProvider
 from .ocr_job_completed_data import OcrJobCompletedData
 from .ocr_job_failed_data import OcrJobFailedData
@@ -328,10 +328,9 @@ __all__ = (
     "CreateConnectionRequestType5ScopeTier",
     "CreateConnectionRequestType6",
     "CreateConnectionRequestType6ScopeTier",
-    "CreateConnectionRequestType7Params",
-    "CreateConnectionRequestType7ParamsRegion",
+    "CreateConnectionRequestType7",
     "CreateConnectionRequestType7ScopeTier",
-    "CreateConnectionRequestType8Params",
+    "CreateConnectionRequestType8",
     "CreateConnectionRequestType8ScopeTier",
     "CreateExportRequest",
     "CreateExportRequestConflict",
@@ -393,6 +392,7 @@ __all__ = (
     "ExportJobStatus",
     "ExportJobWaiting",
     "ExportJobWaitingReason",
+    "ImanageConnectionParams",
     "ImportLink",
     "ImportLinkLastRunType0",
     "ImportLinkLastRunType0Status",
@@ -414,6 +414,8 @@ __all__ = (
     "ListWebhookDeliveriesStatus",
     "MatterCreatedData",
     "MatterUpdatedData",
+    "NetdocumentsConnectionParams",
+    "NetdocumentsConnectionParamsRegion",
     "OauthCallbackProvider",
     "OcrJobCompletedData",
     "OcrJobFailedData",

@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from typing_extensions import Self
 
 from ..models.provider_setting_provider import ProviderSettingProvider
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ProviderSetting")
 
@@ -19,11 +20,14 @@ class ProviderSetting:
         provider (ProviderSettingProvider):
         enabled (bool):
         updated_at (datetime.datetime):
+        allowed_hosts (list[str] | Unset): The hosts the organization's connections may name (providers with a server
+            param)
     """
 
     provider: ProviderSettingProvider
     enabled: bool
     updated_at: datetime.datetime
+    allowed_hosts: list[str] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         provider = self.provider.value
@@ -31,6 +35,10 @@ class ProviderSetting:
         enabled = self.enabled
 
         updated_at = self.updated_at.isoformat()
+
+        allowed_hosts: list[str] | Unset = UNSET
+        if not isinstance(self.allowed_hosts, Unset):
+            allowed_hosts = self.allowed_hosts
 
         field_dict: dict[str, Any] = {}
 
@@ -41,6 +49,8 @@ class ProviderSetting:
                 "updated_at": updated_at,
             }
         )
+        if allowed_hosts is not UNSET:
+            field_dict["allowed_hosts"] = allowed_hosts
 
         return field_dict
 
@@ -53,10 +63,13 @@ class ProviderSetting:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
+        allowed_hosts = cast(list[str], d.pop("allowed_hosts", UNSET))
+
         provider_setting = cls(
             provider=provider,
             enabled=enabled,
             updated_at=updated_at,
+            allowed_hosts=allowed_hosts,
         )
 
         return provider_setting

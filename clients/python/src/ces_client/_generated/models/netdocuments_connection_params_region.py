@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CreateConnectionRequestType7ParamsRegion(StrEnum):
+class NetdocumentsConnectionParamsRegion(StrEnum):
     AU = "au"
     DE = "de"
     EU = "eu"

@@ -8,17 +8,15 @@ from typing_extensions import Self
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="CreateConnectionRequestType8Params")
+T = TypeVar("T", bound="ImanageConnectionParams")
 
 
 @_attrs_define
-class CreateConnectionRequestType8Params:
-    """What the provider must know before the consent (GET /connectors/v1/providers lists each provider's params); those
-    not given are asked on the connect page
-
-        Attributes:
-            server (str | Unset): iManage Work server: The host name of the firm's iManage Work server: cloudimanage.com for
-                iManage's cloud, or the firm's own.
+class ImanageConnectionParams:
+    """
+    Attributes:
+        server (str | Unset): iManage Work server: The host name of the firm's iManage Work server: cloudimanage.com for
+            iManage's cloud, or the firm's own.
     """
 
     server: str | Unset = UNSET
@@ -39,8 +37,8 @@ class CreateConnectionRequestType8Params:
         d = dict(src_dict)
         server = d.pop("server", UNSET)
 
-        create_connection_request_type_8_params = cls(
+        imanage_connection_params = cls(
             server=server,
         )
 
-        return create_connection_request_type_8_params
+        return imanage_connection_params

@@ -22,6 +22,7 @@ import {
   providerEnv,
   providerProfileSchema,
 } from '../functions/connectors/domain/providers';
+import { paramSpecs } from '../functions/connectors/domain/connection-params';
 import type { RouteDefinition } from '../functions/platform/route-types';
 import type { ServiceFunction } from './service-function';
 import type { StageConfig } from './stage-config';
@@ -98,6 +99,17 @@ const providerSchema = z.strictObject({
     .array(z.string().regex(/^(\*\.)?[a-z0-9.-]+$/))
     .min(1)
     .optional(),
+  /**
+   * The OAuth clients of a provider's param values that have their own (a NetDocuments region: each
+   * region registers its apps apart), by the value's settings suffix (`EU`): PROVIDER_<ID>_<SUFFIX>_CLIENT_ID
+   * and a secret of its own, as `clientId` and `clientSecretArn` are the provider's shared client.
+   */
+  clients: z
+    .record(
+      z.string().regex(/^[A-Z][A-Z0-9]{0,15}$/),
+      z.strictObject({ clientId: z.string().min(1), clientSecretArn: secretArn.optional() }),
+    )
+    .optional(),
 });
 /** The endpoints a provider must be given: those it has no production default for. */
 type ProviderContext = z.infer<typeof providerSchema>;
@@ -108,6 +120,16 @@ const missingEndpoints = (id: ProviderId, configured: ProviderContext): string[]
       PROVIDERS[id].defaults[setting] === undefined &&
       !(setting === 'revokeUrl' && PROVIDERS[id].revocation.style === 'none'),
   );
+/** The settings suffixes of a provider's param values that have a client of their own (`EU`). */
+const valueSuffixes = (id: ProviderId): string[] =>
+  paramSpecs(PROVIDERS[id]).flatMap(([, spec]) =>
+    spec.kind === 'choice'
+      ? Object.values(spec.choices).flatMap((choice) =>
+          choice.settingsSuffix ? [choice.settingsSuffix] : [],
+        )
+      : [],
+  );
+
 const contextSchema = z.strictObject({
   providers: z
     .partialRecord(z.enum(PROVIDER_IDS), providerSchema)
@@ -122,6 +144,15 @@ const contextSchema = z.strictObject({
             code: 'custom',
             path: [id, 'settings', name],
             message: `${id} has no such setting`,
+          });
+        const suffixes = valueSuffixes(id);
+        for (const suffix of Object.keys(configured.clients ?? {}).filter((s) => !suffixes.includes(s)))
+          ctx.addIssue({
+            code: 'custom',
+            path: [id, 'clients', suffix],
+            message: suffixes.length
+              ? `${id} has no param value with its own client ${suffix}; known: ${suffixes.join(', ')}`
+              : `${id} has no param value with a client of its own`,
           });
         for (const setting of missingEndpoints(id, configured))
           ctx.addIssue({
@@ -169,6 +200,8 @@ export class ConnectorSettings extends Construct {
   readonly stateKey: ISecret;
   /** Each provider's client secret, by provider id (configured providers only). */
   readonly clientSecrets: Partial<Record<ProviderId, ISecret>> = {};
+  /** The client secrets of param values with a client of their own (a region's), by setting name. */
+  readonly valueClientSecrets: Record<string, ISecret> = {};
 
   constructor(
     scope: Construct,
@@ -215,6 +248,16 @@ export class ConnectorSettings extends Construct {
             secretStringValue: SecretValue.unsafePlainText(CLIENT_SECRET_PLACEHOLDER),
             removalPolicy,
           });
+      for (const [suffix, client] of Object.entries(configured.clients ?? {})) {
+        const id = `${name.slice(0, -'ClientSecret'.length)}${suffix}ClientSecret`;
+        this.valueClientSecrets[providerEnv(provider, `${suffix}_CLIENT_SECRET`)] = client.clientSecretArn
+          ? Secret.fromSecretCompleteArn(this, id, client.clientSecretArn)
+          : new Secret(this, id, {
+              description: `OAuth client secret at the ${provider} provider for ${suffix} (put the real one after the first deploy)`,
+              secretStringValue: SecretValue.unsafePlainText(CLIENT_SECRET_PLACEHOLDER),
+              removalPolicy,
+            });
+      }
     }
   }
 
@@ -234,6 +277,9 @@ export class ConnectorSettings extends Construct {
         const value = configured[setting];
         if (value !== undefined) env[providerEnv(provider, PROVIDER_SETTINGS[setting])] = value;
       }
+      if (needs.settings.includes('clientId'))
+        for (const [suffix, client] of Object.entries(configured.clients ?? {}))
+          env[providerEnv(provider, `${suffix}_CLIENT_ID`)] = client.clientId;
       if (needs.issuer && configured.issuer) env[providerEnv(provider, 'ISSUER')] = configured.issuer;
       if (needs.params && configured.allowedHosts)
         env[providerEnv(provider, 'ALLOWED_HOSTS')] = configured.allowedHosts.join(',');
@@ -258,6 +304,7 @@ export class ConnectorSettings extends Construct {
       for (const [provider, secret] of Object.entries(this.clientSecrets) as [ProviderId, ISecret][]) {
         secrets.push([clientSecretName(provider), secret]);
       }
+      secrets.push(...Object.entries(this.valueClientSecrets));
     }
     return secrets;
   }

@@ -75,6 +75,15 @@ export function localDeploymentContext(env: Record<string, string | undefined>):
       if (!name.startsWith(prefix) || env[name] === undefined) continue;
       const suffix = name.slice(prefix.length);
       if (NOT_CONTEXT.has(suffix)) continue;
+      // A param value's own client (PROVIDER_<ID>_<VALUE SUFFIX>_CLIENT_ID); its secret is a secret setting.
+      const own = /^([A-Z][A-Z0-9]{0,15})_CLIENT_(ID|SECRET)$/.exec(suffix);
+      if (own) {
+        if (own[2] === 'ID')
+          ((provider.clients ??= {}) as Record<string, unknown>)[own[1]!] = {
+            clientId: parameterPlaceholder(name),
+          };
+        continue;
+      }
       if (suffix === 'PROFILE') provider.profile = JSON.parse(env[name]!) as unknown;
       else if (suffix === 'ISSUER') provider.issuer = parameterPlaceholder(name);
       // A list in the context (the template's value), not a parameter: it is the same at every start.

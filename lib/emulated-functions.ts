@@ -106,6 +106,8 @@ export function resourceNamesOf(stack: ServiceStack): Map<string, string> {
   for (const [provider, secret] of Object.entries(stack.connectors.clientSecrets)) {
     add(secret, `secret:${clientSecretName(provider as ProviderId)}`);
   }
+  for (const [name, secret] of Object.entries(stack.connectors.valueClientSecrets))
+    add(secret, `secret:${name}`);
   return names;
 }
 

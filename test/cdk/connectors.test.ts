@@ -237,6 +237,43 @@ describe('connector configuration checks', () => {
     expect(Object.keys(environmentOf('oauthCallback')).filter((k) => k.endsWith('_ISSUER'))).toEqual([]);
   });
 
+  it('gives a param value with a client of its own (a NetDocuments region) its client id and secret', () => {
+    const providers = {
+      netdocuments: {
+        clientId: 'nd-shared',
+        clients: { EU: { clientId: 'nd-eu' } },
+        allowedHosts: undefined,
+      },
+      imanage: { clientId: 'im-client', allowedHosts: ['cloudimanage.com', '*.firm.example'] },
+    };
+    const { stack: own, template: synthesized } = synthStack({
+      context: { connectors: JSON.stringify({ providers }) },
+    });
+    const variables = (routeId: string) =>
+      (
+        synthesized.toJSON().Resources[
+          own.getLogicalId(own.api.functions.get(routeId)!.fn.node.defaultChild as never)
+        ] as { Properties: { Environment: { Variables: Record<string, unknown> } } }
+      ).Properties.Environment.Variables;
+    for (const route of ['openConnectLink', 'oauthCallback', 'createExport'])
+      expect(variables(route)[providerEnv('netdocuments', 'EU_CLIENT_ID')]).toBe('nd-eu');
+    // The region's secret is a secret of its own, read by the routes that read client secrets.
+    const regional = own.connectors.valueClientSecrets[providerEnv('netdocuments', 'EU_CLIENT_SECRET')]!;
+    const id = logicalIdOf(regional.node.defaultChild as never);
+    expect(resourcesOf(synthesized, own, 'oauthCallback', 'secretsmanager:')).toContain(id);
+    expect(resourcesOf(synthesized, own, 'openConnectLink', 'secretsmanager:')).not.toContain(id);
+    // The allowed hosts reach the routes that accept params, and only those.
+    expect(variables('createConnection')[providerEnv('imanage', 'ALLOWED_HOSTS')]).toBe(
+      'cloudimanage.com,*.firm.example',
+    );
+    expect(variables('oauthCallback')[providerEnv('imanage', 'ALLOWED_HOSTS')]).toBeUndefined();
+    // A suffix no param value names is refused at synth, naming the known ones.
+    const unknown = { providers: { netdocuments: { clientId: 'x', clients: { XX: { clientId: 'y' } } } } };
+    expect(() => synthStack({ context: { connectors: JSON.stringify(unknown) } })).toThrow(
+      /known: US, EU, DE, AU/,
+    );
+  });
+
   it('warns at synth when a provider has no endpoints', () => {
     const { stack: bare } = synthStack();
     Annotations.fromStack(bare).hasWarning('*', Match.stringLikeRegexp('Provider practice has no endpoints'));

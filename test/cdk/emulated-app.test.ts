@@ -9,6 +9,7 @@ import {
   eventSourceSpecs,
   functionSpecs,
   functionsOfStack,
+  parameterPlaceholder,
   permissionSpecs,
   resourceSpecs,
   restApiOf,
@@ -73,6 +74,24 @@ describe('the application the emulated runtime reads from the template', () => {
     expect(() => functionEnvironment(open, () => 'x', {}, withoutOne)).toThrow(
       'openConnectLink: the template sets PROVIDER_PRACTICE_AUTHORIZE_URL to the parameter PROVIDER_PRACTICE_AUTHORIZE_URL, which has no value',
     );
+  });
+
+  it("takes a param value's own client (a region's) as a parameter, its secret as a secret setting", () => {
+    const context = localDeploymentContext({
+      PROVIDER_NETDOCUMENTS_CLIENT_ID: 'nd-shared',
+      PROVIDER_NETDOCUMENTS_EU_CLIENT_ID: 'nd-eu',
+      PROVIDER_NETDOCUMENTS_EU_CLIENT_SECRET: 'a secret',
+      PROVIDER_IMANAGE_CLIENT_ID: 'im',
+      PROVIDER_IMANAGE_ALLOWED_HOSTS: 'cloudimanage.com, *.firm.example',
+    });
+    const { providers } = JSON.parse(context.connectors as string) as {
+      providers: Record<string, Record<string, unknown>>;
+    };
+    expect(providers.netdocuments!.clients).toEqual({
+      EU: { clientId: parameterPlaceholder('PROVIDER_NETDOCUMENTS_EU_CLIENT_ID') },
+    });
+    expect(providers.imanage!.allowedHosts).toEqual(['cloudimanage.com', '*.firm.example']);
+    expect(context.connectors).not.toContain('a secret');
   });
 
   it('reads each SQS event source mapping with its batch, window, maximum concurrency and partial batch responses', () => {

@@ -16,6 +16,10 @@ import {
 } from '../../functions/connectors/domain/connection-params';
 import type { ProviderDefinition } from '../../functions/connectors/domain/provider-definition';
 import { hostAllowed } from '../../functions/connectors/app/connection-params';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderHttpError, refreshTokens } from '../../functions/connectors/infra/oauth-client';
+import { PROVIDERS } from '../../functions/connectors/domain/providers';
 
 type Definition = Pick<ProviderDefinition, 'id' | 'params'>;
 
@@ -173,5 +177,47 @@ describe("a deployment's allowed hosts", () => {
     expect(hostAllowed('firm.example', patterns)).toBe(false);
     expect(hostAllowed('evilfirm.example', patterns)).toBe(false);
     expect(hostAllowed('eu.cloudimanage.com', patterns)).toBe(false);
+  });
+});
+
+describe("token requests to a customer's server", () => {
+  let hits = 0;
+  const server = createServer((request, response) => {
+    hits++;
+    request.resume();
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ access_token: 'at', token_type: 'Bearer', expires_in: 60 }));
+  });
+  let url = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/auth/oauth2/token`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const client = (allowLoopback: boolean) => ({
+    tokenUrl: url,
+    revokeUrl: '',
+    accountUrl: '',
+    clientId: 'id',
+    clientSecret: 'secret',
+    guard: { allowLoopback },
+  });
+
+  it('go through the address guard: a refused address is never asked', async () => {
+    hits = 0;
+    const refused = refreshTokens(client(false), PROVIDERS.imanage, 'rt');
+    await expect(refused).rejects.toBeInstanceOf(ProviderHttpError);
+    await expect(refreshTokens(client(false), PROVIDERS.imanage, 'rt')).rejects.toMatchObject({
+      oauthError: 'blocked_address',
+    });
+    expect(hits).toBe(0);
+  });
+
+  it('reach an address the guard passes, pinned', async () => {
+    hits = 0;
+    const tokens = await refreshTokens(client(true), PROVIDERS.imanage, 'rt');
+    expect(tokens.accessToken).toBe('at');
+    expect(hits).toBe(1);
   });
 });

@@ -2,12 +2,12 @@
 // client. Endpoints and client ids are environment variables; the state key and the client secrets are
 // secret settings read at run time through the Secrets port (Secrets Manager on AWS, so a rotated
 // value arrives without a deploy). Each is read when first needed, so a route touches only its own.
-import { getOptionalStringFromEnv, getStringFromEnv } from '../../platform/config';
+import { getOptionalStringFromEnv, getStringFromEnv, loopbackAllowed } from '../../platform/config';
 import { ConfigurationError } from '../../platform/errors';
 import type { Secrets } from '../../platform/ports';
 import type { ProviderId, ProviderSettings } from '../domain/providers';
 import type { ConnectionParams } from '../domain/connection-params';
-import { settingsSuffix } from '../domain/connection-params';
+import { apiHostFromParams, settingsSuffix } from '../domain/connection-params';
 import { PROVIDERS, providerEndpoints, providerEnv, providerIssuer } from '../domain/providers';
 import type { ProviderClient } from './oauth-client';
 
@@ -77,7 +77,10 @@ export function connectorConfig(secrets: Secrets): ConnectorConfig {
       const name = clientSecretName(id, params);
       const clientSecret = checkClientSecret(id, await secrets.get(name), name);
       const settings = Object.getOwnPropertyDescriptors(providerEndpoints(id, params));
-      return Object.defineProperties({ clientSecret }, settings) as ProviderClient;
+      // Endpoints on a host the connection named: each request vetted and pinned (loopback outside
+      // production only, as for webhook URLs).
+      const guard = apiHostFromParams(PROVIDERS[id]) ? { guard: { allowLoopback: loopbackAllowed() } } : {};
+      return Object.defineProperties({ clientSecret, ...guard }, settings) as ProviderClient;
     },
     issuer: providerIssuer,
   };

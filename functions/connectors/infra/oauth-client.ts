@@ -1,6 +1,7 @@
 // Provider HTTP: code exchange, refresh, account info and revocation (RFC 6749, 7636, 7009). Errors carry the
 // HTTP status and the OAuth error code only: never a code, a token or a provider response body.
 import type { ProviderDefinition, ProviderEndpoints, RevocationStyle } from '../domain/providers';
+import type { AddressPolicy } from '../../platform/pinned-connect';
 import { parseRetryAfter } from './retry-after';
 
 export { parseRetryAfter } from './retry-after';
@@ -65,7 +66,14 @@ export interface TokenSet {
 export type ProviderClient = Pick<
   ProviderEndpoints,
   'tokenUrl' | 'revokeUrl' | 'accountUrl' | 'clientId' | 'clientSecret'
->;
+> & {
+  /**
+   * The endpoints are on a host the connection named (a customer's server), not configuration's: each
+   * request connects through this address guard with the address pinned, as a provider-supplied URL
+   * does (resolved and vetted per request, so a name cannot be rebound to an internal address).
+   */
+  guard?: AddressPolicy;
+};
 
 const basicAuth = (client: ProviderClient): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
@@ -75,14 +83,45 @@ async function send(
   url: string,
   init: RequestInit,
   timeoutMs = TIMEOUT_MS,
+  guard?: AddressPolicy,
 ): Promise<Response> {
   // No time left in the caller's budget: fail as a timeout would, without a request.
   if (timeoutMs <= 0) throw new ProviderHttpError(operation, undefined, 'timeout');
+  if (guard) return pinnedSend(operation, url, init, timeoutMs, guard);
   try {
     return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
     throw new ProviderHttpError(operation, undefined, timedOut ? 'timeout' : 'network_error');
+  }
+}
+
+/**
+ * A request to a host the connection named: resolved and vetted by the guard, connected to exactly the
+ * vetted addresses, no redirect followed (a 3xx is a failure, as `redirect: 'error'` makes it above).
+ */
+async function pinnedSend(
+  operation: ProviderHttpError['operation'],
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  guard: AddressPolicy,
+): Promise<Response> {
+  const { BlockedAddressError, foreignRequest } = await import('./content/foreign-request');
+  try {
+    return await foreignRequest(new URL(url), {
+      method: init.method ?? 'GET',
+      headers: (init.headers ?? {}) as Record<string, string>,
+      ...(typeof init.body === 'string' ? { body: Buffer.from(init.body) } : {}),
+      guard,
+      timeoutMs,
+    });
+  } catch (error) {
+    throw new ProviderHttpError(
+      operation,
+      undefined,
+      error instanceof BlockedAddressError ? 'blocked_address' : 'network_error',
+    );
   }
 }
 
@@ -150,6 +189,7 @@ async function tokenRequest(
       body: new URLSearchParams({ ...form, ...credentials.form }).toString(),
     },
     timeoutMs,
+    client.guard,
   );
   if (!response.ok) throw await failure('token', response, definition.rateLimitHeaders.retryAfter);
   return tokenSet((await response.json()) as Record<string, unknown>, definition);
@@ -222,6 +262,7 @@ export async function fetchAccount(
       ...(post ? { body: post.jsonBody } : {}),
     },
     timeoutMs,
+    client.guard,
   );
   if (!response.ok) throw await failure('account', response);
   const body = (await response.json()) as unknown;
@@ -285,7 +326,7 @@ export async function revokeToken(
             ? { body: new URLSearchParams({ [revocation.tokenField]: token }).toString() }
             : {}),
         };
-  const response = await send('revoke', client.revokeUrl, init, timeoutMs);
+  const response = await send('revoke', client.revokeUrl, init, timeoutMs, client.guard);
   if (!response.ok) throw await failure('revoke', response);
   await response.arrayBuffer();
 }

@@ -8,6 +8,15 @@ import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../connectors/index';
 import { CONTENT_SCOPES, PROVIDER_FAKES, isContentShape } from '../../../sandbox';
 import type { SandboxProvider } from '../../../sandbox';
 
+/**
+ * Providers the emulated AWS runtime leaves unconfigured: with every provider pointed at the sandbox
+ * (each endpoint an override, as no deployment has), the OAuth callback's environment of nine
+ * providers' endpoints, client ids and secret ARNs is over Lambda's 4 KB, and the emulated runtime
+ * refuses it as Lambda would. iManage Work runs on the local runtime only until a provider's settings
+ * take less room (docs/decisions.md, "Nine providers and the callback's 4 KB").
+ */
+export const NOT_ON_EMULATED_AWS: readonly ProviderId[] = ['imanage'];
+
 export function registerSandboxClients(
   sandbox: SandboxProvider,
   serviceBaseUrl: string,

@@ -121,7 +121,15 @@ const connectionParams = (id: ProviderId) =>
                   ? z.enum(Object.keys(spec.choices) as [string, ...string[]], {
                       error: `must be one of ${Object.keys(spec.choices).join(', ')}`,
                     })
-                  : z.string().check(z.maxLength(253)),
+                  : z
+                      .string()
+                      .check(
+                        z.maxLength(253),
+                        z.regex(
+                          /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i,
+                          'must be a DNS host name (letters, digits and hyphens, dot-separated, with a domain)',
+                        ),
+                      ),
               )
               .check(z.describe(`${spec.label}: ${spec.description}`)),
           ]),

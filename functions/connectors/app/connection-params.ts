@@ -4,6 +4,7 @@
 // server name that resolves to a private, loopback or metadata address is refused before any token
 // or code is sent to it. Each refusal is a 400 naming the param.
 import { getStringFromEnv, loopbackAllowed } from '../../platform/config';
+import { PermissionDeniedError } from '../../platform/errors';
 import { invalidField } from '../../platform/validation';
 import type { ConnectionParams } from '../domain/connection-params';
 import { ParamsError, checkParams, completeParams, paramSpecs } from '../domain/connection-params';
@@ -52,13 +53,14 @@ export async function acceptParams(
     const host = params[name];
     if (spec.kind !== 'host' || host === undefined) continue;
     const field = `${source.prefix}${name}`;
+    // A well-formed host that policy refuses is a 403 (the request is valid; this account may not).
     if (!hostAllowed(host, allowedHosts(provider)))
-      throw invalidField(source.what, field, `${host} is not a host this deployment allows for ${provider}`);
+      throw new PermissionDeniedError(
+        `${field}: ${host} is not a host this deployment allows for ${provider}`,
+      );
     if (!hostAllowed(host, await organizationHosts()))
-      throw invalidField(
-        source.what,
-        field,
-        `${host} is not a host this organization allows for ${provider}`,
+      throw new PermissionDeniedError(
+        `${field}: ${host} is not a host this organization allows for ${provider}`,
       );
     if (!loopbackAllowed()) await vetPublicHost(host, source.what, field);
   }

@@ -4,7 +4,6 @@ import type { Deps } from '../../platform/ports';
 import type { ProviderId } from '../domain/providers';
 import { PROVIDERS, PROVIDER_IDS, providerConfigured } from '../domain/providers';
 import { paramSpecs } from '../domain/connection-params';
-import { invalidField } from '../../platform/validation';
 import type { ProviderSetting, ProviderView } from '../api/views';
 import { ProviderSettings } from '../infra/repositories/provider-settings';
 
@@ -36,8 +35,6 @@ export async function setProviderEnabled(
   enabled: boolean,
   allowedHosts?: string[] | null,
 ): Promise<ProviderSetting> {
-  if (allowedHosts?.length && !paramSpecs(PROVIDERS[provider]).some(([, spec]) => spec.kind === 'host'))
-    throw invalidField('request body', 'allowed_hosts', `${provider} has no server param to restrict`);
   const updatedAt = deps.clock.now();
   const hosts = await ProviderSettings.of(deps).set(
     organizationId,

@@ -14,9 +14,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createLocalDeps } from '../functions/compose/local';
+import { sandboxSetting } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { envConfig } from '../functions/connectors';
 import type { ProviderId } from '../functions/connectors';
-import { PROVIDER_IDS, providerEnv } from '../functions/connectors';
+import { PROVIDER_IDS } from '../functions/connectors';
 import { completeParams, fillTemplate, paramVars } from '../functions/connectors/domain/connection-params';
 import { PROVIDERS } from '../functions/connectors/domain/providers';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
@@ -198,7 +199,7 @@ function rawApi(
   // A provider hosted per region or server: its API as a connection with the default params has it.
   const definition = PROVIDERS[provider];
   const api = fillTemplate(
-    env[providerEnv(provider as ProviderId, 'API_URL')]!,
+    sandboxSetting(env, provider as ProviderId, 'API_URL')!,
     paramVars(definition, completeParams(definition)),
   );
   const id = encodeURIComponent(folderId);
@@ -332,7 +333,7 @@ function rawApi(
       };
     }
     case 'dropbox': {
-      const content = env[providerEnv('dropbox', 'CONTENT_URL')]!;
+      const content = sandboxSetting(env, 'dropbox', 'CONTENT_URL')!;
       const post = (path: string, body: unknown) =>
         getJson<{ entries: (RawFile & { '.tag': string })[]; cursor: string; has_more: boolean }>(
           `${api}${path}`,

@@ -34,7 +34,7 @@ import { writeAwsEnv } from '../functions/dev-runtime/emulated-aws/aws-env';
 import { awsCallRecorder } from '../functions/dev-runtime/emulated-aws/iam-recorder';
 import { provisionSecrets } from '../functions/dev-runtime/emulated-aws/provision';
 import { startSandboxProvider } from '../sandbox';
-import { NOT_ON_EMULATED_AWS, registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
+import { registerSandboxClients } from '../functions/dev-runtime/hooks/sandbox-setup';
 import { STATE_KEY_ENV } from '../functions/connectors';
 import {
   PROVIDER_IDS,
@@ -150,14 +150,8 @@ server.listen(port, process.env.HOST ?? '127.0.0.1', () => {
     // A real provider is configured by its client id (its endpoints default to production's); the
     // sandbox's by its endpoints. Every provider not configured is pointed at the sandbox (or its fake).
     const unconfigured = PROVIDER_IDS.filter(
-      (id) =>
-        !process.env[providerEnv(id, isRealProvider(id) ? 'CLIENT_ID' : 'AUTHORIZE_URL')] &&
-        !(onAws && NOT_ON_EMULATED_AWS.includes(id)),
+      (id) => !process.env[providerEnv(id, isRealProvider(id) ? 'CLIENT_ID' : 'AUTHORIZE_URL')],
     );
-    if (onAws)
-      console.log(
-        `Not configured on the emulated AWS runtime: ${NOT_ON_EMULATED_AWS.join(', ')} (the OAuth callback's environment would pass Lambda's 4 KB)`,
-      );
     Object.assign(process.env, registerSandboxClients(sandbox, process.env.PUBLIC_BASE_URL, unconfigured));
     process.env[STATE_KEY_ENV] ??= randomBytes(32).toString('base64url');
     // On the emulated AWS runtime the secret settings live in Secrets Manager, as deployed: the

@@ -79,6 +79,11 @@ const providerSchema = z.strictObject({
   accountUrl: endpoint.optional(),
   /** The content API's root (imports, exports). */
   apiUrl: endpoint.optional(),
+  /**
+   * Where the provider's production endpoints are served instead, each at its own path
+   * (PROVIDER_<ID>_ORIGIN: a gateway, a regional proxy, the sandbox's fake); an endpoint given by name wins.
+   */
+  origin: endpoint.optional(),
   clientId: z.string().min(1),
   /** The provider's own settings (PROVIDER_<ID>_<NAME>: Dropbox's CONTENT_URL, Clio's REGION). */
   settings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]{0,39}$/), z.string().min(1)).optional(),
@@ -212,7 +217,7 @@ export class ConnectorSettings extends Construct {
     const { stage, context } = props;
     if (stage.stage === 'prod') {
       const plain = Object.entries(context.providers).filter(([, p]) =>
-        [p.authorizeUrl, p.tokenUrl, p.revokeUrl, p.accountUrl, p.apiUrl].some(
+        [p.authorizeUrl, p.tokenUrl, p.revokeUrl, p.accountUrl, p.apiUrl, p.origin].some(
           (u) => u !== undefined && !u.startsWith('https://'),
         ),
       );
@@ -270,6 +275,9 @@ export class ConnectorSettings extends Construct {
       const configured = this.props.context.providers[provider];
       if (!configured || (needs.realOnly && !isRealProvider(provider))) continue;
       if (configured.profile) env[providerEnv(provider, 'PROFILE')] = JSON.stringify(configured.profile);
+      // Every endpoint the route reads may be its production URL under the origin.
+      if (configured.origin && needs.settings.some((s) => s !== 'clientId' && s !== 'clientSecret'))
+        env[providerEnv(provider, 'ORIGIN')] = configured.origin;
       if (needs.settings.includes('apiUrl'))
         for (const [name, value] of Object.entries(configured.settings ?? {}))
           env[providerEnv(provider, name)] = value;

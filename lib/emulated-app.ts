@@ -86,6 +86,7 @@ export function localDeploymentContext(env: Record<string, string | undefined>):
       }
       if (suffix === 'PROFILE') provider.profile = JSON.parse(env[name]!) as unknown;
       else if (suffix === 'ISSUER') provider.issuer = parameterPlaceholder(name);
+      else if (suffix === 'ORIGIN') provider.origin = parameterPlaceholder(name);
       // A list in the context (the template's value), not a parameter: it is the same at every start.
       else if (suffix === 'ALLOWED_HOSTS') provider.allowedHosts = env[name]!.split(',').map((h) => h.trim());
       else if (CONTEXT_KEY_OF[suffix]) provider[CONTEXT_KEY_OF[suffix]!] = parameterPlaceholder(name);

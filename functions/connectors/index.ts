@@ -23,7 +23,14 @@ export { Links } from './infra/repositories/import-links';
 export { ConnectionRepository } from './infra/repositories/connections';
 export { callbackUrl } from './domain/flow-crypto';
 export type { ProviderId } from './domain/providers';
-export { PROVIDERS, PROVIDER_IDS, isRealProvider, providerEnv } from './domain/providers';
+export {
+  PROVIDERS,
+  PROVIDER_IDS,
+  isRealProvider,
+  providerEnv,
+  rebased,
+  settingDefault,
+} from './domain/providers';
 export {
   ConnectionThrottledError,
   ConnectionUnusableError,

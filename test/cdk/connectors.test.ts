@@ -245,6 +245,7 @@ describe('connector configuration checks', () => {
         allowedHosts: undefined,
       },
       imanage: { clientId: 'im-client', allowedHosts: ['cloudimanage.com', '*.firm.example'] },
+      box: { clientId: 'box-client', origin: 'https://gateway.example/box' },
     };
     const { stack: own, template: synthesized } = synthStack({
       context: { connectors: JSON.stringify({ providers }) },
@@ -267,6 +268,11 @@ describe('connector configuration checks', () => {
       'cloudimanage.com,*.firm.example',
     );
     expect(variables('oauthCallback')[providerEnv('imanage', 'ALLOWED_HOSTS')]).toBeUndefined();
+    // An origin reaches every route that reads an endpoint, and not those that read the client id alone.
+    for (const route of ['openConnectLink', 'oauthCallback', 'deleteConnection', 'createExport'])
+      expect(variables(route)[providerEnv('box', 'ORIGIN')]).toBe('https://gateway.example/box');
+    for (const route of ['listProviders', 'createConnection'])
+      expect(variables(route)[providerEnv('box', 'ORIGIN')]).toBeUndefined();
     // A suffix no param value names is refused at synth, naming the known ones.
     const unknown = { providers: { netdocuments: { clientId: 'x', clients: { XX: { clientId: 'y' } } } } };
     expect(() => synthStack({ context: { connectors: JSON.stringify(unknown) } })).toThrow(
@@ -286,6 +292,10 @@ describe('connector configuration checks', () => {
       providers: { practice: { ...CONTEXT.providers.practice, tokenUrl: 'http://practice.example/token' } },
     };
     expect(() => synthStack({ stage: 'prod', context: { connectors: plain } })).toThrow(/https in prod/);
+    const plainOrigin = { providers: { box: { clientId: 'b', origin: 'http://gateway.example/box' } } };
+    expect(() => synthStack({ stage: 'prod', context: { connectors: plainOrigin } })).toThrow(
+      /https in prod: box/,
+    );
   });
 
   it('uses secrets managed elsewhere, by complete ARN, and makes none of its own then', () => {

@@ -44,16 +44,14 @@ import {
   functionEnvironment,
 } from '../../functions/dev-runtime/emulated-aws/function-pool';
 import { synthStack } from '../support/synth';
+import { startSandboxProvider } from '../../sandbox';
+import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
 
-const sandboxEnv = {
-  PROVIDER_PRACTICE_AUTHORIZE_URL: 'http://localhost:3001/practice/authorize',
-  PROVIDER_PRACTICE_TOKEN_URL: 'http://localhost:3001/practice/token',
-  PROVIDER_PRACTICE_REVOKE_URL: 'http://localhost:3001/practice/revoke',
-  PROVIDER_PRACTICE_ACCOUNT_URL: 'http://localhost:3001/practice/me',
-  PROVIDER_PRACTICE_API_URL: 'http://localhost:3001/practice/api',
-  PROVIDER_PRACTICE_CLIENT_ID: 'sandbox-practice',
-  PROVIDER_PRACTICE_CLIENT_SECRET: 'not context: a secret',
-};
+// Every provider pointed at the sandbox as `npm run start:aws` points them (each real one at its
+// fake's origin): the environments below are the emulated deployment's.
+const sandbox = await startSandboxProvider({ port: 0, host: '127.0.0.1' });
+afterAll(() => sandbox.close());
+const sandboxEnv = registerSandboxClients(sandbox, 'http://localhost:3000');
 const parameters = localParameters(sandboxEnv, 'http://localhost:3000');
 const { stack, template } = synthStack({ context: localDeploymentContext(parameters) });
 
@@ -65,7 +63,7 @@ describe('the application the emulated runtime reads from the template', () => {
       parameter: 'PROVIDER_PRACTICE_AUTHORIZE_URL',
     });
     const env = functionEnvironment(open, (resource) => `value-of-${resource}`, {}, parameters);
-    expect(env.PROVIDER_PRACTICE_AUTHORIZE_URL).toBe('http://localhost:3001/practice/authorize');
+    expect(env.PROVIDER_PRACTICE_AUTHORIZE_URL).toBe(`${sandbox.url}/practice/authorize`);
     expect(env.PUBLIC_BASE_URL).toBe('http://localhost:3000');
     expect(env.PROVIDER_PRACTICE_CLIENT_SECRET).toBeUndefined();
     expect(JSON.stringify(specs)).not.toContain('not context: a secret');

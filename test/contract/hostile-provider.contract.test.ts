@@ -13,9 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
-import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
+import { registerSandboxClients, sandboxSetting } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
-import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
+import { PROVIDERS, PROVIDER_IDS } from '../../functions/connectors/domain/providers';
 import { classifyApiStatus } from '../../functions/connectors/domain/sync-policy';
 import { authorizeUrl, callbackUrl, newPkce } from '../../functions/connectors/domain/flow-crypto';
 import { exchangeCode } from '../../functions/connectors/infra/oauth-client';
@@ -150,7 +150,7 @@ beforeEach(() => {
 
 /** A setting as a connection with the default params gets it (a server's or region's templates filled). */
 const setting = (id: ProviderId, field: string) =>
-  fillTemplate(env[providerEnv(id, field)] ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
+  fillTemplate(sandboxSetting(env, id, field) ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
 
 /** The production client, its API (and Dropbox's content host) reached through the hostile proxy. */
 const apiOf = (id: ProviderId, guard: UrlGuard): Promise<ContentApi> =>

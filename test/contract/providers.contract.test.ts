@@ -8,14 +8,9 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { externalAccountId, startSandboxProvider } from '../../sandbox';
 import type { SandboxProvider } from '../../sandbox';
-import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
+import { registerSandboxClients, sandboxSetting } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
-import {
-  PROVIDERS,
-  PROVIDER_IDS,
-  isRealProvider,
-  providerEnv,
-} from '../../functions/connectors/domain/providers';
+import { PROVIDERS, PROVIDER_IDS, isRealProvider } from '../../functions/connectors/domain/providers';
 import { authorizeUrl, callbackUrl, newPkce } from '../../functions/connectors/domain/flow-crypto';
 import {
   ProviderHttpError,
@@ -41,7 +36,7 @@ afterAll(() => sandbox.close());
 
 /** A setting as a connection with the default params gets it (a server's or region's templates filled). */
 const setting = (id: ProviderId, field: string) =>
-  fillTemplate(env[providerEnv(id, field)] ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
+  fillTemplate(sandboxSetting(env, id, field) ?? '', paramVars(PROVIDERS[id], completeParams(PROVIDERS[id])));
 const clientOf = (id: ProviderId): ProviderClient => ({
   tokenUrl: setting(id, 'TOKEN_URL'),
   revokeUrl: setting(id, 'REVOKE_URL'),

@@ -8,7 +8,7 @@ import { PROVIDER_MODULES } from '../../functions/connectors/providers';
 import type { ConnectionParamSpec } from '../../functions/connectors/domain/provider-definition';
 import { Browser, connectThroughSandbox, consentThroughSandbox } from '../support/connect';
 import type { RunningServer } from '../support/local-server';
-import { api, configuredHere, startLocalServer } from '../support/local-server';
+import { api, startLocalServer } from '../support/local-server';
 
 /** The first provider module declaring a param of `kind`, with that param's name and spec. */
 function withParam(kind: ConnectionParamSpec['kind']) {
@@ -22,8 +22,6 @@ function withParam(kind: ConnectionParamSpec['kind']) {
 
 const regional = withParam('choice');
 const hosted = withParam('host');
-/** The host-param provider's cases run where the runtime offers it (the emulated AWS one leaves it out). */
-const withHosted = configuredHere(hosted.provider) ? describe : describe.skip;
 const regionalChoices = Object.keys((regional.spec as { choices: Record<string, unknown> }).choices);
 /** A region that is not the default, so a connection that ignored the answer would show. */
 const otherRegion = regionalChoices.find((value) => value !== regional.spec.default)!;
@@ -66,15 +64,13 @@ describe('the catalog', () => {
     const choice = data.find((p) => p.id === regional.provider)!.params.find((p) => p.name === regional.name);
     expect(choice).toMatchObject({ kind: 'choice', required: regional.spec.default === undefined });
     expect(choice!.choices!.map((c) => c.value)).toEqual(regionalChoices);
-    if (configuredHere(hosted.provider)) {
-      const host = data.find((p) => p.id === hosted.provider)!.params.find((p) => p.name === hosted.name);
-      expect(host).toMatchObject({ kind: 'host', example: expect.any(String) });
-    }
+    const host = data.find((p) => p.id === hosted.provider)!.params.find((p) => p.name === hosted.name);
+    expect(host).toMatchObject({ kind: 'host', example: expect.any(String) });
     expect(data.find((p) => p.id === 'practice')!.params).toEqual([]);
   });
 });
 
-withHosted('creating a connection with a server', () => {
+describe('creating a connection with a server', () => {
   it.each([
     [{ [hosted.name]: 'https://work.firm.example' }, 'DNS host name'],
     [{ [hosted.name]: 'work.firm.example:8443' }, 'DNS host name'],
@@ -138,7 +134,7 @@ describe('the connect page', () => {
   });
 });
 
-withHosted("a customer's own server", () => {
+describe("a customer's own server", () => {
   it('keeps the same user on two servers apart, and folds a reconnect on the same server', async () => {
     const connect = (server: string) =>
       connectThroughSandbox(call, {
@@ -160,7 +156,7 @@ withHosted("a customer's own server", () => {
   });
 });
 
-withHosted("an organization's allowed hosts", () => {
+describe("an organization's allowed hosts", () => {
   const patch = async (body: Record<string, unknown>) => {
     const response = await call('/connectors/v1/connections', {
       method: 'PATCH',

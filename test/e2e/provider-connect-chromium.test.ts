@@ -6,7 +6,6 @@
 // brings the fake's files into a vault byte for byte, a change at the provider (a new file, a changed
 // one, a deletion) is what the next run picks up, and an exported document is read back at the fake.
 // One flow per provider and one server and browser for the file keep the added CI time small.
-import { configuredHere } from '../support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../browser/browser-support';
 import type { LinkDocument, SandboxFile } from '../support/provider-e2e';
@@ -94,9 +93,7 @@ async function connectInChromium(
  * Every real provider of the module list, connected at the tier that asks for its write scopes (an
  * export needs them), or its default tier when it has none (Clio's come with the app's registration).
  */
-const CONNECTS = PROVIDER_MODULES.filter(
-  (module) => !('sandbox' in module) && configuredHere(module.definition.id),
-).map(({ definition }) => {
+const CONNECTS = PROVIDER_MODULES.filter((module) => !('sandbox' in module)).map(({ definition }) => {
   const writing = Object.entries(definition.scopeTiers).find(
     ([, tier]) =>
       definition.writeScopes.length > 0 &&

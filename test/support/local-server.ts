@@ -5,7 +5,6 @@
 // the in-process adapters; E2E_RUNTIME=aws (the `e2e-aws` project, test/support/e2e-aws.ts) runs the
 // same entry as the emulated AWS runtime against the emulators `npm test` starts, each server with
 // resources of its own (RESOURCE_PREFIX), its queues consumed by the SQS event-source runner.
-import { NOT_ON_EMULATED_AWS } from '../../functions/dev-runtime/hooks/sandbox-setup';
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,10 +18,6 @@ export type Runtime = 'local' | 'aws';
 
 /** The runtime this jest project tests. */
 export const RUNTIME: Runtime = process.env.E2E_RUNTIME === 'aws' ? 'aws' : 'local';
-
-/** Whether the runtime under test offers the provider (the emulated AWS runtime leaves a few out). */
-export const configuredHere = (provider: string): boolean =>
-  RUNTIME !== 'aws' || !(NOT_ON_EMULATED_AWS as readonly string[]).includes(provider);
 
 /**
  * A describe block that runs on the local runtime only; on the emulated AWS runtime it is skipped and

@@ -5,13 +5,13 @@ import type { ConnectorConfig } from '../../functions/connectors/infra/config';
 import type { ProviderId } from '../../functions/connectors/domain/providers';
 import { PROVIDER_IDS, providerEnv } from '../../functions/connectors/domain/providers';
 import type { SandboxProvider } from '../../sandbox';
-import { registerSandboxClients } from '../../functions/dev-runtime/hooks/sandbox-setup';
+import { registerSandboxClients, sandboxSetting } from '../../functions/dev-runtime/hooks/sandbox-setup';
 
 /** Registers our clients at the sandbox (callbacks under `baseUrl`) and returns the config to use them. */
 export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string): ConnectorConfig {
   const env = registerSandboxClients(sandbox, baseUrl);
   const setting = (id: ProviderId, field: string) => {
-    const value = env[providerEnv(id, field)];
+    const value = sandboxSetting(env, id, field);
     if (!value) throw new Error(`the sandbox registered no ${providerEnv(id, field)}`);
     return value;
   };
@@ -21,7 +21,7 @@ export function sandboxConnectorConfig(sandbox: SandboxProvider, baseUrl: string
     authorizeUrl: setting(id, 'AUTHORIZE_URL'),
     tokenUrl: setting(id, 'TOKEN_URL'),
     // A provider without a revocation endpoint (Microsoft) has none.
-    revokeUrl: env[providerEnv(id, 'REVOKE_URL')] ?? '',
+    revokeUrl: sandboxSetting(env, id, 'REVOKE_URL') ?? '',
     accountUrl: setting(id, 'ACCOUNT_URL'),
     apiUrl: setting(id, 'API_URL'),
     clientId: setting(id, 'CLIENT_ID'),

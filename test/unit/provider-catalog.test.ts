@@ -11,6 +11,8 @@ import {
   providerEnv,
   providerExtraSetting,
   providerSetting,
+  rebased,
+  settingDefault,
 } from '../../functions/connectors/domain/providers';
 import { InvalidRequestError } from '../../functions/platform/errors';
 import { resetConfigCache } from '../../functions/platform/config';
@@ -23,6 +25,7 @@ afterEach(() => {
   delete process.env[providerEnv('google_drive', 'CLIENT_ID')];
   delete process.env[providerEnv('google_drive', 'TOKEN_URL')];
   delete process.env[providerEnv('dropbox', 'CONTENT_URL')];
+  for (const id of ['dropbox', 'imanage', 'clio'] as const) delete process.env[providerEnv(id, 'ORIGIN')];
   resetConfigCache();
 });
 
@@ -60,6 +63,33 @@ describe('the real providers’ definitions', () => {
     // Microsoft has no revocation endpoint: nothing to default, and nothing is called.
     expect(PROVIDERS.onedrive.revocation).toEqual({ style: 'none' });
     expect(() => providerSetting('onedrive', 'revokeUrl')).toThrow(/PROVIDER_ONEDRIVE_REVOKE_URL/);
+  });
+
+  it("serve every production URL under the provider's ORIGIN at its own path, a setting named winning", () => {
+    process.env[providerEnv('dropbox', 'ORIGIN')] = 'http://127.0.0.1:1/dropbox/';
+    process.env[providerEnv('dropbox', 'CONTENT_URL')] = 'http://127.0.0.1:1/content';
+    process.env[providerEnv('imanage', 'ORIGIN')] = 'https://gateway.example/imanage/{server}';
+    process.env[providerEnv('clio', 'ORIGIN')] = 'https://gateway.example/clio';
+    resetConfigCache();
+    // Each host of the provider (www, api) under the one origin, the path and query kept.
+    expect(providerSetting('dropbox', 'authorizeUrl')).toBe('http://127.0.0.1:1/dropbox/oauth2/authorize');
+    expect(providerSetting('dropbox', 'revokeUrl')).toBe('http://127.0.0.1:1/dropbox/2/auth/token/revoke');
+    expect(providerExtraSetting('dropbox', 'CONTENT_URL')).toBe('http://127.0.0.1:1/content');
+    expect(providerSetting('clio', 'accountUrl')).toBe(
+      'https://gateway.example/clio/api/v4/users/who_am_i?fields=id,name,email',
+    );
+    // A setting that is not a URL is not moved; the client id is never a default.
+    expect(providerExtraSetting('clio', 'REGION')).toBe(PROVIDERS.clio.extraSettings.REGION);
+    // A per-connection host stays a placeholder of the origin, filled for the connection.
+    expect(providerSetting('imanage', 'tokenUrl', { server: 'work.firm.example' })).toBe(
+      'https://gateway.example/imanage/work.firm.example/auth/oauth2/token',
+    );
+    expect(rebased('https://api.box.com/2.0/users/me?fields=id', 'http://h:1/box')).toBe(
+      'http://h:1/box/2.0/users/me?fields=id',
+    );
+    expect(rebased('us', 'http://h:1/box')).toBe('us');
+    // Microsoft has no revocation endpoint, under an origin or not.
+    expect(settingDefault('onedrive', 'REVOKE_URL', 'http://h:1')).toBeUndefined();
   });
 
   it.each([

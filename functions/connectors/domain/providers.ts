@@ -147,12 +147,45 @@ export function providerSetting(id: ProviderId, setting: ProviderSetting, params
     const own = getStringFromEnv(providerEnv(id, `${suffix}_${PROVIDER_SETTINGS[setting]}`), { default: '' });
     if (own) return own;
   }
-  const fallback = definition.defaults[setting as EndpointSetting];
+  const fallback = settingDefault(id, PROVIDER_SETTINGS[setting], providerOrigin(id));
   const raw = getStringFromEnv(
     providerEnv(id, PROVIDER_SETTINGS[setting]),
     fallback ? { default: fallback } : {},
   );
   return setting === 'clientId' || setting === 'clientSecret' ? raw : filled(id, raw, params);
+}
+
+/**
+ * PROVIDER_<ID>_ORIGIN, optional: where the provider's production endpoints are served instead, each
+ * at its own path (`http://127.0.0.1:3001/box` serves `https://api.box.com/2.0/users/me` at
+ * `/box/2.0/users/me`): a gateway, a regional proxy, or the sandbox's fake. A setting set by name wins.
+ */
+const providerOrigin = (id: ProviderId): string | undefined =>
+  getStringFromEnv(providerEnv(id, 'ORIGIN'), { default: '' }) || undefined;
+
+/** A production URL served under `origin` at its own path and query (a setting that is no URL is kept). */
+export function rebased(url: string, origin: string): string {
+  const at = /^https:\/\/[^/?#]+/.exec(url);
+  return at ? origin.replace(/\/+$/, '') + url.slice(at[0].length) : url;
+}
+
+const ENDPOINT_OF = Object.fromEntries(
+  Object.entries(PROVIDER_SETTINGS).map(([setting, name]) => [name, setting as ProviderSetting]),
+);
+
+/**
+ * The default of a provider's setting by its name (`TOKEN_URL`, Dropbox's `CONTENT_URL`): the
+ * production value, under `origin` when one is given; undefined where the provider has none.
+ */
+export function settingDefault(id: ProviderId, name: string, origin?: string): string | undefined {
+  const definition = BUILT_IN[id];
+  const endpoint = ENDPOINT_OF[name];
+  const fallback = endpoint
+    ? definition.defaults[endpoint as EndpointSetting]
+    : Object.hasOwn(definition.extraSettings, name)
+      ? definition.extraSettings[name]
+      : undefined;
+  return fallback !== undefined && origin ? rebased(fallback, origin) : fallback;
 }
 
 /** A template of the provider's filled for a connection; one left unfilled is a configuration error. */
@@ -168,8 +201,9 @@ function filled(id: ProviderId, template: string, params?: ConnectionParams): st
 
 /** A setting of one provider only (PROVIDER_<ID>_<NAME>), its default when not set, filled for a connection. */
 export function providerExtraSetting(id: ProviderId, name: string, params?: ConnectionParams): string {
-  const fallback = BUILT_IN[id].extraSettings[name];
-  if (fallback === undefined) throw new ConfigurationError(`provider ${id} has no setting ${name}`);
+  if (!Object.hasOwn(BUILT_IN[id].extraSettings, name))
+    throw new ConfigurationError(`provider ${id} has no setting ${name}`);
+  const fallback = settingDefault(id, name, providerOrigin(id))!;
   return filled(id, getStringFromEnv(providerEnv(id, name), { default: fallback }), params);
 }
 

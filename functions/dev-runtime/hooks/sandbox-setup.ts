@@ -1,21 +1,13 @@
 // Points the service's providers at the sandbox: registers one client per provider (exact redirect
 // URI of the service's callback) and returns the PROVIDER_* variables that name it. A real provider
-// (clio, google_drive, onedrive, dropbox) is pointed at its fake (sandbox/providers/<id>/).
+// is pointed at its fake (sandbox/providers/<id>/) by its ORIGIN: the fake serves the production
+// paths, so nine providers' settings fit a function's 4 KB environment as Lambda counts it.
 import { randomBytes } from 'node:crypto';
 import { callbackUrl } from '../../connectors/index';
 import type { ProviderId } from '../../connectors/index';
-import { PROVIDERS, PROVIDER_IDS, providerEnv } from '../../connectors/index';
+import { PROVIDERS, PROVIDER_IDS, providerEnv, rebased, settingDefault } from '../../connectors/index';
 import { CONTENT_SCOPES, PROVIDER_FAKES, isContentShape } from '../../../sandbox';
 import type { SandboxProvider } from '../../../sandbox';
-
-/**
- * Providers the emulated AWS runtime leaves unconfigured: with every provider pointed at the sandbox
- * (each endpoint an override, as no deployment has), the OAuth callback's environment of nine
- * providers' endpoints, client ids and secret ARNs is over Lambda's 4 KB, and the emulated runtime
- * refuses it as Lambda would. iManage Work runs on the local runtime only until a provider's settings
- * take less room (docs/decisions.md, "Nine providers and the callback's 4 KB").
- */
-export const NOT_ON_EMULATED_AWS: readonly ProviderId[] = ['imanage'];
 
 export function registerSandboxClients(
   sandbox: SandboxProvider,
@@ -47,20 +39,45 @@ export function registerSandboxClients(
       accessTokenSeconds: definition.defaultAccessTokenSeconds,
     });
     const endpoints = sandbox.endpoints(id);
-    Object.assign(env, {
-      [providerEnv(id, 'AUTHORIZE_URL')]: endpoints.authorizeUrl,
-      [providerEnv(id, 'TOKEN_URL')]: endpoints.tokenUrl,
-      [providerEnv(id, 'ACCOUNT_URL')]: endpoints.accountUrl,
-      [providerEnv(id, 'CLIENT_ID')]: clientId,
-      [providerEnv(id, 'CLIENT_SECRET')]: clientSecret,
-      [providerEnv(id, 'API_URL')]: endpoints.apiUrl,
+    const settings: Record<string, string | undefined> = {
+      AUTHORIZE_URL: endpoints.authorizeUrl,
+      TOKEN_URL: endpoints.tokenUrl,
+      ACCOUNT_URL: endpoints.accountUrl,
+      API_URL: endpoints.apiUrl,
       // Only where the provider has them: a revocation endpoint, an `iss` in its responses.
-      ...(endpoints.revokeUrl ? { [providerEnv(id, 'REVOKE_URL')]: endpoints.revokeUrl } : {}),
-      ...(endpoints.issuer ? { [providerEnv(id, 'ISSUER')]: endpoints.issuer } : {}),
-      ...Object.fromEntries(
-        Object.entries(endpoints.extra ?? {}).map(([name, value]) => [providerEnv(id, name), value]),
-      ),
-    });
+      REVOKE_URL: endpoints.revokeUrl,
+      ISSUER: endpoints.issuer,
+      ...endpoints.extra,
+    };
+    // A fake serves its provider's production paths under one origin: that origin is the one setting,
+    // and a setting is named only where the fake differs (another host's paths: Box's upload host).
+    const origin = fakeOrigin(id, endpoints.apiUrl);
+    if (origin) env[providerEnv(id, 'ORIGIN')] = origin;
+    for (const [name, value] of Object.entries(settings))
+      if (value !== undefined && !(origin && settingDefault(id, name, origin) === value))
+        env[providerEnv(id, name)] = value;
+    env[providerEnv(id, 'CLIENT_ID')] = clientId;
+    env[providerEnv(id, 'CLIENT_SECRET')] = clientSecret;
   }
   return env;
 }
+
+/** Where a fake serves its production paths: its API root less the production API root's path. */
+function fakeOrigin(id: ProviderId, apiUrl: string): string | undefined {
+  const production = settingDefault(id, 'API_URL');
+  if (production === undefined) return undefined;
+  const path = rebased(production, '');
+  return apiUrl.endsWith(path) ? apiUrl.slice(0, apiUrl.length - path.length) : undefined;
+}
+
+/**
+ * One setting (`TOKEN_URL`, `CONTENT_URL`) of the environment `registerSandboxClients` returned, as the
+ * service reads it: named, else its production value under the provider's ORIGIN; undefined where the
+ * provider has none (Microsoft's revocation endpoint).
+ */
+export const sandboxSetting = (
+  env: Record<string, string | undefined>,
+  id: ProviderId,
+  name: string,
+): string | undefined =>
+  env[providerEnv(id, name)] ?? settingDefault(id, name, env[providerEnv(id, 'ORIGIN')]);

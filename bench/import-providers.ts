@@ -29,7 +29,7 @@ import { attachLocalWorkers, stopLocalWorkers } from '../functions/dev-runtime/s
 import { handlerLoader } from '../functions/dev-runtime/server/lambda-runtime';
 import type { Logger } from '../functions/platform/logger';
 import { connectInProcess } from '../test/support/connect';
-import { baseline, interleavedRounds } from './rounds';
+import { RAW_WIDTHS, baseline, interleavedRounds } from './rounds';
 
 const FILES = Number(process.env.BENCH_PROVIDER_FILES ?? 1_000);
 const FILE_BYTES = Number(process.env.BENCH_PROVIDER_FILE_BYTES ?? 16_384);
@@ -106,6 +106,11 @@ export interface ProviderBenchContext {
   log: Logger;
   /** A plain client's access token of `account` at `provider` with `scopes`. */
   token(provider: BenchProvider, account: string, scopes: string[]): Promise<string>;
+  /**
+   * The fakes answer after this many ms (the latency mode): the baseline is then the raw loop at the
+   * pipeline's own concurrency, so the ratio says how well the importer overlaps its waits.
+   */
+  latencyMs?: number;
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
@@ -473,10 +478,10 @@ async function benchProvider(provider: BenchProvider, context: ProviderBenchCont
       return throughput(imported, warm.bytes, seconds, used);
     };
     const rounds = await interleavedRounds(ROUNDS, importRound, (width) => rawLoop(raw, width));
-    const fastest = baseline(
-      rounds.raw.map(medianRound) as [Throughput, Throughput],
-      (r) => r.filesPerSecond,
-    );
+    const medians = rounds.raw.map(medianRound) as [Throughput, Throughput];
+    const fastest = context.latencyMs
+      ? { raw: { ...medians[0], concurrency: RAW_WIDTHS[0] }, index: 0 as const }
+      : baseline(medians, (r) => r.filesPerSecond);
     const pipelineRates = rounds.pipeline.map((p) => p.filesPerSecond);
     const ratios = rounds.pipeline.map(
       (p, i) => p.filesPerSecond / rounds.raw[fastest.index][i]!.filesPerSecond,
@@ -500,26 +505,34 @@ export async function benchProviders(context: ProviderBenchContext): Promise<{
   files: number;
   fileBytes: number;
   rounds: number;
+  latencyMs: number;
   rows: ProviderRow[];
 }> {
   const rows: ProviderRow[] = [];
   for (const provider of BENCH_PROVIDERS) rows.push(await benchProvider(provider, context));
-  return { files: FILES, fileBytes: FILE_BYTES, rounds: ROUNDS, rows };
+  return { files: FILES, fileBytes: FILE_BYTES, rounds: ROUNDS, latencyMs: context.latencyMs ?? 0, rows };
 }
 
 export function providersMarkdown(r: Awaited<ReturnType<typeof benchProviders>>): string {
   const mib = (bytes: number) => round(bytes / 1024 ** 2, 2);
-  return `## Per provider
+  const latency = r.latencyMs
+    ? `Every request to the sandbox process (API, downloads, tokens) is served after ${r.latencyMs} ms, as from a
+provider across a network; the baseline is the raw loop at the pipeline's own concurrency (${SYNC_CONCURRENCY}), so the ratio
+says how well the importer overlaps its waits (the raw loop at ${SYNC_CONCURRENCY * 4} is run and not compared).
 
-Each provider's fake in the sandbox process (the sandbox's \`practice\` and \`drive\`, and the fakes of
-Clio, Google Drive, OneDrive and Dropbox): one folder (a matter at a practice-management provider; a
+`
+    : '';
+  return `## Per provider${r.latencyMs ? `, each answer after ${r.latencyMs} ms` : ''}
+
+${latency}Each provider's fake in the sandbox process (the sandbox's \`practice\` and \`drive\`, and the fakes of
+the real providers of the module list): one folder (a matter at a practice-management provider; a
 drive's seeded Templates folder) holding ${r.files.toLocaleString('en')} files of ${r.fileBytes.toLocaleString('en')} bytes besides its few seeded
 ones, imported by a link of it on the local runtime (from \`POST runs\` to \`succeeded\`) into a vault of its
 own in each of ${r.rounds} rounds, interleaved (the order rotating by round, after a warm-up pass) with the raw
 loop on the same fake: the provider's own listing call with its largest page, then every file's bytes
 streamed to a file on disk over keep-alive connections (Node's fetch), following Clio's and Graph's
 redirects to their pre-signed URLs without the token, at ${SYNC_CONCURRENCY} and ${SYNC_CONCURRENCY * 4} downloads at a time, the faster
-by its median being the baseline. Each figure is of the median round (pipeline files/s with the slowest
+by its median being the baseline${r.latencyMs ? ' (here: the one at the same concurrency)' : ''}. Each figure is of the median round (pipeline files/s with the slowest
 and fastest rounds'); the ratio is of the medians, and round by round against the baseline's same round.
 CPU is this process's (every thread) per file.
 

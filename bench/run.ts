@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/. Loopback traffic only, bounded in
 // count and time. Worker logs are quietened first (the logger reads LOG_LEVEL when it loads).
-// `npm run bench -- bundles` (or `delivery`, `import`, `console`, `reconcile`, `calls`, `idle-month`) runs only the named ones; `calls` needs
+// `npm run bench -- bundles` (or `delivery`, `import`, `import-latency`, `console`, `reconcile`, `calls`, `idle-month`) runs only the named ones; `calls` needs
 // the emulators (bash scripts/with-emulators.sh npm run bench -- calls).
 process.env.LOG_LEVEL ??= 'warn';
 process.env.STAGE ??= 'local';
@@ -9,6 +9,8 @@ const BENCHES = {
   delivery: async () => (await import('./delivery')).runDeliveryBench(),
   bundles: async () => (await import('./bundles')).runBundleBench(),
   import: async () => (await import('./import')).runImportBench(),
+  // Each provider's fake answering after BENCH_LATENCY_MS (30): the import against the raw loop at its concurrency.
+  'import-latency': async () => (await import('./import')).runImportLatencyBench(),
   console: async () => (await import('./console')).runConsoleBench(),
   reconcile: async () => (await import('./reconcile')).runReconcileBench(),
   // On the emulators only (bash scripts/with-emulators.sh npm run bench -- calls); skipped otherwise.

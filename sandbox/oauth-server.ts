@@ -638,6 +638,11 @@ export interface SandboxOptions {
   maxUploadBytes?: number;
   /** The fakes of real providers to serve (default: all of ./providers/). */
   fakes?: readonly ProviderFake[];
+  /**
+   * Every request waits this long before it is served (default 0): a provider across a network, for
+   * the import bench's latency mode, which measures how an importer overlaps its waits.
+   */
+  latencyMs?: number;
 }
 
 export async function startSandboxProvider(options: SandboxOptions = {}): Promise<SandboxProvider> {
@@ -654,7 +659,7 @@ export async function startSandboxProvider(options: SandboxOptions = {}): Promis
     fakes,
     origin: () => sandbox.url,
   });
-  const server: Server = createServer((request, response) => {
+  const serve = (request: IncomingMessage, response: ServerResponse) => {
     if (content.serve(request, response)) return;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -663,7 +668,12 @@ export async function startSandboxProvider(options: SandboxOptions = {}): Promis
         if (!response.headersSent) send(response, 500, { error: 'server_error' });
       });
     });
-  });
+  };
+  const latency = options.latencyMs ?? 0;
+  // A request's body is not read until it is served, so the wait holds the whole exchange back.
+  const server: Server = createServer(
+    latency > 0 ? (request, response) => void setTimeout(serve, latency, request, response) : serve,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

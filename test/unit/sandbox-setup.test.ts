@@ -58,3 +58,23 @@ it('names every setting of the sandbox providers, which have no production URLs'
     expect(env[providerEnv(id, 'TOKEN_URL')]).toBe(`${sandbox.url}/${id}/token`);
   }
 });
+
+describe("the sandbox's latency (the import bench's latency mode)", () => {
+  it('serves every request, an OAuth one or an API one, no sooner than the latency after it came', async () => {
+    const slow = await startSandboxProvider({ port: 0, host: '127.0.0.1', latencyMs: 120 });
+    try {
+      // The authorization server's (no client registered: 404) and a fake's API (no token: 401).
+      for (const [path, status] of [
+        ['/practice/account', 404],
+        ['/google/drive/v3/files', 401],
+      ] as const) {
+        const started = performance.now();
+        const response = await fetch(`${slow.url}${path}`);
+        expect(response.status).toBe(status);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+      }
+    } finally {
+      await slow.close();
+    }
+  });
+});

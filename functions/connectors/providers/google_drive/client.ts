@@ -131,12 +131,10 @@ async function readAll(body: Readable): Promise<Buffer> {
 /** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class GoogleDriveContainers implements ContainerApi {
   private readonly base: string;
-  protected readonly throttleReasons: readonly string[];
   protected readonly http: Transport;
 
   constructor(settings: ClientSettings) {
     this.base = settings.apiUrl;
-    this.throttleReasons = settings.throttleReasons ?? [];
     this.http = transportFor(settings);
   }
 
@@ -151,7 +149,6 @@ export class GoogleDriveContainers implements ContainerApi {
       operation,
       token,
       url: apiUrl(this.base, path, query),
-      throttleReasons: this.throttleReasons,
       ...extra,
     };
   }
@@ -425,7 +422,6 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
       body: Buffer.alloc(0),
       length: 0,
       accept: [308],
-      throttleReasons: this.throttleReasons,
     });
     if (response.status !== 308) return { done: await readJson<DriveFile>('upload status', response) };
     await discard(response);
@@ -486,7 +482,6 @@ export class GoogleDriveApi extends GoogleDriveContainers implements ContentApi 
             body: Readable.from([bytes]),
             length: bytes.length,
             accept: [308],
-            throttleReasons: this.throttleReasons,
           });
           if (response.status !== 308) return await readJson<DriveFile>('upload chunk', response);
           await discard(response);

@@ -109,7 +109,6 @@ export class OneDriveContainers implements ContainerApi {
   readonly replaces = true;
   private readonly base: string;
 
-  protected readonly throttleReasons: readonly string[];
   /**
    * Our app's client id, read when an export needs it: Graph names the app that created or last
    * modified an item, which tells our exports from the user's files.
@@ -120,13 +119,12 @@ export class OneDriveContainers implements ContainerApi {
   /** `apiUrl`: Graph's origin (https://graph.microsoft.com). */
   constructor(settings: ClientSettings) {
     this.base = settings.apiUrl.replace(/\/$/, '');
-    this.throttleReasons = settings.throttleReasons ?? [];
     this.ownClientId = settings.ownClientId ?? (() => undefined);
     this.http = transportFor(settings);
   }
 
   protected request(operation: string, token: string, path: string, extra: Partial<ApiRequest> = {}) {
-    return { operation, token, url: `${this.base}${path}`, throttleReasons: this.throttleReasons, ...extra };
+    return { operation, token, url: `${this.base}${path}`, ...extra };
   }
 
   protected get<T>(operation: string, token: string, path: string): Promise<T> {
@@ -472,7 +470,6 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
             headers: { 'Content-Range': `bytes ${offset}-${offset + bytes.length - 1}/${size}` },
             body: bytes,
             length: bytes.length,
-            throttleReasons: this.throttleReasons,
           });
           if (response.status === 200 || response.status === 201)
             return await readJson<DriveItem>('upload fragment', response);
@@ -485,7 +482,6 @@ export class OneDriveApi extends OneDriveContainers implements ContentApi {
             token: '',
             anonymous: true,
             url,
-            throttleReasons: this.throttleReasons,
           });
           const next = /^(\d+)-/.exec(status.nextExpectedRanges?.[0] ?? '');
           if (!next)

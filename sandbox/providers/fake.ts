@@ -95,6 +95,11 @@ export interface ProviderFake {
   oauth: FakeOAuthShape;
   /** Every scope its authorization server knows (clients are registered with these). */
   scopes: string[];
+  /**
+   * The request header its API takes the access token in, holding the bare token (iManage Work's
+   * `X-Auth-Token`); absent, `Authorization: Bearer <token>`. A token in any other header is none.
+   */
+  accessTokenHeader?: string;
   routes: FakeRoute[];
   /** An error as the provider words it (status, body, headers). */
   sendError(response: ServerResponse, error: SandboxApiError): void;

@@ -16,8 +16,8 @@ export interface FakeOAuthShape {
   revokePath?: string;
   /**
    * `rfc7009`: a form POST of `token`, client authenticated; `rfc7009-public`: the same without client
-   * authentication (Google); `bearer`: the access token in Authorization revokes its grant (Dropbox,
-   * Clio's deauthorize).
+   * authentication (Google); `bearer`: the access token, presented as the API takes it
+   * (accessTokenHeader), revokes its grant (Dropbox, Clio's deauthorize).
    */
   revocation?: 'rfc7009' | 'rfc7009-public' | 'bearer';
   /** What a refresh answers: a new refresh token (`rotate`, the old one spent), the same, or none. */

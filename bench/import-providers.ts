@@ -20,6 +20,7 @@ import type { ProviderId } from '../functions/connectors';
 import { PROVIDER_IDS } from '../functions/connectors';
 import { completeParams, fillTemplate, paramVars } from '../functions/connectors/domain/connection-params';
 import { PROVIDERS } from '../functions/connectors/domain/providers';
+import { accessTokenHeaders } from '../functions/connectors/infra/access-token';
 import { getConnectorJob } from '../functions/connectors/app/job-status';
 import { createLink } from '../functions/connectors/app/links';
 import { browseSources } from '../functions/connectors/app/sources';
@@ -200,9 +201,10 @@ function rawApi(
   token: string,
   folderId: string,
 ): RawApi {
-  const headers = { Authorization: `Bearer ${token}` };
   // A provider hosted per region or server: its API as a connection with the default params has it.
   const definition = PROVIDERS[provider];
+  // The token in the header the provider's API takes it in (iManage's X-Auth-Token, else a Bearer).
+  const headers = accessTokenHeaders(definition.accessTokenHeader, token);
   const api = fillTemplate(
     sandboxSetting(env, provider as ProviderId, 'API_URL')!,
     paramVars(definition, completeParams(definition)),

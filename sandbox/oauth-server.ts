@@ -28,7 +28,7 @@ import { systemClock } from './clock';
 import type { BearerGrant, GrantDirectory } from './content/types';
 import { mountSandboxContent } from './content/mount';
 import type { FakeOAuthShape, ProviderFake } from './providers/fake';
-import { fakeOwning, fakePath, oauthAction } from './providers/mount';
+import { fakeOwning, fakePath, oauthAction, presentedToken } from './providers/mount';
 import { PROVIDER_FAKES } from './providers';
 
 export interface SandboxClient {
@@ -489,7 +489,8 @@ class SandboxAuthorizationServer implements GrantDirectory {
 
   /**
    * Revocation as the provider asks for it: RFC 7009 (client authenticated, or not: Google), or the
-   * access token in Authorization ending its grant (Dropbox's /2/auth/token/revoke, Clio's deauthorize).
+   * access token ending its grant (Dropbox's /2/auth/token/revoke, Clio's deauthorize), presented as
+   * the provider's API takes it (presentedToken).
    */
   revoke(
     provider: string,
@@ -500,8 +501,8 @@ class SandboxAuthorizationServer implements GrantDirectory {
   ) {
     const style = this.shapeOf(provider)?.revocation ?? 'rfc7009';
     if (style === 'bearer') {
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      const grant = this.liveGrant(bearer);
+      const fake = this.fakes.find((f) => f.id === provider);
+      const grant = this.liveGrant((fake && presentedToken(fake, request)) ?? '');
       if (!grant || grant.client.provider !== provider || grant.tenant !== tenant)
         return this.invalidToken(response);
       this.revokeGrant(grant);

@@ -10,6 +10,8 @@ export const SERVICE_NAME = 'connector-event-service';
 
 const SECRET_FIELDS = new Set([
   'authorization',
+  // A provider's own access-token header (iManage Work's): the bare token, no Bearer to match on.
+  'x-auth-token',
   'cookie',
   'set-cookie',
   'token',

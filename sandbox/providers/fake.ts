@@ -16,8 +16,8 @@ export interface FakeOAuthShape {
   revokePath?: string;
   /**
    * `rfc7009`: a form POST of `token`, client authenticated; `rfc7009-public`: the same without client
-   * authentication (Google); `bearer`: the access token in Authorization revokes its grant (Dropbox,
-   * Clio's deauthorize).
+   * authentication (Google); `bearer`: the access token, presented as the API takes it
+   * (accessTokenHeader), revokes its grant (Dropbox, Clio's deauthorize).
    */
   revocation?: 'rfc7009' | 'rfc7009-public' | 'bearer';
   /** What a refresh answers: a new refresh token (`rotate`, the old one spent), the same, or none. */
@@ -95,6 +95,11 @@ export interface ProviderFake {
   oauth: FakeOAuthShape;
   /** Every scope its authorization server knows (clients are registered with these). */
   scopes: string[];
+  /**
+   * The request header its API takes the access token in, holding the bare token (iManage Work's
+   * `X-Auth-Token`); absent, `Authorization: Bearer <token>`. A token in any other header is none.
+   */
+  accessTokenHeader?: string;
   routes: FakeRoute[];
   /** An error as the provider words it (status, body, headers). */
   sendError(response: ServerResponse, error: SandboxApiError): void;

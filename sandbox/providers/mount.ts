@@ -1,8 +1,9 @@
 // The mount point of the provider fakes: each serves its API under its own prefix on the sandbox
 // origin (`http://127.0.0.1:3001/google/drive/v3/...`), over the shared account trees and the shared
 // test hooks' state (injected failures, revoked grants). Checks run in the order a provider makes
-// them: an injected failure, the bearer token, the route, the scope. The OAuth paths under a prefix
-// are the authorization server's (../oauth-server.ts), not served here.
+// them: an injected failure, the access token (in the header the fake's provider takes it in), the
+// route, the scope. The OAuth paths under a prefix are the authorization server's (../oauth-server.ts),
+// not served here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxApiError, readUpload, sendJson } from '../content/http';
 import type { ContentState } from '../content/types';
@@ -58,6 +59,17 @@ export function fakePath(fake: ProviderFake, path: string): { tenant: string; re
   return fake.tenant.accepts(tenant) ? { tenant, rest: found[2] ?? '' } : undefined;
 }
 
+/**
+ * The access token a request presents, read where the fake's provider reads it: its own header (the
+ * bare token) when it has one, else `Authorization: Bearer`. A token elsewhere is no token, as the
+ * provider's 401 for a missing one says.
+ */
+export function presentedToken(fake: ProviderFake, request: IncomingMessage): string | undefined {
+  if (!fake.accessTokenHeader) return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  const value = request.headers[fake.accessTokenHeader.toLowerCase()];
+  return typeof value === 'string' && /^\S+$/.test(value.trim()) ? value.trim() : undefined;
+}
+
 /** A fake that owns `path`: its prefix, and not one of its OAuth paths. */
 export function fakeOwning(fakes: readonly ProviderFake[], path: string): ProviderFake | undefined {
   return fakes.find((fake) => path.startsWith(`${fake.prefix}/`));
@@ -106,8 +118,8 @@ export function mountProviderFakes(
         if (--injected.remaining <= 0) state.injected.delete(fake.id);
         throw fake.injected(injected);
       }
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const live = bearer ? state.grants.bearer(fake.id, bearer, located.tenant) : undefined;
+      const token = presentedToken(fake, request);
+      const live = token ? state.grants.bearer(fake.id, token, located.tenant) : undefined;
       if (!live) throw fake.unauthorized();
       if (!route.scopes.some((scope) => live.scopes.includes(scope))) throw fake.forbidden(route.scopes);
       grant = live;

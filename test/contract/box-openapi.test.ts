@@ -9,7 +9,6 @@
 // outside a listing's `fields`. Needs no emulator.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { IncomingMessage } from 'node:http';
 import { FeedRestartError, UploadRefusedError } from '../../functions/connectors/infra/content/api';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { BoxApi, boxPositions } from '../../functions/connectors/providers/box/client';
@@ -25,10 +24,8 @@ import {
   BOX_2_0_UNIONS,
 } from '../fixtures/box-2.0-shapes';
 import { changesPass, drain, uploadOf } from '../support/content-walk';
-import type { FakeHarness } from '../support/fake-harness';
-import { startFakeHarness } from '../support/fake-harness';
-import type { Exchange, RecordingProxy } from '../support/recording-proxy';
-import { startRecordingProxy } from '../support/recording-proxy';
+import type { Exchange } from '../support/recording-proxy';
+import { fakeBehindRecordingProxy } from '../support/recording-proxy';
 import type { ExchangeCheck, ShapeBook } from '../support/shape-check';
 import {
   checkExchanges,
@@ -125,41 +122,32 @@ function check(exchange: Exchange): ExchangeCheck {
 }
 
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
-let fake: FakeHarness;
-let proxy: RecordingProxy;
-const requests: IncomingMessage[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeHarness(boxFake, clock, (request) => requests.push(request));
-  fake.grant(TOKEN, ACCOUNT, ['root_readwrite']);
-  proxy = await startRecordingProxy(fake.base, '/box');
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await fake.close();
+const recorded = fakeBehindRecordingProxy(boxFake, clock, {
+  token: TOKEN,
+  account: ACCOUNT,
+  scopes: ['root_readwrite'],
 });
 
 const client = () =>
   new BoxApi({
-    apiUrl: `${proxy.base}/box/2.0`,
-    uploadUrl: `${proxy.base}/box/upload/api/2.0`,
+    apiUrl: `${recorded.proxy.base}/box/2.0`,
+    uploadUrl: `${recorded.proxy.base}/box/upload/api/2.0`,
     // Box takes sessions from 20 MB: the large export here is just above that.
     singleUploadMax: BOX_SESSION_MIN_BYTES,
     sleep: () => Promise.resolve(),
   });
 
 async function call(method: string, path: string, token = TOKEN, body?: unknown) {
-  const before = proxy.exchanges.length;
-  await fetch(`${proxy.base}/box${path}`, {
+  const before = recorded.proxy.exchanges.length;
+  await fetch(`${recorded.proxy.base}/box${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   }).then((r) => r.arrayBuffer());
-  return proxy.exchanges[before]!;
+  return recorded.proxy.exchanges[before]!;
 }
 
-const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
+const checkSince = (from: number) => checkExchanges(recorded.proxy.exchanges.slice(from), check);
 const text = (value: string, contentType = 'text/plain') => ({ contentType, content: textContent(value) });
 
 describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
@@ -171,7 +159,7 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
     tree.liveFiles(folder).find((f) => f.name === name)!;
 
   beforeAll(() => {
-    tree = fake.tree(ACCOUNT);
+    tree = recorded.fake.tree(ACCOUNT);
     clients = tree.addFolder(tree.root, 'Clients');
     acme = tree.addFolder(clients, 'Acme');
     tree.addFolder(tree.root, 'Personal');
@@ -217,7 +205,7 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
   });
 
   it('browses with marker paging, imports a folder in full then from the events stream, downloads', async () => {
-    const from = proxy.exchanges.length;
+    const from = recorded.proxy.exchanges.length;
     const api = client();
     expect((await api.browse(TOKEN, undefined, { limit: 10 })).entries).toEqual([
       { id: '0', name: 'All Files', kind: 'container' },
@@ -277,11 +265,11 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
 
     const letter = fileNamed(acme, 'letter.txt');
     const listed = later.files.find((f) => f.name === 'letter.txt')!;
-    const bearerBefore = requests.length;
+    const bearerBefore = recorded.requests.length;
     const download = await api.download(TOKEN, idOf(letter), listed);
     expect((await drain(download.body)).toString()).toBe('dear acme, again');
     expect(download.version).toBe(listed.version);
-    const dl = requests.slice(bearerBefore).find((r) => r.url?.startsWith('/box/dl/'));
+    const dl = recorded.requests.slice(bearerBefore).find((r) => r.url?.startsWith('/box/dl/'));
     expect(dl?.headers.authorization).toBeUndefined();
     expect((await drain((await api.download(TOKEN, idOf(letter))).body)).toString()).toBe('dear acme, again');
 
@@ -324,7 +312,7 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
   });
 
   it('reports a folder trashed or restored outside the API (as the test hooks do) as Box does: the folder alone, under its id', async () => {
-    const from = proxy.exchanges.length;
+    const from = recorded.proxy.exchanges.length;
     const matter = tree.addFolder(clients, 'Matter');
     const inside = tree.addFolder(matter, 'Inside');
     tree.putFile(matter, 'a.txt', text('a'));
@@ -356,7 +344,7 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
   });
 
   it('exports small and large files, meets a name conflict and a changed file as Box answers them', async () => {
-    const from = proxy.exchanges.length;
+    const from = recorded.proxy.exchanges.length;
     const api = client();
     const folder = idOf(clients);
     const exported = await api.upload(TOKEN, folder, uploadOf('report.pdf', Buffer.from('v1'), 'k1'));
@@ -412,7 +400,7 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
     const newer = await api.upload(TOKEN, folder, { ...uploadOf('bundle.bin', again, 'k7'), replace: big });
     expect(newer.id).toBe(big.id);
 
-    const parts = proxy.exchanges
+    const parts = recorded.proxy.exchanges
       .slice(from)
       .filter((e) => e.method === 'PUT' && e.path.includes('upload_sessions'));
     expect(parts).toHaveLength(6); // three parts of 8 MiB or less, twice
@@ -432,7 +420,7 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
   });
 
   it('the account, a bad part digest, errors and throttling are described shapes', async () => {
-    const from = proxy.exchanges.length;
+    const from = recorded.proxy.exchanges.length;
     expect((await call('GET', '/2.0/users/me')).status).toBe(200);
     expect((await call('GET', '/2.0/files/123456789')).status).toBe(404);
     expect((await call('GET', '/2.0/folders/0/items?usemarker=true&marker=forged')).status).toBe(400);
@@ -444,9 +432,9 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
     });
     expect(session.status).toBe(201);
     const part = Buffer.alloc(8 * 1024 * 1024, 1);
-    const before = proxy.exchanges.length;
+    const before = recorded.proxy.exchanges.length;
     await fetch(
-      `${proxy.base}/box/upload/api/2.0/files/upload_sessions/${(session.json as { id: string }).id}`,
+      `${recorded.proxy.base}/box/upload/api/2.0/files/upload_sessions/${(session.json as { id: string }).id}`,
       {
         method: 'PUT',
         headers: {
@@ -457,8 +445,8 @@ describe(`Box fake against Box's OpenAPI description (${SOURCE})`, () => {
         body: part,
       },
     ).then((r) => r.arrayBuffer());
-    expect(proxy.exchanges[before]!.status).toBe(412);
-    fake.fail({ status: 429, retryAfter: 4 });
+    expect(recorded.proxy.exchanges[before]!.status).toBe(412);
+    recorded.fake.fail({ status: 429, retryAfter: 4 });
     const throttled = await client()
       .browse(TOKEN, '0', { limit: 10 })
       .catch((e: unknown) => e);

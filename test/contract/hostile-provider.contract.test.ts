@@ -3,9 +3,10 @@
 // pointing there, a paging link to another origin, an answer that never ends). The clients are the
 // production ones over real HTTP, with production's address guard; the API's own origin (the proxy,
 // on 127.0.0.1) is trusted as configuration, so "internal" is another loopback port, a private, link-local
-// or metadata address, or a name resolving to one. What must hold: our bearer token reaches nothing but
-// the API's origin, nothing internal receives a request, and the call fails with a reason that says
-// which rule refused it (a run reads it as provider_url_refused).
+// or metadata address, or a name resolving to one. What must hold: our access token reaches nothing but
+// the API's origin (in neither Authorization nor the provider's own header, iManage's X-Auth-Token),
+// nothing internal receives a request, and the call fails with a reason that says which rule refused
+// it (a run reads it as provider_url_refused).
 import { completeParams, fillTemplate, paramVars } from '../../functions/connectors/domain/connection-params';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
@@ -22,6 +23,19 @@ import { exchangeCode } from '../../functions/connectors/infra/oauth-client';
 import type { ContentApi, ChangedFile, UrlGuard } from '../../functions/connectors/infra/content';
 import { ProviderApiError, contentApi } from '../../functions/connectors/infra/content';
 import { Transport } from '../../functions/connectors/infra/content/http';
+
+/** The request headers our access token may travel in to a provider: Authorization, and its own if it has one. */
+const credentialHeaders = (id?: ProviderId): string[] => [
+  'authorization',
+  ...(id && PROVIDERS[id].accessTokenHeader ? [PROVIDERS[id].accessTokenHeader!.toLowerCase()] : []),
+];
+
+/** Nothing outside the API's origins got a credential header, nor the token anywhere in what it received. */
+function expectNoCredentials(seen: readonly Seen[], token: string, id?: ProviderId): void {
+  for (const request of seen)
+    for (const header of credentialHeaders(id)) expect(request.headers[header]).toBeUndefined();
+  expect(JSON.stringify(seen)).not.toContain(token);
+}
 
 const BASE = 'http://127.0.0.1:9';
 /** Production's guard: no loopback, private, link-local or metadata address. */
@@ -253,8 +267,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
 
   afterEach(() => {
     // Whatever happened, our token went to the API's origin only, and nothing internal heard of it.
-    for (const seen of internalSeen) expect(seen.headers.authorization).toBeUndefined();
-    expect(JSON.stringify(internalSeen)).not.toContain(token);
+    expectNoCredentials(internalSeen, token, id);
   });
 
   /** A download's content answer (not JSON: the bytes, or the redirect to them) turned into a redirect. */
@@ -296,7 +309,7 @@ describe.each(PROVIDER_IDS.map((id) => [id]))('provider %s against a hostile pro
       .download(token, file.id, file)
       .then((download) => download.body.resume())
       .catch(() => undefined);
-    // afterEach: whatever was reached got no Authorization header.
+    // afterEach: whatever was reached got no credential header.
   });
 
   /**
@@ -438,7 +451,37 @@ describe('the transport alone', () => {
     });
     await response.arrayBuffer();
     expect(internalSeen).toHaveLength(1);
-    expect(internalSeen[0]!.headers.authorization).toBeUndefined();
+    expectNoCredentials(internalSeen, 'secret-token');
     expect(internalSeen[0]!.headers.host).toBe(`storage.provider.example:${port}`);
+  });
+
+  it("keeps a provider's own token header (iManage's X-Auth-Token) from every other host, as Authorization", async () => {
+    // The API's origin is the proxy in front of the iManage fake: its download is redirected elsewhere.
+    const transport = new Transport({
+      apiUrls: [proxyBase],
+      accessTokenHeader: PROVIDERS.imanage.accessTokenHeader,
+      guard: DEVELOPMENT,
+    });
+    rule = () => ({ status: 302, headers: { location: `${internalUrl}/signed` }, body: Buffer.alloc(0) });
+    const followed = await transport.send({
+      operation: 'download',
+      token: 'secret-token',
+      url: `${proxyBase}/imanage/work.firm.example/api`,
+      followRedirects: true,
+    });
+    await followed.arrayBuffer();
+    const named = await transport.send({
+      operation: 'upload content',
+      token: 'secret-token',
+      url: `${internalUrl}/put`,
+      method: 'PUT',
+      headers: { 'X-Auth-Token': 'secret-token' },
+      body: Buffer.from('bytes'),
+    });
+    await named.arrayBuffer();
+    expect(apiSeen.map((seen) => seen.headers['x-auth-token'])).toEqual(['secret-token']);
+    expect(apiSeen[0]!.headers.authorization).toBeUndefined();
+    expect(internalSeen).toHaveLength(2);
+    expectNoCredentials(internalSeen, 'secret-token', 'imanage');
   });
 });

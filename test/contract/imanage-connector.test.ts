@@ -4,14 +4,16 @@
 // workspace (the first pass's walk, then searches by edit date after a create, a new version, a rename, a
 // delete), downloads, exports small and large documents and a new version, meets a name
 // taken (409) and throttling (429 with Retry-After), all through a recording proxy in front of the fake.
+// Its access token travels in X-Auth-Token, as iManage's documentation sends it: a request with
+// `Authorization: Bearer` alone is the 401 of a missing token.
 // Every JSON body is checked: a profile has no property the description does not have, each of its
 // type and format, the required present. The envelopes the connector's description does not carry
 // (Work API v2's lists `{data, total_count}`, discovery, the error body) are written down here as this
 // client reads them, and checked the same way. Needs no emulator.
-import type { IncomingMessage } from 'node:http';
 import { UploadRefusedError } from '../../functions/connectors/infra/content/api';
 import { ProviderApiError } from '../../functions/connectors/infra/content/http';
 import { ImanageApi } from '../../functions/connectors/providers/imanage/client';
+import { definition } from '../../functions/connectors/providers/imanage/definition';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
 import type { AccountTree, FolderNode, TreeNode } from '../../sandbox/content/tree';
@@ -19,10 +21,8 @@ import { imanageFake } from '../../sandbox/providers/imanage';
 import { customerIdOf, imanageIds } from '../../sandbox/providers/imanage/work';
 import { IMANAGE_WORK_SCHEMAS, IMANAGE_WORK_SOURCE } from '../fixtures/imanage-work-shapes';
 import { changesPass, drain, uploadOf } from '../support/content-walk';
-import type { FakeHarness } from '../support/fake-harness';
-import { startFakeHarness } from '../support/fake-harness';
-import type { Exchange, RecordingProxy } from '../support/recording-proxy';
-import { startRecordingProxy } from '../support/recording-proxy';
+import type { Exchange } from '../support/recording-proxy';
+import { fakeBehindRecordingProxy } from '../support/recording-proxy';
 import type { ExchangeCheck, RestOperation, ShapeBook } from '../support/shape-check';
 import { checkExchanges, checkRestExchange } from '../support/shape-check';
 
@@ -126,25 +126,20 @@ function check(exchange: Exchange): ExchangeCheck {
 }
 
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
-let fake: FakeHarness;
-let proxy: RecordingProxy;
-const requests: IncomingMessage[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeHarness(imanageFake, clock, (request) => requests.push(request));
-  fake.grant(TOKEN, ACCOUNT, ['user']);
-  proxy = await startRecordingProxy(fake.base, '/imanage');
-});
-
-afterAll(async () => {
-  await proxy.close();
-  await fake.close();
+const recorded = fakeBehindRecordingProxy(imanageFake, clock, {
+  token: TOKEN,
+  account: ACCOUNT,
+  scopes: ['user'],
 });
 
 const client = () =>
-  new ImanageApi({ apiUrl: `${proxy.base}/imanage/${SERVER}`, throttleReasons: ['TOO_MANY_REQUESTS'] });
+  new ImanageApi({
+    apiUrl: `${recorded.proxy.base}/imanage/${SERVER}`,
+    throttleReasons: definition.throttleReasons,
+    accessTokenHeader: definition.accessTokenHeader,
+  });
 const text = (value: string) => ({ contentType: 'text/plain', content: textContent(value) });
-const checkSince = (from: number) => checkExchanges(proxy.exchanges.slice(from), check);
+const checkSince = (from: number) => checkExchanges(recorded.proxy.exchanges.slice(from), check);
 
 describe(`iManage fake against iManage's description (${SOURCE})`, () => {
   let tree: AccountTree;
@@ -153,7 +148,7 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
   const idOf = (node: TreeNode) => imanageIds.providerId(tree, node);
 
   beforeAll(() => {
-    tree = fake.tree(ACCOUNT);
+    tree = recorded.fake.tree(ACCOUNT);
     matter = tree.addFolder(tree.root, 'Acme v. Globex');
     pleadings = tree.addFolder(matter, 'Pleadings');
     tree.addFolder(tree.root, 'Northwind lease');
@@ -193,7 +188,8 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
   });
 
   it('browse, a full import, the changes after it, a download: every answer as described', async () => {
-    const from = proxy.exchanges.length;
+    const from = recorded.proxy.exchanges.length;
+    const firstRequest = recorded.requests.length;
     const api = client();
     const top = await api.browse(TOKEN, undefined, { limit: 1 });
     expect(top.entries).toHaveLength(1);
@@ -251,10 +247,16 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
       'download',
     ])
       expect(seen).toContain(id);
+    const asked = recorded.requests.slice(firstRequest);
+    expect(asked.length).toBeGreaterThan(0);
+    for (const request of asked) {
+      expect(request.headers['x-auth-token']).toBe(TOKEN);
+      expect(request.headers.authorization).toBeUndefined();
+    }
   });
 
   it('exports: a small and a large new document, a new version, a name taken, every answer as described', async () => {
-    const from = proxy.exchanges.length;
+    const from = recorded.proxy.exchanges.length;
     const api = client();
     const small = await api.upload(
       TOKEN,
@@ -279,11 +281,11 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="profile"\r\n\r\n{"doc_profile":{"name":"Brief","extension":"pdf"}}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x"\r\n\r\nx\r\n--${boundary}--\r\n`;
     const taken = await fetch(
-      `${proxy.base}/imanage/${SERVER}/work/api/v2/customers/${customer}/libraries/ACTIVE/folders/${encodeURIComponent(idOf(pleadings))}/documents`,
+      `${recorded.proxy.base}/imanage/${SERVER}/work/api/v2/customers/${customer}/libraries/ACTIVE/folders/${encodeURIComponent(idOf(pleadings))}/documents`,
       {
         method: 'POST',
         headers: {
-          Authorization: `Bearer ${TOKEN}`,
+          'X-Auth-Token': TOKEN,
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
         },
         body,
@@ -296,8 +298,8 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
   });
 
   it('throttling, a refused token and a missing document: errors as described, Retry-After read', async () => {
-    const from = proxy.exchanges.length;
-    fake.fail({ status: 429, retryAfter: 11 });
+    const from = recorded.proxy.exchanges.length;
+    recorded.fake.fail({ status: 429, retryAfter: 11 });
     const throttled = await client()
       .browse(TOKEN, idOf(matter), { limit: 5 })
       .catch((e: unknown) => e);
@@ -311,6 +313,12 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
       status: 401,
     });
     await expect(client().download(TOKEN, 'ACTIVE!999999')).rejects.toMatchObject({ status: 404 });
+    // A valid token in the header every other provider takes is no token to iManage.
+    const bearer = await fetch(`${recorded.proxy.base}/imanage/${SERVER}/api`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    expect(bearer.status).toBe(401);
+    expect(await bearer.json()).toMatchObject({ error: { code: 'AUTH_REQUIRED' } });
     const seen = checkSince(from);
     expect(seen).toContain('discovery 429');
     expect(seen).toContain('discovery 401');

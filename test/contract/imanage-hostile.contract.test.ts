@@ -3,11 +3,12 @@
 // redirected to an internal address, profiles whose ids or URLs point elsewhere, an answer that never
 // ends). The client is the production one over real HTTP with production's address guard; the server
 // (the proxy, on 127.0.0.1) is trusted as configuration, so "internal" is another loopback port or the
-// metadata address. What must hold: our bearer token reaches nothing but the server, nothing internal
+// metadata address. What must hold: our access token (in X-Auth-Token) reaches nothing but the server, nothing internal
 // receives a request, no value iManage answers chooses a URL, and the call fails with a reason.
 import type { UrlGuard } from '../../functions/connectors/infra/content';
 import { ProviderApiError } from '../../functions/connectors/infra/content';
 import { ImanageApi } from '../../functions/connectors/providers/imanage/client';
+import { definition } from '../../functions/connectors/providers/imanage/definition';
 import { ManualClock } from '../../functions/platform/clock';
 import { textContent } from '../../sandbox/content/tree';
 import type { FolderNode } from '../../sandbox/content/tree';
@@ -43,7 +44,11 @@ afterAll(async () => {
 beforeEach(() => hostile.reset());
 
 const api = (guard: UrlGuard = PRODUCTION) =>
-  new ImanageApi({ apiUrl: `${hostile.base}/imanage/${SERVER}`, guard });
+  new ImanageApi({
+    apiUrl: `${hostile.base}/imanage/${SERVER}`,
+    accessTokenHeader: definition.accessTokenHeader,
+    guard,
+  });
 
 const failureOf = async (work: Promise<unknown>): Promise<ProviderApiError> => {
   const error = await work.then(
@@ -78,7 +83,10 @@ const rewrite =
 afterEach(() => {
   // Whatever happened: nothing internal heard from us, and our token went to the server only.
   expect(hostile.internalSeen).toEqual([]);
-  expect(hostile.apiSeen.every((seen) => seen.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  for (const seen of hostile.apiSeen) {
+    expect(seen.headers['x-auth-token']).toBe(TOKEN);
+    expect(seen.headers.authorization).toBeUndefined();
+  }
 });
 
 describe('the iManage client against a hostile iManage', () => {

@@ -92,7 +92,10 @@ describe('iManage OAuth through the sandbox authorization server, per server', (
     expect(answer.status).toBe(200);
     const tokens = (await answer.json()) as { access_token: string; refresh_token: string; scope: string };
     expect(tokens.scope).toBe('user');
-    const api = new ImanageApi({ apiUrl: on(SERVER).apiUrl });
+    const api = new ImanageApi({
+      apiUrl: on(SERVER).apiUrl,
+      accessTokenHeader: definition.accessTokenHeader,
+    });
     const top = await api.browse(tokens.access_token, undefined, { limit: 50 });
     expect(top.entries.map((e) => e.name).sort()).toEqual(['Clients', 'Templates']);
 
@@ -122,7 +125,10 @@ describe('iManage OAuth through the sandbox authorization server, per server', (
     expect(
       (await token(OTHER, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status,
     ).toBe(400);
-    const elsewhere = new ImanageApi({ apiUrl: on(OTHER).apiUrl });
+    const elsewhere = new ImanageApi({
+      apiUrl: on(OTHER).apiUrl,
+      accessTokenHeader: definition.accessTokenHeader,
+    });
     await expect(elsewhere.browse(tokens.access_token, undefined, { limit: 5 })).rejects.toMatchObject({
       status: 401,
       providerError: 'AUTH_REQUIRED',

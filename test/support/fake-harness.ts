@@ -1,5 +1,5 @@
 // One provider fake (sandbox/providers/<id>/) served through the sandbox's own mount (the order of its
-// checks: an injected failure, the bearer token, the route, the scope) over trees a test builds by hand,
+// checks: an injected failure, the access token, the route, the scope) over trees a test builds by hand,
 // with tokens a test names: what a client test needs without the consent flow.
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';

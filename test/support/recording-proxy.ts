@@ -4,8 +4,12 @@
 // JSON body (an upload session's URL, a next link) is rewritten to the proxy's, so the client's follow-up
 // requests come through the proxy as well.
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ManualClock } from '../../functions/platform/clock';
+import type { ProviderFake } from '../../sandbox/providers/fake';
+import type { FakeHarness } from './fake-harness';
+import { startFakeHarness } from './fake-harness';
 
 export interface Exchange {
   method: string;
@@ -74,5 +78,53 @@ export async function startRecordingProxy(target: string, prefix: string): Promi
     base,
     exchanges,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A fake with one grant, behind a recording proxy, for one test file (see fakeBehindRecordingProxy). */
+export interface RecordedFake {
+  /** The fake (its trees, grants, injected failures); set before the file's tests run. */
+  readonly fake: FakeHarness;
+  /** The proxy in front of it: its base is the client's, its exchanges what the fake answered. */
+  readonly proxy: RecordingProxy;
+  /** Every request as the fake received it (its headers: where a token went, and in which header). */
+  readonly requests: IncomingMessage[];
+}
+
+/**
+ * Starts `providerFake` (on `clock`, granting `grant.token` to `grant.account` with `grant.scopes`) and a
+ * recording proxy in front of it under `prefix`, before the calling file's tests, and closes both after
+ * them: the set-up every description-checking contract test shares.
+ */
+export function fakeBehindRecordingProxy(
+  providerFake: ProviderFake,
+  clock: ManualClock,
+  grant: { token: string; account: string; scopes: string[] },
+  prefix = providerFake.prefix,
+): RecordedFake {
+  let fake: FakeHarness | undefined;
+  let proxy: RecordingProxy | undefined;
+  const requests: IncomingMessage[] = [];
+  beforeAll(async () => {
+    fake = await startFakeHarness(providerFake, clock, (request) => requests.push(request));
+    fake.grant(grant.token, grant.account, grant.scopes);
+    proxy = await startRecordingProxy(fake.base, prefix);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await fake?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (!value) throw new Error('the fake and its proxy start in beforeAll: use them in a test or a hook');
+    return value;
+  };
+  return {
+    get fake() {
+      return started(fake);
+    },
+    get proxy() {
+      return started(proxy);
+    },
+    requests,
   };
 }

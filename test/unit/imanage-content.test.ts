@@ -14,6 +14,7 @@ import {
   cursorToken,
   passToken,
 } from '../../functions/connectors/providers/imanage/client';
+import { definition } from '../../functions/connectors/providers/imanage/definition';
 import { ManualClock } from '../../functions/platform/clock';
 import { isWithin, textContent } from '../../sandbox/content/tree';
 import type { FolderNode } from '../../sandbox/content/tree';
@@ -28,18 +29,23 @@ const SERVER = 'work.firm.example';
 const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
 let fake: FakeHarness;
 let api: ImanageApi;
-const seen: { method: string; path: string; authorized: boolean }[] = [];
+const seen: { method: string; path: string; token?: string; authorization?: string }[] = [];
 
 beforeAll(async () => {
   fake = await startFakeHarness(imanageFake, clock, (request: IncomingMessage) =>
     seen.push({
       method: request.method ?? '',
       path: (request.url ?? '/').split('?')[0]!,
-      authorized: Boolean(request.headers.authorization),
+      token: request.headers['x-auth-token'] as string | undefined,
+      authorization: request.headers.authorization,
     }),
   );
   fake.grant('tok', ACCOUNT, ['user']);
-  api = new ImanageApi({ apiUrl: `${fake.base}/imanage/${SERVER}`, throttleReasons: ['TOO_MANY_REQUESTS'] });
+  api = new ImanageApi({
+    apiUrl: `${fake.base}/imanage/${SERVER}`,
+    throttleReasons: definition.throttleReasons,
+    accessTokenHeader: definition.accessTokenHeader,
+  });
 });
 
 afterAll(() => fake.close());
@@ -105,14 +111,19 @@ describe('the iManage client against the fake', () => {
     await expect(api.checkContainer('tok', '../x')).rejects.toMatchObject({ status: 404 });
   });
 
-  it('reads the customer id from discovery once per token, and sends the bearer to the server only', async () => {
+  it('reads the customer id from discovery once per token, and sends the token in X-Auth-Token only', async () => {
     const before = seen.length;
     await api.browse('tok', id(matter), { limit: 5 });
     await api.browse('tok', id(pleadings), { limit: 5 });
     const mine = seen.slice(before);
     expect(mine.filter((r) => r.path.endsWith('/api'))).toHaveLength(0); // discovered above already
     expect(
-      mine.every((r) => r.authorized && r.path.startsWith(`/imanage/${SERVER}/work/api/v2/customers/`)),
+      mine.every(
+        (r) =>
+          r.token === 'tok' &&
+          r.authorization === undefined &&
+          r.path.startsWith(`/imanage/${SERVER}/work/api/v2/customers/`),
+      ),
     ).toBe(true);
   });
 

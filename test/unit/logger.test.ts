@@ -14,11 +14,11 @@ describe('log redaction', () => {
   it('redacts secret fields at any depth, case-insensitively', () => {
     expect(
       redact({
-        headers: { Authorization: 'Bearer abc', Cookie: 'c=1' },
+        headers: { Authorization: 'Bearer abc', Cookie: 'c=1', 'X-Auth-Token': 'at-1' },
         body: { refresh_token: 'r', code: 'c', state: 's', keyId: 'key_1' },
       }),
     ).toEqual({
-      headers: { Authorization: '[REDACTED]', Cookie: '[REDACTED]' },
+      headers: { Authorization: '[REDACTED]', Cookie: '[REDACTED]', 'X-Auth-Token': '[REDACTED]' },
       body: { refresh_token: '[REDACTED]', code: '[REDACTED]', state: '[REDACTED]', keyId: 'key_1' },
     });
   });

@@ -74,6 +74,13 @@ export interface ProviderDefinition<Id extends string = string> {
    * or a dotted path (`user.permissionId`), or alternatives separated by `|` (`mail|userPrincipalName`).
    */
   accountFields: { externalId: string; email: string; displayName: string };
+  /**
+   * The request header the provider's API takes our access token in: absent, `Authorization: Bearer
+   * <token>` (RFC 6750); a name, that header holding the bare token (iManage Work's `X-Auth-Token`).
+   * Read for the content API, the account-info request and a bearer-style revocation alike
+   * (infra/access-token.ts), and kept from every URL outside the API's origins.
+   */
+  accessTokenHeader?: string;
   /** How the account-info request is sent (Dropbox's is a POST with a JSON `null` body). */
   accountRequest?: { method: 'POST'; jsonBody: string };
   /**

@@ -2,6 +2,7 @@
 // HTTP status and the OAuth error code only: never a code, a token or a provider response body.
 import type { ProviderDefinition, ProviderEndpoints, RevocationStyle } from '../domain/providers';
 import type { AddressPolicy } from '../../platform/pinned-connect';
+import { accessTokenHeaders } from './access-token';
 import { parseRetryAfter } from './retry-after';
 
 export { parseRetryAfter } from './retry-after';
@@ -255,7 +256,7 @@ export async function fetchAccount(
     {
       method: post?.method ?? 'GET',
       headers: {
-        Authorization: `Bearer ${accessToken}`,
+        ...accessTokenHeaders(definition.accessTokenHeader, accessToken),
         Accept: 'application/json',
         ...(post ? { 'Content-Type': 'application/json' } : {}),
       },
@@ -292,11 +293,12 @@ function clientCredentials(
 
 /**
  * Revokes a token as the provider does it (RevocationStyle): RFC 7009's form POST, with or without
- * the client's credentials, or a POST authorized by the access token itself.
+ * the client's credentials, or a POST authorized by the access token itself (in the header the
+ * provider's API takes it in).
  */
 export async function revokeToken(
   client: ProviderClient,
-  definition: Pick<ProviderDefinition, 'tokenEndpointAuthMethod'> & {
+  definition: Pick<ProviderDefinition, 'tokenEndpointAuthMethod' | 'accessTokenHeader'> & {
     revocation: Exclude<RevocationStyle, { style: 'none' }>;
   },
   token: string,
@@ -319,7 +321,7 @@ export async function revokeToken(
       : {
           method: 'POST',
           headers: {
-            Authorization: `Bearer ${token}`,
+            ...accessTokenHeaders(definition.accessTokenHeader, token),
             ...(revocation.tokenField ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
           },
           ...(revocation.tokenField

@@ -5,8 +5,9 @@
 // OAuth, as iManage's Work API describes it:
 //   GET  /auth/oauth2/authorize   consent; the one scope `user`
 //   POST /auth/oauth2/token       client credentials in the form; a refresh answers the same refresh token
-// No revocation endpoint. The API: ./work.ts. Errors `{error: {code, message}}`; 401 AUTH_REQUIRED;
-// 429 TOO_MANY_REQUESTS with Retry-After.
+// No revocation endpoint. The API: ./work.ts, the access token in X-Auth-Token (the bare token, as
+// iManage's documentation sends it; `Authorization: Bearer` alone is no token: 401 AUTH_REQUIRED).
+// Errors `{error: {code, message}}`; 401 AUTH_REQUIRED; 429 TOO_MANY_REQUESTS with Retry-After.
 import { SandboxApiError } from '../../content/http';
 import type { InjectedError } from '../../content/types';
 import type { ProviderFake } from '../fake';
@@ -51,6 +52,7 @@ export const imanageFake: ProviderFake = {
     scopesInRequest: true,
   },
   scopes: [IMANAGE_SCOPE],
+  accessTokenHeader: 'X-Auth-Token',
   routes: workRoutes(),
   // The framework's own refusals (no route, a framework 4xx) in iManage's words; the routes' own
   // errors already carry iManage's codes.

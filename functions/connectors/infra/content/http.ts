@@ -1,5 +1,5 @@
-// Provider content-API HTTP, shared by the per-provider clients: bearer auth to the API's own origins
-// only, every other URL the provider hands back (redirects, pre-signed downloads and uploads, upload
+// Provider content-API HTTP, shared by the per-provider clients: our access token (in the header the
+// provider takes it in, ../access-token.ts) to the API's own origins only, every other URL the provider hands back (redirects, pre-signed downloads and uploads, upload
 // sessions) sent without credentials to vetted addresses only, a deadline for the response headers, an
 // idle limit on a streamed body and a size limit on a read one, and failures reduced to a status and a
 // Retry-After (never a token or a response body: those may carry secrets or customer data).
@@ -11,6 +11,8 @@ import { StreamTooLargeError } from '../../../platform/digest';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
 import type { HostResolver } from '../../../platform/resolve';
 import type { UrlRefusal } from '../../domain/sync-policy';
+import type { TokenHeader } from '../access-token';
+import { accessTokenHeaders, withoutAccessToken } from '../access-token';
 import { parseRetryAfter } from '../retry-after';
 import { ProviderApiError } from './provider-error';
 
@@ -56,7 +58,7 @@ export function apiUrl(
 export interface ApiRequest {
   operation: string;
   url: string;
-  /** The bearer token: sent to the API's own origins only. */
+  /** The access token: sent to the API's own origins only, in the transport's accessTokenHeader. */
   token: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Provider error reasons that mean throttling whatever the status (the definition's throttleReasons). */
@@ -64,8 +66,8 @@ export interface ApiRequest {
   /** Statuses that are not failures here (a resumable upload's 308). */
   accept?: readonly number[];
   /**
-   * No Authorization header even at the API's origin (a pre-authenticated URL: Graph's upload session).
-   * A URL at any other origin never gets one, whatever this says.
+   * No access token even at the API's origin (a pre-authenticated URL: Graph's upload session). A URL
+   * at any other origin never gets one, whatever this says.
    */
   anonymous?: boolean;
   headers?: Record<string, string>;
@@ -76,7 +78,7 @@ export interface ApiRequest {
   readError?: (status: number, body: unknown) => ErrorReading;
   /**
    * Follow a redirect to a pre-signed URL (Clio's download answers 303 to its storage): at most
-   * MAX_REDIRECTS hops, GET, never with our Authorization header, vetted as any foreign URL is.
+   * MAX_REDIRECTS hops, GET, never with our access token, vetted as any foreign URL is.
    */
   followRedirects?: boolean;
 }
@@ -108,6 +110,8 @@ export interface ClientSettings {
   throttleReasons?: readonly string[];
   /** The definition's rateLimitHeaders: where the provider says how much of its limit is left. */
   rateLimitHeaders?: RateLimitHeaders;
+  /** The definition's accessTokenHeader: the header the API takes our token in (Authorization: Bearer when absent). */
+  accessTokenHeader?: TokenHeader;
   /** A setting of the provider's own by name (Dropbox's CONTENT_URL), its default when not set. */
   setting?(name: string): string;
   /** Our client id at the provider, read when needed (Graph names the app that wrote a file). */
@@ -158,6 +162,8 @@ export interface TransportOptions {
   throttleReasons?: readonly string[];
   /** Read from every API answer: the client slows down before the provider answers 429. */
   rateLimitHeaders?: RateLimitHeaders;
+  /** The header the API takes our access token in (ClientSettings.accessTokenHeader). */
+  accessTokenHeader?: TokenHeader;
   guard?: UrlGuard;
   /** Requests to the API's own origins are vetted by the guard too (ClientSettings.guardApi). */
   guardApi?: boolean;
@@ -172,13 +178,14 @@ export const transportFor = (settings: ClientSettings, ...more: string[]): Trans
     apiUrls: [settings.apiUrl, ...more],
     throttleReasons: settings.throttleReasons,
     rateLimitHeaders: settings.rateLimitHeaders,
+    accessTokenHeader: settings.accessTokenHeader,
     guard: settings.guard,
     guardApi: settings.guardApi,
   });
 
 /**
  * One provider's HTTP: every request of its client goes through here. A URL at one of the API's origins
- * is sent as asked (with the bearer unless anonymous); any other URL (one the provider handed back)
+ * is sent as asked (with the access token unless anonymous); any other URL (one the provider handed back)
  * goes without credentials, must be https when the API is, and connects only to addresses the guard
  * passed, pinned for the connection (checked after DNS, so a name cannot rebind between check and use).
  */
@@ -189,6 +196,7 @@ export class Transport {
   private readonly guardApi: boolean;
   readonly throttleReasons: readonly string[];
   private readonly rateLimit: RateLimitHeaders;
+  private readonly tokenHeader: TokenHeader;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /** When the provider's window resets, once an answer said the limit is all but spent (epoch ms). */
@@ -202,6 +210,7 @@ export class Transport {
     this.guardApi = options.guardApi ?? false;
     this.throttleReasons = options.throttleReasons ?? [];
     this.rateLimit = options.rateLimitHeaders ?? {};
+    this.tokenHeader = options.accessTokenHeader;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -249,7 +258,7 @@ export class Transport {
       void response.body?.cancel();
       const from = response.status;
       at = target;
-      // A pre-signed URL carries its own authorisation: our bearer token must not travel there, even
+      // A pre-signed URL carries its own authorisation: our access token must not travel there, even
       // when the redirect points back at the API's origin.
       response = await this.sendOnce(
         { operation: asked.operation, url: at, token: '', anonymous: true, headers: { Accept: '*/*' } },
@@ -291,19 +300,19 @@ export class Transport {
     if (this.origins.has(url.origin)) {
       await this.pace(request.operation);
       const response = this.guardApi
-        ? await pinnedOnce(request, url, this.guard, handedBy || 200, true)
-        : await fetchOnce(request);
+        ? await pinnedOnce(request, url, this.guard, handedBy || 200, this.tokenHeader, true)
+        : await fetchOnce(request, this.tokenHeader);
       this.observe(response);
       return response;
     }
     if (url.protocol !== 'https:' && (this.secure || url.protocol !== 'http:'))
       throw refusedUrl(request.operation, handedBy || 200, 'insecure_url');
     if (url.username || url.password) throw refusedUrl(request.operation, handedBy || 200, 'invalid_url');
-    return pinnedOnce({ ...request, anonymous: true }, url, this.guard, handedBy || 200);
+    return pinnedOnce({ ...request, anonymous: true }, url, this.guard, handedBy || 200, this.tokenHeader);
   }
 }
 
-async function fetchOnce(request: ApiRequest): Promise<Response> {
+async function fetchOnce(request: ApiRequest, tokenHeader: TokenHeader): Promise<Response> {
   const controller = new AbortController();
   const deadline = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
   try {
@@ -314,7 +323,7 @@ async function fetchOnce(request: ApiRequest): Promise<Response> {
       // its status (the provider refused the request as asked), not a network error retried in vain.
       redirect: 'manual',
       signal: controller.signal,
-      headers: headersOf(request),
+      headers: headersOf(request, tokenHeader),
       ...(Buffer.isBuffer(request.body)
         ? { body: request.body }
         : request.body
@@ -328,9 +337,9 @@ async function fetchOnce(request: ApiRequest): Promise<Response> {
   }
 }
 
-function headersOf(request: ApiRequest): Record<string, string> {
+function headersOf(request: ApiRequest, tokenHeader: TokenHeader): Record<string, string> {
   return {
-    ...(request.anonymous ? {} : { Authorization: `Bearer ${request.token}` }),
+    ...(request.anonymous ? {} : accessTokenHeaders(tokenHeader, request.token)),
     Accept: 'application/json',
     ...(request.length !== undefined ? { 'Content-Length': String(request.length) } : {}),
     ...request.headers,
@@ -339,7 +348,8 @@ function headersOf(request: ApiRequest): Record<string, string> {
 
 /**
  * One request to a URL outside the API's origins (./foreign-request.ts, loaded on the first one only:
- * the address ranges and the pinned connection stay out of a route's init): no credentials, the host
+ * the address ranges and the pinned connection stay out of a route's init): no credentials (neither
+ * the provider's token header nor Authorization, whatever the request's own headers say), the host
  * vetted, the connection pinned, no redirect followed there (send() vets each hop).
  */
 async function pinnedOnce(
@@ -347,12 +357,13 @@ async function pinnedOnce(
   url: URL,
   guard: UrlGuard,
   handedBy: number,
-  /** The API's own origin on a customer's server: its bearer goes, vetted and pinned like the rest. */
+  tokenHeader: TokenHeader,
+  /** The API's own origin on a customer's server: our token goes, vetted and pinned like the rest. */
   ownOrigin = false,
 ): Promise<Response> {
   const foreign = await import('./foreign-request');
-  const headers = headersOf(request);
-  if (!ownOrigin) delete headers.Authorization;
+  const asked = headersOf(request, tokenHeader);
+  const headers = ownOrigin ? asked : withoutAccessToken(asked, tokenHeader);
   try {
     return await foreign.foreignRequest(url, {
       method: request.method ?? 'GET',

@@ -19,13 +19,17 @@ export interface ContentApiSettings {
   guardApi?: boolean;
 }
 
-type Definition = Pick<ProviderDefinition, 'id' | 'throttleReasons' | 'rateLimitHeaders'>;
+type Definition = Pick<
+  ProviderDefinition,
+  'id' | 'throttleReasons' | 'rateLimitHeaders' | 'accessTokenHeader'
+>;
 
 function settingsOf(definition: Definition, settings: ContentApiSettings): ClientSettings {
   return {
     apiUrl: settings.apiUrl,
     throttleReasons: definition.throttleReasons,
     rateLimitHeaders: definition.rateLimitHeaders,
+    ...(definition.accessTokenHeader ? { accessTokenHeader: definition.accessTokenHeader } : {}),
     setting: settings.setting,
     ownClientId: () => {
       // Without our client id no file counts as ours: exports then never update one, only add beside.

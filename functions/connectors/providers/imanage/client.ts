@@ -1,7 +1,7 @@
 // iManage Work REST API v2, on the connection's server (API_URL https://{server}, the `server` param
 // resolved): discovery at /api (the user's customer id and libraries), the documents under
 // /work/api/v2/customers/{customerId}/libraries/{libraryId}/... The server is the API's one origin: our
-// bearer goes there and nowhere else, and no URL iManage answers (its discovery's `versions[].url`, a
+// access token goes there (in X-Auth-Token, the definition's accessTokenHeader) and nowhere else, and no URL iManage answers (its discovery's `versions[].url`, a
 // profile's `document_url`) is ever followed.
 //
 // The customer id is read from discovery once per client instance and token (a client lives for one

@@ -25,6 +25,11 @@ export const definition: ProviderDefinition<'imanage'> = {
   // A refresh answers the same refresh token; it lapses after 30 days unused (refreshed before then).
   rotatesRefreshTokens: false,
   refreshTokenIdleSeconds: 30 * 86_400,
+  // The Work API takes the access token in X-Auth-Token, bare (iManage's documentation and integrators'
+  // guides: `curl https://{server}/api --header "X-Auth-Token: <access_token>"`); an API written from
+  // those documents answers `Authorization: Bearer` as a missing token. Discovery, the account lookup,
+  // takes it the same way.
+  accessTokenHeader: 'X-Auth-Token',
   // The discovery answer: data.user holds the user's id, email and full name.
   accountFields: { externalId: 'data.user.id', email: 'data.user.email', displayName: 'data.user.name' },
   // 429 with Retry-After; no remaining-quota headers are published.

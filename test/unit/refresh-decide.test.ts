@@ -25,7 +25,7 @@ import {
   refreshStart,
   versionMoved,
 } from '../../functions/connectors/domain/connection-decide';
-import { sweepDueAt, tokenFreshness } from '../../functions/connectors/domain/token-policy';
+import { LEASE_MS, sweepDueAt, tokenFreshness } from '../../functions/connectors/domain/token-policy';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const MIN = 60_000;
@@ -120,13 +120,17 @@ describe('decideRefresh: what an answer writes', () => {
     }
   });
 
-  it('refreshes on use only when due (or expired, as asked), and always for the sweep', () => {
+  it('refreshes on use only when due (or expired, as asked), and always for the sweep, under a lease', () => {
     const t = tokens();
-    expect(refreshStart(t, 'due', T0 + 10 * MIN)).toBe('fresh');
-    expect(refreshStart(t, 'due', T0 + 51 * MIN)).toBe('refresh');
-    expect(refreshStart(t, 'expired', T0 + 51 * MIN)).toBe('fresh');
-    expect(refreshStart(t, 'expired', T0 + 59 * MIN)).toBe('refresh');
-    expect(refreshStart(t, 'always', T0)).toBe('refresh');
+    const then = (when: 'due' | 'expired' | 'always', at: number) => refreshStart(t, when, at).then;
+    expect(then('due', T0 + 10 * MIN)).toBe('fresh');
+    expect(then('due', T0 + 51 * MIN)).toBe('refresh');
+    expect(then('expired', T0 + 51 * MIN)).toBe('fresh');
+    expect(then('expired', T0 + 59 * MIN)).toBe('refresh');
+    expect(refreshStart(t, 'always', T0)).toEqual({
+      then: 'refresh',
+      lease: { kind: 'take_lease', version: 3, at: T0, ms: LEASE_MS },
+    });
   });
 });
 
@@ -181,6 +185,7 @@ describe('refreshEnded: how a refresh ends where its commands stopped', () => {
       'refreshed_elsewhere',
       'busy',
     ]);
+    expect(refreshEnded(refreshed, { at: 'lease', version: 3, stored: 3 })).toEqual({ outcome: 'busy' });
     expect([versionMoved(3, undefined), versionMoved(3, 4), versionMoved(3, 3)]).toEqual([true, true, false]);
   });
 
@@ -216,6 +221,8 @@ interface StoredTokens extends TokenState {
   refreshToken?: string;
   /** The sweep entry's due time; undefined: no entry. */
   due?: number;
+  /** The refresh lease: who holds it, until when. */
+  lease?: { owner: string; until: number };
 }
 
 interface Model {
@@ -229,6 +236,7 @@ interface Model {
   issued: number;
   /** Every throttle end the connection has had: times the sweep may have deferred the entry to. */
   throttleEnds: Set<number>;
+  refreshers: number;
 }
 
 /** What happens between a refresher taking the lease and applying its decision. */
@@ -266,6 +274,7 @@ function start(withRefreshToken: boolean): Model {
     lineage: new Map(),
     issued: 0,
     throttleEnds: new Set(),
+    refreshers: 0,
   };
   model.tokens = grant(model, 1, withRefreshToken);
   return model;
@@ -303,21 +312,40 @@ function change(model: Model, command: Parameters<typeof decide>[1]): 'changed' 
   return 'changed';
 }
 
+/** What a refresher's commands carry besides what they say. */
+interface Refresher {
+  owner?: string;
+  /** A rotated refresh token the provider just issued. */
+  newRefreshToken?: string;
+  /** The refresh token the refresher read (kept when the provider does not rotate). */
+  refreshedWith?: string;
+}
+
 /** Applies commands in order with the repository's conditions; the first that does not take stops the rest. */
 function apply(
   model: Model,
   commands: readonly RefreshCommand[],
-  newRefreshToken: string | undefined,
-  refreshedWith: string | undefined,
+  refresher: Refresher = {},
 ): RefreshStop | undefined {
   for (const command of commands) {
     const stored = model.tokens;
     switch (command.kind) {
+      case 'take_lease':
+        if (stored?.tokenVersion !== command.version || (stored.lease && stored.lease.until > command.at)) {
+          return { at: 'lease', version: command.version, stored: stored?.tokenVersion };
+        }
+        model.tokens = { ...stored, lease: { owner: refresher.owner!, until: command.at + command.ms } };
+        break;
+      case 'release_lease':
+        if (stored?.lease?.owner === refresher.owner) model.tokens = { ...stored!, lease: undefined };
+        break;
       case 'put_tokens':
+        // The write replaces the item: any lease ends with it.
         if (stored?.tokenVersion !== command.over) return { at: 'tokens', stored: stored?.tokenVersion };
         model.tokens = {
           ...command.next,
-          refreshToken: command.refreshToken === 'rotated' ? newRefreshToken : refreshedWith,
+          refreshToken:
+            command.refreshToken === 'rotated' ? refresher.newRefreshToken : refresher.refreshedWith,
           due: tokensDueAt(command.next.obtainedAt),
         };
         break;
@@ -368,16 +396,11 @@ function refresh(model: Model, step: Step & { kind: 'refresh' }): Ran {
     const entry = decideTokenEntry(model.connection, read.due, model.now);
     if (entry.then === 'not_due') return {};
     if (entry.then === 'drop') {
-      apply(model, [{ kind: 'drop_entry', version: read.tokenVersion }], undefined, undefined);
+      apply(model, [{ kind: 'drop_entry', version: read.tokenVersion }]);
       return {};
     }
     if (entry.then === 'defer') {
-      apply(
-        model,
-        [{ kind: 'defer_entry', version: read.tokenVersion, dueAt: entry.until }],
-        undefined,
-        undefined,
-      );
+      apply(model, [{ kind: 'defer_entry', version: read.tokenVersion, dueAt: entry.until }]);
       return {};
     }
     if (entry.endThrottle) change(model, { kind: 'end_throttle' });
@@ -385,10 +408,16 @@ function refresh(model: Model, step: Step & { kind: 'refresh' }): Ran {
   } else {
     if (model.connection.status === 'throttled') change(model, { kind: 'end_throttle' });
     if (model.connection.status !== 'healthy') return {};
-    if (refreshStart(read, 'due', model.now) === 'fresh') return {};
   }
-  if (step.interloper === 'holds_lease')
-    return { ended: { outcome: leaseLost(read.tokenVersion, read.tokenVersion) } };
+  const start = refreshStart(read, step.mode === 'sweep' ? 'always' : 'due', model.now);
+  if (start.then === 'fresh') return {};
+  if (step.interloper === 'holds_lease') {
+    // Another refresher took the lease on this version first (and is still at the provider).
+    model.tokens = { ...read, lease: { owner: 'another', until: model.now + start.lease.ms } };
+  }
+  const owner = `refresher-${++model.refreshers}`;
+  const leased = apply(model, [start.lease], { owner });
+  if (leased?.at === 'lease') return { ended: { outcome: leaseLost(leased.version, leased.stored) } };
   const connectionAtLease = model.connection;
   interfere(model, step.interloper);
   let answer: RefreshAnswer;
@@ -411,15 +440,15 @@ function refresh(model: Model, step: Step & { kind: 'refresh' }): Ran {
     answer = { kind: 'lapsed', oauthError: 'invalid_grant' };
   } else answer = step.answer;
   const decision = decideRefresh(connectionAtLease, read, answer, model.now);
-  const stop = apply(model, decision.commands, newRefreshToken, read.refreshToken);
+  const stop = apply(model, decision.commands, { owner, newRefreshToken, refreshedWith: read.refreshToken });
+  apply(model, [{ kind: 'release_lease' }], { owner });
   const ended = refreshEnded(decision, stop);
   if (step.mode === 'sweep') {
     const dueAt = entryDueAfter(ended.outcome, {
       throttleEndsAt: model.connection.throttleEndsAt,
       accessTokenExpiresAt: read.accessTokenExpiresAt,
     });
-    if (dueAt !== undefined)
-      apply(model, [{ kind: 'defer_entry', version: read.tokenVersion, dueAt }], undefined, undefined);
+    if (dueAt !== undefined) apply(model, [{ kind: 'defer_entry', version: read.tokenVersion, dueAt }]);
   }
   return { ended, version: read.tokenVersion };
 }
@@ -486,6 +515,8 @@ describe('a sequence of refreshes (property-based)', () => {
             }
             const { ended, version } = refresh(model, s);
             const { connection, tokens: stored, now } = model;
+            // A refresher never leaves its lease behind (only the one still at the provider holds one).
+            expect([undefined, 'another']).toContain(stored?.lease?.owner);
             // Versions only move forward (a disconnect deletes the item).
             if (stored) expect(stored.tokenVersion).toBeGreaterThanOrEqual(versionBefore);
 

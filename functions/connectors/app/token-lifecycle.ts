@@ -40,7 +40,6 @@ import {
 import type { Freshness, ProviderFailure } from '../domain/token-policy';
 import {
   DISABLED_RECHECK_MS,
-  LEASE_MS,
   REFRESH_ATTEMPTS,
   REFRESH_ATTEMPT_TIMEOUT_MS,
   classifyTokenFailure,
@@ -249,21 +248,18 @@ export async function refreshConnection(
   when: 'due' | 'expired' | 'always',
 ): Promise<RefreshOutcome> {
   const { deps, log } = lifecycle;
-  const repository = ConnectionRepository.of(deps);
-  if (refreshStart(tokens, when, deps.clock.now()) === 'fresh') return { outcome: 'fresh', tokens };
-  const version = tokens.tokenVersion;
-  const owner = randomBytes(12).toString('base64url');
-  const leaseStart = deps.clock.now();
-  if (!(await repository.acquireRefreshLease(connection.id, version, owner, leaseStart, LEASE_MS))) {
-    const stored = await repository.getTokens(connection.id);
-    return withTokens(leaseLost(version, stored?.tokenVersion), stored);
-  }
+  const start = refreshStart(tokens, when, deps.clock.now());
+  if (start.then === 'fresh') return { outcome: 'fresh', tokens };
+  const { lease } = start;
+  const leaseOwner = randomBytes(12).toString('base64url');
+  const leased = await applyCommands(lifecycle, connection.id, [lease], { leaseOwner });
+  if (leased.stop) return withTokens(leaseLost(lease.version, leased.stored?.tokenVersion), leased.stored);
   try {
     const plain = await openTokens(deps, tokens);
     let set: TokenSet | undefined;
     let answer: RefreshAnswer = { kind: 'no_refresh_token' };
     if (plain.refresh_token) {
-      const asked = await requestRefresh(lifecycle, tokens, plain.refresh_token, leaseStart + LEASE_MS);
+      const asked = await requestRefresh(lifecycle, tokens, plain.refresh_token, lease.at + lease.ms);
       if (asked.ok) {
         set = asked.set;
         answer = {
@@ -277,6 +273,7 @@ export async function refreshConnection(
     }
     const decision = decideRefresh(connection, tokens, answer, deps.clock.now());
     const applied = await applyCommands(lifecycle, connection.id, decision.commands, {
+      leaseOwner,
       owner: tokens,
       seal: (command) =>
         seal(
@@ -311,7 +308,7 @@ export async function refreshConnection(
     if (ended.outcome === 'fresh') return { outcome: 'fresh', tokens };
     return withTokens(ended.outcome, applied.stored);
   } finally {
-    await repository.releaseRefreshLease(connection.id, owner);
+    await applyCommands(lifecycle, connection.id, [{ kind: 'release_lease' }], { leaseOwner });
   }
 }
 
@@ -336,11 +333,14 @@ interface Applied {
   connection?: ConnectionItem;
 }
 
-/** What a put_tokens writes besides what the command says: whose tokens, and their sealed secret. */
-interface NextTokens {
-  owner: Pick<TokenRecord, 'connectionId' | 'organizationId' | 'provider'>;
-  /** The refresher's new grant, with the refresh token the command keeps. */
-  seal(command: RefreshCommand & { kind: 'put_tokens' }): Promise<SealedValue>;
+/** What the commands of one refresher need besides what they say. */
+interface Refresher {
+  /** Who takes and gives back the lease. */
+  leaseOwner?: string;
+  /** Whose tokens a put_tokens writes. */
+  owner?: Pick<TokenRecord, 'connectionId' | 'organizationId' | 'provider'>;
+  /** A put_tokens' sealed secret: the refresher's new grant, with the refresh token the command keeps. */
+  seal?(command: RefreshCommand & { kind: 'put_tokens' }): Promise<SealedValue>;
 }
 
 /**
@@ -352,21 +352,33 @@ async function applyCommands(
   { deps, log }: Lifecycle,
   connectionId: string,
   commands: readonly RefreshCommand[],
-  next?: NextTokens,
+  refresher: Refresher = {},
 ): Promise<Applied> {
   const repository = ConnectionRepository.of(deps);
   const applied: Applied = {};
   for (const command of commands) {
     switch (command.kind) {
+      case 'take_lease': {
+        const { version, at, ms } = command;
+        if (!(await repository.acquireRefreshLease(connectionId, version, refresher.leaseOwner!, at, ms))) {
+          applied.stored = await repository.getTokens(connectionId);
+          applied.stop = { at: 'lease', version, stored: applied.stored?.tokenVersion };
+          return applied;
+        }
+        break;
+      }
+      case 'release_lease':
+        await repository.releaseRefreshLease(connectionId, refresher.leaseOwner!);
+        break;
       case 'put_tokens': {
-        if (!next) throw new Error('put_tokens needs the new grant');
-        const { owner } = next;
+        const { owner, seal: sealNext } = refresher;
+        if (!owner || !sealNext) throw new Error('put_tokens needs the new grant');
         const record: TokenRecord = {
           connectionId: owner.connectionId,
           organizationId: owner.organizationId,
           provider: owner.provider,
           ...command.next,
-          sealed: await next.seal(command),
+          sealed: await sealNext(command),
         };
         if (!(await repository.putTokens(record, command.over))) {
           // A reconnect or a disconnect wrote meanwhile; what it stored stands.

@@ -18,7 +18,7 @@ import { pendingEvents } from '../../events';
 import type { ConnectionRecord, ConnectionStatus, Account } from './connection';
 import type { ConnectionParams } from './connection-params';
 import type { ProviderFailure } from './token-policy';
-import { nextThrottle, throttleEnded, tokenFreshness } from './token-policy';
+import { LEASE_MS, nextThrottle, throttleEnded, tokenFreshness } from './token-policy';
 
 export type ConnectionCommand =
   /** The consent flow completed on this pending connection. */
@@ -277,11 +277,11 @@ export const AFTER_REFRESH: Record<
   gone: { onUse: 'revoked', afterRefusal: 'revoked', sweep: 'cleaned' },
 };
 
-// Refreshing a connection's tokens. The tokens item, its sweep entry and the connection change only
-// as the decisions below say: the refresher takes the lease (refreshStart says whether to), asks the
-// provider, hands its answer to decideRefresh and applies the commands in order, each through its
-// repository; a command that does not take stops the rest, and refreshEnded reads how the refresh
-// ended from where they stopped.
+// Refreshing a connection's tokens. The tokens item, its lease, its sweep entry and the connection
+// change only as the decisions below say: the refresher takes the lease refreshStart gives (and gives
+// it back however the refresh ends), asks the provider, hands its answer to decideRefresh and applies
+// the commands in order, each through its repository; a command that does not take stops the rest,
+// and refreshEnded reads how the refresh ended from where they stopped.
 //
 //   answer                      commands                                              ends
 //   granted (rotated or not)    put_tokens over v, [refresh_succeeded if throttled before]  refreshed
@@ -323,6 +323,13 @@ export type RefreshAnswer =
 /** A write the refresher applies through the repositories, in the order decided. */
 export type RefreshCommand =
   /**
+   * The refresh lease on version `version`, from `at` for `ms`: taken only while that version is stored
+   * and no other refresher holds an unexpired lease (of any number of refreshers, at most one).
+   */
+  | { kind: 'take_lease'; version: number; at: number; ms: number }
+  /** The lease given back, if this refresher still holds it (a new version already ended it). */
+  | { kind: 'release_lease' }
+  /**
    * The next version of the tokens, written only over version `over`; the write ends any lease and
    * moves the sweep entry to what the new version is due at. Its secret holds the new refresh token
    * (`rotated`) or the one it had (`kept`).
@@ -344,17 +351,22 @@ export interface RefreshDecision {
 }
 
 /**
- * Whether to take the lease and refresh: `due` refreshes a token that is due or expired, `expired`
- * only an expired one, `always` regardless (the sweep's status check, a refused token).
+ * Whether to refresh, and the lease it takes first: `due` refreshes a token that is due or expired,
+ * `expired` only an expired one, `always` regardless (the sweep's status check, a refused token).
  */
 export function refreshStart(
-  tokens: Pick<TokenState, 'accessTokenExpiresAt' | 'obtainedAt'>,
+  tokens: Pick<TokenState, 'tokenVersion' | 'accessTokenExpiresAt' | 'obtainedAt'>,
   when: 'due' | 'expired' | 'always',
   now: number,
-): 'fresh' | 'refresh' {
-  if (when === 'always') return 'refresh';
+): { then: 'fresh' } | { then: 'refresh'; lease: RefreshCommand & { kind: 'take_lease' } } {
   const freshness = tokenFreshness(tokens, now);
-  return freshness === 'fresh' || (when === 'expired' && freshness === 'due') ? 'fresh' : 'refresh';
+  if (when !== 'always' && (freshness === 'fresh' || (when === 'expired' && freshness === 'due'))) {
+    return { then: 'fresh' };
+  }
+  return {
+    then: 'refresh',
+    lease: { kind: 'take_lease', version: tokens.tokenVersion, at: now, ms: LEASE_MS },
+  };
 }
 
 /**
@@ -424,6 +436,8 @@ export function decideRefresh(
 
 /** Where applying a decision's commands stopped: the one that did not take, and what it found. */
 export type RefreshStop =
+  /** take_lease: another refresher holds it, or another version is stored (as re-read; undefined: none). */
+  | { at: 'lease'; version: number; stored: number | undefined }
   /** put_tokens, check_version: another version is stored (its number as re-read; undefined: none). */
   | { at: 'tokens'; stored: number | undefined }
   /** connection: decide() refused the change or had nothing to change, or the connection is gone. */
@@ -439,6 +453,7 @@ export function refreshEnded(
   stop: RefreshStop | undefined,
 ): { outcome: RefreshOutcomeKind; failure?: 'transient' | 'fatal' } {
   // Another writer (a refresher, a reconnect, a disconnect) stored its version first: it stands.
+  if (stop?.at === 'lease') return { outcome: leaseLost(stop.version, stop.stored) };
   if (stop?.at === 'tokens') return { outcome: stop.stored === undefined ? 'gone' : 'refreshed_elsewhere' };
   if (stop) {
     // A lapse refused: the connection is not live any more, someone else decided. A throttle refused:

@@ -7,6 +7,22 @@ const ZOD_NAMESPACE_IMPORT = {
   message: "Use `import * as z from 'zod/mini'`: it tree-shakes.",
 };
 
+/** Process configuration is read through functions/platform/config.ts. */
+const PROCESS_ENV = {
+  object: 'process',
+  property: 'env',
+  message:
+    'Read configuration through functions/platform/config.ts (getStringFromEnv, getOptionalStringFromEnv, ...).',
+};
+
+/** Time comes from the clock port, so tests (and the development clock) can move it. */
+const DATE_NOW = {
+  object: 'Date',
+  property: 'now',
+  message:
+    "Take the time from the clock port (deps.clock.now(), a `now` passed in; systemClock where the wall clock is meant, as for another party's clock); performance.now() for a duration.",
+};
+
 const REPOSITORY_ONLY =
   "Table access belongs in the area's repositories (functions/<area>/infra/repositories/): they own the key and index formats (docs/decisions.md, issue 22).";
 
@@ -86,19 +102,25 @@ export default tseslint.config(
   {
     // Configuration is read through one place (functions/platform/config.ts); the compositions and the
     // development runtime, which set the environment up, may read it directly.
+    // Time is read through one place too (functions/platform/clock.ts); the development runtime reads it
+    // there as well (systemClock: the clock of the AWS it emulates, which the tests' clock never moves).
+    // One rule entry per file set: a later block's options replace an earlier block's for the same rule.
     files: ['functions/**/*.ts'],
-    ignores: ['functions/platform/config.ts', 'functions/compose/**', 'functions/dev-runtime/**'],
-    rules: {
-      'no-restricted-properties': [
-        'error',
-        {
-          object: 'process',
-          property: 'env',
-          message:
-            'Read configuration through functions/platform/config.ts (getStringFromEnv, getOptionalStringFromEnv, ...).',
-        },
-      ],
-    },
+    ignores: [
+      'functions/platform/config.ts',
+      'functions/platform/clock.ts',
+      'functions/compose/**',
+      'functions/dev-runtime/**',
+    ],
+    rules: { 'no-restricted-properties': ['error', PROCESS_ENV, DATE_NOW] },
+  },
+  {
+    files: ['functions/platform/config.ts', 'functions/compose/**/*.ts', 'functions/dev-runtime/**/*.ts'],
+    rules: { 'no-restricted-properties': ['error', DATE_NOW] },
+  },
+  {
+    files: ['functions/platform/clock.ts'],
+    rules: { 'no-restricted-properties': ['error', PROCESS_ENV] },
   },
   {
     // Core and handlers never talk to AWS directly: only the aws adapters do. They validate with

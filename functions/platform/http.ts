@@ -258,7 +258,8 @@ function newState(route: RouteEntry, event: APIGatewayProxyEvent, awsRequestId: 
     route,
     requestId,
     log: rootLogger.child({ requestId, route: route.id }),
-    startedAt: Date.now(),
+    // A duration, not a time of the logic: the monotonic clock.
+    startedAt: performance.now(),
     responseHeaders: {},
     htmlErrors:
       route.auth === 'public' && /text\/html/.test(event.headers?.Accept ?? event.headers?.accept ?? ''),
@@ -266,7 +267,11 @@ function newState(route: RouteEntry, event: APIGatewayProxyEvent, awsRequestId: 
 }
 
 function logRequest(state: State, status: number | undefined): void {
-  state.log.info('request', { method: state.route.method, status, ms: Date.now() - state.startedAt });
+  state.log.info('request', {
+    method: state.route.method,
+    status,
+    ms: Math.round(performance.now() - state.startedAt),
+  });
 }
 
 /** Step 1: request id, logger and timing; every error becomes the common body (or a page). */

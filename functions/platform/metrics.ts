@@ -2,6 +2,7 @@
 // CloudWatch Logs turns into metrics (no SDK call). Serialised here, as Powertools Metrics would
 // (same record), without its ~11 KB in every bundle that emits metrics (the bundle budget). The names and dimensions are shared with the CDK alarms and dashboard
 // (lib/observability.ts), so both sides speak of the same metric.
+import { systemClock } from './clock';
 import { getOptionalStringFromEnv, stage as configuredStage } from './config';
 import { SERVICE_NAME, redact } from './logger';
 
@@ -119,7 +120,9 @@ export function emitMetrics(
       if (value === undefined || DIMENSIONS_AND_AWS.has(key) || names.includes(key as MetricName)) continue;
       line += `${JSON.stringify(key)}:${JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value))},`;
     }
-    line += `"_aws":{"Timestamp":${Date.now()},"CloudWatchMetrics":[{"Namespace":"${METRICS_NAMESPACE}","Dimensions":[["service","Stage"]],"Metrics":${definitions(names)}}]}`;
+    // CloudWatch files the record at this time and checks it against its own clock: the wall clock,
+    // never a development clock moved ahead.
+    line += `"_aws":{"Timestamp":${systemClock.now()},"CloudWatchMetrics":[{"Namespace":"${METRICS_NAMESPACE}","Dimensions":[["service","Stage"]],"Metrics":${definitions(names)}}]}`;
     line += `,"service":"${SERVICE_NAME}","Stage":${JSON.stringify(configuredStage())}`;
     for (const name of names) line += `,"${name}":${values[name]}`;
     write(line + '}');

@@ -16,6 +16,7 @@ import { sendWebhook } from '../../functions/webhooks/infra/send';
 import { receiverBody } from '../../functions/events/domain/event';
 import { generateSigningSecret } from '../../functions/webhooks/domain/signing';
 import { until } from '../support/until';
+import { systemClock } from '../../functions/platform/clock';
 
 interface Receiver {
   server: Server;
@@ -77,6 +78,7 @@ function sender(pool: DeliveryPool) {
         body: receiverBody(event),
         secrets: [secret],
         timestampSeconds: Math.floor(Date.now() / 1000),
+        clock: systemClock,
       },
       { allowLoopback: true, pool, ...options },
     );

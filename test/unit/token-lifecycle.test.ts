@@ -235,7 +235,10 @@ afterEach(() => {
   globalThis.fetch = realFetch;
 });
 
-async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string> {
+async function seedConnection(
+  id = 'conn_unitaaaaaaaaaaaaaaaa',
+  params?: Record<string, string>,
+): Promise<string> {
   const now = clock.now();
   await store.create({
     id,
@@ -258,6 +261,7 @@ async function seedConnection(id = 'conn_unitaaaaaaaaaaaaaaaa'): Promise<string>
       connectionId: id,
       organizationId: ORG,
       provider: 'practice',
+      ...(params ? { params } : {}),
       sealed,
       tokenVersion: 1,
       tokenType: 'Bearer',
@@ -313,6 +317,24 @@ describe('getAccessToken (on use)', () => {
       access_token: 'at-x',
       refresh_token: 'rt-0',
     });
+  });
+
+  it("sends every refresh, not only the first, to the connection's own region or server", async () => {
+    const id = await seedConnection(undefined, { region: 'eu' });
+    const asked: unknown[] = [];
+    const regional: ConnectorConfig = {
+      ...config,
+      client: async (_provider, params) => {
+        asked.push(params);
+        return { ...settings, clientSecret: 'secret' };
+      },
+    };
+    for (let n = 0; n < 3; n++) {
+      clock.advance(2 * HOUR);
+      await getAccessToken({ deps, config: regional, log }, id);
+    }
+    expect(asked).toEqual([{ region: 'eu' }, { region: 'eu' }, { region: 'eu' }]);
+    expect((await stored(id)).tokens).toMatchObject({ tokenVersion: 4, params: { region: 'eu' } });
   });
 
   it('lets ten concurrent callers of an expired token through with one provider call', async () => {

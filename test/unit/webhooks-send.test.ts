@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { classifyStatus, parseRetryAfter, sendWebhook } from '../../functions/webhooks/infra/send';
 import { receiverBody } from '../../functions/events/domain/event';
 import { generateSigningSecret } from '../../functions/webhooks/domain/signing';
+import { systemClock } from '../../functions/platform/clock';
 
 interface Hit {
   url: string;
@@ -62,6 +63,7 @@ const send = (url = `${base}/in`, options: Partial<Parameters<typeof sendWebhook
       body: receiverBody(event),
       secrets: [secret],
       timestampSeconds: Math.floor(Date.now() / 1000),
+      clock: systemClock,
     },
     { allowLoopback: true, ...options },
   );
@@ -99,7 +101,14 @@ describe('sendWebhook', () => {
     respond = answering(202, { 'X-Trace': 'abc' });
     const rotated = [generateSigningSecret(), secret];
     const outcome = await sendWebhook(
-      { url: `${base}/in`, eventId: 'evt_rot', body: '{}', secrets: rotated, timestampSeconds: 1700000000 },
+      {
+        url: `${base}/in`,
+        eventId: 'evt_rot',
+        body: '{}',
+        secrets: rotated,
+        timestampSeconds: 1700000000,
+        clock: systemClock,
+      },
       { allowLoopback: true },
     );
     expect(outcome.requestHeaders).toEqual({

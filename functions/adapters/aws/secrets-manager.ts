@@ -38,9 +38,10 @@ export class SecretsManagerSecrets implements Secrets {
 
   private read(arn: string): Promise<string | undefined> {
     const cached = this.cache.get(arn);
-    if (cached && cached.expires > Date.now()) return cached.value;
+    // A cache age is a duration: the monotonic clock, which no clock change moves.
+    if (cached && cached.expires > performance.now()) return cached.value;
     const value = this.fetch(arn);
-    this.cache.set(arn, { value, expires: Date.now() + this.maxAgeSeconds * 1000 });
+    this.cache.set(arn, { value, expires: performance.now() + this.maxAgeSeconds * 1000 });
     // A failed read is not kept: the next call tries again.
     value.catch(() => {
       if (this.cache.get(arn)?.value === value) this.cache.delete(arn);

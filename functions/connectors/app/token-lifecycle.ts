@@ -16,12 +16,30 @@ import { PROVIDERS } from '../domain/providers';
 import type { ConnectionItem, TokenItem, TokenRecord } from '../infra/repositories/connections';
 import { ConnectionRepository, dueAtOf } from '../infra/repositories/connections';
 import type { DueEntry } from '../infra/repositories/connections';
-import type { SweepOutcome } from '../domain/connection-decide';
-import { AFTER_REFRESH, decideTokenEntry } from '../domain/connection-decide';
+import type { SealedValue } from '../../platform/envelope';
+import type {
+  ConnectionCommand,
+  RefreshAnswer,
+  RefreshCommand,
+  RefreshOutcomeKind,
+  RefreshStop,
+  SweepOutcome,
+} from '../domain/connection-decide';
+import {
+  AFTER_REFRESH,
+  decideLapse,
+  decideRefresh,
+  decideThrottle,
+  decideTokenEntry,
+  entryDueAfter,
+  leaseLost,
+  refreshEnded,
+  refreshStart,
+  versionMoved,
+} from '../domain/connection-decide';
 import type { Freshness, ProviderFailure } from '../domain/token-policy';
 import {
   DISABLED_RECHECK_MS,
-  LEASE_MS,
   REFRESH_ATTEMPTS,
   REFRESH_ATTEMPT_TIMEOUT_MS,
   classifyTokenFailure,
@@ -134,12 +152,10 @@ export function readRefresh(
 ): CallAction | { counted: SweepOutcome; dueAt?: number } {
   const meaning = AFTER_REFRESH[result.outcome];
   if (caller === 'sweep') {
-    const dueAt =
-      meaning.entry === 'throttle_end' && 'until' in result
-        ? result.until
-        : meaning.entry === 'access_expiry' && 'tokens' in result
-          ? result.tokens.accessTokenExpiresAt
-          : undefined;
+    const dueAt = entryDueAfter(result.outcome, {
+      throttleEndsAt: 'until' in result ? result.until : undefined,
+      accessTokenExpiresAt: 'tokens' in result ? result.tokens.accessTokenExpiresAt : undefined,
+    });
     return { counted: meaning.sweep, dueAt };
   }
   const action = meaning[caller];
@@ -177,32 +193,6 @@ async function accessTokenOf(deps: LifecycleDeps, tokens: TokenItem): Promise<Ac
     tokenType: tokens.tokenType,
     expiresAt: tokens.accessTokenExpiresAt,
     tokenVersion: tokens.tokenVersion,
-  };
-}
-
-/** The refreshed grant as the next version of the tokens item (a provider that does not rotate keeps the old refresh token). */
-async function nextTokens(
-  deps: LifecycleDeps,
-  current: TokenItem,
-  previous: PlainTokens,
-  fresh: TokenSet,
-): Promise<TokenRecord> {
-  const now = deps.clock.now();
-  const lifetime = fresh.expiresInSeconds ?? PROVIDERS[current.provider].defaultAccessTokenSeconds;
-  const secret = JSON.stringify({
-    access_token: fresh.accessToken,
-    refresh_token: fresh.refreshToken ?? previous.refresh_token,
-  });
-  return {
-    connectionId: current.connectionId,
-    organizationId: current.organizationId,
-    provider: current.provider,
-    sealed: await seal(deps.keys, secret, tokenContext(current.organizationId, current.connectionId)),
-    tokenVersion: current.tokenVersion + 1,
-    tokenType: fresh.tokenType,
-    scopes: fresh.scopes ?? current.scopes,
-    accessTokenExpiresAt: now + lifetime * 1000,
-    obtainedAt: now,
   };
 }
 
@@ -247,9 +237,9 @@ async function requestRefresh(
 }
 
 /**
- * Refreshes a connection's access token when `when` says it should be: 'due' refreshes a token that is
- * due or expired, 'expired' only an expired one, 'always' regardless. At most one refresher holds the
- * lease of a token version; the new version is written only over the version that was refreshed.
+ * Refreshes a connection's access token when `when` says it should be (refreshStart). At most one
+ * refresher holds the lease of a token version; what the provider's answer changes is decided by
+ * decideRefresh and applied here, the new version written only over the version that was refreshed.
  */
 export async function refreshConnection(
   lifecycle: Lifecycle,
@@ -258,101 +248,214 @@ export async function refreshConnection(
   when: 'due' | 'expired' | 'always',
 ): Promise<RefreshOutcome> {
   const { deps, log } = lifecycle;
-  const repository = ConnectionRepository.of(deps);
-  const freshness = tokenFreshness(tokens, deps.clock.now());
-  if (when !== 'always' && (freshness === 'fresh' || (when === 'expired' && freshness === 'due'))) {
-    return { outcome: 'fresh', tokens };
-  }
-  const version = tokens.tokenVersion;
-  const owner = randomBytes(12).toString('base64url');
-  const leaseStart = deps.clock.now();
-  if (!(await repository.acquireRefreshLease(connection.id, version, owner, leaseStart, LEASE_MS))) {
-    const now = await repository.getTokens(connection.id);
-    if (!now) return { outcome: 'gone' };
-    return now.tokenVersion > version
-      ? { outcome: 'refreshed_elsewhere', tokens: now }
-      : { outcome: 'busy', tokens: now };
-  }
+  const start = refreshStart(tokens, when, deps.clock.now());
+  if (start.then === 'fresh') return { outcome: 'fresh', tokens };
+  const { lease } = start;
+  const leaseOwner = randomBytes(12).toString('base64url');
+  const leased = await applyCommands(lifecycle, connection.id, [lease], { leaseOwner });
+  if (leased.stop) return withTokens(leaseLost(lease.version, leased.stored?.tokenVersion), leased.stored);
   try {
     const plain = await openTokens(deps, tokens);
-    if (!plain.refresh_token) {
-      // Nothing to refresh with: the grant ends when the access token does.
-      if (freshness !== 'expired') return { outcome: 'fresh', tokens };
-      return (await markReauthRequired(lifecycle, connection.id, version)) ?? { outcome: 'lapsed' };
+    let set: TokenSet | undefined;
+    let answer: RefreshAnswer = { kind: 'no_refresh_token' };
+    if (plain.refresh_token) {
+      const asked = await requestRefresh(lifecycle, tokens, plain.refresh_token, lease.at + lease.ms);
+      if (asked.ok) {
+        set = asked.set;
+        answer = {
+          kind: 'granted',
+          tokenType: set.tokenType,
+          lifetimeSeconds: set.expiresInSeconds ?? PROVIDERS[tokens.provider].defaultAccessTokenSeconds,
+          ...(set.scopes ? { scopes: set.scopes } : {}),
+          rotated: set.refreshToken !== undefined,
+        };
+      } else answer = asked.failure;
     }
-    const answer = await requestRefresh(lifecycle, tokens, plain.refresh_token, leaseStart + LEASE_MS);
-    if (answer.ok) {
-      const record = await nextTokens(deps, tokens, plain, answer.set);
-      if (await repository.putTokens(record, version)) {
-        if (connection.throttleCount) {
-          await transition(deps, connection.id, { kind: 'refresh_succeeded' }, log);
-        }
-        log.info('provider tokens refreshed', {
+    const decision = decideRefresh(connection, tokens, answer, deps.clock.now());
+    const applied = await applyCommands(lifecycle, connection.id, decision.commands, {
+      leaseOwner,
+      owner: tokens,
+      seal: (command) =>
+        seal(
+          deps.keys,
+          JSON.stringify({
+            access_token: set!.accessToken,
+            refresh_token: command.refreshToken === 'rotated' ? set!.refreshToken : plain.refresh_token,
+          }),
+          tokenContext(tokens.organizationId, tokens.connectionId),
+        ),
+    });
+    const ended = refreshEnded(decision, applied.stop);
+    if (ended.outcome === 'failed') {
+      if (ended.failure === 'fatal') {
+        log.error('provider refused the refresh request; check the provider configuration', {
           connectionId: connection.id,
-          tokenVersion: record.tokenVersion,
+          provider: connection.provider,
         });
-        emitMetrics({ TokenRefreshes: 1 }, { connectionId: connection.id, provider: connection.provider });
-        return { outcome: 'refreshed', tokens: repository.tokenItem(record) };
       }
-      // A reconnect or a disconnect wrote meanwhile; what it stored stands.
-      log.warn('refreshed tokens discarded: the stored version changed', {
-        connectionId: connection.id,
-      });
-      const now = await repository.getTokens(connection.id);
-      return now ? { outcome: 'refreshed_elsewhere', tokens: now } : { outcome: 'gone' };
+      // A throttle that did not take is not a failure of the provider's.
+      if (decision.outcome === 'failed') {
+        emitMetrics(
+          { TokenRefreshFailures: 1 },
+          { connectionId: connection.id, provider: connection.provider, failure: ended.failure },
+        );
+      }
+      return { outcome: 'failed', failure: ended.failure ?? 'transient' };
     }
-    const { failure } = answer;
-    if (failure.kind === 'lapsed') {
-      return (await markReauthRequired(lifecycle, connection.id, version)) ?? { outcome: 'lapsed' };
-    }
-    if (failure.kind === 'throttled') {
-      const throttled = await throttleConnection(lifecycle, connection.id, failure.retryAfterSeconds);
-      return throttled?.throttleEndsAt
-        ? { outcome: 'throttled', until: throttled.throttleEndsAt }
-        : { outcome: 'failed', failure: 'transient' };
-    }
-    if (failure.kind === 'fatal') {
-      log.error('provider refused the refresh request; check the provider configuration', {
-        connectionId: connection.id,
-        provider: connection.provider,
-      });
-    }
-    emitMetrics(
-      { TokenRefreshFailures: 1 },
-      { connectionId: connection.id, provider: connection.provider, failure: failure.kind },
-    );
-    return { outcome: 'failed', failure: failure.kind };
+    if (ended.outcome === 'throttled')
+      return { outcome: 'throttled', until: applied.connection!.throttleEndsAt! };
+    if (ended.outcome === 'refreshed') return { outcome: 'refreshed', tokens: applied.written! };
+    if (ended.outcome === 'fresh') return { outcome: 'fresh', tokens };
+    return withTokens(ended.outcome, applied.stored);
   } finally {
-    await repository.releaseRefreshLease(connection.id, owner);
+    await applyCommands(lifecycle, connection.id, [{ kind: 'release_lease' }], { leaseOwner });
+  }
+}
+
+/** An outcome that hands on the tokens stored now (read again by whoever found them moved). */
+function withTokens(outcome: RefreshOutcomeKind, stored: TokenItem | undefined): RefreshOutcome {
+  if (outcome === 'refreshed_elsewhere' || outcome === 'busy') {
+    return stored ? { outcome, tokens: stored } : { outcome: 'gone' };
+  }
+  if (outcome === 'lapsed' || outcome === 'gone') return { outcome };
+  throw new Error(`a refresh cannot end ${outcome} without its own tokens`);
+}
+
+/** What applying a decision's commands did. */
+interface Applied {
+  /** The command that did not take (the rest were not applied), and what it found. */
+  stop?: RefreshStop;
+  /** What put_tokens wrote. */
+  written?: TokenItem;
+  /** The tokens stored, as read where a version check stopped. */
+  stored?: TokenItem;
+  /** The connection as the last change that took left it. */
+  connection?: ConnectionItem;
+}
+
+/** What the commands of one refresher need besides what they say. */
+interface Refresher {
+  /** Who takes and gives back the lease. */
+  leaseOwner?: string;
+  /** Whose tokens a put_tokens writes. */
+  owner?: Pick<TokenRecord, 'connectionId' | 'organizationId' | 'provider'>;
+  /** A put_tokens' sealed secret: the refresher's new grant, with the refresh token the command keeps. */
+  seal?(command: RefreshCommand & { kind: 'put_tokens' }): Promise<SealedValue>;
+}
+
+/**
+ * Applies a refresh decision's commands in order through the connection repository (and the
+ * connection's changes through transition, which publishes their events). The first that does not
+ * take stops the rest.
+ */
+async function applyCommands(
+  { deps, log }: Lifecycle,
+  connectionId: string,
+  commands: readonly RefreshCommand[],
+  refresher: Refresher = {},
+): Promise<Applied> {
+  const repository = ConnectionRepository.of(deps);
+  const applied: Applied = {};
+  for (const command of commands) {
+    switch (command.kind) {
+      case 'take_lease': {
+        const { version, at, ms } = command;
+        if (!(await repository.acquireRefreshLease(connectionId, version, refresher.leaseOwner!, at, ms))) {
+          applied.stored = await repository.getTokens(connectionId);
+          applied.stop = { at: 'lease', version, stored: applied.stored?.tokenVersion };
+          return applied;
+        }
+        break;
+      }
+      case 'release_lease':
+        await repository.releaseRefreshLease(connectionId, refresher.leaseOwner!);
+        break;
+      case 'put_tokens': {
+        const { owner, seal: sealNext } = refresher;
+        if (!owner || !sealNext) throw new Error('put_tokens needs the new grant');
+        const record: TokenRecord = {
+          connectionId: owner.connectionId,
+          organizationId: owner.organizationId,
+          provider: owner.provider,
+          ...command.next,
+          sealed: await sealNext(command),
+        };
+        if (!(await repository.putTokens(record, command.over))) {
+          // A reconnect or a disconnect wrote meanwhile; what it stored stands.
+          log.warn('refreshed tokens discarded: the stored version changed', { connectionId });
+          applied.stored = await repository.getTokens(connectionId);
+          applied.stop = { at: 'tokens', stored: applied.stored?.tokenVersion };
+          return applied;
+        }
+        applied.written = repository.tokenItem(record);
+        log.info('provider tokens refreshed', { connectionId, tokenVersion: record.tokenVersion });
+        emitMetrics({ TokenRefreshes: 1 }, { connectionId, provider: owner.provider });
+        break;
+      }
+      case 'check_version': {
+        const stored = await repository.getTokens(connectionId);
+        if (versionMoved(command.version, stored?.tokenVersion)) {
+          applied.stored = stored;
+          applied.stop = { at: 'tokens', stored: stored?.tokenVersion };
+          return applied;
+        }
+        break;
+      }
+      case 'connection': {
+        const result = await transition(deps, connectionId, command.command, log);
+        if (result.outcome !== 'changed') {
+          applied.stop = { at: 'connection', result: result.outcome };
+          return applied;
+        }
+        applied.connection = result.connection;
+        reportChange(log, command.command, result.before, result.connection);
+        break;
+      }
+      case 'drop_entry':
+        await repository.dropRefreshEntry(connectionId, command.version);
+        break;
+      case 'defer_entry':
+        await repository.deferRefresh(connectionId, command.version, command.dueAt);
+        break;
+    }
+  }
+  return applied;
+}
+
+/** The log line and metric of a connection change a refresh (or a provider call) made. */
+function reportChange(
+  log: Logger,
+  command: ConnectionCommand,
+  before: ConnectionItem,
+  connection: ConnectionItem,
+): void {
+  const connectionId = connection.id;
+  if (command.kind === 'lapse') {
+    log.info('connection needs reauthorization', { connectionId, previousStatus: before.status });
+    emitMetrics({ ConnectionsReauthRequired: 1 }, { connectionId, provider: connection.provider });
+  } else if (command.kind === 'throttle') {
+    log.info('connection throttled by the provider', {
+      connectionId,
+      throttleEndsAt: connection.throttleEndsAt,
+      throttleCount: connection.throttleCount,
+    });
+    emitMetrics({ ConnectionThrottles: 1 }, { connectionId, provider: connection.provider });
   }
 }
 
 /**
- * The provider said the grant is gone. Re-read first: if another writer stored a newer version (a
+ * The provider said the grant is gone (decideLapse): if another writer stored a newer version (a
  * concurrent refresh or a reconnect), that version stands. Otherwise the connection becomes
  * reauth_required, once, with connection.reauth_required in the same write (published from the outbox).
- * Returns the outcome when the tokens turned out to be current after all.
  */
 export async function markReauthRequired(
   lifecycle: Lifecycle,
   connectionId: string,
   version: number,
-): Promise<RefreshOutcome | undefined> {
-  const { deps, log } = lifecycle;
-  const repository = ConnectionRepository.of(deps);
-  const stored = await repository.getTokens(connectionId);
-  if (!stored) return { outcome: 'gone' };
-  if (stored.tokenVersion > version) return { outcome: 'refreshed_elsewhere', tokens: stored };
-  const result = await transition(deps, connectionId, { kind: 'lapse' }, log);
-  if (result.outcome === 'gone') return { outcome: 'gone' };
-  if (result.outcome !== 'changed') return undefined; // not live any more: someone else decided
-  log.info('connection needs reauthorization', {
-    connectionId,
-    previousStatus: result.before.status,
-  });
-  emitMetrics({ ConnectionsReauthRequired: 1 }, { connectionId, provider: result.connection.provider });
-  await repository.dropRefreshEntry(connectionId, version);
-  return undefined;
+): Promise<RefreshOutcome> {
+  const decision = decideLapse(version);
+  const applied = await applyCommands(lifecycle, connectionId, decision.commands);
+  return withTokens(refreshEnded(decision, applied.stop).outcome, applied.stored);
 }
 
 /**
@@ -361,20 +464,12 @@ export async function markReauthRequired(
  * return to; a throttled one has its window extended. The sweep ends the throttle when it is due.
  */
 export async function throttleConnection(
-  { deps, log }: Lifecycle,
+  lifecycle: Lifecycle,
   connectionId: string,
   retryAfterSeconds: number | undefined,
 ): Promise<ConnectionItem | undefined> {
-  const result = await transition(deps, connectionId, { kind: 'throttle', retryAfterSeconds }, log);
-  if (result.outcome !== 'changed') return undefined;
-  const { connection } = result;
-  log.info('connection throttled by the provider', {
-    connectionId,
-    throttleEndsAt: connection.throttleEndsAt,
-    throttleCount: connection.throttleCount,
-  });
-  emitMetrics({ ConnectionThrottles: 1 }, { connectionId, provider: connection.provider });
-  return connection;
+  const decision = decideThrottle(retryAfterSeconds);
+  return (await applyCommands(lifecycle, connectionId, decision.commands)).connection;
 }
 
 /**
@@ -479,11 +574,13 @@ export async function sweepEntry(context: SweepContext, entry: DueEntry): Promis
   if (step.then === 'not_due') return 'not_due';
   if (step.then === 'drop') {
     if (step.flush && !(await flushConnection(deps, connection!, context.log))) return 'failed';
-    await repository.dropRefreshEntry(connectionId, tokens.tokenVersion);
+    await applyCommands(context, connectionId, [{ kind: 'drop_entry', version: tokens.tokenVersion }]);
     return 'cleaned';
   }
   if (step.then === 'defer') {
-    await repository.deferRefresh(connectionId, tokens.tokenVersion, step.until);
+    await applyCommands(context, connectionId, [
+      { kind: 'defer_entry', version: tokens.tokenVersion, dueAt: step.until },
+    ]);
     return 'deferred';
   }
   if (step.endThrottle) {
@@ -492,13 +589,20 @@ export async function sweepEntry(context: SweepContext, entry: DueEntry): Promis
   }
   if (!connection) return 'cleaned'; // decideTokenEntry drops an entry whose connection is gone
   if (!(await context.providerEnabled(connection.organizationId, connection.provider))) {
-    await repository.deferRefresh(connectionId, tokens.tokenVersion, deps.clock.now() + DISABLED_RECHECK_MS);
+    const dueAt = deps.clock.now() + DISABLED_RECHECK_MS;
+    await applyCommands(context, connectionId, [
+      { kind: 'defer_entry', version: tokens.tokenVersion, dueAt },
+    ]);
     return 'skipped_disabled';
   }
   // Due here means the refresh token must be used (before it lapses unused) or the grant checked,
   // however fresh the access token is.
   const result = await refreshConnection(context, connection, tokens, 'always');
   const { counted, dueAt } = readRefresh(result, 'sweep', connectionId, deps.clock.now());
-  if (dueAt !== undefined) await repository.deferRefresh(connectionId, tokens.tokenVersion, dueAt);
+  if (dueAt !== undefined) {
+    await applyCommands(context, connectionId, [
+      { kind: 'defer_entry', version: tokens.tokenVersion, dueAt },
+    ]);
+  }
   return counted;
 }

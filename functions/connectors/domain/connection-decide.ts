@@ -17,7 +17,8 @@
 import { pendingEvents } from '../../events';
 import type { ConnectionRecord, ConnectionStatus, Account } from './connection';
 import type { ConnectionParams } from './connection-params';
-import { nextThrottle, throttleEnded } from './token-policy';
+import type { ProviderFailure } from './token-policy';
+import { LEASE_MS, nextThrottle, throttleEnded, tokenFreshness } from './token-policy';
 
 export type ConnectionCommand =
   /** The consent flow completed on this pending connection. */
@@ -275,3 +276,216 @@ export const AFTER_REFRESH: Record<
   failed: { onUse: 'use_or_unavailable', afterRefusal: 'provider_unavailable', sweep: 'failed' },
   gone: { onUse: 'revoked', afterRefusal: 'revoked', sweep: 'cleaned' },
 };
+
+// Refreshing a connection's tokens. The tokens item, its lease, its sweep entry and the connection
+// change only as the decisions below say: the refresher takes the lease refreshStart gives (and gives
+// it back however the refresh ends), asks the provider, hands its answer to decideRefresh and applies
+// the commands in order, each through its repository; a command that does not take stops the rest,
+// and refreshEnded reads how the refresh ended from where they stopped.
+//
+//   answer                      commands                                              ends
+//   granted (rotated or not)    put_tokens over v, [refresh_succeeded if throttled before]  refreshed
+//   lapsed; no refresh token    check_version v, lapse, drop_entry v                  lapsed
+//     with the access expired
+//   no refresh token, valid     -                                                     fresh
+//   throttled                   throttle                                              throttled
+//   transient, fatal            -                                                     failed
+
+/** The tokens item as the refresh decisions see it: no secret. */
+export interface TokenState {
+  tokenVersion: number;
+  tokenType: string;
+  scopes: string[];
+  /** Epoch ms. */
+  accessTokenExpiresAt: number;
+  /** Epoch ms the grant was issued or last refreshed (the refresh token last used). */
+  obtainedAt: number;
+  /** The connection's params (its region or server): where every refresh and the revocation go. */
+  params?: ConnectionParams;
+}
+
+/** How the provider answered a refresh request made under the lease, classified; or why none was made. */
+export type RefreshAnswer =
+  /** A new access token; `rotated`: with a new refresh token (the one sent is spent). */
+  | {
+      kind: 'granted';
+      tokenType: string;
+      /** As the provider said, else its definition's default. */
+      lifetimeSeconds: number;
+      /** Undefined: as before (RFC 6749 §5.1). */
+      scopes?: string[];
+      rotated: boolean;
+    }
+  /** The stored grant holds no refresh token: it ends when its access token does. */
+  | { kind: 'no_refresh_token' }
+  | ProviderFailure;
+
+/** A write the refresher applies through the repositories, in the order decided. */
+export type RefreshCommand =
+  /**
+   * The refresh lease on version `version`, from `at` for `ms`: taken only while that version is stored
+   * and no other refresher holds an unexpired lease (of any number of refreshers, at most one).
+   */
+  | { kind: 'take_lease'; version: number; at: number; ms: number }
+  /** The lease given back, if this refresher still holds it (a new version already ended it). */
+  | { kind: 'release_lease' }
+  /**
+   * The next version of the tokens, written only over version `over`; the write ends any lease and
+   * moves the sweep entry to what the new version is due at. Its secret holds the new refresh token
+   * (`rotated`) or the one it had (`kept`).
+   */
+  | { kind: 'put_tokens'; over: number; next: TokenState; refreshToken: 'rotated' | 'kept' }
+  /** Goes on only while version `version` is stored (a reconnect writes without the lease). */
+  | { kind: 'check_version'; version: number }
+  /** A change of the connection, as decide() makes it. */
+  | { kind: 'connection'; command: ConnectionCommand }
+  /** The tokens' sweep entry dropped, or moved to `dueAt`, while version `version` is stored. */
+  | { kind: 'drop_entry'; version: number }
+  | { kind: 'defer_entry'; version: number; dueAt: number };
+
+export interface RefreshDecision {
+  commands: RefreshCommand[];
+  /** How the refresh ends when every command takes. */
+  outcome: 'fresh' | 'refreshed' | 'lapsed' | 'throttled' | 'failed';
+  failure?: 'transient' | 'fatal';
+}
+
+/**
+ * Whether to refresh, and the lease it takes first: `due` refreshes a token that is due or expired,
+ * `expired` only an expired one, `always` regardless (the sweep's status check, a refused token).
+ */
+export function refreshStart(
+  tokens: Pick<TokenState, 'tokenVersion' | 'accessTokenExpiresAt' | 'obtainedAt'>,
+  when: 'due' | 'expired' | 'always',
+  now: number,
+): { then: 'fresh' } | { then: 'refresh'; lease: RefreshCommand & { kind: 'take_lease' } } {
+  const freshness = tokenFreshness(tokens, now);
+  if (when !== 'always' && (freshness === 'fresh' || (when === 'expired' && freshness === 'due'))) {
+    return { then: 'fresh' };
+  }
+  return {
+    then: 'refresh',
+    lease: { kind: 'take_lease', version: tokens.tokenVersion, at: now, ms: LEASE_MS },
+  };
+}
+
+/**
+ * The provider said the grant is gone (or there is nothing to renew it with): unless a newer version
+ * was stored meanwhile, the connection becomes reauth_required, with its event, and its tokens leave
+ * the sweep.
+ */
+export const decideLapse = (version: number): RefreshDecision => ({
+  commands: [
+    { kind: 'check_version', version },
+    { kind: 'connection', command: { kind: 'lapse' } },
+    { kind: 'drop_entry', version },
+  ],
+  outcome: 'lapsed',
+});
+
+/** The provider rate limits the account (its token endpoint or any call). */
+export const decideThrottle = (retryAfterSeconds: number | undefined): RefreshDecision => ({
+  commands: [{ kind: 'connection', command: { kind: 'throttle', retryAfterSeconds } }],
+  outcome: 'throttled',
+});
+
+/** What a refresher under the lease of `tokens` writes after the provider's `answer`, at `now`. */
+export function decideRefresh(
+  connection: Pick<ConnectionRecord, 'throttleCount'>,
+  tokens: TokenState,
+  answer: RefreshAnswer,
+  now: number,
+): RefreshDecision {
+  switch (answer.kind) {
+    case 'granted': {
+      const next: TokenState = {
+        tokenVersion: tokens.tokenVersion + 1,
+        tokenType: answer.tokenType,
+        scopes: answer.scopes ?? tokens.scopes,
+        accessTokenExpiresAt: now + answer.lifetimeSeconds * 1000,
+        obtainedAt: now,
+        ...(tokens.params ? { params: tokens.params } : {}),
+      };
+      const commands: RefreshCommand[] = [
+        {
+          kind: 'put_tokens',
+          over: tokens.tokenVersion,
+          next,
+          refreshToken: answer.rotated ? 'rotated' : 'kept',
+        },
+      ];
+      // A throttle's backoff starts over once the provider answers again.
+      if (connection.throttleCount) {
+        commands.push({ kind: 'connection', command: { kind: 'refresh_succeeded' } });
+      }
+      return { commands, outcome: 'refreshed' };
+    }
+    case 'no_refresh_token':
+      return tokenFreshness(tokens, now) === 'expired'
+        ? decideLapse(tokens.tokenVersion)
+        : { commands: [], outcome: 'fresh' };
+    case 'lapsed':
+      return decideLapse(tokens.tokenVersion);
+    case 'throttled':
+      return decideThrottle(answer.retryAfterSeconds);
+    case 'transient':
+    case 'fatal':
+      return { commands: [], outcome: 'failed', failure: answer.kind };
+  }
+}
+
+/** Where applying a decision's commands stopped: the one that did not take, and what it found. */
+export type RefreshStop =
+  /** take_lease: another refresher holds it, or another version is stored (as re-read; undefined: none). */
+  | { at: 'lease'; version: number; stored: number | undefined }
+  /** put_tokens, check_version: another version is stored (its number as re-read; undefined: none). */
+  | { at: 'tokens'; stored: number | undefined }
+  /** connection: decide() refused the change or had nothing to change, or the connection is gone. */
+  | { at: 'connection'; result: 'refused' | 'unchanged' | 'gone' };
+
+/** Whether a check_version (or a lost put_tokens) stops at what is stored. */
+export const versionMoved = (version: number, stored: number | undefined): boolean =>
+  stored === undefined || stored > version;
+
+/** How a refresh ended, from its decision and where applying it stopped (if it did). */
+export function refreshEnded(
+  decision: RefreshDecision,
+  stop: RefreshStop | undefined,
+): { outcome: RefreshOutcomeKind; failure?: 'transient' | 'fatal' } {
+  // Another writer (a refresher, a reconnect, a disconnect) stored its version first: it stands.
+  if (stop?.at === 'lease') return { outcome: leaseLost(stop.version, stop.stored) };
+  if (stop?.at === 'tokens') return { outcome: stop.stored === undefined ? 'gone' : 'refreshed_elsewhere' };
+  if (stop) {
+    // A lapse refused: the connection is not live any more, someone else decided. A throttle refused:
+    // the status is no longer one that makes calls, so nothing to wait for; try again later.
+    if (decision.outcome === 'lapsed') return { outcome: stop.result === 'gone' ? 'gone' : 'lapsed' };
+    if (decision.outcome === 'throttled') return { outcome: 'failed', failure: 'transient' };
+  }
+  // A refresh_succeeded that did not take changes nothing of a refresh that was stored.
+  return decision.failure
+    ? { outcome: decision.outcome, failure: decision.failure }
+    : { outcome: decision.outcome };
+}
+
+/** A refresher that lost the lease on `version`: what is stored now (undefined: gone) says why. */
+export function leaseLost(version: number, stored: number | undefined): RefreshOutcomeKind {
+  if (stored === undefined) return 'gone';
+  return stored > version ? 'refreshed_elsewhere' : 'busy';
+}
+
+/**
+ * Where the sweep moves a tokens item's entry after its refresh ended as `outcome` (AFTER_REFRESH's
+ * `entry`): to the throttle's end, or to the access token's expiry for a grant with no refresh token
+ * (nothing to keep alive until then); undefined: the refresh wrote it, or it has no entry left.
+ */
+export function entryDueAfter(
+  outcome: RefreshOutcomeKind,
+  at: { throttleEndsAt?: number; accessTokenExpiresAt?: number },
+): number | undefined {
+  const entry = AFTER_REFRESH[outcome].entry;
+  return entry === 'throttle_end'
+    ? at.throttleEndsAt
+    : entry === 'access_expiry'
+      ? at.accessTokenExpiresAt
+      : undefined;
+}

@@ -10,6 +10,7 @@ import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { ClientRef } from '../../compose/aws';
 import { sqs } from '../../compose/aws';
+import { systemClock } from '../../platform/clock';
 
 const commands = () => import('@aws-sdk/client-sqs');
 
@@ -84,7 +85,7 @@ export class SqsEventSource {
    */
   async advance(ms: number): Promise<void> {
     const [client, { ChangeMessageVisibilityCommand }] = await Promise.all([this.client, commands()]);
-    const now = Date.now();
+    const now = systemClock.now();
     await Promise.all(
       [...this.held.entries()].map(async ([messageId, held]) => {
         if (held.visibleAt <= now) return void this.held.delete(messageId);
@@ -128,9 +129,9 @@ export class SqsEventSource {
   private async receiveBatch(): Promise<Message[]> {
     const { batchSize, batchingWindowSeconds } = this.settings;
     const batch = await this.receive(Math.min(batchSize, MAX_PER_RECEIVE), POLL_SECONDS);
-    const windowEnds = Date.now() + batchingWindowSeconds * 1000;
-    while (batch.length && batch.length < batchSize && Date.now() < windowEnds) {
-      const wait = Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
+    const windowEnds = systemClock.now() + batchingWindowSeconds * 1000;
+    while (batch.length && batch.length < batchSize && systemClock.now() < windowEnds) {
+      const wait = Math.max(1, Math.ceil((windowEnds - systemClock.now()) / 1000));
       const more = await this.receive(Math.min(batchSize - batch.length, MAX_PER_RECEIVE), wait);
       if (!more.length) break;
       batch.push(...more);
@@ -150,7 +151,7 @@ export class SqsEventSource {
       }),
       { abortSignal: this.stopping.signal },
     );
-    const receivedAt = Date.now();
+    const receivedAt = systemClock.now();
     for (const m of Messages) this.receivedAt.set(m, receivedAt);
     return Messages;
   }
@@ -222,9 +223,9 @@ export class SqsEventSource {
       body: m.Body ?? '',
       attributes: {
         ApproximateReceiveCount: a.ApproximateReceiveCount ?? '1',
-        SentTimestamp: a.SentTimestamp ?? String(Date.now()),
+        SentTimestamp: a.SentTimestamp ?? String(systemClock.now()),
         SenderId: a.SenderId ?? '',
-        ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+        ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(systemClock.now()),
       },
       messageAttributes: Object.fromEntries(
         Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [

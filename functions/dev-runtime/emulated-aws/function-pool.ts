@@ -21,7 +21,7 @@ import type { AwsService } from '../../compose/aws';
 import { HOST_OBSERVER } from '../../compose/aws';
 import type { Invoker } from '../server/lambda-runtime';
 import { FunctionTimeoutError } from '../server/lambda-runtime';
-import { HOST_CLOCK } from '../../platform/clock';
+import { HOST_CLOCK, systemClock } from '../../platform/clock';
 
 /** A function as the pool runs it: its bundle and the environment it runs with. */
 export interface PooledFunction {
@@ -490,7 +490,7 @@ export class FunctionPool {
       logGroupName: `/aws/lambda/${fn.id}`,
       logStreamName: 'emulated',
       callbackWaitsForEmptyEventLoop: false,
-      deadline: Date.now() + timeoutMs,
+      deadline: systemClock.now() + timeoutMs,
     };
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {

@@ -7,6 +7,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
+import { systemClock } from '../../platform/clock';
 
 export interface MatchedRoute {
   resource: string;
@@ -87,7 +88,7 @@ export function toProxyEvent(
       path: url.pathname,
       protocol: 'HTTP/1.1',
       requestId,
-      requestTimeEpoch: Date.now(),
+      requestTimeEpoch: systemClock.now(),
       resourceId: 'local',
       resourcePath: route.resource,
       stage: '$default',

@@ -20,6 +20,7 @@ import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../../routes';
 import { matchPath, toAuthorizerEvent } from './api-gateway-event';
 import type { FunctionRef, Invoker } from './lambda-runtime';
 import { FunctionTimeoutError } from './lambda-runtime';
+import { systemClock } from '../../platform/clock';
 
 export interface ApiGatewaySettings {
   /** The stage whose settings the template gives (the authorizer cache TTL): dev 0 s, prod 60 s. */
@@ -231,7 +232,7 @@ export class ApiGateway {
     private readonly invokeFunction: Invoker,
     private readonly settings: ApiGatewaySettings,
     methods?: GatewayMethod[] | Promise<GatewayMethod[]>,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {
     this.bucket = new TokenBucket(settings.throttling, now());
     this.methods = Promise.resolve(methods ?? routeTableMethods(ROUTES, settings));

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { inInvocationScope } from '../../platform/logger';
 import type { Deps } from '../../platform/ports';
+import { systemClock } from '../../platform/clock';
 
 export type Invocable = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -48,7 +49,7 @@ export function handlerLoader(deps: Deps): HandlerLoader {
 }
 
 export function lambdaContext(name: string, timeoutMs = 30_000): Context {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = systemClock.now() + timeoutMs;
   return {
     awsRequestId: randomUUID(),
     functionName: name,
@@ -58,7 +59,7 @@ export function lambdaContext(name: string, timeoutMs = 30_000): Context {
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, deadline - systemClock.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

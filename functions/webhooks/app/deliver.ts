@@ -108,6 +108,7 @@ async function attempt(
       body: delivery.body,
       secrets,
       timestampSeconds: epochSeconds(wallTime(deps.clock)),
+      clock: deps.clock,
     },
     { allowLoopback: options.allowLoopback, timeoutMs: options.timeoutMs, resolve: options.resolve },
   );

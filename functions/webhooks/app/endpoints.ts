@@ -310,6 +310,7 @@ export async function sendTestEvent(
       body: receiverBody(event),
       secrets,
       timestampSeconds: epochSeconds(wallTime(deps.clock)),
+      clock: deps.clock,
     },
     options,
   );

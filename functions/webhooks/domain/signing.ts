@@ -2,6 +2,7 @@
 // `webhook-signature` = space-separated `v1,<base64 HMAC-SHA256("id.timestamp.body")>`, one per active
 // secret. The HMAC key is the base64 part of `whsec_<base64>` decoded. verifyWebhook is for receivers.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { epochSeconds, systemClock } from '../../platform/clock';
 
 export const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
@@ -85,7 +86,8 @@ export function verifyWebhook(
   const signatures = header(headers, 'webhook-signature');
   if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook headers');
   if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('Invalid webhook-timestamp');
-  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  // A receiver checks the sender's timestamp against its own wall clock.
+  const now = options.nowSeconds ?? epochSeconds(systemClock.now());
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (Math.abs(now - Number(timestamp)) > tolerance) {
     throw new WebhookVerificationError('Timestamp outside the tolerance window');

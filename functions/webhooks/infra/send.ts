@@ -12,6 +12,8 @@ import { shownRequestHeaders, shownResponseHeaders } from '../domain/attempt';
 import { webhookHeaders } from '../domain/signing';
 
 export type { AttemptOutcome, ErrorKind } from '../domain/attempt';
+import type { Clock } from '../../platform/clock';
+import { wallTime } from '../../platform/clock';
 import { addressAllowed, bareAddress } from '../../platform/addresses';
 import { BlockedAddressError, pinnedLookup, vetHost as vetPlatformHost } from '../../platform/pinned-connect';
 import type { DeliveryPool, PinnedRequest } from './pool';
@@ -37,6 +39,8 @@ export interface SendInput {
   secrets: readonly string[];
   /** Unix seconds for webhook-timestamp (from the clock port). */
   timestampSeconds: number;
+  /** What a Retry-After date in the answer is read against: the receiver's clock, so the wall time. */
+  clock: Clock;
 }
 
 export interface SendOptions {
@@ -199,13 +203,13 @@ function requestOptions(
 }
 
 /** Reads up to 16 KiB of the answer; the socket goes back to the pool when the answer ends in time. */
-function readResponse(response: IncomingMessage, finish: (outcome: Outcome) => void): void {
+function readResponse(response: IncomingMessage, clock: Clock, finish: (outcome: Outcome) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const complete = () => {
     const body = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
     const retryAfter = response.headers['retry-after'];
-    const outcome = classifyResponse(response.statusCode ?? 0, body, retryAfter, Date.now());
+    const outcome = classifyResponse(response.statusCode ?? 0, body, retryAfter, wallTime(clock));
     outcome.responseHeaders = shownResponseHeaders(response.headers);
     finish(outcome);
   };
@@ -228,6 +232,7 @@ function exchange(
   body: string,
   deadline: number,
   timeoutMs: number,
+  clock: Clock,
 ): Promise<Outcome | 'stale'> {
   return new Promise((resolve) => {
     let settled = false;
@@ -256,7 +261,7 @@ function exchange(
     });
     request.on('response', (response) => {
       answered = true;
-      readResponse(response, finish);
+      readResponse(response, clock, finish);
     });
     request.end(body);
   });
@@ -268,9 +273,10 @@ async function post(
   body: string,
   started: number,
   timeoutMs: number,
+  clock: Clock,
 ): Promise<Outcome> {
   for (let tries = 0; ; tries++) {
-    const outcome = await exchange(url, options, body, started + timeoutMs, timeoutMs);
+    const outcome = await exchange(url, options, body, started + timeoutMs, timeoutMs, clock);
     if (outcome !== 'stale') return outcome;
     if (tries >= STALE_SOCKET_RETRIES) {
       return networkOutcome(Object.assign(new Error('Connection reset'), { code: 'ECONNRESET' }));
@@ -305,7 +311,7 @@ export async function sendWebhook(input: SendInput, options: SendOptions): Promi
     const vetted = target.family ? await vetting : await withinTimeout(vetting, timeoutMs);
     if (Array.isArray(vetted)) {
       const request = requestOptions(target, input, vetted, options);
-      outcome = await post(target.url, request, input.body, started, timeoutMs);
+      outcome = await post(target.url, request, input.body, started, timeoutMs, input.clock);
       outcome.requestHeaders = shownRequestHeaders(request.headers as Record<string, string | number>);
     } else outcome = vetted;
   } catch (error) {

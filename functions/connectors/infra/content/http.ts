@@ -6,6 +6,7 @@
 import type { TransformCallback } from 'node:stream';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { systemClock } from '../../../platform/clock';
 import { loopbackAllowed } from '../../../platform/config';
 import { StreamTooLargeError } from '../../../platform/digest';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
@@ -167,7 +168,11 @@ export interface TransportOptions {
   guard?: UrlGuard;
   /** Requests to the API's own origins are vetted by the guard too (ClientSettings.guardApi). */
   guardApi?: boolean;
-  /** Epoch ms (the clock port's now); a sleep (tests pass their own). */
+  /**
+   * Epoch ms (a clock port's now; the system clock when not given: what it is compared with, a
+   * provider's rate-limit reset and Date header, is the provider's own wall clock); a sleep (tests
+   * pass their own).
+   */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -197,7 +202,8 @@ export class Transport {
   readonly throttleReasons: readonly string[];
   private readonly rateLimit: RateLimitHeaders;
   private readonly tokenHeader: TokenHeader;
-  private readonly now: () => number;
+  /** The time the provider's own clock is read against (its Date header, its rate-limit reset). */
+  readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /** When the provider's window resets, once an answer said the limit is all but spent (epoch ms). */
   private spentUntil = 0;
@@ -211,7 +217,7 @@ export class Transport {
     this.throttleReasons = options.throttleReasons ?? [];
     this.rateLimit = options.rateLimitHeaders ?? {};
     this.tokenHeader = options.accessTokenHeader;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 

@@ -214,7 +214,7 @@ export class ClioApi extends ClioContainers implements ContentApi {
       readError: readClioError,
     });
     // The pass begins at Clio's clock of its first answer, less the overlap.
-    const clioNow = Date.parse(response.headers.get('date') ?? '') || Date.now();
+    const clioNow = Date.parse(response.headers.get('date') ?? '') || this.http.now();
     const began = pass.b ?? new Date(clioNow - CLIO_PASS_OVERLAP_MS).toISOString();
     // A pass from a cursor older than Clio keeps trashed documents: one trashed and purged since is in
     // no listing, so the overlap with the last pass is lost and only a pass from the start can tell.

@@ -30,7 +30,7 @@ export default {
   ],
   testTimeout: 60_000,
   maxWorkers: 2,
-  // jest's own order, except that a file known to run long for its size goes first when jest has no
-  // timing of it (scripts/test-sequencer.mjs).
+  // jest's own order, except that the files known to run long for their size go first, whatever
+  // jest's timing cache says (scripts/test-sequencer.mjs).
   testSequencer: '<rootDir>/scripts/test-sequencer.mjs',
 };

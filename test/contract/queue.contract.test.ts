@@ -119,10 +119,16 @@ async function sqsHarness(existing?: { client: SQSClient; url: string; dlq: stri
           })),
         } as unknown as SQSEvent;
         // A handler that never answers is a consumer that died: its messages stay in flight.
+        // The timer is cleared once the race is decided: left pending, it would hold the jest worker
+        // open until the consume's deadline, past the time jest gives a worker to exit.
+        let timer: NodeJS.Timeout | undefined;
         const answered = await Promise.race([
           handler(event),
-          new Promise<undefined>((r) => setTimeout(() => r(undefined), Math.max(0, deadline - Date.now()))),
+          new Promise<undefined>(
+            (r) => (timer = setTimeout(() => r(undefined), Math.max(0, deadline - Date.now()))),
+          ),
         ]);
+        clearTimeout(timer);
         if (!answered) return;
         const { batchItemFailures } = answered;
         const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));

@@ -26,10 +26,14 @@ it('stops with a message naming the data directory when it is removed while the 
     void exited.then(() => reject(new Error(`the server exited before listening:\n${output}`)));
   });
   rmSync(dataDir, { recursive: true, force: true });
+  // The deadline is cleared once the race is decided: a pending timer would keep the jest worker
+  // alive for up to 15 s after its last file, past the time jest gives it to exit.
+  let deadline: NodeJS.Timeout | undefined;
   const code = await Promise.race([
     exited,
-    new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 15_000)),
+    new Promise<'running'>((resolve) => (deadline = setTimeout(() => resolve('running'), 15_000))),
   ]);
+  clearTimeout(deadline);
   if (code === 'running') child.kill('SIGKILL');
   expect(code).toBe(1);
   expect(output).toContain(`Stopping: the data directory ${dataDir} was removed while the server ran.`);

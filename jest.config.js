@@ -30,7 +30,6 @@ export default {
   ],
   testTimeout: 60_000,
   maxWorkers: 2,
-  // jest's own order, except that the files known to run long for their size go first, whatever
-  // jest's timing cache says (scripts/test-sequencer.mjs).
+  // The longest files first, by a committed table of a full run's times (scripts/test-sequencer.mjs).
   testSequencer: '<rootDir>/scripts/test-sequencer.mjs',
 };

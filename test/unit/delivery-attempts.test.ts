@@ -6,7 +6,7 @@ import { Directory } from '../../functions/directory/app/directory';
 import { directoryRepositories } from '../../functions/directory/infra/repositories';
 import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
 import { processAttempt } from '../../functions/webhooks/app/deliver';
-import { fanOut } from '../../functions/webhooks/app/fan-out';
+import { FIRST_MESSAGE_LOST_AFTER_MS, fanOut } from '../../functions/webhooks/app/fan-out';
 import type { AttemptMessage } from '../../functions/webhooks/domain/messages';
 import { attemptMessage } from '../../functions/webhooks/domain/messages';
 import { deliveryId } from '../../functions/webhooks/domain/records';
@@ -88,7 +88,7 @@ function setup() {
   const deliver = async () => {
     for (const message of await publish()) await processAttempt(deps, message, options, log);
   };
-  return { clock, deps, sends, options, publish, deliver, decrypts: () => decrypts };
+  return { clock, deps, sent, sends, options, publish, deliver, decrypts: () => decrypts };
 }
 
 const endpointInput = { url: 'https://hooks.example.com/in', eventTypeFilters: ['matter.*'] };
@@ -118,6 +118,31 @@ describe('a delivery attempt', () => {
     });
     expect(delivery!.body).toBe(receiverBody(JSON.parse(delivery!.body)));
     expect(message!.deliveryId).toBe(deliveryId(delivery!.eventId, endpoint.id));
+  });
+});
+
+describe('an event fanned out twice', () => {
+  it('queues its first attempt once when both fan-outs run together, and again once the first could have died', async () => {
+    const sim = setup();
+    await createEndpoint(sim.deps, owner, endpointInput);
+    // The event's own message, as the outbox's flusher and its sweep may both publish it.
+    await publishEvent(sim.deps, {
+      organizationId: owner.organizationId,
+      type: 'matter.created',
+      data: { matterId: 'mat_1', name: 'M' },
+    });
+    const event = webhookEventSchema().parse(
+      JSON.parse(sim.sent.splice(0).find((m) => m.body.includes('"organizationId"'))!.body),
+    );
+    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 1, alreadyDone: 0 });
+    sim.clock.advance(57);
+    // The first fan-out's message is in flight: a second send would be a second POST of the event.
+    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 0, alreadyDone: 1 });
+    expect(sim.sent.splice(0)).toHaveLength(1);
+    // Still no attempt once a fan-out can no longer be running: its message is taken for lost.
+    sim.clock.advance(FIRST_MESSAGE_LOST_AFTER_MS);
+    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 1, alreadyDone: 0 });
+    expect(sim.sent.splice(0)).toHaveLength(1);
   });
 });
 

@@ -1,11 +1,14 @@
 // Fan-out: one event to every endpoint of its organization that subscribes to it. Enabled endpoints
 // get a pending delivery and a queue message; disabled ones a skipped_disabled record. Idempotent under
 // redelivery: delivery ids are derived from event + endpoint, puts are conditional, and a pending
-// delivery that never got its first attempt has its message sent again.
+// delivery that never got its first attempt has its message sent again once the fan-out that made it
+// can no longer be sending it (an event published twice at once is fanned out twice: the second leaves
+// the first's message alone).
 import type { WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { Deps } from '../../platform/ports';
 import type { Logger } from '../../platform/logger';
+import { QUEUE_WORKERS } from '../../platform/workers';
 import { cacheEndpointList, cacheEpoch, cachedEndpointList } from './endpoint-cache';
 import type { EndpointItem } from './endpoints';
 import { listEndpointItems } from './endpoints';
@@ -17,6 +20,14 @@ import { createDelivery, getDelivery } from '../infra/repositories/deliveries';
 import { endpointScope, endpointsRevision } from '../infra/repositories/endpoints';
 
 export type FanOutDeps = Pick<Deps, 'tables' | 'queues' | 'clock'>;
+
+/**
+ * How old a pending delivery without an attempt must be before a fan-out takes its first message for
+ * lost: the fan-out function's timeout, after which the fan-out that made it has ended, sent or not.
+ * Its own message comes back only after the queue's visibility timeout (longer still), so a message
+ * lost to a crash is always sent again; one merely in flight is not sent twice.
+ */
+export const FIRST_MESSAGE_LOST_AFTER_MS = QUEUE_WORKERS.events.timeoutSeconds * 1000;
 
 export interface FanOutResult {
   queued: number;
@@ -86,7 +97,12 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
     }
     const existing = await getDelivery(deps, item.id);
     // A first message lost to a crash between the put and the send: send it again.
-    if (existing?.status === 'pending' && existing.attemptCount === 0 && existing.cycle === 0)
+    if (
+      existing?.status === 'pending' &&
+      existing.attemptCount === 0 &&
+      existing.cycle === 0 &&
+      now - existing.createdAt >= FIRST_MESSAGE_LOST_AFTER_MS
+    )
       toSend.push({ delivery: existing, created: false });
     else result.alreadyDone++;
   }

@@ -37,6 +37,9 @@ const FILE_BYTES = Number(process.env.BENCH_PROVIDER_FILE_BYTES ?? 16_384);
 const ROUNDS = Number(process.env.BENCH_PROVIDER_ROUNDS ?? 3);
 /** Every provider of the module list; each needs its raw loop (rawClient) and RAW_SCOPES entry below. */
 export const BENCH_PROVIDERS = PROVIDER_IDS;
+/** BENCH_PROVIDERS=a,b runs those only (a figure for one provider without the others' minutes). */
+const asked = process.env.BENCH_PROVIDERS?.split(',').map((p) => p.trim());
+const benched = asked ? BENCH_PROVIDERS.filter((p) => asked.includes(p)) : BENCH_PROVIDERS;
 type BenchProvider = ProviderId;
 
 /** The scopes the raw loop's token holds: reading, at that provider. */
@@ -511,7 +514,7 @@ export async function benchProviders(context: ProviderBenchContext): Promise<{
   rows: ProviderRow[];
 }> {
   const rows: ProviderRow[] = [];
-  for (const provider of BENCH_PROVIDERS) rows.push(await benchProvider(provider, context));
+  for (const provider of benched) rows.push(await benchProvider(provider, context));
   return { files: FILES, fileBytes: FILE_BYTES, rounds: ROUNDS, latencyMs: context.latencyMs ?? 0, rows };
 }
 

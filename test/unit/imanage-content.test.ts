@@ -127,6 +127,24 @@ describe('the iManage client against the fake', () => {
     ).toBe(true);
   });
 
+  it("keeps discovery for the server and token across clients (a run's steps), not across tokens", async () => {
+    fake.grant('tok-2', ACCOUNT, ['user']);
+    const client = () =>
+      new ImanageApi({
+        apiUrl: `${fake.base}/imanage/${SERVER}`,
+        throttleReasons: definition.throttleReasons,
+        accessTokenHeader: definition.accessTokenHeader,
+      });
+    const before = seen.length;
+    await client().browse('tok', id(matter), { limit: 5 });
+    await client().browse('tok', id(matter), { limit: 5 });
+    expect(seen.slice(before).filter((r) => r.path.endsWith('/api'))).toHaveLength(0);
+    await client().browse('tok-2', id(matter), { limit: 5 });
+    await client().browse('tok-2', id(matter), { limit: 5 });
+    const discovered = seen.slice(before).filter((r) => r.path.endsWith('/api'));
+    expect(discovered.map((r) => r.token)).toEqual(['tok-2']);
+  });
+
   it('walks a first pass, then searches by edit date: new versions, renames and moves in are changes', async () => {
     const first = await changesPass(api, 'tok', id(matter), undefined);
     expect(first.files.map((f) => f.name).sort()).toEqual([

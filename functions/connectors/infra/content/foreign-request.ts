@@ -2,9 +2,15 @@
 // resolved and vetted by the address guard, the socket connected to exactly the vetted addresses (so a
 // name cannot rebind between the check and the connection), no redirect followed, no pooling. The
 // caller (./http.ts) strips credentials first and reads the answer as any other.
+//
+// The API's own origin on a customer's server (`keepAlive`) is vetted the same way, but its connections
+// are kept and reused: a fresh connection per request cost every call a TCP (and, in production, a TLS)
+// handshake to that server, one more round trip per file an import downloads. The pooled sockets still
+// connect only through the pinned lookup of the addresses vetted for their agent, and an agent serves
+// for VETTED_FOR_MS: then the host is resolved and vetted again and new connections use the new answer.
 import type { IncomingMessage } from 'node:http';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { Readable as NodeReadable } from 'node:stream';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
@@ -20,6 +26,47 @@ export interface ForeignRequest {
   guard: AddressPolicy & { resolve?: HostResolver };
   /** The answer's headers must arrive within this. */
   timeoutMs: number;
+  /** Keep the connection for further requests to this origin (the API's own, on a customer's server). */
+  keepAlive?: boolean;
+}
+
+/** How long one resolution of a kept origin's host serves new connections before it is vetted again. */
+export const VETTED_FOR_MS = 60_000;
+/** A kept connection idle this long is closed (a server's own keep-alive is usually 5-60 s). */
+const IDLE_SOCKET_MS = 4_000;
+
+interface KeptOrigin {
+  agent: HttpAgent;
+  vettedAt: number;
+}
+
+/** The agents of kept origins, per guard (a guard's policy and resolver are part of what was vetted). */
+const kept = new WeakMap<ForeignRequest['guard'], Map<string, Promise<KeptOrigin>>>();
+
+/** The agent for `url`'s origin: reused while its vetting is fresh, else the host is vetted again. */
+async function keptAgent(url: URL, guard: ForeignRequest['guard']): Promise<HttpAgent> {
+  let origins = kept.get(guard);
+  if (!origins) kept.set(guard, (origins = new Map()));
+  const now = performance.now();
+  const current = origins.get(url.origin);
+  if (current) {
+    const origin = await current.catch(() => undefined);
+    if (origin && now - origin.vettedAt < VETTED_FOR_MS) return origin.agent;
+    if (origins.get(url.origin) !== current) return keptAgent(url, guard); // replaced meanwhile
+  }
+  const next = vetHost(url.hostname, guard).then((vetted): KeptOrigin => {
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup: pinnedLookup(vetted, guard) };
+    return {
+      agent: url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options),
+      vettedAt: now,
+    };
+  });
+  origins.set(url.origin, next);
+  // A refused or failed resolution is not kept: the next request resolves again.
+  next.catch(() => {
+    if (origins.get(url.origin) === next) origins.delete(url.origin);
+  });
+  return next.then((origin) => origin.agent);
 }
 
 /** Statuses whose answer has no body (a Response refuses one). */
@@ -27,7 +74,9 @@ const NULL_BODY = new Set([204, 205, 304]);
 
 /** Throws BlockedAddressError for a refused address; any other error means no answer. */
 export async function foreignRequest(url: URL, request: ForeignRequest): Promise<Response> {
-  const vetted = await vetHost(url.hostname, request.guard);
+  const connection = request.keepAlive
+    ? { agent: await keptAgent(url, request.guard) }
+    : { agent: false, lookup: pinnedLookup(await vetHost(url.hostname, request.guard), request.guard) };
   return new Promise<Response>((resolve, reject) => {
     const outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       {
@@ -37,8 +86,7 @@ export async function foreignRequest(url: URL, request: ForeignRequest): Promise
         path: `${url.pathname}${url.search}`,
         method: request.method,
         headers: request.headers,
-        agent: false,
-        lookup: pinnedLookup(vetted, request.guard),
+        ...connection,
       },
       (incoming: IncomingMessage) => {
         clearTimeout(deadline);

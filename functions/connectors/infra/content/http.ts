@@ -377,6 +377,7 @@ async function pinnedOnce(
       body: request.body,
       guard,
       timeoutMs: HEADERS_TIMEOUT_MS,
+      keepAlive: ownOrigin,
     });
   } catch (error) {
     if (error instanceof foreign.BlockedAddressError)

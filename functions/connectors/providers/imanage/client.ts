@@ -4,9 +4,11 @@
 // access token goes there (in X-Auth-Token, the definition's accessTokenHeader) and nowhere else, and no URL iManage answers (its discovery's `versions[].url`, a
 // profile's `document_url`) is ever followed.
 //
-// The customer id is read from discovery once per client instance and token (a client lives for one
-// step): it is iManage's fact about the server and the user, not ours to keep, so no stored cursor can
-// go stale when a customer moves. The library is in every id iManage gives (`ACTIVE!123`), so each
+// The customer id is read from discovery once per server and token in a container, for at most
+// DISCOVERY_KEPT_MS (a step's client, and the next steps of a run, reuse it: each step paid a round trip
+// to the server for it before). It is iManage's fact about the server and the user, not ours to keep:
+// it lives in memory only, under a digest of the token, so no stored cursor can go stale when a
+// customer moves, and a new token (every refresh) reads it again. The library is in every id iManage gives (`ACTIVE!123`), so each
 // request takes it from the id it is about.
 //
 // Ids. Libraries by alias (`ACTIVE`); workspaces and folders `LIB!<number>` (a workspace is the top
@@ -33,7 +35,7 @@
 //   the profile's comment, so an upload retried after a lost answer finds the document it made.
 //   Throttling is 429 with Retry-After (the transport reads it).
 import * as z from 'zod/mini';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type {
   ChangedFile,
@@ -176,40 +178,52 @@ type Pass = ReturnType<typeof passToken.decode>;
 /** The cursor a complete pass leaves: the next one searches from `s`. */
 export const cursorToken = pageTokenCodec(z.object({ s: instant }));
 
+type Discovered = { customer: string; libraries: string[] };
+
+/** How long a discovery answer serves a server and token in this container. */
+export const DISCOVERY_KEPT_MS = 5 * 60_000;
+/** At most this many answers are kept (the oldest read goes first). */
+const DISCOVERIES_KEPT = 500;
+const discoveries = new Map<string, { at: number; found: Promise<Discovered> }>();
+
 /** What a route calls (ContainerApi): the part of the client a route's bundle holds. */
 export class ImanageContainers implements ContainerApi {
   readonly replaces = true;
   protected readonly base: string;
   protected readonly http: Transport;
-  private readonly discovered = new Map<string, Promise<{ customer: string; libraries: string[] }>>();
 
   constructor(settings: ClientSettings) {
     this.base = settings.apiUrl.replace(/\/$/, '');
     this.http = transportFor(settings);
   }
 
-  /** The user's customer id and libraries, from discovery (once per token in this client). */
-  protected discovery(token: string): Promise<{ customer: string; libraries: string[] }> {
-    let found = this.discovered.get(token);
-    if (!found) {
-      found = this.http
-        .json<Discovery>({
-          operation: 'discovery',
-          token,
-          url: `${this.base}/api`,
-          readError: readImanageError,
-        })
-        .then((out) => {
-          const customer = String(out.data?.user?.customer_id ?? '');
-          if (!/^\d{1,15}$/.test(customer)) throw refused('discovery', 200, 'no_customer_id');
-          const libraries = (out.data?.work?.libraries ?? [])
-            .map((library) => library.alias)
-            .filter((alias): alias is string => typeof alias === 'string' && LIBRARY.test(alias));
-          return { customer, libraries };
-        });
-      found.catch(() => this.discovered.delete(token));
-      this.discovered.set(token, found);
-    }
+  /** The user's customer id and libraries, from discovery (once per server and token, for a while). */
+  protected discovery(token: string): Promise<Discovered> {
+    const key = `${this.base} ${createHash('sha256').update(token).digest('base64url')}`;
+    const now = performance.now();
+    const kept = discoveries.get(key);
+    if (kept && now - kept.at < DISCOVERY_KEPT_MS) return kept.found;
+    const found = this.http
+      .json<Discovery>({
+        operation: 'discovery',
+        token,
+        url: `${this.base}/api`,
+        readError: readImanageError,
+      })
+      .then((out) => {
+        const customer = String(out.data?.user?.customer_id ?? '');
+        if (!/^\d{1,15}$/.test(customer)) throw refused('discovery', 200, 'no_customer_id');
+        const libraries = (out.data?.work?.libraries ?? [])
+          .map((library) => library.alias)
+          .filter((alias): alias is string => typeof alias === 'string' && LIBRARY.test(alias));
+        return { customer, libraries };
+      });
+    found.catch(() => {
+      if (discoveries.get(key)?.found === found) discoveries.delete(key);
+    });
+    discoveries.delete(key); // re-inserted last: the map's order is the order of reading
+    discoveries.set(key, { at: now, found });
+    if (discoveries.size > DISCOVERIES_KEPT) discoveries.delete(discoveries.keys().next().value!);
     return found;
   }
 

@@ -121,6 +121,72 @@ describe('a delivery attempt', () => {
   });
 });
 
+describe("a delivery's latest attempt", () => {
+  it('is kept on the delivery less what the delivery says, and read back whole, as is the one it moved', async () => {
+    const sim = setup();
+    await createEndpoint(sim.deps, owner, endpointInput);
+    const [message] = await sim.publish();
+    const made: unknown[] = [];
+    let calls = 0;
+    const options: DeliverOptions = {
+      allowLoopback: true,
+      send: async (input) => {
+        calls++;
+        const outcome = {
+          ...(calls === 1
+            ? { kind: 'retry' as const, statusCode: 503, responseBody: 'busy' }
+            : { kind: 'delivered' as const, statusCode: 204, responseBody: '' }),
+          latencyMs: 40 + calls,
+          requestHeaders: {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(input.body)),
+            'user-agent': 'ConnectorEventService-Webhooks/1.0',
+            'webhook-id': input.eventId,
+            'webhook-timestamp': String(input.timestampSeconds),
+            'webhook-signature': 'v1,…',
+          },
+          responseHeaders: { date: 'Sun, 01 Mar 2026 00:00:00 GMT', 'x-attempt': String(calls) },
+        };
+        made.push({
+          attempt: calls,
+          attemptedAt: sim.clock.now(),
+          outcome: outcome.kind,
+          statusCode: outcome.statusCode,
+          latencyMs: outcome.latencyMs,
+          responseBody: outcome.responseBody,
+          requestHeaders: outcome.requestHeaders,
+          responseHeaders: outcome.responseHeaders,
+        });
+        return outcome;
+      },
+    };
+    await processAttempt(sim.deps, message!, options, log);
+    const stored = await sim.deps.tables.webhooks.get<Record<string, unknown> & { pk: string; sk: string }>({
+      pk: `DLV#${message!.deliveryId}`,
+      sk: 'DELIVERY',
+    });
+    const kept = stored!.lastAttempt as Record<string, unknown>;
+    expect(kept).not.toHaveProperty('deliveryId');
+    expect(kept).not.toHaveProperty('attemptedAt');
+    expect(kept.requestHeaders).toEqual({
+      'user-agent': 'ConnectorEventService-Webhooks/1.0',
+      'webhook-timestamp': expect.any(String),
+      'webhook-signature': 'v1,…',
+    });
+    // The 503 was retried at once: the first attempt moved to a record of its own, the second is kept
+    // on the delivery; both read back as they were made.
+    expect(calls).toBe(2);
+    const both = await deliveryWithAttempts(sim.deps, message!.deliveryId);
+    expect(both.attempts.sort((a, b) => a.attempt - b.attempt)).toEqual(
+      made.map((record) =>
+        expect.objectContaining({ deliveryId: message!.deliveryId, cycle: 0, ...(record as object) }),
+      ),
+    );
+    for (const attempt of both.attempts)
+      expect(attempt.ttl).toBe(Math.ceil(attempt.attemptedAt / 1000) + 30 * 24 * 60 * 60);
+  });
+});
+
 describe('an event fanned out twice', () => {
   it('queues its first attempt once when both fan-outs run together, and again once the first could have died', async () => {
     const sim = setup();

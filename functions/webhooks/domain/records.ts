@@ -55,10 +55,11 @@ export interface DeliveryItem {
   /** Marked failed (dead_lettered) on its message's last receive: the status to restore if that receive ends well. */
   strandedFrom?: 'pending' | 'retrying';
   /**
-   * The latest attempt's record, written by the same update that records the attempt on the delivery;
-   * the next attempt moves it to a record of its own first (infra/repositories/deliveries.ts).
+   * The latest attempt's record, written by the same update that records the attempt on the delivery,
+   * less what the delivery itself says of it; the next attempt moves it to a record of its own first
+   * (infra/repositories/deliveries.ts keeps it and reads it back whole).
    */
-  lastAttempt?: AttemptRecord;
+  lastAttempt?: KeptAttempt;
   /** The recover job that last replayed it: a re-run of the job's page counts it, replays it not again. */
   recoveredBy?: string;
   createdAt: number;
@@ -83,6 +84,16 @@ export interface AttemptRecord {
   responseHeaders?: Record<string, string>;
   ttl: number;
 }
+
+/**
+ * An attempt's record as its delivery keeps it (`lastAttempt`): any of the fields named here left out is
+ * the delivery's own (infra/repositories/deliveries.ts). Records written whole keep them all.
+ */
+export type KeptAttempt = Omit<
+  AttemptRecord,
+  'deliveryId' | 'attempt' | 'attemptedAt' | 'latencyMs' | 'statusCode' | 'ttl'
+> &
+  Partial<AttemptRecord>;
 
 /** `body` is receiverBody(event), serialised once per event by the caller and shared by its deliveries. */
 export function newDelivery(

@@ -9,8 +9,8 @@ import type { Pagination, Window } from '../../../platform/pagination';
 import { queryAll, queryWindow } from '../../../platform/pagination';
 import type { Condition, Deps, Item } from '../../../platform/ports';
 import type { Change, Guard } from '../../domain/delivery-step';
-import type { AttemptRecord, DeliveryItem } from '../../domain/records';
-import { current } from '../../domain/records';
+import type { AttemptRecord, DeliveryItem, KeptAttempt } from '../../domain/records';
+import { current, retentionExpiry } from '../../domain/records';
 
 type TableDeps = Pick<Deps, 'tables'>;
 
@@ -86,6 +86,58 @@ function putAttempt(deps: TableDeps, record: AttemptRecord): Promise<void> {
   );
 }
 
+/** Request headers every attempt of a delivery sends alike, as its delivery says them. */
+const sentAlike = (delivery: Pick<DeliveryItem, 'eventId' | 'body'>): Record<string, string> => ({
+  'content-type': 'application/json',
+  'content-length': String(Buffer.byteLength(delivery.body)),
+  'webhook-id': delivery.eventId,
+});
+
+/**
+ * The attempt as its delivery keeps it: a field the delivery says as well after the change (its id; the
+ * attempt's number, start, latency and status are attemptCount, lastAttemptAt, lastLatencyMs and
+ * lastStatusCode, which only an attempt changes; the expiry follows from the start) and a request
+ * header that follows from the delivery (sentAlike) are left out, each only when equal, so that
+ * `latestAttempt` reads back exactly the record. About 180 bytes less on every delivery: the update of
+ * a delivery with a small event's first attempt stays within one write unit (1 KB), for the table and
+ * for the index copy alike.
+ */
+function keptAttempt(delivery: DeliveryItem, set: Change['set'], record: AttemptRecord): KeptAttempt {
+  const { deliveryId, attempt, attemptedAt, latencyMs, statusCode, ttl, requestHeaders, ...kept } = record;
+  const out: KeptAttempt = kept;
+  if (deliveryId !== delivery.id) out.deliveryId = deliveryId;
+  if (attempt !== set.attemptCount) out.attempt = attempt;
+  if (attemptedAt !== set.lastAttemptAt) out.attemptedAt = attemptedAt;
+  if (latencyMs !== set.lastLatencyMs) out.latencyMs = latencyMs;
+  if (statusCode !== set.lastStatusCode) out.statusCode = statusCode;
+  if (ttl !== retentionExpiry(attemptedAt)) out.ttl = ttl;
+  if (requestHeaders) {
+    const alike = sentAlike(delivery);
+    const headers: Record<string, string> = {};
+    for (const name in requestHeaders)
+      if (requestHeaders[name] !== alike[name]) headers[name] = requestHeaders[name]!;
+    out.requestHeaders = headers;
+  }
+  return out;
+}
+
+/** The delivery's latest attempt, whole (as `keptAttempt` kept it, the delivery's own fields put back). */
+function latestAttempt(delivery: DeliveryItem): AttemptRecord | undefined {
+  const kept = delivery.lastAttempt;
+  if (!kept) return undefined;
+  const attemptedAt = kept.attemptedAt ?? delivery.lastAttemptAt!;
+  return {
+    deliveryId: delivery.id,
+    attempt: delivery.attemptCount,
+    attemptedAt,
+    latencyMs: delivery.lastLatencyMs!,
+    ...(delivery.lastStatusCode !== undefined ? { statusCode: delivery.lastStatusCode } : {}),
+    ttl: retentionExpiry(attemptedAt),
+    ...kept,
+    ...(kept.requestHeaders ? { requestHeaders: { ...sentAlike(delivery), ...kept.requestHeaders } } : {}),
+  };
+}
+
 /**
  * Records an attempt with its step's change in one write: the record goes on the delivery itself
  * (`lastAttempt`), so a delivery that succeeds at its first attempt costs no write of its own for it.
@@ -101,8 +153,12 @@ export async function recordAttempt(
   change: Change,
   record: AttemptRecord,
 ): Promise<DeliveryItem | undefined> {
-  if (delivery.lastAttempt) await putAttempt(deps, delivery.lastAttempt);
-  return applyChange(deps, delivery.id, { ...change, set: { ...change.set, lastAttempt: record } });
+  const previous = latestAttempt(delivery);
+  if (previous) await putAttempt(deps, previous);
+  return applyChange(deps, delivery.id, {
+    ...change,
+    set: { ...change.set, lastAttempt: keptAttempt(delivery, change.set, record) },
+  });
 }
 
 /** The delivery and its attempts in one read, as they now are (read right after a replay or an attempt). */
@@ -112,11 +168,12 @@ export async function deliveryWithAttempts(
 ): Promise<{ delivery?: DeliveryItem; attempts: AttemptRecord[] }> {
   const items = await queryAll(deps.tables.webhooks, { partition: deliveryKey(id).pk, consistent: true });
   const stored = items.find((i) => i.sk === 'DELIVERY') as unknown as DeliveryItem | undefined;
+  const delivery = stored && current(stored);
   const attempts = items.filter((i) => i.sk.startsWith('ATT#')) as unknown as AttemptRecord[];
   // The latest attempt is on the delivery; its own record exists too once a later attempt moved it.
-  const last = stored?.lastAttempt;
+  const last = delivery && latestAttempt(delivery);
   if (last && !attempts.some((a) => a.attempt === last.attempt)) attempts.push(last);
-  return { delivery: stored && current(stored), attempts };
+  return { delivery, attempts };
 }
 
 /** An endpoint's deliveries newest first, a window of them, keeping those `keep` accepts. */

@@ -8,7 +8,7 @@
 // what is measured) imported in BENCH_LARGE_ROUNDS rounds interleaved with the raw download of the same
 // files in the same run, with CPU per MiB and the peak RSS of each (sampled). Then each provider's fake
 // against its own raw loop (./import-providers.ts,
-// BENCH_PROVIDER_FILES and BENCH_PROVIDER_FILE_BYTES). BENCH_RESULTS_DIR writes the results elsewhere (a
+// BENCH_PROVIDER_FILES and BENCH_PROVIDER_FILE_BYTES; BENCH_PROVIDERS=imanage,box for some). BENCH_RESULTS_DIR writes the results elsewhere (a
 // smoke run): figures taken on a loaded machine are not worth committing (the load average is recorded).
 import { connectorContext } from '../functions/connectors/app/context';
 import type { ChildProcess } from 'node:child_process';

@@ -69,6 +69,16 @@ describe("the API's own origin on a customer's server", () => {
     expect(policy.lookups).toHaveLength(1);
   });
 
+  it("shares the connection between clients (a run's steps), each with a guard of its own", async () => {
+    const policy = guard('127.0.0.1');
+    for (const path of ['/a', '/b']) {
+      const response = await ask(path, { ...policy }, true);
+      expect(await response.text()).toBe(`ok ${path}`);
+    }
+    expect(connections).toBe(1);
+    expect(policy.lookups).toHaveLength(1);
+  });
+
   it('refuses a host that resolves to a forbidden address, and keeps no refusal', async () => {
     const policy = guard('127.0.0.1', false);
     await expect(ask('/x', policy, true)).rejects.toBeInstanceOf(BlockedAddressError);

@@ -16,6 +16,7 @@ import { Readable as NodeReadable } from 'node:stream';
 import type { AddressPolicy } from '../../../platform/pinned-connect';
 import { BlockedAddressError, pinnedLookup, vetHost } from '../../../platform/pinned-connect';
 import type { HostResolver } from '../../../platform/resolve';
+import { systemResolve } from '../../../platform/resolve';
 
 export { BlockedAddressError };
 
@@ -40,19 +41,25 @@ interface KeptOrigin {
   vettedAt: number;
 }
 
-/** The agents of kept origins, per guard (a guard's policy and resolver are part of what was vetted). */
-const kept = new WeakMap<ForeignRequest['guard'], Map<string, Promise<KeptOrigin>>>();
+/**
+ * The agents of kept origins, per resolver and address policy (both part of what was vetted): a guard
+ * is made per client, and a run's steps (each a client of its own) share the container's connections.
+ */
+const kept = new WeakMap<HostResolver, Map<string, Promise<KeptOrigin>>>();
 
 /** The agent for `url`'s origin: reused while its vetting is fresh, else the host is vetted again. */
 async function keptAgent(url: URL, guard: ForeignRequest['guard']): Promise<HttpAgent> {
-  let origins = kept.get(guard);
-  if (!origins) kept.set(guard, (origins = new Map()));
+  const resolver = guard.resolve ?? systemResolve;
+  let byOrigin = kept.get(resolver);
+  if (!byOrigin) kept.set(resolver, (byOrigin = new Map()));
+  const origins = byOrigin;
+  const key = `${guard.allowLoopback ? 'loopback ' : ''}${url.origin}`;
   const now = performance.now();
-  const current = origins.get(url.origin);
+  const current = origins.get(key);
   if (current) {
     const origin = await current.catch(() => undefined);
     if (origin && now - origin.vettedAt < VETTED_FOR_MS) return origin.agent;
-    if (origins.get(url.origin) !== current) return keptAgent(url, guard); // replaced meanwhile
+    if (origins.get(key) !== current) return keptAgent(url, guard); // replaced meanwhile
   }
   const next = vetHost(url.hostname, guard).then((vetted): KeptOrigin => {
     const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup: pinnedLookup(vetted, guard) };
@@ -61,10 +68,10 @@ async function keptAgent(url: URL, guard: ForeignRequest['guard']): Promise<Http
       vettedAt: now,
     };
   });
-  origins.set(url.origin, next);
+  origins.set(key, next);
   // A refused or failed resolution is not kept: the next request resolves again.
   next.catch(() => {
-    if (origins.get(url.origin) === next) origins.delete(url.origin);
+    if (origins.get(key) === next) origins.delete(key);
   });
   return next.then((origin) => origin.agent);
 }

@@ -298,10 +298,13 @@ describe(`iManage fake against iManage's description (${SOURCE})`, () => {
   });
 
   it('throttling, a refused token and a missing document: errors as described, Retry-After read', async () => {
+    // A token discovery has not answered for: its first request is discovery (kept per server and token).
+    const fresh = 'tok-imanage-undiscovered';
+    recorded.fake.grant(fresh, ACCOUNT, ['user']);
     const from = recorded.proxy.exchanges.length;
     recorded.fake.fail({ status: 429, retryAfter: 11 });
     const throttled = await client()
-      .browse(TOKEN, idOf(matter), { limit: 5 })
+      .browse(fresh, idOf(matter), { limit: 5 })
       .catch((e: unknown) => e);
     expect(throttled).toBeInstanceOf(ProviderApiError);
     expect(throttled).toMatchObject({

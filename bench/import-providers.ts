@@ -549,5 +549,16 @@ ${r.rows
       `| ${row.provider} | ${row.pipeline.files} | ${row.pipeline.filesPerSecond} (${row.pipeline.slowest}-${row.pipeline.fastest}) | ${mib(row.pipeline.bytesPerSecond)} | ${row.pipeline.cpuMsPerFile} | ${row.raw.filesPerSecond} | ${mib(row.raw.bytesPerSecond)} | ${row.raw.cpuMsPerFile} | ${row.raw.concurrency} | ${row.ratio} (${row.roundRatios.min}-${row.roundRatios.max}) |`,
   )
   .join('\n')}
+${r.latencyMs ? latencyGoal(r.rows) : ''}`;
+}
+
+/** The goal under latency: each provider at least LATENCY_GOAL of its raw loop at the same concurrency. */
+const LATENCY_GOAL = 0.8;
+function latencyGoal(rows: { provider: string; ratio: number }[]): string {
+  const below = rows.filter((row) => row.ratio < LATENCY_GOAL);
+  return `
+Goal: every provider at least ${LATENCY_GOAL} of its raw loop: ${
+    below.length ? `not met (${below.map((row) => `${row.provider} ${row.ratio}`).join(', ')})` : 'met'
+  }.
 `;
 }

@@ -44,6 +44,8 @@ const LARGE_BYTES = Number(process.env.BENCH_LARGE_BYTES ?? 100 * 1024 ** 2);
 const LARGE_FILES = Number(process.env.BENCH_LARGE_FILES ?? 20);
 const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
 const SMALL_ROUNDS = Number(process.env.BENCH_IMPORT_ROUNDS ?? 3);
+/** Large files: the pipeline's bytes/s against the raw loop's, and how far its peak RSS may pass the loop's. */
+const LARGE_GOAL = { ratio: 0.8, rssMiB: 64 };
 const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(import.meta.dirname ?? 'bench', 'results');
 const quiet = new Logger({}, 'error');
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
@@ -645,5 +647,11 @@ ${[
   .join('\n')}
 
 **Pipeline / raw: ${r.large.ratio} of the raw loop's bytes per second (medians), ${r.large.cpuRatio}x its CPU per MiB.**
+Goal: at least ${LARGE_GOAL.ratio} of its bytes per second, RSS flat (the pipeline's peak within ${LARGE_GOAL.rssMiB} MiB of the raw loop's):
+${r.large.ratio >= LARGE_GOAL.ratio && r.large.pipeline.peakRssMiB <= r.large.raw.peakRssMiB + LARGE_GOAL.rssMiB ? 'met' : 'not met'}${
+    r.large.pipeline.peakRssMiB <= r.large.raw.peakRssMiB + LARGE_GOAL.rssMiB
+      ? ' (RSS flat)'
+      : ' (RSS not flat)'
+  }.
 `;
 }

@@ -1,6 +1,14 @@
 // Importing one document: the ledger entry first, then the document, then the entry's version, so no
 // imported document can exist without its entry (what a purge deletes from the vault). A purge fences
 // the connection: once it began, nothing more is stored.
+// The fence is read once per import step (syncPage, at the step's start), not once per file: a step
+// that read no purge may store its files after a purge began, and that is safe without a second read,
+// because the purge does not end on a pass that could miss them. It passes over the ledger again until
+// the ledger is empty (decidePurgeEnd), and it leaves an entry a run in flight is writing for a later
+// pass (entryAction), so a document stored by a step the fence did not stop is deleted by a later pass.
+// And a purge that removed an entry while its document was written makes the run's recordStored fail
+// (conditional on the run's mark): the run takes the document back out and stops, fenced. The per-file
+// read only made the window shorter, at one read per file.
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../platform/ports';
 import { Ledger } from '../infra/repositories/ledger';
@@ -22,19 +30,21 @@ export async function purgeBegan(deps: Pick<Deps, 'tables'>, connectionId: strin
 /**
  * Brings one document in as an import does: the ledger entry first (marked with the run), then the
  * document, then the entry's version over the run's mark. Throws ImportFencedError once a purge of the
- * connection began; a document stored while the purge removed its entry is deleted again. Used by
- * imports, and by the development hook and tests that seed a ledger.
+ * connection began (read here unless the caller read it: `fenceChecked`, an import step at its start);
+ * a document stored while the purge removed its entry is deleted again. Used by imports, and by the
+ * development hook and tests that seed a ledger.
  */
 export async function importDocument(
   deps: Pick<Deps, 'tables' | 'clock' | 'vault'>,
   link: { id: string; connectionId: string; organizationId: string; vaultId: string },
   file: { sourceId: string; name: string; version: string; contentType: string; content: Readable },
-  run: { jobId: string; outcome: 'imported' | 'updated'; step?: number },
+  run: { jobId: string; outcome: 'imported' | 'updated'; step?: number; fenceChecked?: boolean },
 ): Promise<{ objectId: string; vaultVersion: number; size: number; chunkCount: number }> {
   const ledger = Ledger.of(deps);
   const { ref } = ledger.entryFor(link, file.sourceId);
   const now = deps.clock.now();
-  if (await purgeBegan(deps, link.connectionId)) throw new ImportFencedError(link.connectionId);
+  if (!run.fenceChecked && (await purgeBegan(deps, link.connectionId)))
+    throw new ImportFencedError(link.connectionId);
   await ledger.recordIntent(
     {
       connectionId: link.connectionId,

@@ -582,7 +582,8 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
         contentType: file.contentType ?? download.contentType,
         content,
       },
-      { jobId: job.id, outcome, step: job.pages },
+      // The step read the fence at its start (see ./ledger.ts on why once per step is enough).
+      { jobId: job.id, outcome, step: job.pages, fenceChecked: true },
     );
   } catch (error) {
     if (!(error instanceof StreamTooLargeError)) throw error;

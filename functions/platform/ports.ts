@@ -77,6 +77,12 @@ export interface Table {
   readonly name: string;
   /** Always a strongly consistent read: callers read-modify-write, and a get is one item. */
   get<T extends Item = Item>(key: Key): Promise<T | undefined>;
+  /**
+   * The items of many keys at once (a repeated key is read once), strongly consistent as `get`: those
+   * that exist, in no particular order. On DynamoDB one BatchGetItem per 100 keys, what it leaves
+   * unprocessed asked again after a pause.
+   */
+  getMany<T extends Item = Item>(keys: Key[]): Promise<T[]>;
   /** Throws ConditionFailedError when `condition` does not hold. */
   put(item: Item, condition?: Condition): Promise<void>;
   /** Applies the update and returns the whole item as it is afterwards; creates the item if missing. */

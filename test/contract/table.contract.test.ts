@@ -30,6 +30,26 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
     });
   });
 
+  it('reads many keys at once: the items that exist, a repeated key once, past 100 keys a request, as just written', async () => {
+    const keys = Array.from({ length: 130 }, (_, i) => ({ pk: `M#${i % 3}`, sk: `K#${i}` }));
+    for (const key of keys.filter((_, i) => i % 2 === 0))
+      await table.put({ ...key, n: Number(key.sk.slice(2)) });
+    await table.update(keys[128]!, { add: { n: 1000 } });
+    const found = await table.getMany<{ pk: string; sk: string; n: number }>([
+      ...keys,
+      keys[0]!,
+      keys[4]!,
+      { pk: 'M#missing', sk: 'X' },
+    ]);
+    const bySk = new Map(found.map((item) => [item.sk, item]));
+    expect(found).toHaveLength(65);
+    expect(bySk.size).toBe(65);
+    expect(bySk.get('K#4')).toEqual({ pk: 'M#1', sk: 'K#4', n: 4 });
+    expect(bySk.get('K#128')?.n).toBe(1128);
+    expect(bySk.has('K#1')).toBe(false);
+    expect(await table.getMany([])).toEqual([]);
+  });
+
   it('refuses a put conditioned on absence when the item exists', async () => {
     await table.put({ pk: 'A#2', sk: 'X', v: 1 }, { itemExists: false });
     await expect(table.put({ pk: 'A#2', sk: 'X', v: 2 }, { itemExists: false })).rejects.toBeInstanceOf(

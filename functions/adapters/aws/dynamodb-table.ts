@@ -61,6 +61,14 @@ const decodeCursor = (cursor: string | undefined): Record<string, unknown> | und
     ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>)
     : undefined;
 
+/** BatchGetItem's limit of keys per request. */
+const BATCH_GET_KEYS = 100;
+/** Requests for one batch's keys before giving up on what DynamoDB keeps leaving unprocessed. */
+const BATCH_GET_ATTEMPTS = 8;
+/** Backoff with full jitter before asking again for unprocessed keys: 50 ms doubling, at most 2 s. */
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2_000, 50 * 2 ** attempt)));
+
 async function conditional<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -83,6 +91,31 @@ export class DynamoDbTable implements Table {
       new GetCommand({ TableName: this.name, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
     );
     return out.Item as T | undefined;
+  }
+
+  async getMany<T extends Item = Item>(keys: Key[]): Promise<T[]> {
+    const [client, { BatchGetCommand }] = await Promise.all([this.client, commands()]);
+    // BatchGetItem refuses a request that names a key twice.
+    const unique = [...new Map(keys.map((k) => [`${k.pk.length}:${k.pk}${k.sk}`, k])).values()];
+    const found: T[] = [];
+    for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
+      let pending: Record<string, unknown>[] = unique
+        .slice(i, i + BATCH_GET_KEYS)
+        .map((k) => ({ pk: k.pk, sk: k.sk }));
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt === BATCH_GET_ATTEMPTS)
+          throw new Error(`DynamoDB left ${pending.length} keys of ${this.name} unread after retries`);
+        if (attempt) await pause(attempt);
+        const out = await client.send(
+          new BatchGetCommand({
+            RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } },
+          }),
+        );
+        found.push(...((out.Responses?.[this.name] ?? []) as T[]));
+        pending = out.UnprocessedKeys?.[this.name]?.Keys ?? [];
+      }
+    }
+    return found;
   }
 
   async put(item: Item, condition?: Condition): Promise<void> {

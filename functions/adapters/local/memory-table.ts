@@ -282,6 +282,16 @@ export class MemoryTable implements Table {
     return item ? (copy(item) as T) : undefined;
   }
 
+  async getMany<T extends Item = Item>(keys: Key[]): Promise<T[]> {
+    this.refresh();
+    const found: T[] = [];
+    for (const at of new Set(keys.map(id))) {
+      const item = this.items.get(at);
+      if (item) found.push(copy(item) as T);
+    }
+    return found;
+  }
+
   async put(item: Item, condition?: Condition): Promise<void> {
     this.refresh();
     const at = id(item);

@@ -481,6 +481,26 @@ async function importFiles(
   deadline: number,
 ): Promise<{ outcomes: FileOutcome[]; outOfTime: boolean; fenced: boolean }> {
   const outcomes: FileOutcome[] = new Array(files.length);
+  // The page's ledger entries in one read. A file listed twice in a page is taken a second time only
+  // after its first has settled, from its entry as that left it (read again): the page's read is of
+  // before either.
+  const ledger = Ledger.of(deps);
+  const entries = await ledger.entriesFor(
+    context.link,
+    files.map((file) => file.id),
+  );
+  const taking = new Map<string, Promise<FileOutcome>>();
+  const take = (file: ChangedFile): Promise<FileOutcome> => {
+    const earlier = taking.get(file.id);
+    const taken = earlier
+      ? earlier.then(
+          async () => importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get()),
+          async () => importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get()),
+        )
+      : importFile(deps, context, file, entries.get(file.id));
+    taking.set(file.id, taken);
+    return taken;
+  };
   let next = 0;
   let outOfTime = false;
   let fenced = false;
@@ -493,7 +513,7 @@ async function importFiles(
       }
       const index = next++;
       try {
-        outcomes[index] = await importFile(deps, context, files[index]!);
+        outcomes[index] = await take(files[index]!);
       } catch (error) {
         if (error instanceof ImportFencedError) fenced = true;
         else failure ??= { error };
@@ -522,11 +542,16 @@ function limited(body: Readable, maxBytes: number): Readable {
   return body.pipe(limit);
 }
 
-async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {
+/** One file of a page, from its ledger entry (`entry`, as the page's read found it; undefined: none). */
+async function importFile(
+  deps: Deps,
+  context: ImportContext,
+  file: ChangedFile,
+  entry: LedgerEntryItem | undefined,
+): Promise<FileOutcome> {
   const { link, job } = context;
   const ledger = Ledger.of(deps);
-  const { ref, get } = ledger.entryFor(link, file.id);
-  const entry = await get();
+  const { ref } = ledger.entryFor(link, file.id);
   // Stored by an earlier attempt of this step, which may have stopped before the page's events left
   // (they leave together, at its end; a committed step's had): announced again, whatever the file is now.
   if (entry?.lastJobId === job.id && (entry.lastStep === undefined || entry.lastStep === job.pages)) {

@@ -112,6 +112,16 @@ export class Ledger {
     return { ref, get: () => this.table.get<LedgerEntryItem>(ledgerKey(link.connectionId, ref)) };
   }
 
+  /** The entries of many provider files of one link at once (a page's), by provider file id; consistent. */
+  async entriesFor(
+    link: { id: string; connectionId: string; vaultId: string },
+    sourceIds: string[],
+  ): Promise<Map<string, LedgerEntryItem>> {
+    const keys = sourceIds.map((sourceId) => ledgerKey(link.connectionId, this.entryFor(link, sourceId).ref));
+    const items = await this.table.getMany<LedgerEntryItem>(keys);
+    return new Map(items.map((item) => [item.sourceId, item]));
+  }
+
   get(connectionId: string, ref: LedgerEntryRef): Promise<LedgerEntryItem | undefined> {
     return this.table.get<LedgerEntryItem>(ledgerKey(connectionId, ref));
   }

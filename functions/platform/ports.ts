@@ -36,6 +36,14 @@ export type Condition =
 
 export interface Update {
   set?: Record<string, unknown>;
+  /** Set only where the item does not have the attribute yet (DynamoDB's if_not_exists). */
+  setIfMissing?: Record<string, unknown>;
+  /**
+   * Target attribute ← the value the source attribute had before this update (null when it had none),
+   * in the same atomic write: what a write displaced (`{ previousBlobKey: 'blobKey' }` with a new
+   * `blobKey` in `set`) comes back in the returned item, exactly the one this write replaced.
+   */
+  copy?: Record<string, string>;
   /** Atomic numeric increments; a missing attribute counts as 0. */
   add?: Record<string, number>;
   remove?: string[];

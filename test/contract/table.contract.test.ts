@@ -108,6 +108,41 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
     expect(next).toEqual({ pk: 'A#5', sk: 'X', count: 5 });
   });
 
+  it('sets an attribute only where missing, and copies an attribute as it was before the update into another', async () => {
+    const key = { pk: 'A#8', sk: 'X' };
+    const write = (blob: string) =>
+      table.update<{
+        pk: string;
+        sk: string;
+        createdAt: number;
+        version: number;
+        previous: unknown;
+        blob: string;
+      }>(key, {
+        set: { blob },
+        setIfMissing: { createdAt: blob.length },
+        add: { version: 1 },
+        copy: { previous: 'blob' },
+      });
+    expect(await write('one')).toEqual({ ...key, blob: 'one', createdAt: 3, version: 1, previous: null });
+    expect(await write('second')).toEqual({
+      ...key,
+      blob: 'second',
+      createdAt: 3,
+      version: 2,
+      previous: 'one',
+    });
+    // Writers at once: each gets its own version and exactly the value it displaced, none twice.
+    const racing = await Promise.all(['a', 'b', 'c', 'd'].map(write));
+    const displaced = racing.map((item) => item.previous).sort();
+    expect(racing.map((item) => item.version).sort()).toEqual([3, 4, 5, 6]);
+    const last = racing.find((item) => item.version === 6)!;
+    expect(displaced).toEqual(
+      ['second', ...racing.filter((item) => item !== last).map((item) => item.blob)].sort(),
+    );
+    expect(await table.get(key)).toMatchObject({ blob: last.blob, version: 6, createdAt: 3 });
+  });
+
   it('refuses an update conditioned on existence when the item is missing', async () => {
     await expect(
       table.update({ pk: 'A#6', sk: 'X' }, { set: { a: 1 } }, { itemExists: true }),

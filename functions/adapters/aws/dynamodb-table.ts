@@ -133,9 +133,15 @@ export class DynamoDbTable implements Table {
     const [client, { UpdateCommand }] = await Promise.all([this.client, commands()]);
     const expr = new Expressions();
     const clauses: string[] = [];
-    const set = Object.entries(update.set ?? {}).filter(([, v]) => v !== undefined);
-    if (set.length)
-      clauses.push(`SET ${set.map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`).join(', ')}`);
+    const set = Object.entries(update.set ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`);
+    for (const [k, v] of Object.entries(update.setIfMissing ?? {}))
+      if (v !== undefined) set.push(`${expr.name(k)} = if_not_exists(${expr.name(k)}, ${expr.value(v)})`);
+    // Every operand of one SET reads the item as it was before the update.
+    for (const [target, source] of Object.entries(update.copy ?? {}))
+      set.push(`${expr.name(target)} = if_not_exists(${expr.name(source)}, ${expr.value(null)})`);
+    if (set.length) clauses.push(`SET ${set.join(', ')}`);
     const add = Object.entries(update.add ?? {});
     if (add.length) clauses.push(`ADD ${add.map(([k, v]) => `${expr.name(k)} ${expr.value(v)}`).join(', ')}`);
     if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((k) => expr.name(k)).join(', ')}`);

@@ -43,11 +43,10 @@ import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
-import { ImportFencedError, importDocument, purgeBegan } from './ledger';
+import { ImportFencedError, holderOf, importDocument, purgeBegan } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
-import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
 import { contentFor, requireUsable, runFailureOf } from './provider-calls';
 import type { ConnectorContext } from './context';
@@ -551,7 +550,6 @@ async function importFile(
 ): Promise<FileOutcome> {
   const { link, job } = context;
   const ledger = Ledger.of(deps);
-  const { ref } = ledger.entryFor(link, file.id);
   // Stored by an earlier attempt of this step, which may have stopped before the page's events left
   // (they leave together, at its end; a committed step's had): announced again, whatever the file is now.
   if (entry?.lastJobId === job.id && (entry.lastStep === undefined || entry.lastStep === job.pages)) {
@@ -561,7 +559,8 @@ async function importFile(
   if (file.deleted) return sourceDeleted(deps, context, entry);
   // Overlapping links into one vault (a folder and its subfolder): the file is one document, of the
   // link that first imported it; the other link counts it unchanged.
-  if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
+  // The hold also names this run: for a new file it is the record a purge finds until the entry is written.
+  if (!entry && (await holderOf(deps, link, file.id, job.id)) !== link.id) return { outcome: 'unchanged' };
   if (entry?.sourceVersion === file.version && !entry.sourceDeletedAt) {
     // A full run marks what it saw; any run takes a new name (a rename keeps the id and the version).
     const unseen = job.mode === 'full' && !storedInPass(entry, job) && entry.seenByJobId !== job.id;
@@ -607,15 +606,14 @@ async function importFile(
         contentType: file.contentType ?? download.contentType,
         content,
       },
-      // The step read the fence at its start (see ./ledger.ts on why once per step is enough).
-      { jobId: job.id, outcome, step: job.pages, fenceChecked: true },
+      { jobId: job.id, outcome, step: job.pages },
+      // The step read the fence at its start (see ./ledger.ts on why once per step is enough), the
+      // entry with its page, and took the hold of a new file.
+      { entry },
     );
   } catch (error) {
     if (!(error instanceof StreamTooLargeError)) throw error;
-    // Nothing was stored; a file seen for the first time leaves no entry behind (purge reads the ledger,
-    // so an entry that may stand for a stored document stays).
-    if (!entry) await ledger.remove(link.connectionId, ref);
-    return failed('too_large');
+    return failed('too_large'); // nothing was stored, and no entry written
   }
   context.announce.push(ingestEvent(link, stored, Math.max(0, deps.clock.now() - started)));
   return { outcome };
@@ -709,9 +707,6 @@ async function reconcile(deps: Deps, link: ImportLinkItem, job: SyncJobRecord): 
   }
   return reconcileTaken(job, add, page.cursor);
 }
-
-const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>
-  FileHolds.of(deps).hold(link, sourceId, async (id) => (await Links.of(deps).get(id)) !== undefined);
 
 /** The run's outcome on its link (the cursor moves only after a complete pass) and its event. */
 async function finishRun(

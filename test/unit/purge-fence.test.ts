@@ -18,6 +18,7 @@ import {
 import { ConnectionRepository } from '../../functions/connectors/infra/repositories/connections';
 import type { ImportLinkRecord } from '../../functions/connectors/infra/repositories/import-links';
 import { Ledger } from '../../functions/connectors/infra/repositories/ledger';
+import { Links } from '../../functions/connectors/infra/repositories/import-links';
 import { JobRepository } from '../../functions/connectors/infra/repositories/jobs';
 import { ManualClock } from '../../functions/platform/clock';
 import { newId } from '../../functions/platform/ids';
@@ -189,6 +190,31 @@ describe('the fence and the run mark', () => {
       counts: { deleted: 1 },
     });
     expect(await nothingLeft(deps, connectionId)).toBe(true);
+    expect(await documents()).toBe(0);
+  });
+
+  it('waits for a run of the link that may be writing, not for one waiting out a rate limit', async () => {
+    const connectionId = await revokedConnection();
+    const link = linkOf(connectionId);
+    await Links.of(deps).put(link);
+    await importDocument(deps, link, file('a'), { jobId: 'job_before', outcome: 'imported' });
+    const run = await runInFlight(connectionId);
+    await Links.of(deps).claimRun(link.id, run, deps.clock.now());
+    const job = await startPurge(idle(), ORG, connectionId);
+    const input = { jobId: job.id, organizationId: ORG, connectionId, cursor: null, pageSize: 10 };
+    const pass = { jobId: job.id, organizationId: ORG, outcome: 'succeeded' as const, pages: 1 };
+    // Processing: its step may be writing a new version of the file over its entry. Left alone.
+    expect(await passOver(input)).toBe(0);
+    expect(await finishPurge(deps, pass, undefined, { recheckMs: 0 })).toMatchObject({
+      status: 'processing',
+    });
+    expect(await documents()).toBe(1);
+    // Waiting for the provider until later: no step of it runs before then, and that one reads the fence.
+    // (As a step that met a provider's rate limit leaves its job: run-decide.ts sets waitUntil.)
+    const waiting = { ...(await JobRepository.of(deps).get(run))!, waitUntil: deps.clock.now() + 3_600_000 };
+    await deps.tables.connectors.put(waiting);
+    expect(await passOver(input)).toBe(1);
+    expect(await finishPurge(deps, pass, undefined, { recheckMs: 0 })).toMatchObject({ status: 'succeeded' });
     expect(await documents()).toBe(0);
   });
 

@@ -237,11 +237,22 @@ export function entryAction(busy: { writer: boolean; linkRun: boolean }): 'wait'
   return busy.writer || busy.linkRun ? 'wait' : 'delete';
 }
 
-/** Whether an import run of the connection is in flight (its links' runs, as their claims name them). */
-export async function runsInFlight(deps: Pick<Deps, 'tables'>, connectionId: string): Promise<boolean> {
+/**
+ * Whether a link's run may be storing documents now: processing, and not waiting (for a provider's
+ * rate limit, or a retry's backoff) until later. A waiting run runs no step before its time, and its
+ * next step reads the purge fence first, so a purge need not wait out a long Retry-After for it.
+ */
+const runMayWrite = (run: (JobBase & { waitUntil?: number }) | undefined, now: number): boolean =>
+  run?.status === 'processing' && !(run.waitUntil !== undefined && run.waitUntil > now);
+
+/** Whether an import run of the connection may be storing documents (its links' runs, as their claims name them). */
+export async function runsInFlight(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  connectionId: string,
+): Promise<boolean> {
   const jobs = JobRepository.of(deps);
   for (const link of await Links.of(deps).all(connectionId)) {
-    if (link.activeRunId && (await jobs.get(link.activeRunId))?.status === 'processing') return true;
+    if (link.activeRunId && runMayWrite(await jobs.get(link.activeRunId), deps.clock.now())) return true;
   }
   return false;
 }
@@ -316,7 +327,9 @@ export async function purgePage(
         linkId,
         Links.of(deps)
           .get(linkId)
-          .then((link) => (link?.activeRunId ? inFlight(link.activeRunId) : false)),
+          .then(async (link) =>
+            link?.activeRunId ? runMayWrite(await jobs.get(link.activeRunId), deps.clock.now()) : false,
+          ),
       );
     return links.get(linkId)!;
   };

@@ -34,6 +34,7 @@ const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 /** Each Table method as the DynamoDB request the AWS adapter makes for it. */
 const DYNAMODB_OPERATION: Record<string, string> = {
   get: 'GetItem',
+  getMany: 'BatchGetItem',
   put: 'PutItem',
   update: 'UpdateItem',
   delete: 'DeleteItem',

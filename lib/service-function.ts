@@ -39,11 +39,15 @@ import { QUEUE_WORKERS, SCHEDULED_WORKERS, WORKFLOW_TASKS } from '../functions/p
 import { API_KEY_AUTHORIZER, CONSOLE_AUTHORIZER, ROUTES } from '../functions/routes';
 import type { StageConfig } from './stage-config';
 
-/** What the Table port's adapter calls: GetItem and Query to read; PutItem, UpdateItem, DeleteItem to write. */
+/**
+ * What the Table port's adapter calls: GetItem, BatchGetItem (getMany) and Query to read; PutItem,
+ * UpdateItem, DeleteItem to write.
+ */
 export const TABLE_ACTIONS = {
-  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
   write: [
     'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
     'dynamodb:Query',
     'dynamodb:PutItem',
     'dynamodb:UpdateItem',

@@ -36,6 +36,14 @@ export type Condition =
 
 export interface Update {
   set?: Record<string, unknown>;
+  /** Set only where the item does not have the attribute yet (DynamoDB's if_not_exists). */
+  setIfMissing?: Record<string, unknown>;
+  /**
+   * Target attribute ← the value the source attribute had before this update (null when it had none),
+   * in the same atomic write: what a write displaced (`{ previousBlobKey: 'blobKey' }` with a new
+   * `blobKey` in `set`) comes back in the returned item, exactly the one this write replaced.
+   */
+  copy?: Record<string, string>;
   /** Atomic numeric increments; a missing attribute counts as 0. */
   add?: Record<string, number>;
   remove?: string[];
@@ -77,6 +85,12 @@ export interface Table {
   readonly name: string;
   /** Always a strongly consistent read: callers read-modify-write, and a get is one item. */
   get<T extends Item = Item>(key: Key): Promise<T | undefined>;
+  /**
+   * The items of many keys at once (a repeated key is read once), strongly consistent as `get`: those
+   * that exist, in no particular order. On DynamoDB one BatchGetItem per 100 keys, what it leaves
+   * unprocessed asked again after a pause.
+   */
+  getMany<T extends Item = Item>(keys: Key[]): Promise<T[]>;
   /** Throws ConditionFailedError when `condition` does not hold. */
   put(item: Item, condition?: Condition): Promise<void>;
   /** Applies the update and returns the whole item as it is afterwards; creates the item if missing. */

@@ -89,7 +89,7 @@ describe('application key routes in the service stack', () => {
 
   it('gives the console authorizer read access to the platform table only (sessions from sign-in links), and the identity provider settings', () => {
     const actions = consoleAuthorizerActions().filter((a) => !a.startsWith('xray:'));
-    expect(actions).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(actions).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'Console session authorizer',
       Environment: {
@@ -126,6 +126,7 @@ describe('application key routes in the service stack', () => {
         expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
       } else {
         expect(actions).toEqual([
+          'dynamodb:BatchGetItem',
           'dynamodb:DeleteItem',
           'dynamodb:GetItem',
           'dynamodb:PutItem',

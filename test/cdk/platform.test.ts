@@ -76,6 +76,7 @@ describe('service stack (dev)', () => {
 
   it('gives the authorizer read access to the platform table and nothing else', () => {
     expect(actionsOf(template, stack, 'authorizer').filter((a) => !a.startsWith('xray:'))).toEqual([
+      'dynamodb:BatchGetItem',
       'dynamodb:GetItem',
       'dynamodb:Query',
     ]);
@@ -91,6 +92,7 @@ describe('service stack (dev)', () => {
         actions.every((a) =>
           [
             'dynamodb:GetItem',
+            'dynamodb:BatchGetItem',
             'dynamodb:Query',
             'dynamodb:PutItem',
             'dynamodb:UpdateItem',
@@ -99,7 +101,7 @@ describe('service stack (dev)', () => {
         ),
       ).toBe(true);
       // A route that names no table (the public GET /openapi.json) gets no DynamoDB action at all.
-      const reads = route.uses.tables ? ['dynamodb:GetItem', 'dynamodb:Query'] : [];
+      const reads = route.uses.tables ? ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'] : [];
       if (!writes) expect(actions).toEqual(reads);
     }
   });

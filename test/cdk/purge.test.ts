@@ -111,6 +111,7 @@ describe('purge workflow in the service stack', () => {
     expect(targetsOfRole(template, page, 'dynamodb:')).toEqual(tables('connectors', 'vault'));
     expect(targetsOfRole(template, finish, 'dynamodb:')).toEqual(tables('connectors'));
     const tableActions = [
+      'dynamodb:BatchGetItem',
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',

@@ -82,6 +82,7 @@ describe('the token refresh sweep in the stack', () => {
 
   it('grants exactly the connectors table, the envelope key both ways, sending to the events queue and the client secrets', () => {
     expect(actions()).toEqual([
+      'dynamodb:BatchGetItem',
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',

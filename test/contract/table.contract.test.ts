@@ -30,6 +30,26 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
     });
   });
 
+  it('reads many keys at once: the items that exist, a repeated key once, past 100 keys a request, as just written', async () => {
+    const keys = Array.from({ length: 130 }, (_, i) => ({ pk: `M#${i % 3}`, sk: `K#${i}` }));
+    for (const key of keys.filter((_, i) => i % 2 === 0))
+      await table.put({ ...key, n: Number(key.sk.slice(2)) });
+    await table.update(keys[128]!, { add: { n: 1000 } });
+    const found = await table.getMany<{ pk: string; sk: string; n: number }>([
+      ...keys,
+      keys[0]!,
+      keys[4]!,
+      { pk: 'M#missing', sk: 'X' },
+    ]);
+    const bySk = new Map(found.map((item) => [item.sk, item]));
+    expect(found).toHaveLength(65);
+    expect(bySk.size).toBe(65);
+    expect(bySk.get('K#4')).toEqual({ pk: 'M#1', sk: 'K#4', n: 4 });
+    expect(bySk.get('K#128')?.n).toBe(1128);
+    expect(bySk.has('K#1')).toBe(false);
+    expect(await table.getMany([])).toEqual([]);
+  });
+
   it('refuses a put conditioned on absence when the item exists', async () => {
     await table.put({ pk: 'A#2', sk: 'X', v: 1 }, { itemExists: false });
     await expect(table.put({ pk: 'A#2', sk: 'X', v: 2 }, { itemExists: false })).rejects.toBeInstanceOf(
@@ -86,6 +106,41 @@ describe.each(adapters)('Table port: %s', (_name, make) => {
     expect(created).toEqual({ pk: 'A#5', sk: 'X', a: 'one', count: 2 });
     const next = await table.update({ pk: 'A#5', sk: 'X' }, { add: { count: 3 }, remove: ['a'] });
     expect(next).toEqual({ pk: 'A#5', sk: 'X', count: 5 });
+  });
+
+  it('sets an attribute only where missing, and copies an attribute as it was before the update into another', async () => {
+    const key = { pk: 'A#8', sk: 'X' };
+    const write = (blob: string) =>
+      table.update<{
+        pk: string;
+        sk: string;
+        createdAt: number;
+        version: number;
+        previous: unknown;
+        blob: string;
+      }>(key, {
+        set: { blob },
+        setIfMissing: { createdAt: blob.length },
+        add: { version: 1 },
+        copy: { previous: 'blob' },
+      });
+    expect(await write('one')).toEqual({ ...key, blob: 'one', createdAt: 3, version: 1, previous: null });
+    expect(await write('second')).toEqual({
+      ...key,
+      blob: 'second',
+      createdAt: 3,
+      version: 2,
+      previous: 'one',
+    });
+    // Writers at once: each gets its own version and exactly the value it displaced, none twice.
+    const racing = await Promise.all(['a', 'b', 'c', 'd'].map(write));
+    const displaced = racing.map((item) => item.previous).sort();
+    expect(racing.map((item) => item.version).sort()).toEqual([3, 4, 5, 6]);
+    const last = racing.find((item) => item.version === 6)!;
+    expect(displaced).toEqual(
+      ['second', ...racing.filter((item) => item !== last).map((item) => item.blob)].sort(),
+    );
+    expect(await table.get(key)).toMatchObject({ blob: last.blob, version: 6, createdAt: 3 });
   });
 
   it('refuses an update conditioned on existence when the item is missing', async () => {

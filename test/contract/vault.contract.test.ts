@@ -13,44 +13,64 @@ import { DynamoDbTable } from '../../functions/adapters/aws/dynamodb-table';
 import { VaultStandIn, chunkCount } from '../../functions/adapters/vault/stand-in';
 import { ManualClock } from '../../functions/platform/clock';
 import { ByteLimit, StreamTooLargeError } from '../../functions/platform/digest';
-import type { VaultDocuments } from '../../functions/platform/ports';
+import type { BlobStore, VaultDocuments } from '../../functions/platform/ports';
 import { createBucket, createTables, documentClient } from '../support/emulators';
 
 const clock = new ManualClock(Date.parse('2026-11-23T10:00:00Z'));
 
-const adapters: [string, () => Promise<VaultDocuments>][] = [
+/** The blob store, noting the keys that hold content (put and not yet deleted) in `held`. */
+function tracked(store: BlobStore, held: Set<string>): BlobStore {
+  return {
+    put: async (key, content, contentType) => {
+      const out = await store.put(key, content, contentType);
+      held.add(key);
+      return out;
+    },
+    get: (key) => store.get(key),
+    delete: async (key) => {
+      await store.delete(key);
+      held.delete(key);
+    },
+  };
+}
+
+const adapters: [string, (held: Set<string>) => Promise<VaultDocuments>][] = [
   [
     'local (journaled table, files)',
-    async () =>
+    async (held) =>
       new VaultStandIn(
         new MemoryTable('vault'),
-        new FileBlobStore(mkdtempSync(join(tmpdir(), 'vault-contract-'))),
+        tracked(new FileBlobStore(mkdtempSync(join(tmpdir(), 'vault-contract-'))), held),
         clock,
       ),
   ],
   [
     'aws (DynamoDB, S3)',
-    async () => {
+    async (held) => {
       const [tables, bucket] = await Promise.all([
         createTables('vault-contract'),
         createBucket('vault-contract'),
       ]);
       return new VaultStandIn(
         new DynamoDbTable(tables.vault, documentClient()),
-        new S3BlobStore(bucket.name, bucket.client),
+        tracked(new S3BlobStore(bucket.name, bucket.client), held),
         clock,
       );
     },
   ],
 ];
 
+/** The blobs of one vault that hold content. */
+const live = (held: Set<string>, vaultId: string) => [...held].filter((key) => key.includes(`/${vaultId}/`));
+
 const ORG = 'org_vaultcontract';
 const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
 
 describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
   let vault: VaultDocuments;
+  const blobs = new Set<string>();
   beforeAll(async () => {
-    vault = await make();
+    vault = await make(blobs);
   });
 
   const write = (vaultId: string, objectId: string, content: string | Buffer, name = 'brief.txt') =>
@@ -190,10 +210,10 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
     ).toBe('good');
   });
 
-  it('keeps the content of the write that won when two writers give a document its next version at once', async () => {
+  it('gives two writers at once each its own version, the content of the later one kept and the earlier content deleted', async () => {
     await write('vlt_g', 'doc_1', 'first');
-    // Both read version 1, both write version 2's content, one table write wins (as two copies of one
-    // import step may): the loser takes back its own content only, never the winner's.
+    // Both stream their content at once, then write the metadata (as two copies of one import step
+    // may): each displaces exactly one blob and deletes it; the metadata's blob is never deleted.
     const slow = (body: string) =>
       vault.put({
         organizationId: ORG,
@@ -208,17 +228,14 @@ describe.each(adapters)('VaultDocuments port: %s', (_name, make) => {
           })(),
         ),
       });
-    const results = await Promise.allSettled([slow('second a'), slow('second b')]);
-    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const won = results.find((r) => r.status === 'fulfilled')!;
+    const results = await Promise.all([slow('second a'), slow('second b')]);
+    expect(results.map((r) => r.version).sort()).toEqual([2, 3]);
+    const later = results.find((r) => r.version === 3)!;
     const stored = await vault.get({ organizationId: ORG, vaultId: 'vlt_g', objectId: 'doc_1' });
-    expect(stored).toMatchObject({
-      version: 2,
-      sha256: (won as PromiseFulfilledResult<{ sha256: string }>).value.sha256,
-    });
+    expect(stored).toMatchObject({ version: 3, sha256: later.sha256, createdAt: results[0]!.createdAt });
     const content = await vault.read({ organizationId: ORG, vaultId: 'vlt_g', objectId: 'doc_1' });
-    expect(content).toBeDefined();
-    expect(sha256(await text(content!))).toBe(stored!.sha256);
+    expect(sha256(await text(content!))).toBe(later.sha256);
+    expect(live(blobs, 'vlt_g')).toHaveLength(1);
   });
 
   it('refuses content cut off by a byte limit as it streams, storing nothing, the previous version kept', async () => {

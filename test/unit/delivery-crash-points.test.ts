@@ -72,6 +72,7 @@ function fallibleTable(table: Table, faults: Faults, written: Set<string>): Tabl
   return {
     name: table.name,
     get: (key) => table.get(key),
+    getMany: (keys) => table.getMany(keys),
     query: (query) => table.query(query),
     put: (item, condition) => faults.run(() => table.put(item, condition)),
     delete: (key, condition) => faults.run(() => table.delete(key, condition)),

@@ -29,6 +29,33 @@ describe('DynamoDB table adapter requests', () => {
     expect(sent.map((s) => s.input.ConsistentRead)).toEqual([true, undefined, undefined]);
   });
 
+  it('reads many keys consistently, 100 a request, and asks again for what DynamoDB left unprocessed', async () => {
+    const sent: Record<string, unknown>[] = [];
+    let leftOnce = false;
+    const client = {
+      send: async (command: { input: { RequestItems: Record<string, { Keys: { sk: string }[] }> } }) => {
+        const request = command.input.RequestItems.t!;
+        sent.push({ keys: request.Keys.length, ...request, Keys: undefined });
+        // The first request of the first batch: all but two keys read, those two unprocessed.
+        if (!leftOnce) {
+          leftOnce = true;
+          const [a, b, ...read] = request.Keys;
+          return { Responses: { t: read }, UnprocessedKeys: { t: { Keys: [a, b] } } };
+        }
+        return { Responses: { t: request.Keys } };
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const table = new DynamoDbTable('t', client);
+    const keys = Array.from({ length: 150 }, (_, i) => ({ pk: 'P', sk: `S#${i}` }));
+    const found = await table.getMany([...keys, keys[3]!]);
+    expect(found.map((item) => item.sk).sort()).toEqual(keys.map((k) => k.sk).sort());
+    expect(sent).toEqual([
+      { keys: 100, ConsistentRead: true, Keys: undefined },
+      { keys: 2, ConsistentRead: true, Keys: undefined },
+      { keys: 50, ConsistentRead: true, Keys: undefined },
+    ]);
+  });
+
   it('refuses a consistent query of an index before calling DynamoDB', async () => {
     const { table, sent } = recordingTable();
     await expect(table.query({ index: 'gsi2', partition: 'A', consistent: true })).rejects.toThrow(

@@ -61,6 +61,14 @@ const decodeCursor = (cursor: string | undefined): Record<string, unknown> | und
     ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>)
     : undefined;
 
+/** BatchGetItem's limit of keys per request. */
+const BATCH_GET_KEYS = 100;
+/** Requests for one batch's keys before giving up on what DynamoDB keeps leaving unprocessed. */
+const BATCH_GET_ATTEMPTS = 8;
+/** Backoff with full jitter before asking again for unprocessed keys: 50 ms doubling, at most 2 s. */
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2_000, 50 * 2 ** attempt)));
+
 async function conditional<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -85,6 +93,31 @@ export class DynamoDbTable implements Table {
     return out.Item as T | undefined;
   }
 
+  async getMany<T extends Item = Item>(keys: Key[]): Promise<T[]> {
+    const [client, { BatchGetCommand }] = await Promise.all([this.client, commands()]);
+    // BatchGetItem refuses a request that names a key twice.
+    const unique = [...new Map(keys.map((k) => [`${k.pk.length}:${k.pk}${k.sk}`, k])).values()];
+    const found: T[] = [];
+    for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
+      let pending: Record<string, unknown>[] = unique
+        .slice(i, i + BATCH_GET_KEYS)
+        .map((k) => ({ pk: k.pk, sk: k.sk }));
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt === BATCH_GET_ATTEMPTS)
+          throw new Error(`DynamoDB left ${pending.length} keys of ${this.name} unread after retries`);
+        if (attempt) await pause(attempt);
+        const out = await client.send(
+          new BatchGetCommand({
+            RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } },
+          }),
+        );
+        found.push(...((out.Responses?.[this.name] ?? []) as T[]));
+        pending = out.UnprocessedKeys?.[this.name]?.Keys ?? [];
+      }
+    }
+    return found;
+  }
+
   async put(item: Item, condition?: Condition): Promise<void> {
     const [client, { PutCommand }] = await Promise.all([this.client, commands()]);
     const expr = new Expressions();
@@ -100,9 +133,15 @@ export class DynamoDbTable implements Table {
     const [client, { UpdateCommand }] = await Promise.all([this.client, commands()]);
     const expr = new Expressions();
     const clauses: string[] = [];
-    const set = Object.entries(update.set ?? {}).filter(([, v]) => v !== undefined);
-    if (set.length)
-      clauses.push(`SET ${set.map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`).join(', ')}`);
+    const set = Object.entries(update.set ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${expr.name(k)} = ${expr.value(v)}`);
+    for (const [k, v] of Object.entries(update.setIfMissing ?? {}))
+      if (v !== undefined) set.push(`${expr.name(k)} = if_not_exists(${expr.name(k)}, ${expr.value(v)})`);
+    // Every operand of one SET reads the item as it was before the update.
+    for (const [target, source] of Object.entries(update.copy ?? {}))
+      set.push(`${expr.name(target)} = if_not_exists(${expr.name(source)}, ${expr.value(null)})`);
+    if (set.length) clauses.push(`SET ${set.join(', ')}`);
     const add = Object.entries(update.add ?? {});
     if (add.length) clauses.push(`ADD ${add.map(([k, v]) => `${expr.name(k)} ${expr.value(v)}`).join(', ')}`);
     if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((k) => expr.name(k)).join(', ')}`);

@@ -282,6 +282,16 @@ export class MemoryTable implements Table {
     return item ? (copy(item) as T) : undefined;
   }
 
+  async getMany<T extends Item = Item>(keys: Key[]): Promise<T[]> {
+    this.refresh();
+    const found: T[] = [];
+    for (const at of new Set(keys.map(id))) {
+      const item = this.items.get(at);
+      if (item) found.push(copy(item) as T);
+    }
+    return found;
+  }
+
   async put(item: Item, condition?: Condition): Promise<void> {
     this.refresh();
     const at = id(item);
@@ -305,8 +315,12 @@ export class MemoryTable implements Table {
     const removed = update.remove?.length ? update.remove : undefined; // a few names: includes beats a Set
     const next: Item = { pk: base.pk, sk: base.sk };
     for (const k in base) if (!removed?.includes(k)) next[k] = base[k];
-    const { set, add } = update;
+    const { set, add, setIfMissing } = update;
     for (const k in set) if (set[k] !== undefined && !removed?.includes(k)) next[k] = copy(set[k]);
+    for (const k in setIfMissing)
+      if (setIfMissing[k] !== undefined && base[k] === undefined) next[k] = copy(setIfMissing[k]);
+    // From the item before the update, as every operand of DynamoDB's SET is.
+    for (const target in update.copy) next[target] = copy(base[update.copy[target]!] ?? null);
     for (const k in add)
       if (!removed?.includes(k)) next[k] = ((next[k] as number | undefined) ?? 0) + add[k]!;
     this.store(at, next);

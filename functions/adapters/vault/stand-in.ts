@@ -1,10 +1,11 @@
 // The vault stand-in: the VaultDocuments port as the vault area would answer it, with metadata in the
 // `vault` table (VAULT#<organization>#<vault> / DOC#<object>) and content in a blob store (S3 on AWS,
-// files locally). Content is written before its metadata, under a key of its own (the content's version
-// and a random part), so a reader never sees metadata that points at missing or half-written bytes.
+// files locally). Content is written before its metadata, under a key of its own (a random part), so a
+// reader never sees metadata that points at missing or half-written bytes. The metadata is then one
+// write, not a read and a write: the version goes up by one in the table (two writers at once get two
+// versions), and the write returns the blob key it displaced, which that writer, and no other, deletes.
 // Shared by both runtimes.
 import type { Readable } from 'node:stream';
-import { ConditionFailedError } from '../../platform/errors';
 import { randomBase32 } from '../../platform/ids';
 import type { Clock } from '../../platform/clock';
 import type {
@@ -23,7 +24,12 @@ export const CHUNK_BYTES = 4_000;
 
 export const chunkCount = (size: number): number => Math.max(1, Math.ceil(size / CHUNK_BYTES));
 
-type DocumentItem = Item & VaultDocument & { blobKey: string };
+type DocumentItem = Item &
+  VaultDocument & {
+    blobKey: string;
+    /** The blob key the last write displaced (null: it created the document), which that writer deletes. */
+    previousBlobKey?: string | null;
+  };
 
 const partition = (organizationId: string, vaultId: string) => `VAULT#${organizationId}#${vaultId}`;
 const key = (ref: VaultRef) => ({
@@ -32,17 +38,14 @@ const key = (ref: VaultRef) => ({
 });
 
 /**
- * Where one write's content goes: the version it would become and a part of its own, so two writers of
- * one document at once (two copies of an import step) never share a key. The loser of the table write
- * deletes its own content; with the version alone it deleted the winner's, which the metadata names.
+ * Where one write's content goes: a key of its own, so two writers of one document at once (two copies
+ * of an import step) never share one. Not the version: it is known only once the metadata is written.
  */
-const blobKey = (ref: VaultRef, version: number) =>
-  [ref.organizationId, ref.vaultId, ref.objectId, `v${version}-${randomBase32(8)}`]
-    .map(encodeURIComponent)
-    .join('/');
+const blobKey = (ref: VaultRef) =>
+  [ref.organizationId, ref.vaultId, ref.objectId, randomBase32(16)].map(encodeURIComponent).join('/');
 
 function documentOf(item: DocumentItem): VaultDocument {
-  const { pk: _pk, sk: _sk, blobKey: _blob, ...document } = item;
+  const { pk: _pk, sk: _sk, blobKey: _blob, previousBlobKey: _previous, ...document } = item;
   return document;
 }
 
@@ -55,35 +58,25 @@ export class VaultStandIn implements VaultDocuments {
 
   async put(write: VaultWrite): Promise<VaultDocument> {
     const { content, ...fields } = write;
-    const current = await this.table.get<DocumentItem>(key(write));
-    const version = (current?.version ?? 0) + 1;
-    const blob = blobKey(write, version);
+    const blob = blobKey(write);
     const { size, sha256 } = await this.blobs.put(blob, content, write.contentType);
     const now = this.clock.now();
-    const document: VaultDocument = {
-      ...fields,
-      size,
-      sha256,
-      version,
-      chunkCount: chunkCount(size),
-      createdAt: current?.createdAt ?? now,
-      updatedAt: now,
-    };
+    let item: DocumentItem;
     try {
-      // Over the version read: two writers of one document cannot both become version n+1.
-      await this.table.put(
-        { ...key(write), ...document, blobKey: blob },
-        current ? { attr: 'version', op: '=', value: current.version } : { itemExists: false },
-      );
+      item = await this.table.update<DocumentItem>(key(write), {
+        set: { ...fields, size, sha256, chunkCount: chunkCount(size), updatedAt: now, blobKey: blob },
+        setIfMissing: { createdAt: now },
+        add: { version: 1 },
+        copy: { previousBlobKey: 'blobKey' },
+        ...(fields.source === undefined ? { remove: ['source'] } : {}),
+      });
     } catch (error) {
       await this.blobs.delete(blob);
-      if (error instanceof ConditionFailedError) {
-        throw new ConditionFailedError(`vault document ${write.objectId} changed while it was written`);
-      }
       throw error;
     }
-    if (current) await this.blobs.delete(current.blobKey);
-    return document;
+    // What this write displaced, read in the same atomic write: a writer at once displaced another.
+    if (item.previousBlobKey) await this.blobs.delete(item.previousBlobKey);
+    return documentOf(item);
   }
 
   async get(ref: VaultRef): Promise<VaultDocument | undefined> {

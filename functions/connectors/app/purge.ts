@@ -1,5 +1,6 @@
 // Purge on disconnect: a job record (with the page being deleted, while it is), the durable workflow
-// that deletes every vault document in the connection's ledgers page by page, and the tasks it runs.
+// that deletes every vault document in the connection's ledgers page by page, then every document its
+// file holds name (a new file's record until its entry is written: ./ledger.ts), and the tasks it runs.
 // The connection's current purge job is recorded too: a repeated DELETE returns it
 // (infra/repositories/jobs.ts stores both).
 import type { Deps } from '../../platform/ports';
@@ -14,6 +15,9 @@ import { jobViewBase } from './jobs';
 import { JobRepository } from '../infra/repositories/jobs';
 import type { LedgerEntryRef } from '../infra/repositories/ledger';
 import { Ledger } from '../infra/repositories/ledger';
+import { FileHolds } from '../infra/repositories/file-holds';
+import { Links } from '../infra/repositories/import-links';
+import { importedObjectId } from '../domain/sync-policy';
 import { ConnectionRepository } from '../infra/repositories/connections';
 import type { JobStarted, PurgeJob } from '../api/views';
 
@@ -34,8 +38,16 @@ export interface JobRecord extends JobBase {
   pageNext?: string | null;
 }
 
-/** A ledger entry as a purge page read it: which document, the revision read, the run writing it. */
-export type PurgeEntry = LedgerEntryRef & { rev?: number; pendingJobId?: string };
+/**
+ * What a purge page read: a ledger entry (which document, the revision read, the run writing it, on
+ * entries of earlier versions), or a file hold (`hold`: the document of its link, the run named on it).
+ */
+export type PurgeEntry =
+  | (LedgerEntryRef & { hold?: undefined; rev?: number; pendingJobId?: string })
+  | { hold: true; linkId: string; vaultId: string; sourceId: string; jobId?: string };
+
+/** Cursors of the second part of a pass (the holds) start with this; the ledger's never do. */
+const HOLDS = 'holds:';
 
 type PurgeJobItem = JobItem<JobRecord>;
 
@@ -137,7 +149,7 @@ export async function startPurge(
       current &&
       current.status !== 'failed' &&
       !(await abandoned(ports, current)) &&
-      !(current.status === 'succeeded' && !(await Ledger.of(deps).isEmpty(connectionId)))
+      !(current.status === 'succeeded' && !(await nothingLeft(deps, connectionId)))
     ) {
       if (current.status === 'processing') await ensureStarted(ports, current, pageSize);
       return { id: current.id, status: current.status };
@@ -209,15 +221,45 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
 
+/** The run a page's record names as writing its document: a hold's run, or an entry's mark. */
+const writerOf = (entry: PurgeEntry): string | undefined => (entry.hold ? entry.jobId : entry.pendingJobId);
+
 /**
- * What a purge does with one entry of its page: an entry a run is writing (marked by a run still in
- * flight) is left for a later pass, since that run may store its document yet; any other is deleted.
+ * What a purge does with one record of its page: one whose document a run may still write is left for
+ * a later pass, since that run may store its document yet; any other is deleted, with the document.
+ * A run may write it while the record names that run and it is in flight (a hold, or an entry an
+ * earlier version marked), and while a run of the record's link is in flight at all: a run writes an
+ * existing file's new version over its entry unmarked, and a worker that dies between that document
+ * and the entry's write (which a purge that removed the entry makes fail, and the run then deletes its
+ * document) leaves the document to the pass after its run stopped.
  */
-export function entryAction(
-  entry: Pick<PurgeEntry, 'pendingJobId'>,
-  runInFlight: boolean,
-): 'wait' | 'delete' {
-  return entry.pendingJobId !== undefined && runInFlight ? 'wait' : 'delete';
+export function entryAction(busy: { writer: boolean; linkRun: boolean }): 'wait' | 'delete' {
+  return busy.writer || busy.linkRun ? 'wait' : 'delete';
+}
+
+/**
+ * Whether a link's run may be storing documents now: processing, and not waiting (for a provider's
+ * rate limit, or a retry's backoff) until later. A waiting run runs no step before its time, and its
+ * next step reads the purge fence first, so a purge need not wait out a long Retry-After for it.
+ */
+const runMayWrite = (run: (JobBase & { waitUntil?: number }) | undefined, now: number): boolean =>
+  run?.status === 'processing' && !(run.waitUntil !== undefined && run.waitUntil > now);
+
+/** Whether an import run of the connection may be storing documents (its links' runs, as their claims name them). */
+export async function runsInFlight(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  connectionId: string,
+): Promise<boolean> {
+  const jobs = JobRepository.of(deps);
+  for (const link of await Links.of(deps).all(connectionId)) {
+    if (link.activeRunId && runMayWrite(await jobs.get(link.activeRunId), deps.clock.now())) return true;
+  }
+  return false;
+}
+
+/** Whether the connection has nothing left a purge deletes: no ledger entry, no file hold. */
+export async function nothingLeft(deps: Pick<Deps, 'tables'>, connectionId: string): Promise<boolean> {
+  return (await Ledger.of(deps).isEmpty(connectionId)) && (await FileHolds.of(deps).isEmpty(connectionId));
 }
 
 /**
@@ -235,6 +277,7 @@ export async function purgePage(
   const job = await jobFor(jobs, input);
   if (job.status !== 'processing') throw new PurgeRefusedError(`Job ${job.id} is already ${job.status}`);
   const ledger = Ledger.of(deps);
+  const holds = FileHolds.of(deps);
   const start = input.cursor ?? FIRST_PAGE;
   const size = input.pageSize ?? PURGE_PAGE_SIZE;
 
@@ -244,6 +287,13 @@ export async function purgePage(
     entries = job.pageEntries;
     next = job.pageNext ?? null;
     log?.info('resuming an interrupted page', { jobId: job.id, entries: entries.length });
+  } else if (start.startsWith(HOLDS)) {
+    const cursor = start.slice(HOLDS.length) || undefined;
+    const page = await holds.page(input.connectionId, { cursor, limit: size });
+    entries = page.items.map((hold) => ({ hold: true, ...hold }));
+    next = page.cursor ? `${HOLDS}${page.cursor}` : null;
+    if (entries.length === 0) return { count: 0, cursor: null, done: true };
+    await jobs.startPage(job.id, start, entries, next);
   } else {
     const page = await ledger.page(input.connectionId, { cursor: input.cursor ?? undefined, limit: size });
     entries = page.items.map(({ linkId, vaultId, objectId, rev, pendingJobId }) => ({
@@ -253,8 +303,9 @@ export async function purgePage(
       ...(rev !== undefined ? { rev } : {}),
       ...(pendingJobId !== undefined ? { pendingJobId } : {}),
     }));
-    next = page.cursor ?? null;
-    if (entries.length === 0) return { count: 0, cursor: null, done: true };
+    // After the ledger's last page, its holds.
+    next = page.cursor ?? HOLDS;
+    if (entries.length === 0) return { count: 0, cursor: HOLDS, done: false };
     await jobs.startPage(job.id, start, entries, next);
   }
 
@@ -269,10 +320,38 @@ export async function purgePage(
   };
   let deleted = 0;
   let waiting = 0;
+  const links = new Map<string, Promise<boolean>>();
+  const linkRunInFlight = (linkId: string) => {
+    if (!links.has(linkId))
+      links.set(
+        linkId,
+        Links.of(deps)
+          .get(linkId)
+          .then(async (link) =>
+            link?.activeRunId ? runMayWrite(await jobs.get(link.activeRunId), deps.clock.now()) : false,
+          ),
+      );
+    return links.get(linkId)!;
+  };
   await inBatches(entries, DELETE_CONCURRENCY, async (entry) => {
-    const busy = entry.pendingJobId !== undefined && (await inFlight(entry.pendingJobId));
-    if (entryAction(entry, busy) === 'wait') {
+    const writer = writerOf(entry);
+    const busy = {
+      writer: writer !== undefined && (await inFlight(writer)),
+      linkRun: await linkRunInFlight(entry.linkId),
+    };
+    if (entryAction(busy) === 'wait') {
       waiting++;
+      return;
+    }
+    if (entry.hold) {
+      // A hold's document is counted with its entry, which a file stored whole has: this deletes what
+      // a run left without one (stopped between the document and its entry), or did nothing.
+      await deps.vault.delete({
+        organizationId: job.organizationId,
+        vaultId: entry.vaultId,
+        objectId: importedObjectId(entry.linkId, entry.sourceId),
+      });
+      await holds.removeUnchanged(input.connectionId, entry);
       return;
     }
     await deps.vault.delete({
@@ -298,7 +377,12 @@ export async function purgePage(
     committed,
     more: next !== null,
   });
-  return { count: deleted, cursor: next, done: next === null || entries.length < size };
+  if (!start.startsWith(HOLDS) && entries.length < size) next = HOLDS; // the ledger's last page
+  return {
+    count: deleted,
+    cursor: next,
+    done: next === null || (start.startsWith(HOLDS) && entries.length < size),
+  };
 }
 
 export interface FinishPurgeInput {
@@ -337,18 +421,21 @@ export const PURGE_RECHECK_MS = 2_000;
 export type PurgeEnd = { status: 'succeeded' } | { status: 'again' } | { status: 'failed'; reason: string };
 
 /**
- * How the last step ends a purge: it succeeds only when a final check finds no entry left; entries
- * left by runs still writing get another pass, until PURGE_SETTLE_MS after the purge began.
+ * How the last step ends a purge: it succeeds only when a final check finds no entry and no file hold
+ * left (`ledgerEmpty`) and no import run of the connection in flight (`runsInFlight`: a step that read
+ * the fence before the purge began may still store documents, and does so only while its run is in
+ * flight); otherwise another pass, until PURGE_SETTLE_MS after the purge began.
  */
 export function decidePurgeEnd(state: {
   outcome: FinishPurgeInput['outcome'];
   error?: FinishPurgeInput['error'];
   ledgerEmpty: boolean;
+  runsInFlight: boolean;
   startedAt: number;
   now: number;
 }): PurgeEnd {
   if (state.outcome === 'failed') return { status: 'failed', reason: failureReason(state.error) };
-  if (state.ledgerEmpty) return { status: 'succeeded' };
+  if (state.ledgerEmpty && !state.runsInFlight) return { status: 'succeeded' };
   if (state.now - state.startedAt < PURGE_SETTLE_MS) return { status: 'again' };
   return {
     status: 'failed',
@@ -364,21 +451,26 @@ export async function finishPurge(
   deps: Pick<PurgeDeps, 'tables' | 'clock'>,
   input: FinishPurgeInput,
   log?: Logger,
-  options: { recheckMs?: number } = {},
+  options: { recheckMs?: number; sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<JobView> {
   const jobs = JobRepository.of(deps);
   const job = await jobFor(jobs, input);
   if (job.status !== 'processing') return jobView(job);
+  // Runs first, then what is left: a run no longer in flight writes nothing more, so emptiness read
+  // after it is final (read before, a run could write and then stop between the two reads).
+  const running = input.outcome !== 'failed' && (await runsInFlight(deps, job.connectionId));
   const end = decidePurgeEnd({
     outcome: input.outcome,
     error: input.error,
-    ledgerEmpty: input.outcome === 'failed' || (await Ledger.of(deps).isEmpty(job.connectionId)),
+    runsInFlight: running,
+    ledgerEmpty: input.outcome === 'failed' || (!running && (await nothingLeft(deps, job.connectionId))),
     startedAt: job.createdAt,
     now: deps.clock.now(),
   });
   if (end.status === 'again') {
     log?.info('purge passes again over entries runs were writing', { jobId: job.id });
-    await new Promise((resolve) => setTimeout(resolve, options.recheckMs ?? PURGE_RECHECK_MS));
+    const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+    await sleep(options.recheckMs ?? PURGE_RECHECK_MS);
     return jobView({ ...job, pages: input.pages });
   }
   if (input.outcome === 'failed') log?.warn('purge failed', { jobId: job.id, error: input.error });

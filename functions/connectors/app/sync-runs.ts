@@ -43,11 +43,10 @@ import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
-import { ImportFencedError, importDocument, purgeBegan } from './ledger';
+import { ImportFencedError, holderOf, importDocument, purgeBegan } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
-import { FileHolds } from '../infra/repositories/file-holds';
 import { JobRepository } from '../infra/repositories/jobs';
 import { contentFor, requireUsable, runFailureOf } from './provider-calls';
 import type { ConnectorContext } from './context';
@@ -481,6 +480,26 @@ async function importFiles(
   deadline: number,
 ): Promise<{ outcomes: FileOutcome[]; outOfTime: boolean; fenced: boolean }> {
   const outcomes: FileOutcome[] = new Array(files.length);
+  // The page's ledger entries in one read. A file listed twice in a page is taken a second time only
+  // after its first has settled, from its entry as that left it (read again): the page's read is of
+  // before either.
+  const ledger = Ledger.of(deps);
+  const entries = await ledger.entriesFor(
+    context.link,
+    files.map((file) => file.id),
+  );
+  const taking = new Map<string, Promise<FileOutcome>>();
+  const take = (file: ChangedFile): Promise<FileOutcome> => {
+    const earlier = taking.get(file.id);
+    const taken = earlier
+      ? earlier.then(
+          async () => importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get()),
+          async () => importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get()),
+        )
+      : importFile(deps, context, file, entries.get(file.id));
+    taking.set(file.id, taken);
+    return taken;
+  };
   let next = 0;
   let outOfTime = false;
   let fenced = false;
@@ -493,7 +512,7 @@ async function importFiles(
       }
       const index = next++;
       try {
-        outcomes[index] = await importFile(deps, context, files[index]!);
+        outcomes[index] = await take(files[index]!);
       } catch (error) {
         if (error instanceof ImportFencedError) fenced = true;
         else failure ??= { error };
@@ -522,11 +541,15 @@ function limited(body: Readable, maxBytes: number): Readable {
   return body.pipe(limit);
 }
 
-async function importFile(deps: Deps, context: ImportContext, file: ChangedFile): Promise<FileOutcome> {
+/** One file of a page, from its ledger entry (`entry`, as the page's read found it; undefined: none). */
+async function importFile(
+  deps: Deps,
+  context: ImportContext,
+  file: ChangedFile,
+  entry: LedgerEntryItem | undefined,
+): Promise<FileOutcome> {
   const { link, job } = context;
   const ledger = Ledger.of(deps);
-  const { ref, get } = ledger.entryFor(link, file.id);
-  const entry = await get();
   // Stored by an earlier attempt of this step, which may have stopped before the page's events left
   // (they leave together, at its end; a committed step's had): announced again, whatever the file is now.
   if (entry?.lastJobId === job.id && (entry.lastStep === undefined || entry.lastStep === job.pages)) {
@@ -536,7 +559,8 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
   if (file.deleted) return sourceDeleted(deps, context, entry);
   // Overlapping links into one vault (a folder and its subfolder): the file is one document, of the
   // link that first imported it; the other link counts it unchanged.
-  if (!entry && (await holderOf(deps, link, file.id)) !== link.id) return { outcome: 'unchanged' };
+  // The hold also names this run: for a new file it is the record a purge finds until the entry is written.
+  if (!entry && (await holderOf(deps, link, file.id, job.id)) !== link.id) return { outcome: 'unchanged' };
   if (entry?.sourceVersion === file.version && !entry.sourceDeletedAt) {
     // A full run marks what it saw; any run takes a new name (a rename keeps the id and the version).
     const unseen = job.mode === 'full' && !storedInPass(entry, job) && entry.seenByJobId !== job.id;
@@ -583,13 +607,13 @@ async function importFile(deps: Deps, context: ImportContext, file: ChangedFile)
         content,
       },
       { jobId: job.id, outcome, step: job.pages },
+      // The step read the fence at its start (see ./ledger.ts on why once per step is enough), the
+      // entry with its page, and took the hold of a new file.
+      { entry },
     );
   } catch (error) {
     if (!(error instanceof StreamTooLargeError)) throw error;
-    // Nothing was stored; a file seen for the first time leaves no entry behind (purge reads the ledger,
-    // so an entry that may stand for a stored document stays).
-    if (!entry) await ledger.remove(link.connectionId, ref);
-    return failed('too_large');
+    return failed('too_large'); // nothing was stored, and no entry written
   }
   context.announce.push(ingestEvent(link, stored, Math.max(0, deps.clock.now() - started)));
   return { outcome };
@@ -683,9 +707,6 @@ async function reconcile(deps: Deps, link: ImportLinkItem, job: SyncJobRecord): 
   }
   return reconcileTaken(job, add, page.cursor);
 }
-
-const holderOf = (deps: Deps, link: ImportLinkItem, sourceId: string) =>
-  FileHolds.of(deps).hold(link, sourceId, async (id) => (await Links.of(deps).get(id)) !== undefined);
 
 /** The run's outcome on its link (the cursor moves only after a complete pass) and its event. */
 async function finishRun(

@@ -3,6 +3,7 @@
 // bundle, holding only these names (docs/decisions.md, "The AWS SDK bundled, one chunk per client").
 export { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 export {
+  BatchGetCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,

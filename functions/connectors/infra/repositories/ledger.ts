@@ -5,17 +5,19 @@
 //   CONN#<connection> / EXPNAME#<dest>#<name>            which document holds a file name there
 // An import ledger entry is also in its link's change feed (gsi1 ILINK#<link>#CHANGES / <updated ISO>#
 // <object>): every write of an entry moves it there, deletions at the provider included.
-// The import ledger is what a purge deletes from the vault: an import records its entry before it
-// writes the document, so no imported document can exist without its entry; the entry's version is
-// set only once the document is stored, so a crash in between imports the file again next time.
-// While a run writes a document its entry names the run (pendingJobId): a purge leaves such an entry
-// until that run stops, and the run's own write of the stored version is conditional on its mark, so
-// an entry a purge removed is never written again.
+// The import ledger is what a purge deletes from the vault. An entry is written once per stored
+// document, after the document: no entry is written for content that is not there. What a purge finds
+// before that is the file's record of another kind: for a file the link imported before, its entry
+// (the run's write of the new version is conditional on the revision it read, so an entry a purge
+// removed or changed meanwhile is never written again); for a new file, its hold (file-holds.ts), taken
+// before the document is written and naming the run. Entries written by earlier versions may carry the
+// mark of a run writing their document (pendingJobId): a purge still leaves those while that run is
+// in flight.
 import { won } from '../../../platform/errors';
 import type { Pagination, Window } from '../../../platform/pagination';
 import { positionCursor, queryWindow } from '../../../platform/pagination';
 import { isoTime } from '../../../platform/clock';
-import type { Item, Page, Table, Deps } from '../../../platform/ports';
+import type { Condition, Item, Page, Table, Deps } from '../../../platform/ports';
 import { importedObjectId } from '../../domain/sync-policy';
 
 /** What an import did to one provider file, as a run counts it. */
@@ -47,7 +49,7 @@ export interface LedgerEntryRecord {
   lastOutcome?: ImportOutcome;
   /** Which step of that run (the run's committed steps then): a run failing at a step counts its files. */
   lastStep?: number;
-  /** The run writing the document now (set before the vault write, cleared with its version). */
+  /** On entries written by earlier versions: the run writing the document then (cleared with its version). */
   pendingJobId?: string;
   /** Bumped by every write of a run: a purge removes an entry only at the revision it read. */
   rev?: number;
@@ -98,6 +100,12 @@ const changeEntry = (linkId: string, objectId: string, at: number) => ({
 });
 const linkChanges = (linkId: string) => `ILINK#${linkId}#CHANGES`;
 
+/** The entry is there at revision `rev` (entries written before revisions were kept have none). */
+const unchangedSince = (rev: number | undefined): Condition =>
+  rev === undefined
+    ? { and: [{ itemExists: true }, { attr: 'rev', exists: false }] }
+    : { attr: 'rev', op: '=', value: rev };
+
 export class Ledger {
   constructor(private readonly table: Table) {}
 
@@ -112,57 +120,28 @@ export class Ledger {
     return { ref, get: () => this.table.get<LedgerEntryItem>(ledgerKey(link.connectionId, ref)) };
   }
 
+  /** The entries of many provider files of one link at once (a page's), by provider file id; consistent. */
+  async entriesFor(
+    link: { id: string; connectionId: string; vaultId: string },
+    sourceIds: string[],
+  ): Promise<Map<string, LedgerEntryItem>> {
+    const keys = sourceIds.map((sourceId) => ledgerKey(link.connectionId, this.entryFor(link, sourceId).ref));
+    const items = await this.table.getMany<LedgerEntryItem>(keys);
+    return new Map(items.map((item) => [item.sourceId, item]));
+  }
+
   get(connectionId: string, ref: LedgerEntryRef): Promise<LedgerEntryItem | undefined> {
     return this.table.get<LedgerEntryItem>(ledgerKey(connectionId, ref));
   }
 
   /**
-   * Records that run `jobId` is about to write the document: a new entry with its identifying fields,
-   * or the mark on the existing one (never an entry without them: a purge selects by them).
+   * The document now holds `sourceVersion` (its vault version stored): later runs count the file
+   * unchanged until it changes. One write: over `prior`, the entry as the run read it (false when a
+   * purge removed it or another writer changed it since); without one, a new entry (false when one
+   * was written meanwhile).
    */
-  async recordIntent(entry: Omit<LedgerEntryRecord, 'updatedAt'>, jobId: string): Promise<void> {
-    const key = ledgerKey(entry.connectionId, entry);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const created = await won(
-        this.table.put(
-          {
-            ...key,
-            ...entry,
-            pendingJobId: jobId,
-            rev: 1,
-            updatedAt: entry.importedAt,
-            ...changeEntry(entry.linkId, entry.objectId, entry.importedAt),
-          },
-          { itemExists: false },
-        ),
-      );
-      if (created) return;
-      const marked = await won(
-        this.table.update(
-          key,
-          {
-            set: {
-              pendingJobId: jobId,
-              updatedAt: entry.importedAt,
-              ...changeEntry(entry.linkId, entry.objectId, entry.importedAt),
-            },
-            add: { rev: 1 },
-          },
-          { attr: 'objectId', exists: true },
-        ),
-      );
-      if (marked) return;
-    }
-    throw new Error(`ledger entry ${entry.objectId} kept changing while it was recorded`);
-  }
-
-  /**
-   * The document now holds `sourceVersion`: later runs count the file unchanged until it changes.
-   * Only over the run's own mark: false when the entry was removed (a purge) or another run marked it.
-   */
-  recordStored(
-    connectionId: string,
-    ref: LedgerEntryRef,
+  recordImported(
+    entry: Omit<LedgerEntryRecord, 'updatedAt' | 'importedAt'>,
     stored: {
       name: string;
       sourceVersion: string;
@@ -171,22 +150,29 @@ export class Ledger {
       outcome: ImportOutcome;
       step?: number;
     },
+    prior: LedgerEntryItem | undefined,
     now: number,
   ): Promise<boolean> {
+    const key = ledgerKey(entry.connectionId, entry);
+    const version = {
+      name: stored.name,
+      sourceVersion: stored.sourceVersion,
+      vaultVersion: stored.vaultVersion,
+      lastJobId: stored.jobId,
+      lastOutcome: stored.outcome,
+      ...(stored.step !== undefined ? { lastStep: stored.step } : {}),
+      updatedAt: now,
+      ...changeEntry(entry.linkId, entry.objectId, now),
+    };
+    if (!prior)
+      return won(
+        this.table.put({ ...key, ...entry, ...version, rev: 1, importedAt: now }, { itemExists: false }),
+      );
     return won(
       this.table.update(
-        ledgerKey(connectionId, ref),
+        key,
         {
-          set: {
-            name: stored.name,
-            sourceVersion: stored.sourceVersion,
-            vaultVersion: stored.vaultVersion,
-            lastJobId: stored.jobId,
-            lastOutcome: stored.outcome,
-            ...(stored.step !== undefined ? { lastStep: stored.step } : {}),
-            updatedAt: now,
-            ...changeEntry(ref.linkId, ref.objectId, now),
-          },
+          set: version,
           remove: [
             'sourceDeletedAt',
             'deletedByJobId',
@@ -196,7 +182,7 @@ export class Ledger {
           ],
           add: { rev: 1 },
         },
-        { attr: 'pendingJobId', op: '=', value: stored.jobId },
+        unchangedSince(prior.rev),
       ),
     );
   }
@@ -323,14 +309,7 @@ export class Ledger {
 
   /** Removes the entry only at the revision read; false when a run wrote it since, or it is gone. */
   removeUnchanged(connectionId: string, entry: LedgerEntryRef, rev: number | undefined): Promise<boolean> {
-    return won(
-      this.table.delete(
-        ledgerKey(connectionId, entry),
-        rev === undefined
-          ? { and: [{ itemExists: true }, { attr: 'rev', exists: false }] }
-          : { attr: 'rev', op: '=', value: rev },
-      ),
-    );
+    return won(this.table.delete(ledgerKey(connectionId, entry), unchangedSince(rev)));
   }
 
   async isEmpty(connectionId: string): Promise<boolean> {

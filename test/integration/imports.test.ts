@@ -225,7 +225,11 @@ describe('import runs on SQS, DynamoDB and S3', () => {
 
   it('streams a large file from the provider to S3 without holding it in memory', async () => {
     await Promise.all(sources.splice(0).map((s) => s.stop()));
-    const size = 192 * 1024 * 1024;
+    // Streaming holds about the same whatever the size (parts of 8 MiB, two in flight, the in-process
+    // sandbox's buffers, and what the allocator keeps of what was freed: 60-120 MiB of RSS growth
+    // measured for files of 192 to 512 MiB); holding the file would be at least its size. A file this
+    // large keeps the two far apart: at 192 MiB a loaded CI machine reached 0.62 of it.
+    const size = 384 * 1024 * 1024;
     const link = await seededLink('acct-int-large', 1, size);
     consume(createSyncWorker(deps));
     let peak = 0;
@@ -247,7 +251,6 @@ describe('import runs on SQS, DynamoDB and S3', () => {
       ),
     );
     expect(sizes).toContain(size);
-    // Parts of 8 MiB, two in flight, plus the in-process sandbox's own buffers: well under the file.
-    expect(peak).toBeLessThan(size * 0.6);
+    expect(peak).toBeLessThan(size * 0.5);
   }, 180_000);
 });

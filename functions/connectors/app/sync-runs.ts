@@ -491,11 +491,10 @@ async function importFiles(
   const taking = new Map<string, Promise<FileOutcome>>();
   const take = (file: ChangedFile): Promise<FileOutcome> => {
     const earlier = taking.get(file.id);
+    const afresh = async () =>
+      importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get());
     const taken = earlier
-      ? earlier.then(
-          async () => importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get()),
-          async () => importFile(deps, context, file, await ledger.entryFor(context.link, file.id).get()),
-        )
+      ? earlier.then(afresh, afresh)
       : importFile(deps, context, file, entries.get(file.id));
     taking.set(file.id, taken);
     return taken;

@@ -245,9 +245,12 @@ describe('event pipeline on SQS, DynamoDB and KMS', () => {
     const view = await getDeliveryWithAttempts(deps, owner.organizationId, deliveryId(event.id, e.id));
     expect(view.status).toBe('retrying');
     expect(view.attempts.map((a) => a.errorKind)).toEqual(['timeout', 'timeout']);
+    // The jittered 48-72 s wait counts from the attempt's end; lastAttemptAt is its start, so the
+    // hung attempt's own latency (and the moment spent recording it) lies between the two.
+    const latest = view.attempts.find((a) => a.attemptedAt === view.lastAttemptAt)!;
     const wait = Date.parse(view.nextAttemptAt!) - Date.parse(view.lastAttemptAt!);
-    expect(wait).toBeGreaterThanOrEqual(48_000);
-    expect(wait).toBeLessThanOrEqual(72_000);
+    expect(wait).toBeGreaterThanOrEqual(48_000 + latest.latencyMs);
+    expect(wait - latest.latencyMs).toBeLessThanOrEqual(72_000 + 1_000);
   });
 
   it('does not follow a redirect: a 3xx fails without retry', async () => {

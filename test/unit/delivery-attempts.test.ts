@@ -188,7 +188,7 @@ describe("a delivery's latest attempt", () => {
 });
 
 describe('an event fanned out twice', () => {
-  it('queues its first attempt once when both fan-outs run together, and again once the first could have died', async () => {
+  it('queues its first attempt once when both fan-outs run together, and again once the first could have died or on the last receive', async () => {
     const sim = setup();
     await createEndpoint(sim.deps, owner, endpointInput);
     // The event's own message, as the outbox's flusher and its sweep may both publish it.
@@ -202,12 +202,19 @@ describe('an event fanned out twice', () => {
     );
     expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 1, alreadyDone: 0 });
     sim.clock.advance(57);
-    // The first fan-out's message is in flight: a second send would be a second POST of the event.
-    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 0, alreadyDone: 1 });
+    // The first fan-out's message is in flight (a second send would be a second POST of the event), or
+    // died with it: unsettled, for the event's message to be looked at again, not done.
+    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 0, alreadyDone: 0, unsettled: 1 });
+    expect(sim.sent.splice(0)).toHaveLength(1);
+    // On the event message's last receive, a possible duplicate rather than a loss.
+    expect(await fanOut(sim.deps, event, log, { lastReceive: true })).toMatchObject({
+      queued: 1,
+      unsettled: 0,
+    });
     expect(sim.sent.splice(0)).toHaveLength(1);
     // Still no attempt once a fan-out can no longer be running: its message is taken for lost.
     sim.clock.advance(FIRST_MESSAGE_LOST_AFTER_MS);
-    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 1, alreadyDone: 0 });
+    expect(await fanOut(sim.deps, event, log)).toMatchObject({ queued: 1, alreadyDone: 0, unsettled: 0 });
     expect(sim.sent.splice(0)).toHaveLength(1);
   });
 });

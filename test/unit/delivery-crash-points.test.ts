@@ -3,7 +3,10 @@
 // receiver's answers to successive POSTs, the points where a worker dies (before or after any write
 // to the webhooks table and any send to a queue, fan-out's included: a death after a write means the
 // write happened) and the messages SQS hands out twice. Each death makes the queue hand the message
-// out again (receive count + 1), as the visibility timeout does.
+// out again (receive count + 1): after its visibility timeout, as SQS does, or at once, as the local
+// runtime does when it restarts on its journal (a message the dead process held is visible again at
+// once). The events are fanned out by the fan-out worker's own handler, whose failed records come back
+// after the visibility timeout.
 //
 // The invariant, after every message has been processed:
 //  - the delivery is delivered (at least once);
@@ -14,19 +17,21 @@
 //    it to its own item before the next attempt replaces it never loses it.
 // A POST whose worker died before its record was written is not in the history (the redelivered message
 // makes that attempt again); receivers deduplicate on the event id.
+import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { createLocalDeps } from '../../functions/compose/local';
 import type { Principal } from '../../functions/directory/app/directory';
 import { publishEvent } from '../../functions/events/app/publish';
-import { webhookEventSchema } from '../../functions/events/domain/event';
 import { ManualClock } from '../../functions/platform/clock';
 import { Logger } from '../../functions/platform/logger';
 import { PERMISSIONS } from '../../functions/platform/permissions';
+import type { SQSRecord } from 'aws-lambda';
 import type { Deps, Item, Key, Queue, QueueMessage, Table, Update } from '../../functions/platform/ports';
 import type { DeliverOptions } from '../../functions/webhooks/app/deliver';
 import { processAttempt, readMessage } from '../../functions/webhooks/app/deliver';
 import { createEndpoint } from '../../functions/webhooks/app/endpoints';
-import { fanOut } from '../../functions/webhooks/app/fan-out';
+import { QUEUE_WORKERS } from '../../functions/platform/workers';
+import { create as fanOutWorker } from '../../functions/webhooks/api/handlers/fan-out';
 import type { AttemptOutcome } from '../../functions/webhooks/domain/attempt';
 import { deliveriesMessage } from '../../functions/webhooks/domain/messages';
 import type { AttemptRecord } from '../../functions/webhooks/domain/records';
@@ -50,20 +55,30 @@ interface Scenario {
   crashes: Map<number, 'before' | 'after'>;
   /** Numbers of handed-out messages that SQS hands out a second time (a copy, first receive). */
   duplicates: Set<number>;
+  /** When a dead worker's message is handed out again: after its visibility timeout, or at once. */
+  handBack: 'after the visibility timeout' | 'at once';
 }
+
+const visibilityMs = (queue: 'events' | 'deliveries') => QUEUE_WORKERS[queue].visibilityTimeoutSeconds * 1000;
 
 class Crash extends Error {}
 
 /** Counts fallible operations; dies at the scenario's points, before or after the operation. */
 class Faults {
   private n = 0;
+  /** A death since the driver last looked (a handler that catches the Crash has still died). */
+  died = false;
   constructor(private readonly crashes: Map<number, 'before' | 'after'>) {}
   async run<T>(operation: () => Promise<T>): Promise<T> {
     const at = this.crashes.get(this.n++);
-    if (at === 'before') throw new Crash(`died before operation ${this.n - 1}`);
+    if (at === 'before') this.die(`died before operation ${this.n - 1}`);
     const result = await operation();
-    if (at === 'after') throw new Crash(`died after operation ${this.n - 1}`);
+    if (at === 'after') this.die(`died after operation ${this.n - 1}`);
     return result;
+  }
+  private die(message: string): never {
+    this.died = true;
+    throw new Crash(message);
   }
 }
 
@@ -178,6 +193,7 @@ async function run(scenario: Scenario) {
       throw error;
     });
   }
+  const fanOutHandler = fanOutWorker(deps);
   let handedOut = 0;
   for (let steps = 0; held.length; steps++) {
     if (steps > 500) throw new Error('the messages never settled');
@@ -186,9 +202,28 @@ async function run(scenario: Scenario) {
     const handed = { ...next, receiveCount: next.receiveCount + 1 };
     if (scenario.duplicates.has(handedOut++))
       held.push({ ...next, receiveCount: 0, visibleAt: clock.now() + 1_000 });
+    // A dead worker's message is handed out again after its visibility timeout, or at once.
+    const died = () => {
+      const after = scenario.handBack === 'at once' ? 0 : visibilityMs(handed.queue);
+      held.push({ ...handed, visibleAt: clock.now() + after });
+    };
+    faults.died = false;
     try {
       if (handed.queue === 'events') {
-        await fanOut(deps, webhookEventSchema().parse(JSON.parse(handed.body)), log);
+        const { batchItemFailures } = await fanOutHandler({
+          Records: [
+            {
+              messageId: `m${handedOut}`,
+              body: handed.body,
+              attributes: { ApproximateReceiveCount: String(handed.receiveCount) },
+            } as SQSRecord,
+          ],
+        });
+        // A record reported failed (a delivery it cannot yet tell apart) is visible again after the
+        // visibility timeout.
+        if (faults.died) died();
+        else if (batchItemFailures.length)
+          held.push({ ...handed, visibleAt: clock.now() + visibilityMs('events') });
         continue;
       }
       const message = deliveriesMessage().parse(JSON.parse(handed.body));
@@ -197,7 +232,7 @@ async function run(scenario: Scenario) {
       await processAttempt(deps, handed.receiveCount <= 1 ? message : readMessage(message), options, log);
     } catch (error) {
       if (!(error instanceof Crash)) throw error;
-      held.push({ ...handed, visibleAt: clock.now() + 30_000 }); // visible again after the timeout
+      died();
     }
   }
   return { deps: local, posts, written, endpointId: endpoint.endpoint.id, eventId: event.id };
@@ -209,9 +244,17 @@ const scenarios = fc.record({
     .array(fc.tuple(fc.nat(40), fc.constantFrom<'before' | 'after'>('before', 'after')), { maxLength: 6 })
     .map((points) => new Map(points)),
   duplicates: fc.array(fc.nat(12), { maxLength: 3 }).map((n) => new Set(n)),
+  handBack: fc.constantFrom<Scenario['handBack']>('after the visibility timeout', 'at once'),
 });
 
 describe('a delivery under crashes at any point and duplicate messages', () => {
+  // The fan-out handler logs each record (and each death) on the process's sink: not read here.
+  beforeEach(() => {
+    for (const stream of [process.stdout, process.stderr])
+      jest.spyOn(stream, 'write').mockImplementation(() => true);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
   it(`is delivered, its history holding each attempt once, as its POST came out (seed ${SEED})`, async () => {
     await fc.assert(
       fc.asyncProperty(scenarios, async (scenario) => {

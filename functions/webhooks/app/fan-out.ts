@@ -3,7 +3,9 @@
 // redelivery: delivery ids are derived from event + endpoint, puts are conditional, and a pending
 // delivery that never got its first attempt has its message sent again once the fan-out that made it
 // can no longer be sending it (an event published twice at once is fanned out twice: the second leaves
-// the first's message alone).
+// the first's message alone). One younger than that is unsettled: the event's message is looked at
+// again later (the caller retries it), never taken as done, since the fan-out that made it may have
+// died between the put and the send.
 import type { WebhookEvent } from '../../events';
 import { receiverBody } from '../../events';
 import type { Deps } from '../../platform/ports';
@@ -33,6 +35,20 @@ export interface FanOutResult {
   queued: number;
   skippedDisabled: number;
   alreadyDone: number;
+  /**
+   * Pending deliveries without an attempt, younger than FIRST_MESSAGE_LOST_AFTER_MS: their first
+   * message is in flight from the fan-out that made them, or was lost with it. The event is not done
+   * until they are settled: its message must be looked at again once they are old enough to tell.
+   */
+  unsettled: number;
+}
+
+export interface FanOutOptions {
+  /**
+   * This is the event message's last receive (the redrive policy moves it to the dead letters next):
+   * an unsettled delivery's first message is sent again now, a possible duplicate rather than a loss.
+   */
+  lastReceive?: boolean;
 }
 
 /**
@@ -72,7 +88,12 @@ async function organizationEndpoints(deps: FanOutDeps, organizationId: string): 
   return read;
 }
 
-export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger): Promise<FanOutResult> {
+export async function fanOut(
+  deps: FanOutDeps,
+  event: WebhookEvent,
+  log: Logger,
+  options: FanOutOptions = {},
+): Promise<FanOutResult> {
   const endpoints = (await organizationEndpoints(deps, event.organizationId)).filter((endpoint) =>
     subscriptionMatches(endpoint, event),
   );
@@ -81,7 +102,8 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
   // A new delivery's first message carries it (its first receive reads nothing); one sent again for a
   // delivery found pending is read by the worker, which then sees whatever became of it.
   const toSend: { delivery: DeliveryItem; created: boolean }[] = [];
-  const result: FanOutResult = { queued: 0, skippedDisabled: 0, alreadyDone: 0 };
+  const result: FanOutResult = { queued: 0, skippedDisabled: 0, alreadyDone: 0, unsettled: 0 };
+  const unsettled: DeliveryItem[] = [];
   for (const endpoint of endpoints) {
     const item = newDelivery(
       event,
@@ -96,16 +118,16 @@ export async function fanOut(deps: FanOutDeps, event: WebhookEvent, log: Logger)
       continue;
     }
     const existing = await getDelivery(deps, item.id);
+    if (existing?.status !== 'pending' || existing.attemptCount !== 0 || existing.cycle !== 0)
+      result.alreadyDone++;
     // A first message lost to a crash between the put and the send: send it again.
-    if (
-      existing?.status === 'pending' &&
-      existing.attemptCount === 0 &&
-      existing.cycle === 0 &&
-      now - existing.createdAt >= FIRST_MESSAGE_LOST_AFTER_MS
-    )
+    else if (now - existing.createdAt >= FIRST_MESSAGE_LOST_AFTER_MS)
       toSend.push({ delivery: existing, created: false });
-    else result.alreadyDone++;
+    else unsettled.push(existing);
   }
+  if (options.lastReceive) {
+    for (const delivery of unsettled) toSend.push({ delivery, created: false });
+  } else result.unsettled = unsettled.length;
   await deps.queues.deliveries.sendBatch(
     toSend.map(({ delivery, created }) => {
       const carried = created ? createdFields(delivery) : undefined;

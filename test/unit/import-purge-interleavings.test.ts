@@ -1,10 +1,12 @@
 // An import step's per-file operations interleaved with a purge's passes, on the local adapters: the
-// step reads the fence, its page's entries, then per file takes the hold (a new file), writes the
-// document and then the entry (importDocument, as importFile calls it); the purge claims the
-// connection, passes page by page over the ledger and the holds, and finishes (or passes again). Every
-// operation on the connectors table and the vault waits at a gate; the generated schedule says which
-// waiting operation goes next, and where the step's worker dies (it never continues; the sweep then
-// marks its run failed). Asserted, for every schedule:
+// step takes its lease, reads the fence, its page's entries, then per file takes the hold (a new file),
+// writes the document and then the entry (importDocument, as importFile calls it), and gives its lease
+// back; the purge claims the connection, passes page by page over the ledger and the holds, and
+// finishes (or passes again). The step's message may be handed out twice at once: a second copy of the
+// step runs beside the first, and whichever ends first finishes the run while the other may still
+// store. Every operation on the connectors table and the vault waits at a gate; the generated schedule
+// says which waiting operation goes next, and where a step's worker dies (it never continues; its lease
+// expires with its timeout, and the sweep marks its run failed). Asserted, for every schedule:
 //   - when the purge succeeds, no document of the connection is in the vault, and none is written after;
 //   - whatever the schedule, every document in the vault has a record a purge finds: its ledger entry
 //     or its file hold; and an entry records a version only once the vault holds its content.
@@ -19,6 +21,7 @@ import {
   holderOf,
   importDocument,
   purgeBegan,
+  whileWriting,
 } from '../../functions/connectors/app/ledger';
 import { finishPurge, purgePage } from '../../functions/connectors/app/purge';
 import type { JobRecord } from '../../functions/connectors/app/purge';
@@ -29,7 +32,7 @@ import { JobRepository } from '../../functions/connectors/infra/repositories/job
 import { Ledger } from '../../functions/connectors/infra/repositories/ledger';
 import { ManualClock } from '../../functions/platform/clock';
 import { newId } from '../../functions/platform/ids';
-import type { Deps, Table, VaultDocuments } from '../../functions/platform/ports';
+import type { Deps, Key, Table, VaultDocuments } from '../../functions/platform/ports';
 
 const SEED = Number(process.env.IMPORT_PURGE_SEED ?? 20261127);
 const RUNS = Number(process.env.IMPORT_PURGE_RUNS ?? 1500);
@@ -69,11 +72,12 @@ class Gates {
   }
 
   /** Lets the `index`th waiting operation go, or kills its flow there (it never continues). */
-  async next(index: number, kill: boolean): Promise<void> {
+  async next(index: number, kill: boolean): Promise<string> {
     const [chosen] = this.waiting.splice(index, 1);
     if (kill) this.dead.add(chosen!.flow);
     else chosen!.go();
     await this.settle();
+    return chosen!.flow;
   }
 
   isDead(flow: string): boolean {
@@ -88,14 +92,21 @@ class Gates {
   }
 }
 
-/** The table with each operation held at a gate of the flow it belongs to. */
-function gatedTable(table: Table, gates: Gates, flow: string): Table {
+/**
+ * The table with each operation held at a gate of the flow it belongs to; `leases` collects the keys of
+ * the step leases the flow took (the driver lets a dead flow's lease expire).
+ */
+function gatedTable(table: Table, gates: Gates, flow: string, leases: Key[] = []): Table {
   return {
     name: table.name,
     get: (key) => gates.gate(flow, `get ${key.sk}`, () => table.get(key)),
     getMany: (keys) => gates.gate(flow, 'getMany', () => table.getMany(keys)),
     query: (query) => gates.gate(flow, `query ${query.beginsWith ?? ''}`, () => table.query(query)),
-    put: (item, condition) => gates.gate(flow, `put ${item.sk}`, () => table.put(item, condition)),
+    put: (item, condition) =>
+      gates.gate(flow, `put ${item.sk}`, async () => {
+        await table.put(item, condition);
+        if (item.sk.startsWith('WRITER#')) leases.push({ pk: item.pk, sk: item.sk });
+      }),
     update: (key, update, condition) =>
       gates.gate(flow, `update ${key.sk}`, () => table.update(key, update, condition)),
     delete: (key, condition) => gates.gate(flow, `delete ${key.sk}`, () => table.delete(key, condition)),
@@ -113,22 +124,47 @@ function gatedVault(vault: VaultDocuments, gates: Gates, flow: string): VaultDoc
 }
 
 /** The deps one flow sees: the connectors table and the vault behind its gates. */
-const flowDeps = (deps: LocalDeps, gates: Gates, flow: string): Deps => ({
+const flowDeps = (deps: LocalDeps, gates: Gates, flow: string, leases?: Key[]): Deps => ({
   ...deps,
-  tables: { ...deps.tables, connectors: gatedTable(deps.tables.connectors, gates, flow) },
+  tables: { ...deps.tables, connectors: gatedTable(deps.tables.connectors, gates, flow, leases) },
   vault: gatedVault(deps.vault, gates, flow),
 });
 
 const content = (text: string) => Readable.from([text]);
 
-/** One import step of run RUN over `files`, as syncPage and importFile take them (downloads aside). */
+interface Planted {
+  /** The entry written before the document. */
+  ledgerFirst?: boolean;
+  /** A purge that does not pass over the file holds. */
+  ignoreHolds?: boolean;
+  /** A step that stores without its lease. */
+  noLease?: boolean;
+}
+
+/**
+ * One invocation of an import step of run RUN over `files`, as the sync worker runs syncPage and
+ * importFile takes them (downloads aside), under the step's lease.
+ */
 async function importStep(
   deps: Deps,
   link: ImportLinkRecord,
   files: string[],
-  ledgerFirst: boolean,
+  planted: Planted,
 ): Promise<void> {
-  const jobs = JobRepository.of(deps);
+  const run = { connectionId: CONNECTION, jobId: RUN };
+  await (planted.noLease
+    ? storeStep(deps, link, files, planted)
+    : whileWriting(deps, run, () => storeStep(deps, link, files, planted)));
+  // The step's end: the run finishes (the one-step run of this model); a second copy finds it ended.
+  await JobRepository.of(deps).failProcessing(RUN, 'done', deps.clock.now());
+}
+
+async function storeStep(
+  deps: Deps,
+  link: ImportLinkRecord,
+  files: string[],
+  planted: Planted,
+): Promise<void> {
   try {
     if (await purgeBegan(deps, CONNECTION)) throw new ImportFencedError(CONNECTION);
     const entries = await Ledger.of(deps).entriesFor(link, files);
@@ -143,14 +179,12 @@ async function importStep(
         content: content(sourceId),
       };
       const run = { jobId: RUN, outcome: entry ? ('updated' as const) : ('imported' as const), step: 0 };
-      if (ledgerFirst) await plantedLedgerFirst(deps, link, file, run, entry);
+      if (planted.ledgerFirst) await plantedLedgerFirst(deps, link, file, run, entry);
       else await importDocument(deps, link, file, run, { entry });
     }
   } catch (error) {
     if (!(error instanceof ImportFencedError)) throw error;
   }
-  // The step's end: the run finishes (the one-step run of this model).
-  await jobs.failProcessing(RUN, 'done', deps.clock.now());
 }
 
 /** A planted bug: the entry written before the document (what the invariant must catch). */
@@ -219,22 +253,21 @@ const scheduleArbitrary = fc.record({
     maxLength: 4,
   }),
   purges: fc.boolean(),
+  /** The step's message handed out twice at once: a second copy of the step runs beside the first. */
+  duplicate: fc.boolean(),
   /**
    * Who goes next: the flow of the `pick`th waiting operation, for up to `times` operations in a row
    * (past the end: the oldest waiting operation, one at a time).
    */
   picks: fc.array(fc.record({ pick: fc.nat(), times: fc.integer({ min: 1, max: 80 }) }), { maxLength: 30 }),
-  /** The step's worker dies instead of running its `crashAt`th operation, if it does. */
-  crashAt: fc.option(fc.nat({ max: 14 }), { nil: undefined }),
+  /** A step's worker dies instead of running the `crashAt`th operation of the steps, if it does. */
+  crashAt: fc.option(fc.nat({ max: 20 }), { nil: undefined }),
 });
 
 type Schedule = typeof scheduleArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
 /** Runs one schedule; returns what broke the invariant, or undefined. */
-async function violation(
-  schedule: Schedule,
-  planted: { ledgerFirst?: boolean; ignoreHolds?: boolean } = {},
-): Promise<string | undefined> {
+async function violation(schedule: Schedule, planted: Planted = {}): Promise<string | undefined> {
   const clock = new ManualClock(Date.parse('2026-03-01T10:00:00Z'));
   const deps = createLocalDeps({ clock });
   const link: ImportLinkRecord = {
@@ -281,9 +314,11 @@ async function violation(
   const gates = new Gates();
   const documents = async () => (await deps.vault.list(ORG, VAULT, { limit: 100 })).items;
   let succeededWith: number | undefined;
-  const flows: Promise<unknown>[] = [
-    importStep(flowDeps(deps, gates, 'import'), link, files, planted.ledgerFirst ?? false),
-  ];
+  const steps = schedule.duplicate ? ['import', 'copy'] : ['import'];
+  const leases = new Map(steps.map((flow) => [flow, [] as Key[]]));
+  const flows: Promise<unknown>[] = steps.map((flow) =>
+    importStep(flowDeps(deps, gates, flow, leases.get(flow)), link, files, planted),
+  );
   if (schedule.purges)
     flows.push(
       purge(flowDeps(deps, gates, 'purge'), planted.ignoreHolds ?? false).then(async (status) => {
@@ -309,12 +344,14 @@ async function violation(
       0,
       gates.pending.findIndex((p) => p.flow === flow),
     );
-    const importing = gates.pending[index]!.flow === 'import';
+    const importing = steps.includes(gates.pending[index]!.flow);
     const kill = importing && importOps++ === schedule.crashAt;
-    await gates.next(index, kill);
-    if (gates.isDead('import') && !swept) {
-      // The sweep finds the dead step's run and marks it failed (its re-drive would stop at the fence).
+    const chosen = await gates.next(index, kill);
+    if (kill && !swept) {
+      // The dead worker's lease expires with its timeout; the sweep finds the run and marks it failed
+      // (its re-drive would stop at the fence).
       swept = true;
+      for (const key of leases.get(chosen)!) await deps.tables.connectors.delete(key);
       await JobRepository.of(deps).failProcessing(RUN, 'worker died', clock.now());
     }
   }
@@ -356,9 +393,10 @@ describe('an import step and a purge, interleaved operation by operation', () =>
     );
   });
 
-  it.each([
+  it.each<[string, Planted]>([
     ['the entry written before the document', { ledgerFirst: true }],
     ['a purge that ignores the file holds', { ignoreHolds: true }],
+    ['a step that stores without its lease', { noLease: true }],
   ])(
     'finds a schedule that breaks the invariant when the code has a planted bug: %s',
     async (_name, planted) => {

@@ -14,6 +14,10 @@
 // leaves the hold of a run in flight for a later pass (entryAction), so a new file's document is deleted
 // by a pass after the run stopped; and the write of an existing entry is conditional on the revision
 // the run read. The per-file read only made the window shorter, at one read per file.
+// A run's status alone does not say whether one of its steps still stores: two copies of one step
+// message can run at once, and once one commits, the run may finish or wait while the other still
+// stores its page. So each step invocation holds a lease (step-leases.ts) from before its fence read
+// until after its last write (`whileWriting`), and a purge also waits while any lease is live.
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../platform/ports';
 import type { LedgerEntryItem } from '../infra/repositories/ledger';
@@ -21,12 +25,39 @@ import { Ledger } from '../infra/repositories/ledger';
 import { FileHolds } from '../infra/repositories/file-holds';
 import { Links } from '../infra/repositories/import-links';
 import { JobRepository } from '../infra/repositories/jobs';
+import { StepLeases } from '../infra/repositories/step-leases';
+import { QUEUE_WORKERS } from '../../platform/workers';
 
 /** The connection is being (or was) purged: an import stores nothing more. */
 export class ImportFencedError extends Error {
   constructor(connectionId: string) {
     super(`Connection ${connectionId} is being purged: nothing more is imported`);
     this.name = 'ImportFencedError';
+  }
+}
+
+/**
+ * How long a step invocation's lease lasts: its worker's timeout (no invocation runs longer), and a
+ * minute for clocks that differ between the worker and the purge.
+ */
+export const STEP_LEASE_MS = (QUEUE_WORKERS.syncs.timeoutSeconds + 60) * 1000;
+
+/**
+ * Runs an import step of run `jobId` that may store the connection's documents, holding its lease
+ * throughout: taken before `step` reads the purge fence, given back after its last write (or its
+ * failure). A worker that dies leaves it to expire with its timeout.
+ */
+export async function whileWriting<T>(
+  deps: Pick<Deps, 'tables' | 'clock'>,
+  run: { connectionId: string; jobId: string },
+  step: () => Promise<T>,
+): Promise<T> {
+  const leases = StepLeases.of(deps);
+  const lease = await leases.take(run.connectionId, run.jobId, deps.clock.now() + STEP_LEASE_MS);
+  try {
+    return await step();
+  } finally {
+    await leases.release(lease);
   }
 }
 

@@ -17,6 +17,7 @@ import type { LedgerEntryRef } from '../infra/repositories/ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import { FileHolds } from '../infra/repositories/file-holds';
 import { Links } from '../infra/repositories/import-links';
+import { StepLeases } from '../infra/repositories/step-leases';
 import { importedObjectId } from '../domain/sync-policy';
 import { ConnectionRepository } from '../infra/repositories/connections';
 import type { JobStarted, PurgeJob } from '../api/views';
@@ -245,11 +246,16 @@ export function entryAction(busy: { writer: boolean; linkRun: boolean }): 'wait'
 const runMayWrite = (run: (JobBase & { waitUntil?: number }) | undefined, now: number): boolean =>
   run?.status === 'processing' && !(run.waitUntil !== undefined && run.waitUntil > now);
 
-/** Whether an import run of the connection may be storing documents (its links' runs, as their claims name them). */
+/**
+ * Whether an import run of the connection may be storing documents: a step invocation's lease is live
+ * (a copy of a step may still store after its run finished or began to wait), or a link's run, as its
+ * claim names it, is in flight.
+ */
 export async function runsInFlight(
   deps: Pick<Deps, 'tables' | 'clock'>,
   connectionId: string,
 ): Promise<boolean> {
+  if (await StepLeases.of(deps).anyLive(connectionId, deps.clock.now())) return true;
   const jobs = JobRepository.of(deps);
   for (const link of await Links.of(deps).all(connectionId)) {
     if (link.activeRunId && runMayWrite(await jobs.get(link.activeRunId), deps.clock.now())) return true;

@@ -43,7 +43,7 @@ import type { JobItem, JobStatus } from './jobs';
 import type { JobOutcome, StepMessage, SteppedJob, StepResult } from './job-steps';
 import { advanceJob, failedEventFields, finishedEventFields, queueStep, steppedJobView } from './job-steps';
 import type { ImportOutcome, LedgerEntryItem } from '../infra/repositories/ledger';
-import { ImportFencedError, holderOf, importDocument, purgeBegan } from './ledger';
+import { ImportFencedError, holderOf, importDocument, purgeBegan, whileWriting } from './ledger';
 import { Ledger } from '../infra/repositories/ledger';
 import type { ImportLinkItem, SyncCounts } from './links';
 import { Links } from '../infra/repositories/import-links';
@@ -294,7 +294,9 @@ function syncSpec(ctx: ConnectorContext, limits: StepLimits) {
   const { deps } = ctx;
   return {
     kind: 'sync' as const,
-    work: (job: SyncJobRecord) => syncPage(ctx, job, limits),
+    // A step stores documents only under its lease (./ledger.ts), taken before it reads the fence.
+    work: (job: SyncJobRecord) =>
+      whileWriting(deps, { connectionId: job.connectionId, jobId: job.id }, () => syncPage(ctx, job, limits)),
     failureOf: runFailureOf,
     finish: (job: SyncJobRecord & { outcome: JobOutcome }) => finishRun(deps, job, ctx.log),
     doneSoFar: (job: SyncJobRecord) => storedInStep(deps, job),

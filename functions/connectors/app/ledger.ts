@@ -57,7 +57,8 @@ export async function whileWriting<T>(
   try {
     return await step();
   } finally {
-    await leases.release(lease);
+    // A lease not given back only makes a purge wait until it expires: never the step's failure.
+    await leases.release(lease).catch(() => undefined);
   }
 }
 

@@ -5,7 +5,9 @@ import { sqsHandler } from '../../../platform/sqs';
 import { QUEUE_WORKERS } from '../../../platform/workers';
 
 export const create = sqsHandler('fan-out', webhookEventSchema(), async ({ message, record, deps, log }) => {
-  // The worker table sets the queue's redrive policy: its next failure would dead-letter the event.
+  // Its next failure would dead-letter the event. Read from the worker table, which sets the queue's
+  // redrive policy, not from the queue (isLastReceive): this worker holds no grant or URL of its own
+  // queue beyond the event source's.
   const received = Number(record.attributes?.ApproximateReceiveCount ?? 1);
   const { unsettled } = await fanOut(deps, message, log, {
     lastReceive: received >= QUEUE_WORKERS.events.maxReceiveCount,
